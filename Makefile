@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# ebpf-collect top-level Makefile (libbpf-tools style).
+#
+#   make            build everything into .output/
+#   make test       C unit tests + bats integration tests; ends "N passed, N failed, N skipped"
+#   make bench      benchmarks (not part of make test)
+#   make fuzz       bounded libFuzzer run on the nettrace reader
+#   make V=1        show full commands
+#
+# Each directory owns a fragment (usdt/build.mk, bpf/build.mk, ...), included
+# below; it appends to ALL_TARGETS, UNIT_TESTS and BENCH_TARGETS.
+
+OUTPUT     ?= $(abspath .output)
+GEN        := $(OUTPUT)/gen
+CC         ?= cc
+CLANG      ?= clang
+LLVM_STRIP ?= llvm-strip
+BPFTOOL    ?= bpftool
+ARCH       := $(shell uname -m | sed 's/x86_64/x86/' | sed 's/aarch64/arm64/')
+SHARED     ?= $(abspath ../shared)
+
+# The project's own manifest: the events the reference runtime and the
+# symbolizer need, checked field by field against the real ClrEtwAll.man.
+MANIFEST   := usdt/clr-events.man
+
+WARN       := -Wall -Wextra -Werror
+CFLAGS     ?= -g -O2
+ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
+              -I$(OUTPUT) -I$(GEN) -Iusdt -Isymbolizer -Icollector -Ibpf $(EXTRA_CFLAGS)
+ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
+
+ifeq ($(V),1)
+	Q =
+	msg =
+else
+	Q = @
+	msg = @printf '  %-8s %s%s\n' "$(1)" "$(patsubst $(abspath .)/%,%,$(2))" "$(if $(3), $(3))";
+	MAKEFLAGS += --no-print-directory
+endif
+
+ALL_TARGETS   :=
+UNIT_TESTS    :=
+BENCH_TARGETS :=
+
+.PHONY: all
+all: real-all
+
+include usdt/build.mk
+include symbolizer/build.mk
+include bpf/build.mk
+include collector/build.mk
+include tests/unit/build.mk
+
+.PHONY: real-all
+real-all: $(ALL_TARGETS)
+
+$(OUTPUT) $(GEN) $(OUTPUT)/tests $(OUTPUT)/obj:
+	$(Q)mkdir -p $@
+
+# Generic object rule for user-space C: .output/obj/<dir>/<name>.o
+$(OUTPUT)/obj/%.o: %.c | $(OUTPUT)/obj
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+-include $(shell find $(OUTPUT)/obj -name '*.d' 2>/dev/null)
+
+.PHONY: test
+test: all $(UNIT_TESTS)
+	$(Q)OUTPUT=$(OUTPUT) SHARED=$(SHARED) tests/run
+
+.PHONY: unit
+unit: all $(UNIT_TESTS)
+	$(Q)OUTPUT=$(OUTPUT) SHARED=$(SHARED) tests/run --unit-only
+
+.PHONY: bench
+bench: all $(BENCH_TARGETS)
+	$(Q)OUTPUT=$(OUTPUT) SHARED=$(SHARED) scripts/bench.sh
+
+.PHONY: clean
+clean:
+	$(call msg,CLEAN)
+	$(Q)rm -rf $(OUTPUT)
+
+.DELETE_ON_ERROR:
+.SECONDARY:

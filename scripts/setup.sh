@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Install every build and test dependency of ebpf-collect from Debian 12
+# (bookworm) and bookworm-backports.  Idempotent: when everything is present
+# it checks and returns in well under a second without touching apt.
+#
+# libbpf >= 1.3 and bpftool 7.x come from bookworm-backports (libbpf 1.4
+# brings uprobe-multi attach for USDT and larger USDT spec limits).
+set -euo pipefail
+
+[[ ${EUID} -eq 0 ]] || { echo "setup: must run as root (installs Debian packages)" >&2; exit 1; }
+
+PKGS=(make gcc clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-dev
+      bats bpftrace linux-perf python3 unzip xxd binutils util-linux procps)
+BPO_PKGS=(libbpf-dev bpftool)
+
+BPO_LIST=/etc/apt/sources.list.d/bookworm-backports.list
+
+have_all() {
+	local p
+	for p in "${PKGS[@]}" "${BPO_PKGS[@]}"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' || return 1
+	done
+	# libbpf-dev must be the backports one (>= 1.3)
+	local v
+	v=$(dpkg-query -W -f='${Version}' libbpf-dev 2>/dev/null)
+	dpkg --compare-versions "$v" ge 1:1.3 || return 1
+	return 0
+}
+
+if have_all; then
+	exit 0
+fi
+
+echo "setup: installing build and test dependencies (apt, bookworm-backports)" >&2
+if ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+	echo "deb http://deb.debian.org/debian bookworm-backports main" > "$BPO_LIST"
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${PKGS[@]}" >/dev/null
+apt-get install -y -qq --no-install-recommends -t bookworm-backports "${BPO_PKGS[@]}" >/dev/null
+have_all || { echo "setup: packages still missing after install" >&2; exit 1; }
+echo "setup: done" >&2

@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * nettrace.h - streaming writer and tolerant reader for .nettrace files
+ * (NetTrace V5 semantics in the version-4 FastSerialization container,
+ * as `dotnet-trace collect` writes them).  Format reference:
+ * ../shared/docs/nettrace-format.md.
+ *
+ * Writer: bounded memory.  Events go into an EventBlock buffer (and their
+ * stacks into a StackBlock buffer, each distinct stack once per
+ * sequence-point region); when a block fills (~100 KiB) the pending
+ * metadata, stack and event blocks are written in that order, so a writer
+ * killed mid-trace leaves a file readable up to its last whole block.
+ *
+ * Reader: V4/V5 container (trace object version 4), compressed and
+ * uncompressed event headers; stops cleanly on truncation or corruption and
+ * reports the byte offset and the reason.
+ */
+#ifndef EBPF_COLLECT_NETTRACE_H
+#define EBPF_COLLECT_NETTRACE_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <time.h>
+
+struct ect_event;
+
+/* Metadata type codes (V4/V5) */
+enum nt_type {
+	NT_TYPE_OBJECT = 1,
+	NT_TYPE_BOOLEAN = 3,	/* 4 bytes */
+	NT_TYPE_CHAR = 4,
+	NT_TYPE_SBYTE = 5,
+	NT_TYPE_BYTE = 6,
+	NT_TYPE_INT16 = 7,
+	NT_TYPE_UINT16 = 8,
+	NT_TYPE_INT32 = 9,
+	NT_TYPE_UINT32 = 10,
+	NT_TYPE_INT64 = 11,
+	NT_TYPE_UINT64 = 12,
+	NT_TYPE_SINGLE = 13,
+	NT_TYPE_DOUBLE = 14,
+	NT_TYPE_DECIMAL = 15,
+	NT_TYPE_DATETIME = 16,
+	NT_TYPE_GUID = 17,
+	NT_TYPE_STRING = 18,	/* UTF-16LE, NUL-terminated */
+	NT_TYPE_ARRAY = 19,	/* uint16 count, then elements (V2Params) */
+};
+
+struct nt_field_desc {
+	const char *name;
+	uint32_t type;				/* enum nt_type */
+	uint32_t elem_type;			/* NT_TYPE_ARRAY: element type */
+	const struct nt_field_desc *members;	/* NT_TYPE_OBJECT (or array of objects) */
+	uint32_t n_members;
+};
+
+/* One event's metadata, as written into a MetadataBlock. */
+struct nt_event_desc {
+	const char *provider;		/* full provider name */
+	uint32_t event_id;
+	const char *name;		/* "" for native runtime events */
+	uint64_t keywords;
+	uint32_t version;
+	uint32_t level;
+	uint8_t opcode;			/* written as a V5 opcode tag when non-zero */
+	const struct nt_field_desc *fields;
+	uint32_t n_fields;
+};
+
+struct nt_trace_info {
+	struct timespec sync_utc;	/* wall clock (CLOCK_REALTIME) at sync_ts */
+	uint64_t sync_ts;		/* same clock as the events (CLOCK_MONOTONIC ns) */
+	uint64_t freq;			/* ticks per second; 1e9 for ns */
+	uint32_t pointer_size;		/* 8 */
+	uint32_t pid;
+	uint32_t ncpu;
+	uint32_t sampling_interval_ns;	/* ExpectedCPUSamplingRate */
+};
+
+struct nt_event {
+	uint32_t metadata_id;
+	uint64_t timestamp;
+	uint64_t thread_id;
+	uint64_t capture_thread_id;	/* sequence numbers are per capture thread */
+	uint32_t processor;
+	const uint8_t *activity_id;	/* 16 bytes, or NULL for zero */
+	const uint8_t *related_activity_id;
+	const void *payload;
+	uint32_t payload_size;
+	const uint64_t *stack;		/* leaf first; NULL/0 = no stack */
+	uint32_t stack_depth;
+};
+
+/* Counters the collector hands over at the end; written as a summary event. */
+struct nt_loss_summary {
+	uint64_t events_written;
+	uint64_t ringbuf_drops;		/* reserve failures in BPF */
+	uint64_t truncated_payloads;
+	uint64_t truncated_stacks;
+	uint64_t unreadable_maps;
+	uint64_t other_drops;
+};
+
+/* ------------------------------------------------------------------ writer */
+
+struct nt_writer;
+
+/* Create (O_EXCL unless the path is empty/absent-safe) and write the header.
+ * NULL + errno on failure. */
+struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *info);
+
+/* Define an event; *metadata_id receives the id to use in nt_event.  Ids are
+ * allocated 1, 2, 3 ... and never reused.  Returns 0 or -errno. */
+int nt_writer__define(struct nt_writer *w, const struct nt_event_desc *desc,
+		      uint32_t *metadata_id);
+
+/* Define a manifest event the way the runtime does: full provider name, id,
+ * version, keywords, level, empty name, no fields (and the opcode tag). */
+int nt_writer__define_manifest(struct nt_writer *w, const struct ect_event *ev,
+			       uint32_t *metadata_id);
+
+/* Append one event.  Sequence numbers are assigned per capture thread
+ * (1, 2, 3, ...).  Events should come in timestamp order; one that goes
+ * backwards starts a new block and is not flagged sorted.  Returns 0 or -errno. */
+int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev);
+
+/* Record that n events of this capture thread were lost: its sequence
+ * number jumps by n, so readers see the gap (TraceEvent's EventsLost). */
+int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n);
+
+/* Write out all pending blocks followed by a sequence-point block. */
+int nt_writer__flush(struct nt_writer *w);
+
+/* Bytes written to the file so far. */
+uint64_t nt_writer__bytes(const struct nt_writer *w);
+uint64_t nt_writer__events(const struct nt_writer *w);
+
+/* Finish: a summary event (provider "ebpf-collect", event "LossSummary",
+ * self-describing fields from *loss, may be NULL) at last_ts, the last
+ * blocks, a final sequence point and the end-of-stream byte; fsync; close;
+ * free.  Returns 0 or -errno (the file is then removed, never left half). */
+int nt_writer__close(struct nt_writer *w, const struct nt_loss_summary *loss,
+		     uint64_t last_ts);
+
+/* Abandon: close and unlink the file, free. NULL-safe. */
+void nt_writer__abort(struct nt_writer *w);
+
+/* ------------------------------------------------------------------ reader */
+
+struct nt_reader;
+
+struct nt_metadata {
+	uint32_t id;
+	char *provider;			/* UTF-8 */
+	uint32_t event_id;
+	char *name;			/* UTF-8, "" for native events */
+	uint64_t keywords;
+	uint32_t version;
+	uint32_t level;
+	uint8_t opcode;
+	struct nt_field_desc *fields;	/* from V1 fields or the V2Params tag */
+	uint32_t n_fields;
+	const struct ect_event *manifest;	/* matched in the reader's table, or NULL */
+};
+
+struct nt_read_event {
+	const struct nt_metadata *meta;
+	uint32_t sequence;
+	uint64_t thread_id;
+	uint64_t capture_thread_id;
+	uint32_t processor;
+	uint32_t stack_id;
+	uint64_t timestamp;
+	uint8_t activity_id[16];
+	uint8_t related_activity_id[16];
+	int sorted;
+	const uint8_t *payload;
+	uint32_t payload_size;
+	const uint64_t *stack;		/* leaf first, zero-extended to 64 bits */
+	uint32_t stack_depth;
+	uint64_t file_offset;		/* of the event blob */
+};
+
+/* Open a file.  `table` (may be NULL) is used to match manifest events
+ * (provider name + id + version) for decoding.  NULL + errno on failure. */
+struct nt_reader *nt_reader__open(const char *path, const void *table);
+const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
+
+/* Next event: 1 = *ev filled, 0 = clean end of stream, -1 = stopped on
+ * truncation or corruption (see nt_reader__error).  Pointers in *ev stay
+ * valid until the next call. */
+int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev);
+
+/* "offset 4174144: EventBlock claims 2048 bytes, file ends after 0" */
+const char *nt_reader__error(const struct nt_reader *r);
+uint64_t nt_reader__error_offset(const struct nt_reader *r);
+/* Events lost according to sequence-number gaps and sequence points. */
+uint64_t nt_reader__lost(const struct nt_reader *r);
+void nt_reader__close(struct nt_reader *r);
+
+/* Decode a payload from the file's own metadata as JSON (self-describing
+ * events); returns 0 or -EINVAL. */
+int nt_payload_to_json(const struct nt_metadata *m, const void *payload, size_t len,
+		       void *file /* FILE* */);
+
+#endif /* EBPF_COLLECT_NETTRACE_H */

@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Shared helpers for the bats integration tests (bats-core + rbenv style).
+# Load with:   load test_helper
+
+bats_require_minimum_version 1.5.0
+
+ROOT=$(cd "$BATS_TEST_DIRNAME/.." && pwd)
+OUTPUT=${OUTPUT:-$ROOT/.output}
+SHARED=${SHARED:-$(cd "$ROOT/.." && pwd)/shared}
+MANIFEST_REAL=$SHARED/manifests/ClrEtwAll.man
+MANIFEST=$ROOT/usdt/clr-events.man
+USDT_GEN=$OUTPUT/usdt-gen
+REFRT=$OUTPUT/refrt
+EBPF_COLLECT=$OUTPUT/ebpf-collect
+export ROOT OUTPUT SHARED MANIFEST_REAL MANIFEST USDT_GEN REFRT EBPF_COLLECT
+: "${BATS_TEST_TIMEOUT:=120}"
+
+flunk() {
+	{ if [[ $# -eq 0 ]]; then cat -; else echo "$@"; fi; } |
+		sed "s:${BATS_TEST_TMPDIR:-/nonexistent}:TMP:g" >&2
+	return 1
+}
+
+assert_success() {
+	if [[ $status -ne 0 ]]; then
+		flunk "command failed with exit status $status" $'\n'"output: $output"
+	elif [[ $# -gt 0 ]]; then
+		assert_output "$1"
+	fi
+}
+
+assert_failure() {
+	if [[ $status -eq 0 ]]; then
+		flunk "expected failed exit status" $'\n'"output: $output"
+	elif [[ $# -gt 0 ]]; then
+		assert_output "$1"
+	fi
+}
+
+assert_equal() {
+	if [[ "$1" != "$2" ]]; then
+		flunk "expected: $2" $'\n'"actual:   $1"
+	fi
+}
+
+assert_output() {
+	local expected
+	if [[ $# -eq 0 ]]; then expected=$(cat -); else expected=$1; fi
+	assert_equal "$output" "$expected"
+}
+
+assert_output_contains() {
+	[[ $output == *"$1"* ]] || flunk "expected output to contain: $1" $'\n'"output: $output"
+}
+
+assert_line() {
+	local l
+	for l in "${lines[@]}"; do
+		[[ $l == "$1" ]] && return 0
+	done
+	flunk "expected line \`$1'" $'\n'"output: $output"
+}
+
+# Skip guards: each prints why.
+require_root() {
+	[[ $EUID -eq 0 ]] || skip "needs root (BPF attach)"
+}
+require_btf() {
+	[[ -r /sys/kernel/btf/vmlinux ]] || skip "kernel has no BTF (/sys/kernel/btf/vmlinux)"
+}
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "needs $c"
+	done
+}
+require_shared() {
+	[[ -r $MANIFEST_REAL ]] || skip "needs ../shared/manifests/ClrEtwAll.man beside the checkout"
+}
+
+# Mount tracefs if it is not mounted (bpftrace and perf probe need it).
+ensure_tracefs() {
+	if [[ ! -d /sys/kernel/tracing/events ]]; then
+		mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null ||
+			skip "cannot mount tracefs on /sys/kernel/tracing"
+	fi
+}
+
+# Start a background process with fd 3 closed (or bats hangs); echo its pid.
+start_bg() {
+	"$@" 3>&- &
+	echo $!
+}
+
+# Wait until a file exists and is non-empty (up to $2 seconds, default 10).
+wait_for_file() {
+	local f=$1 t=${2:-10} i
+	for ((i = 0; i < t * 20; i++)); do
+		[[ -s $f ]] && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Wait until a pattern appears in a file.
+wait_for_grep() {
+	local pat=$1 f=$2 t=${3:-10} i
+	for ((i = 0; i < t * 20; i++)); do
+		grep -q -- "$pat" "$f" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# JSON field extraction for tests (python3 is always present on Debian).
+json_get() {	# json_get FILE EXPR   e.g. json_get s.json '["events"]["GCStart_V2"]'
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=d$2; print(v if not isinstance(v,(dict,list)) else json.dumps(v))" "$1"
+}
