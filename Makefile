@@ -47,6 +47,7 @@ BENCH_TARGETS :=
 all: real-all
 
 include usdt/build.mk
+include usdt/refrt.mk
 include symbolizer/build.mk
 include bpf/build.mk
 include collector/build.mk

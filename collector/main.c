@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ebpf-collect: subcommand dispatch.
+ *
+ *   ebpf-collect [collect] -p PID ...     trace (collector/ebpf-collect.c)
+ *   ebpf-collect dump FILE [--json]       print a .nettrace (symbolizer/dump.c)
+ *
+ * Exit codes (all subcommands): 0 success, 1 runtime failure, 64 usage.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "commands.h"
+
+int main(int argc, char **argv)
+{
+	if (argc > 1) {
+		if (!strcmp(argv[1], "dump"))
+			return dump_main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "collect"))
+			return collect_main(argc - 1, argv + 1);
+	}
+	return collect_main(argc, argv);
+}
