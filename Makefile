@@ -49,6 +49,7 @@ all: real-all
 include usdt/build.mk
 include usdt/refrt.mk
 include symbolizer/build.mk
+include symbolizer/symbolizer.mk
 include bpf/build.mk
 include collector/build.mk
 include tests/unit/build.mk
