@@ -6,9 +6,17 @@
 
 #define EXIT_OK		0
 #define EXIT_FAIL	1	/* runtime failure */
+#define EXIT_NO_PROCESS	2	/* collect: a -p PID does not exist */
+#define EXIT_NO_PROBES	3	/* collect: the targets have no (matching) runtime probes */
+#define EXIT_NO_PRIV	4	/* collect: missing root / capabilities */
+#define EXIT_NO_KERNEL	5	/* collect: kernel lacks BTF or BPF ring buffers */
+#define EXIT_OUTPUT	6	/* collect: cannot create the output file */
 #define EXIT_USAGE	64	/* bad command line (argp's default) */
 
 int collect_main(int argc, char **argv);	/* collector/ebpf-collect.c */
 int dump_main(int argc, char **argv);		/* symbolizer/dump.c */
+int report_main(int argc, char **argv);		/* symbolizer/views.c */
+int convert_main(int argc, char **argv);	/* symbolizer/views.c */
+int symbolize_main(int argc, char **argv);	/* symbolizer/views.c */
 
 #endif

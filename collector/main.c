@@ -4,6 +4,9 @@
  *
  *   ebpf-collect [collect] -p PID ...     trace (collector/ebpf-collect.c)
  *   ebpf-collect dump FILE [--json]       print a .nettrace (symbolizer/dump.c)
+ *   ebpf-collect report FILE              top methods, GC pauses, exceptions (symbolizer/views.c)
+ *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (views.c)
+ *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (views.c)
  *
  * Exit codes (all subcommands): 0 success, 1 runtime failure, 64 usage.
  */
@@ -16,6 +19,12 @@ int main(int argc, char **argv)
 	if (argc > 1) {
 		if (!strcmp(argv[1], "dump"))
 			return dump_main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "report"))
+			return report_main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "convert"))
+			return convert_main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "symbolize"))
+			return symbolize_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "collect"))
 			return collect_main(argc - 1, argv + 1);
 	}

@@ -67,7 +67,7 @@ static inline bool test__report(bool ok, const char *file, int line, const char 
 #define ASSERT_STREQ(actual, expected, name) ({						\
 	const char *__a = (actual), *__e = (expected);					\
 	char __d[512];									\
-	snprintf(__d, sizeof(__d), "actual \"%s\" != expected \"%s\"",			\
+	snprintf(__d, sizeof(__d), "actual \"%.240s\" != expected \"%.240s\"",			\
 		 __a ? __a : "(null)", __e ? __e : "(null)");				\
 	test__report(__a && __e && !strcmp(__a, __e), __FILE__, __LINE__, name, __d); })
 /* byte comparison with a hex dump of the first difference */

@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * elf_syms.c - function symbols of one ELF file, loaded once, searched by
+ * binary search (trace_helpers' structure, done through libelf).
+ *
+ * Runtime address → ELF virtual address: the mapping says which file
+ * offset the address is at (addr - map start + map offset); the PT_LOAD
+ * header covering that offset says which virtual address the offset was
+ * linked at.  This holds for PIE, shared objects and fixed executables
+ * alike and needs no guess about "the" load bias.
+ *
+ * Symbols: .symtab when present (all functions), else .dynsym; when the
+ * file was stripped we first look for its separate debug file (build-id,
+ * then .gnu_debuglink), whose .symtab has the same link-time addresses.
+ * Only STT_FUNC / STT_GNU_IFUNC symbols count.  Several names at one
+ * address: the global one wins over weak over local.  Names go into one
+ * string pool; the array holds 24 bytes per symbol.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "symbolizer.h"
+
+#ifndef NT_GNU_BUILD_ID
+#define NT_GNU_BUILD_ID 3
+#endif
+
+struct elf_load {
+	uint64_t vaddr, offset, memsz;
+};
+
+struct elf_sym_tmp {
+	struct elf_sym s;
+	uint8_t bind;
+};
+
+struct elf_syms {
+	struct elf_load *loads;
+	size_t n_loads;
+	struct elf_sym *syms;
+	struct elf_sym_tmp *tmp;	/* while loading: with binding, for dedup */
+	size_t n, cap;
+	struct strpool *names;
+	char *debug_file;
+	char build_id[41 * 2];
+};
+
+static int elf_syms__push(struct elf_syms *es, uint64_t start, uint64_t size,
+			  const char *name, uint8_t bind)
+{
+	if (es->n == es->cap) {
+		size_t cap = es->cap ? es->cap * 2 : 1024;
+		void *p = realloc(es->tmp, cap * sizeof(*es->tmp));
+
+		if (!p)
+			return -ENOMEM;
+		es->tmp = p;
+		es->cap = cap;
+	}
+	es->tmp[es->n].s.start = start;
+	es->tmp[es->n].s.size = size;
+	es->tmp[es->n].s.name = strpool__add(es->names, name, strlen(name));
+	if (!es->tmp[es->n].s.name)
+		return -ENOMEM;
+	es->tmp[es->n].bind = bind;
+	es->n++;
+	return 0;
+}
+
+/* Read the symbols of one symbol-table section. */
+static int elf_syms__read_table(struct elf_syms *es, Elf *elf, Elf_Scn *scn,
+				const GElf_Shdr *sh)
+{
+	Elf_Data *data = elf_getdata(scn, NULL);
+	size_t i, cnt;
+	int err;
+
+	if (!data || !sh->sh_entsize)
+		return -EINVAL;
+	cnt = sh->sh_size / sh->sh_entsize;
+	for (i = 0; i < cnt; i++) {
+		GElf_Sym sym;
+		const char *name;
+		int type;
+
+		if (!gelf_getsym(data, (int)i, &sym))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if ((type != STT_FUNC && type != STT_GNU_IFUNC) || sym.st_shndx == SHN_UNDEF ||
+		    !sym.st_value)
+			continue;
+		name = elf_strptr(elf, sh->sh_link, sym.st_name);
+		if (!name || !name[0])
+			continue;
+		err = elf_syms__push(es, sym.st_value, sym.st_size, name,
+				     (uint8_t)GELF_ST_BIND(sym.st_info));
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* The table of the wanted type (SHT_SYMTAB or SHT_DYNSYM); -ENOENT if none. */
+static int elf_syms__read_type(struct elf_syms *es, Elf *elf, Elf64_Word type)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != type)
+			continue;
+		if (type == SHT_SYMTAB && sh.sh_size <= sh.sh_entsize)
+			continue;	/* empty stub left by strip */
+		return elf_syms__read_table(es, elf, scn, &sh);
+	}
+	return -ENOENT;
+}
+
+static int bind_rank(uint8_t b)
+{
+	return b == STB_GLOBAL ? 3 : b == STB_WEAK ? 2 : 1;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct elf_sym_tmp *x = a, *y = b;
+
+	if (x->s.start != y->s.start)
+		return x->s.start < y->s.start ? -1 : 1;
+	if (bind_rank(x->bind) != bind_rank(y->bind))
+		return bind_rank(y->bind) - bind_rank(x->bind);
+	if ((x->s.size != 0) != (y->s.size != 0))
+		return x->s.size ? -1 : 1;
+	return strcmp(x->s.name, y->s.name);
+}
+
+/* Sort; keep the best-ranked name per address. */
+static int elf_syms__finish(struct elf_syms *es)
+{
+	size_t i, k = 0;
+
+	if (es->n)
+		qsort(es->tmp, es->n, sizeof(*es->tmp), sym_cmp);
+	es->syms = malloc((es->n ? es->n : 1) * sizeof(*es->syms));
+	if (!es->syms)
+		return -ENOMEM;
+	for (i = 0; i < es->n; i++) {
+		if (k && es->syms[k - 1].start == es->tmp[i].s.start)
+			continue;
+		es->syms[k++] = es->tmp[i].s;
+	}
+	es->n = k;
+	free(es->tmp);
+	es->tmp = NULL;
+	return 0;
+}
+
+static int elf_syms__read_loads(struct elf_syms *es, Elf *elf)
+{
+	size_t i, n;
+
+	if (elf_getphdrnum(elf, &n))
+		return -EINVAL;
+	es->loads = calloc(n ? n : 1, sizeof(*es->loads));
+	if (!es->loads)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+			continue;
+		es->loads[es->n_loads].vaddr = ph.p_vaddr;
+		es->loads[es->n_loads].offset = ph.p_offset;
+		es->loads[es->n_loads].memsz = ph.p_memsz;
+		es->n_loads++;
+	}
+	return 0;
+}
+
+static Elf_Scn *elf_find_section(Elf *elf, const char *want, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *name;
+
+		if (!gelf_getshdr(scn, sh))
+			continue;
+		name = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (name && !strcmp(name, want))
+			return scn;
+	}
+	return NULL;
+}
+
+static void elf_syms__read_build_id(struct elf_syms *es, Elf *elf)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_find_section(elf, ".note.gnu.build-id", &sh);
+	Elf_Data *data;
+	GElf_Nhdr nh;
+	size_t off = 0, name_off, desc_off, i;
+
+	if (!scn || !(data = elf_getdata(scn, NULL)))
+		return;
+	while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+		const uint8_t *d = (const uint8_t *)data->d_buf + desc_off;
+
+		if (nh.n_type != NT_GNU_BUILD_ID || nh.n_namesz != 4 ||
+		    memcmp((const char *)data->d_buf + name_off, "GNU", 4))
+			continue;
+		for (i = 0; i < nh.n_descsz && i < 40; i++)
+			sprintf(es->build_id + 2 * i, "%02x", d[i]);
+		return;
+	}
+}
+
+/* dst = a b c d (NULLs skipped); -ENAMETOOLONG when it does not fit */
+static int path_cat(char *dst, size_t cap, const char *a, const char *b, const char *c,
+		    const char *d)
+{
+	const char *parts[4] = { a, b, c, d };
+	size_t len = 0, l;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		if (!parts[i])
+			continue;
+		l = strlen(parts[i]);
+		if (len + l + 1 > cap)
+			return -ENAMETOOLONG;
+		memcpy(dst + len, parts[i], l);
+		len += l;
+	}
+	dst[len] = '\0';
+	return 0;
+}
+
+static int try_open(const char *root, const char *path)
+{
+	char full[4096];
+
+	if (path_cat(full, sizeof(full), root, path, NULL, NULL))
+		return -1;
+	return open(full, O_RDONLY | O_CLOEXEC);
+}
+
+/* Debug file by build-id, then by debuglink; returns an fd or -1. */
+static int elf_syms__find_debug(struct elf_syms *es, Elf *elf, const char *path,
+				const char *debug_root, char *found, size_t found_len)
+{
+	const char *roots[2] = { debug_root, NULL };
+	char cand[4][4096], dir[2048];
+	int r, c, n = 0, fd;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (es->build_id[0] && strlen(es->build_id) > 2)
+		snprintf(cand[n++], sizeof(cand[0]), "/usr/lib/debug/.build-id/%.2s/%s.debug",
+			 es->build_id, es->build_id + 2);
+	scn = elf_find_section(elf, ".gnu_debuglink", &sh);
+	if (scn && path && path[0] == '/') {
+		Elf_Data *data = elf_getdata(scn, NULL);
+		const char *slash = strrchr(path, '/');
+
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) & 2047, path);
+		if (data && data->d_size > 1 && memchr(data->d_buf, '\0', data->d_size)) {
+			const char *link = data->d_buf;
+
+			if (!path_cat(cand[n], sizeof(cand[0]), "/usr/lib/debug", dir, "/", link))
+				n++;
+			if (!path_cat(cand[n], sizeof(cand[0]), dir, "/.debug/", link, NULL))
+				n++;
+			if (!path_cat(cand[n], sizeof(cand[0]), dir, "/", link, NULL))
+				n++;
+		}
+	}
+	for (r = 0; r < 2; r++) {
+		if (r == 0 && !debug_root)
+			continue;
+		for (c = 0; c < n; c++) {
+			if (!strcmp(cand[c], path) && !roots[r])
+				continue;	/* the file itself */
+			fd = try_open(roots[r], cand[c]);
+			if (fd >= 0) {
+				path_cat(found, found_len, roots[r], cand[c], NULL, NULL);
+				return fd;
+			}
+		}
+	}
+	return -1;
+}
+
+/* Symbols from a separate debug file's .symtab, if it has one. */
+static int elf_syms__load_debug(struct elf_syms *es, Elf *elf, const char *path,
+				const char *debug_root)
+{
+	char found[4096];
+	int fd = elf_syms__find_debug(es, elf, path, debug_root, found, sizeof(found));
+	Elf *delf;
+	int err;
+
+	if (fd < 0)
+		return -ENOENT;
+	delf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!delf) {
+		close(fd);
+		return -EINVAL;
+	}
+	err = elf_syms__read_type(es, delf, SHT_SYMTAB);
+	if (!err) {
+		es->debug_file = strdup(found);
+		sym_debug("%s: symbols from %s\n", path, found);
+	}
+	elf_end(delf);
+	close(fd);
+	return err;
+}
+
+struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root)
+{
+	struct elf_syms *es = calloc(1, sizeof(*es));
+	Elf *elf = NULL;
+	int err;
+
+	if (!es)
+		return NULL;
+	es->names = strpool__new();
+	if (!es->names) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		err = -EINVAL;
+		goto cleanup;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		err = -ENOEXEC;
+		goto cleanup;
+	}
+	err = elf_syms__read_loads(es, elf);
+	if (err)
+		goto cleanup;
+	elf_syms__read_build_id(es, elf);
+	err = elf_syms__read_type(es, elf, SHT_SYMTAB);
+	if (err == -ENOENT)
+		err = elf_syms__load_debug(es, elf, path, debug_root);
+	if (err == -ENOENT)
+		err = elf_syms__read_type(es, elf, SHT_DYNSYM);
+	if (err == -ENOENT)
+		err = 0;	/* no symbols at all: every address stays [unknown] */
+	if (err)
+		goto cleanup;
+	err = elf_syms__finish(es);
+	if (err)
+		goto cleanup;
+	elf_end(elf);
+	return es;
+cleanup:
+	if (elf)
+		elf_end(elf);
+	elf_syms__free(es);
+	errno = -err;
+	return NULL;
+}
+
+void elf_syms__free(struct elf_syms *es)
+{
+	if (!es)
+		return;
+	free(es->loads);
+	free(es->syms);
+	free(es->tmp);
+	free(es->debug_file);
+	strpool__free(es->names);
+	free(es);
+}
+
+int elf_syms__addr_to_vaddr(const struct elf_syms *es, uint64_t addr, uint64_t map_start,
+			    uint64_t map_offset, uint64_t *vaddr)
+{
+	uint64_t off = addr - map_start + map_offset;
+	size_t i;
+
+	for (i = 0; i < es->n_loads; i++) {
+		const struct elf_load *l = &es->loads[i];
+
+		if (off >= l->offset && off < l->offset + l->memsz) {
+			*vaddr = off - l->offset + l->vaddr;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr)
+{
+	size_t lo = 0, hi = es->n;
+	const struct elf_sym *s;
+
+	/* first symbol with start > vaddr */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (es->syms[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	s = &es->syms[lo - 1];
+	if (s->size)
+		return vaddr < s->start + s->size ? s : NULL;
+	/* size 0: until the next symbol (not past the end of the table) */
+	return lo < es->n ? s : NULL;
+}
+
+size_t elf_syms__count(const struct elf_syms *es)
+{
+	return es ? es->n : 0;
+}
+
+const char *elf_syms__debug_file(const struct elf_syms *es)
+{
+	return es->debug_file;
+}
+
+const char *elf_syms__build_id(const struct elf_syms *es)
+{
+	return es->build_id;
+}

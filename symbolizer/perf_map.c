@@ -1,0 +1,972 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * perf_map.c - perf maps (/tmp/perf-PID.map, perfinfo-PID.map) and the
+ * time-aware range table they and the runtime's method events fill.
+ *
+ * Range table.  Entries are appended in arrival order (seq) and never
+ * move; a sorted index (by start, then seq) is rebuilt lazily when entries
+ * were added since the last lookup: the new tail is sorted and merged, so
+ * a batch of perf-map lines costs one sort.  Ranges may overlap (re-JIT,
+ * unload and reuse), so beside the index we keep the running maximum of
+ * `end`: a lookup binary-searches the last entry with start <= addr and
+ * walks left only while that maximum still reaches past addr.  In real maps
+ * overlaps are rare, so this is a binary search plus a step or two.
+ *
+ * Perf map.  The file is read from the last offset to EOF; only whole
+ * lines are consumed, so a line the runtime is still writing is picked up
+ * by the next refresh.  The fd stays open: the file stays readable after
+ * the process (and its /proc/PID/root) is gone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include "symbolizer.h"
+
+/* ------------------------------------------------------------ strpool */
+
+#define STRPOOL_CHUNK	(64 * 1024)
+
+struct strpool_chunk {
+	struct strpool_chunk *next;
+	size_t used, cap;
+	char data[];
+};
+
+struct strpool {
+	struct strpool_chunk *head;
+	size_t bytes;
+};
+
+struct strpool *strpool__new(void)
+{
+	return calloc(1, sizeof(struct strpool));
+}
+
+const char *strpool__add(struct strpool *p, const char *s, size_t len)
+{
+	struct strpool_chunk *c = p->head;
+	char *dst;
+
+	if (!c || c->cap - c->used < len + 1) {
+		size_t cap = len + 1 > STRPOOL_CHUNK ? len + 1 : STRPOOL_CHUNK;
+
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->used = 0;
+		c->cap = cap;
+		c->next = p->head;
+		p->head = c;
+	}
+	dst = c->data + c->used;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	c->used += len + 1;
+	p->bytes += len + 1;
+	return dst;
+}
+
+size_t strpool__bytes(const struct strpool *p)
+{
+	return p ? p->bytes : 0;
+}
+
+void strpool__free(struct strpool *p)
+{
+	struct strpool_chunk *c, *n;
+
+	if (!p)
+		return;
+	for (c = p->head; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	free(p);
+}
+
+/* -------------------------------------------------------- range table */
+
+/*
+ * Index.  At each reindex the entries, sorted by start, are split in two:
+ * the "flat" layer, a maximal run of non-overlapping entries taken greedily
+ * in start order (all of a normal perf map), searched by binary search over
+ * a dense array of starts; and the overlapping rest (re-JIT, reuse after
+ * unload) in a centered interval tree, so a lookup costs O(log n + k) for
+ * the k entries that cover the address -- the versions among which the
+ * time decides -- however many versions other addresses have.
+ */
+struct itree_node {
+	uint64_t center;
+	uint32_t off, cnt;	/* into by_start / by_end */
+	int32_t left, right;
+};
+
+struct range_table {
+	struct range_entry *e;
+	size_t n, cap;
+	size_t n_sorted;		/* entries [0, n_sorted) went through a reindex */
+	uint32_t *idx;			/* the indexed ones by (start, seq) */
+	size_t n_idx;
+	uint64_t horizon;		/* no lookup before this time: drop what ended */
+	size_t unloads;			/* unload marks since the last reindex */
+	uint64_t *unl;			/* unload times of the indexed entries, sorted */
+	size_t n_unl;
+	uint32_t *flat;			/* the flat layer, by start */
+	uint64_t *flat_starts;
+	size_t n_flat;
+	struct itree_node *nodes;	/* the rest */
+	size_t n_nodes;
+	uint32_t *by_start, *by_end;	/* per node: by start asc / by end desc */
+	size_t n_node_ents;
+	int32_t root;
+	struct strpool *names;
+};
+
+struct range_table *range_table__new(void)
+{
+	struct range_table *rt = calloc(1, sizeof(*rt));
+
+	if (!rt)
+		return NULL;
+	rt->root = -1;
+	rt->names = strpool__new();
+	if (!rt->names) {
+		free(rt);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return rt;
+}
+
+static void range_table__free_index(struct range_table *rt)
+{
+	free(rt->flat);
+	free(rt->flat_starts);
+	free(rt->nodes);
+	free(rt->by_start);
+	free(rt->by_end);
+	rt->flat = rt->by_start = rt->by_end = NULL;
+	rt->flat_starts = NULL;
+	rt->nodes = NULL;
+	rt->n_flat = rt->n_nodes = rt->n_node_ents = 0;
+	rt->root = -1;
+}
+
+void range_table__free(struct range_table *rt)
+{
+	if (!rt)
+		return;
+	range_table__free_index(rt);
+	free(rt->e);
+	free(rt->idx);
+	free(rt->unl);
+	strpool__free(rt->names);
+	free(rt);
+}
+
+long range_table__add(struct range_table *rt, uint64_t start, uint64_t size,
+		      const char *name, size_t name_len, uint64_t load_ts)
+{
+	struct range_entry *e;
+
+	if (!size || start + size < start)
+		return -EINVAL;
+	if (rt->n == rt->cap) {
+		size_t cap = rt->cap ? rt->cap * 2 : 256;
+		void *p = realloc(rt->e, cap * sizeof(*rt->e));
+
+		if (!p)
+			return -ENOMEM;
+		rt->e = p;
+		rt->cap = cap;
+	}
+	e = &rt->e[rt->n];
+	memset(e, 0, sizeof(*e));
+	e->name = strpool__add(rt->names, name, name_len);
+	if (!e->name)
+		return -ENOMEM;
+	e->start = start;
+	e->end = start + size;
+	e->load_ts = load_ts;
+	e->seq = (uint32_t)rt->n;
+	return (long)rt->n++;
+}
+
+struct range_entry *range_table__entry(struct range_table *rt, size_t idx)
+{
+	return idx < rt->n ? &rt->e[idx] : NULL;
+}
+
+size_t range_table__count(const struct range_table *rt)
+{
+	return rt ? rt->n : 0;
+}
+
+static const struct range_entry *sort_base;
+
+static int idx_cmp(const void *a, const void *b)
+{
+	const struct range_entry *x = &sort_base[*(const uint32_t *)a];
+	const struct range_entry *y = &sort_base[*(const uint32_t *)b];
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int end_desc_cmp(const void *a, const void *b)
+{
+	const struct range_entry *x = &sort_base[*(const uint32_t *)a];
+	const struct range_entry *y = &sort_base[*(const uint32_t *)b];
+
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static inline int idx_less(const struct range_entry *e, uint32_t a, uint32_t b)
+{
+	if (e[a].start != e[b].start)
+		return e[a].start < e[b].start;
+	return e[a].seq < e[b].seq;
+}
+
+/* Build the tree over ents[0..n) (sorted by start); returns the node or -1,
+ * -2 on ENOMEM.  tmp has room for n entries. */
+static int32_t itree_build(struct range_table *rt, const uint32_t *ents, size_t n, uint32_t *tmp)
+{
+	const struct range_entry *e = rt->e;
+	size_t i, nl = 0, nm = 0, nr = 0;
+	uint64_t center;
+	int32_t me, l, r;
+	uint32_t *left, *right;
+
+	if (!n)
+		return -1;
+	center = e[ents[n / 2]].start;
+	/* mid entries go to by_start directly (they stay in start order) */
+	left = tmp;
+	right = malloc(n * sizeof(*right));
+	if (!right)
+		return -2;
+	for (i = 0; i < n; i++) {
+		const struct range_entry *c = &e[ents[i]];
+
+		if (c->end <= center)
+			left[nl++] = ents[i];
+		else if (c->start > center)
+			right[nr++] = ents[i];
+		else
+			rt->by_start[rt->n_node_ents + nm++] = ents[i];
+	}
+	me = (int32_t)rt->n_nodes++;
+	rt->nodes[me].center = center;
+	rt->nodes[me].off = (uint32_t)rt->n_node_ents;
+	rt->nodes[me].cnt = (uint32_t)nm;
+	memcpy(rt->by_end + rt->n_node_ents, rt->by_start + rt->n_node_ents, nm * sizeof(uint32_t));
+	sort_base = e;
+	qsort(rt->by_end + rt->n_node_ents, nm, sizeof(uint32_t), end_desc_cmp);
+	rt->n_node_ents += nm;
+	/* left[] lives in tmp: copy it out before tmp is reused below */
+	{
+		uint32_t *lcopy = malloc((nl ? nl : 1) * sizeof(*lcopy));
+
+		if (!lcopy) {
+			free(right);
+			return -2;
+		}
+		memcpy(lcopy, left, nl * sizeof(*lcopy));
+		l = itree_build(rt, lcopy, nl, tmp);
+		free(lcopy);
+	}
+	r = l == -2 ? -2 : itree_build(rt, right, nr, tmp);
+	free(right);
+	if (l == -2 || r == -2)
+		return -2;
+	rt->nodes[me].left = l;
+	rt->nodes[me].right = r;
+	return me;
+}
+
+/* Split the sorted entries into the flat layer and the tree. */
+static int range_table__build(struct range_table *rt)
+{
+	size_t n = rt->n_idx, i, n_rest = 0;
+	uint64_t last_end = 0;
+	uint32_t *rest = NULL, *tmp = NULL;
+	int err = -ENOMEM;
+
+	range_table__free_index(rt);
+	rt->flat = malloc((n ? n : 1) * sizeof(*rt->flat));
+	rt->flat_starts = malloc((n ? n : 1) * sizeof(*rt->flat_starts));
+	rest = malloc((n ? n : 1) * sizeof(*rest));
+	if (!rt->flat || !rt->flat_starts || !rest)
+		goto cleanup;
+	for (i = 0; i < n; i++) {
+		const struct range_entry *c = &rt->e[rt->idx[i]];
+
+		if (c->start >= last_end) {
+			rt->flat[rt->n_flat] = rt->idx[i];
+			rt->flat_starts[rt->n_flat++] = c->start;
+			last_end = c->end;
+		} else {
+			rest[n_rest++] = rt->idx[i];
+		}
+	}
+	err = 0;
+	if (!n_rest)
+		goto cleanup;
+	err = -ENOMEM;
+	rt->nodes = malloc(n_rest * sizeof(*rt->nodes));
+	rt->by_start = malloc(n_rest * sizeof(*rt->by_start));
+	rt->by_end = malloc(n_rest * sizeof(*rt->by_end));
+	tmp = malloc(n_rest * sizeof(*tmp));
+	if (!rt->nodes || !rt->by_start || !rt->by_end || !tmp)
+		goto cleanup;
+	rt->root = itree_build(rt, rest, n_rest, tmp);
+	err = rt->root == -2 ? -ENOMEM : 0;
+cleanup:
+	free(rest);
+	free(tmp);
+	if (err)
+		range_table__free_index(rt);
+	return err;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Indexed entries unloaded at or before the horizon (still in the index). */
+static size_t range_table__expired_count(const struct range_table *rt)
+{
+	size_t lo = 0, hi = rt->n_unl;
+
+	if (!rt->horizon)
+		return 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rt->unl[mid] <= rt->horizon)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static inline int range_entry__expired(const struct range_table *rt, const struct range_entry *c)
+{
+	return rt->horizon && c->unload_ts && c->unload_ts <= rt->horizon;
+}
+
+void range_table__set_horizon(struct range_table *rt, uint64_t ts)
+{
+	if (ts > rt->horizon)
+		rt->horizon = ts;
+}
+
+/* Sort the unindexed tail, merge it into idx, rebuild the index. */
+static int range_table__reindex(struct range_table *rt)
+{
+	size_t old = 0, add = 0, i, a, b, k;
+	uint32_t *tail, *merged;
+	int err;
+
+	tail = malloc((rt->n - rt->n_sorted + 1) * sizeof(*tail));
+	merged = malloc((rt->n_idx + rt->n - rt->n_sorted + 1) * sizeof(*merged));
+	if (!tail || !merged) {
+		free(tail);
+		free(merged);
+		return -ENOMEM;
+	}
+	/* entries that ended before the horizon leave the index for good */
+	for (i = 0; i < rt->n_idx; i++)
+		if (!range_entry__expired(rt, &rt->e[rt->idx[i]]))
+			rt->idx[old++] = rt->idx[i];
+	for (i = rt->n_sorted; i < rt->n; i++)
+		if (!range_entry__expired(rt, &rt->e[i]))
+			tail[add++] = (uint32_t)i;
+	sort_base = rt->e;
+	qsort(tail, add, sizeof(*tail), idx_cmp);
+	for (a = 0, b = 0, k = 0; a < old || b < add; k++) {
+		if (b == add || (a < old && idx_less(rt->e, rt->idx[a], tail[b])))
+			merged[k] = rt->idx[a++];
+		else
+			merged[k] = tail[b++];
+	}
+	free(tail);
+	free(rt->idx);
+	rt->idx = merged;
+	rt->n_idx = k;
+	rt->n_sorted = rt->n;
+	rt->unloads = 0;
+	/* when the horizon passes enough of these, the index shrinks */
+	free(rt->unl);
+	rt->n_unl = 0;
+	rt->unl = malloc((k ? k : 1) * sizeof(*rt->unl));
+	if (rt->unl) {
+		for (i = 0; i < k; i++)
+			if (rt->e[merged[i]].unload_ts)
+				rt->unl[rt->n_unl++] = rt->e[merged[i]].unload_ts;
+		qsort(rt->unl, rt->n_unl, sizeof(*rt->unl), u64_cmp);
+	}
+	err = range_table__build(rt);
+	if (err) {
+		/* everything is scanned as tail until a rebuild works */
+		rt->n_sorted = 0;
+		rt->n_idx = 0;
+	}
+	return err;
+}
+
+/*
+ * Of two entries live at the same time and address: the later load wins;
+ * with equal load times (both unknown: rundown, unload-only, or perf-map
+ * lines first seen in one read) the one unloaded first wins -- it must have
+ * been there before the other (never unloaded counts as last) -- and then
+ * the later-added.
+ */
+static inline int entry_live_better(const struct range_entry *c, const struct range_entry *best)
+{
+	uint64_t cu, bu;
+
+	if (!best)
+		return 1;
+	if (c->load_ts != best->load_ts)
+		return c->load_ts > best->load_ts;
+	cu = c->unload_ts ? c->unload_ts : UINT64_MAX;
+	bu = best->unload_ts ? best->unload_ts : UINT64_MAX;
+	if (cu != bu)
+		return cu < bu;
+	return c->seq > best->seq;
+}
+
+const struct range_entry *range_table__find(struct range_table *rt, uint64_t addr,
+					    uint64_t ts)
+{
+	return range_table__find_mode(rt, addr, ts, 0);
+}
+
+struct range_pick {
+	const struct range_entry *live, *early, *any;
+	uint64_t ts;
+	int unload_start;	/* range_table__unload: only entries starting at addr */
+};
+
+static void range_pick__consider(struct range_pick *p, const struct range_entry *c,
+				 uint64_t addr)
+{
+	uint64_t ts = p->ts;
+
+	if (p->unload_start) {
+		if (c->start != addr || c->unload_ts)
+			return;
+	}
+	if (!p->any || c->seq > p->any->seq)
+		p->any = c;
+	if (ts == SYM_TS_NONE || (c->unload_ts && c->unload_ts <= ts))
+		return;
+	if (c->load_ts <= ts) {
+		if (entry_live_better(c, p->live))
+			p->live = c;
+	} else if (!p->early || c->seq < p->early->seq) {
+		p->early = c;
+	}
+}
+
+/* Entries added since the last reindex are scanned linearly until there are
+ * more than max(64, 2 sqrt(n)): method events arrive one at a time between
+ * lookups, and a rebuild costs O(n log n). */
+static int range_table__prepare(struct range_table *rt)
+{
+	size_t tail = rt->n - rt->n_sorted, lim = 64;
+
+	while (lim * lim < 4 * rt->n_idx)
+		lim *= 2;
+	if (tail > lim ||
+	    (rt->horizon && rt->unloads + range_table__expired_count(rt) > lim))
+		return range_table__reindex(rt);
+	return 0;
+}
+
+/* Every indexed or tail entry covering addr goes through consider(). */
+static void range_table__stab(const struct range_table *rt, uint64_t addr, struct range_pick *p)
+{
+	size_t lo = 0, hi = rt->n_flat, k;
+	int32_t node = rt->root;
+	uint32_t j;
+
+	while (lo < hi) {	/* last flat entry with start <= addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (rt->flat_starts[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo && addr < rt->e[rt->flat[lo - 1]].end)
+		range_pick__consider(p, &rt->e[rt->flat[lo - 1]], addr);
+	while (node >= 0) {
+		const struct itree_node *nd = &rt->nodes[node];
+
+		if (addr < nd->center) {
+			for (j = 0; j < nd->cnt; j++) {
+				const struct range_entry *c = &rt->e[rt->by_start[nd->off + j]];
+
+				if (c->start > addr)
+					break;
+				range_pick__consider(p, c, addr);
+			}
+			node = nd->left;
+		} else {
+			for (j = 0; j < nd->cnt; j++) {
+				const struct range_entry *c = &rt->e[rt->by_end[nd->off + j]];
+
+				if (c->end <= addr)
+					break;
+				range_pick__consider(p, c, addr);
+			}
+			node = nd->right;
+		}
+	}
+	for (k = rt->n_sorted; k < rt->n; k++)
+		if (rt->e[k].start <= addr && addr < rt->e[k].end &&
+		    !range_entry__expired(rt, &rt->e[k]))
+			range_pick__consider(p, &rt->e[k], addr);
+}
+
+const struct range_entry *range_table__find_mode(struct range_table *rt, uint64_t addr,
+						 uint64_t ts, int live_only)
+{
+	struct range_pick p = { .ts = ts };
+
+	if (range_table__prepare(rt))
+		return NULL;
+	range_table__stab(rt, addr, &p);
+	if (ts == SYM_TS_NONE)
+		return p.any;
+	if (p.live || live_only)
+		return p.live;
+	return p.early ? p.early : p.any;
+}
+
+long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts)
+{
+	struct range_pick p = { .ts = ts ? ts : 1, .unload_start = 1 };
+	const struct range_entry *c;
+
+	if (range_table__prepare(rt))
+		return -ENOMEM;
+	range_table__stab(rt, start, &p);
+	c = p.live ? p.live : p.early;
+	if (!c)
+		return -ENOENT;
+	rt->e[c->seq].unload_ts = ts ? ts : 1;
+	rt->unloads++;
+	return c->seq;
+}
+
+/* ----------------------------------------------------------- perf map */
+
+struct perf_map {
+	int fd;
+	char *path;
+	off_t offset;		/* first byte not yet consumed */
+	off_t seen_size;	/* file size at the last read */
+	struct range_table *rt;
+	uint64_t bad_lines;
+};
+
+static int parse_hex(const char **pp, const char *end, uint64_t *out)
+{
+	const char *p = *pp;
+	uint64_t v = 0;
+	int n = 0;
+
+	if (end - p >= 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+		p += 2;
+	for (; p < end; p++, n++) {
+		int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			break;
+		if (v >> 60)
+			return -EINVAL;	/* overflow */
+		v = v << 4 | (uint64_t)d;
+	}
+	if (!n)
+		return -EINVAL;
+	*pp = p;
+	*out = v;
+	return 0;
+}
+
+int perf_map__parse_line(const char *line, size_t len, uint64_t *start, uint64_t *size,
+			 const char **name, size_t *name_len)
+{
+	const char *p = line, *end = line + len;
+
+	if (len && end[-1] == '\r')
+		end--;
+	if (parse_hex(&p, end, start) || p == end || (*p != ' ' && *p != '\t'))
+		return -EINVAL;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (parse_hex(&p, end, size) || p == end || (*p != ' ' && *p != '\t'))
+		return -EINVAL;
+	p++;	/* exactly one separator: the name is the rest, spaces and all */
+	if (p >= end)
+		return -EINVAL;
+	*name = p;
+	*name_len = (size_t)(end - p);
+	return 0;
+}
+
+static struct perf_map *perf_map__wrap(int fd, const char *path)
+{
+	struct perf_map *pm = calloc(1, sizeof(*pm));
+	int err;
+
+	if (!pm)
+		goto fail;
+	pm->fd = fd;
+	pm->path = strdup(path);
+	pm->rt = range_table__new();
+	if (!pm->path || !pm->rt)
+		goto fail;
+	return pm;
+fail:
+	err = errno ? errno : ENOMEM;
+	if (pm) {
+		free(pm->path);
+		range_table__free(pm->rt);
+		free(pm);
+	}
+	close(fd);
+	errno = err;
+	return NULL;
+}
+
+static int open_in_root(int root_fd, const char *path)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
+		.resolve = RESOLVE_IN_ROOT | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd;
+
+	if (root_fd < 0)
+		return open(path, (int)how.flags);
+	while (*path == '/')
+		path++;
+	fd = (int)syscall(SYS_openat2, root_fd, path, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS) {
+		/* pre-5.6 kernel: no in-root resolution, but still no final symlink */
+		fd = openat(root_fd, path, (int)how.flags);
+	}
+	return fd;
+}
+
+struct perf_map *perf_map__open(int root_fd, const char *path, const uid_t *uids,
+				int n_uids, char *why, size_t why_len)
+{
+	struct stat st;
+	int fd, err, i, ok = 0;
+
+	if (why && why_len)
+		why[0] = '\0';
+	fd = open_in_root(root_fd, path);
+	if (fd < 0) {
+		err = errno;
+		if (why)
+			snprintf(why, why_len, "%s", err == ELOOP ?
+				 "is a symbolic link (refused, O_NOFOLLOW)" : strerror(err));
+		errno = err;
+		return NULL;
+	}
+	if (fstat(fd, &st)) {
+		err = errno;
+		if (why)
+			snprintf(why, why_len, "fstat: %s", strerror(err));
+		goto refuse;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = EINVAL;
+		if (why)
+			snprintf(why, why_len, "is not a regular file (refused)");
+		goto refuse;
+	}
+	ok = st.st_uid == 0;
+	for (i = 0; i < n_uids && !ok; i++)
+		ok = st.st_uid == uids[i];
+	if (!ok) {
+		err = EPERM;
+		if (why)
+			snprintf(why, why_len, "is owned by uid %u, not by the target's uid %u or root (refused)",
+				 (unsigned)st.st_uid, n_uids ? (unsigned)uids[0] : 0u);
+		goto refuse;
+	}
+	return perf_map__wrap(fd, path);
+refuse:
+	close(fd);
+	errno = err;
+	return NULL;
+}
+
+struct perf_map *perf_map__open_trusted(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	return perf_map__wrap(fd, path);
+}
+
+void perf_map__free(struct perf_map *pm)
+{
+	if (!pm)
+		return;
+	if (pm->fd >= 0)
+		close(pm->fd);
+	range_table__free(pm->rt);
+	free(pm->path);
+	free(pm);
+}
+
+static uint64_t mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+/* Consume the whole lines in buf[0..len); returns bytes consumed. */
+static long perf_map__consume(struct perf_map *pm, const char *buf, size_t len,
+			      uint64_t now, long *added)
+{
+	const char *p = buf, *end = buf + len, *nl;
+
+	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
+		uint64_t start, size;
+		const char *name;
+		size_t name_len;
+
+		if (perf_map__parse_line(p, (size_t)(nl - p), &start, &size, &name, &name_len) ||
+		    range_table__add(pm->rt, start, size, name, name_len, now) < 0) {
+			if (nl > p)
+				pm->bad_lines++;
+		} else {
+			(*added)++;
+		}
+		p = nl + 1;
+	}
+	return p - buf;
+}
+
+#define PERF_MAP_BUF	(256 * 1024)
+
+long perf_map__refresh(struct perf_map *pm, uint64_t now)
+{
+	size_t cap = PERF_MAP_BUF, have = 0;
+	long added = 0;
+	char *buf;
+	struct stat st;
+
+	if (fstat(pm->fd, &st))
+		return -errno;
+	if (st.st_size == pm->seen_size || st.st_size <= pm->offset)
+		return 0;
+	if (!now)
+		now = mono_now();
+	buf = malloc(cap);
+	if (!buf)
+		return -ENOMEM;
+	for (;;) {
+		ssize_t r = pread(pm->fd, buf + have, cap - have, pm->offset + (off_t)have);
+		long used;
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		have += (size_t)r;
+		used = perf_map__consume(pm, buf, have, now, &added);
+		pm->offset += used;
+		have -= (size_t)used;
+		memmove(buf, buf + used, have);
+		if (have == cap) {
+			/* a line longer than the buffer: grow (names are short, but be safe) */
+			char *nb = cap < 64 * PERF_MAP_BUF ? realloc(buf, cap * 2) : NULL;
+
+			if (!nb) {
+				pm->bad_lines++;
+				pm->offset += (off_t)have;
+				have = 0;
+				continue;
+			}
+			buf = nb;
+			cap *= 2;
+		}
+	}
+	free(buf);
+	pm->seen_size = st.st_size;
+	return added;
+}
+
+const struct range_entry *perf_map__find(struct perf_map *pm, uint64_t addr, uint64_t ts)
+{
+	const struct range_entry *e = range_table__find(pm->rt, addr, ts);
+
+	if (!e && perf_map__refresh(pm, 0) > 0)
+		e = range_table__find(pm->rt, addr, ts);
+	return e;
+}
+
+struct range_table *perf_map__table(struct perf_map *pm)
+{
+	return pm->rt;
+}
+
+const char *perf_map__path(const struct perf_map *pm)
+{
+	return pm->path;
+}
+
+int perf_map__set_path(struct perf_map *pm, const char *path)
+{
+	char *p = strdup(path);
+
+	if (!p)
+		return -ENOMEM;
+	free(pm->path);
+	pm->path = p;
+	return 0;
+}
+
+int perf_map__fd(const struct perf_map *pm)
+{
+	return pm->fd;
+}
+
+uint64_t perf_map__bad_lines(const struct perf_map *pm)
+{
+	return pm->bad_lines;
+}
+
+/* ----------------------------------------------------------- perfinfo */
+
+static int perfinfo__line(const char *line, struct perfinfo_image *img)
+{
+	const char *f[5];
+	size_t fl[5];
+	const char *p = line;
+	int i;
+	char tmp[32];
+
+	for (i = 0; i < 5; i++) {
+		const char *semi = strchr(p, ';');
+
+		if (!semi)
+			return -EINVAL;
+		f[i] = p;
+		fl[i] = (size_t)(semi - p);
+		p = semi + 1;
+	}
+	if (fl[0] != 9 || strncmp(f[0], "ImageLoad", 9))
+		return -EINVAL;
+	img->path = strndup(f[1], fl[1]);
+	if (!img->path)
+		return -ENOMEM;
+	snprintf(img->guid, sizeof(img->guid), "%.*s", (int)(fl[2] < 39 ? fl[2] : 39), f[2]);
+	snprintf(tmp, sizeof(tmp), "%.*s", (int)(fl[3] < 31 ? fl[3] : 31), f[3]);
+	p = tmp;
+	if (parse_hex(&p, tmp + strlen(tmp), &img->base))
+		img->base = 0;
+	return 0;
+}
+
+int perfinfo__parse(int fd, struct perfinfo_image **images)
+{
+	struct perfinfo_image *v = NULL;
+	int n = 0, cap = 0, err = 0;
+	FILE *f;
+	char *line = NULL;
+	size_t lcap = 0;
+	ssize_t len;
+	int dfd = dup(fd);
+
+	*images = NULL;
+	if (dfd < 0)
+		return -errno;
+	f = fdopen(dfd, "r");
+	if (!f) {
+		err = -errno;
+		close(dfd);
+		return err;
+	}
+	rewind(f);
+	while ((len = getline(&line, &lcap, f)) > 0) {
+		struct perfinfo_image img = {0};
+
+		if (line[len - 1] != '\n')
+			break;	/* partial last line */
+		line[len - 1] = '\0';
+		if (perfinfo__line(line, &img))
+			continue;
+		if (n == cap) {
+			void *p;
+
+			cap = cap ? cap * 2 : 16;
+			p = realloc(v, (size_t)cap * sizeof(*v));
+			if (!p) {
+				free(img.path);
+				err = -ENOMEM;
+				goto cleanup;
+			}
+			v = p;
+		}
+		v[n++] = img;
+	}
+	*images = v;
+	v = NULL;
+cleanup:
+	if (v)
+		perfinfo__free(v, n);
+	free(line);
+	fclose(f);
+	return err ? err : n;
+}
+
+void perfinfo__free(struct perfinfo_image *images, int n)
+{
+	int i;
+
+	if (!images)
+		return;
+	for (i = 0; i < n; i++)
+		free(images[i].path);
+	free(images);
+}

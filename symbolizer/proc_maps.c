@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * proc_maps.c - snapshots of /proc/PID/maps and /proc/PID/status.
+ *
+ * A snapshot is merged into what we already know: a fresh mapping replaces
+ * every old one it overlaps, and old mappings that are gone from the file
+ * (dlclose, process exit) stay, so code that ran earlier in the trace is
+ * still attributed to its file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "symbolizer.h"
+
+static int proc_map__parse(char *line, struct proc_map *m)
+{
+	unsigned long long start, end, off, ino;
+	unsigned int maj, min;
+	char perms[8];
+	int pos = 0;
+	char *path;
+	size_t len;
+
+	if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off,
+		   &maj, &min, &ino, &pos) < 7 || !pos)
+		return -EINVAL;
+	path = line + pos;
+	len = strlen(path);
+	while (len && (path[len - 1] == '\n' || path[len - 1] == ' '))
+		path[--len] = '\0';
+	memset(m, 0, sizeof(*m));
+	m->start = start;
+	m->end = end;
+	m->offset = off;
+	m->dev_major = maj;
+	m->dev_minor = min;
+	m->ino = ino;
+	m->prot = (perms[0] == 'r' ? PROT_READ : 0) | (perms[1] == 'w' ? PROT_WRITE : 0) |
+		  (perms[2] == 'x' ? PROT_EXEC : 0);
+	m->dso = -1;
+	m->path = strdup(path);
+	return m->path ? 0 : -ENOMEM;
+}
+
+static int proc_maps__reserve(struct proc_maps *pm, size_t n)
+{
+	void *p;
+
+	if (n <= pm->cap)
+		return 0;
+	p = realloc(pm->maps, n * sizeof(*pm->maps));
+	if (!p)
+		return -ENOMEM;
+	pm->maps = p;
+	pm->cap = n;
+	return 0;
+}
+
+static int map_cmp(const void *a, const void *b)
+{
+	const struct proc_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Keep the old mappings that no new one overlaps, then sort. */
+static int proc_maps__merge(struct proc_maps *pm, struct proc_map *fresh, size_t n)
+{
+	size_t i, j, keep = 0;
+	int err;
+
+	for (i = 0; i < pm->n; i++) {
+		struct proc_map *o = &pm->maps[i];
+		int overlap = 0;
+
+		for (j = 0; j < n && !overlap; j++)
+			overlap = fresh[j].start < o->end && o->start < fresh[j].end;
+		if (overlap) {
+			/* same file at the same place: carry the opened DSO over */
+			for (j = 0; j < n; j++)
+				if (fresh[j].start == o->start && fresh[j].ino == o->ino &&
+				    fresh[j].offset == o->offset && !strcmp(fresh[j].path, o->path) &&
+				    fresh[j].dso < 0)
+					fresh[j].dso = o->dso;
+			free(o->path);
+		} else {
+			pm->maps[keep++] = *o;
+		}
+	}
+	pm->n = keep;
+	err = proc_maps__reserve(pm, keep + n);
+	if (err)
+		return err;
+	memcpy(pm->maps + keep, fresh, n * sizeof(*fresh));
+	pm->n = keep + n;
+	qsort(pm->maps, pm->n, sizeof(*pm->maps), map_cmp);
+	return 0;
+}
+
+int proc_maps__snapshot(struct proc_maps *pm, pid_t pid, int exec_only)
+{
+	struct proc_map *fresh = NULL;
+	size_t n = 0, cap = 0, i;
+	char path[64], *line = NULL;
+	size_t lcap = 0;
+	FILE *f;
+	int err = 0;
+
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (getline(&line, &lcap, f) > 0) {
+		struct proc_map m;
+
+		if (proc_map__parse(line, &m))
+			continue;
+		if (exec_only && !(m.prot & PROT_EXEC)) {
+			free(m.path);
+			continue;
+		}
+		if (n == cap) {
+			void *p;
+
+			cap = cap ? cap * 2 : 64;
+			p = realloc(fresh, cap * sizeof(*fresh));
+			if (!p) {
+				free(m.path);
+				err = -ENOMEM;
+				goto cleanup;
+			}
+			fresh = p;
+		}
+		fresh[n++] = m;
+	}
+	if (!n) {
+		/* a process that has exited reads as empty: keep what we had */
+		err = 0;
+		goto cleanup;
+	}
+	err = proc_maps__merge(pm, fresh, n);
+	if (!err) {
+		free(fresh);
+		fresh = NULL;
+		err = (int)n;
+		n = 0;
+	}
+cleanup:
+	for (i = 0; i < n; i++)
+		free(fresh[i].path);
+	free(fresh);
+	free(line);
+	fclose(f);
+	return err;
+}
+
+const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr)
+{
+	size_t lo = 0, hi = pm->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (addr < pm->maps[mid].start)
+			hi = mid;
+		else if (addr >= pm->maps[mid].end)
+			lo = mid + 1;
+		else
+			return &pm->maps[mid];
+	}
+	return NULL;
+}
+
+void proc_maps__clear(struct proc_maps *pm)
+{
+	size_t i;
+
+	for (i = 0; i < pm->n; i++)
+		free(pm->maps[i].path);
+	free(pm->maps);
+	memset(pm, 0, sizeof(*pm));
+}
+
+int proc_map__is_anon(const struct proc_map *m)
+{
+	const char *p = m->path;
+
+	return !p[0] || !strncmp(p, "//anon", 6) || !strncmp(p, "[anon", 5) ||
+	       !strncmp(p, "/memfd:", 7) || p[0] == '[' || !m->ino;
+}
+
+/* ------------------------------------------------------ /proc/PID/status */
+
+static int proc__status_line(pid_t pid, const char *key, char *out, size_t outlen)
+{
+	char path[64], *line = NULL;
+	size_t lcap = 0, klen = strlen(key);
+	FILE *f;
+	int err = -ENOENT;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (getline(&line, &lcap, f) > 0) {
+		if (!strncmp(line, key, klen) && line[klen] == ':') {
+			snprintf(out, outlen, "%s", line + klen + 1);
+			err = 0;
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+int proc__nspid(pid_t pid, pid_t *nspid)
+{
+	char buf[256], *tok, *save = NULL, *last = NULL;
+	int err = proc__status_line(pid, "NSpid", buf, sizeof(buf));
+
+	if (err) {
+		*nspid = pid;	/* kernels before 4.1 have no NSpid: not namespaced */
+		return err == -ENOENT ? 0 : err;
+	}
+	for (tok = strtok_r(buf, " \t\n", &save); tok; tok = strtok_r(NULL, " \t\n", &save))
+		last = tok;
+	*nspid = last ? (pid_t)strtol(last, NULL, 10) : pid;
+	if (*nspid <= 0)
+		*nspid = pid;
+	return 0;
+}
+
+/* Real and effective uid (distinct ones). */
+int proc__uids(pid_t pid, uid_t *uids, int max)
+{
+	char buf[256];
+	unsigned int r, e, s, fs;
+	int err = proc__status_line(pid, "Uid", buf, sizeof(buf)), n = 0;
+
+	if (err)
+		return err;
+	if (sscanf(buf, "%u %u %u %u", &r, &e, &s, &fs) < 2)
+		return -EINVAL;
+	if (max > 0)
+		uids[n++] = r;
+	if (max > 1 && e != r)
+		uids[n++] = e;
+	return n;
+}

@@ -1,0 +1,1297 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * symbolizer.c - joins the symbol sources into "name this address in this
+ * process at this time".
+ *
+ * Per process we keep: its exec mappings (merged snapshots, see
+ * proc_maps.c), its perf map (opened once through /proc/PID/root with the
+ * pid as the process sees it, fd kept open) and perfinfo images, and a
+ * range table of the runtime's own method load/unload events.  ELF files
+ * are shared between processes in a DSO cache keyed by device and inode,
+ * opened while the process lives (through /proc/PID/map_files, which
+ * works for deleted files and other mount namespaces, else
+ * /proc/PID/root/<path>) and parsed lazily on the first address in them.
+ *
+ * Order of lookup for a user address:
+ *   1. the runtime's method events (authoritative and timestamped; they
+ *      also cover ReadyToRun code inside file mappings);
+ *   2. the mapping: a file-backed mapping → ELF symbols (native);
+ *      an anonymous exec mapping (or none: the process may be gone and its
+ *      last snapshot incomplete) → the perf map, re-read on a miss.
+ *   An unknown address triggers one re-snapshot of the mappings while the
+ *   process lives.  Kernel addresses go to kallsyms.
+ *
+ * Safety: a root collector must not be turned into a file reader.  Perf
+ * maps and perfinfo files are opened with O_NOFOLLOW|O_NONBLOCK, resolved
+ * inside the target's root (RESOLVE_IN_ROOT), and used only when they are
+ * regular files owned by the target's uid or root.  Each refused file is
+ * warned about once and counted (stats.unreadable_maps).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include "symbolizer.h"
+
+/* ------------------------------------------------------------- logging */
+
+static int sym_default_print(enum sym_print_level level, const char *fmt, va_list ap)
+{
+	if (level == SYM_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static sym_print_fn_t sym_print = sym_default_print;
+
+sym_print_fn_t symbolizer__set_print(sym_print_fn_t fn)
+{
+	sym_print_fn_t old = sym_print;
+
+	sym_print = fn ? fn : sym_default_print;
+	return old;
+}
+
+static void sym_call(enum sym_print_level level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sym_print(level, fmt, ap);
+	va_end(ap);
+}
+
+void sym_pr(enum sym_print_level level, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	sym_call(level, "symbolizer: %s", buf);
+}
+
+/* ---------------------------------------------------------- DSO cache */
+
+struct dso {
+	uint32_t dev_major, dev_minor;
+	uint64_t ino;
+	char *path;		/* as the process saw it */
+	char *debug_root;	/* "/proc/PID/root" of the first process, for debug files */
+	int fd;			/* -1: could not open */
+	int loaded;		/* symbols tried */
+	struct elf_syms *syms;
+};
+
+struct sym_proc {
+	pid_t pid, nspid;
+	uid_t uids[2];
+	int n_uids;
+	int gone;			/* /proc/PID vanished */
+	uint64_t snap_ns;		/* monotonic time of the last snapshot */
+	struct proc_maps maps;
+	struct perf_map *pm;
+	uint64_t pm_last_try;		/* monotonic ns of the last discovery */
+	struct perfinfo_image *images;
+	int n_images;
+	struct range_table *methods;	/* runtime method events */
+	char **refused;			/* files already warned about */
+	int n_refused;
+};
+
+struct symbolizer {
+	struct symbolizer_opts opts;
+	struct sym_proc **procs;
+	size_t n_procs, cap_procs;
+	struct sym_proc *last;
+	struct dso *dsos;
+	size_t n_dsos, cap_dsos;
+	struct ksyms *ksyms;
+	int ksyms_tried;
+	struct symbolizer_stats st;
+};
+
+#define SNAPSHOT_MIN_NS	10000000ULL	/* 10 ms */
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
+{
+	struct symbolizer *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	if (opts)
+		s->opts = *opts;
+	return s;
+}
+
+static void sym_proc__free(struct sym_proc *p)
+{
+	int i;
+
+	if (!p)
+		return;
+	proc_maps__clear(&p->maps);
+	perf_map__free(p->pm);
+	perfinfo__free(p->images, p->n_images);
+	range_table__free(p->methods);
+	for (i = 0; i < p->n_refused; i++)
+		free(p->refused[i]);
+	free(p->refused);
+	free(p);
+}
+
+void symbolizer__free(struct symbolizer *s)
+{
+	size_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->n_procs; i++)
+		sym_proc__free(s->procs[i]);
+	free(s->procs);
+	for (i = 0; i < s->n_dsos; i++) {
+		if (s->dsos[i].fd >= 0)
+			close(s->dsos[i].fd);
+		elf_syms__free(s->dsos[i].syms);
+		free(s->dsos[i].path);
+		free(s->dsos[i].debug_root);
+	}
+	free(s->dsos);
+	ksyms__free(s->ksyms);
+	free(s);
+}
+
+/* Open the file behind a mapping while the process lives. */
+static int dso__open(pid_t pid, const struct proc_map *m)
+{
+	char path[4200];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)pid,
+		 (unsigned long long)m->start, (unsigned long long)m->end);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)pid, m->path);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
+	if (fd < 0)
+		fd = open(m->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != m->ino) {
+		close(fd);	/* not the file the process mapped */
+		return -1;
+	}
+	return fd;
+}
+
+static int symbolizer__dso_for(struct symbolizer *s, pid_t pid, const struct proc_map *m)
+{
+	char root[64];
+	struct dso *d;
+	size_t i;
+
+	for (i = 0; i < s->n_dsos; i++) {
+		d = &s->dsos[i];
+		if (d->ino == m->ino && d->dev_major == m->dev_major &&
+		    d->dev_minor == m->dev_minor)
+			return (int)i;
+	}
+	if (s->n_dsos == s->cap_dsos) {
+		size_t cap = s->cap_dsos ? s->cap_dsos * 2 : 64;
+		void *p = realloc(s->dsos, cap * sizeof(*s->dsos));
+
+		if (!p)
+			return -1;
+		s->dsos = p;
+		s->cap_dsos = cap;
+	}
+	d = &s->dsos[s->n_dsos];
+	memset(d, 0, sizeof(*d));
+	d->dev_major = m->dev_major;
+	d->dev_minor = m->dev_minor;
+	d->ino = m->ino;
+	d->path = strdup(m->path);
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)pid);
+	d->debug_root = strdup(root);
+	if (!d->path || !d->debug_root) {
+		free(d->path);
+		free(d->debug_root);
+		return -1;
+	}
+	d->fd = dso__open(pid, m);
+	return (int)s->n_dsos++;
+}
+
+static int sym_proc__snapshot(struct symbolizer *s, struct sym_proc *p)
+{
+	size_t i;
+	int n;
+
+	if (p->gone)
+		return -ESRCH;
+	p->snap_ns = now_ns();
+	n = proc_maps__snapshot(&p->maps, p->pid, 1);
+	s->st.snapshots++;
+	if (n == -ESRCH || n == 0) {
+		p->gone = n == -ESRCH || kill(p->pid, 0) != 0;
+		return -ESRCH;
+	}
+	if (n < 0)
+		return n;
+	for (i = 0; i < p->maps.n; i++) {
+		struct proc_map *m = &p->maps.maps[i];
+
+		if (m->dso < 0 && !proc_map__is_anon(m))
+			m->dso = symbolizer__dso_for(s, p->pid, m);
+	}
+	return 0;
+}
+
+/* ------------------------------------------------- perf-map discovery */
+
+static int sym_proc__refused_before(struct sym_proc *p, const char *shown)
+{
+	int i;
+
+	for (i = 0; i < p->n_refused; i++)
+		if (!strcmp(p->refused[i], shown))
+			return 1;
+	return 0;
+}
+
+static void sym_proc__refuse(struct symbolizer *s, struct sym_proc *p, const char *shown,
+			     const char *why)
+{
+	char **v;
+
+	if (sym_proc__refused_before(p, shown))
+		return;
+	v = realloc(p->refused, (size_t)(p->n_refused + 1) * sizeof(*v));
+	if (v) {
+		p->refused = v;
+		p->refused[p->n_refused] = strdup(shown);
+		if (p->refused[p->n_refused])
+			p->n_refused++;
+	}
+	s->st.unreadable_maps++;
+	sym_warn("perf map %s %s; skipped\n", shown, why);
+}
+
+/* DOTNET_PerfMapJitDumpPath (or COMPlus_...) from /proc/PID/environ. */
+static int proc__perf_map_dir(pid_t pid, char *dir, size_t len)
+{
+	static const char *keys[] = { "DOTNET_PerfMapJitDumpPath=", "COMPlus_PerfMapJitDumpPath=" };
+	char path[64], buf[65536];
+	ssize_t n;
+	size_t off = 0, k;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -ENOENT;
+	buf[n] = '\0';
+	while (off < (size_t)n) {
+		const char *e = buf + off;
+
+		for (k = 0; k < 2; k++) {
+			size_t kl = strlen(keys[k]);
+
+			if (!strncmp(e, keys[k], kl) && e[kl]) {
+				snprintf(dir, len, "%s", e + kl);
+				return 0;
+			}
+		}
+		off += strlen(e) + 1;
+	}
+	return -ENOENT;
+}
+
+/* Try one candidate; returns the perf map, or NULL (refusals are warned). */
+static struct perf_map *sym_proc__try_map(struct symbolizer *s, struct sym_proc *p, int root_fd,
+					  const char *path, const char *shown)
+{
+	struct perf_map *pm;
+	char why[160];
+
+	if (sym_proc__refused_before(p, shown))
+		return NULL;
+	pm = perf_map__open(root_fd, path, p->uids, p->n_uids, why, sizeof(why));
+	if (!pm && errno != ENOENT && errno != ENOTDIR)
+		sym_proc__refuse(s, p, shown, why);
+	if (pm)
+		perf_map__set_path(pm, shown);
+	return pm;
+}
+
+static void sym_proc__load_perfinfo(struct symbolizer *s, struct sym_proc *p, int root_fd,
+				    const char *dir, const char *shown_dir)
+{
+	char path[4200], shown[4300];
+	struct perf_map *pi;
+
+	snprintf(path, sizeof(path), "%s/perfinfo-%d.map", dir, (int)p->nspid);
+	snprintf(shown, sizeof(shown), "%s%s", shown_dir, path);
+	pi = sym_proc__try_map(s, p, root_fd, path, shown);
+	if (!pi)
+		return;
+	perfinfo__free(p->images, p->n_images);
+	p->images = NULL;
+	p->n_images = perfinfo__parse(perf_map__fd(pi), &p->images);
+	if (p->n_images < 0)
+		p->n_images = 0;
+	perf_map__free(pi);
+}
+
+static void sym_proc__find_perf_map(struct symbolizer *s, struct sym_proc *p)
+{
+	char dir[4096], root[64], path[4200], shown[4300];
+	const char *dirs[2];
+	int root_fd, i, n_dirs = 0;
+
+	if (p->pm || s->opts.no_perf_map)
+		return;
+	p->pm_last_try = now_ns();
+	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
+	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (root_fd >= 0 && !proc__perf_map_dir(p->pid, dir, sizeof(dir)) && dir[0] == '/')
+		dirs[n_dirs++] = dir;
+	dirs[n_dirs++] = "/tmp";
+	for (i = 0; root_fd >= 0 && i < n_dirs && !p->pm; i++) {
+		snprintf(path, sizeof(path), "%s/perf-%d.map", dirs[i], (int)p->nspid);
+		snprintf(shown, sizeof(shown), "%s%s", root, path);
+		p->pm = sym_proc__try_map(s, p, root_fd, path, shown);
+		if (p->pm)
+			sym_proc__load_perfinfo(s, p, root_fd, dirs[i], root);
+	}
+	if (!p->pm && (root_fd < 0 || p->nspid != p->pid)) {
+		/* the old "copy it out of the container" convention */
+		snprintf(path, sizeof(path), "/tmp/perf-%d.map", (int)p->pid);
+		p->pm = sym_proc__try_map(s, p, -1, path, path);
+		if (p->pm)
+			sym_proc__load_perfinfo(s, p, -1, "/tmp", "");
+	}
+	if (root_fd >= 0)
+		close(root_fd);
+	if (p->pm) {
+		long n = perf_map__refresh(p->pm, 0);
+
+		if (n > 0)
+			s->st.perf_map_entries += (uint64_t)n;
+		sym_debug("pid %d: perf map %s (%ld entries)\n", (int)p->pid,
+			  perf_map__path(p->pm), n);
+	}
+}
+
+/* ------------------------------------------------------------ processes */
+
+static struct sym_proc *symbolizer__proc(struct symbolizer *s, pid_t pid, int create)
+{
+	struct sym_proc *p;
+	size_t i;
+
+	if (s->last && s->last->pid == pid)
+		return s->last;
+	for (i = 0; i < s->n_procs; i++)
+		if (s->procs[i]->pid == pid)
+			return s->last = s->procs[i];
+	if (!create)
+		return NULL;
+	if (s->n_procs == s->cap_procs) {
+		size_t cap = s->cap_procs ? s->cap_procs * 2 : 8;
+		void *v = realloc(s->procs, cap * sizeof(*s->procs));
+
+		if (!v)
+			return NULL;
+		s->procs = v;
+		s->cap_procs = cap;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->nspid = pid;
+	p->methods = range_table__new();
+	if (!p->methods) {
+		free(p);
+		return NULL;
+	}
+	s->procs[s->n_procs++] = p;
+	return s->last = p;
+}
+
+static int sym_proc__init(struct symbolizer *s, struct sym_proc *p)
+{
+	char path[64];
+	struct stat st;
+	int n;
+
+	if (proc__nspid(p->pid, &p->nspid) == -ESRCH) {
+		p->gone = 1;
+		return -ESRCH;
+	}
+	n = proc__uids(p->pid, p->uids, 2);
+	if (n <= 0) {
+		snprintf(path, sizeof(path), "/proc/%d", (int)p->pid);
+		if (stat(path, &st)) {
+			p->gone = 1;
+			return -ESRCH;
+		}
+		p->uids[0] = st.st_uid;
+		n = 1;
+	}
+	p->n_uids = n;
+	sym_proc__snapshot(s, p);
+	sym_proc__find_perf_map(s, p);
+	return 0;
+}
+
+int symbolizer__add_pid(struct symbolizer *s, pid_t pid)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+
+	if (p)
+		return 0;
+	p = symbolizer__proc(s, pid, 1);
+	if (!p)
+		return -ENOMEM;
+	return sym_proc__init(s, p);
+}
+
+int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+	long n;
+
+	if (!p)
+		return symbolizer__add_pid(s, pid);
+	sym_proc__snapshot(s, p);
+	if (!p->pm && !p->gone)
+		sym_proc__find_perf_map(s, p);
+	if (p->pm) {
+		n = perf_map__refresh(p->pm, now);
+		if (n > 0)
+			s->st.perf_map_entries += (uint64_t)n;
+	}
+	return 0;
+}
+
+static struct sym_proc *symbolizer__proc_auto(struct symbolizer *s, pid_t pid)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+
+	if (p)
+		return p;
+	p = symbolizer__proc(s, pid, 1);
+	if (p)
+		sym_proc__init(s, p);
+	return p;
+}
+
+int symbolizer__set_perf_map(struct symbolizer *s, pid_t pid, const char *path)
+{
+	struct sym_proc *p = symbolizer__proc_auto(s, pid);
+	struct perf_map *pm;
+	long n;
+
+	if (!p)
+		return -ENOMEM;
+	pm = perf_map__open_trusted(path);
+	if (!pm)
+		return -errno;
+	n = perf_map__refresh(pm, 0);
+	if (n < 0) {
+		perf_map__free(pm);
+		return (int)n;
+	}
+	s->st.perf_map_entries += (uint64_t)n;
+	perf_map__free(p->pm);
+	p->pm = pm;
+	return 0;
+}
+
+struct perf_map *symbolizer__perf_map(struct symbolizer *s, pid_t pid)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+
+	return p ? p->pm : NULL;
+}
+
+void symbolizer__set_horizon(struct symbolizer *s, uint64_t ts)
+{
+	size_t i;
+
+	for (i = 0; i < s->n_procs; i++) {
+		range_table__set_horizon(s->procs[i]->methods, ts);
+		if (s->procs[i]->pm)
+			range_table__set_horizon(perf_map__table(s->procs[i]->pm), ts);
+	}
+}
+
+void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st)
+{
+	*st = s->st;
+}
+
+/* ----------------------------------------------------- method events */
+
+int symbolizer__method_load(struct symbolizer *s, pid_t pid, uint64_t start, uint64_t size,
+			    const char *name, uint64_t module_id, uint32_t flags, uint64_t ts)
+{
+	struct sym_proc *p = symbolizer__proc_auto(s, pid);
+	struct range_entry *e;
+	long idx;
+
+	if (!p)
+		return -ENOMEM;
+	idx = range_table__add(p->methods, start, size, name, strlen(name), ts);
+	if (idx < 0)
+		return (int)idx;
+	e = range_table__entry(p->methods, (size_t)idx);
+	e->module_id = module_id;
+	e->flags = flags;
+	s->st.method_events++;
+	return 0;
+}
+
+int symbolizer__method_unload(struct symbolizer *s, pid_t pid, uint64_t start,
+			      uint64_t size, const char *name, uint64_t module_id,
+			      uint32_t flags, uint64_t ts)
+{
+	struct sym_proc *p = symbolizer__proc_auto(s, pid);
+	long idx;
+
+	if (!p)
+		return -ENOMEM;
+	s->st.method_events++;
+	if (p->pm)
+		range_table__unload(perf_map__table(p->pm), start, ts);
+	if (range_table__unload(p->methods, start, ts) >= 0)
+		return 0;
+	/* never saw it load: it existed until ts */
+	idx = range_table__add(p->methods, start, size, name, strlen(name), 0);
+	if (idx < 0)
+		return (int)idx;
+	range_table__entry(p->methods, (size_t)idx)->module_id = module_id;
+	range_table__entry(p->methods, (size_t)idx)->flags = flags;
+	range_table__entry(p->methods, (size_t)idx)->unload_ts = ts ? ts : 1;
+	return 0;
+}
+
+/* -------------------------------------------------------------- resolve */
+
+static void sym_info__from_range(struct sym_info *si, const struct range_entry *e,
+				 const char *module)
+{
+	si->kind = SYM_KIND_JIT;
+	si->name = e->name;
+	si->start = e->start;
+	si->size = e->end - e->start;
+	si->module_id = e->module_id;
+	si->flags = e->flags;
+	si->module = module;
+}
+
+static int symbolizer__kernel(struct symbolizer *s, uint64_t addr, struct sym_info *si)
+{
+	const struct elf_sym *ks;
+	const char *mod = NULL;
+
+	si->kind = SYM_KIND_KERNEL;
+	si->module = "[kernel.kallsyms]";
+	if (!s->ksyms && !s->ksyms_tried && !s->opts.no_kernel) {
+		s->ksyms_tried = 1;
+		s->ksyms = ksyms__load(s->opts.kallsyms_path);
+	}
+	if (!s->ksyms || !(ks = ksyms__find(s->ksyms, addr, &mod)))
+		return -ENOENT;
+	si->name = ks->name;
+	si->start = ks->start;
+	si->module = mod;
+	return 0;
+}
+
+static int symbolizer__native(struct symbolizer *s, const struct proc_map *m, uint64_t addr,
+			      struct sym_info *si)
+{
+	struct dso *d;
+	const struct elf_sym *es;
+	uint64_t vaddr;
+
+	si->kind = SYM_KIND_NATIVE;
+	si->module = m->path;
+	if (m->dso < 0)
+		return -ENOENT;
+	d = &s->dsos[m->dso];
+	si->module = d->path;
+	if (!d->loaded) {
+		d->loaded = 1;
+		if (d->fd >= 0)
+			d->syms = elf_syms__load(d->fd, d->path, d->debug_root);
+		if (!d->syms)
+			sym_debug("%s: no ELF symbols\n", d->path);
+	}
+	if (!d->syms || elf_syms__addr_to_vaddr(d->syms, addr, m->start, m->offset, &vaddr))
+		return -ENOENT;
+	es = elf_syms__find(d->syms, vaddr);
+	if (!es)
+		return -ENOENT;
+	si->name = es->name;
+	si->start = es->start - vaddr + addr;
+	si->size = es->size;
+	return 0;
+}
+
+/* Perf map lookup, re-discovering a map that was not there yet. */
+static const struct range_entry *sym_proc__perf_map_find(struct symbolizer *s,
+							 struct sym_proc *p,
+							 uint64_t addr, uint64_t ts)
+{
+	const struct range_entry *e;
+	long n;
+
+	if (!p->pm && !p->gone && !s->opts.no_perf_map &&
+	    now_ns() - p->pm_last_try > 100000000ULL)
+		sym_proc__find_perf_map(s, p);
+	if (!p->pm)
+		return NULL;
+	e = range_table__find(perf_map__table(p->pm), addr, ts);
+	if (e)
+		return e;
+	n = perf_map__refresh(p->pm, 0);
+	if (n <= 0)
+		return NULL;
+	s->st.perf_map_entries += (uint64_t)n;
+	return range_table__find(perf_map__table(p->pm), addr, ts);
+}
+
+static const char *sym_proc__image_for(const struct sym_proc *p, const struct proc_map *m)
+{
+	int i;
+
+	for (i = 0; m && i < p->n_images; i++)
+		if (!strcmp(p->images[i].path, m->path) || p->images[i].base == m->start)
+			return p->images[i].path;
+	return NULL;
+}
+
+int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t ts,
+			struct sym_info *si)
+{
+	const struct range_entry *e;
+	const struct proc_map *m;
+	struct sym_proc *p;
+	int err;
+
+	memset(si, 0, sizeof(*si));
+	s->st.lookups++;
+	if (addr >= SYM_KERNEL_START) {
+		err = symbolizer__kernel(s, addr, si);
+		goto out;
+	}
+	p = symbolizer__proc_auto(s, pid);
+	if (!p) {
+		err = -ENOMEM;
+		goto out;
+	}
+	e = range_table__find_mode(p->methods, addr, ts, 1);
+	if (e) {
+		sym_info__from_range(si, e, NULL);
+		err = 0;
+		goto out;
+	}
+	m = proc_maps__find(&p->maps, addr);
+	/* an unknown address: the process may have mapped something new; but
+	 * garbage frames must not cost a /proc read each, so at most one
+	 * re-snapshot per SNAPSHOT_MIN_NS (symbolizer__refresh is not limited) */
+	if (!m && !p->gone && now_ns() - p->snap_ns >= SNAPSHOT_MIN_NS &&
+	    !sym_proc__snapshot(s, p))
+		m = proc_maps__find(&p->maps, addr);
+	if (m && !proc_map__is_anon(m)) {
+		err = symbolizer__native(s, m, addr, si);
+		if (err && sym_proc__image_for(p, m))
+			si->module = sym_proc__image_for(p, m);
+		goto out;
+	}
+	e = sym_proc__perf_map_find(s, p, addr, ts);
+	if (e) {
+		sym_info__from_range(si, e, perf_map__path(p->pm));
+		err = 0;
+		goto out;
+	}
+	/* last resort: a method event whose range covered addr at another time */
+	e = range_table__find(p->methods, addr, ts);
+	if (e) {
+		sym_info__from_range(si, e, NULL);
+		err = 0;
+		goto out;
+	}
+	if (m) {
+		si->kind = SYM_KIND_JIT;
+		si->module = m->path[0] ? m->path : NULL;
+	}
+	err = -ENOENT;
+out:
+	if (err)
+		s->st.unresolved++;
+	return err;
+}
+
+const char *sym_basename(const char *path)
+{
+	const char *b = path ? strrchr(path, '/') : NULL;
+
+	return b ? b + 1 : path;
+}
+
+int sym_info__format(const struct sym_info *si, char *buf, size_t len)
+{
+	const char *mod = si->module ? sym_basename(si->module) : NULL;
+
+	if (si->name) {
+		if (si->kind == SYM_KIND_NATIVE && mod)
+			return snprintf(buf, len, "%s!%s", mod, si->name);
+		return snprintf(buf, len, "%s", si->name);
+	}
+	if (mod && mod[0] && si->kind != SYM_KIND_JIT)
+		return snprintf(buf, len, "%s![unknown]", mod);
+	return snprintf(buf, len, "[unknown]");
+}
+
+/* ------------------------------------------------- payloads (§11 layouts) */
+
+struct wbuf {
+	uint8_t *p;
+	size_t cap, len;
+};
+
+static void wb_put(struct wbuf *b, const void *v, size_t n)
+{
+	if (b->len + n <= b->cap)
+		memcpy(b->p + b->len, v, n);
+	b->len += n;
+}
+
+static void wb_u16(struct wbuf *b, uint16_t v)
+{
+	uint8_t x[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+
+	wb_put(b, x, 2);
+}
+
+static void wb_u32(struct wbuf *b, uint32_t v)
+{
+	wb_u16(b, (uint16_t)v);
+	wb_u16(b, (uint16_t)(v >> 16));
+}
+
+static void wb_u64(struct wbuf *b, uint64_t v)
+{
+	wb_u32(b, (uint32_t)v);
+	wb_u32(b, (uint32_t)(v >> 32));
+}
+
+/* UTF-8 → UTF-16LE + NUL (invalid bytes become U+FFFD) */
+static void wb_str(struct wbuf *b, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	while (*p) {
+		uint32_t c = *p++;
+		int extra = 0;
+
+		if (c >= 0xf0 && c < 0xf8) {
+			c &= 0x07;
+			extra = 3;
+		} else if (c >= 0xe0) {
+			c &= 0x0f;
+			extra = 2;
+		} else if (c >= 0xc0) {
+			c &= 0x1f;
+			extra = 1;
+		} else if (c >= 0x80) {
+			c = 0xfffd;
+		}
+		for (; extra > 0; extra--) {
+			if ((*p & 0xc0) != 0x80) {
+				c = 0xfffd;
+				break;
+			}
+			c = c << 6 | (*p++ & 0x3f);
+		}
+		if (c >= 0x10000) {
+			c -= 0x10000;
+			wb_u16(b, (uint16_t)(0xd800 | (c >> 10)));
+			wb_u16(b, (uint16_t)(0xdc00 | (c & 0x3ff)));
+		} else {
+			wb_u16(b, (uint16_t)c);
+		}
+	}
+	wb_u16(b, 0);
+}
+
+long sym_encode_method(void *buf, size_t cap, const struct sym_method_rec *m)
+{
+	struct wbuf b = { buf, cap, 0 };
+
+	wb_u64(&b, m->method_id);
+	wb_u64(&b, m->module_id);
+	wb_u64(&b, m->start);
+	wb_u32(&b, m->size);
+	wb_u32(&b, m->token);
+	wb_u32(&b, m->flags);
+	wb_str(&b, m->ns);
+	wb_str(&b, m->name);
+	wb_str(&b, m->sig);
+	wb_u16(&b, m->clr_instance);
+	if (m->has_rejit)
+		wb_u64(&b, m->rejit_id);
+	return (long)b.len;
+}
+
+long sym_encode_module(void *buf, size_t cap, const struct sym_module_rec *m)
+{
+	static const uint8_t zero_guid[16];
+	struct wbuf b = { buf, cap, 0 };
+
+	wb_u64(&b, m->module_id);
+	wb_u64(&b, m->assembly_id);
+	wb_u32(&b, m->flags);
+	wb_u32(&b, 0);		/* Reserved1 */
+	wb_str(&b, m->il_path);
+	wb_str(&b, m->native_path);
+	wb_u16(&b, m->clr_instance);
+	wb_put(&b, zero_guid, 16);	/* ManagedPdbSignature */
+	wb_u32(&b, 0);
+	wb_str(&b, "");
+	wb_put(&b, zero_guid, 16);	/* NativePdbSignature */
+	wb_u32(&b, 0);
+	wb_str(&b, "");
+	return (long)b.len;
+}
+
+long sym_utf16_to_utf8(const void *src, size_t len, char *out, size_t outcap)
+{
+	const uint8_t *p = src;
+	size_t i, o = 0;
+
+	for (i = 0; i + 1 < len; i += 2) {
+		uint32_t c = (uint32_t)p[i] | (uint32_t)p[i + 1] << 8;
+		char tmp[4];
+		size_t n, k;
+
+		if (!c) {
+			if (outcap)
+				out[o < outcap ? o : outcap - 1] = '\0';
+			return (long)(i + 2);
+		}
+		if (c >= 0xd800 && c < 0xdc00 && i + 3 < len) {
+			uint32_t lo = (uint32_t)p[i + 2] | (uint32_t)p[i + 3] << 8;
+
+			if (lo >= 0xdc00 && lo < 0xe000) {
+				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+				i += 2;
+			}
+		}
+		if (c < 0x80) {
+			tmp[0] = (char)c;
+			n = 1;
+		} else if (c < 0x800) {
+			tmp[0] = (char)(0xc0 | c >> 6);
+			tmp[1] = (char)(0x80 | (c & 0x3f));
+			n = 2;
+		} else if (c < 0x10000) {
+			tmp[0] = (char)(0xe0 | c >> 12);
+			tmp[1] = (char)(0x80 | ((c >> 6) & 0x3f));
+			tmp[2] = (char)(0x80 | (c & 0x3f));
+			n = 3;
+		} else {
+			tmp[0] = (char)(0xf0 | c >> 18);
+			tmp[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+			tmp[2] = (char)(0x80 | ((c >> 6) & 0x3f));
+			tmp[3] = (char)(0x80 | (c & 0x3f));
+			n = 4;
+		}
+		for (k = 0; k < n; k++)
+			if (o + 1 < outcap)
+				out[o++] = tmp[k];
+	}
+	return -EINVAL;
+}
+
+struct rbuf {
+	const uint8_t *p;
+	size_t len, off;
+	char *str;
+	size_t strcap, stroff;
+	int err;
+};
+
+static uint64_t rb_uint(struct rbuf *b, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (b->off + n > b->len) {
+		b->err = -EINVAL;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)b->p[b->off + i] << (8 * i);
+	b->off += n;
+	return v;
+}
+
+static const char *rb_str(struct rbuf *b)
+{
+	char *dst = b->str + b->stroff;
+	long used;
+
+	if (b->err || b->stroff >= b->strcap) {
+		b->err = -EINVAL;
+		return "";
+	}
+	used = sym_utf16_to_utf8(b->p + b->off, b->len - b->off, dst, b->strcap - b->stroff);
+	if (used < 0) {
+		b->err = -EINVAL;
+		return "";
+	}
+	b->off += (size_t)used;
+	b->stroff += strlen(dst) + 1;
+	return dst;
+}
+
+int sym_decode_method(const void *p, size_t len, struct sym_method_rec *m,
+		      char *strbuf, size_t strcap)
+{
+	struct rbuf b = { p, len, 0, strbuf, strcap, 0, 0 };
+
+	memset(m, 0, sizeof(*m));
+	m->method_id = rb_uint(&b, 8);
+	m->module_id = rb_uint(&b, 8);
+	m->start = rb_uint(&b, 8);
+	m->size = (uint32_t)rb_uint(&b, 4);
+	m->token = (uint32_t)rb_uint(&b, 4);
+	m->flags = (uint32_t)rb_uint(&b, 4);
+	m->ns = rb_str(&b);
+	m->name = rb_str(&b);
+	m->sig = rb_str(&b);
+	if (b.err)
+		return b.err;
+	if (b.off + 2 <= len)
+		m->clr_instance = (uint16_t)rb_uint(&b, 2);
+	if (b.off + 8 <= len) {
+		m->has_rejit = 1;
+		m->rejit_id = rb_uint(&b, 8);
+	}
+	return 0;
+}
+
+int sym_decode_module(const void *p, size_t len, int domain, struct sym_module_rec *m,
+		      char *strbuf, size_t strcap)
+{
+	struct rbuf b = { p, len, 0, strbuf, strcap, 0, 0 };
+
+	memset(m, 0, sizeof(*m));
+	m->module_id = rb_uint(&b, 8);
+	m->assembly_id = rb_uint(&b, 8);
+	if (domain)
+		rb_uint(&b, 8);	/* AppDomainID */
+	m->flags = (uint32_t)rb_uint(&b, 4);
+	rb_uint(&b, 4);		/* Reserved1 */
+	m->il_path = rb_str(&b);
+	m->native_path = rb_str(&b);
+	if (b.err)
+		return b.err;
+	if (b.off + 2 <= len)
+		m->clr_instance = (uint16_t)rb_uint(&b, 2);
+	return 0;
+}
+
+int sym_method_display_name(const char *ns, const char *name, const char *sig,
+			    char *buf, size_t len)
+{
+	const char *args = sig ? strchr(sig, '(') : NULL;
+
+	return snprintf(buf, len, "%s%s%s%s", ns && ns[0] ? ns : "", ns && ns[0] ? "." : "",
+			name ? name : "", args ? args : "");
+}
+
+/* ------------------------------------------------------------- rundown */
+
+#define PSEUDO_MODULE_ID	0xebc0000000000000ULL
+#define PSEUDO_METHOD_ID	0xebc1000000000000ULL
+
+struct rd_method {
+	uint32_t pid;
+	uint32_t flags;
+	uint64_t start, size, module_id, method_id;
+	const char *name;
+	enum sym_kind kind;
+	uint64_t hash;
+};
+
+struct rd_module {
+	uint32_t pid;
+	uint64_t module_id;
+	const char *path;	/* key: module path/name */
+};
+
+struct sym_rundown {
+	struct rd_method *m;
+	size_t n, cap;
+	uint32_t *slots;	/* open addressing: index + 1, 0 empty */
+	size_t n_slots;
+	struct rd_module *mods;
+	size_t n_mods, cap_mods;
+	struct strpool *pool;
+};
+
+struct sym_rundown *sym_rundown__new(void)
+{
+	struct sym_rundown *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->pool = strpool__new();
+	if (!r->pool) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void sym_rundown__free(struct sym_rundown *r)
+{
+	if (!r)
+		return;
+	free(r->m);
+	free(r->slots);
+	free(r->mods);
+	strpool__free(r->pool);
+	free(r);
+}
+
+size_t sym_rundown__count(const struct sym_rundown *r)
+{
+	return r->n;
+}
+
+static uint64_t hash_mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (s && *s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int sym_rundown__grow(struct sym_rundown *r)
+{
+	size_t n = r->n_slots ? r->n_slots * 2 : 1024, i;
+	uint32_t *s = calloc(n, sizeof(*s));
+
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < r->n; i++) {
+		size_t k = r->m[i].hash & (n - 1);
+
+		while (s[k])
+			k = (k + 1) & (n - 1);
+		s[k] = (uint32_t)i + 1;
+	}
+	free(r->slots);
+	r->slots = s;
+	r->n_slots = n;
+	return 0;
+}
+
+static uint64_t sym_rundown__module(struct sym_rundown *r, uint32_t pid, const char *path)
+{
+	struct rd_module *md;
+	size_t i;
+
+	for (i = 0; i < r->n_mods; i++)
+		if (r->mods[i].pid == pid && !strcmp(r->mods[i].path, path))
+			return r->mods[i].module_id;
+	if (r->n_mods == r->cap_mods) {
+		size_t cap = r->cap_mods ? r->cap_mods * 2 : 16;
+		void *p = realloc(r->mods, cap * sizeof(*r->mods));
+
+		if (!p)
+			return 0;
+		r->mods = p;
+		r->cap_mods = cap;
+	}
+	md = &r->mods[r->n_mods];
+	md->pid = pid;
+	md->path = strpool__add(r->pool, path, strlen(path));
+	if (!md->path)
+		return 0;
+	md->module_id = PSEUDO_MODULE_ID + r->n_mods + 1;
+	r->n_mods++;
+	return md->module_id;
+}
+
+/*
+ * Split a CoreCLR perf-map name "RET [Assembly] Type::Method(ARGS)[Tier]"
+ * into namespace (Type), name (Method) and signature "RET (ARGS)[Tier]",
+ * the shape PerfView displays as Type.Method(ARGS)[Tier]; asm gets the
+ * assembly.  Anything else stays whole in name.  Returns 1 when split.
+ */
+static int split_clr_name(const char *full, char *ns, char *name, char *sig, char *asm_name,
+			  size_t cap)
+{
+	const char *lb = strstr(full, " ["), *rb, *cc, *lp;
+
+	ns[0] = sig[0] = '\0';
+	if (asm_name)
+		asm_name[0] = '\0';
+	snprintf(name, cap, "%s", full);
+	if (!lb || !(rb = strstr(lb, "] ")))
+		return 0;
+	cc = strstr(rb + 2, "::");
+	lp = cc ? strchr(cc, '(') : NULL;
+	if (!cc || !lp)
+		return 0;
+	snprintf(ns, cap, "%.*s", (int)(cc - (rb + 2)) & 1023, rb + 2);
+	snprintf(name, cap, "%.*s", (int)(lp - (cc + 2)) & 1023, cc + 2);
+	snprintf(sig, cap, "%.*s %.1000s", (int)(lb - full) & 1023, full, lp);
+	if (asm_name)
+		snprintf(asm_name, cap, "%.*s", (int)(rb - (lb + 2)) & 1023, lb + 2);
+	return 1;
+}
+
+int sym_rundown__add(struct sym_rundown *r, uint32_t pid, const struct sym_info *si)
+{
+	struct rd_method *m;
+	const char *mod;
+	uint64_t h;
+	size_t k;
+
+	if (!si->name)
+		return 0;
+	h = hash_mix(hash_mix(hash_mix(pid, si->start), si->size), hash_str(si->name));
+	if (r->n * 2 >= r->n_slots && sym_rundown__grow(r))
+		return -ENOMEM;
+	for (k = h & (r->n_slots - 1); r->slots[k]; k = (k + 1) & (r->n_slots - 1)) {
+		m = &r->m[r->slots[k] - 1];
+		if (m->hash == h && m->pid == pid && m->start == si->start &&
+		    m->size == si->size && !strcmp(m->name, si->name))
+			return 0;
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 256;
+		void *p = realloc(r->m, cap * sizeof(*r->m));
+
+		if (!p)
+			return -ENOMEM;
+		r->m = p;
+		r->cap = cap;
+	}
+	m = &r->m[r->n];
+	memset(m, 0, sizeof(*m));
+	m->pid = pid;
+	m->start = si->start;
+	m->size = si->size ? si->size : 1;
+	m->kind = si->kind;
+	m->hash = h;
+	m->name = strpool__add(r->pool, si->name, strlen(si->name));
+	if (!m->name)
+		return -ENOMEM;
+	m->method_id = PSEUDO_METHOD_ID + r->n + 1;
+	m->flags = si->kind == SYM_KIND_JIT ? (si->flags ? si->flags : RANGE_F_JITTED) : 0;
+	if (si->kind == SYM_KIND_JIT && si->module_id) {
+		m->module_id = si->module_id;
+	} else {
+		char ns[1024], nm[1024], sig[1024], asm_name[1024];
+
+		mod = si->module ? si->module :
+		      si->kind == SYM_KIND_KERNEL ? "[kernel.kallsyms]" : "[JIT]";
+		/* perf-map JIT code: one module per assembly named in the line */
+		if (si->kind == SYM_KIND_JIT &&
+		    split_clr_name(si->name, ns, nm, sig, asm_name, sizeof(ns)) && asm_name[0])
+			mod = asm_name;
+		m->module_id = sym_rundown__module(r, pid, mod);
+		if (!m->module_id)
+			return -ENOMEM;
+	}
+	r->slots[k] = (uint32_t)r->n + 1;
+	r->n++;
+	return 1;
+}
+
+int sym_rundown__emit(struct sym_rundown *r, sym_rundown_cb cb, void *ctx)
+{
+	char ns[1024], name[1024], sig[1024];
+	uint8_t buf[8192];
+	size_t i;
+	long len;
+	int err;
+
+	for (i = 0; i < r->n; i++) {
+		const struct rd_method *m = &r->m[i];
+		struct sym_method_rec rec = {
+			.method_id = m->method_id, .module_id = m->module_id, .start = m->start,
+			.size = (uint32_t)(m->size > UINT32_MAX ? UINT32_MAX : m->size),
+			.flags = m->flags, .ns = ns, .name = name, .sig = sig,
+		};
+
+		if (m->kind == SYM_KIND_JIT) {
+			split_clr_name(m->name, ns, name, sig, NULL, sizeof(ns));
+		} else {
+			ns[0] = sig[0] = '\0';
+			snprintf(name, sizeof(name), "%s", m->name);
+		}
+		len = sym_encode_method(buf, sizeof(buf), &rec);
+		if (len < 0 || (size_t)len > sizeof(buf))
+			continue;
+		err = cb(ctx, m->pid, CLR_EV_METHOD_UNLOAD_VERBOSE, buf, (size_t)len);
+		if (err < 0)
+			return err;
+	}
+	for (i = 0; i < r->n_mods; i++) {
+		const struct rd_module *md = &r->mods[i];
+		struct sym_module_rec rec = {
+			.module_id = md->module_id, .assembly_id = md->module_id,
+			.il_path = md->path, .native_path = md->path,
+		};
+
+		len = sym_encode_module(buf, sizeof(buf), &rec);
+		if (len < 0 || (size_t)len > sizeof(buf))
+			continue;
+		err = cb(ctx, md->pid, CLR_EV_MODULE_DCEND, buf, (size_t)len);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}

@@ -1,0 +1,690 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_symbolizer.c - perf maps (format, growth, reuse in time), ELF
+ * symbols of this binary and of libc (checked against dladdr), kallsyms,
+ * the safety rules for perf-map files, and the rundown payloads.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include "test.h"
+#include "symbolizer.h"
+
+/* ------------------------------------------------ captured warnings */
+
+static char warnings[8192];
+
+static int capture_print(enum sym_print_level level, const char *fmt, va_list ap)
+{
+	size_t len = strlen(warnings);
+
+	if (level != SYM_WARN)
+		return 0;
+	return vsnprintf(warnings + len, sizeof(warnings) - len, fmt, ap);
+}
+
+static int write_file(const char *path, const char *text, int append)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC), 0644);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n == (ssize_t)strlen(text) ? 0 : -EIO;
+}
+
+static char tmpdir[] = "/tmp/test_symbolizer.XXXXXX";
+
+/* ------------------------------------------------------- perf maps */
+
+static void test_perf_map_parse_line(void)
+{
+	uint64_t start, size;
+	const char *name;
+	size_t len;
+	const char *l1 = "00007F3A1C2D4E80 1a3 void [System.Private.CoreLib] System.Threading.Thread::StartCallback()[OptimizedTier1]";
+	const char *l2 = "0x00007f3a1c2d0000 0x0000000000000040 Interpreter";
+	const char *l3 = "7f3a1c2d4e80 1A3 LazyCompile:~foo /app/x.js:12";
+
+	ASSERT_OK(perf_map__parse_line(l1, strlen(l1), &start, &size, &name, &len), "upper");
+	ASSERT_EQ(start, 0x7f3a1c2d4e80ULL, "upper start");
+	ASSERT_EQ(size, 0x1a3, "upper size");
+	ASSERT_EQ(len, strlen(l1) - 21, "name is the rest of the line");
+	ASSERT_TRUE(!strncmp(name, "void [System.Private.CoreLib] System", 36), "name with spaces");
+	ASSERT_OK(perf_map__parse_line(l2, strlen(l2), &start, &size, &name, &len), "0x");
+	ASSERT_EQ(start, 0x7f3a1c2d0000ULL, "0x start");
+	ASSERT_EQ(size, 0x40, "0x size");
+	ASSERT_EQ(len, 11, "0x name");
+	ASSERT_OK(perf_map__parse_line(l3, strlen(l3), &start, &size, &name, &len), "lower");
+	ASSERT_EQ(size, 0x1a3, "mixed case size");
+	ASSERT_EQ(len, strlen("LazyCompile:~foo /app/x.js:12"), "v8 name");
+	ASSERT_EQ(perf_map__parse_line("1000 10", 7, &start, &size, &name, &len), -EINVAL,
+		  "no name");
+	ASSERT_EQ(perf_map__parse_line("zz 10 x", 7, &start, &size, &name, &len), -EINVAL,
+		  "not hex");
+	ASSERT_EQ(perf_map__parse_line("", 0, &start, &size, &name, &len), -EINVAL, "empty");
+}
+
+static void test_perf_map_growth(void)
+{
+	char path[128];
+	struct perf_map *pm = NULL;
+	const struct range_entry *e;
+
+	snprintf(path, sizeof(path), "%s/perf-growth.map", tmpdir);
+	if (!ASSERT_OK(write_file(path,
+				  "1000 100 void [App] App.Program::Main(string[])\n"
+				  "0x2000 0X80 int32 [App] App.Program::Fib(int32)[OptimizedTier1]\n"
+				  "3000 4", 0), "write"))
+		return;
+	pm = perf_map__open_trusted(path);
+	if (!ASSERT_OK_PTR(pm, "open"))
+		return;
+	ASSERT_EQ(perf_map__refresh(pm, 10), 2, "two whole lines");
+	e = perf_map__find(pm, 0x1050, SYM_TS_NONE);
+	ASSERT_OK_PTR(e, "main");
+	if (e)
+		ASSERT_STREQ(e->name, "void [App] App.Program::Main(string[])", "main name");
+	e = perf_map__find(pm, 0x207f, SYM_TS_NONE);
+	if (ASSERT_OK_PTR(e, "fib last byte"))
+		ASSERT_STREQ(e->name, "int32 [App] App.Program::Fib(int32)[OptimizedTier1]", "fib");
+	ASSERT_TRUE(perf_map__find(pm, 0x2080, SYM_TS_NONE) == NULL, "one past fib");
+	ASSERT_TRUE(perf_map__find(pm, 0x3010, SYM_TS_NONE) == NULL, "partial line ignored");
+	/* the runtime finishes the line and appends another: a miss re-reads */
+	ASSERT_OK(write_file(path, "0 void [App] App.Worker::Run()\n"
+				   "4000 20 stub<1> AllocateTemporaryEntryPoints<PRECODE_STUB>\n", 1),
+		  "append");
+	e = perf_map__find(pm, 0x3010, SYM_TS_NONE);
+	if (ASSERT_OK_PTR(e, "completed line"))
+		ASSERT_STREQ(e->name, "void [App] App.Worker::Run()", "completed name");
+	e = perf_map__find(pm, 0x4000, SYM_TS_NONE);
+	if (ASSERT_OK_PTR(e, "appended"))
+		ASSERT_STREQ(e->name, "stub<1> AllocateTemporaryEntryPoints<PRECODE_STUB>", "stub");
+	ASSERT_EQ(range_table__count(perf_map__table(pm)), 4, "entries");
+	ASSERT_EQ(perf_map__bad_lines(pm), 0, "bad lines");
+	perf_map__free(pm);
+	unlink(path);
+}
+
+static void test_perf_map_reuse_by_time(void)
+{
+	char path[128];
+	struct perf_map *pm = NULL;
+	const struct range_entry *e;
+
+	snprintf(path, sizeof(path), "%s/perf-reuse.map", tmpdir);
+	ASSERT_OK(write_file(path, "7f0000001000 100 void [A] A::Old()\n", 0), "write");
+	pm = perf_map__open_trusted(path);
+	if (!ASSERT_OK_PTR(pm, "open"))
+		return;
+	ASSERT_EQ(perf_map__refresh(pm, 100), 1, "first");
+	/* unloaded, and the range reused by another method (and a re-JIT
+	 * overlapping it partly) */
+	ASSERT_OK(write_file(path, "7f0000001000 80 void [B] B::New()\n"
+				   "7f0000001040 100 void [A] A::Old()[OptimizedTier1]\n", 1),
+		  "append");
+	ASSERT_EQ(perf_map__refresh(pm, 200), 2, "second");
+	e = perf_map__find(pm, 0x7f0000001010, 150);
+	if (ASSERT_OK_PTR(e, "t=150"))
+		ASSERT_STREQ(e->name, "void [A] A::Old()", "live at 150");
+	e = perf_map__find(pm, 0x7f0000001010, 250);
+	if (ASSERT_OK_PTR(e, "t=250"))
+		ASSERT_STREQ(e->name, "void [B] B::New()", "live at 250");
+	e = perf_map__find(pm, 0x7f0000001010, SYM_TS_NONE);
+	if (ASSERT_OK_PTR(e, "no time"))
+		ASSERT_STREQ(e->name, "void [B] B::New()", "newest wins without time");
+	e = perf_map__find(pm, 0x7f0000001050, 250);
+	if (ASSERT_OK_PTR(e, "overlap t=250"))
+		ASSERT_STREQ(e->name, "void [A] A::Old()[OptimizedTier1]", "newest overlapping");
+	e = perf_map__find(pm, 0x7f00000010f0, 150);
+	if (ASSERT_OK_PTR(e, "old tail t=150"))
+		ASSERT_STREQ(e->name, "void [A] A::Old()", "old tail at 150");
+	e = perf_map__find(pm, 0x7f0000001010, 50);
+	if (ASSERT_OK_PTR(e, "before first seen"))
+		ASSERT_STREQ(e->name, "void [A] A::Old()", "earliest when all are later");
+	/* an unload event at 180 ends A::Old even for lookups by line order */
+	ASSERT_GE(range_table__unload(perf_map__table(pm), 0x7f0000001000, 180), 0, "unload");
+	e = perf_map__find(pm, 0x7f00000010f0, 190);
+	ASSERT_TRUE(e && !strcmp(e->name, "void [A] A::Old()[OptimizedTier1]"), "unloaded at 190");
+	perf_map__free(pm);
+	unlink(path);
+}
+
+static void test_range_table_methods(void)
+{
+	struct range_table *rt = range_table__new();
+	const struct range_entry *e;
+	int i;
+
+	if (!ASSERT_OK_PTR(rt, "new"))
+		return;
+	/* load A at 100, unload at 150, C reuses the range at 160, re-JIT of C at 300 */
+	range_table__add(rt, 0x5000, 0x40, "A", 1, 100);
+	ASSERT_GE(range_table__unload(rt, 0x5000, 150), 0, "unload A");
+	range_table__add(rt, 0x5000, 0x20, "C", 1, 160);
+	range_table__add(rt, 0x9000, 0x20, "C'", 2, 300);
+	e = range_table__find(rt, 0x5010, 120);
+	ASSERT_TRUE(e && !strcmp(e->name, "A"), "A at 120");
+	e = range_table__find(rt, 0x5010, 170);
+	ASSERT_TRUE(e && !strcmp(e->name, "C"), "C at 170");
+	/* nothing live covers A's tail at 170: the last resort is the newest
+	 * entry that ever did (a sample racing the unload event) */
+	e = range_table__find(rt, 0x5030, 170);
+	ASSERT_TRUE(e && !strcmp(e->name, "A"), "A's tail at 170: last resort");
+	e = range_table__find(rt, 0x9000, 400);
+	ASSERT_TRUE(e && !strcmp(e->name, "C'"), "re-JIT at 400");
+	/* a horizon drops what ended before it, and changes no live answer */
+	for (i = 0; i < 300; i++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "r%d", i);
+		range_table__add(rt, 0x20000, 0x80, n, strlen(n), 1000 + (uint64_t)i * 10);
+		if (i)
+			range_table__unload(rt, 0x20000, 1000 + (uint64_t)i * 10 - 1);
+	}
+	e = range_table__find(rt, 0x20010, 1000 + 150 * 10 + 5);
+	ASSERT_TRUE(e && !strcmp(e->name, "r150"), "r150 before the horizon");
+	range_table__set_horizon(rt, 1000 + 299 * 10);
+	e = range_table__find(rt, 0x20010, 1000 + 299 * 10 + 5);
+	ASSERT_TRUE(e && !strcmp(e->name, "r299"), "r299 after the horizon");
+	e = range_table__find(rt, 0x20010, 1000 + 299 * 10 + 500);
+	ASSERT_TRUE(e && !strcmp(e->name, "r299"), "still r299 later");
+	e = range_table__find(rt, 0x1ffff, 5000);
+	ASSERT_TRUE(e == NULL, "nothing below");
+	/* many entries, added in random order, found exactly */
+	for (i = 0; i < 5000; i++) {
+		char n[16];
+		uint64_t k = (uint64_t)((i * 7919) % 5000);
+
+		snprintf(n, sizeof(n), "m%llu", (unsigned long long)k);
+		range_table__add(rt, 0x100000 + k * 0x100, 0x100, n, strlen(n), 1000);
+	}
+	for (i = 0; i < 5000; i += 37) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "m%d", i);
+		e = range_table__find(rt, 0x100000 + (uint64_t)i * 0x100 + 0xff, 2000);
+		if (!ASSERT_TRUE(e && !strcmp(e->name, n), "bulk"))
+			break;
+	}
+	range_table__free(rt);
+}
+
+/* --------------------------------------------------------- ELF, libc */
+
+__attribute__((noinline)) int test_symbolizer_probe_fn(int x)
+{
+	return x * 3 + 1;
+}
+
+static void test_elf_self_and_libc(void)
+{
+	struct symbolizer *s = symbolizer__new(NULL);
+	struct sym_info si;
+	char exe[4096], buf[256];
+	ssize_t n;
+	Dl_info dl;
+	void *qs = dlsym(RTLD_DEFAULT, "qsort");
+	uint64_t addr;
+
+	if (!ASSERT_OK_PTR(s, "new"))
+		return;
+	ASSERT_OK(symbolizer__add_pid(s, getpid()), "add self");
+	addr = (uint64_t)(uintptr_t)&test_symbolizer_probe_fn + 3;
+	ASSERT_OK(symbolizer__resolve(s, getpid(), addr, SYM_TS_NONE, &si), "resolve self");
+	ASSERT_EQ(si.kind, SYM_KIND_NATIVE, "native");
+	ASSERT_STREQ(si.name, "test_symbolizer_probe_fn", "own function");
+	ASSERT_EQ(si.start, (uint64_t)(uintptr_t)&test_symbolizer_probe_fn, "own start");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	ASSERT_STREQ(si.module, exe, "module is the executable");
+	/* libc: same answer as dladdr */
+	if (!ASSERT_OK_PTR(qs, "dlsym qsort"))
+		goto out;
+	addr = (uint64_t)(uintptr_t)qs + 5;
+	if (!ASSERT_TRUE(dladdr((void *)(uintptr_t)addr, &dl) && dl.dli_sname, "dladdr"))
+		goto out;
+	ASSERT_OK(symbolizer__resolve(s, getpid(), addr, SYM_TS_NONE, &si), "resolve libc");
+	ASSERT_STREQ(si.name, dl.dli_sname, "same name as dladdr");
+	ASSERT_EQ(si.start, (uint64_t)(uintptr_t)dl.dli_saddr, "same start as dladdr");
+	ASSERT_STREQ(sym_basename(si.module), sym_basename(dl.dli_fname), "same file as dladdr");
+	sym_info__format(&si, buf, sizeof(buf));
+	ASSERT_TRUE(!strncmp(buf, "libc.so.6!", 10), "formatted module!name");
+	/* a libc address past every symbol of the mapping keeps the module */
+	memset(&si, 0, sizeof(si));
+	si.kind = SYM_KIND_NATIVE;
+	si.module = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	sym_info__format(&si, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "libc.so.6![unknown]", "unknown with module");
+	si.module = NULL;
+	sym_info__format(&si, buf, sizeof(buf));
+	ASSERT_STREQ(buf, "[unknown]", "unknown");
+out:
+	symbolizer__free(s);
+}
+
+/* A function only .symtab knows (static: not exported even with -rdynamic). */
+static __attribute__((noinline)) int static_only_in_symtab(int x)
+{
+	return x * 7 + 3;
+}
+
+static __attribute__((format(printf, 1, 2))) int run_cmd(const char *fmt, ...)
+{
+	char cmd[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* A stripped copy of this binary finds its symbols in a separate debug file,
+ * by .gnu_debuglink (next to it) and by build-id (under a debug root). */
+static void test_elf_debug_files(void)
+{
+	char exe[4096], stripped[256], dbg[256], bid_dir[512], bid_file[600], root[256];
+	const struct elf_sym *sym;
+	struct elf_syms *es;
+	Dl_info dl;
+	uint64_t vaddr;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	int fd;
+
+	if (system("command -v objcopy >/dev/null && command -v strip >/dev/null"))
+		TEST_SKIP("needs objcopy and strip (binutils)");
+	exe[n > 0 ? n : 0] = '\0';
+	snprintf(stripped, sizeof(stripped), "%s/stripped", tmpdir);
+	snprintf(dbg, sizeof(dbg), "%s/stripped.dbg", tmpdir);
+	if (!ASSERT_OK(run_cmd("objcopy --only-keep-debug '%s' '%s' && strip -o '%s' '%s'",
+			       exe, dbg, stripped, exe), "strip") ||
+	    !ASSERT_OK(run_cmd("cd '%s' && objcopy --add-gnu-debuglink=stripped.dbg '%s' '%s.linked'",
+			       tmpdir, stripped, stripped), "add debuglink"))
+		return;
+	snprintf(stripped, sizeof(stripped), "%s/stripped.linked", tmpdir);
+	/* vaddr of static_only_in_symtab: runtime address minus the load base */
+	if (!ASSERT_TRUE(dladdr((void *)(uintptr_t)&static_only_in_symtab, &dl), "dladdr"))
+		return;
+	vaddr = (uint64_t)(uintptr_t)&static_only_in_symtab - (uint64_t)(uintptr_t)dl.dli_fbase;
+	fd = open(stripped, O_RDONLY);
+	es = elf_syms__load(fd, stripped, NULL);
+	if (ASSERT_OK_PTR(es, "load via debuglink")) {
+		ASSERT_STREQ(elf_syms__debug_file(es), dbg, "debug file by debuglink");
+		sym = elf_syms__find(es, vaddr + 2);
+		ASSERT_TRUE(sym && !strcmp(sym->name, "static_only_in_symtab"), "static via debuglink");
+		ASSERT_TRUE(elf_syms__build_id(es)[0] != '\0', "build-id read");
+		/* by build-id under a debug root (no debuglink match there) */
+		snprintf(root, sizeof(root), "%s/root", tmpdir);
+		snprintf(bid_dir, sizeof(bid_dir), "%s/usr/lib/debug/.build-id/%.2s", root,
+			 elf_syms__build_id(es));
+		snprintf(bid_file, sizeof(bid_file), "%s/%s.debug", bid_dir, elf_syms__build_id(es) + 2);
+		ASSERT_OK(run_cmd("mkdir -p '%s' && mv '%s' '%s'", bid_dir, dbg, bid_file), "place");
+		elf_syms__free(es);
+		es = elf_syms__load(fd, stripped, root);
+		if (ASSERT_OK_PTR(es, "load via build-id")) {
+			ASSERT_STREQ(elf_syms__debug_file(es), bid_file, "debug file by build-id");
+			sym = elf_syms__find(es, vaddr + 2);
+			ASSERT_TRUE(sym && !strcmp(sym->name, "static_only_in_symtab"),
+				    "static via build-id");
+		}
+		/* no debug file at all: .dynsym only, the static function is unknown */
+		unlink(bid_file);
+		elf_syms__free(es);
+		es = elf_syms__load(fd, stripped, root);
+		if (ASSERT_OK_PTR(es, "load dynsym only")) {
+			ASSERT_TRUE(elf_syms__debug_file(es) == NULL, "no debug file");
+			sym = elf_syms__find(es, vaddr + 2);
+			ASSERT_TRUE(!sym || strcmp(sym->name, "static_only_in_symtab"),
+				    "not in .dynsym");
+		}
+	}
+	ASSERT_EQ(static_only_in_symtab(1), 10, "keep it");
+	elf_syms__free(es);
+	close(fd);
+	run_cmd("rm -rf '%s/root' '%s'/stripped*", tmpdir, tmpdir);
+}
+
+/* -------------------------------------------------------------- kernel */
+
+static void test_kallsyms(void)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char line[512], name[256], pick[256] = "";
+	unsigned long long addr, pick_addr = 0;
+	char type;
+	struct ksyms *ks;
+	const struct elf_sym *sym;
+	const char *mod = NULL;
+	int aliases = 0;
+	struct symbolizer *s;
+	struct sym_info si;
+
+	if (!f)
+		TEST_SKIP("no /proc/kallsyms");
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!pick_addr && (type == 'T' || type == 't') && !strcmp(name, "schedule")) {
+			pick_addr = addr;
+			snprintf(pick, sizeof(pick), "%s", name);
+		}
+	}
+	if (pick_addr) {
+		rewind(f);
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%llx %c %255s", &addr, &type, name) == 3 &&
+			    addr == pick_addr && strchr("tTwW", type))
+				aliases++;
+	}
+	fclose(f);
+	if (!pick_addr)
+		TEST_SKIP("kallsyms addresses are hidden (not root or kptr_restrict)");
+	ks = ksyms__load(NULL);
+	if (!ASSERT_OK_PTR(ks, "load"))
+		return;
+	ASSERT_GE(ksyms__count(ks), 1000, "many symbols");
+	sym = ksyms__find(ks, pick_addr + 1, &mod);
+	if (ASSERT_OK_PTR(sym, "find")) {
+		ASSERT_EQ(sym->start, pick_addr, "start");
+		if (aliases == 1)
+			ASSERT_STREQ(sym->name, pick, "name");
+		ASSERT_STREQ(mod, "[kernel.kallsyms]", "module");
+	}
+	ksyms__free(ks);
+	s = symbolizer__new(NULL);
+	ASSERT_OK(symbolizer__resolve(s, getpid(), pick_addr + 1, SYM_TS_NONE, &si), "resolve");
+	ASSERT_EQ(si.kind, SYM_KIND_KERNEL, "kernel kind");
+	ASSERT_EQ(si.start, pick_addr, "resolve start");
+	symbolizer__free(s);
+}
+
+static void test_kallsyms_zero(void)
+{
+	char path[128];
+	sym_print_fn_t old;
+
+	snprintf(path, sizeof(path), "%s/kallsyms0", tmpdir);
+	write_file(path, "0000000000000000 T _text\n0000000000000000 t foo\n", 0);
+	warnings[0] = '\0';
+	old = symbolizer__set_print(capture_print);
+	ASSERT_TRUE(ksyms__load(path) == NULL && errno == EPERM, "all-zero refused");
+	symbolizer__set_print(old);
+	ASSERT_TRUE(strstr(warnings, "all 2 addresses read as 0") != NULL, "reported");
+	unlink(path);
+}
+
+/* ------------------------------------------------------------ safety */
+
+static char self_map[64];
+
+static void test_perf_map_jit_lookup(void)
+{
+	size_t len = 1 << 16;
+	void *code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct symbolizer *s = NULL;
+	struct symbolizer_stats st;
+	struct sym_info si;
+	char line[256];
+
+	if (!ASSERT_TRUE(code != MAP_FAILED, "mmap"))
+		return;
+	snprintf(line, sizeof(line), "%016llX 80 void [Jit] Jit.Code::Hot(int32)[OptimizedTier1]\n",
+		 (unsigned long long)(uintptr_t)code + 0x100);
+	ASSERT_OK(write_file(self_map, line, 0), "write map");
+	s = symbolizer__new(NULL);
+	ASSERT_OK(symbolizer__add_pid(s, getpid()), "add");
+	ASSERT_OK_PTR(symbolizer__perf_map(s, getpid()), "found perf map");
+	ASSERT_OK(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x17f, 0, &si),
+		  "resolve");
+	ASSERT_EQ(si.kind, SYM_KIND_JIT, "jit");
+	ASSERT_STREQ(si.name, "void [Jit] Jit.Code::Hot(int32)[OptimizedTier1]", "name");
+	/* a method appended later: found by re-reading on the miss */
+	snprintf(line, sizeof(line), "%llx 40 void [Jit] Jit.Code::Later()\n",
+		 (unsigned long long)(uintptr_t)code + 0x1000);
+	write_file(self_map, line, 1);
+	ASSERT_OK(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x1001, 0, &si),
+		  "resolve appended");
+	ASSERT_STREQ(si.name, "void [Jit] Jit.Code::Later()", "appended name");
+	ASSERT_EQ(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x8000, 0, &si),
+		  -ENOENT, "unnamed jit");
+	ASSERT_EQ(si.kind, SYM_KIND_JIT, "still jit");
+	/* method events win over the perf map and carry time */
+	symbolizer__method_load(s, getpid(), (uint64_t)(uintptr_t)code + 0x8000, 0x10,
+				"Jit.Code.FromEvent()", 0x1234, 0x8, 500);
+	ASSERT_OK(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x8001, 600, &si),
+		  "event");
+	ASSERT_STREQ(si.name, "Jit.Code.FromEvent()", "event name");
+	ASSERT_EQ(si.module_id, 0x1234, "module id");
+	symbolizer__stats(s, &st);
+	ASSERT_EQ(st.unreadable_maps, 0, "nothing refused");
+	symbolizer__free(s);
+	unlink(self_map);
+	munmap(code, len);
+}
+
+static void test_perf_map_symlink_refused(void)
+{
+	struct symbolizer *s;
+	struct symbolizer_stats st;
+	char target[128];
+	sym_print_fn_t old;
+
+	snprintf(target, sizeof(target), "%s/secret", tmpdir);
+	write_file(target, "1000 10 secret\n", 0);
+	unlink(self_map);
+	if (!ASSERT_OK(symlink(target, self_map), "plant symlink"))
+		return;
+	warnings[0] = '\0';
+	old = symbolizer__set_print(capture_print);
+	s = symbolizer__new(NULL);
+	symbolizer__add_pid(s, getpid());
+	symbolizer__set_print(old);
+	ASSERT_TRUE(symbolizer__perf_map(s, getpid()) == NULL, "refused");
+	ASSERT_TRUE(strstr(warnings, self_map) != NULL, "warning names the file");
+	ASSERT_TRUE(strstr(warnings, "symbolic link") != NULL, "warning says why");
+	symbolizer__stats(s, &st);
+	ASSERT_EQ(st.unreadable_maps, 1, "counted once");
+	printf("# warning: %s", warnings);
+	symbolizer__free(s);
+	unlink(self_map);
+	unlink(target);
+}
+
+static void test_perf_map_other_owner_refused(void)
+{
+	struct symbolizer *s;
+	struct symbolizer_stats st;
+	sym_print_fn_t old;
+	char why[160];
+	uid_t me = getuid();
+	struct perf_map *pm;
+
+	if (geteuid() != 0)
+		TEST_SKIP("needs root to chown a file to another uid");
+	write_file(self_map, "1000 10 not yours\n", 0);
+	if (!ASSERT_OK(chown(self_map, 4242, 4242), "chown"))
+		return;
+	warnings[0] = '\0';
+	old = symbolizer__set_print(capture_print);
+	s = symbolizer__new(NULL);
+	symbolizer__add_pid(s, getpid());
+	/* lookups do not retry a refused file, nor warn again */
+	symbolizer__refresh(s, getpid(), 0);
+	symbolizer__set_print(old);
+	ASSERT_TRUE(symbolizer__perf_map(s, getpid()) == NULL, "refused");
+	ASSERT_TRUE(strstr(warnings, self_map) != NULL, "warning names the file");
+	ASSERT_TRUE(strstr(warnings, "owned by uid 4242") != NULL, "warning says why");
+	symbolizer__stats(s, &st);
+	ASSERT_EQ(st.unreadable_maps, 1, "counted once");
+	printf("# warning: %s", warnings);
+	symbolizer__free(s);
+	/* the low-level check, and a FIFO (never blocks, never read) */
+	pm = perf_map__open(-1, self_map, &me, 1, why, sizeof(why));
+	ASSERT_TRUE(pm == NULL && errno == EPERM, "EPERM");
+	unlink(self_map);
+	if (ASSERT_OK(mkfifo(self_map, 0600), "mkfifo")) {
+		pm = perf_map__open(-1, self_map, &me, 1, why, sizeof(why));
+		ASSERT_TRUE(pm == NULL && errno == EINVAL, "fifo refused");
+		ASSERT_STREQ(why, "is not a regular file (refused)", "fifo why");
+	}
+	unlink(self_map);
+}
+
+/* A process that exits before its frames are symbolized: mappings, ELF
+ * files and the perf map were recorded while it lived. */
+static void test_exited_process(void)
+{
+	size_t len = 1 << 16;
+	void *code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	int go[2], ready[2], status;
+	struct symbolizer *s = NULL;
+	struct sym_info si;
+	char map[64], line[160], c = 0;
+	void *qs = dlsym(RTLD_DEFAULT, "qsort");
+	pid_t child;
+
+	if (!ASSERT_TRUE(code != MAP_FAILED, "mmap") || !ASSERT_OK(pipe(go), "pipe") ||
+	    !ASSERT_OK(pipe(ready), "pipe"))
+		return;
+	child = fork();
+	if (child == 0) {
+		snprintf(map, sizeof(map), "/tmp/perf-%d.map", (int)getpid());
+		snprintf(line, sizeof(line), "%llx 40 void [Gone] Gone.Jit::Method()\n",
+			 (unsigned long long)(uintptr_t)code + 0x200);
+		write_file(map, line, 0);
+		if (write(ready[1], &c, 1) != 1 || read(go[0], &c, 1) != 1)
+			_exit(1);
+		unlink(map);	/* the runtime's map disappears with it */
+		_exit(0);
+	}
+	if (!ASSERT_TRUE(read(ready[0], &c, 1) == 1, "child ready"))
+		goto out;
+	s = symbolizer__new(NULL);
+	ASSERT_OK(symbolizer__add_pid(s, child), "add while alive");
+	/* the child exits and is reaped: /proc/PID is gone */
+	ASSERT_TRUE(write(go[1], &c, 1) == 1, "let it exit");
+	waitpid(child, &status, 0);
+	ASSERT_TRUE(kill(child, 0) == -1 && errno == ESRCH, "gone");
+	ASSERT_OK(symbolizer__resolve(s, child, (uint64_t)(uintptr_t)code + 0x210, 0, &si),
+		  "jit after exit");
+	ASSERT_STREQ(si.name, "void [Gone] Gone.Jit::Method()", "jit name after exit");
+	ASSERT_OK(symbolizer__resolve(s, child, (uint64_t)(uintptr_t)qs + 5, 0, &si),
+		  "libc after exit");
+	ASSERT_STREQ(si.name, "qsort", "libc name after exit");
+	ASSERT_OK(symbolizer__resolve(s, child, (uint64_t)(uintptr_t)&test_symbolizer_probe_fn + 1,
+				      0, &si), "exe after exit");
+	ASSERT_STREQ(si.name, "test_symbolizer_probe_fn", "exe name after exit");
+out:
+	symbolizer__free(s);
+	close(go[0]);
+	close(go[1]);
+	close(ready[0]);
+	close(ready[1]);
+	munmap(code, len);
+}
+
+/* ----------------------------------------------------------- rundown */
+
+static int collect_cb(void *ctx, uint32_t pid, int id, const void *payload, size_t size)
+{
+	int *counts = ctx;
+	struct sym_method_rec m;
+	struct sym_module_rec mod;
+	char strs[2048];
+
+	(void)pid;
+	if (id == CLR_EV_METHOD_UNLOAD_VERBOSE) {
+		if (!sym_decode_method(payload, size, &m, strs, sizeof(strs))) {
+			counts[0]++;
+			if (!strcmp(m.name, "Hot") && !strcmp(m.ns, "Jit.Code") &&
+			    !strcmp(m.sig, "void (int32)[OptimizedTier1]") && (m.flags & 0x8))
+				counts[2]++;
+		}
+	} else if (id == CLR_EV_MODULE_DCEND) {
+		if (!sym_decode_module(payload, size, 0, &mod, strs, sizeof(strs)) &&
+		    (!strcmp(mod.il_path, "Jit") ||
+		     !strcmp(mod.il_path, "/usr/lib/x86_64-linux-gnu/libc.so.6")))
+			counts[1]++;
+	}
+	return 0;
+}
+
+static void test_rundown_payloads(void)
+{
+	struct sym_method_rec in = {
+		.method_id = 0x110FB2860, .module_id = 0x1104E4020, .start = 0x110F25180,
+		.size = 0x53, .token = 0x0600449D, .flags = 0x208,
+		.ns = "System.Runtime.CompilerServices.CastHelpers", .name = "StelemRef",
+		.sig = "void  (class System.Array,int,class System.Object)",
+	}, out;
+	uint8_t buf[1024];
+	char strs[1024], disp[512];
+	long len = sym_encode_method(buf, sizeof(buf), &in);
+	struct sym_rundown *r;
+	struct sym_info si = { .kind = SYM_KIND_JIT, .start = 0x7000, .size = 0x80,
+			       .name = "void [Jit] Jit.Code::Hot(int32)[OptimizedTier1]",
+			       .module = "/tmp/perf-1.map" };
+	int counts[3] = { 0 };
+
+	ASSERT_EQ(len, 8 * 3 + 4 * 3 + 2 * (43 + 1) + 2 * (9 + 1) + 2 * (50 + 1) + 2, "size");
+	ASSERT_OK(sym_decode_method(buf, (size_t)len, &out, strs, sizeof(strs)), "decode");
+	ASSERT_EQ(out.start, in.start, "start");
+	ASSERT_EQ(out.flags, 0x208, "flags");
+	ASSERT_STREQ(out.name, "StelemRef", "name");
+	ASSERT_FALSE(out.has_rejit, "v1");
+	sym_method_display_name(out.ns, out.name, out.sig, disp, sizeof(disp));
+	ASSERT_STREQ(disp, "System.Runtime.CompilerServices.CastHelpers.StelemRef(class System.Array,int,class System.Object)",
+		     "PerfView display name");
+	ASSERT_EQ(sym_decode_method(buf, (size_t)len - 30, &out, strs, sizeof(strs)), -EINVAL,
+		  "truncated");
+	r = sym_rundown__new();
+	ASSERT_EQ(sym_rundown__add(r, 1, &si), 1, "new range");
+	ASSERT_EQ(sym_rundown__add(r, 1, &si), 0, "seen range");
+	si.kind = SYM_KIND_NATIVE;
+	si.name = "qsort";
+	si.start = 0x9000;
+	si.module = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	ASSERT_EQ(sym_rundown__add(r, 1, &si), 1, "native");
+	si.name = "malloc";
+	si.start = 0xa000;
+	ASSERT_EQ(sym_rundown__add(r, 1, &si), 1, "native 2");
+	ASSERT_EQ(sym_rundown__count(r), 3, "count");
+	ASSERT_OK(sym_rundown__emit(r, collect_cb, counts), "emit");
+	ASSERT_EQ(counts[0], 3, "methods");
+	ASSERT_EQ(counts[1], 2, "modules: the assembly named in the perf map line + libc");
+	ASSERT_EQ(counts[2], 1, "perf-map name split into ns/name/sig");
+	sym_rundown__free(r);
+}
+
+int main(void)
+{
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	snprintf(self_map, sizeof(self_map), "/tmp/perf-%d.map", (int)getpid());
+	RUN(test_perf_map_parse_line);
+	RUN(test_perf_map_growth);
+	RUN(test_perf_map_reuse_by_time);
+	RUN(test_range_table_methods);
+	RUN(test_elf_self_and_libc);
+	RUN(test_elf_debug_files);
+	RUN(test_kallsyms);
+	RUN(test_kallsyms_zero);
+	RUN(test_perf_map_jit_lookup);
+	RUN(test_perf_map_symlink_refused);
+	RUN(test_perf_map_other_owner_refused);
+	RUN(test_exited_process);
+	RUN(test_rundown_payloads);
+	unlink(self_map);
+	rmdir(tmpdir);
+	return test_summary();
+}

@@ -1,0 +1,383 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_views.c - report and convert on a synthetic trace written with the
+ * nettrace writer: runtime method load/unload (an address range reused at
+ * a later time), a collector-style rundown (sym_rundown__write: native,
+ * kernel and perf-map JIT ranges), CPU samples on two threads, GC pauses, GCs and
+ * exceptions.  The folded output is compared with a golden text.
+ *
+ *   test_views                      run the tests (TAP)
+ *   test_views --write-trace PATH   only write the synthetic trace (bats)
+ */
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "test.h"
+#include "nettrace.h"
+#include "symbolizer.h"
+
+#define SAMPLE_PROFILER "Microsoft-DotNETCore-SampleProfiler"
+
+enum { EV_SAMPLE, EV_LOAD, EV_UNLOAD, EV_MODLOAD, EV_SUSPEND, EV_RESTART, EV_GCSTART,
+       EV_GCEND, EV_EXC, EV_N };
+
+static const struct nt_event_desc descs[EV_N] = {
+	[EV_SAMPLE] = { SAMPLE_PROFILER, 0, "", 0, 0, 4, 0, NULL, 0 },
+	[EV_LOAD] = { CLR_PROVIDER, 143, "", 0x10, 1, 4, 37, NULL, 0 },
+	[EV_UNLOAD] = { CLR_PROVIDER, 144, "", 0x10, 1, 4, 38, NULL, 0 },
+	[EV_MODLOAD] = { CLR_PROVIDER, 152, "", 0x8, 2, 4, 33, NULL, 0 },
+	[EV_SUSPEND] = { CLR_PROVIDER, 9, "", 0x1, 1, 4, 10, NULL, 0 },
+	[EV_RESTART] = { CLR_PROVIDER, 3, "", 0x1, 1, 4, 133, NULL, 0 },
+	[EV_GCSTART] = { CLR_PROVIDER, 1, "", 0x1, 2, 4, 1, NULL, 0 },
+	[EV_GCEND] = { CLR_PROVIDER, 2, "", 0x1, 1, 4, 2, NULL, 0 },
+	[EV_EXC] = { CLR_PROVIDER, 80, "", 0x8000, 1, 2, 1, NULL, 0 },
+};
+
+#define MAIN	0x7f0000001000ULL
+#define WORK	0x7f0000002000ULL
+#define REUSED	0x7f0000003000ULL
+#define HELPER	0x7f0000005000ULL
+#define QSORT	0x7f1000010000ULL
+#define SCHED	0xffffffff81100000ULL
+
+struct tw {
+	struct nt_writer *w;
+	uint32_t id[EV_N];
+	int err;
+};
+
+static void tw_event(struct tw *t, int ev, uint64_t ts, uint64_t tid, const void *payload,
+		     size_t size, const uint64_t *stack, uint32_t depth)
+{
+	struct nt_event e = {
+		.metadata_id = t->id[ev], .timestamp = ts, .thread_id = tid,
+		.capture_thread_id = tid, .payload = payload, .payload_size = (uint32_t)size,
+		.stack = stack, .stack_depth = depth,
+	};
+
+	if (!t->err)
+		t->err = nt_writer__write_event(t->w, &e);
+}
+
+static void tw_method(struct tw *t, int ev, uint64_t ts, uint64_t start, uint32_t size,
+		      const char *ns, const char *name, const char *sig)
+{
+	struct sym_method_rec m = {
+		.method_id = start ^ 0x5a5a, .module_id = 0x1000, .start = start, .size = size,
+		.token = 0x06000001, .flags = 0x8, .ns = ns, .name = name, .sig = sig,
+	};
+	uint8_t buf[1024];
+	long len = sym_encode_method(buf, sizeof(buf), &m);
+
+	tw_event(t, ev, ts, 1, buf, (size_t)len, NULL, 0);
+}
+
+static void tw_sample(struct tw *t, uint64_t ts, uint64_t tid, const uint64_t *stack,
+		      uint32_t depth)
+{
+	uint32_t type = 2;
+
+	tw_event(t, EV_SAMPLE, ts, tid, &type, 4, stack, depth);
+}
+
+static void tw_u32s(struct tw *t, int ev, uint64_t ts, const uint32_t *v, size_t n)
+{
+	uint8_t buf[64] = { 0 };
+
+	memcpy(buf, v, n * 4);
+	tw_event(t, ev, ts, 1, buf, n * 4 + 2, NULL, 0);	/* + ClrInstanceID */
+}
+
+static size_t utf16(uint8_t *dst, const char *s)
+{
+	size_t n = 0;
+
+	do {
+		dst[n++] = (uint8_t)*s;
+		dst[n++] = 0;
+	} while (*s++);
+	return n;
+}
+
+static void tw_exception(struct tw *t, uint64_t ts, const char *type, const char *msg,
+			 const uint64_t *stack, uint32_t depth)
+{
+	uint8_t buf[512] = { 0 };
+	size_t n = utf16(buf, type);
+
+	n += utf16(buf + n, msg);
+	n += 8 + 4 + 2 + 2;	/* EIPCodeThrow, ExceptionHR, ExceptionFlags, ClrInstanceID */
+	tw_event(t, EV_EXC, ts, 7, buf, n, stack, depth);
+}
+
+/* The synthetic trace; 0 or -errno. */
+static int write_trace(const char *path)
+{
+	struct nt_trace_info info = {
+		.sync_ts = 1, .freq = 1000000000ULL, .pointer_size = 8, .pid = 4242, .ncpu = 2,
+		.sampling_interval_ns = 1000000,
+	};
+	struct sym_module_rec app = { .module_id = 0x1000, .assembly_id = 0x2000,
+				      .il_path = "/app/App.dll", .native_path = "" };
+	struct sym_rundown *rd = sym_rundown__new();
+	struct sym_info si = { 0 };
+	struct tw t = { 0 };
+	uint8_t buf[1024];
+	long len;
+	int i;
+	const uint64_t s_work[] = { WORK + 0x10, MAIN + 0x21 };
+	const uint64_t s_qsort[] = { QSORT + 8, WORK + 0x31, MAIN + 0x21 };
+	const uint64_t s_kern[] = { SCHED + 4, QSORT + 0x41, HELPER + 0x11, MAIN + 0x21 };
+	const uint64_t s_reused[] = { REUSED + 4, MAIN + 0x21 };
+	const uint64_t s_unknown[] = { 0x12345, MAIN + 0x21 };
+	const uint32_t gc1[] = { 1, 0, 0, 0 }, gc1e[] = { 1, 0 };
+	const uint32_t gc2[] = { 2, 2, 1, 0 }, gc2e[] = { 2, 2 };
+	const uint32_t suspend[] = { 1, 1 };
+
+	clock_gettime(CLOCK_REALTIME, &info.sync_utc);
+	unlink(path);
+	t.w = nt_writer__open(path, &info);
+	if (!t.w || !rd) {
+		sym_rundown__free(rd);
+		return -errno;
+	}
+	for (i = 0; i < EV_N && !t.err; i++)
+		t.err = nt_writer__define(t.w, &descs[i], &t.id[i]);
+	len = sym_encode_module(buf, sizeof(buf), &app);
+	tw_event(&t, EV_MODLOAD, 10, 1, buf, (size_t)len, NULL, 0);
+	tw_method(&t, EV_LOAD, 10, MAIN, 0x100, "App.Program", "Main", "void  (string[])");
+	tw_method(&t, EV_LOAD, 10, WORK, 0x80, "App.Program", "Work", "int32  (int32)");
+	tw_method(&t, EV_LOAD, 10, REUSED, 0x40, "App.Old", "Gone", "void  ()");
+	for (i = 0; i < 3; i++)
+		tw_sample(&t, 100 + i, 100, s_work, 2);
+	tw_sample(&t, 200, 100, s_qsort, 3);
+	tw_sample(&t, 300, 101, s_kern, 4);
+	tw_sample(&t, 400, 100, s_reused, 2);
+	tw_method(&t, EV_UNLOAD, 500, REUSED, 0x40, "App.Old", "Gone", "void  ()");
+	tw_method(&t, EV_LOAD, 600, REUSED, 0x40, "App.New", "Here", "void  ()");
+	tw_sample(&t, 700, 101, s_reused, 2);
+	tw_sample(&t, 800, 100, s_unknown, 2);
+	tw_u32s(&t, EV_SUSPEND, 1000000, suspend, 2);
+	tw_u32s(&t, EV_GCSTART, 1100000, gc1, 4);
+	tw_u32s(&t, EV_GCEND, 3100000, gc1e, 2);
+	tw_u32s(&t, EV_RESTART, 3500000, NULL, 0);
+	tw_u32s(&t, EV_SUSPEND, 4000000, suspend, 2);
+	tw_u32s(&t, EV_GCSTART, 5000000, gc2, 4);
+	tw_u32s(&t, EV_GCEND, 9000000 - 1, gc2e, 2);
+	tw_u32s(&t, EV_RESTART, 9000000 - 1, NULL, 0);
+	tw_exception(&t, 9000000, "System.InvalidOperationException", "bad state", s_work, 2);
+	tw_exception(&t, 9000000, "System.InvalidOperationException", "other", s_work, 2);
+	tw_exception(&t, 9000000, "System.IO.IOException", "disk", s_qsort, 3);
+	/* the collector's end-of-trace rundown for the non-runtime ranges */
+	si.kind = SYM_KIND_NATIVE;
+	si.module = "/usr/lib/x86_64-linux-gnu/libc.so.6";
+	si.name = "qsort";
+	si.start = QSORT;
+	si.size = 0x200;
+	sym_rundown__add(rd, 4242, &si);
+	si.kind = SYM_KIND_KERNEL;
+	si.module = "[kernel.kallsyms]";
+	si.name = "schedule";
+	si.start = SCHED;
+	si.size = 0x100;
+	sym_rundown__add(rd, 4242, &si);
+	si.kind = SYM_KIND_JIT;
+	si.module = "/proc/4242/root/tmp/perf-1.map";
+	si.name = "void [Lib] Lib.Helper::Run(int32)[OptimizedTier1]";
+	si.start = HELPER;
+	si.size = 0x40;
+	sym_rundown__add(rd, 4242, &si);
+	if (!t.err)
+		t.err = sym_rundown__write(rd, t.w, 1, 9000000);
+	sym_rundown__free(rd);
+	if (t.err) {
+		nt_writer__abort(t.w);
+		return t.err;
+	}
+	return nt_writer__close(t.w, NULL, 9000001);
+}
+
+/* Run a subcommand main() with stdout captured into a string. */
+static char *capture(int (*fn)(int, char **), int argc, char **argv, int *rc)
+{
+	char tmpl[] = "/tmp/test_views_out.XXXXXX";
+	int fd = mkstemp(tmpl), saved = dup(1);
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fflush(stdout);
+	dup2(fd, 1);
+	*rc = fn(argc, argv);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	f = fdopen(fd, "r");
+	rewind(f);
+	if (getdelim(&buf, &len, '\0', f) < 0) {
+		free(buf);
+		buf = strdup("");
+	}
+	fclose(f);
+	unlink(tmpl);
+	return buf;
+}
+
+static char trace[] = "/tmp/test_views.XXXXXX";
+static char trace_path[64];
+
+static void test_folded_golden(void)
+{
+	char *argv[] = { "convert", trace_path, "--format", "folded", NULL };
+	char *argv_k[] = { "convert", trace_path, "--format", "folded", "--kind-suffix", NULL };
+	char *out, expect[2048];
+	int rc;
+
+	out = capture(convert_main, 4, argv, &rc);
+	ASSERT_EQ(rc, 0, "exit");
+	/* golden: sorted bytewise, as convert prints it */
+	snprintf(expect, sizeof(expect), "%s",
+		 "App!App.Program.Main(string[]);App!App.New.Here() 1\n"
+		 "App!App.Program.Main(string[]);App!App.Old.Gone() 1\n"
+		 "App!App.Program.Main(string[]);App!App.Program.Work(int32) 3\n"
+		 "App!App.Program.Main(string[]);App!App.Program.Work(int32);libc.so.6!qsort 1\n"
+		 "App!App.Program.Main(string[]);Lib!Lib.Helper.Run(int32)[OptimizedTier1];libc.so.6!qsort;schedule 1\n"
+		 "App!App.Program.Main(string[]);[unknown] 1\n");
+	ASSERT_STREQ(out, expect, "folded golden");
+	if (strcmp(out, expect))
+		printf("# got:\n%s", out);
+	free(out);
+	out = capture(convert_main, 5, argv_k, &rc);
+	ASSERT_TRUE(strstr(out, "App!App.Program.Main(string[])_[j];Lib!Lib.Helper.Run(int32)[OptimizedTier1]_[j];libc.so.6!qsort;schedule_[k] 1\n") != NULL,
+		    "kind suffixes");
+	free(out);
+}
+
+static void test_event_filter(void)
+{
+	char *argv[] = { "convert", trace_path, "--format", "folded", "--event",
+			 "ExceptionThrown", NULL };
+	char *out;
+	int rc;
+
+	out = capture(convert_main, 6, argv, &rc);
+	ASSERT_EQ(rc, 0, "exit");
+	ASSERT_STREQ(out,
+		     "App!App.Program.Main(string[]);App!App.Program.Work(int32) 2\n"
+		     "App!App.Program.Main(string[]);App!App.Program.Work(int32);libc.so.6!qsort 1\n",
+		     "exceptions' stacks");
+	free(out);
+}
+
+static void test_report(void)
+{
+	char *argv[] = { "report", trace_path, NULL };
+	char *out, *line;
+	int rc;
+	size_t maxw = 0;
+
+	out = capture(report_main, 2, argv, &rc);
+	ASSERT_EQ(rc, 0, "exit");
+	printf("%s", "# report:\n");
+	for (line = out; *line;) {
+		char *nl = strchr(line, '\n');
+		size_t w = nl ? (size_t)(nl - line) : strlen(line);
+
+		if (w > maxw)
+			maxw = w;
+		printf("# %.*s\n", (int)w, line);
+		line += w + (nl ? 1 : 0);
+	}
+	ASSERT_TRUE(maxw < 80, "lines under 80 columns");
+	ASSERT_TRUE(strstr(out, "Top methods by CPU samples (8 samples: 8 managed, 0 external)") != NULL,
+		    "sample count");
+	ASSERT_TRUE(strstr(out, "       3  37.5%        4  50.0%  App!App.Program.Work(int32)\n") != NULL,
+		    "Work: 3 exclusive, 4 inclusive of 8");
+	ASSERT_TRUE(strstr(out, "       0   0.0%") == NULL, "only frames with exclusive samples");
+	ASSERT_TRUE(strstr(out, "       1  12.5%        8 100.0%") == NULL, "Main has no exclusive");
+	ASSERT_TRUE(strstr(out, "       2        7.500        5.000        3.750\n") != NULL,
+		    "2 pauses: 2.5 ms and 4.999999 ms");
+	ASSERT_TRUE(strstr(out, "       0        1        2.000        2.000\n") != NULL, "gen0 GC 2 ms");
+	ASSERT_TRUE(strstr(out, "       2        1        4.000        4.000\n") != NULL, "gen2 GC 4 ms");
+	ASSERT_TRUE(strstr(out, "       2  System.InvalidOperationException     bad state\n") != NULL,
+		    "exceptions by type, first message");
+	ASSERT_TRUE(strstr(out, "       1  System.IO.IOException                disk\n") != NULL,
+		    "second type");
+	ASSERT_TRUE(strstr(out, "ExceptionThrown                 3\n") != NULL, "event count");
+	/* the IOException's leaf is qsort: its leaf managed frame is Work too */
+	ASSERT_TRUE(strstr(out, "                                         3  App!App.Program.Work(int32)\n") != NULL,
+		    "leaf managed frame of exceptions");
+	free(out);
+}
+
+static void test_speedscope_and_svg_shape(void)
+{
+	char *argv[] = { "convert", trace_path, "--format", "speedscope", NULL };
+	char *argv2[] = { "convert", trace_path, "--format", "flamegraph", NULL };
+	char *out;
+	int rc;
+
+	out = capture(convert_main, 4, argv, &rc);
+	ASSERT_EQ(rc, 0, "speedscope exit");
+	ASSERT_TRUE(!strncmp(out, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\"", 61),
+		    "schema url first");
+	ASSERT_TRUE(strstr(out, "{\"name\":\"schedule\",\"file\":\"[kernel.kallsyms]\"}") != NULL,
+		    "kernel frame with its file");
+	ASSERT_TRUE(strstr(out, "{\"name\":\"libc.so.6!qsort\",\"file\":\"/usr/lib/x86_64-linux-gnu/libc.so.6\"}") != NULL,
+		    "native frame with its file");
+	ASSERT_TRUE(strstr(out, "\"name\":\"Thread 100 (CPU samples)\"") != NULL, "per thread");
+	free(out);
+	out = capture(convert_main, 4, argv2, &rc);
+	ASSERT_EQ(rc, 0, "svg exit");
+	ASSERT_TRUE(strstr(out, "<title>App!App.Program.Main(string[]) (8 samples, 100.00%)</title>") != NULL,
+		    "root title");
+	ASSERT_TRUE(strstr(out, "<title>schedule (1 samples, 12.50%)</title>") != NULL, "kernel title");
+	free(out);
+}
+
+static void test_damaged_and_usage(void)
+{
+	char *a1[] = { "convert", trace_path, NULL };
+	char *a2[] = { "convert", trace_path, "--format", "pdf", NULL };
+	char *a3[] = { "report", "/nonexistent.nettrace", NULL };
+	char *out;
+	int rc;
+
+	out = capture(convert_main, 2, a1, &rc);
+	ASSERT_EQ(rc, 64, "no format");
+	free(out);
+	out = capture(convert_main, 4, a2, &rc);
+	ASSERT_EQ(rc, 64, "bad format");
+	free(out);
+	out = capture(report_main, 2, a3, &rc);
+	ASSERT_EQ(rc, 1, "missing file");
+	free(out);
+}
+
+int main(int argc, char **argv)
+{
+	int err;
+
+	if (argc == 3 && !strcmp(argv[1], "--write-trace")) {
+		err = write_trace(argv[2]);
+		if (err)
+			fprintf(stderr, "test_views: %s: %s\n", argv[2], strerror(-err));
+		return err ? 1 : 0;
+	}
+	if (!mkdtemp(trace))
+		return 1;
+	snprintf(trace_path, sizeof(trace_path), "%s/synthetic.nettrace", trace);
+	err = write_trace(trace_path);
+	if (err) {
+		printf("not ok 1 - write_trace: %s\n1..1\n", strerror(-err));
+		return 1;
+	}
+	RUN(test_folded_golden);
+	RUN(test_event_filter);
+	RUN(test_report);
+	RUN(test_speedscope_and_svg_shape);
+	RUN(test_damaged_and_usage);
+	unlink(trace_path);
+	rmdir(trace);
+	return test_summary();
+}
