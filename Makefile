@@ -51,6 +51,8 @@ include usdt/refrt.mk
 include symbolizer/build.mk
 include symbolizer/symbolizer.mk
 include bpf/build.mk
+include bpf/kernel.mk
+include bpf/generic.mk
 include collector/build.mk
 include tests/unit/build.mk
 

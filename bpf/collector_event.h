@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * collector_event.h - records shared by the bpf/ programs and collector/.
+ *
+ * MUST MATCH between the BPF objects and user space: only __u8/__u16/__u32/
+ * __u64, 8-byte fields first, no implicit padding, no includes.  User space
+ * pins the sizes with _Static_assert (collector/ringbuf_records.c).
+ *
+ * Every record in the ring buffer starts with struct ce_header; `type`
+ * says what follows and `size` is the whole record in bytes (header
+ * included, a multiple of 8), so a reader can skip types it does not know.
+ *
+ *   CE_REC_CLR_EVENT   a manifest (CLR) event from clr_events.bpf.c:
+ *                      struct ce_clr_event, then ustack_depth u64 user
+ *                      frames (leaf first), kstack_depth u64 kernel frames,
+ *                      then payload_len payload bytes, zero-padded to 8.
+ *   CE_REC_KERNEL_*    reserved for kernel events (issue 7: samples,
+ *                      sched, syscalls, process lifecycle).
+ *   CE_REC_USDT_GENERIC reserved for arbitrary USDT probes (issue 8).
+ */
+#ifndef EBPF_COLLECT_COLLECTOR_EVENT_H
+#define EBPF_COLLECT_COLLECTOR_EVENT_H
+
+/* record types */
+#define CE_REC_CLR_EVENT	1
+#define CE_REC_USDT_GENERIC	2	/* issue 8 */
+#define CE_REC_KERNEL_FIRST	16	/* issue 7: 16..63 */
+#define CE_REC_KERNEL_LAST	63
+
+/* limits */
+#define CE_MAX_PAYLOAD		65536	/* EventPipe's own limit */
+#define CE_MAX_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH (sysctl default) */
+#define CE_STACK_BYTES		(CE_MAX_STACK_DEPTH * 8)
+
+/* ce_clr_event.flags */
+#define CE_F_PAYLOAD_TRUNCATED	0x1	/* payload_orig_len > CE_MAX_PAYLOAD: no payload
+					 * copied, the collector counts the event lost */
+#define CE_F_USTACK_TRUNCATED	0x2	/* user stack filled CE_MAX_STACK_DEPTH */
+#define CE_F_KSTACK_TRUNCATED	0x4
+#define CE_F_USTACK_ERROR	0x8	/* bpf_get_stack failed: no user stack */
+#define CE_F_HAS_ACTIVITY	0x10	/* activity_id was copied (probe arg2 != 0) */
+#define CE_F_HAS_RELATED	0x20	/* related_activity_id was copied (arg3 != 0) */
+
+/* cookie layout (opts.usdt_cookie): low 32 bits = index of the event in the
+ * collector's event table, bits 32..63 reserved (0). */
+#define CE_COOKIE_INDEX(c)	((__u32)(c))
+
+/* common header of every record: 24 bytes */
+struct ce_header {
+	__u64 timestamp;	/* bpf_ktime_get_ns(): CLOCK_MONOTONIC ns */
+	__u32 type;		/* CE_REC_* */
+	__u32 size;		/* whole record incl. header, multiple of 8 */
+	__u32 pid;		/* tgid */
+	__u32 tid;
+};
+
+/* CE_REC_CLR_EVENT: 80 bytes, then stacks and payload */
+struct ce_clr_event {
+	struct ce_header hdr;
+	__u64 cookie;			/* opts.usdt_cookie of the probe */
+	__u8 activity_id[16];		/* zero unless CE_F_HAS_ACTIVITY */
+	__u8 related_activity_id[16];	/* zero unless CE_F_HAS_RELATED */
+	__u32 cpu;
+	__u32 flags;			/* CE_F_* */
+	__u32 payload_len;		/* payload bytes in the record */
+	__u32 payload_orig_len;		/* length the probe announced */
+	__u16 ustack_depth;		/* frames */
+	__u16 kstack_depth;
+	__u32 reserved;
+};
+
+/* Per-CPU counters (PERCPU_ARRAY, key 0), summed by user space at the end. */
+struct ce_counters {
+	__u64 hits;		/* program entries */
+	__u64 submitted;	/* records handed to the ring buffer */
+	__u64 rb_drops;		/* bpf_ringbuf_output failed: buffer full */
+	__u64 payload_truncated;	/* payload over CE_MAX_PAYLOAD: sent without it */
+	__u64 payload_faults;	/* bpf_probe_read_user of the payload failed: dropped */
+	__u64 ustack_truncated;
+	__u64 ustack_errors;
+	__u64 kstack_truncated;
+	__u64 nested_drops;	/* scratch busy (preempted on this CPU): dropped */
+	__u64 filtered;		/* tgid not a target (guard) */
+	__u64 wakeups;		/* forced consumer wakeups */
+	__u64 bytes;		/* bytes submitted */
+};
+
+#endif /* EBPF_COLLECT_COLLECTOR_EVENT_H */

@@ -1,0 +1,1474 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ebpf-collect.c - `ebpf-collect -p PID`: trace a runtime's USDT events into
+ * a .nettrace file.
+ *
+ * Flow:
+ *   parse options -> check privileges and kernel features -> (fork the
+ *   command, held before exec) -> open the output (before anything is
+ *   attached, so an unwritable path fails early) -> open/configure/load the
+ *   skeleton -> find the runtime's probes in every ELF file the targets have
+ *   mapped and attach the selected ones (cookie = event table index) ->
+ *   (release the command) -> poll the ring buffer, reorder by timestamp,
+ *   write events -> stop on a signal, --duration or when every target has
+ *   exited -> drain, write the loss summary, close the file.
+ *
+ * Mapped files are rescanned every second, so a library the runtime
+ * dlopen()s later (libcoreclr.so) gets attached too.
+ *
+ * Losses (architecture decision 9): BPF counts reserve failures, truncated
+ * payloads and stacks, unreadable payloads and preempted-slot drops per
+ * CPU.  They cannot be attributed to a thread, so they are noted as a
+ * sequence gap on a dedicated capture thread (LOSS_CAPTURE_THREAD) as they
+ * appear, summed into the LossSummary event at the end, and printed.
+ */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "clr_events.skel.h"
+#include "collector_event.h"
+#include "commands.h"
+#include "event_table.h"
+#include "nettrace.h"
+#include "reorder.h"
+#include "selection.h"
+#include "usdt_notes.h"
+
+_Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
+_Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
+_Static_assert(sizeof(struct ce_counters) == 12 * 8, "ce_counters layout");
+
+extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
+
+#define MAX_PIDS		64
+#define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
+#define DEFAULT_BUFFER_MB	32
+#define REORDER_WINDOW_NS	(30 * 1000000ULL)
+#define TICK_NS			(500 * 1000000ULL)
+#define RESCAN_NS		(1000 * 1000000ULL)
+
+static struct env {
+	pid_t pids[MAX_PIDS];
+	int nr_pids;
+	const char *output;
+	const char *providers[SEL_MAX_REQ];
+	int nr_providers;
+	const char *profiles[16];
+	int nr_profiles;
+	const char *libs[16];
+	int nr_libs;
+	uint64_t duration_ns;
+	unsigned long buffer_mb;
+	int verbose;
+	bool list;
+	const char *list_path;
+	bool kstack;
+	bool no_ustack;
+	bool stack_helper;
+	bool quiet;
+	char **cmd;
+} env = {
+	.output = "trace.nettrace",
+	.buffer_mb = DEFAULT_BUFFER_MB,
+};
+
+static volatile sig_atomic_t exiting;
+
+#define pr_warn(fmt, ...) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__)
+#define pr_info(fmt, ...) do { if (!env.quiet) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__); } while (0)
+#define pr_debug(fmt, ...) do { if (env.verbose) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__); } while (0)
+
+/* ------------------------------------------------------------------ CLI */
+
+const char *argp_program_version = "ebpf-collect 0.1";
+const char *argp_program_bug_address = "<https://github.com/ebpf-collect/ebpf-collect/issues>";
+
+static const char doc_head[] =
+"Trace a .NET runtime's events through its USDT probes into a .nettrace file.\n"
+"\n"
+"USAGE: ebpf-collect -p PID [-p PID ...] [-o FILE] [--providers SPEC]\n"
+"         [--profile NAME] [--duration D] [--buffer-size MB] [-v] [-- CMD ARGS]\n"
+"       ebpf-collect -l (-p PID | BINARY)\n"
+"       ebpf-collect dump FILE [--json]\n"
+"\n"
+"EXAMPLES:\n"
+"  ebpf-collect -p 1234                  # default profile into trace.nettrace\n"
+"  ebpf-collect -p 1234 --profile gc-collect -d 30s -o gc.nettrace\n"
+"  ebpf-collect -p 1234 --providers Microsoft-Windows-DotNETRuntime:0x8000:4\n"
+"  ebpf-collect -o app.nettrace -- ./app --arg   # trace a command from start\n"
+"  ebpf-collect -l -p 1234               # list the USDT probes of a process\n"
+"\n"
+"PROVIDERS: Provider[:KEYWORDS[:LEVEL]],... with KEYWORDS in hex (omitted:\n"
+"all) and LEVEL 0-5 or LogAlways, Critical, Error, Warning, Informational,\n"
+"Verbose (omitted: 5).  Full names (Microsoft-Windows-DotNETRuntime) or USDT\n"
+"names (DotNETRuntime).  An event is traced when its level <= LEVEL\n"
+"(LogAlways: always) and it has no keyword or one in KEYWORDS.  The other\n"
+"probes are not attached and cost the runtime nothing.\n"
+"\n"
+"PROFILES (--profile; combine with --providers; \"default\" when neither):\n";
+
+static const char doc_tail[] =
+"\n"
+"EXIT STATUS: 0 ok, 1 runtime failure, 2 no such process, 3 no (matching)\n"
+"runtime probes in the target, 4 missing privileges, 5 kernel lacks BTF or\n"
+"BPF ring buffers, 6 cannot create the output file, 64 usage.\n"
+"\n"
+"OPTIONS:";
+
+enum {
+	OPT_PROVIDERS = 0x100,
+	OPT_PROFILE,
+	OPT_KSTACK,
+	OPT_NO_USTACK,
+	OPT_STACK_HELPER,
+	OPT_LIB,
+};
+
+static const struct argp_option opts[] = {
+	{ "pid", 'p', "PID", 0, "Trace this process (repeatable)", 0 },
+	{ "output", 'o', "FILE", 0, "Output file (default trace.nettrace; overwritten)", 0 },
+	{ "providers", OPT_PROVIDERS, "SPEC", 0, "Providers, keywords and levels (see above)", 0 },
+	{ "profile", OPT_PROFILE, "NAME", 0, "Named provider set (see above)", 0 },
+	{ "duration", 'd', "D", 0, "Stop after D (e.g. 30, 500ms, 10s, 2m, 1h)", 0 },
+	{ "buffer-size", 'b', "MB", 0, "Ring buffer size in MiB, power of two (default 32)", 0 },
+	{ "lib", OPT_LIB, "PATH", 0,
+	  "Also attach the probes of this ELF file, mapped now or later (repeatable)", 0 },
+	{ "kernel-stack", OPT_KSTACK, NULL, 0,
+	  "Also capture kernel stacks (empty for USDT events, which fire in user mode)", 0 },
+	{ "no-user-stack", OPT_NO_USTACK, NULL, 0, "Do not capture user stacks", 0 },
+	{ "stack-helper", OPT_STACK_HELPER, NULL, 0,
+	  "User stacks with bpf_get_stack() instead of the BPF frame-pointer walk", 0 },
+	{ "list", 'l', NULL, 0, "List the USDT probes of -p PID or of BINARY", 0 },
+	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr", 0 },
+	{ "verbose", 'v', NULL, 0, "More diagnostics (repeat for libbpf debug)", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{},
+};
+
+/* strict number parsing: the whole string, in range */
+static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct { const char *sfx; uint64_t mul; } units[] = {
+		{ "", 1000000000ULL }, { "s", 1000000000ULL }, { "ms", 1000000ULL },
+		{ "m", 60000000000ULL }, { "h", 3600000000000ULL },
+	};
+	unsigned long long v;
+	unsigned int i;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].sfx)) {
+			if (!v || v > UINT64_MAX / units[i].mul)
+				return -EINVAL;
+			*ns = v * units[i].mul;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	unsigned long v;
+
+	switch (key) {
+	case 'p':
+		if (parse_ulong(arg, 1, INT_MAX, &v))
+			argp_error(state, "invalid PID '%s' (a positive process id; 0 is not allowed)",
+				   arg);
+		if (env.nr_pids >= MAX_PIDS)
+			argp_error(state, "too many -p (max %d)", MAX_PIDS);
+		env.pids[env.nr_pids++] = v;
+		break;
+	case 'o':
+		env.output = arg;
+		break;
+	case OPT_PROVIDERS:
+		if (env.nr_providers >= SEL_MAX_REQ)
+			argp_error(state, "too many --providers");
+		env.providers[env.nr_providers++] = arg;
+		break;
+	case OPT_PROFILE:
+		if (env.nr_profiles >= 16)
+			argp_error(state, "too many --profile");
+		env.profiles[env.nr_profiles++] = arg;
+		break;
+	case 'd':
+		if (parse_duration(arg, &env.duration_ns))
+			argp_error(state, "invalid duration '%s' (e.g. 30, 500ms, 10s, 2m, 1h)", arg);
+		break;
+	case 'b':
+		if (parse_ulong(arg, 1, 4096, &v) || (v & (v - 1)))
+			argp_error(state, "invalid --buffer-size '%s' (MiB, a power of two, 1..4096)",
+				   arg);
+		env.buffer_mb = v;
+		break;
+	case OPT_KSTACK:
+		env.kstack = true;
+		break;
+	case OPT_NO_USTACK:
+		env.no_ustack = true;
+		break;
+	case OPT_STACK_HELPER:
+		env.stack_helper = true;
+		break;
+	case OPT_LIB:
+		if (env.nr_libs >= 16)
+			argp_error(state, "too many --lib");
+		if (access(arg, R_OK))
+			argp_error(state, "--lib %s: %s", arg, strerror(errno));
+		env.libs[env.nr_libs++] = arg;
+		break;
+	case 'l':
+		env.list = true;
+		break;
+	case 'q':
+		env.quiet = true;
+		break;
+	case 'v':
+		env.verbose++;
+		break;
+	case 'h':
+		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
+		break;
+	case ARGP_KEY_ARG:
+		if (!env.list || env.list_path)
+			argp_error(state, "unexpected argument '%s' (a command goes after --)", arg);
+		env.list_path = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static char *help_filter(int key, const char *text, void *input)
+{
+	char *s;
+
+	(void)input;
+	if (key != ARGP_KEY_HELP_PRE_DOC)
+		return (char *)text;
+	if (asprintf(&s, "%s%s%s", doc_head, selection__profiles_help(), doc_tail) < 0)
+		return (char *)text;
+	return s;
+}
+
+static int parse_cmdline(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts, .parser = parse_arg, .doc = "x", .help_filter = help_filter,
+	};
+	int i, err;
+
+	/* Everything after "--" is the command: split before argp sees it. */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			argv[i] = NULL;
+			if (i + 1 < argc)
+				env.cmd = &argv[i + 1];
+			argc = i;
+			break;
+		}
+	}
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (err)
+		return err;
+	if (env.list) {
+		if (!env.nr_pids == !env.list_path || env.nr_pids > 1 || env.cmd) {
+			fprintf(stderr, "ebpf-collect: -l needs exactly one of -p PID or BINARY\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!env.nr_pids && !env.cmd) {
+		fprintf(stderr, "ebpf-collect: -p PID or -- CMD is required "
+			"(try 'ebpf-collect --help')\n");
+		return -EINVAL;
+	}
+	if (env.nr_pids && env.cmd) {
+		fprintf(stderr, "ebpf-collect: use either -p PID or -- CMD, not both\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG && env.verbose < 2)
+		return 0;
+	if (level == LIBBPF_INFO && !env.verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+/* ------------------------------------------------------------------ checks */
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static int has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return !!(d[cap / 32].effective & (1U << (cap % 32)));
+}
+
+/* CAP_SYS_ADMIN, or CAP_BPF + CAP_PERFMON (5.8+).  0 or -EPERM with a message. */
+static int check_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+	char missing[128] = "";
+
+	if (syscall(SYS_capget, &hdr, d)) {
+		pr_warn("cannot read capabilities: %s\n", strerror(errno));
+		return -EPERM;
+	}
+	if (has_cap(d, CAP_SYS_ADMIN) || (has_cap(d, CAP_BPF) && has_cap(d, CAP_PERFMON)))
+		return 0;
+	if (!has_cap(d, CAP_BPF))
+		strcat(missing, "CAP_BPF, ");
+	if (!has_cap(d, CAP_PERFMON))
+		strcat(missing, "CAP_PERFMON, ");
+	missing[strlen(missing) - 2] = 0;
+	pr_warn("missing capabilities %s (or CAP_SYS_ADMIN): run as root, or grant "
+		"CAP_BPF,CAP_PERFMON,CAP_SYS_PTRACE,CAP_DAC_READ_SEARCH\n", missing);
+	return -EPERM;
+}
+
+static int check_kernel(void)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		pr_warn("kernel has no BTF (/sys/kernel/btf/vmlinux missing): "
+			"needs CONFIG_DEBUG_INFO_BTF=y\n");
+		return -EOPNOTSUPP;
+	}
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
+		pr_warn("kernel has no BPF ring buffers (BPF_MAP_TYPE_RINGBUF, Linux 5.8+)\n");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* Tgid of a pid or thread id from /proc/PID/status; 0 if unreadable. */
+static pid_t read_tgid(pid_t pid)
+{
+	char fn[64], line[128];
+	pid_t tgid = 0;
+	FILE *f;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/status", pid);
+	f = fopen(fn, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* Every -p must exist; a thread id is replaced by its process id. */
+static int check_pids(void)
+{
+	pid_t tgid;
+	int i;
+
+	for (i = 0; i < env.nr_pids; i++) {
+		tgid = read_tgid(env.pids[i]);
+		if ((kill(env.pids[i], 0) && errno == ESRCH) || !tgid) {
+			pr_warn("no such process: %d\n", env.pids[i]);
+			return -ESRCH;
+		}
+		if (tgid != env.pids[i]) {
+			pr_info("%d is a thread of process %d: tracing the process\n",
+				env.pids[i], tgid);
+			env.pids[i] = tgid;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ -l */
+
+static void print_notes(const char *file, const struct usdt_note_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		printf("%-20s %-36s 0x%-10llx 0x%-10llx %s  %s\n", l->v[i].provider, l->v[i].name,
+		       (unsigned long long)l->v[i].pc, (unsigned long long)l->v[i].semaphore,
+		       file, l->v[i].args);
+}
+
+static int list_probes(void)
+{
+	struct mapped_file_list files = {};
+	struct usdt_note_list notes;
+	size_t i, total = 0;
+	int err;
+
+	printf("%-20s %-36s %-12s %-12s %s  %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE",
+	       "FILE", "ARGS");
+	if (env.list_path) {
+		err = usdt_notes__load(env.list_path, &notes);
+		if (err) {
+			pr_warn("cannot read ELF notes of %s: %s\n", env.list_path, strerror(-err));
+			return err == -ENOENT || err == -ENOEXEC ? EXIT_USAGE : EXIT_FAIL;
+		}
+		print_notes(env.list_path, &notes);
+		total = notes.n;
+		usdt_notes__free(&notes);
+		return total ? EXIT_OK : EXIT_NO_PROBES;
+	}
+	err = proc_mapped_files(env.pids[0], &files);
+	if (err) {
+		if (err == -ESRCH)
+			pr_warn("no such process: %d\n", env.pids[0]);
+		else
+			pr_warn("cannot read /proc/%d/maps: %s\n", env.pids[0], strerror(-err));
+		return err == -ESRCH ? EXIT_NO_PROCESS : EXIT_FAIL;
+	}
+	for (i = 0; i < files.n; i++) {
+		if (usdt_notes__load(files.v[i].open_path, &notes))
+			continue;
+		print_notes(files.v[i].path, &notes);
+		total += notes.n;
+		usdt_notes__free(&notes);
+	}
+	mapped_file_list__free(&files);
+	return total ? EXIT_OK : EXIT_NO_PROBES;
+}
+
+/* ------------------------------------------------------------------ collector */
+
+struct attached_file {
+	pid_t pid;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct collector {
+	const struct ect_table *table;
+	struct selection sel;
+	struct clr_events *skel;
+	struct ring_buffer *rb;
+	struct nt_writer *w;
+	struct reorder *ro;
+	uint32_t *meta_ids;		/* per table index, 0 = not defined yet */
+	uint64_t *ev_counts;		/* per table index */
+	struct bpf_link **links;
+	size_t nr_links, cap_links;
+	struct attached_file *files;
+	size_t nr_files, cap_files;
+	char *searched;			/* files searched, for the no-probes error */
+	size_t searched_len;
+	int ours_found;			/* probes of our providers seen */
+	int attach_failed;		/* selected probes libbpf could not attach */
+	int ncpu;
+	pid_t child;
+	int child_status;
+	bool child_exited;
+	bool pid_alive[MAX_PIDS];
+	uint64_t records, bad_records, oversize, first_ts, last_ts;
+	uint64_t lost_noted;
+	struct ce_counters totals;
+	int fatal;			/* -errno from a callback */
+};
+
+static void sig_handler(int sig)
+{
+	(void)sig;
+	exiting = 1;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v)
+{
+	void *p;
+
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 64;
+
+		p = realloc(*arr, c * elem);
+		if (!p)
+			return -ENOMEM;
+		*arr = p;
+		*cap = c;
+	}
+	memcpy((char *)*arr + *n * elem, v, elem);
+	(*n)++;
+	return 0;
+}
+
+static void note_searched(struct collector *c, const char *path)
+{
+	size_t n = strlen(path);
+	char *s;
+
+	if (c->searched_len > 4000)
+		return;
+	s = realloc(c->searched, c->searched_len + n + 3);
+	if (!s)
+		return;
+	c->searched = s;
+	memcpy(s + c->searched_len, c->searched_len ? ", " : "", c->searched_len ? 2 : 0);
+	c->searched_len += c->searched_len ? 2 : 0;
+	memcpy(s + c->searched_len, path, n + 1);
+	c->searched_len += n;
+}
+
+static int seen_before(const struct usdt_note_list *l, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(l->v[j].name, l->v[i].name) &&
+		    !strcmp(l->v[j].provider, l->v[i].provider))
+			return 1;
+	return 0;
+}
+
+/*
+ * Attach every selected probe of one file for one pid.  Returns the number
+ * of probes attached, or -errno on a failure that must stop the trace.
+ */
+static int attach_file(struct collector *c, pid_t pid, const char *path, const char *open_path)
+{
+	LIBBPF_OPTS(bpf_usdt_opts, uopts);
+	struct usdt_note_list notes;
+	int attached = 0, ours = 0, err;
+	size_t i;
+
+	err = usdt_notes__load(open_path, &notes);
+	if (err) {
+		pr_debug("pid %d: skipping %s: %s\n", pid, path, strerror(-err));
+		return 0;
+	}
+	for (i = 0; i < notes.n; i++) {
+		const struct usdt_note *n = &notes.v[i];
+		const struct ect_event *ev;
+		struct bpf_link *link;
+
+		if (!ect_find_provider(c->table, n->provider) || seen_before(&notes, i))
+			continue;
+		ours++;
+		ev = ect_find_symbol(c->table, n->provider, n->name);
+		if (!ev) {
+			pr_warn("%s: probe %s:%s is not in the event table, skipped\n", path,
+				n->provider, n->name);
+			continue;
+		}
+		if (!selection__matches(&c->sel, ev))
+			continue;
+		uopts.usdt_cookie = ev - c->table->events;
+		link = bpf_program__attach_usdt(c->skel->progs.clr_event, pid, open_path,
+						n->provider, n->name, &uopts);
+		if (!link) {
+			err = -errno;
+			if (err == -E2BIG)
+				pr_warn("USDT spec limit reached (BPF_USDT_MAX_SPEC_CNT=4096) attaching "
+					"%s:%s in %s (pid %d): %s; trace fewer probes or processes\n",
+					n->provider, n->name, path, pid, strerror(-err));
+			else
+				pr_warn("cannot attach %s:%s in %s (pid %d): %s\n", n->provider,
+					n->name, path, pid, strerror(-err));
+			c->attach_failed++;
+			continue;
+		}
+		err = push_ptr((void **)&c->links, &c->nr_links, &c->cap_links, sizeof(link),
+			       &link);
+		if (err) {
+			bpf_link__destroy(link);
+			break;
+		}
+		attached++;
+	}
+	usdt_notes__free(&notes);
+	c->ours_found += ours;
+	if (ours)
+		pr_info("pid %d: attached %d of %d runtime probes in %s\n", pid, attached, ours,
+			path);
+	return err == -ENOMEM ? err : attached;
+}
+
+static bool file_attached(const struct collector *c, pid_t pid, dev_t dev, ino_t ino)
+{
+	size_t j;
+
+	for (j = 0; j < c->nr_files; j++)
+		if (c->files[j].pid == pid && c->files[j].dev == dev && c->files[j].ino == ino)
+			return true;
+	return false;
+}
+
+/* Attach a file given by path (the -- CMD executable, --lib), mapped yet or
+ * not: the kernel installs the uprobes when the file gets mapped.  Returns
+ * probes attached or -errno. */
+static int attach_path(struct collector *c, pid_t pid, const char *path)
+{
+	struct attached_file af = { .pid = pid };
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	af.dev = st.st_dev;
+	af.ino = st.st_ino;
+	if (file_attached(c, pid, af.dev, af.ino))
+		return 0;
+	if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af))
+		return -ENOMEM;
+	note_searched(c, path);
+	return attach_file(c, pid, path, path);
+}
+
+/* Attach to the files of pid not attached yet.  Returns probes attached or -errno. */
+static int attach_pid(struct collector *c, pid_t pid, bool initial)
+{
+	struct mapped_file_list files;
+	int total = 0, n, err;
+	size_t i;
+
+	err = proc_mapped_files(pid, &files);
+	if (err)
+		return err;
+	for (i = 0; i < files.n; i++) {
+		struct attached_file af = { pid, files.v[i].dev, files.v[i].ino };
+
+		if (file_attached(c, pid, af.dev, af.ino))
+			continue;
+		if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af)) {
+			err = -ENOMEM;
+			break;
+		}
+		if (initial)
+			note_searched(c, files.v[i].path);
+		n = attach_file(c, pid, files.v[i].path, files.v[i].open_path);
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		total += n;
+	}
+	mapped_file_list__free(&files);
+	return err ? err : total;
+}
+
+static int emit_clr_event(struct collector *c, const void *data, size_t len)
+{
+	static uint64_t stack[2 * CE_MAX_STACK_DEPTH];
+	const struct ce_clr_event *e = data;
+	const uint64_t *frames = (const uint64_t *)(e + 1);
+	struct nt_event ne = {};
+	const struct ect_event *ev;
+	uint32_t idx;
+	int err;
+
+	if (len < sizeof(*e) ||
+	    len != sizeof(*e) + (e->ustack_depth + e->kstack_depth) * 8ULL + e->payload_len ||
+	    CE_COOKIE_INDEX(e->cookie) >= c->table->n_events) {
+		c->bad_records++;
+		return 0;
+	}
+	idx = CE_COOKIE_INDEX(e->cookie);
+	ev = &c->table->events[idx];
+	if (e->flags & CE_F_PAYLOAD_TRUNCATED) {
+		/* over 64 KiB: EventPipe would drop it too; a gap on its thread */
+		c->oversize++;
+		pr_debug("%s/%s of tid %u: %u-byte payload over the %u-byte limit, dropped\n",
+			 ev->provider->usdt_name, ev->symbol, e->hdr.tid, e->payload_orig_len,
+			 CE_MAX_PAYLOAD);
+		return nt_writer__note_lost(c->w, e->hdr.tid, 1);
+	}
+	if (!c->meta_ids[idx]) {
+		err = nt_writer__define_manifest(c->w, ev, &c->meta_ids[idx]);
+		if (err) {
+			pr_warn("cannot define %s/%s in %s: %s\n", ev->provider->name, ev->symbol,
+				env.output, strerror(-err));
+			return err;
+		}
+	}
+	ne.metadata_id = c->meta_ids[idx];
+	ne.timestamp = e->hdr.timestamp;
+	ne.thread_id = e->hdr.tid;
+	ne.capture_thread_id = e->hdr.tid;
+	ne.processor = e->cpu;
+	ne.activity_id = (e->flags & CE_F_HAS_ACTIVITY) ? e->activity_id : NULL;
+	ne.related_activity_id = (e->flags & CE_F_HAS_RELATED) ? e->related_activity_id : NULL;
+	ne.payload = (const uint8_t *)(frames + e->ustack_depth + e->kstack_depth);
+	ne.payload_size = e->payload_len;
+	if (e->kstack_depth) {
+		/* leaf first: kernel frames, then user frames */
+		memcpy(stack, frames + e->ustack_depth, e->kstack_depth * 8);
+		memcpy(stack + e->kstack_depth, frames, e->ustack_depth * 8);
+		ne.stack = stack;
+	} else {
+		ne.stack = e->ustack_depth ? frames : NULL;
+	}
+	ne.stack_depth = e->ustack_depth + e->kstack_depth;
+	err = nt_writer__write_event(c->w, &ne);
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	c->ev_counts[idx]++;
+	c->records++;
+	if (!c->first_ts)
+		c->first_ts = e->hdr.timestamp;
+	if (e->hdr.timestamp > c->last_ts)
+		c->last_ts = e->hdr.timestamp;
+	return 0;
+}
+
+/*
+ * Write one record, in timestamp order (called by the reorder buffer).
+ * Record types other than CLR events (kernel events, generic USDT: issues
+ * 7 and 8) get their own emit_* function here.
+ */
+static int emit_record(void *ctx, const void *data, size_t len)
+{
+	const struct ce_header *h = data;
+	struct collector *c = ctx;
+
+	switch (h->type) {
+	case CE_REC_CLR_EVENT:
+		return emit_clr_event(c, data, len);
+	default:
+		c->bad_records++;
+		return 0;
+	}
+}
+
+/* Ring-buffer callback: validate the common header, hold for reordering. */
+static int handle_record(void *ctx, void *data, size_t len)
+{
+	struct collector *c = ctx;
+	const struct ce_header *h = data;
+	int err;
+
+	if (len < sizeof(*h) || h->size != len) {
+		c->bad_records++;
+		return 0;
+	}
+	err = reorder__push(c->ro, h->timestamp, data, len);
+	if (err) {
+		c->fatal = err;
+		return err;
+	}
+	return 0;
+}
+
+static int read_counters(struct collector *c)
+{
+	struct ce_counters *per = calloc(c->ncpu, sizeof(*per));
+	__u64 *dst = (__u64 *)&c->totals;
+	__u32 zero = 0;
+	int i, j, err;
+
+	if (!per)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(c->skel->maps.counters, &zero, sizeof(zero), per,
+				   c->ncpu * sizeof(*per), 0);
+	if (!err) {
+		memset(&c->totals, 0, sizeof(c->totals));
+		for (i = 0; i < c->ncpu; i++) {
+			const __u64 *src = (const __u64 *)&per[i];
+
+			for (j = 0; j < (int)(sizeof(*per) / 8); j++)
+				dst[j] += src[j];
+		}
+	}
+	free(per);
+	return err;
+}
+
+static uint64_t total_lost(const struct ce_counters *t)
+{
+	return t->rb_drops + t->payload_faults + t->nested_drops;
+}
+
+/* New losses since the last call become a sequence gap on the loss thread. */
+static void note_losses(struct collector *c)
+{
+	uint64_t lost;
+
+	if (read_counters(c))
+		return;
+	lost = total_lost(&c->totals);
+	while (lost > c->lost_noted) {
+		uint64_t d = lost - c->lost_noted;
+		uint32_t n = d > UINT32_MAX ? UINT32_MAX : d;
+
+		if (nt_writer__note_lost(c->w, LOSS_CAPTURE_THREAD, n))
+			break;
+		c->lost_noted += n;
+	}
+}
+
+static void status_line(struct collector *c, uint64_t *last_records, uint64_t *last_ns)
+{
+	uint64_t now = now_ns(), dt = now - *last_ns;
+	double rate = dt ? (c->records - *last_records) * 1e9 / dt : 0;
+
+	fprintf(stderr, "\r\033[K%.0f events/s  %llu events  %.1f MB written  %llu dropped",
+		rate, (unsigned long long)c->records, nt_writer__bytes(c->w) / 1048576.0,
+		(unsigned long long)(total_lost(&c->totals) + c->oversize));
+	*last_records = c->records;
+	*last_ns = now;
+}
+
+static bool targets_alive(struct collector *c)
+{
+	bool any = false;
+	int i;
+
+	if (c->child > 0) {
+		if (!c->child_exited && waitpid(c->child, &c->child_status, WNOHANG) == c->child)
+			c->child_exited = true;
+		return !c->child_exited;
+	}
+	for (i = 0; i < env.nr_pids; i++) {
+		if (c->pid_alive[i] && kill(env.pids[i], 0) && errno == ESRCH)
+			c->pid_alive[i] = false;
+		any |= c->pid_alive[i];
+	}
+	return any;
+}
+
+static void rescan(struct collector *c)
+{
+	int i;
+
+	if (c->child > 0) {
+		if (!c->child_exited)
+			attach_pid(c, c->child, false);
+		return;
+	}
+	for (i = 0; i < env.nr_pids; i++)
+		if (c->pid_alive[i])
+			attach_pid(c, env.pids[i], false);
+}
+
+static int poll_loop(struct collector *c)
+{
+	uint64_t start = now_ns(), last_tick = start, last_scan = start, last_rec = 0;
+	uint64_t last_status = start;
+	bool tty = isatty(STDERR_FILENO) && !env.quiet;
+	int err = 0;
+
+	while (!exiting) {
+		uint64_t now;
+
+		/* Records are submitted without wakeups (decision 13): epoll only
+		 * returns early when BPF forced a wakeup at a fill threshold; on a
+		 * timeout consume whatever is there. */
+		err = ring_buffer__poll(c->rb, 100);
+		if (err == 0)
+			err = ring_buffer__consume(c->rb);
+		if (err == -EINTR) {
+			err = 0;
+			break;
+		}
+		if (err < 0) {
+			if (c->fatal)
+				err = c->fatal;
+			pr_warn("ring buffer poll failed: %s\n", strerror(-err));
+			break;
+		}
+		now = now_ns();
+		err = reorder__pop_before(c->ro, now - REORDER_WINDOW_NS, emit_record, c);
+		if (err)
+			break;
+		if (now - last_tick >= TICK_NS) {
+			note_losses(c);
+			if (tty)
+				status_line(c, &last_rec, &last_status);
+			last_tick = now;
+		}
+		if (now - last_scan >= RESCAN_NS) {
+			rescan(c);
+			last_scan = now;
+		}
+		if (env.duration_ns && now - start >= env.duration_ns)
+			break;
+		if (!targets_alive(c)) {
+			pr_debug("every target has exited\n");
+			break;
+		}
+	}
+	if (tty)
+		fprintf(stderr, "\r\033[K");
+	return err;
+}
+
+/* After the loop: everything still in the ring and the reorder buffer. */
+static int drain(struct collector *c)
+{
+	int err = ring_buffer__consume(c->rb);
+
+	if (err < 0 && c->fatal)
+		return c->fatal;
+	err = reorder__pop_before(c->ro, UINT64_MAX, emit_record, c);
+	if (err)
+		return err;
+	note_losses(c);
+	return 0;
+}
+
+static int compare_idx(const void *a, const void *b, void *arg)
+{
+	const struct collector *c = arg;
+	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
+	const struct ect_event *ea = &c->table->events[ia], *eb = &c->table->events[ib];
+	int r = strcmp(ea->provider->name, eb->provider->name);
+
+	if (r)
+		return r;
+	if (c->ev_counts[ia] != c->ev_counts[ib])
+		return c->ev_counts[ia] < c->ev_counts[ib] ? 1 : -1;
+	return strcmp(ea->symbol, eb->symbol);
+}
+
+/* With sysctl kernel.bpf_stats_enabled=1 the kernel times every program run. */
+static void print_prog_stats(const struct collector *c)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_prog_get_info_by_fd(bpf_program__fd(c->skel->progs.clr_event), &info, &len) ||
+	    !info.run_cnt)
+		return;
+	fprintf(stderr, "ebpf-collect: BPF program: %llu runs, %.0f ns per run "
+		"(kernel.bpf_stats_enabled)\n", (unsigned long long)info.run_cnt,
+		(double)info.run_time_ns / info.run_cnt);
+}
+
+static void print_summary(struct collector *c, uint64_t bytes)
+{
+	const struct ce_counters *t = &c->totals;
+	uint32_t *idx = calloc(c->table->n_events, sizeof(*idx));
+	uint32_t i, n = 0;
+	double secs = c->last_ts > c->first_ts ? (c->last_ts - c->first_ts) / 1e9 : 0;
+
+	if (env.quiet)
+		goto out;
+	for (i = 0; idx && i < c->table->n_events; i++)
+		if (c->ev_counts[i])
+			idx[n++] = i;
+	if (idx)
+		qsort_r(idx, n, sizeof(*idx), compare_idx, c);
+	if (n)
+		fprintf(stderr, "%-21s %-44s %10s\n", "PROVIDER", "EVENT", "COUNT");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
+			c->table->events[idx[i]].symbol,
+			(unsigned long long)c->ev_counts[idx[i]]);
+	fprintf(stderr, "ebpf-collect: %llu events (%.1f s), %llu bytes written to %s\n",
+		(unsigned long long)c->records, secs, (unsigned long long)bytes, env.output);
+	fprintf(stderr, "ebpf-collect: dropped %llu events (ring buffer full %llu, payload over "
+		"64 KiB %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
+		"%llu user, %llu kernel\n",
+		(unsigned long long)(total_lost(t) + c->oversize), (unsigned long long)t->rb_drops,
+		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,
+		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
+		(unsigned long long)t->kstack_truncated);
+	print_prog_stats(c);
+	if (c->bad_records || reorder__late(c->ro))
+		fprintf(stderr, "ebpf-collect: %llu malformed records skipped, %llu records out "
+			"of order\n", (unsigned long long)c->bad_records,
+			(unsigned long long)reorder__late(c->ro));
+out:
+	free(idx);
+}
+
+static int finish_file(struct collector *c)
+{
+	struct nt_loss_summary loss = {
+		.events_written = c->records,
+		.ringbuf_drops = c->totals.rb_drops,
+		.truncated_payloads = c->oversize,
+		.truncated_stacks = c->totals.ustack_truncated + c->totals.kstack_truncated,
+		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->bad_records,
+	};
+	uint64_t bytes, last = c->last_ts ? c->last_ts : now_ns();
+	int err;
+
+	err = nt_writer__flush(c->w);
+	bytes = nt_writer__bytes(c->w);
+	if (!err)
+		err = nt_writer__close(c->w, &loss, last);
+	else
+		nt_writer__abort(c->w);
+	c->w = NULL;
+	if (err) {
+		pr_warn("cannot finish %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	print_summary(c, bytes);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ -- CMD */
+
+static char *resolve_cmd(const char *name)
+{
+	const char *path = getenv("PATH");
+	char buf[PATH_MAX];
+
+	if (strchr(name, '/'))
+		return realpath(name, NULL);
+	if (!path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	while (*path) {
+		size_t n = strcspn(path, ":");
+
+		snprintf(buf, sizeof(buf), "%.*s/%s", (int)n, path, name);
+		if (!access(buf, X_OK))
+			return realpath(buf, NULL);
+		path += n + (path[n] == ':');
+	}
+	return NULL;
+}
+
+/* Fork the command; it waits on *release_fd before exec. */
+static pid_t spawn_held(char **cmd, int *release_fd)
+{
+	int fds[2];
+	pid_t pid;
+
+	if (pipe2(fds, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return -errno;
+	}
+	if (!pid) {
+		char b;
+
+		close(fds[1]);
+		if (read(fds[0], &b, 1) != 1)
+			_exit(127);
+		execvp(cmd[0], cmd);
+		fprintf(stderr, "ebpf-collect: cannot run %s: %s\n", cmd[0], strerror(errno));
+		_exit(127);
+	}
+	close(fds[0]);
+	*release_fd = fds[1];
+	return pid;
+}
+
+/* ------------------------------------------------------------------ main */
+
+static int build_selection(struct collector *c)
+{
+	char err[256];
+	int i;
+
+	for (i = 0; i < env.nr_providers; i++) {
+		if (selection__add_spec(&c->sel, c->table, env.providers[i], err, sizeof(err))) {
+			pr_warn("--providers: %s\n", err);
+			return -EINVAL;
+		}
+	}
+	for (i = 0; i < env.nr_profiles; i++) {
+		if (selection__add_profile(&c->sel, c->table, env.profiles[i])) {
+			pr_warn("unknown profile '%s' (see --help)\n", env.profiles[i]);
+			return -EINVAL;
+		}
+	}
+	if (!env.nr_providers && !env.nr_profiles)
+		selection__add_profile(&c->sel, c->table, "default");
+	return 0;
+}
+
+static int open_output(struct collector *c, pid_t pid)
+{
+	struct nt_trace_info info = {
+		.freq = 1000000000ULL,
+		.pointer_size = 8,
+		.pid = pid,
+		.ncpu = c->ncpu,
+		.sampling_interval_ns = 1000000,
+	};
+	struct stat st;
+
+	clock_gettime(CLOCK_REALTIME, &info.sync_utc);
+	info.sync_ts = now_ns();
+	if (!stat(env.output, &st) && S_ISREG(st.st_mode))
+		unlink(env.output);	/* overwrite, as dotnet-trace does */
+	c->w = nt_writer__open(env.output, &info);
+	if (!c->w) {
+		pr_warn("cannot create output %s: %s\n", env.output, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+static int setup_bpf(struct collector *c)
+{
+	uint64_t rb_bytes = (uint64_t)env.buffer_mb << 20;
+	int err, i;
+
+	c->skel = clr_events__open();
+	if (!c->skel) {
+		err = -errno;
+		pr_warn("cannot open BPF object: %s\n", strerror(-err));
+		return err;
+	}
+	c->skel->rodata->targ_filter_tgid = 1;
+	c->skel->rodata->targ_ustack = env.no_ustack ? 0 : env.stack_helper ? 2 : 1;
+	c->skel->rodata->targ_kstack = env.kstack;
+	c->skel->rodata->targ_wakeup_bytes = rb_bytes / 4;
+	c->skel->rodata->targ_backstop_bytes = rb_bytes / 4 * 3;
+	bpf_map__set_max_entries(c->skel->maps.rb, rb_bytes);
+	bpf_map__set_max_entries(c->skel->maps.scratch, c->ncpu);
+	err = clr_events__load(c->skel);
+	if (err) {
+		pr_warn("cannot load BPF program: %s\n", strerror(-err));
+		return err;
+	}
+	for (i = 0; i < (c->child > 0 ? 1 : env.nr_pids); i++) {
+		__u32 tgid = c->child > 0 ? c->child : env.pids[i];
+		__u8 one = 1;
+
+		err = bpf_map__update_elem(c->skel->maps.targets, &tgid, sizeof(tgid), &one,
+					   sizeof(one), 0);
+		if (err) {
+			pr_warn("cannot add pid %u to the target map: %s\n", tgid, strerror(-err));
+			return err;
+		}
+	}
+	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.rb), handle_record, c, NULL);
+	if (!c->rb) {
+		err = -errno;
+		pr_warn("cannot create ring buffer consumer: %s\n", strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static int attach_libs(struct collector *c, pid_t pid)
+{
+	int i, n, total = 0;
+
+	for (i = 0; i < env.nr_libs; i++) {
+		n = attach_path(c, pid, env.libs[i]);
+		if (n < 0) {
+			pr_warn("cannot attach %s in pid %d: %s\n", env.libs[i], pid, strerror(-n));
+			return n;
+		}
+		total += n;
+	}
+	return total;
+}
+
+/* Initial attach.  Returns 0, or an exit code. */
+static int attach_all(struct collector *c, const char *cmd_path)
+{
+	int i, n, total = 0;
+
+	if (c->child > 0) {
+		n = attach_path(c, c->child, cmd_path);
+		if (n >= 0)
+			total = attach_libs(c, c->child);
+		if (n < 0 || total < 0) {
+			pr_warn("cannot attach to %s: %s\n", cmd_path, strerror(n < 0 ? -n : -total));
+			return EXIT_FAIL;
+		}
+		if (!n && !total)
+			pr_warn("no runtime probes attached in %s yet; libraries it maps later "
+				"are attached within a second (use --lib to catch their first "
+				"events)\n", cmd_path);
+		return EXIT_OK;
+	}
+	for (i = 0; i < env.nr_pids; i++) {
+		c->pid_alive[i] = true;
+		n = attach_libs(c, env.pids[i]);
+		if (n < 0)
+			return EXIT_FAIL;
+		total += n;
+		n = attach_pid(c, env.pids[i], true);
+		if (n == -ESRCH) {
+			pr_warn("no such process: %d\n", env.pids[i]);
+			return EXIT_NO_PROCESS;
+		}
+		if (n < 0) {
+			pr_warn("cannot attach to pid %d: %s\n", env.pids[i], strerror(-n));
+			return EXIT_FAIL;
+		}
+		total += n;
+	}
+	if (total)
+		return EXIT_OK;
+	if (!c->ours_found)
+		pr_warn("no .NET runtime USDT probes (providers DotNETRuntime...) in pid%s %d%s: "
+			"the runtime must be built with the USDT provider (usdt/clr-events.man); "
+			"searched %s\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
+			env.nr_pids > 1 ? ",..." : "", c->searched ? c->searched : "no files");
+	else if (c->attach_failed)
+		pr_warn("could not attach any of the %d selected runtime probes (see above)\n",
+			c->attach_failed);
+	else
+		pr_warn("none of the %d runtime probes found matches --providers/--profile\n",
+			c->ours_found);
+	return c->attach_failed ? EXIT_FAIL : EXIT_NO_PROBES;
+}
+
+/* ------------------------------------------------------------------ detach */
+
+/*
+ * Releasing a uprobe link waits for an RCU tasks-trace grace period
+ * (bpf_uprobe_multi_link_release -> uprobe_unregister_sync), ~65 ms here:
+ * 64 links destroyed one by one took 4 s, the full manifest's 430 would take
+ * ~28 s after Ctrl-C.  libbpf's USDT detach also updates its spec-id
+ * bookkeeping, so its handles must be destroyed from one thread.  So: take
+ * an extra reference (dup) to every BPF link fd of the process, let libbpf
+ * destroy its handles (fast: the kernel links stay alive), then close the
+ * duplicates from many threads at once, whose grace periods overlap.
+ */
+#define DETACH_THREADS 64
+
+struct closer {
+	int *fds;
+	size_t n, start, step;
+};
+
+static void *close_fds(void *arg)
+{
+	struct closer *cl = arg;
+	size_t i;
+
+	for (i = cl->start; i < cl->n; i += cl->step)
+		close(cl->fds[i]);
+	return NULL;
+}
+
+/* dup() every bpf_link fd of this process; returns how many (fds malloc'd). */
+static size_t dup_link_fds(int **out)
+{
+	size_t n = 0, cap = 0;
+	struct dirent *d;
+	int *fds = NULL, *p;
+	DIR *dir = opendir("/proc/self/fd");
+	char target[64];
+
+	while (dir && (d = readdir(dir))) {
+		ssize_t len;
+		int fd;
+
+		len = readlinkat(dirfd(dir), d->d_name, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (strcmp(target, "anon_inode:bpf_link"))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			p = realloc(fds, cap * sizeof(*p));
+			if (!p)
+				break;
+			fds = p;
+		}
+		fd = fcntl(atoi(d->d_name), F_DUPFD_CLOEXEC, 0);
+		if (fd >= 0)
+			fds[n++] = fd;
+	}
+	if (dir)
+		closedir(dir);
+	*out = fds;
+	return n;
+}
+
+static void detach_links(struct collector *c)
+{
+	struct closer cl[DETACH_THREADS];
+	pthread_t th[DETACH_THREADS];
+	size_t i, n, nth;
+	int *fds = NULL;
+	bool started[DETACH_THREADS] = {};
+
+	n = c->nr_links ? dup_link_fds(&fds) : 0;
+	for (i = 0; i < c->nr_links; i++)
+		bpf_link__destroy(c->links[i]);
+	c->nr_links = 0;
+	nth = n < DETACH_THREADS ? n : DETACH_THREADS;
+	for (i = 0; i < nth; i++) {
+		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
+		started[i] = !pthread_create(&th[i], NULL, close_fds, &cl[i]);
+		if (!started[i])
+			close_fds(&cl[i]);	/* no thread: close this share here */
+	}
+	for (i = 0; i < nth; i++)
+		if (started[i])
+			pthread_join(th[i], NULL);
+	free(fds);
+}
+
+static void collector__free(struct collector *c)
+{
+	detach_links(c);
+	free(c->links);
+	ring_buffer__free(c->rb);
+	clr_events__destroy(c->skel);
+	reorder__free(c->ro);
+	free(c->meta_ids);
+	free(c->ev_counts);
+	free(c->files);
+	free(c->searched);
+}
+
+int collect_main(int argc, char **argv)
+{
+	struct collector c = { .table = &clretw_event_table };
+	struct sigaction sa = { .sa_handler = sig_handler };
+	char *cmd_path = NULL;
+	int release_fd = -1, ret, err;
+
+	if (parse_cmdline(argc, argv))
+		return EXIT_USAGE;
+	libbpf_set_print(libbpf_print_fn);
+	if (env.list)
+		return list_probes();
+	if (build_selection(&c))
+		return EXIT_USAGE;
+	if (check_privileges())
+		return EXIT_NO_PRIV;
+	if (check_kernel())
+		return EXIT_NO_KERNEL;
+	if (check_pids())
+		return EXIT_NO_PROCESS;
+
+	c.ncpu = libbpf_num_possible_cpus();
+	c.meta_ids = calloc(c.table->n_events, sizeof(*c.meta_ids));
+	c.ev_counts = calloc(c.table->n_events, sizeof(*c.ev_counts));
+	c.ro = reorder__new();
+	if (c.ncpu <= 0 || !c.meta_ids || !c.ev_counts || !c.ro) {
+		pr_warn("out of memory\n");
+		ret = EXIT_FAIL;
+		goto cleanup;
+	}
+	if (env.cmd) {
+		cmd_path = resolve_cmd(env.cmd[0]);
+		if (!cmd_path) {
+			pr_warn("command not found: %s\n", env.cmd[0]);
+			ret = EXIT_USAGE;
+			goto cleanup;
+		}
+		c.child = spawn_held(env.cmd, &release_fd);
+		if (c.child < 0) {
+			pr_warn("cannot start %s: %s\n", env.cmd[0], strerror(-c.child));
+			ret = EXIT_FAIL;
+			goto cleanup;
+		}
+	}
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	if (open_output(&c, c.child > 0 ? c.child : env.pids[0])) {
+		ret = EXIT_OUTPUT;
+		goto cleanup;
+	}
+	if (setup_bpf(&c)) {
+		ret = EXIT_FAIL;
+		goto cleanup;
+	}
+	ret = attach_all(&c, cmd_path);
+	if (ret)
+		goto cleanup;
+	if (release_fd >= 0) {
+		if (write(release_fd, "g", 1) != 1)
+			pr_warn("cannot release %s: %s\n", env.cmd[0], strerror(errno));
+		close(release_fd);
+		release_fd = -1;
+	}
+	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
+		(unsigned long long)c.nr_links, env.duration_ns ? " for the given duration" : "",
+		env.output);
+
+	err = poll_loop(&c);
+	if (!err)
+		err = drain(&c);
+	ret = err ? EXIT_FAIL : EXIT_OK;
+	if (finish_file(&c))
+		ret = EXIT_FAIL;
+cleanup:
+	if (c.w) {
+		if (c.records) {
+			finish_file(&c);
+		} else {
+			if (ret == EXIT_OK)
+				pr_warn("no events written; removing %s\n", env.output);
+			nt_writer__abort(c.w);
+		}
+	}
+	if (release_fd >= 0)
+		close(release_fd);	/* the held child exits on EOF */
+	collector__free(&c);
+	if (c.child > 0 && c.child_exited) {
+		if (WIFEXITED(c.child_status) && WEXITSTATUS(c.child_status))
+			pr_info("%s exited with status %d\n", env.cmd[0],
+				WEXITSTATUS(c.child_status));
+		else if (WIFSIGNALED(c.child_status))
+			pr_info("%s was killed by signal %d\n", env.cmd[0],
+				WTERMSIG(c.child_status));
+	}
+	if (c.child > 0 && !c.child_exited) {
+		if (ret != EXIT_OK) {
+			kill(c.child, SIGKILL);
+			waitpid(c.child, &c.child_status, 0);
+		} else {
+			pr_info("%s (pid %d) is still running\n", env.cmd[0], c.child);
+		}
+	}
+	free(cmd_path);
+	return ret;
+}

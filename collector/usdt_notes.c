@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * usdt_notes.c - parse .note.stapsdt with libelf; list a process's mapped
+ * ELF files from /proc/PID/maps.
+ *
+ * Note layout (SystemTap SDT v3, type 3, owner "stapsdt"): three
+ * address-sized words (probe pc, .stapsdt.base link-time address,
+ * semaphore address), then provider, name and argument strings, each
+ * NUL-terminated.  If the file was prelinked, the actual address of
+ * .stapsdt.base differs from the recorded one and pc/semaphore move by the
+ * difference (the same adjustment libbpf and bpftrace make).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include "usdt_notes.h"
+
+#define SDT_NOTE_TYPE	3
+#define SDT_NOTE_OWNER	"stapsdt"
+
+static int notes_push(struct usdt_note_list *l, const struct usdt_note *n, size_t *cap)
+{
+	struct usdt_note *v;
+
+	if (l->n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		v = realloc(l->v, *cap * sizeof(*v));
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+	}
+	l->v[l->n++] = *n;
+	return 0;
+}
+
+static int parse_note(const uint8_t *desc, size_t sz, int is64, int64_t base_adj,
+		      struct usdt_note *out)
+{
+	size_t w = is64 ? 8 : 4, off = 3 * w;
+	uint64_t a[3] = {0};
+	const char *s[3];
+	int i;
+
+	if (sz < off + 3)
+		return -EINVAL;
+	for (i = 0; i < 3; i++) {
+		if (is64) {
+			memcpy(&a[i], desc + i * w, 8);
+		} else {
+			uint32_t v;
+
+			memcpy(&v, desc + i * w, 4);
+			a[i] = v;
+		}
+	}
+	for (i = 0; i < 3; i++) {
+		const char *end;
+
+		if (off >= sz)
+			return -EINVAL;
+		s[i] = (const char *)desc + off;
+		end = memchr(s[i], 0, sz - off);
+		if (!end)
+			return -EINVAL;
+		off += end - s[i] + 1;
+	}
+	out->pc = a[0] + base_adj;
+	out->semaphore = a[2] ? a[2] + base_adj : 0;
+	out->provider = strdup(s[0]);
+	out->name = strdup(s[1]);
+	out->args = strdup(s[2]);
+	if (!out->provider || !out->name || !out->args) {
+		free(out->provider);
+		free(out->name);
+		free(out->args);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Actual minus recorded address of .stapsdt.base (0 when not prelinked). */
+static int64_t stapsdt_base_adj(Elf *elf, size_t shstrndx, uint64_t recorded)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *nm;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		nm = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (nm && !strcmp(nm, ".stapsdt.base"))
+			return recorded ? (int64_t)(sh.sh_addr - recorded) : 0;
+	}
+	return 0;
+}
+
+static int load_notes(Elf *elf, struct usdt_note_list *out)
+{
+	size_t shstrndx, cap = 0;
+	Elf_Scn *scn = NULL;
+	int is64 = gelf_getclass(elf) == ELFCLASS64, err = 0;
+	GElf_Shdr sh;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return -ENOEXEC;
+	while ((scn = elf_nextscn(elf, scn)) && !err) {
+		size_t off = 0, name_off, desc_off;
+		const char *nm;
+		Elf_Data *data;
+		GElf_Nhdr nh;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE)
+			continue;
+		nm = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!nm || strcmp(nm, ".note.stapsdt"))
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (!data)
+			continue;
+		while ((off = gelf_getnote(data, off, &nh, &name_off, &desc_off)) > 0) {
+			const uint8_t *base = data->d_buf;
+			struct usdt_note n = {0};
+			uint64_t recorded = 0;
+			size_t w = is64 ? 8 : 4;
+
+			if (nh.n_type != SDT_NOTE_TYPE || nh.n_namesz != sizeof(SDT_NOTE_OWNER) ||
+			    memcmp(base + name_off, SDT_NOTE_OWNER, sizeof(SDT_NOTE_OWNER)))
+				continue;
+			if (nh.n_descsz >= 2 * w)
+				memcpy(&recorded, base + desc_off + w, w);
+			if (parse_note(base + desc_off, nh.n_descsz, is64,
+				       stapsdt_base_adj(elf, shstrndx, recorded), &n))
+				continue;	/* malformed note: skip it */
+			err = notes_push(out, &n, &cap);
+			if (err) {
+				free(n.provider);
+				free(n.name);
+				free(n.args);
+			}
+		}
+	}
+	return err;
+}
+
+int usdt_notes__load(const char *path, struct usdt_note_list *out)
+{
+	Elf *elf = NULL;
+	int fd, err;
+
+	out->v = NULL;
+	out->n = 0;
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return -EINVAL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || elf_kind(elf) != ELF_K_ELF) {
+		err = -ENOEXEC;
+		goto cleanup;
+	}
+	err = load_notes(elf, out);
+	if (err)
+		usdt_notes__free(out);
+cleanup:
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+void usdt_notes__free(struct usdt_note_list *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].provider);
+		free(l->v[i].name);
+		free(l->v[i].args);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid, const char *path,
+		      const char *range, dev_t dev, ino_t ino)
+{
+	static const char deleted_sfx[] = " (deleted)";
+	size_t plen = strlen(path), slen = sizeof(deleted_sfx) - 1;
+	struct mapped_file *f;
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (l->v[i].dev == dev && l->v[i].ino == ino)
+			return 0;
+	if (l->n == *cap) {
+		*cap = *cap ? *cap * 2 : 16;
+		f = realloc(l->v, *cap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		l->v = f;
+	}
+	f = &l->v[l->n];
+	memset(f, 0, sizeof(*f));
+	f->dev = dev;
+	f->ino = ino;
+	f->deleted = plen > slen && !strcmp(path + plen - slen, deleted_sfx);
+	f->path = strndup(path, f->deleted ? plen - slen : plen);
+	if (f->deleted) {
+		if (asprintf(&f->open_path, "/proc/%d/map_files/%s", pid, range) < 0)
+			f->open_path = NULL;
+	} else if (asprintf(&f->open_path, "/proc/%d/root%s", pid, f->path) < 0) {
+		f->open_path = NULL;
+	}
+	if (!f->path || !f->open_path) {
+		free(f->path);
+		free(f->open_path);
+		return -ENOMEM;
+	}
+	l->n++;
+	return 0;
+}
+
+int proc_mapped_files(pid_t pid, struct mapped_file_list *out)
+{
+	char fn[64], line[4096 + 256];
+	size_t cap = 0;
+	int err = 0;
+	FILE *f;
+
+	out->v = NULL;
+	out->n = 0;
+	snprintf(fn, sizeof(fn), "/proc/%d/maps", pid);
+	f = fopen(fn, "re");
+	if (!f)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while (!err && fgets(line, sizeof(line), f)) {
+		unsigned long long start, end, off, ino;
+		unsigned int maj, min;
+		char perms[8], range[64];
+		int pos = 0;
+		char *path;
+
+		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off,
+			   &maj, &min, &ino, &pos) < 7 || !pos)
+			continue;
+		path = line + pos;
+		path[strcspn(path, "\n")] = 0;
+		if (path[0] != '/' || !ino || perms[2] != 'x')
+			continue;
+		snprintf(range, sizeof(range), "%llx-%llx", start, end);
+		err = files_push(out, &cap, pid, path, range, makedev(maj, min), ino);
+	}
+	fclose(f);
+	if (!err && !out->n && kill(pid, 0) && errno == ESRCH)
+		err = -ESRCH;
+	if (err)
+		mapped_file_list__free(out);
+	return err;
+}
+
+void mapped_file_list__free(struct mapped_file_list *l)
+{
+	size_t i;
+
+	if (!l)
+		return;
+	for (i = 0; i < l->n; i++) {
+		free(l->v[i].path);
+		free(l->v[i].open_path);
+	}
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * usdt_notes.h - find USDT probes: SystemTap .note.stapsdt notes of an ELF
+ * file, and the ELF files a process has mapped.
+ *
+ * Used only to list probes and to decide what to attach; attaching (and
+ * argument specs) is libbpf's job (bpf_program__attach_usdt).
+ */
+#ifndef EBPF_COLLECT_USDT_NOTES_H
+#define EBPF_COLLECT_USDT_NOTES_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct usdt_note {
+	char *provider;
+	char *name;
+	char *args;		/* argument spec string, as written by sys/sdt.h */
+	uint64_t pc;		/* ELF virtual address of the probe site */
+	uint64_t semaphore;	/* ELF virtual address of the semaphore, 0 if none */
+};
+
+struct usdt_note_list {
+	struct usdt_note *v;
+	size_t n;
+};
+
+/* Read the stapsdt notes of an ELF file (prelink-adjusted with .stapsdt.base).
+ * A file without notes gives n = 0 and returns 0.  Returns 0 or -errno
+ * (-ENOEXEC: not an ELF file). */
+int usdt_notes__load(const char *path, struct usdt_note_list *out);
+void usdt_notes__free(struct usdt_note_list *l);	/* NULL-safe */
+
+/* One distinct file-backed executable mapping of a process. */
+struct mapped_file {
+	char *path;		/* as the process sees it ("/usr/lib/.../libcoreclr.so") */
+	char *open_path;	/* how we reach it: /proc/PID/root/<path>, or
+				 * /proc/PID/map_files/<range> when deleted */
+	dev_t dev;
+	ino_t ino;
+	int deleted;
+};
+
+struct mapped_file_list {
+	struct mapped_file *v;
+	size_t n;
+};
+
+/* Distinct ELF-candidate files with an executable mapping in /proc/PID/maps.
+ * Returns 0, -ESRCH (no such process) or -errno. */
+int proc_mapped_files(pid_t pid, struct mapped_file_list *out);
+void mapped_file_list__free(struct mapped_file_list *l);	/* NULL-safe */
+
+#endif

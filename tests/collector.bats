@@ -1,0 +1,589 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# ebpf-collect end to end: attach to a USDT target, write a .nettrace,
+# read it back with `ebpf-collect dump --json` and compare with what the
+# target says it fired.  Targets: $OUTPUT/tests/usdt_testprog (collector/
+# testprog.c, sys/sdt.h probes with the runtime's names) and the reference
+# runtime $REFRT (usdt/refrt/) for the scenario tests.
+#
+# Tags: root (BPF attach), slow.
+
+load test_helper
+
+TESTPROG=$OUTPUT/tests/usdt_testprog
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=120
+}
+
+setup() {
+	[[ -x $EBPF_COLLECT ]] || skip "ebpf-collect not built ($EBPF_COLLECT)"
+	T=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+	local p
+	for p in ${BG_PIDS:-}; do
+		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
+	done
+}
+
+bg() {	# bg OUTFILE CMD...: start CMD in the background, stdout to OUTFILE
+	local out=$1
+	shift
+	"$@" >"$out" 2>"$out.err" 3>&- &
+	BG_PIDS="${BG_PIDS:-} $!"
+	LAST_PID=$!
+}
+
+# trace_check TRACE EXPECT_JSON: dump the trace as JSON lines, compare the
+# per-event counts with EXPECT_JSON ({"Symbol": count}), print a one-line
+# verdict; extra python checks can be passed in $CHECK_PY (gets `events`,
+# a list of event objects, and `summary`).
+trace_check() {
+	local trace=$1 expect=$2
+	"$EBPF_COLLECT" dump --json "$trace" >"$trace.jsonl" || {
+		echo "dump failed with $?"
+		return 1
+	}
+	python3 - "$trace.jsonl" "$expect" <<'EOF'
+import json, sys, os
+events, summary = [], None
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    if o.get("type") == "event":
+        events.append(o)
+    elif o.get("type") == "summary":
+        summary = o
+expect = json.loads(sys.argv[2])
+got = {}
+for e in events:
+    if e["provider"] == "ebpf-collect":
+        continue
+    got[e["event"]] = got.get(e["event"], 0) + 1
+want = {k: v for k, v in expect.items() if v}
+bad = []
+for k in sorted(set(want) | set(got)):
+    if want.get(k, 0) != got.get(k, 0):
+        bad.append("%s: trace %d, fired %d" % (k, got.get(k, 0), want.get(k, 0)))
+if summary is None or not summary.get("complete"):
+    bad.append("file not complete: %s" % (summary and summary.get("error")))
+if summary and summary.get("lost"):
+    bad.append("lost %d" % summary["lost"])
+ts = [e["timestamp"] for e in events if e["provider"] != "ebpf-collect"]
+if ts != sorted(ts):
+    bad.append("timestamps not sorted")
+extra = os.environ.get("CHECK_PY")
+if extra:
+    exec(open(extra).read())
+print("MISMATCH " + "; ".join(bad) if bad else "OK %d events" % len(ts))
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# ------------------------------------------------------------------ CLI
+
+@test "help documents profiles, provider syntax and exit codes" {
+	run "$EBPF_COLLECT" --help
+	assert_success
+	assert_output_contains "USAGE: ebpf-collect -p PID"
+	assert_output_contains "EXAMPLES:"
+	assert_output_contains "gc-collect"
+	assert_output_contains "contention"
+	assert_output_contains "DotNETRuntime:0x14C14FCCBD:4"
+	assert_output_contains "3 no (matching)"
+	assert_output_contains "6 cannot create the output file, 64 usage"
+}
+
+@test "usage errors exit 64" {
+	run "$EBPF_COLLECT" -o "$BATS_TEST_TMPDIR/x.nettrace"
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output_contains "-p PID or -- CMD is required"
+	run "$EBPF_COLLECT" -p 0
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output_contains "invalid PID '0'"
+	run "$EBPF_COLLECT" -p 12abc
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	run "$EBPF_COLLECT" -p 1 --duration 10x
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	run "$EBPF_COLLECT" -p 1 --buffer-size 3
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	run "$EBPF_COLLECT" -p 1 --providers Nope:0x1:4
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output_contains "unknown provider 'Nope'"
+	run "$EBPF_COLLECT" -p 1 --providers DotNETRuntime:0xZZ:4
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	run "$EBPF_COLLECT" -p 1 --providers DotNETRuntime:0x1:9
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	run "$EBPF_COLLECT" -p 1 --profile nope
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output_contains "unknown profile 'nope'"
+}
+
+@test "-l lists the probes of a binary with semaphore and argument spec" {
+	run "$EBPF_COLLECT" -l "$TESTPROG"
+	assert_success
+	[[ ${lines[1]} =~ ^DotNETRuntime\ +GCStart_V2\ +0x[0-9a-f]+\ +0x[0-9a-f]+\ +.*usdt_testprog\ +8@ ]] ||
+		flunk "unexpected listing: $output"
+}
+
+@test "-l lists the probes of a running process" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 1 -w 5
+	run "$EBPF_COLLECT" -l -p "$LAST_PID"
+	assert_success
+	assert_output_contains "GCStart_V2"
+	assert_output_contains "usdt_testprog"
+}
+
+# ------------------------------------------------------------------ errors
+
+@test "error: no such process exits 2" {
+	require_root
+	run "$EBPF_COLLECT" -p 4000000 -o "$T/x.nettrace"
+	[[ $status -eq 2 ]] || flunk "status $status: $output"
+	assert_equal "$output" "ebpf-collect: no such process: 4000000"
+	[[ ! -e $T/x.nettrace ]]
+}
+
+@test "error: target without runtime probes exits 3 and names the files searched" {
+	require_root
+	bg "$T/sleep.out" sleep 30
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/x.nettrace"
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_output_contains "the runtime must be built with the USDT provider"
+	assert_output_contains "searched /usr/bin/sleep"
+	assert_output_contains "libc.so"
+	[[ ${#lines[@]} -eq 1 ]] || flunk "expected one line: $output"
+	[[ ! -e $T/x.nettrace ]] || flunk "output left behind"
+}
+
+@test "error: unwritable output exits 6 before anything is attached" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 5 -w 3
+	local tp=$LAST_PID
+	run "$EBPF_COLLECT" -p "$tp" -o /nonexistent-dir/x.nettrace
+	[[ $status -eq 6 ]] || flunk "status $status: $output"
+	assert_equal "$output" "ebpf-collect: cannot create output /nonexistent-dir/x.nettrace: No such file or directory"
+	wait "$tp"
+	# the probe was never enabled: the target fired nothing
+	assert_equal "$(json_get "$T/tp.json" '["GCStart_V2"]')" 0
+}
+
+@test "error: without privileges exits 4 and names the capabilities" {
+	require_root
+	require_cmd setpriv
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$EBPF_COLLECT" -p 1 -o /tmp/x-$$.nettrace
+	[[ $status -eq 4 ]] || flunk "status $status: $output"
+	assert_output_contains "missing capabilities CAP_BPF, CAP_PERFMON"
+	[[ ${#lines[@]} -eq 1 ]] || flunk "expected one line: $output"
+}
+
+@test "error: a kernel without BTF exits 5 and names the missing feature" {
+	require_root
+	require_cmd unshare
+	# hide /sys/kernel/btf in a private mount namespace: what the collector
+	# sees on a kernel built without CONFIG_DEBUG_INFO_BTF
+	run unshare -m sh -c "mount -t tmpfs none /sys/kernel/btf && \
+		exec '$EBPF_COLLECT' -p $$ -o '$T/x.nettrace'"
+	[[ $status -eq 5 ]] || flunk "status $status: $output"
+	assert_equal "$output" "ebpf-collect: kernel has no BTF (/sys/kernel/btf/vmlinux missing): needs CONFIG_DEBUG_INFO_BTF=y"
+	[[ ! -e $T/x.nettrace ]]
+}
+
+# ------------------------------------------------------------------ tracing (testprog)
+
+@test "testprog: every fired event is in the trace, decoded, 0 lost" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 3000 -r 3000 -t 2 -w 10
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/t.nettrace" --profile gc-collect
+	assert_success
+	assert_output_contains "attached 1 of 1 runtime probes in $TESTPROG"
+	assert_output_contains "dropped 0 events"
+	assert_equal "$(json_get "$T/tp.json" '["GCStart_V2"]')" 6000
+	cat >"$T/check.py" <<'EOF'
+gc = [e for e in events if e["event"] == "GCStart_V2"]
+per_tid = {}
+for e in gc:
+    f = e["fields"]
+    if (f["Depth"], f["Reason"], f["Type"], f["ClrInstanceID"]) != (2, 1, 0, 7):
+        bad.append("bad fields %r" % f); break
+    if f["Count"] != f["ClientSequenceNumber"]:
+        bad.append("Count/seq mismatch %r" % f); break
+    per_tid.setdefault(e["tid"], []).append(f["Count"])
+    if not e["stack"]:
+        bad.append("no stack"); break
+for tid, counts in per_tid.items():
+    if counts != list(range(3000)):
+        bad.append("tid %s: counts not 0..2999 in order" % tid)
+if len(per_tid) != 2:
+    bad.append("expected 2 threads, got %d" % len(per_tid))
+EOF
+	CHECK_PY=$T/check.py run trace_check "$T/t.nettrace" '{"GCStart_V2": 6000}'
+	assert_success "OK 6000 events"
+}
+
+@test "testprog: a level or keyword filter that excludes the event attaches nothing" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 200 -r 1000 -w 2
+	local tp=$LAST_PID
+	# GCStart_V2 is Informational (4) with the GC keyword (0x1)
+	run "$EBPF_COLLECT" -p "$tp" -o "$T/a.nettrace" --providers DotNETRuntime:0x1:3
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_output_contains "attached 0 of 1 runtime probes"
+	run "$EBPF_COLLECT" -p "$tp" -o "$T/b.nettrace" --providers Microsoft-Windows-DotNETRuntime:0x8000:5
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_output_contains "none of the 1 runtime probes found matches"
+	wait "$tp"
+	assert_equal "$(json_get "$T/tp.json" '["GCStart_V2"]')" 0
+}
+
+@test "testprog: -- CMD traces from the first event" {
+	require_root
+	run "$EBPF_COLLECT" -o "$T/c.nettrace" --profile gc-collect -- "$TESTPROG" -n 500 -r 250
+	assert_success
+	local fired
+	fired=$(grep -o '"GCStart_V2": [0-9]*' <<<"$output" | grep -o '[0-9]*$')
+	assert_equal "$fired" 500
+	cat >"$T/check.py" <<'EOF'
+counts = [e["fields"]["Count"] for e in events if e["event"] == "GCStart_V2"]
+if counts[:1] != [0]:
+    bad.append("first event is not Count 0: %r" % counts[:3])
+EOF
+	CHECK_PY=$T/check.py run trace_check "$T/c.nettrace" '{"GCStart_V2": 500}'
+	assert_success "OK 500 events"
+}
+
+@test "testprog: a library dlopen()ed during the trace is found and attached" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 3000 -r 1000 -w 10 -L "$OUTPUT/tests/libusdt_testlib.so" -D 1200
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/dl.nettrace"
+	assert_success
+	assert_output_contains "attached 1 of 1 runtime probes in $OUTPUT/tests/libusdt_testlib.so"
+	local lib
+	lib=$(json_get "$T/tp.json" '["GCEnd_V1"]')
+	((lib > 500)) || flunk "library fired only $lib events"
+	run trace_check "$T/dl.nettrace" "{\"GCStart_V2\": 3000, \"GCEnd_V1\": $lib}"
+	assert_success "OK $((3000 + lib)) events"
+}
+
+@test "testprog: -- CMD --lib attaches a library before it is mapped" {
+	require_root
+	run "$EBPF_COLLECT" -o "$T/dl2.nettrace" --lib "$OUTPUT/tests/libusdt_testlib.so" -- \
+		"$TESTPROG" -n 2500 -r 1000 -L "$OUTPUT/tests/libusdt_testlib.so" -D 300
+	assert_success
+	local lib
+	lib=$(grep -o '"GCEnd_V1": [0-9]*' <<<"$output" | grep -o '[0-9]*$')
+	((lib > 1500)) || flunk "library fired only $lib events: $output"
+	# runs 2.5 s: the rescans must not attach the executable a second time
+	run trace_check "$T/dl2.nettrace" "{\"GCStart_V2\": 2500, \"GCEnd_V1\": $lib}"
+	assert_success "OK $((2500 + lib)) events"
+}
+
+@test "testprog: two processes in one trace (-p A -p B)" {
+	require_root
+	bg "$T/a.json" "$TESTPROG" -n 1000 -r 1000 -w 10
+	local a=$LAST_PID
+	bg "$T/b.json" "$TESTPROG" -n 1500 -r 1000 -w 10
+	local b=$LAST_PID
+	run "$EBPF_COLLECT" -p "$a" -p "$b" -o "$T/ab.nettrace"
+	assert_success
+	assert_output_contains "pid $a: attached 1 of 1"
+	assert_output_contains "pid $b: attached 1 of 1"
+	run trace_check "$T/ab.nettrace" '{"GCStart_V2": 2500}'
+	assert_success "OK 2500 events"
+}
+
+@test "testprog: a 64 KiB payload arrives whole with its activity ids; 64 KiB + 1 is counted lost" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 20 -r 200 -w 10 -A -s 65536
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/big.nettrace"
+	assert_success
+	cat >"$T/check.py" <<'EOF'
+for e in events:
+    if e["event"] != "GCStart_V2":
+        continue
+    if e["fields"].get("_extra") != 65536 - 26:
+        bad.append("payload not whole: %r" % e["fields"].get("_extra")); break
+    if e.get("activity_id") != "04030201-0605-0807-090a-0b0c0d0e0f10" or \
+       e.get("related_activity_id") != "14131211-1615-1817-191a-1b1c1d1e1f20":
+        bad.append("activity ids %r %r" % (e.get("activity_id"), e.get("related_activity_id"))); break
+EOF
+	CHECK_PY=$T/check.py run trace_check "$T/big.nettrace" '{"GCStart_V2": 20}'
+	assert_success "OK 20 events"
+
+	bg "$T/tp2.json" "$TESTPROG" -n 20 -r 200 -w 10 -s 65537
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/big2.nettrace"
+	assert_success
+	assert_output_contains "dropped 20 events (ring buffer full 0, payload over 64 KiB 20,"
+	run "$EBPF_COLLECT" dump --json "$T/big2.nettrace"
+	assert_success
+	[[ ${lines[${#lines[@]}-1]} == *'"events":1,"lost":20,'* ]] || flunk "${lines[${#lines[@]}-1]}"
+}
+
+@test "testprog: on a terminal a live status line shows events/s, MB written and drops" {
+	require_root
+	require_cmd script
+	bg "$T/tp.json" "$TESTPROG" -n 20000 -r 10000 -w 10
+	run script -qec "$EBPF_COLLECT -p $LAST_PID -o $T/tty.nettrace" "$T/tty.log"
+	assert_success
+	local status
+	status=$(tr '\r' '\n' <"$T/tty.log" | grep -c '[0-9]* events/s  [0-9]* events  [0-9.]* MB written  0 dropped')
+	((status >= 2)) || flunk "status lines: $status: $(cat -v "$T/tty.log")"
+	# without a terminal there is none
+	bg "$T/tp2.json" "$TESTPROG" -n 2000 -r 2000 -w 10
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/notty.nettrace"
+	assert_success
+	[[ $output != *"events/s"* ]] || flunk "status line without a terminal: $output"
+}
+
+@test "testprog: SIGINT mid-trace leaves a valid file" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 100000 -r 5000 -w 10
+	bg "$T/col.out" "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/s.nettrace"
+	local col=$LAST_PID
+	sleep 2
+	kill -INT "$col"
+	wait "$col"
+	run "$EBPF_COLLECT" dump --json "$T/s.nettrace"
+	assert_success
+	local sum=${lines[${#lines[@]}-1]}
+	[[ $sum == *'"complete":true'* && $sum == *'"lost":0'* ]] || flunk "$sum"
+	local n
+	n=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["events"])' "$sum")
+	((n > 3000)) || flunk "only $n events"
+	grep -q "dropped 0 events" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
+}
+
+@test "testprog: the collector stops by itself when the target exits" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 2000 -r 2000 -w 10
+	local tp=$LAST_PID
+	run timeout 20 "$EBPF_COLLECT" -p "$tp" -o "$T/e.nettrace"
+	assert_success
+	run trace_check "$T/e.nettrace" "{\"GCStart_V2\": $(json_get "$T/tp.json" '["GCStart_V2"]')}"
+	assert_success "OK 2000 events"
+}
+
+@test "testprog: kill -9 of the collector leaves a file dump reads to its last block" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 200000 -r 40000 -w 10
+	bg "$T/col.out" "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/k.nettrace"
+	local col=$LAST_PID
+	sleep 3
+	kill -9 "$col"
+	wait "$col" 2>/dev/null || true
+	run --separate-stderr "$EBPF_COLLECT" dump --json "$T/k.nettrace"
+	[[ $stderr == *"file ends"* ]] || flunk "dump stderr: $stderr"
+	local sum=${lines[${#lines[@]}-1]}
+	[[ $sum == *'"type":"summary"'* && $sum == *'"complete":false'* ]] || flunk "$sum"
+	local n
+	n=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["events"])' "$sum")
+	((n > 10000)) || flunk "only $n events before the last block"
+}
+
+@test "testprog: overload into a 1 MiB buffer counts drops on stderr and in the file" {
+	require_root
+	bg "$T/tp.json" "$TESTPROG" -n 400000 -t 2 -w 10
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/o.nettrace" --buffer-size 1
+	assert_success
+	local drops written fired
+	drops=$(grep -o 'dropped [0-9]* events' <<<"$output" | grep -o '[0-9]*')
+	fired=$(json_get "$T/tp.json" '["GCStart_V2"]')
+	assert_equal "$fired" 800000
+	((drops > 0)) || flunk "no drops reported: $output"
+	run "$EBPF_COLLECT" dump --json "$T/o.nettrace"
+	assert_success
+	local sum=${lines[${#lines[@]}-1]}
+	python3 - "$sum" "$drops" "$fired" <<'EOF' || flunk "$sum"
+import json, sys
+s = json.loads(sys.argv[1]); drops = int(sys.argv[2]); fired = int(sys.argv[3])
+n = s["by_event"].get("Microsoft-Windows-DotNETRuntime/GCStart_V2", 0)
+assert s["complete"], s
+assert s["lost"] == drops, (s["lost"], drops)
+assert n + drops == fired, (n, drops, fired)
+assert s["by_event"].get("ebpf-collect/LossSummary") == 1
+EOF
+}
+
+# ------------------------------------------------------------------ reference runtime
+
+refrt_or_skip() {
+	[[ -x $REFRT ]] || skip "reference runtime not built ($REFRT)"
+}
+
+# run_scenario NAME [collector args...]: refrt waits for the tracer, runs
+# a fixed number of iterations at a moderate rate and exits; the collector
+# stops when it exits.  Leaves $T/NAME.nettrace and $T/NAME.json.
+run_scenario() {
+	local sc=$1
+	shift
+	bg "$T/$sc.stdout" "$REFRT" --scenario "$sc" --iterations 200 --rate 400 --threads 2 \
+		--seed 7 --wait-for-tracer 10 --summary "$T/$sc.json"
+	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/$sc.nettrace" "$@"
+}
+
+@test "refrt: every scenario's trace holds exactly the events it fired, 0 lost" {
+	require_root
+	refrt_or_skip
+	local sc
+	for sc in cpu alloc exceptions contention jit-churn mixed; do
+		run_scenario "$sc" --providers DotNETRuntime,DotNETRuntimeRundown
+		assert_success
+		assert_output_contains "dropped 0 events"
+		run trace_check "$T/$sc.nettrace" "$(json_get "$T/$sc.json" '["events"]')"
+		[[ $status -eq 0 ]] || flunk "$sc: $output"
+	done
+}
+
+@test "refrt: decoded fields: GC generation and reason, method names, exception type and message" {
+	require_root
+	refrt_or_skip
+	run_scenario mixed --providers DotNETRuntime,DotNETRuntimeRundown
+	assert_success
+	cat >"$T/check.py" <<EOF
+import collections
+summ = json.load(open("$T/mixed.json"))
+def ev(name):
+    return [e["fields"] for e in events if e["event"] == name]
+gc = summ["gc"]
+gcs = ev("GCStart_V2")
+depth = collections.Counter(f["Depth"] for f in gcs)
+if depth != collections.Counter({0: gc["gen0"], 1: gc["gen1"], 2: gc["gen2"]}) - collections.Counter():
+    bad.append("GC generations %r vs %r" % (dict(depth), gc))
+reason = collections.Counter(f["Reason"] for f in gcs)   # GCReasonMap: 0 AllocSmall, 1 Induced, 4 AllocLarge
+want = collections.Counter({0: gc["reason_alloc_small"], 1: gc["reason_induced"], 4: gc["reason_alloc_large"]})
+if reason != want - collections.Counter():
+    bad.append("GC reasons %r vs %r" % (dict(reason), gc))
+got_m = {(f["MethodNamespace"], f["MethodName"], f["MethodSignature"], f["MethodStartAddress"], f["MethodSize"])
+         for f in ev("MethodLoadVerbose_V2")}
+want_m = {(m["namespace"], m["method"], m["signature"], int(m["start"], 16), m["size"]) for m in summ["methods"]}
+if not got_m or got_m != want_m:
+    bad.append("methods differ: %d in trace, %d fired, e.g. %r" % (len(got_m), len(want_m), sorted(got_m ^ want_m)[:2]))
+ex = ev("ExceptionThrown_V1")
+types = collections.Counter(f["ExceptionType"] for f in ex)
+if types != collections.Counter(summ["exceptions"]["by_type"]):
+    bad.append("exception types %r vs %r" % (dict(types), summ["exceptions"]["by_type"]))
+if not ex or not all("(worker " in f["ExceptionMessage"] for f in ex):
+    bad.append("exception messages missing")
+EOF
+	CHECK_PY=$T/check.py run trace_check "$T/mixed.nettrace" "$(json_get "$T/mixed.json" '["events"]')"
+	assert_success
+}
+
+# selected_events MASK LEVEL: DotNETRuntime events of $MANIFEST that a
+# "DotNETRuntime:MASK:LEVEL" filter selects (the rule in collector/selection.h)
+selected_events() {
+	python3 - "$MANIFEST" "$1" "$2" <<'EOF'
+import sys, xml.etree.ElementTree as ET
+ns = "{http://schemas.microsoft.com/win/2004/08/events}"
+root = ET.parse(sys.argv[1]).getroot()
+mask, level = int(sys.argv[2], 16), int(sys.argv[3])
+levels = {"win:LogAlways": 0, "win:Critical": 1, "win:Error": 2, "win:Warning": 3,
+          "win:Informational": 4, "win:Verbose": 5}
+for prov in root.iter(ns + "provider"):
+    if prov.get("name") != "Microsoft-Windows-DotNETRuntime":
+        continue
+    kw = {k.get("name"): int(k.get("mask"), 16) for k in prov.iter(ns + "keyword")}
+    for ev in prov.iter(ns + "event"):
+        m = 0
+        for k in (ev.get("keywords") or "").split():
+            m |= kw[k]
+        lv = levels[ev.get("level", "win:LogAlways")]
+        if (lv == 0 or lv <= level) and (m == 0 or m & mask):
+            print(ev.get("symbol"))
+EOF
+}
+
+# filter_check MASK LEVEL: run the exceptions scenario with that filter; the
+# collector attaches exactly the selected probes, the trace holds what refrt
+# fired, and refrt fired nothing outside the selection.
+filter_check() {
+	local mask=$1 level=$2 sel n
+	sel=$(selected_events "$mask" "$level" | sort -u)
+	n=$(wc -l <<<"$sel")
+	run_scenario exceptions --providers "Microsoft-Windows-DotNETRuntime:$mask:$level"
+	assert_success
+	assert_output_contains "attached $n of "
+	run trace_check "$T/exceptions.nettrace" "$(json_get "$T/exceptions.json" '["events"]')"
+	assert_success
+	python3 - "$T/exceptions.json" "$sel" <<'EOF' || flunk "refrt fired unselected events"
+import json, sys
+ev = json.load(open(sys.argv[1]))["events"]
+sel = set(sys.argv[2].split())
+fired = {k for k, v in ev.items() if v}
+assert fired, "nothing fired"
+assert fired <= sel, fired - sel
+# events the scenario fires when everything is enabled stay at 0
+for k in ("GCStart_V2", "MethodLoadVerbose_V2", "ThreadCreated"):
+    assert k in ev and ev[k] == 0, (k, ev.get(k))
+EOF
+}
+
+@test "refrt: a keyword filter attaches only matching probes; the others never fire" {
+	require_root
+	refrt_or_skip
+	filter_check 0x8000 5
+	[[ $(json_get "$T/exceptions.json" '["events"]["ExceptionCatchStart"]') -gt 0 ]] ||
+		flunk "no ExceptionCatchStart fired"
+}
+
+@test "refrt: a level filter attaches only matching probes; the others never fire" {
+	require_root
+	refrt_or_skip
+	# Error (2): ExceptionThrown_V1 is win:Error, catch/finally are Informational
+	filter_check 0x8000 2
+	[[ $(json_get "$T/exceptions.json" '["events"]["ExceptionThrown_V1"]') -gt 0 ]] ||
+		flunk "no ExceptionThrown_V1 fired"
+	assert_equal "$(json_get "$T/exceptions.json" '["events"]["ExceptionCatchStart"]')" 0
+}
+
+@test "refrt: detaching 64 probes is quick and leaves every semaphore at 0" {
+	require_root
+	refrt_or_skip
+	bg "$T/rt.out" "$REFRT" --scenario cpu --duration 30 --rate 10 --threads 1 --summary "$T/rt.json"
+	local rt=$LAST_PID
+	sleep 0.5
+	# semaphores of all runtime probes in refrt, summed (/proc/PID/mem)
+	"$EBPF_COLLECT" -l "$REFRT" | awk '$1 ~ /^DotNETRuntime/ {print $4}' >"$T/semas"
+	sema_sum() {
+		python3 - "$rt" "$T/semas" <<'EOF'
+import sys
+pid, semas = int(sys.argv[1]), [int(x, 16) for x in open(sys.argv[2]).read().split()]
+base = next(int(l.split()[0].split("-")[0], 16) for l in open("/proc/%d/maps" % pid)
+            if l.split()[-1].endswith("/refrt") and int(l.split()[2], 16) == 0)
+mem = open("/proc/%d/mem" % pid, "rb")
+total = 0
+for s in semas:
+    mem.seek(base + s)
+    total += int.from_bytes(mem.read(2), "little")
+print(total)
+EOF
+	}
+	assert_equal "$(sema_sum)" 0
+	local t0=$SECONDS
+	bg "$T/col.out" "$EBPF_COLLECT" -p "$rt" -o "$T/d.nettrace" --providers DotNETRuntime,DotNETRuntimeRundown -d 3
+	local col=$LAST_PID
+	sleep 1.5
+	assert_equal "$(sema_sum)" "$(wc -l <"$T/semas")"
+	wait "$col"
+	assert_equal "$(sema_sum)" 0
+	((SECONDS - t0 <= 5)) || flunk "took $((SECONDS - t0)) s for a 3 s trace"
+	grep -q "attached 64 of 64" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
+}
+
+@test "refrt: -- CMD catches the runtime's first event" {
+	require_root
+	refrt_or_skip
+	run timeout 60 "$EBPF_COLLECT" -o "$T/cmd.nettrace" -- "$REFRT" --scenario cpu \
+		--iterations 20 --threads 1 --summary "$T/cmd.json"
+	assert_success
+	cat >"$T/check.py" <<'EOF'
+first = [e for e in events if e["provider"] != "ebpf-collect"][:1]
+if not first or first[0]["event"] != "RuntimeInformationStart":
+    bad.append("first event is %r" % (first and first[0]["event"]))
+EOF
+	CHECK_PY=$T/check.py run trace_check "$T/cmd.nettrace" "$(json_get "$T/cmd.json" '["events"]')"
+	assert_success
+}
