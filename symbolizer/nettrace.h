@@ -12,8 +12,9 @@
  * killed mid-trace leaves a file readable up to its last whole block.
  *
  * Reader: V4/V5 container (trace object version 4), compressed and
- * uncompressed event headers; stops cleanly on truncation or corruption and
- * reports the byte offset and the reason.
+ * uncompressed event headers, and the V6 block format (thread indexes are
+ * mapped back to OS thread ids); stops cleanly on truncation or corruption
+ * and reports the byte offset and the reason.
  */
 #ifndef EBPF_COLLECT_NETTRACE_H
 #define EBPF_COLLECT_NETTRACE_H
@@ -44,6 +45,11 @@ enum nt_type {
 	NT_TYPE_GUID = 17,
 	NT_TYPE_STRING = 18,	/* UTF-16LE, NUL-terminated */
 	NT_TYPE_ARRAY = 19,	/* uint16 count, then elements (V2Params) */
+	/* V6 only (read, never written): */
+	NT_TYPE_VARINT = 20,	/* zig-zag LEB128 */
+	NT_TYPE_VARUINT = 21,	/* LEB128 */
+	NT_TYPE_UTF8_CODE_UNIT = 23,
+	NT_TYPE_BOOLEAN8 = 26,
 };
 
 struct nt_field_desc {
@@ -105,8 +111,8 @@ struct nt_loss_summary {
 
 struct nt_writer;
 
-/* Create (O_EXCL unless the path is empty/absent-safe) and write the header.
- * NULL + errno on failure. */
+/* Create the file (O_EXCL: an existing file is never overwritten, EEXIST) and
+ * write the stream header and Trace object.  NULL + errno on failure. */
 struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *info);
 
 /* Define an event; *metadata_id receives the id to use in nt_event.  Ids are
@@ -135,10 +141,15 @@ int nt_writer__flush(struct nt_writer *w);
 uint64_t nt_writer__bytes(const struct nt_writer *w);
 uint64_t nt_writer__events(const struct nt_writer *w);
 
-/* Finish: a summary event (provider "ebpf-collect", event "LossSummary",
- * self-describing fields from *loss, may be NULL) at last_ts, the last
- * blocks, a final sequence point and the end-of-stream byte; fsync; close;
- * free.  Returns 0 or -errno (the file is then removed, never left half). */
+/* Finish: a summary event (provider "ebpf-collect", event id 1 "LossSummary",
+ * UInt64 fields EventsWritten, RingbufDrops, TruncatedPayloads,
+ * TruncatedStacks, UnreadableMaps, OtherDrops; EventsWritten = the writer's
+ * own count when loss->events_written is 0; capture thread and thread 0) at
+ * max(last_ts, newest event), the last blocks, a final sequence point (at
+ * the same time) and the end-of-stream byte; fsync; close; free.  loss ==
+ * NULL writes no summary event.  Returns 0 or -errno (the file is then
+ * removed, never left half).  After any write error every call returns
+ * that error. */
 int nt_writer__close(struct nt_writer *w, const struct nt_loss_summary *loss,
 		     uint64_t last_ts);
 
@@ -181,9 +192,14 @@ struct nt_read_event {
 	uint64_t file_offset;		/* of the event blob */
 };
 
-/* Open a file.  `table` (may be NULL) is used to match manifest events
- * (provider name + id + version) for decoding.  NULL + errno on failure. */
+/* Open a file.  `table` (a const struct ect_table *, may be NULL) is used to
+ * match manifest events (provider name + id + version) for decoding.  NULL +
+ * errno only when the file cannot be opened or read; format errors (even in
+ * the header) are reported by nt_reader__next returning -1. */
 struct nt_reader *nt_reader__open(const char *path, const void *table);
+/* The same over a caller's buffer (kept valid until close); for fuzzing and
+ * tests.  Format errors are reported by nt_reader__next, not here. */
+struct nt_reader *nt_reader__open_mem(const void *buf, size_t len, const void *table);
 const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
 
 /* Next event: 1 = *ev filled, 0 = clean end of stream, -1 = stopped on
@@ -198,8 +214,11 @@ uint64_t nt_reader__error_offset(const struct nt_reader *r);
 uint64_t nt_reader__lost(const struct nt_reader *r);
 void nt_reader__close(struct nt_reader *r);
 
-/* Decode a payload from the file's own metadata as JSON (self-describing
- * events); returns 0 or -EINVAL. */
+/* Decode a payload from the file's own metadata as one JSON object
+ * (self-describing events; arrays as JSON arrays, objects as objects, GUIDs
+ * as strings).  Returns 0; -EINVAL when the payload does not match the
+ * fields (printed as {"_error":...,"_hex":"..."}); -E2BIG when bytes are left
+ * after the last field (printed as "_extra":N). */
 int nt_payload_to_json(const struct nt_metadata *m, const void *payload, size_t len,
 		       void *file /* FILE* */);
 

@@ -1,0 +1,954 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * nettrace_writer.c - streaming .nettrace writer (NetTrace V5 semantics in the
+ * version-4 FastSerialization container; ../shared/docs/nettrace-format.md).
+ *
+ * Design
+ * ------
+ * Three block buffers are kept in memory: a MetadataBlock (definitions), a
+ * StackBlock (each distinct stack of the current sequence-point region once)
+ * and an EventBlock (compressed event headers + payloads).  When any of them
+ * would grow past NT_BLOCK_CAP, all pending blocks are written in the order
+ * Metadata -> Stack -> Event with a single write(2), so everything an event
+ * references is on disk before the event, and a writer killed at any moment
+ * leaves a file that readers can use up to its last whole block.
+ *
+ * Once NT_SP_INTERVAL bytes have gone to disk since the last sequence point,
+ * or the distinct-stack table holds NT_MAX_STACKS entries / NT_MAX_STACK_BYTES
+ * of addresses, an SPBlock is written that lists every capture thread's last
+ * sequence number; the stack table is then forgotten and stack ids restart at
+ * 1 (readers drop their stack caches at every sequence point).  Memory is thus
+ * bounded by the block caps, the stack bound and the number of capture threads,
+ * never by the length of the trace.
+ *
+ * Compressed headers follow the runtime's writer: each field is compared with
+ * the previous event of the same block (state zeroed per block) and only sent
+ * when it differs; the sequence number is per capture thread and sent as
+ * "delta minus one" whenever it is not simply previous + 1.  Timestamps are
+ * unsigned deltas, so an event older than its predecessor starts a new block;
+ * IsSorted is set when an event is not older than any event written before.
+ *
+ * Every write goes through write(2) with full error checking; the first error
+ * sticks (all later calls return it) and close() then removes the file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "nettrace.h"
+#include "nettrace_internal.h"
+#include "event_table.h"
+
+#define NT_BLOCK_CAP		(100 * 1024)	/* block content, like the runtime */
+#define NT_SP_INTERVAL		(8u << 20)	/* bytes between sequence points */
+#define NT_MAX_STACKS		(1u << 16)	/* distinct stacks per SP region */
+#define NT_MAX_STACK_BYTES	(8u << 20)	/* their addresses, in the dedup arena */
+#define NT_MAX_HEADER		96		/* longest compressed event header */
+
+struct nt_hdr {
+	uint32_t metadata_id;
+	uint32_t sequence;
+	uint64_t capture_thread_id;
+	uint32_t processor;
+	uint64_t thread_id;
+	uint32_t stack_id;
+	uint64_t timestamp;
+	uint8_t activity_id[16];
+	uint8_t related_activity_id[16];
+	uint32_t payload_size;
+};
+
+/* A MetadataBlock or EventBlock being filled. */
+struct nt_block {
+	struct nt_buf buf;	/* blobs, after the 20-byte block header */
+	struct nt_hdr prev;	/* header-compression state */
+	uint64_t min_ts, max_ts;
+	uint32_t count;
+};
+
+/* One distinct stack of the current SP region (dedup table entry). */
+struct nt_stack_ent {
+	uint64_t hash;
+	size_t off;		/* into stack_arena, in uint64 units */
+	uint32_t depth;
+	uint32_t id;		/* 0 = empty slot */
+};
+
+struct nt_writer {
+	int fd;
+	int err;		/* sticky first error */
+	char *path;
+	struct nt_trace_info info;
+	uint64_t offset;	/* bytes written to the file */
+	uint64_t last_sp_offset;
+	uint64_t n_events;
+	uint64_t max_ts;	/* largest event timestamp written so far */
+	int any_event;
+	uint32_t next_meta_id;
+	uint32_t loss_meta_id;
+
+	struct nt_block meta, ev;
+
+	struct nt_buf stacks;	/* pending StackBlock entries (after FirstId/Count) */
+	uint32_t stacks_first_id, stacks_count;
+	uint32_t next_stack_id;	/* in the current SP region */
+	struct nt_stack_ent *stab;
+	uint32_t stab_cap, stab_used;
+	uint64_t *stack_arena;
+	size_t arena_len, arena_cap;
+
+	struct nt_map threads;	/* capture thread id -> last sequence number */
+	struct nt_buf out;	/* assembled bytes of one write */
+};
+
+/* ------------------------------------------------------------ raw output */
+
+static int out_write(struct nt_writer *w, const uint8_t *p, size_t n)
+{
+	while (n) {
+		ssize_t r = write(w->fd, p, n);
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			return -EIO;
+		p += r;
+		n -= r;
+		w->offset += r;
+	}
+	return 0;
+}
+
+/* Write and empty w->out; errors stick. */
+static int out_commit(struct nt_writer *w)
+{
+	int err;
+
+	err = out_write(w, w->out.data, w->out.len);
+	w->out.len = 0;
+	if (err && !w->err)
+		w->err = err;
+	return err;
+}
+
+/* Object framing: 05 05 01 version minVersion nameLen name 06 */
+static void put_object_start(struct nt_buf *b, const char *name, uint32_t version)
+{
+	size_t n = strlen(name);
+
+	nt_put_u8(b, NT_TAG_BEGIN_PRIVATE);
+	nt_put_u8(b, NT_TAG_BEGIN_PRIVATE);
+	nt_put_u8(b, NT_TAG_NULL);
+	nt_put_u32(b, version);
+	nt_put_u32(b, version);
+	nt_put_u32(b, n);
+	nt_put_bytes(b, name, n);
+	nt_put_u8(b, NT_TAG_END);
+}
+
+/*
+ * Append a whole block object to w->out.  The bytes before the content are
+ * BlockSize and zero padding up to a 4-byte aligned absolute file offset;
+ * hdr (hdr_len bytes) and body make up the content.
+ */
+static int out_block(struct nt_writer *w, const char *name, const void *hdr, size_t hdr_len,
+		     const void *body, size_t body_len)
+{
+	size_t need = 3 + 12 + strlen(name) + 1 + 4 + 3 + hdr_len + body_len + 1;
+	uint64_t pos;
+
+	if (hdr_len + body_len > UINT32_MAX)
+		return -E2BIG;
+	if (nt_buf__reserve(&w->out, need))
+		return -ENOMEM;
+	put_object_start(&w->out, name, 2);
+	nt_put_u32(&w->out, hdr_len + body_len);
+	pos = w->offset + w->out.len;
+	while (pos % 4) {
+		nt_put_u8(&w->out, 0);
+		pos++;
+	}
+	nt_put_bytes(&w->out, hdr, hdr_len);
+	nt_put_bytes(&w->out, body, body_len);
+	nt_put_u8(&w->out, NT_TAG_END);
+	return 0;
+}
+
+static int out_event_block(struct nt_writer *w, const char *name, struct nt_block *blk)
+{
+	uint8_t hdr[NT_BLOCK_HEADER_SIZE];
+	struct nt_buf h = { .data = hdr, .cap = sizeof(hdr) };
+	int err;
+
+	nt_put_u16(&h, NT_BLOCK_HEADER_SIZE);
+	nt_put_u16(&h, 1);		/* header compression */
+	nt_put_u64(&h, blk->min_ts);
+	nt_put_u64(&h, blk->max_ts);
+	err = out_block(w, name, hdr, sizeof(hdr), blk->buf.data, blk->buf.len);
+	if (err)
+		return err;
+	blk->buf.len = 0;
+	blk->count = 0;
+	memset(&blk->prev, 0, sizeof(blk->prev));
+	blk->min_ts = UINT64_MAX;
+	blk->max_ts = 0;
+	return 0;
+}
+
+/* Write every pending block: Metadata -> Stack -> Event. */
+static int flush_blocks(struct nt_writer *w)
+{
+	int err = 0;
+
+	if (w->err)
+		return w->err;
+	if (w->meta.count)
+		err = out_event_block(w, "MetadataBlock", &w->meta);
+	if (!err && w->stacks_count) {
+		uint8_t hdr[8];
+		struct nt_buf h = { .data = hdr, .cap = sizeof(hdr) };
+
+		nt_put_u32(&h, w->stacks_first_id);
+		nt_put_u32(&h, w->stacks_count);
+		err = out_block(w, "StackBlock", hdr, sizeof(hdr), w->stacks.data, w->stacks.len);
+		if (!err) {
+			w->stacks.len = 0;
+			w->stacks_count = 0;
+		}
+	}
+	if (!err && w->ev.count)
+		err = out_event_block(w, "EventBlock", &w->ev);
+	if (err) {
+		w->err = err;
+		return err;
+	}
+	return w->out.len ? out_commit(w) : 0;
+}
+
+/* Pending blocks, then an SPBlock at timestamp ts; forgets the stack table. */
+static int write_sequence_point(struct nt_writer *w, uint64_t ts)
+{
+	struct nt_buf body = { 0 };
+	size_t i;
+	int err;
+
+	err = flush_blocks(w);
+	if (err)
+		return err;
+	err = nt_buf__reserve(&body, 12 + w->threads.used * 12);
+	if (err)
+		goto cleanup;
+	nt_put_u64(&body, ts);
+	nt_put_u32(&body, w->threads.used);
+	for (i = 0; i < w->threads.cap; i++) {
+		if (!w->threads.ents[i].used)
+			continue;
+		nt_put_u64(&body, w->threads.ents[i].key);
+		nt_put_u32(&body, (uint32_t)w->threads.ents[i].val);
+	}
+	err = out_block(w, "SPBlock", NULL, 0, body.data, body.len);
+	if (err)
+		goto cleanup;
+	err = out_commit(w);
+	if (err)
+		goto cleanup;
+	w->last_sp_offset = w->offset;
+	/* new region: stacks are forgotten, ids restart at 1 */
+	if (w->stab_cap)
+		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
+	w->stab_used = 0;
+	w->arena_len = 0;
+	w->next_stack_id = 1;
+	w->stacks_first_id = 1;
+cleanup:
+	if (err && !w->err)
+		w->err = err;
+	nt_buf__free(&body);
+	return err;
+}
+
+/* ------------------------------------------------------------ open */
+
+static void put_trace_object(struct nt_buf *b, const struct nt_trace_info *info)
+{
+	struct tm tm;
+	time_t secs = info->sync_utc.tv_sec;
+
+	memset(&tm, 0, sizeof(tm));
+	gmtime_r(&secs, &tm);
+	put_object_start(b, "Trace", 4);
+	nt_put_u16(b, tm.tm_year + 1900);
+	nt_put_u16(b, tm.tm_mon + 1);
+	nt_put_u16(b, tm.tm_wday);
+	nt_put_u16(b, tm.tm_mday);
+	nt_put_u16(b, tm.tm_hour);
+	nt_put_u16(b, tm.tm_min);
+	nt_put_u16(b, tm.tm_sec);
+	nt_put_u16(b, info->sync_utc.tv_nsec / 1000000);
+	nt_put_u64(b, info->sync_ts);
+	nt_put_u64(b, info->freq);
+	nt_put_u32(b, info->pointer_size);
+	nt_put_u32(b, info->pid);
+	nt_put_u32(b, info->ncpu);
+	nt_put_u32(b, info->sampling_interval_ns);
+	nt_put_u8(b, NT_TAG_END);
+}
+
+struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *info)
+{
+	static const char magic[] = "Nettrace";
+	static const char fs[] = "!FastSerialization.1";
+	struct nt_writer *w;
+	int err;
+
+	if (!path || !*path || !info) {
+		errno = EINVAL;
+		return NULL;
+	}
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	w->fd = -1;
+	w->info = *info;
+	if (!w->info.pointer_size)
+		w->info.pointer_size = 8;
+	if (w->info.pointer_size != 4 && w->info.pointer_size != 8) {
+		err = -EINVAL;
+		goto err_free;
+	}
+	if (!w->info.freq)
+		w->info.freq = 1000000000ULL;
+	w->next_meta_id = 1;
+	w->next_stack_id = 1;
+	w->stacks_first_id = 1;
+	w->meta.min_ts = w->ev.min_ts = UINT64_MAX;
+	w->path = strdup(path);
+	if (!w->path) {
+		err = -ENOMEM;
+		goto err_free;
+	}
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (w->fd < 0) {
+		err = -errno;
+		goto err_free;
+	}
+	err = nt_buf__reserve(&w->out, 256);
+	if (err)
+		goto err_unlink;
+	nt_put_bytes(&w->out, magic, 8);
+	nt_put_u32(&w->out, 20);
+	nt_put_bytes(&w->out, fs, 20);
+	put_trace_object(&w->out, &w->info);
+	err = out_commit(w);
+	if (err)
+		goto err_unlink;
+	w->last_sp_offset = w->offset;
+	return w;
+
+err_unlink:
+	close(w->fd);
+	unlink(path);
+	w->fd = -1;
+err_free:
+	nt_buf__free(&w->out);
+	free(w->path);
+	free(w);
+	errno = -err;
+	return NULL;
+}
+
+/* ------------------------------------------------------------ metadata */
+
+static int fields_have_array(const struct nt_field_desc *f, uint32_t n, int depth)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (f[i].type == NT_TYPE_ARRAY)
+			return 1;
+		if (f[i].type == NT_TYPE_OBJECT && depth < NT_MAX_FIELD_DEPTH &&
+		    fields_have_array(f[i].members, f[i].n_members, depth + 1))
+			return 1;
+	}
+	return 0;
+}
+
+static int valid_type(uint32_t t)
+{
+	return t == NT_TYPE_OBJECT || (t >= NT_TYPE_BOOLEAN && t <= NT_TYPE_ARRAY);
+}
+
+/* V1 descriptor: int32 TypeCode, [int32 count + members if Object], name */
+static int put_fields_v1(struct nt_buf *b, const struct nt_field_desc *f, uint32_t n,
+			 int depth)
+{
+	int err;
+
+	if (depth > NT_MAX_FIELD_DEPTH || (n && !f))
+		return -EINVAL;
+	for (uint32_t i = 0; i < n; i++) {
+		if (!valid_type(f[i].type) || f[i].type == NT_TYPE_ARRAY)
+			return -EINVAL;
+		if ((err = nt_buf__u32(b, f[i].type)))
+			return err;
+		if (f[i].type == NT_TYPE_OBJECT) {
+			if ((err = nt_buf__u32(b, f[i].n_members)))
+				return err;
+			err = put_fields_v1(b, f[i].members, f[i].n_members, depth + 1);
+			if (err)
+				return err;
+		}
+		if ((err = nt_buf__utf16(b, f[i].name ? f[i].name : "")))
+			return err;
+	}
+	return 0;
+}
+
+static int put_fields_v2(struct nt_buf *b, const struct nt_field_desc *f, uint32_t n,
+			 int depth);
+
+/* V2 type: TypeCode, then ElementType (recursively) for arrays or the
+ * member list for objects. */
+static int put_type_v2(struct nt_buf *b, const struct nt_field_desc *f, uint32_t type,
+		       int depth)
+{
+	int err;
+
+	if (!valid_type(type) || depth > NT_MAX_FIELD_DEPTH)
+		return -EINVAL;
+	if ((err = nt_buf__u32(b, type)))
+		return err;
+	if (type == NT_TYPE_ARRAY) {
+		if (f->elem_type == NT_TYPE_ARRAY)
+			return -EINVAL;
+		return put_type_v2(b, f, f->elem_type, depth + 1);
+	}
+	if (type == NT_TYPE_OBJECT) {
+		if ((err = nt_buf__u32(b, f->n_members)))
+			return err;
+		return put_fields_v2(b, f->members, f->n_members, depth + 1);
+	}
+	return 0;
+}
+
+/* V2 descriptor: int32 Size (including itself), name, type */
+static int put_fields_v2(struct nt_buf *b, const struct nt_field_desc *f, uint32_t n,
+			 int depth)
+{
+	int err;
+
+	if (depth > NT_MAX_FIELD_DEPTH || (n && !f))
+		return -EINVAL;
+	for (uint32_t i = 0; i < n; i++) {
+		size_t start = b->len;
+
+		if ((err = nt_buf__u32(b, 0)))
+			return err;
+		if ((err = nt_buf__utf16(b, f[i].name ? f[i].name : "")))
+			return err;
+		if ((err = put_type_v2(b, &f[i], f[i].type, depth)))
+			return err;
+		uint32_t size = b->len - start;
+
+		for (int k = 0; k < 4; k++)
+			b->data[start + k] = (size >> (8 * k)) & 0xff;
+	}
+	return 0;
+}
+
+static int put_tag(struct nt_buf *b, uint8_t kind, const void *p, size_t n)
+{
+	if (nt_buf__reserve(b, 5 + n))
+		return -ENOMEM;
+	nt_put_u32(b, n);
+	nt_put_u8(b, kind);
+	nt_put_bytes(b, p, n);
+	return 0;
+}
+
+/* Build the metadata payload (format guide section 5). */
+static int build_metadata(struct nt_buf *b, uint32_t id, const struct nt_event_desc *d)
+{
+	struct nt_buf v2 = { 0 };
+	int err;
+	int use_v2 = fields_have_array(d->fields, d->n_fields, 0);
+
+	if ((err = nt_buf__u32(b, id)) || (err = nt_buf__utf16(b, d->provider)) ||
+	    (err = nt_buf__u32(b, d->event_id)) || (err = nt_buf__utf16(b, d->name ? d->name : "")))
+		return err;
+	if (nt_buf__reserve(b, 20))
+		return -ENOMEM;
+	nt_put_u64(b, d->keywords);
+	nt_put_u32(b, d->version);
+	nt_put_u32(b, d->level);
+	nt_put_u32(b, use_v2 ? 0 : d->n_fields);
+	if (!use_v2 && (err = put_fields_v1(b, d->fields, d->n_fields, 0)))
+		return err;
+	if (d->opcode && (err = put_tag(b, NT_META_TAG_OPCODE, &d->opcode, 1)))
+		return err;
+	if (use_v2) {
+		err = nt_buf__u32(&v2, d->n_fields);
+		if (!err)
+			err = put_fields_v2(&v2, d->fields, d->n_fields, 0);
+		if (!err)
+			err = put_tag(b, NT_META_TAG_V2PARAMS, v2.data, v2.len);
+		nt_buf__free(&v2);
+	}
+	return err;
+}
+
+/* Current "time" for metadata block headers: the newest event, or sync. */
+static uint64_t now_ts(const struct nt_writer *w)
+{
+	return w->any_event && w->max_ts > w->info.sync_ts ? w->max_ts : w->info.sync_ts;
+}
+
+int nt_writer__define(struct nt_writer *w, const struct nt_event_desc *desc,
+		      uint32_t *metadata_id)
+{
+	struct nt_buf payload = { 0 };
+	struct nt_block *blk;
+	uint64_t ts;
+	int err;
+
+	if (!w || !desc || !desc->provider || !metadata_id)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	if (w->next_meta_id == INT32_MAX)
+		return -ENOSPC;
+	err = build_metadata(&payload, w->next_meta_id, desc);
+	if (err)
+		goto cleanup;
+	blk = &w->meta;
+	if (blk->count && blk->buf.len + payload.len + 16 > NT_BLOCK_CAP) {
+		err = flush_blocks(w);
+		if (err)
+			goto cleanup;
+	}
+	err = nt_buf__reserve(&blk->buf, payload.len + 16);
+	if (err)
+		goto cleanup;
+	/* header: id/seq/thread/stack/ts all 0, sorted, payload size */
+	nt_put_u8(&blk->buf, NT_F_SORTED |
+		  (blk->prev.payload_size != payload.len ? NT_F_PAYLOAD_SIZE : 0));
+	nt_put_varint(&blk->buf, 0);
+	if (blk->prev.payload_size != payload.len)
+		nt_put_varint(&blk->buf, payload.len);
+	nt_put_bytes(&blk->buf, payload.data, payload.len);
+	blk->prev.payload_size = payload.len;
+	blk->count++;
+	ts = now_ts(w);
+	if (ts < blk->min_ts)
+		blk->min_ts = ts;
+	if (ts > blk->max_ts)
+		blk->max_ts = ts;
+	*metadata_id = w->next_meta_id++;
+cleanup:
+	nt_buf__free(&payload);
+	return err;
+}
+
+int nt_writer__define_manifest(struct nt_writer *w, const struct ect_event *ev,
+			       uint32_t *metadata_id)
+{
+	struct nt_event_desc d;
+
+	if (!ev || !ev->provider || !ev->provider->name)
+		return -EINVAL;
+	memset(&d, 0, sizeof(d));
+	d.provider = ev->provider->name;
+	d.event_id = ev->id;
+	d.name = "";
+	d.keywords = ev->keywords;
+	d.version = ev->version;
+	d.level = ev->level;
+	d.opcode = ev->opcode;
+	return nt_writer__define(w, &d, metadata_id);
+}
+
+/* ------------------------------------------------------------ stacks */
+
+static uint64_t stack_hash(const uint64_t *ips, uint32_t n, uint32_t psize)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+
+	for (uint32_t i = 0; i < n; i++)
+		h = nt_hash64(h ^ (psize == 4 ? (uint32_t)ips[i] : ips[i]));
+	return h;
+}
+
+static int stack_equal(const struct nt_writer *w, const struct nt_stack_ent *e,
+		       const uint64_t *ips, uint32_t n)
+{
+	const uint64_t *a = w->stack_arena + e->off;
+
+	if (e->depth != n)
+		return 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t x = ips[i];
+
+		if (w->info.pointer_size == 4)
+			x = (uint32_t)x;
+		if (a[i] != x)
+			return 0;
+	}
+	return 1;
+}
+
+static int stab_grow(struct nt_writer *w)
+{
+	uint32_t ncap = w->stab_cap ? w->stab_cap * 2 : 1024;
+	struct nt_stack_ent *n = calloc(ncap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (uint32_t i = 0; i < w->stab_cap; i++) {
+		uint32_t j;
+
+		if (!w->stab[i].id)
+			continue;
+		for (j = w->stab[i].hash & (ncap - 1); n[j].id; j = (j + 1) & (ncap - 1))
+			;
+		n[j] = w->stab[i];
+	}
+	free(w->stab);
+	w->stab = n;
+	w->stab_cap = ncap;
+	return 0;
+}
+
+/*
+ * Id of this stack in the current SP region, adding it to the pending
+ * StackBlock if new.  May write blocks or a sequence point first.
+ */
+static int stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id)
+{
+	uint32_t psize = w->info.pointer_size;
+	uint64_t h = stack_hash(ips, n, psize);
+	size_t bytes = (size_t)n * psize;
+	struct nt_stack_ent *e;
+	uint32_t i;
+	int err;
+
+	if (w->stab_cap) {
+		for (i = h & (w->stab_cap - 1); w->stab[i].id; i = (i + 1) & (w->stab_cap - 1)) {
+			if (w->stab[i].hash == h && stack_equal(w, &w->stab[i], ips, n)) {
+				*id = w->stab[i].id;
+				return 0;
+			}
+		}
+	}
+	/* new stack: keep the region bounded */
+	if (w->stab_used >= NT_MAX_STACKS || (w->arena_len + n) * 8 > NT_MAX_STACK_BYTES) {
+		err = write_sequence_point(w, w->max_ts);
+		if (err)
+			return err;
+	}
+	if (w->stacks_count && w->stacks.len + 4 + bytes > NT_BLOCK_CAP) {
+		err = flush_blocks(w);
+		if (err)
+			return err;
+	}
+	if ((w->stab_used + 1) * 2 > w->stab_cap && (err = stab_grow(w)))
+		return err;
+	if (w->arena_len + n > w->arena_cap) {
+		size_t ncap = w->arena_cap ? w->arena_cap : 4096;
+		uint64_t *p;
+
+		while (ncap < w->arena_len + n)
+			ncap *= 2;
+		p = realloc(w->stack_arena, ncap * sizeof(*p));
+		if (!p)
+			return -ENOMEM;
+		w->stack_arena = p;
+		w->arena_cap = ncap;
+	}
+	if (nt_buf__reserve(&w->stacks, 4 + bytes))
+		return -ENOMEM;
+	if (!w->stacks_count)
+		w->stacks_first_id = w->next_stack_id;
+	nt_put_u32(&w->stacks, bytes);
+	for (i = 0; i < n; i++) {
+		uint64_t x = psize == 4 ? (uint32_t)ips[i] : ips[i];
+
+		if (psize == 4)
+			nt_put_u32(&w->stacks, x);
+		else
+			nt_put_u64(&w->stacks, x);
+		w->stack_arena[w->arena_len + i] = x;
+	}
+	w->stacks_count++;
+	for (i = h & (w->stab_cap - 1); w->stab[i].id; i = (i + 1) & (w->stab_cap - 1))
+		;
+	e = &w->stab[i];
+	e->hash = h;
+	e->off = w->arena_len;
+	e->depth = n;
+	e->id = w->next_stack_id++;
+	w->arena_len += n;
+	w->stab_used++;
+	*id = e->id;
+	return 0;
+}
+
+/* ------------------------------------------------------------ events */
+
+static const uint8_t zero_guid[16];
+
+static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt_hdr *h,
+			  int sorted)
+{
+	uint8_t flags = 0;
+	size_t flag_pos = b->len;
+
+	nt_put_u8(b, 0);
+	if (h->metadata_id != prev->metadata_id) {
+		flags |= NT_F_METADATA_ID;
+		nt_put_varint(b, h->metadata_id);
+	}
+	if (prev->sequence + (h->metadata_id ? 1 : 0) != h->sequence ||
+	    prev->capture_thread_id != h->capture_thread_id || prev->processor != h->processor) {
+		flags |= NT_F_CAPTURE;
+		nt_put_varint(b, (uint32_t)(h->sequence - prev->sequence - 1));
+		nt_put_varint(b, h->capture_thread_id);
+		nt_put_varint(b, h->processor);
+	}
+	if (h->thread_id != prev->thread_id) {
+		flags |= NT_F_THREAD_ID;
+		nt_put_varint(b, h->thread_id);
+	}
+	if (h->stack_id != prev->stack_id) {
+		flags |= NT_F_STACK_ID;
+		nt_put_varint(b, h->stack_id);
+	}
+	nt_put_varint(b, h->timestamp - prev->timestamp);
+	if (memcmp(h->activity_id, prev->activity_id, 16)) {
+		flags |= NT_F_ACTIVITY_ID;
+		nt_put_bytes(b, h->activity_id, 16);
+	}
+	if (memcmp(h->related_activity_id, prev->related_activity_id, 16)) {
+		flags |= NT_F_RELATED_ID;
+		nt_put_bytes(b, h->related_activity_id, 16);
+	}
+	if (sorted)
+		flags |= NT_F_SORTED;
+	if (h->payload_size != prev->payload_size) {
+		flags |= NT_F_PAYLOAD_SIZE;
+		nt_put_varint(b, h->payload_size);
+	}
+	b->data[flag_pos] = flags;
+	*prev = *h;
+}
+
+int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
+{
+	struct nt_map_ent *thr;
+	struct nt_hdr h;
+	uint32_t stack_id = 0;
+	int sorted, err;
+
+	if (!w || !ev)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	if (!ev->metadata_id || ev->metadata_id >= w->next_meta_id ||
+	    (ev->payload_size && !ev->payload) || (ev->stack_depth && !ev->stack) ||
+	    ev->stack_depth > (1u << 20))
+		return -EINVAL;
+
+	/* block boundaries and sequence points come before the stack lookup,
+	 * which must resolve in the region the event is written to */
+	if (w->ev.count && w->ev.buf.len + NT_MAX_HEADER + ev->payload_size > NT_BLOCK_CAP) {
+		err = flush_blocks(w);
+		if (err)
+			return err;
+	}
+	if (w->offset - w->last_sp_offset >= NT_SP_INTERVAL) {
+		err = write_sequence_point(w, w->max_ts);
+		if (err)
+			return err;
+	}
+	if (ev->stack_depth) {
+		err = stack_id_for(w, ev->stack, ev->stack_depth, &stack_id);
+		if (err)
+			return err;
+	}
+	/* unsigned timestamp deltas: an older event opens a new block */
+	if (w->ev.count && ev->timestamp < w->ev.prev.timestamp) {
+		err = flush_blocks(w);
+		if (err)
+			return err;
+	}
+	err = nt_buf__reserve(&w->ev.buf, NT_MAX_HEADER + ev->payload_size);
+	if (err)
+		return err;
+	err = nt_map__get(&w->threads, ev->capture_thread_id, &thr);
+	if (err)
+		return err;
+
+	memset(&h, 0, sizeof(h));
+	h.metadata_id = ev->metadata_id;
+	h.sequence = (uint32_t)++thr->val;
+	h.capture_thread_id = ev->capture_thread_id;
+	h.processor = ev->processor;
+	h.thread_id = ev->thread_id;
+	h.stack_id = stack_id;
+	h.timestamp = ev->timestamp;
+	memcpy(h.activity_id, ev->activity_id ? ev->activity_id : zero_guid, 16);
+	memcpy(h.related_activity_id,
+	       ev->related_activity_id ? ev->related_activity_id : zero_guid, 16);
+	h.payload_size = ev->payload_size;
+	sorted = !w->any_event || ev->timestamp >= w->max_ts;
+	encode_header(&w->ev.buf, &w->ev.prev, &h, sorted);
+	nt_put_bytes(&w->ev.buf, ev->payload, ev->payload_size);
+
+	w->ev.count++;
+	if (ev->timestamp < w->ev.min_ts)
+		w->ev.min_ts = ev->timestamp;
+	if (ev->timestamp > w->ev.max_ts)
+		w->ev.max_ts = ev->timestamp;
+	if (!w->any_event || ev->timestamp > w->max_ts)
+		w->max_ts = ev->timestamp;
+	w->any_event = 1;
+	w->n_events++;
+	return 0;
+}
+
+int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n)
+{
+	struct nt_map_ent *thr;
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	err = nt_map__get(&w->threads, capture_thread_id, &thr);
+	if (err)
+		return err;
+	thr->val = (uint32_t)(thr->val + n);
+	return 0;
+}
+
+int nt_writer__flush(struct nt_writer *w)
+{
+	if (!w)
+		return -EINVAL;
+	if (w->err)
+		return w->err;
+	return write_sequence_point(w, w->max_ts);
+}
+
+uint64_t nt_writer__bytes(const struct nt_writer *w)
+{
+	return w ? w->offset : 0;
+}
+
+uint64_t nt_writer__events(const struct nt_writer *w)
+{
+	return w ? w->n_events : 0;
+}
+
+/* ------------------------------------------------------------ close */
+
+static int write_loss_summary(struct nt_writer *w, const struct nt_loss_summary *loss,
+			      uint64_t ts)
+{
+	static const struct nt_field_desc fields[] = {
+		{ .name = "EventsWritten", .type = NT_TYPE_UINT64 },
+		{ .name = "RingbufDrops", .type = NT_TYPE_UINT64 },
+		{ .name = "TruncatedPayloads", .type = NT_TYPE_UINT64 },
+		{ .name = "TruncatedStacks", .type = NT_TYPE_UINT64 },
+		{ .name = "UnreadableMaps", .type = NT_TYPE_UINT64 },
+		{ .name = "OtherDrops", .type = NT_TYPE_UINT64 },
+	};
+	static const struct nt_event_desc desc = {
+		.provider = "ebpf-collect",
+		.event_id = 1,
+		.name = "LossSummary",
+		.level = 4,
+		.fields = fields,
+		.n_fields = 6,
+	};
+	uint8_t payload[48];
+	struct nt_buf p = { .data = payload, .cap = sizeof(payload) };
+	struct nt_event ev;
+	uint32_t id;
+	int err;
+
+	err = nt_writer__define(w, &desc, &id);
+	if (err)
+		return err;
+	nt_put_u64(&p, loss->events_written ? loss->events_written : w->n_events);
+	nt_put_u64(&p, loss->ringbuf_drops);
+	nt_put_u64(&p, loss->truncated_payloads);
+	nt_put_u64(&p, loss->truncated_stacks);
+	nt_put_u64(&p, loss->unreadable_maps);
+	nt_put_u64(&p, loss->other_drops);
+	memset(&ev, 0, sizeof(ev));
+	ev.metadata_id = id;
+	ev.timestamp = ts;
+	ev.payload = payload;
+	ev.payload_size = sizeof(payload);
+	w->loss_meta_id = id;
+	return nt_writer__write_event(w, &ev);
+}
+
+static void writer_free(struct nt_writer *w)
+{
+	nt_buf__free(&w->meta.buf);
+	nt_buf__free(&w->ev.buf);
+	nt_buf__free(&w->stacks);
+	nt_buf__free(&w->out);
+	nt_map__free(&w->threads);
+	free(w->stab);
+	free(w->stack_arena);
+	free(w->path);
+	free(w);
+}
+
+int nt_writer__close(struct nt_writer *w, const struct nt_loss_summary *loss,
+		     uint64_t last_ts)
+{
+	static const uint8_t end = NT_TAG_NULL;
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	err = w->err;
+	if (w->any_event && last_ts < w->max_ts)
+		last_ts = w->max_ts;
+	if (!err && loss)
+		err = write_loss_summary(w, loss, last_ts);
+	if (!err)
+		err = write_sequence_point(w, last_ts);
+	if (!err)
+		err = out_write(w, &end, 1);
+	if (!err && fsync(w->fd))
+		err = -errno;
+	if (close(w->fd) && !err)
+		err = -errno;
+	w->fd = -1;
+	if (err)
+		unlink(w->path);
+	writer_free(w);
+	return err;
+}
+
+void nt_writer__abort(struct nt_writer *w)
+{
+	if (!w)
+		return;
+	if (w->fd >= 0) {
+		close(w->fd);
+		unlink(w->path);
+	}
+	writer_free(w);
+}
