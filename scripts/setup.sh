@@ -11,7 +11,7 @@ set -euo pipefail
 
 [[ ${EUID} -eq 0 ]] || { echo "setup: must run as root (installs Debian packages)" >&2; exit 1; }
 
-PKGS=(make gcc clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-dev
+PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-dev
       bats bpftrace linux-perf python3 python3-jsonschema unzip xxd binutils util-linux procps)
 BPO_PKGS=(libbpf-dev bpftool)
 

@@ -1,2 +1,112 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# usdt: build fragment included by the top-level Makefile.
+#
+# usdt/: the provider compiler and what it generates.
+#
+#   $(OUTPUT)/usdt-gen            the manifest compiler (expat)
+#   $(GEN)/clretw_provider.h/.c   runtime side of $(MANIFEST): FireEtXplat*, probes
+#   $(GEN)/clretw_events.c        collector side: clretw_event_table
+#
+# Exported for the other fragments:
+#   USDT_GEN          path of usdt-gen
+#   GEN_PROVIDER_H    $(GEN)/clretw_provider.h; objects that include it need
+#                     "| $(GEN_PROVIDER_H)" (order-only; -MMD does the rest)
+#   PROVIDER_OBJS     object of clretw_provider.c (semaphores + probes)
+#   EVENT_TABLE_OBJS  clretw_events.o + event_decode.o (ect_* lookups/decoder)
+
+USDT_GEN        := $(OUTPUT)/usdt-gen
+USDT_GEN_SRCS   := usdt/usdt-gen.c usdt/usdt-gen-provider.c usdt/usdt-gen-events.c \
+		   usdt/manifest.c usdt/event_decode.c
+USDT_GEN_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(USDT_GEN_SRCS))
+GEN_PROVIDER_H  := $(GEN)/clretw_provider.h
+GEN_FILES       := $(GEN)/clretw_provider.h $(GEN)/clretw_provider.c $(GEN)/clretw_events.c \
+		   $(GEN)/clretw_caller.c
+PROVIDER_OBJS   := $(OUTPUT)/obj/gen/clretw_provider.o
+EVENT_TABLE_OBJS := $(OUTPUT)/obj/gen/clretw_events.o $(OUTPUT)/obj/usdt/event_decode.o
+
+$(USDT_GEN): $(USDT_GEN_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat -o $@
+
+# one usdt-gen run writes all the files (grouped target, GNU make >= 4.3);
+# clretw_caller.c (calls every FireEtXplat) is only used by test_usdt_roundtrip
+$(GEN_FILES) &: $(USDT_GEN) $(MANIFEST) | $(GEN)
+	$(call msg,GEN,$(GEN)/clretw_*)
+	$(Q)$(USDT_GEN) $(MANIFEST) -o $(GEN) --emit-caller >/dev/null
+
+$(OUTPUT)/obj/gen/%.o: $(GEN)/%.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+ALL_TARGETS += $(USDT_GEN) $(GEN_FILES) $(PROVIDER_OBJS) $(EVENT_TABLE_OBJS)
+
+# --- tests and bench ---
+
+# the generated provider with a capture hook (test_usdt_serialize, usdt_demo_hook)
+$(OUTPUT)/obj/gen/clretw_provider_hook.o: $(GEN)/clretw_provider.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DCLRETW_TEST_HOOK=test_capture -c $< -o $@
+
+USDT_TEST_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(wildcard tests/unit/test_usdt_*.c) \
+		  usdt/bench_fire.c usdt/probe_demo.c)
+$(USDT_TEST_OBJS): | $(GEN_PROVIDER_H)
+
+$(OUTPUT)/tests/test_usdt_serialize: $(OUTPUT)/obj/tests/unit/test_usdt_serialize.o \
+				     $(OUTPUT)/obj/gen/clretw_provider_hook.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+
+# every event fired by the generated caller decodes to its own length
+$(OUTPUT)/obj/gen/clretw_provider_rt.o: $(GEN)/clretw_provider.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DCLRETW_TEST_HOOK=roundtrip_hook -c $< -o $@
+
+$(OUTPUT)/obj/gen/clretw_caller_rt.o: $(GEN)/clretw_caller.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Dmain=caller_main -c $< -o $@
+
+$(OUTPUT)/tests/test_usdt_roundtrip: $(OUTPUT)/obj/tests/unit/test_usdt_roundtrip.o \
+				     $(OUTPUT)/obj/gen/clretw_caller_rt.o \
+				     $(OUTPUT)/obj/gen/clretw_provider_rt.o \
+				     $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+
+$(OUTPUT)/tests/test_usdt_decode: $(OUTPUT)/obj/tests/unit/test_usdt_decode.o \
+				  $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+
+$(OUTPUT)/tests/test_usdt_manifest: $(OUTPUT)/obj/tests/unit/test_usdt_manifest.o \
+				    $(OUTPUT)/obj/usdt/manifest.o \
+				    $(OUTPUT)/obj/usdt/event_decode.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat -o $@
+
+UNIT_TESTS += $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_usdt_*.c))
+
+# probe demos for tests/usdt_probe.bats: one linked like a runtime, one
+# counting serializations through the provider's test hook
+$(OUTPUT)/tests/usdt_demo: $(OUTPUT)/obj/usdt/probe_demo.o $(PROVIDER_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+
+$(OUTPUT)/obj/usdt/probe_demo_hook.o: usdt/probe_demo.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DDEMO_HOOK -c $< -o $@
+
+$(OUTPUT)/tests/usdt_demo_hook: $(OUTPUT)/obj/usdt/probe_demo_hook.o \
+				$(OUTPUT)/obj/gen/clretw_provider_hook.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+
+$(OUTPUT)/bench_fire: $(OUTPUT)/obj/usdt/bench_fire.o $(PROVIDER_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+
+ALL_TARGETS += $(OUTPUT)/tests/usdt_demo $(OUTPUT)/tests/usdt_demo_hook
+BENCH_TARGETS += $(OUTPUT)/bench_fire

@@ -109,7 +109,7 @@ const struct ect_provider *ect_find_provider(const struct ect_table *t, const ch
 
 /*
  * Print the payload as a JSON object {"Field":value,...} to out.
- * Integers print as numbers, pointers and HexInt fields as "0x..." strings,
+ * Integers and pointers print as JSON numbers (the table keeps no outType),
  * strings as JSON strings (UTF-16 converted to UTF-8), GUIDs in registry
  * format, Binary as hex strings, arrays and structs as JSON arrays.
  * Returns 0, or -EINVAL when the payload is shorter than the layout needs

@@ -1,0 +1,4500 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* generated from clr-events.man by usdt-gen v1, do not edit */
+/* USDT provider: semaphores, serializers, probes */
+
+/*
+ * Every event has one USDT probe, provider = short provider name, name =
+ * event symbol, guarded by its semaphore, at a 5-byte nop site.  Probe
+ * arguments: arg0 payload pointer (manifest layout), arg1 payload length
+ * (u32), arg2 activity id (16 bytes) or 0, arg3 related activity id or 0.
+ *
+ * Build with -DCLRETW_TEST_HOOK=fn to have every fired event also passed to
+ * void fn(const char *provider, const char *symbol, const void *payload,
+ *         unsigned int len, const GUID *activity, const GUID *related);
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clretw_provider.h"
+
+#define _SDT_HAS_SEMAPHORES 1
+#include <sys/sdt.h>
+/* architecture decision 12: 5-byte nop probe sites (0f 1f 44 00 00) */
+#undef _SDT_NOP
+#define _SDT_NOP .nops 5
+
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || __SIZEOF_POINTER__ != 8
+#error "payloads are written for 64-bit little-endian targets"
+#endif
+
+#define CLRETW__STACK_BUF 1024
+
+unsigned long long clretw_dropped_oversize;
+unsigned long long clretw_dropped_nomem;
+
+static __thread GUID clretw__act, clretw__rel;
+static __thread unsigned char clretw__act_set;
+
+void EventXplatSetActivityId(const GUID *activity, const GUID *related)
+{
+	clretw__act_set = 0;
+	if (activity) {
+		clretw__act = *activity;
+		clretw__act_set |= 1;
+	}
+	if (related) {
+		clretw__rel = *related;
+		clretw__act_set |= 2;
+	}
+}
+
+#ifdef CLRETW_TEST_HOOK
+void CLRETW_TEST_HOOK(const char *provider, const char *symbol, const void *payload,
+		unsigned int len, const GUID *activity, const GUID *related);
+#define CLRETW__HOOK(p, n, b, l, a, r) CLRETW_TEST_HOOK(#p, #n, b, l, a, r)
+#else
+#define CLRETW__HOOK(p, n, b, l, a, r) do { } while (0)
+#endif
+
+/*
+ * Red zone: the first hit of a 5-byte-nop uprobe turns the nop into a
+ * call to a kernel trampoline (Linux 6.x, x86-64), which pushes onto the
+ * user stack and so overwrites the 128 bytes below %rsp.  A leaf function
+ * may keep the payload there, so every function holding a probe also
+ * calls clretw__nonleaf(): a non-leaf function keeps nothing below %rsp.
+ */
+__attribute__((noinline)) static void clretw__nonleaf(void)
+{
+	__asm__ __volatile__("" ::: "memory");
+}
+
+#define CLRETW__PROBE(prov, name, buf, len) do {					\
+	const GUID *a__ = (clretw__act_set & 1) ? &clretw__act : NULL;		\
+	const GUID *r__ = (clretw__act_set & 2) ? &clretw__rel : NULL;		\
+	CLRETW__HOOK(prov, name, buf, len, a__, r__);				\
+	STAP_PROBE4(prov, name, (const void *)(buf), (unsigned int)(len), a__, r__); \
+	clretw__nonleaf();							\
+} while (0)
+
+static inline __attribute__((unused)) unsigned char *clretw__u8(unsigned char *p, uint8_t v)
+{
+	p[0] = v;
+	return p + 1;
+}
+
+static inline __attribute__((unused)) unsigned char *clretw__u16(unsigned char *p, uint16_t v)
+{
+	memcpy(p, &v, 2);
+	return p + 2;
+}
+
+static inline __attribute__((unused)) unsigned char *clretw__u32(unsigned char *p, uint32_t v)
+{
+	memcpy(p, &v, 4);
+	return p + 4;
+}
+
+static inline __attribute__((unused)) unsigned char *clretw__u64(unsigned char *p, uint64_t v)
+{
+	memcpy(p, &v, 8);
+	return p + 8;
+}
+
+static inline __attribute__((unused)) unsigned char *clretw__f64(unsigned char *p, double v)
+{
+	memcpy(p, &v, 8);
+	return p + 8;
+}
+
+/* GUID in .NET byte order (Data1..3 little-endian); NULL writes zeros */
+static inline __attribute__((unused)) unsigned char *clretw__guid(unsigned char *p, const GUID *g)
+{
+	if (!g) {
+		memset(p, 0, 16);
+		return p + 16;
+	}
+	p = clretw__u32(p, g->Data1);
+	p = clretw__u16(p, g->Data2);
+	p = clretw__u16(p, g->Data3);
+	memcpy(p, g->Data4, 8);
+	return p + 8;
+}
+
+/* UTF-16LE with its NUL; NULL is the empty string */
+static inline __attribute__((unused)) size_t clretw__wlen(const char16_t *s)
+{
+	size_t n = 0;
+
+	if (s)
+		while (s[n])
+			n++;
+	return 2 * (n + 1);
+}
+
+static inline __attribute__((unused)) unsigned char *clretw__wstr(unsigned char *p, const char16_t *s)
+{
+	size_t n = clretw__wlen(s) - 2;
+
+	if (n)
+		memcpy(p, s, n);
+	p[n] = 0;
+	p[n + 1] = 0;
+	return p + n + 2;
+}
+
+static inline __attribute__((unused)) size_t clretw__alen(const char *s)
+{
+	return s ? strlen(s) + 1 : 1;
+}
+
+static inline __attribute__((unused)) unsigned char *clretw__astr(unsigned char *p, const char *s)
+{
+	size_t n = clretw__alen(s) - 1;
+
+	if (n)
+		memcpy(p, s, n);
+	p[n] = 0;
+	return p + n + 1;
+}
+
+/* n bytes from src; a NULL src writes zeros */
+static inline __attribute__((unused)) unsigned char *clretw__bytes(unsigned char *p, const void *src, size_t n)
+{
+	if (n && src)
+		memcpy(p, src, n);
+	else if (n)
+		memset(p, 0, n);
+	return p + n;
+}
+
+/* n elements of e bytes, saturated just above the payload limit */
+static inline __attribute__((unused)) size_t clretw__arr(uint64_t n, size_t e)
+{
+	return n > CLRETW_MAX_PAYLOAD ? (size_t)CLRETW_MAX_PAYLOAD + 1 : (size_t)n * e;
+}
+
+static ULONG clretw__drop(unsigned long long *counter)
+{
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+	return ERROR_WRITE_FAULT;
+}
+
+static size_t clretw__elen_BulkType_Values(const BulkType_Values *e)
+{
+	size_t n__ = 0;
+
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 1;
+	n__ += clretw__wlen(e->Name);
+	n__ += 4;
+	n__ += clretw__arr((uint64_t)(e->TypeParameterCount), 8);
+	(void)e;
+	return n__;
+}
+
+static unsigned char *clretw__eput_BulkType_Values(unsigned char *p__, const BulkType_Values *e)
+{
+	uint64_t i__;
+
+	p__ = clretw__u64(p__, (uint64_t)(e->TypeID));
+	p__ = clretw__u64(p__, (uint64_t)(e->ModuleID));
+	p__ = clretw__u32(p__, (uint32_t)(e->TypeNameID));
+	p__ = clretw__u32(p__, (uint32_t)(e->Flags));
+	p__ = clretw__u8(p__, (uint8_t)(e->CorElementType));
+	p__ = clretw__wstr(p__, e->Name);
+	p__ = clretw__u32(p__, (uint32_t)(e->TypeParameterCount));
+	for (i__ = 0; i__ < (uint64_t)(e->TypeParameterCount); i__++)
+		p__ = clretw__u64(p__, (uint64_t)(e->TypeParameters ? e->TypeParameters[i__] : 0));
+	return p__;
+}
+
+size_t clretw_pack_BulkType_Values(void *buf, size_t cap, const BulkType_Values *elems, unsigned count)
+{
+	unsigned char *p = buf;
+	size_t need = 0;
+	unsigned i;
+
+	for (i = 0; i < count; i++)
+		need += clretw__elen_BulkType_Values(&elems[i]);
+	if (!buf || need > cap)
+		return need;
+	for (i = 0; i < count; i++)
+		p = clretw__eput_BulkType_Values(p, &elems[i]);
+	return need;
+}
+
+/* ======== Microsoft-Windows-DotNETRuntime: USDT provider DotNETRuntime ======== */
+
+/* template RuntimeInformation */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_RuntimeInformation(
+	const unsigned short ClrInstanceID,
+	const unsigned short Sku,
+	const unsigned short BclMajorVersion,
+	const unsigned short BclMinorVersion,
+	const unsigned short BclBuildNumber,
+	const unsigned short BclQfeNumber,
+	const unsigned short VMMajorVersion,
+	const unsigned short VMMinorVersion,
+	const unsigned short VMBuildNumber,
+	const unsigned short VMQfeNumber,
+	const unsigned int StartupFlags,
+	const unsigned char StartupMode,
+	PCWSTR CommandLine,
+	const GUID* ComObjectGuid,
+	PCWSTR RuntimeDllPath)
+{
+	size_t n__ = 0;
+
+	(void)ClrInstanceID;
+	(void)Sku;
+	(void)BclMajorVersion;
+	(void)BclMinorVersion;
+	(void)BclBuildNumber;
+	(void)BclQfeNumber;
+	(void)VMMajorVersion;
+	(void)VMMinorVersion;
+	(void)VMBuildNumber;
+	(void)VMQfeNumber;
+	(void)StartupFlags;
+	(void)StartupMode;
+	(void)CommandLine;
+	(void)ComObjectGuid;
+	(void)RuntimeDllPath;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 4;
+	n__ += 1;
+	n__ += clretw__wlen(CommandLine);
+	n__ += 16;
+	n__ += clretw__wlen(RuntimeDllPath);
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_RuntimeInformation(unsigned char *p__, 
+	const unsigned short ClrInstanceID,
+	const unsigned short Sku,
+	const unsigned short BclMajorVersion,
+	const unsigned short BclMinorVersion,
+	const unsigned short BclBuildNumber,
+	const unsigned short BclQfeNumber,
+	const unsigned short VMMajorVersion,
+	const unsigned short VMMinorVersion,
+	const unsigned short VMBuildNumber,
+	const unsigned short VMQfeNumber,
+	const unsigned int StartupFlags,
+	const unsigned char StartupMode,
+	PCWSTR CommandLine,
+	const GUID* ComObjectGuid,
+	PCWSTR RuntimeDllPath)
+{
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u16(p__, (uint16_t)(Sku));
+	p__ = clretw__u16(p__, (uint16_t)(BclMajorVersion));
+	p__ = clretw__u16(p__, (uint16_t)(BclMinorVersion));
+	p__ = clretw__u16(p__, (uint16_t)(BclBuildNumber));
+	p__ = clretw__u16(p__, (uint16_t)(BclQfeNumber));
+	p__ = clretw__u16(p__, (uint16_t)(VMMajorVersion));
+	p__ = clretw__u16(p__, (uint16_t)(VMMinorVersion));
+	p__ = clretw__u16(p__, (uint16_t)(VMBuildNumber));
+	p__ = clretw__u16(p__, (uint16_t)(VMQfeNumber));
+	p__ = clretw__u32(p__, (uint32_t)(StartupFlags));
+	p__ = clretw__u8(p__, (uint8_t)(StartupMode));
+	p__ = clretw__wstr(p__, CommandLine);
+	p__ = clretw__guid(p__, ComObjectGuid);
+	p__ = clretw__wstr(p__, RuntimeDllPath);
+	(void)p__;
+}
+
+/* template GCTriggered */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCTriggered(
+	const unsigned int Reason,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)Reason;
+	(void)ClrInstanceID;
+	n__ += 4;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCTriggered(unsigned char *p__, 
+	const unsigned int Reason,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u32(p__, (uint32_t)(Reason));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template GCStart_V2 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCStart_V2(
+	const unsigned int Count,
+	const unsigned int Depth,
+	const unsigned int Reason,
+	const unsigned int Type,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ClientSequenceNumber)
+{
+	size_t n__ = 0;
+
+	(void)Count;
+	(void)Depth;
+	(void)Reason;
+	(void)Type;
+	(void)ClrInstanceID;
+	(void)ClientSequenceNumber;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	n__ += 8;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCStart_V2(unsigned char *p__, 
+	const unsigned int Count,
+	const unsigned int Depth,
+	const unsigned int Reason,
+	const unsigned int Type,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ClientSequenceNumber)
+{
+	p__ = clretw__u32(p__, (uint32_t)(Count));
+	p__ = clretw__u32(p__, (uint32_t)(Depth));
+	p__ = clretw__u32(p__, (uint32_t)(Reason));
+	p__ = clretw__u32(p__, (uint32_t)(Type));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u64(p__, (uint64_t)(ClientSequenceNumber));
+	(void)p__;
+}
+
+/* template GCEnd_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCEnd_V1(
+	const unsigned int Count,
+	const unsigned int Depth,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)Count;
+	(void)Depth;
+	(void)ClrInstanceID;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCEnd_V1(unsigned char *p__, 
+	const unsigned int Count,
+	const unsigned int Depth,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u32(p__, (uint32_t)(Count));
+	p__ = clretw__u32(p__, (uint32_t)(Depth));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template GCHeapStats_V2 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCHeapStats_V2(
+	const unsigned long long GenerationSize0,
+	const unsigned long long TotalPromotedSize0,
+	const unsigned long long GenerationSize1,
+	const unsigned long long TotalPromotedSize1,
+	const unsigned long long GenerationSize2,
+	const unsigned long long TotalPromotedSize2,
+	const unsigned long long GenerationSize3,
+	const unsigned long long TotalPromotedSize3,
+	const unsigned long long FinalizationPromotedSize,
+	const unsigned long long FinalizationPromotedCount,
+	const unsigned int PinnedObjectCount,
+	const unsigned int SinkBlockCount,
+	const unsigned int GCHandleCount,
+	const unsigned short ClrInstanceID,
+	const unsigned long long GenerationSize4,
+	const unsigned long long TotalPromotedSize4)
+{
+	size_t n__ = 0;
+
+	(void)GenerationSize0;
+	(void)TotalPromotedSize0;
+	(void)GenerationSize1;
+	(void)TotalPromotedSize1;
+	(void)GenerationSize2;
+	(void)TotalPromotedSize2;
+	(void)GenerationSize3;
+	(void)TotalPromotedSize3;
+	(void)FinalizationPromotedSize;
+	(void)FinalizationPromotedCount;
+	(void)PinnedObjectCount;
+	(void)SinkBlockCount;
+	(void)GCHandleCount;
+	(void)ClrInstanceID;
+	(void)GenerationSize4;
+	(void)TotalPromotedSize4;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	n__ += 8;
+	n__ += 8;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCHeapStats_V2(unsigned char *p__, 
+	const unsigned long long GenerationSize0,
+	const unsigned long long TotalPromotedSize0,
+	const unsigned long long GenerationSize1,
+	const unsigned long long TotalPromotedSize1,
+	const unsigned long long GenerationSize2,
+	const unsigned long long TotalPromotedSize2,
+	const unsigned long long GenerationSize3,
+	const unsigned long long TotalPromotedSize3,
+	const unsigned long long FinalizationPromotedSize,
+	const unsigned long long FinalizationPromotedCount,
+	const unsigned int PinnedObjectCount,
+	const unsigned int SinkBlockCount,
+	const unsigned int GCHandleCount,
+	const unsigned short ClrInstanceID,
+	const unsigned long long GenerationSize4,
+	const unsigned long long TotalPromotedSize4)
+{
+	p__ = clretw__u64(p__, (uint64_t)(GenerationSize0));
+	p__ = clretw__u64(p__, (uint64_t)(TotalPromotedSize0));
+	p__ = clretw__u64(p__, (uint64_t)(GenerationSize1));
+	p__ = clretw__u64(p__, (uint64_t)(TotalPromotedSize1));
+	p__ = clretw__u64(p__, (uint64_t)(GenerationSize2));
+	p__ = clretw__u64(p__, (uint64_t)(TotalPromotedSize2));
+	p__ = clretw__u64(p__, (uint64_t)(GenerationSize3));
+	p__ = clretw__u64(p__, (uint64_t)(TotalPromotedSize3));
+	p__ = clretw__u64(p__, (uint64_t)(FinalizationPromotedSize));
+	p__ = clretw__u64(p__, (uint64_t)(FinalizationPromotedCount));
+	p__ = clretw__u32(p__, (uint32_t)(PinnedObjectCount));
+	p__ = clretw__u32(p__, (uint32_t)(SinkBlockCount));
+	p__ = clretw__u32(p__, (uint32_t)(GCHandleCount));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u64(p__, (uint64_t)(GenerationSize4));
+	p__ = clretw__u64(p__, (uint64_t)(TotalPromotedSize4));
+	(void)p__;
+}
+
+/* template GCAllocationTick_V2 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCAllocationTick_V2(
+	const unsigned int AllocationAmount,
+	const unsigned int AllocationKind,
+	const unsigned short ClrInstanceID,
+	const unsigned long long AllocationAmount64,
+	const void* TypeID,
+	PCWSTR TypeName,
+	const unsigned int HeapIndex)
+{
+	size_t n__ = 0;
+
+	(void)AllocationAmount;
+	(void)AllocationKind;
+	(void)ClrInstanceID;
+	(void)AllocationAmount64;
+	(void)TypeID;
+	(void)TypeName;
+	(void)HeapIndex;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	n__ += 8;
+	n__ += 8;
+	n__ += clretw__wlen(TypeName);
+	n__ += 4;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCAllocationTick_V2(unsigned char *p__, 
+	const unsigned int AllocationAmount,
+	const unsigned int AllocationKind,
+	const unsigned short ClrInstanceID,
+	const unsigned long long AllocationAmount64,
+	const void* TypeID,
+	PCWSTR TypeName,
+	const unsigned int HeapIndex)
+{
+	p__ = clretw__u32(p__, (uint32_t)(AllocationAmount));
+	p__ = clretw__u32(p__, (uint32_t)(AllocationKind));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u64(p__, (uint64_t)(AllocationAmount64));
+	p__ = clretw__u64(p__, (uint64_t)(uintptr_t)(TypeID));
+	p__ = clretw__wstr(p__, TypeName);
+	p__ = clretw__u32(p__, (uint32_t)(HeapIndex));
+	(void)p__;
+}
+
+/* template GCAllocationTick_V3 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCAllocationTick_V3(
+	const unsigned int AllocationAmount,
+	const unsigned int AllocationKind,
+	const unsigned short ClrInstanceID,
+	const unsigned long long AllocationAmount64,
+	const void* TypeID,
+	PCWSTR TypeName,
+	const unsigned int HeapIndex,
+	const void* Address)
+{
+	size_t n__ = 0;
+
+	(void)AllocationAmount;
+	(void)AllocationKind;
+	(void)ClrInstanceID;
+	(void)AllocationAmount64;
+	(void)TypeID;
+	(void)TypeName;
+	(void)HeapIndex;
+	(void)Address;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	n__ += 8;
+	n__ += 8;
+	n__ += clretw__wlen(TypeName);
+	n__ += 4;
+	n__ += 8;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCAllocationTick_V3(unsigned char *p__, 
+	const unsigned int AllocationAmount,
+	const unsigned int AllocationKind,
+	const unsigned short ClrInstanceID,
+	const unsigned long long AllocationAmount64,
+	const void* TypeID,
+	PCWSTR TypeName,
+	const unsigned int HeapIndex,
+	const void* Address)
+{
+	p__ = clretw__u32(p__, (uint32_t)(AllocationAmount));
+	p__ = clretw__u32(p__, (uint32_t)(AllocationKind));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u64(p__, (uint64_t)(AllocationAmount64));
+	p__ = clretw__u64(p__, (uint64_t)(uintptr_t)(TypeID));
+	p__ = clretw__wstr(p__, TypeName);
+	p__ = clretw__u32(p__, (uint32_t)(HeapIndex));
+	p__ = clretw__u64(p__, (uint64_t)(uintptr_t)(Address));
+	(void)p__;
+}
+
+/* template GCSuspendEE_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCSuspendEE_V1(
+	const unsigned int Reason,
+	const unsigned int Count,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)Reason;
+	(void)Count;
+	(void)ClrInstanceID;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCSuspendEE_V1(unsigned char *p__, 
+	const unsigned int Reason,
+	const unsigned int Count,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u32(p__, (uint32_t)(Reason));
+	p__ = clretw__u32(p__, (uint32_t)(Count));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template GCNoUserData */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCNoUserData(
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ClrInstanceID;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCNoUserData(unsigned char *p__, 
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template GCGlobalHeap_V3 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCGlobalHeap_V3(
+	const unsigned long long FinalYoungestDesired,
+	const signed int NumHeaps,
+	const unsigned int CondemnedGeneration,
+	const unsigned int Gen0ReductionCount,
+	const unsigned int Reason,
+	const unsigned int GlobalMechanisms,
+	const unsigned short ClrInstanceID,
+	const unsigned int PauseMode,
+	const unsigned int MemoryPressure,
+	const unsigned int CondemnReasons0,
+	const unsigned int CondemnReasons1)
+{
+	size_t n__ = 0;
+
+	(void)FinalYoungestDesired;
+	(void)NumHeaps;
+	(void)CondemnedGeneration;
+	(void)Gen0ReductionCount;
+	(void)Reason;
+	(void)GlobalMechanisms;
+	(void)ClrInstanceID;
+	(void)PauseMode;
+	(void)MemoryPressure;
+	(void)CondemnReasons0;
+	(void)CondemnReasons1;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCGlobalHeap_V3(unsigned char *p__, 
+	const unsigned long long FinalYoungestDesired,
+	const signed int NumHeaps,
+	const unsigned int CondemnedGeneration,
+	const unsigned int Gen0ReductionCount,
+	const unsigned int Reason,
+	const unsigned int GlobalMechanisms,
+	const unsigned short ClrInstanceID,
+	const unsigned int PauseMode,
+	const unsigned int MemoryPressure,
+	const unsigned int CondemnReasons0,
+	const unsigned int CondemnReasons1)
+{
+	p__ = clretw__u64(p__, (uint64_t)(FinalYoungestDesired));
+	p__ = clretw__u32(p__, (uint32_t)(NumHeaps));
+	p__ = clretw__u32(p__, (uint32_t)(CondemnedGeneration));
+	p__ = clretw__u32(p__, (uint32_t)(Gen0ReductionCount));
+	p__ = clretw__u32(p__, (uint32_t)(Reason));
+	p__ = clretw__u32(p__, (uint32_t)(GlobalMechanisms));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u32(p__, (uint32_t)(PauseMode));
+	p__ = clretw__u32(p__, (uint32_t)(MemoryPressure));
+	p__ = clretw__u32(p__, (uint32_t)(CondemnReasons0));
+	p__ = clretw__u32(p__, (uint32_t)(CondemnReasons1));
+	(void)p__;
+}
+
+/* template GCDynamicEvent */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_GCDynamicEvent(
+	PCWSTR Name,
+	const unsigned int DataSize,
+	const BYTE* Data,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)Name;
+	(void)DataSize;
+	(void)Data;
+	(void)ClrInstanceID;
+	n__ += clretw__wlen(Name);
+	n__ += 4;
+	n__ += clretw__arr((uint64_t)(DataSize), 1);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_GCDynamicEvent(unsigned char *p__, 
+	PCWSTR Name,
+	const unsigned int DataSize,
+	const BYTE* Data,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__wstr(p__, Name);
+	p__ = clretw__u32(p__, (uint32_t)(DataSize));
+	p__ = clretw__bytes(p__, Data, (size_t)(DataSize));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template BulkType */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_BulkType(
+	const unsigned int Count,
+	const unsigned short ClrInstanceID,
+	int Values_ElementSize,
+	const void* Values)
+{
+	size_t n__ = 0;
+
+	(void)Count;
+	(void)ClrInstanceID;
+	(void)Values_ElementSize;
+	(void)Values;
+	n__ += 4;
+	n__ += 2;
+	n__ += (size_t)Values_ElementSize;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_BulkType(unsigned char *p__, 
+	const unsigned int Count,
+	const unsigned short ClrInstanceID,
+	int Values_ElementSize,
+	const void* Values)
+{
+	(void)Values_ElementSize;
+	p__ = clretw__u32(p__, (uint32_t)(Count));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__bytes(p__, Values, (size_t)Values_ElementSize);
+	(void)p__;
+}
+
+/* template MethodJittingStarted_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_MethodJittingStarted_V1(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned int MethodToken,
+	const unsigned int MethodILSize,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)MethodID;
+	(void)ModuleID;
+	(void)MethodToken;
+	(void)MethodILSize;
+	(void)MethodNamespace;
+	(void)MethodName;
+	(void)MethodSignature;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += clretw__wlen(MethodNamespace);
+	n__ += clretw__wlen(MethodName);
+	n__ += clretw__wlen(MethodSignature);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_MethodJittingStarted_V1(unsigned char *p__, 
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned int MethodToken,
+	const unsigned int MethodILSize,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(MethodID));
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u32(p__, (uint32_t)(MethodToken));
+	p__ = clretw__u32(p__, (uint32_t)(MethodILSize));
+	p__ = clretw__wstr(p__, MethodNamespace);
+	p__ = clretw__wstr(p__, MethodName);
+	p__ = clretw__wstr(p__, MethodSignature);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template MethodLoadUnload_V2 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_MethodLoadUnload_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	size_t n__ = 0;
+
+	(void)MethodID;
+	(void)ModuleID;
+	(void)MethodStartAddress;
+	(void)MethodSize;
+	(void)MethodToken;
+	(void)MethodFlags;
+	(void)ClrInstanceID;
+	(void)ReJITID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	n__ += 8;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_MethodLoadUnload_V2(unsigned char *p__, 
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(MethodID));
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u64(p__, (uint64_t)(MethodStartAddress));
+	p__ = clretw__u32(p__, (uint32_t)(MethodSize));
+	p__ = clretw__u32(p__, (uint32_t)(MethodToken));
+	p__ = clretw__u32(p__, (uint32_t)(MethodFlags));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u64(p__, (uint64_t)(ReJITID));
+	(void)p__;
+}
+
+/* template MethodLoadUnloadVerbose_V2 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_MethodLoadUnloadVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	size_t n__ = 0;
+
+	(void)MethodID;
+	(void)ModuleID;
+	(void)MethodStartAddress;
+	(void)MethodSize;
+	(void)MethodToken;
+	(void)MethodFlags;
+	(void)MethodNamespace;
+	(void)MethodName;
+	(void)MethodSignature;
+	(void)ClrInstanceID;
+	(void)ReJITID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += clretw__wlen(MethodNamespace);
+	n__ += clretw__wlen(MethodName);
+	n__ += clretw__wlen(MethodSignature);
+	n__ += 2;
+	n__ += 8;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_MethodLoadUnloadVerbose_V2(unsigned char *p__, 
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(MethodID));
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u64(p__, (uint64_t)(MethodStartAddress));
+	p__ = clretw__u32(p__, (uint32_t)(MethodSize));
+	p__ = clretw__u32(p__, (uint32_t)(MethodToken));
+	p__ = clretw__u32(p__, (uint32_t)(MethodFlags));
+	p__ = clretw__wstr(p__, MethodNamespace);
+	p__ = clretw__wstr(p__, MethodName);
+	p__ = clretw__wstr(p__, MethodSignature);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u64(p__, (uint64_t)(ReJITID));
+	(void)p__;
+}
+
+/* template MethodILToNativeMap */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_MethodILToNativeMap(
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)MethodID;
+	(void)ReJITID;
+	(void)MethodExtent;
+	(void)CountOfMapEntries;
+	(void)ILOffsets;
+	(void)NativeOffsets;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 1;
+	n__ += 2;
+	n__ += clretw__arr((uint64_t)(CountOfMapEntries), 4);
+	n__ += clretw__arr((uint64_t)(CountOfMapEntries), 4);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_MethodILToNativeMap(unsigned char *p__, 
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	uint64_t i__;
+
+	p__ = clretw__u64(p__, (uint64_t)(MethodID));
+	p__ = clretw__u64(p__, (uint64_t)(ReJITID));
+	p__ = clretw__u8(p__, (uint8_t)(MethodExtent));
+	p__ = clretw__u16(p__, (uint16_t)(CountOfMapEntries));
+	for (i__ = 0; i__ < (uint64_t)(CountOfMapEntries); i__++)
+		p__ = clretw__u32(p__, (uint32_t)(ILOffsets ? ILOffsets[i__] : 0));
+	for (i__ = 0; i__ < (uint64_t)(CountOfMapEntries); i__++)
+		p__ = clretw__u32(p__, (uint32_t)(NativeOffsets ? NativeOffsets[i__] : 0));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ModuleLoadUnload_V2 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ModuleLoadUnload_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	size_t n__ = 0;
+
+	(void)ModuleID;
+	(void)AssemblyID;
+	(void)ModuleFlags;
+	(void)Reserved1;
+	(void)ModuleILPath;
+	(void)ModuleNativePath;
+	(void)ClrInstanceID;
+	(void)ManagedPdbSignature;
+	(void)ManagedPdbAge;
+	(void)ManagedPdbBuildPath;
+	(void)NativePdbSignature;
+	(void)NativePdbAge;
+	(void)NativePdbBuildPath;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += clretw__wlen(ModuleILPath);
+	n__ += clretw__wlen(ModuleNativePath);
+	n__ += 2;
+	n__ += 16;
+	n__ += 4;
+	n__ += clretw__wlen(ManagedPdbBuildPath);
+	n__ += 16;
+	n__ += 4;
+	n__ += clretw__wlen(NativePdbBuildPath);
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ModuleLoadUnload_V2(unsigned char *p__, 
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u64(p__, (uint64_t)(AssemblyID));
+	p__ = clretw__u32(p__, (uint32_t)(ModuleFlags));
+	p__ = clretw__u32(p__, (uint32_t)(Reserved1));
+	p__ = clretw__wstr(p__, ModuleILPath);
+	p__ = clretw__wstr(p__, ModuleNativePath);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__guid(p__, ManagedPdbSignature);
+	p__ = clretw__u32(p__, (uint32_t)(ManagedPdbAge));
+	p__ = clretw__wstr(p__, ManagedPdbBuildPath);
+	p__ = clretw__guid(p__, NativePdbSignature);
+	p__ = clretw__u32(p__, (uint32_t)(NativePdbAge));
+	p__ = clretw__wstr(p__, NativePdbBuildPath);
+	(void)p__;
+}
+
+/* template AssemblyLoadUnload_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_AssemblyLoadUnload_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)AssemblyID;
+	(void)AppDomainID;
+	(void)BindingID;
+	(void)AssemblyFlags;
+	(void)FullyQualifiedAssemblyName;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += clretw__wlen(FullyQualifiedAssemblyName);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_AssemblyLoadUnload_V1(unsigned char *p__, 
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(AssemblyID));
+	p__ = clretw__u64(p__, (uint64_t)(AppDomainID));
+	p__ = clretw__u64(p__, (uint64_t)(BindingID));
+	p__ = clretw__u32(p__, (uint32_t)(AssemblyFlags));
+	p__ = clretw__wstr(p__, FullyQualifiedAssemblyName);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template DomainModuleLoadUnload_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_DomainModuleLoadUnload_V1(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ModuleID;
+	(void)AssemblyID;
+	(void)AppDomainID;
+	(void)ModuleFlags;
+	(void)Reserved1;
+	(void)ModuleILPath;
+	(void)ModuleNativePath;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += clretw__wlen(ModuleILPath);
+	n__ += clretw__wlen(ModuleNativePath);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_DomainModuleLoadUnload_V1(unsigned char *p__, 
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u64(p__, (uint64_t)(AssemblyID));
+	p__ = clretw__u64(p__, (uint64_t)(AppDomainID));
+	p__ = clretw__u32(p__, (uint32_t)(ModuleFlags));
+	p__ = clretw__u32(p__, (uint32_t)(Reserved1));
+	p__ = clretw__wstr(p__, ModuleILPath);
+	p__ = clretw__wstr(p__, ModuleNativePath);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template AppDomainLoadUnload_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_AppDomainLoadUnload_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)AppDomainID;
+	(void)AppDomainFlags;
+	(void)AppDomainName;
+	(void)AppDomainIndex;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 4;
+	n__ += clretw__wlen(AppDomainName);
+	n__ += 4;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_AppDomainLoadUnload_V1(unsigned char *p__, 
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(AppDomainID));
+	p__ = clretw__u32(p__, (uint32_t)(AppDomainFlags));
+	p__ = clretw__wstr(p__, AppDomainName);
+	p__ = clretw__u32(p__, (uint32_t)(AppDomainIndex));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template Exception */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_Exception(
+	PCWSTR ExceptionType,
+	PCWSTR ExceptionMessage,
+	const void* ExceptionEIP,
+	const unsigned int ExceptionHRESULT,
+	const unsigned short ExceptionFlags,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ExceptionType;
+	(void)ExceptionMessage;
+	(void)ExceptionEIP;
+	(void)ExceptionHRESULT;
+	(void)ExceptionFlags;
+	(void)ClrInstanceID;
+	n__ += clretw__wlen(ExceptionType);
+	n__ += clretw__wlen(ExceptionMessage);
+	n__ += 8;
+	n__ += 4;
+	n__ += 2;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_Exception(unsigned char *p__, 
+	PCWSTR ExceptionType,
+	PCWSTR ExceptionMessage,
+	const void* ExceptionEIP,
+	const unsigned int ExceptionHRESULT,
+	const unsigned short ExceptionFlags,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__wstr(p__, ExceptionType);
+	p__ = clretw__wstr(p__, ExceptionMessage);
+	p__ = clretw__u64(p__, (uint64_t)(uintptr_t)(ExceptionEIP));
+	p__ = clretw__u32(p__, (uint32_t)(ExceptionHRESULT));
+	p__ = clretw__u16(p__, (uint16_t)(ExceptionFlags));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ExceptionHandling */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ExceptionHandling(
+	const unsigned long long EntryEIP,
+	const unsigned long long MethodID,
+	PCWSTR MethodName,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)EntryEIP;
+	(void)MethodID;
+	(void)MethodName;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += clretw__wlen(MethodName);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ExceptionHandling(unsigned char *p__, 
+	const unsigned long long EntryEIP,
+	const unsigned long long MethodID,
+	PCWSTR MethodName,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(EntryEIP));
+	p__ = clretw__u64(p__, (uint64_t)(MethodID));
+	p__ = clretw__wstr(p__, MethodName);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template Contention */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_Contention(
+	const unsigned char ContentionFlags,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ContentionFlags;
+	(void)ClrInstanceID;
+	n__ += 1;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_Contention(unsigned char *p__, 
+	const unsigned char ContentionFlags,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u8(p__, (uint8_t)(ContentionFlags));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ContentionStop_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ContentionStop_V1(
+	const unsigned char ContentionFlags,
+	const unsigned short ClrInstanceID,
+	const double DurationNs)
+{
+	size_t n__ = 0;
+
+	(void)ContentionFlags;
+	(void)ClrInstanceID;
+	(void)DurationNs;
+	n__ += 1;
+	n__ += 2;
+	n__ += 8;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ContentionStop_V1(unsigned char *p__, 
+	const unsigned char ContentionFlags,
+	const unsigned short ClrInstanceID,
+	const double DurationNs)
+{
+	p__ = clretw__u8(p__, (uint8_t)(ContentionFlags));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__f64(p__, DurationNs);
+	(void)p__;
+}
+
+/* template ThreadPoolWorkerThread */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ThreadPoolWorkerThread(
+	const unsigned int ActiveWorkerThreadCount,
+	const unsigned int RetiredWorkerThreadCount,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ActiveWorkerThreadCount;
+	(void)RetiredWorkerThreadCount;
+	(void)ClrInstanceID;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ThreadPoolWorkerThread(unsigned char *p__, 
+	const unsigned int ActiveWorkerThreadCount,
+	const unsigned int RetiredWorkerThreadCount,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u32(p__, (uint32_t)(ActiveWorkerThreadCount));
+	p__ = clretw__u32(p__, (uint32_t)(RetiredWorkerThreadCount));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ThreadPoolWorkerThreadAdjustmentSample */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentSample(
+	const double Throughput,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)Throughput;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentSample(unsigned char *p__, 
+	const double Throughput,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__f64(p__, Throughput);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ThreadPoolWorkerThreadAdjustmentAdjustment */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentAdjustment(
+	const double AverageThroughput,
+	const unsigned int NewWorkerThreadCount,
+	const unsigned int Reason,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)AverageThroughput;
+	(void)NewWorkerThreadCount;
+	(void)Reason;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentAdjustment(unsigned char *p__, 
+	const double AverageThroughput,
+	const unsigned int NewWorkerThreadCount,
+	const unsigned int Reason,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__f64(p__, AverageThroughput);
+	p__ = clretw__u32(p__, (uint32_t)(NewWorkerThreadCount));
+	p__ = clretw__u32(p__, (uint32_t)(Reason));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ThreadPoolWorkerThreadAdjustmentStats */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentStats(
+	const double Duration,
+	const double Throughput,
+	const double ThreadWave,
+	const double ThroughputWave,
+	const double ThroughputErrorEstimate,
+	const double AverageThroughputErrorEstimate,
+	const double ThroughputRatio,
+	const double Confidence,
+	const double NewControlSetting,
+	const unsigned short NewThreadWaveMagnitude,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)Duration;
+	(void)Throughput;
+	(void)ThreadWave;
+	(void)ThroughputWave;
+	(void)ThroughputErrorEstimate;
+	(void)AverageThroughputErrorEstimate;
+	(void)ThroughputRatio;
+	(void)Confidence;
+	(void)NewControlSetting;
+	(void)NewThreadWaveMagnitude;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 2;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentStats(unsigned char *p__, 
+	const double Duration,
+	const double Throughput,
+	const double ThreadWave,
+	const double ThroughputWave,
+	const double ThroughputErrorEstimate,
+	const double AverageThroughputErrorEstimate,
+	const double ThroughputRatio,
+	const double Confidence,
+	const double NewControlSetting,
+	const unsigned short NewThreadWaveMagnitude,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__f64(p__, Duration);
+	p__ = clretw__f64(p__, Throughput);
+	p__ = clretw__f64(p__, ThreadWave);
+	p__ = clretw__f64(p__, ThroughputWave);
+	p__ = clretw__f64(p__, ThroughputErrorEstimate);
+	p__ = clretw__f64(p__, AverageThroughputErrorEstimate);
+	p__ = clretw__f64(p__, ThroughputRatio);
+	p__ = clretw__f64(p__, Confidence);
+	p__ = clretw__f64(p__, NewControlSetting);
+	p__ = clretw__u16(p__, (uint16_t)(NewThreadWaveMagnitude));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ThreadCreated */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ThreadCreated(
+	const unsigned long long ManagedThreadID,
+	const unsigned long long AppDomainID,
+	const unsigned int Flags,
+	const unsigned int ManagedThreadIndex,
+	const unsigned int OSThreadID,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ManagedThreadID;
+	(void)AppDomainID;
+	(void)Flags;
+	(void)ManagedThreadIndex;
+	(void)OSThreadID;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ThreadCreated(unsigned char *p__, 
+	const unsigned long long ManagedThreadID,
+	const unsigned long long AppDomainID,
+	const unsigned int Flags,
+	const unsigned int ManagedThreadIndex,
+	const unsigned int OSThreadID,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(ManagedThreadID));
+	p__ = clretw__u64(p__, (uint64_t)(AppDomainID));
+	p__ = clretw__u32(p__, (uint32_t)(Flags));
+	p__ = clretw__u32(p__, (uint32_t)(ManagedThreadIndex));
+	p__ = clretw__u32(p__, (uint32_t)(OSThreadID));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ThreadTerminatedOrTransition */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ThreadTerminatedOrTransition(
+	const unsigned long long ManagedThreadID,
+	const unsigned long long AppDomainID,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ManagedThreadID;
+	(void)AppDomainID;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ThreadTerminatedOrTransition(unsigned char *p__, 
+	const unsigned long long ManagedThreadID,
+	const unsigned long long AppDomainID,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(ManagedThreadID));
+	p__ = clretw__u64(p__, (uint64_t)(AppDomainID));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ClrStackWalk */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntime_ClrStackWalk(
+	const unsigned short ClrInstanceID,
+	const unsigned char Reserved1,
+	const unsigned char Reserved2,
+	const unsigned int FrameCount,
+	const void** Stack)
+{
+	size_t n__ = 0;
+
+	(void)ClrInstanceID;
+	(void)Reserved1;
+	(void)Reserved2;
+	(void)FrameCount;
+	(void)Stack;
+	n__ += 2;
+	n__ += 1;
+	n__ += 1;
+	n__ += 4;
+	n__ += clretw__arr((uint64_t)(FrameCount), 8);
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntime_ClrStackWalk(unsigned char *p__, 
+	const unsigned short ClrInstanceID,
+	const unsigned char Reserved1,
+	const unsigned char Reserved2,
+	const unsigned int FrameCount,
+	const void** Stack)
+{
+	uint64_t i__;
+
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u8(p__, (uint8_t)(Reserved1));
+	p__ = clretw__u8(p__, (uint8_t)(Reserved2));
+	p__ = clretw__u32(p__, (uint32_t)(FrameCount));
+	for (i__ = 0; i__ < (uint64_t)(FrameCount); i__++)
+		p__ = clretw__u64(p__, (uint64_t)(uintptr_t)(Stack ? Stack[i__] : 0));
+	(void)p__;
+}
+
+unsigned short DotNETRuntime_RuntimeInformationStart_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_RuntimeInformationStart(
+	const unsigned short ClrInstanceID,
+	const unsigned short Sku,
+	const unsigned short BclMajorVersion,
+	const unsigned short BclMinorVersion,
+	const unsigned short BclBuildNumber,
+	const unsigned short BclQfeNumber,
+	const unsigned short VMMajorVersion,
+	const unsigned short VMMinorVersion,
+	const unsigned short VMBuildNumber,
+	const unsigned short VMQfeNumber,
+	const unsigned int StartupFlags,
+	const unsigned char StartupMode,
+	PCWSTR CommandLine,
+	const GUID* ComObjectGuid,
+	PCWSTR RuntimeDllPath)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_RuntimeInformation(ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_RuntimeInformation(buf__, ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
+	CLRETW__PROBE(DotNETRuntime, RuntimeInformationStart, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatRuntimeInformationStart(
+	const unsigned short ClrInstanceID,
+	const unsigned short Sku,
+	const unsigned short BclMajorVersion,
+	const unsigned short BclMinorVersion,
+	const unsigned short BclBuildNumber,
+	const unsigned short BclQfeNumber,
+	const unsigned short VMMajorVersion,
+	const unsigned short VMMinorVersion,
+	const unsigned short VMBuildNumber,
+	const unsigned short VMQfeNumber,
+	const unsigned int StartupFlags,
+	const unsigned char StartupMode,
+	PCWSTR CommandLine,
+	const GUID* ComObjectGuid,
+	PCWSTR RuntimeDllPath)
+{
+	if (!EventXplatEnabledRuntimeInformationStart())
+		return ERROR_SUCCESS;
+	return clretw__fire_RuntimeInformationStart(ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
+}
+
+unsigned short DotNETRuntime_GCTriggered_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCTriggered(
+	const unsigned int Reason,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[6];
+
+	clretw__put_DotNETRuntime_GCTriggered(buf__, Reason, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, GCTriggered, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCTriggered(
+	const unsigned int Reason,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledGCTriggered())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCTriggered(Reason, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_GCStart_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCStart_V2(
+	const unsigned int Count,
+	const unsigned int Depth,
+	const unsigned int Reason,
+	const unsigned int Type,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ClientSequenceNumber)
+{
+	unsigned char buf__[26];
+
+	clretw__put_DotNETRuntime_GCStart_V2(buf__, Count, Depth, Reason, Type, ClrInstanceID, ClientSequenceNumber);
+	CLRETW__PROBE(DotNETRuntime, GCStart_V2, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCStart_V2(
+	const unsigned int Count,
+	const unsigned int Depth,
+	const unsigned int Reason,
+	const unsigned int Type,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ClientSequenceNumber)
+{
+	if (!EventXplatEnabledGCStart_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCStart_V2(Count, Depth, Reason, Type, ClrInstanceID, ClientSequenceNumber);
+}
+
+unsigned short DotNETRuntime_GCEnd_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCEnd_V1(
+	const unsigned int Count,
+	const unsigned int Depth,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[10];
+
+	clretw__put_DotNETRuntime_GCEnd_V1(buf__, Count, Depth, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, GCEnd_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCEnd_V1(
+	const unsigned int Count,
+	const unsigned int Depth,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledGCEnd_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCEnd_V1(Count, Depth, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_GCHeapStats_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCHeapStats_V2(
+	const unsigned long long GenerationSize0,
+	const unsigned long long TotalPromotedSize0,
+	const unsigned long long GenerationSize1,
+	const unsigned long long TotalPromotedSize1,
+	const unsigned long long GenerationSize2,
+	const unsigned long long TotalPromotedSize2,
+	const unsigned long long GenerationSize3,
+	const unsigned long long TotalPromotedSize3,
+	const unsigned long long FinalizationPromotedSize,
+	const unsigned long long FinalizationPromotedCount,
+	const unsigned int PinnedObjectCount,
+	const unsigned int SinkBlockCount,
+	const unsigned int GCHandleCount,
+	const unsigned short ClrInstanceID,
+	const unsigned long long GenerationSize4,
+	const unsigned long long TotalPromotedSize4)
+{
+	unsigned char buf__[110];
+
+	clretw__put_DotNETRuntime_GCHeapStats_V2(buf__, GenerationSize0, TotalPromotedSize0, GenerationSize1, TotalPromotedSize1, GenerationSize2, TotalPromotedSize2, GenerationSize3, TotalPromotedSize3, FinalizationPromotedSize, FinalizationPromotedCount, PinnedObjectCount, SinkBlockCount, GCHandleCount, ClrInstanceID, GenerationSize4, TotalPromotedSize4);
+	CLRETW__PROBE(DotNETRuntime, GCHeapStats_V2, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCHeapStats_V2(
+	const unsigned long long GenerationSize0,
+	const unsigned long long TotalPromotedSize0,
+	const unsigned long long GenerationSize1,
+	const unsigned long long TotalPromotedSize1,
+	const unsigned long long GenerationSize2,
+	const unsigned long long TotalPromotedSize2,
+	const unsigned long long GenerationSize3,
+	const unsigned long long TotalPromotedSize3,
+	const unsigned long long FinalizationPromotedSize,
+	const unsigned long long FinalizationPromotedCount,
+	const unsigned int PinnedObjectCount,
+	const unsigned int SinkBlockCount,
+	const unsigned int GCHandleCount,
+	const unsigned short ClrInstanceID,
+	const unsigned long long GenerationSize4,
+	const unsigned long long TotalPromotedSize4)
+{
+	if (!EventXplatEnabledGCHeapStats_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCHeapStats_V2(GenerationSize0, TotalPromotedSize0, GenerationSize1, TotalPromotedSize1, GenerationSize2, TotalPromotedSize2, GenerationSize3, TotalPromotedSize3, FinalizationPromotedSize, FinalizationPromotedCount, PinnedObjectCount, SinkBlockCount, GCHandleCount, ClrInstanceID, GenerationSize4, TotalPromotedSize4);
+}
+
+unsigned short DotNETRuntime_GCAllocationTick_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCAllocationTick_V2(
+	const unsigned int AllocationAmount,
+	const unsigned int AllocationKind,
+	const unsigned short ClrInstanceID,
+	const unsigned long long AllocationAmount64,
+	const void* TypeID,
+	PCWSTR TypeName,
+	const unsigned int HeapIndex)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_GCAllocationTick_V2(AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_GCAllocationTick_V2(buf__, AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex);
+	CLRETW__PROBE(DotNETRuntime, GCAllocationTick_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCAllocationTick_V2(
+	const unsigned int AllocationAmount,
+	const unsigned int AllocationKind,
+	const unsigned short ClrInstanceID,
+	const unsigned long long AllocationAmount64,
+	const void* TypeID,
+	PCWSTR TypeName,
+	const unsigned int HeapIndex)
+{
+	if (!EventXplatEnabledGCAllocationTick_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCAllocationTick_V2(AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex);
+}
+
+unsigned short DotNETRuntime_GCAllocationTick_V3_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCAllocationTick_V3(
+	const unsigned int AllocationAmount,
+	const unsigned int AllocationKind,
+	const unsigned short ClrInstanceID,
+	const unsigned long long AllocationAmount64,
+	const void* TypeID,
+	PCWSTR TypeName,
+	const unsigned int HeapIndex,
+	const void* Address)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_GCAllocationTick_V3(AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex, Address);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_GCAllocationTick_V3(buf__, AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex, Address);
+	CLRETW__PROBE(DotNETRuntime, GCAllocationTick_V3, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCAllocationTick_V3(
+	const unsigned int AllocationAmount,
+	const unsigned int AllocationKind,
+	const unsigned short ClrInstanceID,
+	const unsigned long long AllocationAmount64,
+	const void* TypeID,
+	PCWSTR TypeName,
+	const unsigned int HeapIndex,
+	const void* Address)
+{
+	if (!EventXplatEnabledGCAllocationTick_V3())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCAllocationTick_V3(AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex, Address);
+}
+
+unsigned short DotNETRuntime_GCSuspendEEBegin_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCSuspendEEBegin_V1(
+	const unsigned int Reason,
+	const unsigned int Count,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[10];
+
+	clretw__put_DotNETRuntime_GCSuspendEE_V1(buf__, Reason, Count, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, GCSuspendEEBegin_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCSuspendEEBegin_V1(
+	const unsigned int Reason,
+	const unsigned int Count,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledGCSuspendEEBegin_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCSuspendEEBegin_V1(Reason, Count, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_GCSuspendEEEnd_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCSuspendEEEnd_V1(
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[2];
+
+	clretw__put_DotNETRuntime_GCNoUserData(buf__, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, GCSuspendEEEnd_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCSuspendEEEnd_V1(
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledGCSuspendEEEnd_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCSuspendEEEnd_V1(ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_GCRestartEEBegin_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCRestartEEBegin_V1(
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[2];
+
+	clretw__put_DotNETRuntime_GCNoUserData(buf__, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, GCRestartEEBegin_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCRestartEEBegin_V1(
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledGCRestartEEBegin_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCRestartEEBegin_V1(ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_GCRestartEEEnd_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCRestartEEEnd_V1(
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[2];
+
+	clretw__put_DotNETRuntime_GCNoUserData(buf__, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, GCRestartEEEnd_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCRestartEEEnd_V1(
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledGCRestartEEEnd_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCRestartEEEnd_V1(ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_GCGlobalHeapHistory_V3_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCGlobalHeapHistory_V3(
+	const unsigned long long FinalYoungestDesired,
+	const signed int NumHeaps,
+	const unsigned int CondemnedGeneration,
+	const unsigned int Gen0ReductionCount,
+	const unsigned int Reason,
+	const unsigned int GlobalMechanisms,
+	const unsigned short ClrInstanceID,
+	const unsigned int PauseMode,
+	const unsigned int MemoryPressure,
+	const unsigned int CondemnReasons0,
+	const unsigned int CondemnReasons1)
+{
+	unsigned char buf__[46];
+
+	clretw__put_DotNETRuntime_GCGlobalHeap_V3(buf__, FinalYoungestDesired, NumHeaps, CondemnedGeneration, Gen0ReductionCount, Reason, GlobalMechanisms, ClrInstanceID, PauseMode, MemoryPressure, CondemnReasons0, CondemnReasons1);
+	CLRETW__PROBE(DotNETRuntime, GCGlobalHeapHistory_V3, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCGlobalHeapHistory_V3(
+	const unsigned long long FinalYoungestDesired,
+	const signed int NumHeaps,
+	const unsigned int CondemnedGeneration,
+	const unsigned int Gen0ReductionCount,
+	const unsigned int Reason,
+	const unsigned int GlobalMechanisms,
+	const unsigned short ClrInstanceID,
+	const unsigned int PauseMode,
+	const unsigned int MemoryPressure,
+	const unsigned int CondemnReasons0,
+	const unsigned int CondemnReasons1)
+{
+	if (!EventXplatEnabledGCGlobalHeapHistory_V3())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCGlobalHeapHistory_V3(FinalYoungestDesired, NumHeaps, CondemnedGeneration, Gen0ReductionCount, Reason, GlobalMechanisms, ClrInstanceID, PauseMode, MemoryPressure, CondemnReasons0, CondemnReasons1);
+}
+
+unsigned short DotNETRuntime_GCDynamicEvent_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_GCDynamicEvent(
+	PCWSTR Name,
+	const unsigned int DataSize,
+	const BYTE* Data,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_GCDynamicEvent(Name, DataSize, Data, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_GCDynamicEvent(buf__, Name, DataSize, Data, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, GCDynamicEvent, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatGCDynamicEvent(
+	PCWSTR Name,
+	const unsigned int DataSize,
+	const BYTE* Data,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledGCDynamicEvent())
+		return ERROR_SUCCESS;
+	return clretw__fire_GCDynamicEvent(Name, DataSize, Data, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_BulkType_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_BulkType(
+	const unsigned int Count,
+	const unsigned short ClrInstanceID,
+	int Values_ElementSize,
+	const void* Values)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	if (Values_ElementSize < 0)
+		return ERROR_INVALID_PARAMETER;
+	len__ = clretw__len_DotNETRuntime_BulkType(Count, ClrInstanceID, Values_ElementSize, Values);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_BulkType(buf__, Count, ClrInstanceID, Values_ElementSize, Values);
+	CLRETW__PROBE(DotNETRuntime, BulkType, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatBulkType(
+	const unsigned int Count,
+	const unsigned short ClrInstanceID,
+	int Values_ElementSize,
+	const void* Values)
+{
+	if (!EventXplatEnabledBulkType())
+		return ERROR_SUCCESS;
+	return clretw__fire_BulkType(Count, ClrInstanceID, Values_ElementSize, Values);
+}
+
+unsigned short DotNETRuntime_MethodJittingStarted_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodJittingStarted_V1(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned int MethodToken,
+	const unsigned int MethodILSize,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_MethodJittingStarted_V1(MethodID, ModuleID, MethodToken, MethodILSize, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_MethodJittingStarted_V1(buf__, MethodID, ModuleID, MethodToken, MethodILSize, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, MethodJittingStarted_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodJittingStarted_V1(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned int MethodToken,
+	const unsigned int MethodILSize,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledMethodJittingStarted_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodJittingStarted_V1(MethodID, ModuleID, MethodToken, MethodILSize, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_MethodLoad_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodLoad_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	unsigned char buf__[46];
+
+	clretw__put_DotNETRuntime_MethodLoadUnload_V2(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, ClrInstanceID, ReJITID);
+	CLRETW__PROBE(DotNETRuntime, MethodLoad_V2, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodLoad_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	if (!EventXplatEnabledMethodLoad_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodLoad_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, ClrInstanceID, ReJITID);
+}
+
+unsigned short DotNETRuntime_MethodUnload_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodUnload_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	unsigned char buf__[46];
+
+	clretw__put_DotNETRuntime_MethodLoadUnload_V2(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, ClrInstanceID, ReJITID);
+	CLRETW__PROBE(DotNETRuntime, MethodUnload_V2, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodUnload_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	if (!EventXplatEnabledMethodUnload_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodUnload_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, ClrInstanceID, ReJITID);
+}
+
+unsigned short DotNETRuntime_MethodLoadVerbose_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodLoadVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_MethodLoadUnloadVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_MethodLoadUnloadVerbose_V2(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+	CLRETW__PROBE(DotNETRuntime, MethodLoadVerbose_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodLoadVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	if (!EventXplatEnabledMethodLoadVerbose_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodLoadVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+}
+
+unsigned short DotNETRuntime_MethodUnloadVerbose_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodUnloadVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_MethodLoadUnloadVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_MethodLoadUnloadVerbose_V2(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+	CLRETW__PROBE(DotNETRuntime, MethodUnloadVerbose_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodUnloadVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	if (!EventXplatEnabledMethodUnloadVerbose_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodUnloadVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+}
+
+unsigned short DotNETRuntime_MethodILToNativeMap_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodILToNativeMap(
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_MethodILToNativeMap(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_MethodILToNativeMap(buf__, MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, MethodILToNativeMap, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodILToNativeMap(
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledMethodILToNativeMap())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodILToNativeMap(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ModuleLoad_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ModuleLoad_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_ModuleLoadUnload_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_ModuleLoadUnload_V2(buf__, ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+	CLRETW__PROBE(DotNETRuntime, ModuleLoad_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatModuleLoad_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	if (!EventXplatEnabledModuleLoad_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_ModuleLoad_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+}
+
+unsigned short DotNETRuntime_ModuleUnload_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ModuleUnload_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_ModuleLoadUnload_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_ModuleLoadUnload_V2(buf__, ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+	CLRETW__PROBE(DotNETRuntime, ModuleUnload_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatModuleUnload_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	if (!EventXplatEnabledModuleUnload_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_ModuleUnload_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+}
+
+unsigned short DotNETRuntime_AssemblyLoad_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_AssemblyLoad_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_AssemblyLoadUnload_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_AssemblyLoadUnload_V1(buf__, AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, AssemblyLoad_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatAssemblyLoad_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledAssemblyLoad_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_AssemblyLoad_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_AssemblyUnload_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_AssemblyUnload_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_AssemblyLoadUnload_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_AssemblyLoadUnload_V1(buf__, AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, AssemblyUnload_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatAssemblyUnload_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledAssemblyUnload_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_AssemblyUnload_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_DomainModuleLoad_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_DomainModuleLoad_V1(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_DomainModuleLoadUnload_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_DomainModuleLoadUnload_V1(buf__, ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, DomainModuleLoad_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatDomainModuleLoad_V1(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledDomainModuleLoad_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_DomainModuleLoad_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_AppDomainLoad_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_AppDomainLoad_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_AppDomainLoadUnload_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_AppDomainLoadUnload_V1(buf__, AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, AppDomainLoad_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatAppDomainLoad_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledAppDomainLoad_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_AppDomainLoad_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_AppDomainUnload_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_AppDomainUnload_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_AppDomainLoadUnload_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_AppDomainLoadUnload_V1(buf__, AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, AppDomainUnload_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatAppDomainUnload_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledAppDomainUnload_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_AppDomainUnload_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ExceptionThrown_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ExceptionThrown_V1(
+	PCWSTR ExceptionType,
+	PCWSTR ExceptionMessage,
+	const void* ExceptionEIP,
+	const unsigned int ExceptionHRESULT,
+	const unsigned short ExceptionFlags,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_Exception(ExceptionType, ExceptionMessage, ExceptionEIP, ExceptionHRESULT, ExceptionFlags, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_Exception(buf__, ExceptionType, ExceptionMessage, ExceptionEIP, ExceptionHRESULT, ExceptionFlags, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ExceptionThrown_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatExceptionThrown_V1(
+	PCWSTR ExceptionType,
+	PCWSTR ExceptionMessage,
+	const void* ExceptionEIP,
+	const unsigned int ExceptionHRESULT,
+	const unsigned short ExceptionFlags,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledExceptionThrown_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_ExceptionThrown_V1(ExceptionType, ExceptionMessage, ExceptionEIP, ExceptionHRESULT, ExceptionFlags, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ExceptionThrownStop_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ExceptionThrownStop(void)
+{
+	CLRETW__PROBE(DotNETRuntime, ExceptionThrownStop, NULL, 0);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatExceptionThrownStop(void)
+{
+	if (!EventXplatEnabledExceptionThrownStop())
+		return ERROR_SUCCESS;
+	return clretw__fire_ExceptionThrownStop();
+}
+
+unsigned short DotNETRuntime_ExceptionCatchStart_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ExceptionCatchStart(
+	const unsigned long long EntryEIP,
+	const unsigned long long MethodID,
+	PCWSTR MethodName,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_ExceptionHandling(EntryEIP, MethodID, MethodName, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_ExceptionHandling(buf__, EntryEIP, MethodID, MethodName, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ExceptionCatchStart, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatExceptionCatchStart(
+	const unsigned long long EntryEIP,
+	const unsigned long long MethodID,
+	PCWSTR MethodName,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledExceptionCatchStart())
+		return ERROR_SUCCESS;
+	return clretw__fire_ExceptionCatchStart(EntryEIP, MethodID, MethodName, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ExceptionCatchStop_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ExceptionCatchStop(void)
+{
+	CLRETW__PROBE(DotNETRuntime, ExceptionCatchStop, NULL, 0);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatExceptionCatchStop(void)
+{
+	if (!EventXplatEnabledExceptionCatchStop())
+		return ERROR_SUCCESS;
+	return clretw__fire_ExceptionCatchStop();
+}
+
+unsigned short DotNETRuntime_ExceptionFinallyStart_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ExceptionFinallyStart(
+	const unsigned long long EntryEIP,
+	const unsigned long long MethodID,
+	PCWSTR MethodName,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_ExceptionHandling(EntryEIP, MethodID, MethodName, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_ExceptionHandling(buf__, EntryEIP, MethodID, MethodName, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ExceptionFinallyStart, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatExceptionFinallyStart(
+	const unsigned long long EntryEIP,
+	const unsigned long long MethodID,
+	PCWSTR MethodName,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledExceptionFinallyStart())
+		return ERROR_SUCCESS;
+	return clretw__fire_ExceptionFinallyStart(EntryEIP, MethodID, MethodName, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ExceptionFinallyStop_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ExceptionFinallyStop(void)
+{
+	CLRETW__PROBE(DotNETRuntime, ExceptionFinallyStop, NULL, 0);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatExceptionFinallyStop(void)
+{
+	if (!EventXplatEnabledExceptionFinallyStop())
+		return ERROR_SUCCESS;
+	return clretw__fire_ExceptionFinallyStop();
+}
+
+unsigned short DotNETRuntime_ExceptionFilterStart_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ExceptionFilterStart(
+	const unsigned long long EntryEIP,
+	const unsigned long long MethodID,
+	PCWSTR MethodName,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_ExceptionHandling(EntryEIP, MethodID, MethodName, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_ExceptionHandling(buf__, EntryEIP, MethodID, MethodName, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ExceptionFilterStart, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatExceptionFilterStart(
+	const unsigned long long EntryEIP,
+	const unsigned long long MethodID,
+	PCWSTR MethodName,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledExceptionFilterStart())
+		return ERROR_SUCCESS;
+	return clretw__fire_ExceptionFilterStart(EntryEIP, MethodID, MethodName, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ExceptionFilterStop_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ExceptionFilterStop(void)
+{
+	CLRETW__PROBE(DotNETRuntime, ExceptionFilterStop, NULL, 0);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatExceptionFilterStop(void)
+{
+	if (!EventXplatEnabledExceptionFilterStop())
+		return ERROR_SUCCESS;
+	return clretw__fire_ExceptionFilterStop();
+}
+
+unsigned short DotNETRuntime_ContentionStart_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ContentionStart_V1(
+	const unsigned char ContentionFlags,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[3];
+
+	clretw__put_DotNETRuntime_Contention(buf__, ContentionFlags, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ContentionStart_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatContentionStart_V1(
+	const unsigned char ContentionFlags,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledContentionStart_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_ContentionStart_V1(ContentionFlags, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ContentionStop_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ContentionStop_V1(
+	const unsigned char ContentionFlags,
+	const unsigned short ClrInstanceID,
+	const double DurationNs)
+{
+	unsigned char buf__[11];
+
+	clretw__put_DotNETRuntime_ContentionStop_V1(buf__, ContentionFlags, ClrInstanceID, DurationNs);
+	CLRETW__PROBE(DotNETRuntime, ContentionStop_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatContentionStop_V1(
+	const unsigned char ContentionFlags,
+	const unsigned short ClrInstanceID,
+	const double DurationNs)
+{
+	if (!EventXplatEnabledContentionStop_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_ContentionStop_V1(ContentionFlags, ClrInstanceID, DurationNs);
+}
+
+unsigned short DotNETRuntime_ThreadPoolWorkerThreadStart_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ThreadPoolWorkerThreadStart(
+	const unsigned int ActiveWorkerThreadCount,
+	const unsigned int RetiredWorkerThreadCount,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[10];
+
+	clretw__put_DotNETRuntime_ThreadPoolWorkerThread(buf__, ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadStart, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatThreadPoolWorkerThreadStart(
+	const unsigned int ActiveWorkerThreadCount,
+	const unsigned int RetiredWorkerThreadCount,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledThreadPoolWorkerThreadStart())
+		return ERROR_SUCCESS;
+	return clretw__fire_ThreadPoolWorkerThreadStart(ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ThreadPoolWorkerThreadStop_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ThreadPoolWorkerThreadStop(
+	const unsigned int ActiveWorkerThreadCount,
+	const unsigned int RetiredWorkerThreadCount,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[10];
+
+	clretw__put_DotNETRuntime_ThreadPoolWorkerThread(buf__, ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadStop, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatThreadPoolWorkerThreadStop(
+	const unsigned int ActiveWorkerThreadCount,
+	const unsigned int RetiredWorkerThreadCount,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledThreadPoolWorkerThreadStop())
+		return ERROR_SUCCESS;
+	return clretw__fire_ThreadPoolWorkerThreadStop(ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ThreadPoolWorkerThreadAdjustmentSample_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ThreadPoolWorkerThreadAdjustmentSample(
+	const double Throughput,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[10];
+
+	clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentSample(buf__, Throughput, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentSample, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatThreadPoolWorkerThreadAdjustmentSample(
+	const double Throughput,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledThreadPoolWorkerThreadAdjustmentSample())
+		return ERROR_SUCCESS;
+	return clretw__fire_ThreadPoolWorkerThreadAdjustmentSample(Throughput, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ThreadPoolWorkerThreadAdjustmentAdjustment_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ThreadPoolWorkerThreadAdjustmentAdjustment(
+	const double AverageThroughput,
+	const unsigned int NewWorkerThreadCount,
+	const unsigned int Reason,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[18];
+
+	clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentAdjustment(buf__, AverageThroughput, NewWorkerThreadCount, Reason, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentAdjustment, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatThreadPoolWorkerThreadAdjustmentAdjustment(
+	const double AverageThroughput,
+	const unsigned int NewWorkerThreadCount,
+	const unsigned int Reason,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledThreadPoolWorkerThreadAdjustmentAdjustment())
+		return ERROR_SUCCESS;
+	return clretw__fire_ThreadPoolWorkerThreadAdjustmentAdjustment(AverageThroughput, NewWorkerThreadCount, Reason, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ThreadPoolWorkerThreadAdjustmentStats_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ThreadPoolWorkerThreadAdjustmentStats(
+	const double Duration,
+	const double Throughput,
+	const double ThreadWave,
+	const double ThroughputWave,
+	const double ThroughputErrorEstimate,
+	const double AverageThroughputErrorEstimate,
+	const double ThroughputRatio,
+	const double Confidence,
+	const double NewControlSetting,
+	const unsigned short NewThreadWaveMagnitude,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[76];
+
+	clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentStats(buf__, Duration, Throughput, ThreadWave, ThroughputWave, ThroughputErrorEstimate, AverageThroughputErrorEstimate, ThroughputRatio, Confidence, NewControlSetting, NewThreadWaveMagnitude, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentStats, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatThreadPoolWorkerThreadAdjustmentStats(
+	const double Duration,
+	const double Throughput,
+	const double ThreadWave,
+	const double ThroughputWave,
+	const double ThroughputErrorEstimate,
+	const double AverageThroughputErrorEstimate,
+	const double ThroughputRatio,
+	const double Confidence,
+	const double NewControlSetting,
+	const unsigned short NewThreadWaveMagnitude,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledThreadPoolWorkerThreadAdjustmentStats())
+		return ERROR_SUCCESS;
+	return clretw__fire_ThreadPoolWorkerThreadAdjustmentStats(Duration, Throughput, ThreadWave, ThroughputWave, ThroughputErrorEstimate, AverageThroughputErrorEstimate, ThroughputRatio, Confidence, NewControlSetting, NewThreadWaveMagnitude, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ThreadCreated_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ThreadCreated(
+	const unsigned long long ManagedThreadID,
+	const unsigned long long AppDomainID,
+	const unsigned int Flags,
+	const unsigned int ManagedThreadIndex,
+	const unsigned int OSThreadID,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[30];
+
+	clretw__put_DotNETRuntime_ThreadCreated(buf__, ManagedThreadID, AppDomainID, Flags, ManagedThreadIndex, OSThreadID, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ThreadCreated, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatThreadCreated(
+	const unsigned long long ManagedThreadID,
+	const unsigned long long AppDomainID,
+	const unsigned int Flags,
+	const unsigned int ManagedThreadIndex,
+	const unsigned int OSThreadID,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledThreadCreated())
+		return ERROR_SUCCESS;
+	return clretw__fire_ThreadCreated(ManagedThreadID, AppDomainID, Flags, ManagedThreadIndex, OSThreadID, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_ThreadTerminated_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ThreadTerminated(
+	const unsigned long long ManagedThreadID,
+	const unsigned long long AppDomainID,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[18];
+
+	clretw__put_DotNETRuntime_ThreadTerminatedOrTransition(buf__, ManagedThreadID, AppDomainID, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntime, ThreadTerminated, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatThreadTerminated(
+	const unsigned long long ManagedThreadID,
+	const unsigned long long AppDomainID,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledThreadTerminated())
+		return ERROR_SUCCESS;
+	return clretw__fire_ThreadTerminated(ManagedThreadID, AppDomainID, ClrInstanceID);
+}
+
+unsigned short DotNETRuntime_CLRStackWalk_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_CLRStackWalk(
+	const unsigned short ClrInstanceID,
+	const unsigned char Reserved1,
+	const unsigned char Reserved2,
+	const unsigned int FrameCount,
+	const void** Stack)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntime_ClrStackWalk(ClrInstanceID, Reserved1, Reserved2, FrameCount, Stack);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntime_ClrStackWalk(buf__, ClrInstanceID, Reserved1, Reserved2, FrameCount, Stack);
+	CLRETW__PROBE(DotNETRuntime, CLRStackWalk, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatCLRStackWalk(
+	const unsigned short ClrInstanceID,
+	const unsigned char Reserved1,
+	const unsigned char Reserved2,
+	const unsigned int FrameCount,
+	const void** Stack)
+{
+	if (!EventXplatEnabledCLRStackWalk())
+		return ERROR_SUCCESS;
+	return clretw__fire_CLRStackWalk(ClrInstanceID, Reserved1, Reserved2, FrameCount, Stack);
+}
+
+/* ======== Microsoft-Windows-DotNETRuntimeRundown: USDT provider DotNETRuntimeRundown ======== */
+
+/* template MethodLoadUnloadRundownVerbose_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)MethodID;
+	(void)ModuleID;
+	(void)MethodStartAddress;
+	(void)MethodSize;
+	(void)MethodToken;
+	(void)MethodFlags;
+	(void)MethodNamespace;
+	(void)MethodName;
+	(void)MethodSignature;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += clretw__wlen(MethodNamespace);
+	n__ += clretw__wlen(MethodName);
+	n__ += clretw__wlen(MethodSignature);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(unsigned char *p__, 
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(MethodID));
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u64(p__, (uint64_t)(MethodStartAddress));
+	p__ = clretw__u32(p__, (uint32_t)(MethodSize));
+	p__ = clretw__u32(p__, (uint32_t)(MethodToken));
+	p__ = clretw__u32(p__, (uint32_t)(MethodFlags));
+	p__ = clretw__wstr(p__, MethodNamespace);
+	p__ = clretw__wstr(p__, MethodName);
+	p__ = clretw__wstr(p__, MethodSignature);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template MethodLoadUnloadRundownVerbose_V2 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	size_t n__ = 0;
+
+	(void)MethodID;
+	(void)ModuleID;
+	(void)MethodStartAddress;
+	(void)MethodSize;
+	(void)MethodToken;
+	(void)MethodFlags;
+	(void)MethodNamespace;
+	(void)MethodName;
+	(void)MethodSignature;
+	(void)ClrInstanceID;
+	(void)ReJITID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += 4;
+	n__ += clretw__wlen(MethodNamespace);
+	n__ += clretw__wlen(MethodName);
+	n__ += clretw__wlen(MethodSignature);
+	n__ += 2;
+	n__ += 8;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(unsigned char *p__, 
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(MethodID));
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u64(p__, (uint64_t)(MethodStartAddress));
+	p__ = clretw__u32(p__, (uint32_t)(MethodSize));
+	p__ = clretw__u32(p__, (uint32_t)(MethodToken));
+	p__ = clretw__u32(p__, (uint32_t)(MethodFlags));
+	p__ = clretw__wstr(p__, MethodNamespace);
+	p__ = clretw__wstr(p__, MethodName);
+	p__ = clretw__wstr(p__, MethodSignature);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u64(p__, (uint64_t)(ReJITID));
+	(void)p__;
+}
+
+/* template MethodILToNativeMapRundown */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_MethodILToNativeMapRundown(
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)MethodID;
+	(void)ReJITID;
+	(void)MethodExtent;
+	(void)CountOfMapEntries;
+	(void)ILOffsets;
+	(void)NativeOffsets;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 1;
+	n__ += 2;
+	n__ += clretw__arr((uint64_t)(CountOfMapEntries), 4);
+	n__ += clretw__arr((uint64_t)(CountOfMapEntries), 4);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_MethodILToNativeMapRundown(unsigned char *p__, 
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	uint64_t i__;
+
+	p__ = clretw__u64(p__, (uint64_t)(MethodID));
+	p__ = clretw__u64(p__, (uint64_t)(ReJITID));
+	p__ = clretw__u8(p__, (uint8_t)(MethodExtent));
+	p__ = clretw__u16(p__, (uint16_t)(CountOfMapEntries));
+	for (i__ = 0; i__ < (uint64_t)(CountOfMapEntries); i__++)
+		p__ = clretw__u32(p__, (uint32_t)(ILOffsets ? ILOffsets[i__] : 0));
+	for (i__ = 0; i__ < (uint64_t)(CountOfMapEntries); i__++)
+		p__ = clretw__u32(p__, (uint32_t)(NativeOffsets ? NativeOffsets[i__] : 0));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template ModuleLoadUnloadRundown_V2 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	size_t n__ = 0;
+
+	(void)ModuleID;
+	(void)AssemblyID;
+	(void)ModuleFlags;
+	(void)Reserved1;
+	(void)ModuleILPath;
+	(void)ModuleNativePath;
+	(void)ClrInstanceID;
+	(void)ManagedPdbSignature;
+	(void)ManagedPdbAge;
+	(void)ManagedPdbBuildPath;
+	(void)NativePdbSignature;
+	(void)NativePdbAge;
+	(void)NativePdbBuildPath;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += clretw__wlen(ModuleILPath);
+	n__ += clretw__wlen(ModuleNativePath);
+	n__ += 2;
+	n__ += 16;
+	n__ += 4;
+	n__ += clretw__wlen(ManagedPdbBuildPath);
+	n__ += 16;
+	n__ += 4;
+	n__ += clretw__wlen(NativePdbBuildPath);
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(unsigned char *p__, 
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u64(p__, (uint64_t)(AssemblyID));
+	p__ = clretw__u32(p__, (uint32_t)(ModuleFlags));
+	p__ = clretw__u32(p__, (uint32_t)(Reserved1));
+	p__ = clretw__wstr(p__, ModuleILPath);
+	p__ = clretw__wstr(p__, ModuleNativePath);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__guid(p__, ManagedPdbSignature);
+	p__ = clretw__u32(p__, (uint32_t)(ManagedPdbAge));
+	p__ = clretw__wstr(p__, ManagedPdbBuildPath);
+	p__ = clretw__guid(p__, NativePdbSignature);
+	p__ = clretw__u32(p__, (uint32_t)(NativePdbAge));
+	p__ = clretw__wstr(p__, NativePdbBuildPath);
+	(void)p__;
+}
+
+/* template AssemblyLoadUnloadRundown_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)AssemblyID;
+	(void)AppDomainID;
+	(void)BindingID;
+	(void)AssemblyFlags;
+	(void)FullyQualifiedAssemblyName;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += clretw__wlen(FullyQualifiedAssemblyName);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(unsigned char *p__, 
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(AssemblyID));
+	p__ = clretw__u64(p__, (uint64_t)(AppDomainID));
+	p__ = clretw__u64(p__, (uint64_t)(BindingID));
+	p__ = clretw__u32(p__, (uint32_t)(AssemblyFlags));
+	p__ = clretw__wstr(p__, FullyQualifiedAssemblyName);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template DomainModuleLoadUnloadRundown_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ModuleID;
+	(void)AssemblyID;
+	(void)AppDomainID;
+	(void)ModuleFlags;
+	(void)Reserved1;
+	(void)ModuleILPath;
+	(void)ModuleNativePath;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 8;
+	n__ += 8;
+	n__ += 4;
+	n__ += 4;
+	n__ += clretw__wlen(ModuleILPath);
+	n__ += clretw__wlen(ModuleNativePath);
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(unsigned char *p__, 
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(ModuleID));
+	p__ = clretw__u64(p__, (uint64_t)(AssemblyID));
+	p__ = clretw__u64(p__, (uint64_t)(AppDomainID));
+	p__ = clretw__u32(p__, (uint32_t)(ModuleFlags));
+	p__ = clretw__u32(p__, (uint32_t)(Reserved1));
+	p__ = clretw__wstr(p__, ModuleILPath);
+	p__ = clretw__wstr(p__, ModuleNativePath);
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template AppDomainLoadUnloadRundown_V1 */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)AppDomainID;
+	(void)AppDomainFlags;
+	(void)AppDomainName;
+	(void)AppDomainIndex;
+	(void)ClrInstanceID;
+	n__ += 8;
+	n__ += 4;
+	n__ += clretw__wlen(AppDomainName);
+	n__ += 4;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(unsigned char *p__, 
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u64(p__, (uint64_t)(AppDomainID));
+	p__ = clretw__u32(p__, (uint32_t)(AppDomainFlags));
+	p__ = clretw__wstr(p__, AppDomainName);
+	p__ = clretw__u32(p__, (uint32_t)(AppDomainIndex));
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template DCStartEnd */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_DCStartEnd(
+	const unsigned short ClrInstanceID)
+{
+	size_t n__ = 0;
+
+	(void)ClrInstanceID;
+	n__ += 2;
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_DCStartEnd(unsigned char *p__, 
+	const unsigned short ClrInstanceID)
+{
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	(void)p__;
+}
+
+/* template RuntimeInformationRundown */
+static inline __attribute__((unused)) size_t clretw__len_DotNETRuntimeRundown_RuntimeInformationRundown(
+	const unsigned short ClrInstanceID,
+	const unsigned short Sku,
+	const unsigned short BclMajorVersion,
+	const unsigned short BclMinorVersion,
+	const unsigned short BclBuildNumber,
+	const unsigned short BclQfeNumber,
+	const unsigned short VMMajorVersion,
+	const unsigned short VMMinorVersion,
+	const unsigned short VMBuildNumber,
+	const unsigned short VMQfeNumber,
+	const unsigned int StartupFlags,
+	const unsigned char StartupMode,
+	PCWSTR CommandLine,
+	const GUID* ComObjectGuid,
+	PCWSTR RuntimeDllPath)
+{
+	size_t n__ = 0;
+
+	(void)ClrInstanceID;
+	(void)Sku;
+	(void)BclMajorVersion;
+	(void)BclMinorVersion;
+	(void)BclBuildNumber;
+	(void)BclQfeNumber;
+	(void)VMMajorVersion;
+	(void)VMMinorVersion;
+	(void)VMBuildNumber;
+	(void)VMQfeNumber;
+	(void)StartupFlags;
+	(void)StartupMode;
+	(void)CommandLine;
+	(void)ComObjectGuid;
+	(void)RuntimeDllPath;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 2;
+	n__ += 4;
+	n__ += 1;
+	n__ += clretw__wlen(CommandLine);
+	n__ += 16;
+	n__ += clretw__wlen(RuntimeDllPath);
+	return n__;
+}
+
+static inline __attribute__((unused)) void clretw__put_DotNETRuntimeRundown_RuntimeInformationRundown(unsigned char *p__, 
+	const unsigned short ClrInstanceID,
+	const unsigned short Sku,
+	const unsigned short BclMajorVersion,
+	const unsigned short BclMinorVersion,
+	const unsigned short BclBuildNumber,
+	const unsigned short BclQfeNumber,
+	const unsigned short VMMajorVersion,
+	const unsigned short VMMinorVersion,
+	const unsigned short VMBuildNumber,
+	const unsigned short VMQfeNumber,
+	const unsigned int StartupFlags,
+	const unsigned char StartupMode,
+	PCWSTR CommandLine,
+	const GUID* ComObjectGuid,
+	PCWSTR RuntimeDllPath)
+{
+	p__ = clretw__u16(p__, (uint16_t)(ClrInstanceID));
+	p__ = clretw__u16(p__, (uint16_t)(Sku));
+	p__ = clretw__u16(p__, (uint16_t)(BclMajorVersion));
+	p__ = clretw__u16(p__, (uint16_t)(BclMinorVersion));
+	p__ = clretw__u16(p__, (uint16_t)(BclBuildNumber));
+	p__ = clretw__u16(p__, (uint16_t)(BclQfeNumber));
+	p__ = clretw__u16(p__, (uint16_t)(VMMajorVersion));
+	p__ = clretw__u16(p__, (uint16_t)(VMMinorVersion));
+	p__ = clretw__u16(p__, (uint16_t)(VMBuildNumber));
+	p__ = clretw__u16(p__, (uint16_t)(VMQfeNumber));
+	p__ = clretw__u32(p__, (uint32_t)(StartupFlags));
+	p__ = clretw__u8(p__, (uint8_t)(StartupMode));
+	p__ = clretw__wstr(p__, CommandLine);
+	p__ = clretw__guid(p__, ComObjectGuid);
+	p__ = clretw__wstr(p__, RuntimeDllPath);
+	(void)p__;
+}
+
+unsigned short DotNETRuntimeRundown_MethodDCStartVerbose_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodDCStartVerbose_V1(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, MethodDCStartVerbose_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodDCStartVerbose_V1(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledMethodDCStartVerbose_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodDCStartVerbose_V1(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_MethodDCEndVerbose_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodDCEndVerbose_V1(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, MethodDCEndVerbose_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodDCEndVerbose_V1(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledMethodDCEndVerbose_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodDCEndVerbose_V1(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_MethodDCStartVerbose_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodDCStartVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+	CLRETW__PROBE(DotNETRuntimeRundown, MethodDCStartVerbose_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodDCStartVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	if (!EventXplatEnabledMethodDCStartVerbose_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodDCStartVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+}
+
+unsigned short DotNETRuntimeRundown_MethodDCEndVerbose_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodDCEndVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+	CLRETW__PROBE(DotNETRuntimeRundown, MethodDCEndVerbose_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodDCEndVerbose_V2(
+	const unsigned long long MethodID,
+	const unsigned long long ModuleID,
+	const unsigned long long MethodStartAddress,
+	const unsigned int MethodSize,
+	const unsigned int MethodToken,
+	const unsigned int MethodFlags,
+	PCWSTR MethodNamespace,
+	PCWSTR MethodName,
+	PCWSTR MethodSignature,
+	const unsigned short ClrInstanceID,
+	const unsigned long long ReJITID)
+{
+	if (!EventXplatEnabledMethodDCEndVerbose_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodDCEndVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+}
+
+unsigned short DotNETRuntimeRundown_MethodDCStartILToNativeMap_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodDCStartILToNativeMap(
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_MethodILToNativeMapRundown(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_MethodILToNativeMapRundown(buf__, MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, MethodDCStartILToNativeMap, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodDCStartILToNativeMap(
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledMethodDCStartILToNativeMap())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodDCStartILToNativeMap(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_MethodDCEndILToNativeMap_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_MethodDCEndILToNativeMap(
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_MethodILToNativeMapRundown(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_MethodILToNativeMapRundown(buf__, MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, MethodDCEndILToNativeMap, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatMethodDCEndILToNativeMap(
+	const unsigned long long MethodID,
+	const unsigned long long ReJITID,
+	const unsigned char MethodExtent,
+	const unsigned short CountOfMapEntries,
+	const unsigned int* ILOffsets,
+	const unsigned int* NativeOffsets,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledMethodDCEndILToNativeMap())
+		return ERROR_SUCCESS;
+	return clretw__fire_MethodDCEndILToNativeMap(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_ModuleDCStart_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ModuleDCStart_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(buf__, ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+	CLRETW__PROBE(DotNETRuntimeRundown, ModuleDCStart_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatModuleDCStart_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	if (!EventXplatEnabledModuleDCStart_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_ModuleDCStart_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+}
+
+unsigned short DotNETRuntimeRundown_ModuleDCEnd_V2_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_ModuleDCEnd_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(buf__, ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+	CLRETW__PROBE(DotNETRuntimeRundown, ModuleDCEnd_V2, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatModuleDCEnd_V2(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID,
+	const GUID* ManagedPdbSignature,
+	const unsigned int ManagedPdbAge,
+	PCWSTR ManagedPdbBuildPath,
+	const GUID* NativePdbSignature,
+	const unsigned int NativePdbAge,
+	PCWSTR NativePdbBuildPath)
+{
+	if (!EventXplatEnabledModuleDCEnd_V2())
+		return ERROR_SUCCESS;
+	return clretw__fire_ModuleDCEnd_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+}
+
+unsigned short DotNETRuntimeRundown_AssemblyDCStart_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_AssemblyDCStart_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(buf__, AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, AssemblyDCStart_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatAssemblyDCStart_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledAssemblyDCStart_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_AssemblyDCStart_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_AssemblyDCEnd_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_AssemblyDCEnd_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(buf__, AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, AssemblyDCEnd_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatAssemblyDCEnd_V1(
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned long long BindingID,
+	const unsigned int AssemblyFlags,
+	PCWSTR FullyQualifiedAssemblyName,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledAssemblyDCEnd_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_AssemblyDCEnd_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_DomainModuleDCStart_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_DomainModuleDCStart_V1(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(buf__, ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, DomainModuleDCStart_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatDomainModuleDCStart_V1(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledDomainModuleDCStart_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_DomainModuleDCStart_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_DomainModuleDCEnd_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_DomainModuleDCEnd_V1(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(buf__, ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, DomainModuleDCEnd_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatDomainModuleDCEnd_V1(
+	const unsigned long long ModuleID,
+	const unsigned long long AssemblyID,
+	const unsigned long long AppDomainID,
+	const unsigned int ModuleFlags,
+	const unsigned int Reserved1,
+	PCWSTR ModuleILPath,
+	PCWSTR ModuleNativePath,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledDomainModuleDCEnd_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_DomainModuleDCEnd_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_AppDomainDCStart_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_AppDomainDCStart_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(buf__, AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, AppDomainDCStart_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatAppDomainDCStart_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledAppDomainDCStart_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_AppDomainDCStart_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_AppDomainDCEnd_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_AppDomainDCEnd_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(buf__, AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, AppDomainDCEnd_V1, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatAppDomainDCEnd_V1(
+	const unsigned long long AppDomainID,
+	const unsigned int AppDomainFlags,
+	PCWSTR AppDomainName,
+	const unsigned int AppDomainIndex,
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledAppDomainDCEnd_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_AppDomainDCEnd_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_DCStartInit_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_DCStartInit_V1(
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[2];
+
+	clretw__put_DotNETRuntimeRundown_DCStartEnd(buf__, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, DCStartInit_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatDCStartInit_V1(
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledDCStartInit_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_DCStartInit_V1(ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_DCStartComplete_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_DCStartComplete_V1(
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[2];
+
+	clretw__put_DotNETRuntimeRundown_DCStartEnd(buf__, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, DCStartComplete_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatDCStartComplete_V1(
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledDCStartComplete_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_DCStartComplete_V1(ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_DCEndInit_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_DCEndInit_V1(
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[2];
+
+	clretw__put_DotNETRuntimeRundown_DCStartEnd(buf__, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, DCEndInit_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatDCEndInit_V1(
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledDCEndInit_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_DCEndInit_V1(ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_DCEndComplete_V1_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_DCEndComplete_V1(
+	const unsigned short ClrInstanceID)
+{
+	unsigned char buf__[2];
+
+	clretw__put_DotNETRuntimeRundown_DCStartEnd(buf__, ClrInstanceID);
+	CLRETW__PROBE(DotNETRuntimeRundown, DCEndComplete_V1, buf__, sizeof(buf__));
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatDCEndComplete_V1(
+	const unsigned short ClrInstanceID)
+{
+	if (!EventXplatEnabledDCEndComplete_V1())
+		return ERROR_SUCCESS;
+	return clretw__fire_DCEndComplete_V1(ClrInstanceID);
+}
+
+unsigned short DotNETRuntimeRundown_RuntimeInformationDCStart_semaphore __attribute__((section(".probes"), visibility("hidden")));
+
+__attribute__((noinline, cold))
+ULONG clretw__fire_RuntimeInformationDCStart(
+	const unsigned short ClrInstanceID,
+	const unsigned short Sku,
+	const unsigned short BclMajorVersion,
+	const unsigned short BclMinorVersion,
+	const unsigned short BclBuildNumber,
+	const unsigned short BclQfeNumber,
+	const unsigned short VMMajorVersion,
+	const unsigned short VMMinorVersion,
+	const unsigned short VMBuildNumber,
+	const unsigned short VMQfeNumber,
+	const unsigned int StartupFlags,
+	const unsigned char StartupMode,
+	PCWSTR CommandLine,
+	const GUID* ComObjectGuid,
+	PCWSTR RuntimeDllPath)
+{
+	unsigned char stack__[CLRETW__STACK_BUF], *buf__ = stack__;
+	size_t len__;
+
+	len__ = clretw__len_DotNETRuntimeRundown_RuntimeInformationRundown(ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
+	if (len__ > CLRETW_MAX_PAYLOAD)
+		return clretw__drop(&clretw_dropped_oversize);
+	if (len__ > sizeof(stack__)) {
+		buf__ = malloc(len__);
+		if (!buf__)
+			return clretw__drop(&clretw_dropped_nomem);
+	}
+	clretw__put_DotNETRuntimeRundown_RuntimeInformationRundown(buf__, ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
+	CLRETW__PROBE(DotNETRuntimeRundown, RuntimeInformationDCStart, buf__, len__);
+	if (buf__ != stack__)
+		free(buf__);
+	return ERROR_SUCCESS;
+}
+
+ULONG FireEtXplatRuntimeInformationDCStart(
+	const unsigned short ClrInstanceID,
+	const unsigned short Sku,
+	const unsigned short BclMajorVersion,
+	const unsigned short BclMinorVersion,
+	const unsigned short BclBuildNumber,
+	const unsigned short BclQfeNumber,
+	const unsigned short VMMajorVersion,
+	const unsigned short VMMinorVersion,
+	const unsigned short VMBuildNumber,
+	const unsigned short VMQfeNumber,
+	const unsigned int StartupFlags,
+	const unsigned char StartupMode,
+	PCWSTR CommandLine,
+	const GUID* ComObjectGuid,
+	PCWSTR RuntimeDllPath)
+{
+	if (!EventXplatEnabledRuntimeInformationDCStart())
+		return ERROR_SUCCESS;
+	return clretw__fire_RuntimeInformationDCStart(ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
+}
+

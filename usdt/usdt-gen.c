@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * usdt-gen - compile an ETW instrumentation manifest into a USDT provider.
+ *
+ *   usdt-gen MANIFEST -o OUTDIR [--name PREFIX] [--emit-caller]
+ *
+ * Writes, for PREFIX (default "clretw"):
+ *   PREFIX_provider.h  runtime API: EventXplatEnabled<Symbol>() (static
+ *                      inline semaphore test), FireEtXplat<Symbol>(...)
+ *                      prototypes with CoreCLR's argument names, order and
+ *                      types, typed structs + packers for <struct> arrays
+ *   PREFIX_provider.c  semaphores, serializers and one USDT probe per event
+ *   PREFIX_events.c    `const struct ect_table PREFIX_event_table` (event_table.h)
+ *   PREFIX_caller.c    (--emit-caller) a main() calling every FireEtXplat once
+ *
+ * The manifest is parsed and checked completely before anything is written;
+ * files are written under temporary names and renamed at the end, so a
+ * failed run leaves the output directory as it was.  Output is a pure
+ * function of the manifest's content and basename.  See usdt/README.md for
+ * the probe contract (arguments, naming, semaphores, 5-byte nop sites).
+ *
+ * The C emitters live in usdt-gen-provider.c / usdt-gen-events.c; this file is the
+ * driver: options, counts, atomic output.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "manifest.h"
+#include "usdt-gen.h"
+
+#define MAX_OUT 4
+
+struct out_file {
+	char tmp[PATH_MAX];
+	char final[PATH_MAX];
+	FILE *f;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: usdt-gen MANIFEST -o OUTDIR [--name PREFIX] [--emit-caller]\n"
+		"\n"
+		"Compile an ETW event manifest into a USDT provider (PREFIX_provider.h/.c)\n"
+		"and an event table (PREFIX_events.c).  PREFIX defaults to clretw.\n"
+		"Exit status: 0 success, 1 bad input or I/O error, 64 usage.\n");
+}
+
+static int is_ident(const char *s)
+{
+	if (!*s || (*s >= '0' && *s <= '9'))
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '_'))
+			return 0;
+	return 1;
+}
+
+static int out_open(struct out_file *o, const char *dir, const char *prefix, const char *suffix)
+{
+	snprintf(o->final, sizeof(o->final), "%s/%s%s", dir, prefix, suffix);
+	snprintf(o->tmp, sizeof(o->tmp), "%s/.%s%s.tmp.%d", dir, prefix, suffix, (int)getpid());
+	o->f = fopen(o->tmp, "w");
+	if (!o->f) {
+		int err = -errno;
+
+		fprintf(stderr, "usdt-gen: %s: cannot create: %s\n", o->tmp, strerror(errno));
+		o->tmp[0] = 0;
+		return err;
+	}
+	return 0;
+}
+
+static void count_fields(const struct man_field *f, int n, int *total)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (f[i].intype == ECT_STRUCT)
+			count_fields(f[i].members, f[i].n_members, total);
+		else
+			(*total)++;
+	}
+}
+
+static int has_intype(const struct man_field *f, int n, int type)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (f[i].intype == type || has_intype(f[i].members, f[i].n_members, type))
+			return 1;
+	return 0;
+}
+
+static int has_counted(const struct man_field *f, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if ((f[i].intype != ECT_STRUCT && f[i].count_kind == ECT_COUNT_FIELD) ||
+		    has_counted(f[i].members, f[i].n_members))
+			return 1;
+	return 0;
+}
+
+/* the template shapes that decide how hard a manifest is for a USDT generator */
+static void print_shapes(const struct manifest *m)
+{
+	int i, j, big = 0, wide = 0, str = 0, strct = 0, counted = 0;
+
+	for (i = 0; i < m->n_providers; i++) {
+		for (j = 0; j < m->providers[i].n_templates; j++) {
+			const struct man_template *t = &m->providers[i].templates[j];
+			int n = 0;
+
+			count_fields(t->fields, t->n_fields, &n);
+			big += n > 12;
+			wide = n > wide ? n : wide;
+			str += has_intype(t->fields, t->n_fields, ECT_UNICODE);
+			strct += has_intype(t->fields, t->n_fields, ECT_STRUCT);
+			counted += has_counted(t->fields, t->n_fields);
+		}
+	}
+	printf("templates: %d with more than 12 fields (most: %d), %d with UnicodeString, "
+	       "%d with structs, %d with count/length-sized fields\n", big, wide, str, strct,
+	       counted);
+}
+
+static void print_counts(const struct manifest *m, const char *outdir)
+{
+	int i, j, ev = 0, tp = 0, fl = 0;
+
+	for (i = 0; i < m->n_providers; i++) {
+		const struct man_provider *p = &m->providers[i];
+		int fields = 0;
+
+		for (j = 0; j < p->n_templates; j++)
+			count_fields(p->templates[j].fields, p->templates[j].n_fields, &fields);
+		printf("%s (usdt provider %s): %d events, %d templates, %d fields\n",
+		       p->name, p->short_name, p->n_events, p->n_templates, fields);
+		ev += p->n_events;
+		tp += p->n_templates;
+		fl += fields;
+	}
+	printf("total: %d providers, %d events, %d templates, %d fields -> %s\n",
+	       m->n_providers, ev, tp, fl, outdir);
+	print_shapes(m);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "name", required_argument, NULL, 'n' },
+		{ "emit-caller", no_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct out_file outs[MAX_OUT] = {};
+	const char *outdir = NULL, *prefix = "clretw";
+	struct gen_ctx g = {};
+	struct manifest *m = NULL;
+	char err[1024], base_buf[PATH_MAX];
+	int emit_caller = 0, n_out = 0, i, ret = 1, opt;
+
+	while ((opt = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'o':
+			outdir = optarg;
+			break;
+		case 'n':
+			prefix = optarg;
+			break;
+		case 'c':
+			emit_caller = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 64;
+		}
+	}
+	if (optind != argc - 1 || !outdir) {
+		usage(stderr);
+		return 64;
+	}
+	if (!is_ident(prefix)) {
+		fprintf(stderr, "usdt-gen: --name %s: not a C identifier\n", prefix);
+		return 64;
+	}
+	if (manifest__load(argv[optind], &m, err, sizeof(err))) {
+		fprintf(stderr, "usdt-gen: %s\n", err);
+		return 1;
+	}
+	if (mkdir(outdir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "usdt-gen: %s: cannot create directory: %s\n", outdir,
+			strerror(errno));
+		goto cleanup;
+	}
+	snprintf(base_buf, sizeof(base_buf), "%s", argv[optind]);
+	g.m = m;
+	g.prefix = prefix;
+	g.manifest_base = basename(base_buf);
+
+	if (out_open(&outs[n_out++], outdir, prefix, "_provider.h") ||
+	    out_open(&outs[n_out++], outdir, prefix, "_provider.c") ||
+	    out_open(&outs[n_out++], outdir, prefix, "_events.c") ||
+	    (emit_caller && out_open(&outs[n_out++], outdir, prefix, "_caller.c")))
+		goto cleanup;
+	if (gen_provider_h(&g, outs[0].f) || gen_provider_c(&g, outs[1].f) ||
+	    gen_events_c(&g, outs[2].f) || (emit_caller && gen_caller_c(&g, outs[3].f))) {
+		if (g.err[0])
+			fprintf(stderr, "usdt-gen: %s\n", g.err);
+		else
+			fprintf(stderr, "usdt-gen: %s: cannot generate\n", argv[optind]);
+		goto cleanup;
+	}
+	for (i = 0; i < n_out; i++) {
+		int bad = ferror(outs[i].f);
+
+		bad |= fclose(outs[i].f);
+		outs[i].f = NULL;
+		if (bad) {
+			fprintf(stderr, "usdt-gen: %s: write error\n", outs[i].tmp);
+			goto cleanup;
+		}
+	}
+	for (i = 0; i < n_out; i++) {
+		if (rename(outs[i].tmp, outs[i].final)) {
+			fprintf(stderr, "usdt-gen: %s: cannot rename: %s\n", outs[i].final,
+				strerror(errno));
+			goto cleanup;
+		}
+		outs[i].tmp[0] = 0;
+	}
+	print_counts(m, outdir);
+	ret = 0;
+cleanup:
+	for (i = 0; i < n_out; i++) {
+		if (outs[i].f)
+			fclose(outs[i].f);
+		if (outs[i].tmp[0])
+			unlink(outs[i].tmp);
+	}
+	manifest__free(m);
+	return ret;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * usdt-gen.h - the C emitters of usdt-gen (usdt-gen-provider.c,
+ * usdt-gen-events.c).  Each writes one file to f and returns 0, or -EINVAL
+ * with g->err set when the manifest uses something the generator cannot
+ * express.
+ */
+#ifndef EBPF_COLLECT_USDT_GEN_H
+#define EBPF_COLLECT_USDT_GEN_H
+
+#include <stdio.h>
+
+#include "manifest.h"
+
+#define USDT_GEN_VERSION 1
+
+struct gen_ctx {
+	const struct manifest *m;
+	const char *prefix;		/* "clretw" */
+	const char *manifest_base;	/* basename of the manifest, for banners */
+	char err[1024];		/* "FILE:LINE: problem" when an emitter fails */
+};
+
+int gen_provider_h(struct gen_ctx *g, FILE *f);
+int gen_provider_c(struct gen_ctx *g, FILE *f);
+int gen_caller_c(struct gen_ctx *g, FILE *f);
+int gen_events_c(struct gen_ctx *g, FILE *f);
+
+/* "generated from X by usdt-gen vN, do not edit" */
+void gen_banner(const struct gen_ctx *g, FILE *f, const char *what);
+
+#endif /* EBPF_COLLECT_USDT_GEN_H */
