@@ -26,8 +26,8 @@ DOTNET_PerfMapEnabled=3 .output/ebpf-collect -o "$trace" --profile default \
 	--summary "$out/refrt-summary.json"
 
 echo
-.output/ebpf-collect dump --summary-only "$trace"
+.output/ebpf-collect report "$trace"
 .output/ebpf-collect convert "$trace" --format flamegraph -o "$svg"
 echo
-echo "trace:      $trace"
+echo "trace:       $trace"
 echo "flame graph: $svg"
