@@ -48,6 +48,7 @@ all: real-all
 
 include usdt/build.mk
 include usdt/refrt.mk
+include usdt/bench.mk
 include symbolizer/build.mk
 include symbolizer/symbolizer.mk
 include bpf/build.mk
