@@ -9,6 +9,7 @@
 
 COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/usdt_notes.c \
 		  collector/selection.c collector/reorder.c
+COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace (issue 6)
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
 
@@ -52,3 +53,11 @@ $(OUTPUT)/tests/test_collector: $(OUTPUT)/obj/tests/unit/test_collector.o \
 		$(OUTPUT)/obj/collector/reorder.o $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lelf -o $@
+
+# unit test of collector/symbolize.c (issue 6): tests/unit/test_symbolize.c
+UNIT_TESTS += $(OUTPUT)/tests/test_symbolize
+$(OUTPUT)/tests/test_symbolize: $(OUTPUT)/obj/tests/unit/test_symbolize.o \
+		$(OUTPUT)/obj/collector/symbolize.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(SYMBOLIZER_LDLIBS) -o $@

@@ -50,6 +50,9 @@
 #include "reorder.h"
 #include "selection.h"
 #include "usdt_notes.h"
+#include "usdt_generic.h"	/* --usdt (issue 8) */
+#include "kernel_events.h"	/* --kernel, --cpu-sampling (issue 7) */
+#include "symbolize.h"		/* frame names in the trace (issue 6) */
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
@@ -83,7 +86,15 @@ static struct env {
 	bool no_ustack;
 	bool stack_helper;
 	bool quiet;
+	bool no_symbols;	/* issue 6 */
 	char **cmd;
+	const char *usdt[32];	/* --usdt (issue 8) */
+	int nr_usdt;
+	bool usdt_children;
+	unsigned int kernel_groups;	/* --kernel (issue 7): KE_GROUP_* */
+	unsigned int sample_hz;		/* --cpu-sampling (issue 7); 0 = off */
+	bool kernel_set, sampling_set;	/* given explicitly: profiles do not change them */
+	bool all_processes;		/* --all-processes (issue 7) */
 } env = {
 	.output = "trace.nettrace",
 	.buffer_mb = DEFAULT_BUFFER_MB,
@@ -105,6 +116,7 @@ static const char doc_head[] =
 "\n"
 "USAGE: ebpf-collect -p PID [-p PID ...] [-o FILE] [--providers SPEC]\n"
 "         [--profile NAME] [--duration D] [--buffer-size MB] [-v] [-- CMD ARGS]\n"
+"         [--usdt PROVIDER[:PROBE-GLOB][:ARGSPEC]]...\n"
 "       ebpf-collect -l (-p PID | BINARY)\n"
 "       ebpf-collect dump FILE [--json]\n"
 "\n"
@@ -114,6 +126,8 @@ static const char doc_head[] =
 "  ebpf-collect -p 1234 --providers Microsoft-Windows-DotNETRuntime:0x8000:4\n"
 "  ebpf-collect -o app.nettrace -- ./app --arg   # trace a command from start\n"
 "  ebpf-collect -l -p 1234               # list the USDT probes of a process\n"
+"  ebpf-collect -p 42 --usdt 'python:function__*' --usdt python:gc__start\n"
+"  ebpf-collect -p 42 --usdt 'myapp:req*:0=str/url,1=int/status'\n"
 "\n"
 "PROVIDERS: Provider[:KEYWORDS[:LEVEL]],... with KEYWORDS in hex (omitted:\n"
 "all) and LEVEL 0-5 or LogAlways, Critical, Error, Warning, Informational,\n"
@@ -121,6 +135,26 @@ static const char doc_head[] =
 "names (DotNETRuntime).  An event is traced when its level <= LEVEL\n"
 "(LogAlways: always) and it has no keyword or one in KEYWORDS.  The other\n"
 "probes are not attached and cost the runtime nothing.\n"
+"\n"
+"--usdt (any provider: python, hotspot, hotspot_jni, postgresql, ...):\n"
+"PROVIDER[:PROBE-GLOB][:ARGSPEC], repeatable.  ARGSPEC is N=TYPE[/NAME],...\n"
+"with N 0-based (field names default to arg0, arg1, ...) and TYPE int, u64,\n"
+"str (NUL-terminated, up to 256 bytes) or lstr (length in argument N+1).\n"
+"python, hotspot, hotspot_jni and postgresql probes are typed and named from\n"
+"a built-in table.  Each probe becomes a self-describing event: provider =\n"
+"the USDT provider, event = the probe name.  Probes in libraries the target\n"
+"maps later are attached within a second (--lib PATH: from the start).\n"
+"--usdt-children also traces the targets' descendants (forked later too),\n"
+"--all-processes every process that runs the same files.\n"
+"\n"
+"KERNEL EVENTS: --kernel LIST (sched, syscalls, proc, all, none) adds\n"
+"context switches, wake-ups and off-CPU intervals with their blocking stacks\n"
+"(provider Linux-Kernel-Sched), syscalls with durations (Linux-Kernel-\n"
+"Syscalls), fork/exec/exit (Linux-Kernel-Process).  --cpu-sampling[=HZ]\n"
+"(default 999 Hz) samples on-CPU stacks (kernel + user) into SampleProfiler\n"
+"thread samples, as EventPipe writes them.  Both cover the targets and the\n"
+"processes they fork, or every process with --all-processes.  Profiles:\n"
+"cpu-sampling = default + --cpu-sampling + proc; contention adds sched.\n"
 "\n"
 "PROFILES (--profile; combine with --providers; \"default\" when neither):\n";
 
@@ -139,6 +173,12 @@ enum {
 	OPT_NO_USTACK,
 	OPT_STACK_HELPER,
 	OPT_LIB,
+	OPT_USDT,	/* issue 8 */
+	OPT_NO_SYMBOLS,	/* issue 6 */
+	OPT_USDT_CHILDREN,
+	OPT_KERNEL,		/* issue 7 */
+	OPT_CPU_SAMPLING,
+	OPT_ALL_PROCESSES,
 };
 
 static const struct argp_option opts[] = {
@@ -155,7 +195,21 @@ static const struct argp_option opts[] = {
 	{ "no-user-stack", OPT_NO_USTACK, NULL, 0, "Do not capture user stacks", 0 },
 	{ "stack-helper", OPT_STACK_HELPER, NULL, 0,
 	  "User stacks with bpf_get_stack() instead of the BPF frame-pointer walk", 0 },
+	{ "usdt", OPT_USDT, "SPEC", 0,
+	  "Also trace any USDT provider: PROVIDER[:PROBE-GLOB][:ARGSPEC] (repeatable)", 0 },
+	{ "usdt-children", OPT_USDT_CHILDREN, NULL, 0,
+	  "--usdt probes also in the targets' descendants (forking servers: PostgreSQL); "
+	  "attaches them for every process running the same files", 0 },
+	{ "kernel", OPT_KERNEL, "LIST", 0,
+	  "Kernel events: sched,syscalls,proc (or all, none); see above", 0 },
+	{ "cpu-sampling", OPT_CPU_SAMPLING, "HZ", OPTION_ARG_OPTIONAL,
+	  "Sample CPU stacks at HZ (default 999; 1-10000)", 0 },
+	{ "all-processes", OPT_ALL_PROCESSES, NULL, 0,
+	  "Kernel events, samples and --usdt probes of every process, not just the targets",
+	  0 },
 	{ "list", 'l', NULL, 0, "List the USDT probes of -p PID or of BINARY", 0 },
+	{ "no-symbols", OPT_NO_SYMBOLS, NULL, 0,
+	  "Do not write method/module events naming the stack frames", 0 },
 	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr", 0 },
 	{ "verbose", 'v', NULL, 0, "More diagnostics (repeat for libbpf debug)", 0 },
 	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
@@ -257,11 +311,46 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--lib %s: %s", arg, strerror(errno));
 		env.libs[env.nr_libs++] = arg;
 		break;
+	case OPT_USDT: {	/* issue 8: checked here, parsed again in main */
+		struct ug_spec sp;
+		char err[256];
+
+		if (env.nr_usdt >= 32)
+			argp_error(state, "too many --usdt (max 32)");
+		if (ug_spec__parse(arg, &sp, err, sizeof(err)))
+			argp_error(state, "--usdt %s", err);
+		ug_spec__free(&sp);
+		env.usdt[env.nr_usdt++] = arg;
+		break;
+	}
+	case OPT_USDT_CHILDREN:
+		env.usdt_children = true;
+		break;
+	case OPT_KERNEL: {	/* issue 7 */
+		char err[160];
+
+		if (kernel_events__parse_groups(arg, &env.kernel_groups, err, sizeof(err)))
+			argp_error(state, "--kernel: %s", err);
+		env.kernel_set = true;
+		break;
+	}
+	case OPT_CPU_SAMPLING:
+		if (kernel_events__parse_hz(arg, &env.sample_hz))
+			argp_error(state, "invalid --cpu-sampling rate '%s' (Hz, 1-%d)", arg,
+				   KE_MAX_HZ);
+		env.sampling_set = true;
+		break;
+	case OPT_ALL_PROCESSES:
+		env.all_processes = true;
+		break;
 	case 'l':
 		env.list = true;
 		break;
 	case 'q':
 		env.quiet = true;
+		break;
+	case OPT_NO_SYMBOLS:	/* issue 6 */
+		env.no_symbols = true;
 		break;
 	case 'v':
 		env.verbose++;
@@ -434,12 +523,18 @@ static int check_pids(void)
 
 static void print_notes(const char *file, const struct usdt_note_list *l)
 {
+	char fields[512];	/* --usdt's built-in table (issue 8) */
 	size_t i;
 
-	for (i = 0; i < l->n; i++)
-		printf("%-20s %-36s 0x%-10llx 0x%-10llx %s  %s\n", l->v[i].provider, l->v[i].name,
-		       (unsigned long long)l->v[i].pc, (unsigned long long)l->v[i].semaphore,
-		       file, l->v[i].args);
+	for (i = 0; i < l->n; i++) {
+		const char *f = ug_describe(l->v[i].provider, l->v[i].name, fields,
+					    sizeof(fields));
+
+		printf("%-20s %-36s 0x%-10llx 0x%-10llx %s  %s%s%s%s\n", l->v[i].provider,
+		       l->v[i].name, (unsigned long long)l->v[i].pc,
+		       (unsigned long long)l->v[i].semaphore, file, l->v[i].args,
+		       f ? "  {" : "", f ? f : "", f ? "}" : "");
+	}
 }
 
 static int list_probes(void)
@@ -515,6 +610,10 @@ struct collector {
 	uint64_t lost_noted;
 	struct ce_counters totals;
 	int fatal;			/* -errno from a callback */
+	struct usdt_generic *ug;	/* --usdt (issue 8), NULL without */
+	struct ug_totals ug_totals;
+	struct symbolize *sym;		/* issue 6: NULL with --no-symbols */
+	struct kernel_events *ke;	/* issue 7: NULL without kernel events */
 };
 
 static void sig_handler(int sig)
@@ -754,6 +853,15 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		ne.stack = e->ustack_depth ? frames : NULL;
 	}
 	ne.stack_depth = e->ustack_depth + e->kstack_depth;
+	if (c->sym) {	/* issue 6: before the event, it may write method events */
+		err = symbolize__clr_event(c->sym, ev->provider->name, ev->id, e->hdr.pid,
+					   e->hdr.tid, ne.timestamp, ne.payload, ne.payload_size,
+					   ne.stack, ne.stack_depth);
+		if (err) {
+			pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+			return err;
+		}
+	}
 	err = nt_writer__write_event(c->w, &ne);
 	if (err) {
 		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
@@ -765,6 +873,73 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		c->first_ts = e->hdr.timestamp;
 	if (e->hdr.timestamp > c->last_ts)
 		c->last_ts = e->hdr.timestamp;
+	return 0;
+}
+
+/* --usdt (issue 8): a record of bpf/usdt_generic.bpf.c */
+static int emit_usdt_generic(struct collector *c, const struct ce_header *h, const void *data,
+			     size_t len)
+{
+	uint64_t before;
+	int err;
+
+	if (!c->ug) {
+		c->bad_records++;
+		return 0;
+	}
+	before = usdt_generic__events(c->ug);
+	err = usdt_generic__emit(c->ug, c->w, data, len);
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	if (usdt_generic__events(c->ug) == before)
+		return 0;	/* malformed: counted by usdt_generic */
+	c->records++;
+	if (!c->first_ts)
+		c->first_ts = h->timestamp;
+	if (h->timestamp > c->last_ts)
+		c->last_ts = h->timestamp;
+	return 0;
+}
+
+/* Kernel events (issue 7): frames are named by the symbolize module. */
+static int ke_stack(void *ctx, pid_t pid, uint64_t tid, uint64_t ts, const uint64_t *stack,
+		    uint32_t depth)
+{
+	return symbolize__stack(ctx, pid, tid, ts, stack, depth);
+}
+
+/* Kernel events (issue 7): a record of bpf/kernel_events.bpf.c */
+static int emit_kernel(struct collector *c, const struct ce_header *h, const void *data,
+		       size_t len)
+{
+	struct ke_sink sink = { .w = c->w };
+	uint64_t before;
+	int err;
+
+	if (!c->ke) {
+		c->bad_records++;
+		return 0;
+	}
+	if (c->sym) {
+		sink.sym = symbolize__symbolizer(c->sym);
+		sink.stack_cb = ke_stack;
+		sink.stack_ctx = c->sym;
+	}
+	before = kernel_events__written(c->ke);
+	err = kernel_events__emit(c->ke, data, len, &sink);
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	if (kernel_events__written(c->ke) == before)
+		return 0;	/* malformed: counted by kernel_events */
+	c->records++;
+	if (!c->first_ts)
+		c->first_ts = h->timestamp;
+	if (h->timestamp > c->last_ts)
+		c->last_ts = h->timestamp;
 	return 0;
 }
 
@@ -781,6 +956,10 @@ static int emit_record(void *ctx, const void *data, size_t len)
 	switch (h->type) {
 	case CE_REC_CLR_EVENT:
 		return emit_clr_event(c, data, len);
+	case CE_REC_USDT_GENERIC:
+		return emit_usdt_generic(c, h, data, len);	/* --usdt (issue 8) */
+	case CE_REC_KERNEL_FIRST ... CE_REC_KERNEL_LAST:
+		return emit_kernel(c, h, data, len);		/* issue 7 */
 	default:
 		c->bad_records++;
 		return 0;
@@ -843,6 +1022,9 @@ static void note_losses(struct collector *c)
 	if (read_counters(c))
 		return;
 	lost = total_lost(&c->totals);
+	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals))	/* issue 8 */
+		lost += usdt_generic__lost(&c->ug_totals);
+	lost += kernel_events__lost(c->ke);	/* issue 7 */
 	while (lost > c->lost_noted) {
 		uint64_t d = lost - c->lost_noted;
 		uint32_t n = d > UINT32_MAX ? UINT32_MAX : d;
@@ -860,7 +1042,8 @@ static void status_line(struct collector *c, uint64_t *last_records, uint64_t *l
 
 	fprintf(stderr, "\r\033[K%.0f events/s  %llu events  %.1f MB written  %llu dropped",
 		rate, (unsigned long long)c->records, nt_writer__bytes(c->w) / 1048576.0,
-		(unsigned long long)(total_lost(&c->totals) + c->oversize));
+		(unsigned long long)(total_lost(&c->totals) + c->oversize +
+				     kernel_events__lost(c->ke)));	/* issue 7 */
 	*last_records = c->records;
 	*last_ns = now;
 }
@@ -888,13 +1071,20 @@ static void rescan(struct collector *c)
 	int i;
 
 	if (c->child > 0) {
-		if (!c->child_exited)
+		if (!c->child_exited) {
 			attach_pid(c, c->child, false);
+			if (c->ug)	/* --usdt (issue 8) */
+				usdt_generic__attach_pid(c->ug, c->child);
+		}
 		return;
 	}
-	for (i = 0; i < env.nr_pids; i++)
-		if (c->pid_alive[i])
-			attach_pid(c, env.pids[i], false);
+	for (i = 0; i < env.nr_pids; i++) {
+		if (!c->pid_alive[i])
+			continue;
+		attach_pid(c, env.pids[i], false);
+		if (c->ug)	/* --usdt (issue 8) */
+			usdt_generic__attach_pid(c->ug, env.pids[i]);
+	}
 }
 
 static int poll_loop(struct collector *c)
@@ -927,6 +1117,8 @@ static int poll_loop(struct collector *c)
 		err = reorder__pop_before(c->ro, now - REORDER_WINDOW_NS, emit_record, c);
 		if (err)
 			break;
+		if (c->sym)	/* issue 6: snapshots while the targets live */
+			symbolize__tick(c->sym, now, now - REORDER_WINDOW_NS);
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
@@ -1021,6 +1213,10 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
 		(unsigned long long)t->kstack_truncated);
 	print_prog_stats(c);
+	if (c->sym)	/* issue 6 */
+		symbolize__print_summary(c->sym, stderr);
+	usdt_generic__print_summary(c->ug, stderr);	/* --usdt (issue 8) */
+	kernel_events__print_summary(c->ke, stderr);	/* issue 7 */
 	if (c->bad_records || reorder__late(c->ro))
 		fprintf(stderr, "ebpf-collect: %llu malformed records skipped, %llu records out "
 			"of order\n", (unsigned long long)c->bad_records,
@@ -1038,10 +1234,27 @@ static int finish_file(struct collector *c)
 		.truncated_stacks = c->totals.ustack_truncated + c->totals.kstack_truncated,
 		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->bad_records,
 	};
+
+	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {	/* issue 8 */
+		loss.ringbuf_drops += c->ug_totals.rb_drops;
+		loss.other_drops += c->ug_totals.nested_drops + c->ug_totals.bad_records;
+	}
+	if (c->ke) {	/* issue 7 */
+		struct ke_counters kc;
+
+		if (!kernel_events__counters(c->ke, &kc)) {
+			loss.ringbuf_drops += kc.rb_drops;
+			loss.truncated_stacks += kc.kstack_truncated + kc.ustack_truncated;
+			loss.other_drops += kc.nested_drops;
+		}
+		loss.other_drops += kernel_events__bad_records(c->ke);
+	}
 	uint64_t bytes, last = c->last_ts ? c->last_ts : now_ns();
 	int err;
 
-	err = nt_writer__flush(c->w);
+	err = c->sym ? symbolize__finish(c->sym, last + 1) : 0;	/* issue 6 */
+	if (!err)
+		err = nt_writer__flush(c->w);
 	bytes = nt_writer__bytes(c->w);
 	if (!err)
 		err = nt_writer__close(c->w, &loss, last);
@@ -1121,7 +1334,17 @@ static int build_selection(struct collector *c)
 		}
 	}
 	for (i = 0; i < env.nr_profiles; i++) {
-		if (selection__add_profile(&c->sel, c->table, env.profiles[i])) {
+		unsigned int groups = 0, hz = 0;
+		const char *clr;
+
+		/* issue 7: cpu-sampling / contention also bring kernel events */
+		if (kernel_events__profile(env.profiles[i], &groups, &hz, &clr)) {
+			if (!env.kernel_set)
+				env.kernel_groups |= groups;
+			if (!env.sampling_set && hz)
+				env.sample_hz = hz;
+		}
+		if (selection__add_profile(&c->sel, c->table, clr)) {
 			pr_warn("unknown profile '%s' (see --help)\n", env.profiles[i]);
 			return -EINVAL;
 		}
@@ -1138,7 +1361,8 @@ static int open_output(struct collector *c, pid_t pid)
 		.pointer_size = 8,
 		.pid = pid,
 		.ncpu = c->ncpu,
-		.sampling_interval_ns = 1000000,
+		/* issue 7: ExpectedCPUSamplingRate = the --cpu-sampling interval */
+		.sampling_interval_ns = env.sample_hz ? 1000000000U / env.sample_hz : 1000000,
 	};
 	struct stat st;
 
@@ -1177,6 +1401,34 @@ static int setup_bpf(struct collector *c)
 		pr_warn("cannot load BPF program: %s\n", strerror(-err));
 		return err;
 	}
+	if (c->ug) {	/* --usdt (issue 8): same ring buffer, same thresholds */
+		usdt_generic__set_follow(c->ug, env.all_processes ? UG_FOLLOW_ALL :
+					 env.usdt_children ? UG_FOLLOW_CHILDREN : UG_FOLLOW_NONE);
+		err = usdt_generic__load(c->ug, bpf_map__fd(c->skel->maps.rb), rb_bytes / 4,
+					 rb_bytes / 4 * 3);
+		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
+			err = usdt_generic__add_target(c->ug, c->child > 0 ? c->child : env.pids[i]);
+		if (err)
+			return err;
+	}
+	if (env.kernel_groups || env.sample_hz) {	/* issue 7: same ring buffer */
+		struct kernel_events_opts ko = {
+			.groups = env.kernel_groups,
+			.sample_hz = env.sample_hz,
+			.all_processes = env.all_processes,
+			.rb_fd = bpf_map__fd(c->skel->maps.rb),
+			.rb_bytes = rb_bytes,
+			.verbose = env.verbose,
+		};
+
+		c->ke = kernel_events__open(&ko);
+		if (!c->ke)
+			return -errno;
+		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
+			err = kernel_events__add_target(c->ke, c->child > 0 ? c->child : env.pids[i]);
+		if (err)
+			return err;
+	}
 	for (i = 0; i < (c->child > 0 ? 1 : env.nr_pids); i++) {
 		__u32 tgid = c->child > 0 ? c->child : env.pids[i];
 		__u8 one = 1;
@@ -1203,6 +1455,11 @@ static int attach_libs(struct collector *c, pid_t pid)
 
 	for (i = 0; i < env.nr_libs; i++) {
 		n = attach_path(c, pid, env.libs[i]);
+		if (n >= 0 && c->ug) {	/* --usdt (issue 8) */
+			int g = usdt_generic__attach_path(c->ug, pid, env.libs[i]);
+
+			n = g < 0 ? g : n + g;
+		}
 		if (n < 0) {
 			pr_warn("cannot attach %s in pid %d: %s\n", env.libs[i], pid, strerror(-n));
 			return n;
@@ -1219,6 +1476,11 @@ static int attach_all(struct collector *c, const char *cmd_path)
 
 	if (c->child > 0) {
 		n = attach_path(c, c->child, cmd_path);
+		if (n >= 0 && c->ug) {	/* --usdt (issue 8) */
+			int g = usdt_generic__attach_path(c->ug, c->child, cmd_path);
+
+			n = g < 0 ? g : n + g;
+		}
 		if (n >= 0)
 			total = attach_libs(c, c->child);
 		if (n < 0 || total < 0) {
@@ -1238,6 +1500,11 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			return EXIT_FAIL;
 		total += n;
 		n = attach_pid(c, env.pids[i], true);
+		if (n >= 0 && c->ug) {	/* --usdt (issue 8) */
+			int g = usdt_generic__attach_pid(c->ug, env.pids[i]);
+
+			n = g < 0 ? g : n + g;
+		}
 		if (n == -ESRCH) {
 			pr_warn("no such process: %d\n", env.pids[i]);
 			return EXIT_NO_PROCESS;
@@ -1250,6 +1517,10 @@ static int attach_all(struct collector *c, const char *cmd_path)
 	}
 	if (total)
 		return EXIT_OK;
+	if (c->ug)	/* --usdt (issue 8) */
+		pr_warn("no USDT probes matching --usdt in pid%s %d%s (ebpf-collect -l -p PID "
+			"lists them)\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
+			env.nr_pids > 1 ? ",..." : "");
 	if (!c->ours_found)
 		pr_warn("no .NET runtime USDT probes (providers DotNETRuntime...) in pid%s %d%s: "
 			"the runtime must be built with the USDT provider (usdt/clr-events.man); "
@@ -1337,10 +1608,11 @@ static void detach_links(struct collector *c)
 	int *fds = NULL;
 	bool started[DETACH_THREADS] = {};
 
-	n = c->nr_links ? dup_link_fds(&fds) : 0;
+	n = c->nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
 	for (i = 0; i < c->nr_links; i++)
 		bpf_link__destroy(c->links[i]);
 	c->nr_links = 0;
+	usdt_generic__detach(c->ug);	/* --usdt (issue 8): same trick */
 	nth = n < DETACH_THREADS ? n : DETACH_THREADS;
 	for (i = 0; i < nth; i++) {
 		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
@@ -1359,6 +1631,9 @@ static void collector__free(struct collector *c)
 	detach_links(c);
 	free(c->links);
 	ring_buffer__free(c->rb);
+	usdt_generic__free(c->ug);	/* issue 8 */
+	kernel_events__destroy(c->ke);	/* issue 7 */
+	symbolize__free(c->sym);	/* issue 6 */
 	clr_events__destroy(c->skel);
 	reorder__free(c->ro);
 	free(c->meta_ids);
@@ -1373,6 +1648,7 @@ int collect_main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = sig_handler };
 	char *cmd_path = NULL;
 	int release_fd = -1, ret, err;
+	int i;	/* issue 6 */
 
 	if (parse_cmdline(argc, argv))
 		return EXIT_USAGE;
@@ -1397,6 +1673,20 @@ int collect_main(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto cleanup;
 	}
+	if (env.nr_usdt) {	/* --usdt (issue 8) */
+		char uerr[256];
+		int i;
+
+		c.ug = usdt_generic__new(env.quiet ? -1 : env.verbose);
+		for (i = 0; c.ug && i < env.nr_usdt; i++)
+			if (usdt_generic__add_spec(c.ug, env.usdt[i], uerr, sizeof(uerr)))
+				break;
+		if (!c.ug || i < env.nr_usdt) {
+			pr_warn("--usdt: out of memory\n");
+			ret = EXIT_FAIL;
+			goto cleanup;
+		}
+	}
 	if (env.cmd) {
 		cmd_path = resolve_cmd(env.cmd[0]);
 		if (!cmd_path) {
@@ -1417,11 +1707,27 @@ int collect_main(int argc, char **argv)
 		ret = EXIT_OUTPUT;
 		goto cleanup;
 	}
+	if (!env.no_symbols) {	/* issue 6 */
+		c.sym = symbolize__new(c.w, NULL);
+		if (!c.sym) {
+			pr_warn("out of memory\n");
+			ret = EXIT_FAIL;
+			goto cleanup;
+		}
+		for (i = 0; i < (c.child > 0 ? 1 : env.nr_pids); i++)
+			symbolize__add_pid(c.sym, c.child > 0 ? c.child : env.pids[i]);
+	}
 	if (setup_bpf(&c)) {
 		ret = EXIT_FAIL;
 		goto cleanup;
 	}
 	ret = attach_all(&c, cmd_path);
+	if (ret == EXIT_NO_PROBES && c.ke) {	/* issue 7: kernel events still apply */
+		pr_info("tracing kernel events only\n");
+		ret = EXIT_OK;
+	}
+	if (!ret && c.ke && kernel_events__attach(c.ke))	/* issue 7 */
+		ret = EXIT_FAIL;
 	if (ret)
 		goto cleanup;
 	if (release_fd >= 0) {
@@ -1431,10 +1737,11 @@ int collect_main(int argc, char **argv)
 		release_fd = -1;
 	}
 	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
-		(unsigned long long)c.nr_links, env.duration_ns ? " for the given duration" : "",
+		(unsigned long long)(c.nr_links + usdt_generic__nr_links(c.ug)), env.duration_ns ? " for the given duration" : "",
 		env.output);
 
 	err = poll_loop(&c);
+	kernel_events__detach(c.ke);	/* issue 7: stop producing, then drain */
 	if (!err)
 		err = drain(&c);
 	ret = err ? EXIT_FAIL : EXIT_OK;

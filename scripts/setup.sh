@@ -12,7 +12,10 @@ set -euo pipefail
 [[ ${EUID} -eq 0 ]] || { echo "setup: must run as root (installs Debian packages)" >&2; exit 1; }
 
 PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-dev
-      bats bpftrace linux-perf python3 python3-jsonschema unzip xxd binutils util-linux procps)
+      bats bpftrace linux-perf python3 python3-jsonschema unzip xxd binutils util-linux procps
+      openjdk-17-jdk-headless postgresql-15
+      lttng-tools liblttng-ust-dev
+      libc6-dbg)	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
 BPO_PKGS=(libbpf-dev bpftool)
 
 BPO_LIST=/etc/apt/sources.list.d/bookworm-backports.list

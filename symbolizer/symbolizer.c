@@ -36,6 +36,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -117,6 +118,8 @@ struct symbolizer {
 	size_t n_dsos, cap_dsos;
 	struct ksyms *ksyms;
 	int ksyms_tried;
+	struct elf_syms *vdso;		/* our own vDSO: the same kernel's image */
+	int vdso_tried;
 	struct symbolizer_stats st;
 };
 
@@ -175,6 +178,7 @@ void symbolizer__free(struct symbolizer *s)
 	}
 	free(s->dsos);
 	ksyms__free(s->ksyms);
+	elf_syms__free(s->vdso);
 	free(s);
 }
 
@@ -665,6 +669,68 @@ static int symbolizer__native(struct symbolizer *s, const struct proc_map *m, ui
 	return 0;
 }
 
+/* Symbols of our own vDSO (a copy in a memfd for libelf): every process of
+ * this kernel maps the same image. */
+static struct elf_syms *symbolizer__vdso(struct symbolizer *s)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	unsigned long long lo, hi;
+	char line[256];
+	FILE *f;
+	int fd;
+
+	if (s->vdso || s->vdso_tried || !base)
+		return s->vdso;
+	s->vdso_tried = 1;
+	f = fopen("/proc/self/maps", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strstr(line, "[vdso]") || sscanf(line, "%llx-%llx", &lo, &hi) != 2 ||
+		    lo != base)
+			continue;
+		fd = memfd_create("vdso", MFD_CLOEXEC);
+		if (fd >= 0 && write(fd, (const void *)base, hi - lo) == (ssize_t)(hi - lo))
+			s->vdso = elf_syms__load(fd, "[vdso]", NULL);
+		if (fd >= 0)
+			close(fd);
+		break;
+	}
+	if (f)
+		fclose(f);
+	return s->vdso;
+}
+
+/* Exec mappings the kernel makes without a file: [vdso] functions by name,
+ * anything else ([uprobes] trampolines, [vsyscall]) as one symbol named
+ * after the mapping.  [heap], [stack] and [anon:...] can hold JIT code. */
+static int symbolizer__special(struct symbolizer *s, const struct proc_map *m, uint64_t addr,
+			       struct sym_info *si)
+{
+	const struct elf_sym *es;
+	struct elf_syms *vd;
+	uint64_t vaddr;
+
+	si->kind = SYM_KIND_NATIVE;
+	si->module = m->path;
+	if (!strcmp(m->path, "[vdso]") && (vd = symbolizer__vdso(s)) != NULL &&
+	    !elf_syms__addr_to_vaddr(vd, addr, m->start, 0, &vaddr) &&
+	    (es = elf_syms__find(vd, vaddr)) != NULL) {
+		si->name = es->name;
+		si->start = es->start - vaddr + addr;
+		si->size = es->size;
+		return 0;
+	}
+	si->name = m->path;
+	si->start = m->start;
+	si->size = m->end - m->start;
+	return 0;
+}
+
+static int proc_map__is_special(const struct proc_map *m)
+{
+	return m->path[0] == '[' && strncmp(m->path, "[anon", 5) && strcmp(m->path, "[heap]") &&
+	       strncmp(m->path, "[stack", 6);
+}
+
 /* Perf map lookup, re-discovering a map that was not there yet. */
 static const struct range_entry *sym_proc__perf_map_find(struct symbolizer *s,
 							 struct sym_proc *p,
@@ -734,6 +800,10 @@ int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t
 		err = symbolizer__native(s, m, addr, si);
 		if (err && sym_proc__image_for(p, m))
 			si->module = sym_proc__image_for(p, m);
+		goto out;
+	}
+	if (m && proc_map__is_special(m)) {
+		err = symbolizer__special(s, m, addr, si);
 		goto out;
 	}
 	e = sym_proc__perf_map_find(s, p, addr, ts);

@@ -539,7 +539,10 @@ static const struct vmodule *view__module(const struct view *v, uint64_t id)
 	return NULL;
 }
 
-/* A method event: load (ts), DCStart/DCEnd (always valid), unload (ts). */
+/* A method event: load (ts), DCStart (always valid), unload (ts), DCEnd
+ * (names what came before it, as in TraceEvent: valid until ts, so a range
+ * the collector wrote once per incarnation of reused code names each
+ * incarnation's events). */
 static int view__method_event(struct view *v, const struct nt_read_event *ev, int kind)
 {
 	struct sym_method_rec m;
@@ -559,8 +562,8 @@ static int view__method_event(struct view *v, const struct nt_read_event *ev, in
 	e = range_table__entry(v->methods, (size_t)idx);
 	e->module_id = m.module_id;
 	e->flags = m.flags;
-	if (kind == 'u')
-		e->unload_ts = ev->timestamp;
+	if (kind == 'u' || kind == 'e')
+		e->unload_ts = ev->timestamp ? ev->timestamp : 1;
 	return 0;
 }
 
@@ -604,9 +607,10 @@ static int view__pass1(struct view *v, const char *path)
 			err = view__method_event(v, &ev, 'l');
 		else if (is_clr(m, CLR_EV_METHOD_UNLOAD_VERBOSE))
 			err = view__method_event(v, &ev, 'u');
-		else if (is_rundown(m, CLR_EV_METHOD_LOAD_VERBOSE) ||
-			 is_rundown(m, CLR_EV_METHOD_UNLOAD_VERBOSE))
+		else if (is_rundown(m, CLR_EV_METHOD_LOAD_VERBOSE))
 			err = view__method_event(v, &ev, 'd');
+		else if (is_rundown(m, CLR_EV_METHOD_UNLOAD_VERBOSE))
+			err = view__method_event(v, &ev, 'e');
 		else if (is_clr(m, CLR_EV_MODULE_LOAD) || is_rundown(m, CLR_EV_MODULE_DCSTART) ||
 			 is_rundown(m, CLR_EV_MODULE_DCEND))
 			err = view__module_event(v, &ev, 0);
@@ -1315,6 +1319,9 @@ struct report {
 	struct gc_pending pend[64];
 	int n_pend;
 	uint64_t gc_n[4], gc_total[4], gc_max[4];
+	/* off-CPU time (issue 7): key (managed frame + 1) << 32 | (user leaf + 1) */
+	struct u64map offcpu_ns, offcpu_n;
+	uint64_t offcpu_total, offcpu_events;
 };
 
 static int report__etype(struct report *rp, const char *name)
@@ -1420,6 +1427,50 @@ static uint32_t report__leaf_managed(const struct view *v, uint32_t sid)
 	return st->depth ? v->frames_pool[st->off + st->depth - 1] : UINT32_MAX;
 }
 
+/* Kernel OffCpu events (issue 7, collector/kernel_events.c: provider
+ * Linux-Kernel-Sched, id 3, fields Pid, Tid, DurationNs, ...): blocked time
+ * by (leaf managed frame, leaf user frame) of the blocking stack. */
+static int report__offcpu(struct report *rp, const struct nt_read_event *ev)
+{
+	const struct nt_metadata *m = ev->meta;
+	struct view *v = rp->v;
+	uint32_t sid, managed, user = UINT32_MAX, d;
+	uint64_t ns, key, *slot;
+
+	if (m->event_id != 3 || !streq_ci(m->provider, "Linux-Kernel-Sched") ||
+	    m->n_fields < 3 || strcmp(m->fields[2].name, "DurationNs"))
+		return 0;
+	ns = rd32(ev, 8) | (uint64_t)rd32(ev, 12) << 32;
+	rp->offcpu_total += ns;
+	rp->offcpu_events++;
+	if (!ev->stack_depth)
+		return 0;
+	sid = view__event_stack(v, ev);
+	if (sid == UINT32_MAX)
+		return -ENOMEM;
+	managed = report__leaf_managed(v, sid);
+	for (d = v->stacks[sid].depth; d-- > 0;) {
+		uint32_t f = v->frames_pool[v->stacks[sid].off + d];
+
+		if (v->frames[f].kind != SYM_KIND_KERNEL) {
+			user = f;
+			break;
+		}
+	}
+	if (managed != UINT32_MAX && v->frames[managed].kind != SYM_KIND_JIT)
+		managed = UINT32_MAX;
+	key = ((uint64_t)managed + 1) << 32 | ((uint64_t)user + 1);
+	slot = u64map__slot(&rp->offcpu_ns, key);
+	if (!slot)
+		return -ENOMEM;
+	*slot += ns;
+	slot = u64map__slot(&rp->offcpu_n, key);
+	if (!slot)
+		return -ENOMEM;
+	(*slot)++;
+	return 0;
+}
+
 static int report__event(struct report *rp, const struct nt_read_event *ev)
 {
 	struct view *v = rp->v;
@@ -1438,6 +1489,8 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 	}
 	report__gc(rp, ev);
 	if (is_clr(ev->meta, 80) && report__exception(rp, ev))
+		return -ENOMEM;
+	if (report__offcpu(rp, ev))	/* issue 7 */
 		return -ENOMEM;
 	if (!ev->stack_depth)
 		return 0;
@@ -1554,6 +1607,76 @@ static int leaf_cmp(const void *a, const void *b)
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
 	return strcmp(sort_view->frames[x->frame].name, sort_view->frames[y->frame].name);
+}
+
+static uint64_t *offcpu_sort_vals;
+
+/* "module!Ns.Type.Method(args)" -> "Type.Method": no module, no arguments,
+ * at most the last two dotted parts. */
+static const char *short_name(const char *full, char *buf, size_t len)
+{
+	const char *p = strchr(full, '!'), *dot1 = NULL, *dot2 = NULL, *q;
+	size_t n, dots;
+
+	p = p ? p + 1 : full;
+	n = strcspn(p, "(");
+	dots = strchr(p, '@') ? 0 : n;	/* not in "sym@@GLIBC_2.3" */
+	for (q = p; q < p + dots; q++) {
+		if (*q == '.') {
+			dot2 = dot1;
+			dot1 = q;
+		}
+	}
+	if (dot2) {
+		n -= dot2 + 1 - p;
+		p = dot2 + 1;
+	}
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return buf;
+}
+
+static int offcpu_cmp(const void *a, const void *b)
+{
+	uint64_t x = offcpu_sort_vals[*(const size_t *)a], y = offcpu_sort_vals[*(const size_t *)b];
+
+	return x == y ? 0 : x > y ? -1 : 1;
+}
+
+/* Off-CPU time by blocking frame (issue 7). */
+static void report__offcpu_print(struct report *rp, int top)
+{
+	struct view *v = rp->v;
+	size_t k, n = 0, *idx;
+	char name[512], a[240], b[240];
+	int i;
+
+	if (!rp->offcpu_events)
+		return;
+	printf("\nOff-CPU time by blocking frame (%.3f s in %" PRIu64 " OffCpu intervals;\n"
+	       "leaf managed frame <- leaf user frame where the thread blocked)\n",
+	       rp->offcpu_total / 1e9, rp->offcpu_events);
+	idx = malloc((rp->offcpu_ns.cap ? rp->offcpu_ns.cap : 1) * sizeof(*idx));
+	if (!idx)
+		return;
+	for (k = 0; k < rp->offcpu_ns.cap; k++)
+		if (rp->offcpu_ns.keys[k])
+			idx[n++] = k;
+	offcpu_sort_vals = rp->offcpu_ns.vals;
+	qsort(idx, n, sizeof(*idx), offcpu_cmp);
+	printf("%10s %6s %8s  %s\n", "ms", "%", "Count", "Frames");
+	for (i = 0; i < top && (size_t)i < n; i++) {
+		uint64_t key = rp->offcpu_ns.keys[idx[i]], *cnt = u64map__slot(&rp->offcpu_n, key);
+		uint32_t mf = (uint32_t)(key >> 32) - 1, uf = (uint32_t)key - 1;
+
+		snprintf(name, sizeof(name), "%s <- %s",
+			 mf != UINT32_MAX ? short_name(v->frames[mf].name, a, sizeof(a)) : "-",
+			 uf != UINT32_MAX ? short_name(v->frames[uf].name, b, sizeof(b)) : "-");
+		printf("%10.3f %5.1f%% %8" PRIu64 "  ", rp->offcpu_ns.vals[idx[i]] / 1e6,
+		       rp->offcpu_total ? 100.0 * rp->offcpu_ns.vals[idx[i]] / rp->offcpu_total : 0,
+		       cnt ? *cnt : 0);
+		printf("%.51s\n", name);
+	}
+	free(idx);
 }
 
 static void report__events(struct report *rp, int top)
@@ -1702,6 +1825,7 @@ int report_main(int argc, char **argv)
 		exit_code = EXIT_FAIL;
 	}
 	report__cpu(&rp, (int)top);
+	report__offcpu_print(&rp, (int)top);	/* issue 7 */
 	report__events(&rp, 3);
 	report__gc_print(&rp, &v);
 	report__exceptions(&rp);
@@ -1716,6 +1840,8 @@ int report_main(int argc, char **argv)
 	free(rp.exc);
 	free(rp.etypes);
 	u64map__free(&rp.leaf);
+	u64map__free(&rp.offcpu_ns);
+	u64map__free(&rp.offcpu_n);
 	view__free(&v);
 	return exit_code;
 }

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * kernel_events.bpf.c - kernel events next to the runtime's (issue 7).
+ *
+ *   cpu_sample      perf_event, PERF_COUNT_SW_CPU_CLOCK per CPU (this VM has
+ *                   no hardware counters): one record with the kernel and
+ *                   user stack of the interrupted thread.
+ *   sched_switch    tp_btf: the switch (prev/next, prev_state) and, for a
+ *                   traced prev, its stack at switch-out (where it blocks);
+ *                   remembers the switch-out time per thread ...
+ *   sched_waking    tp_btf, in the waker's context (sched_wakeup may run on
+ *                   the wakee's CPU from the wake list): who woke whom ...
+ *                   ... so that at switch-in one KE_REC_OFFCPU says how long
+ *                   the thread was off CPU and who woke it.
+ *   sys_enter/exit  tp_btf raw_syscalls: one record per syscall at its exit,
+ *                   with the entry arguments, duration and return value.
+ *   sched_process_fork/exec/exit  tp_btf: lifecycle.  The fork program
+ *                   always runs: a traced process's new child processes
+ *                   join the targets map, so they are traced too.
+ *
+ * Every program is tp_btf or perf_event: no kprobes (absent here) and no
+ * tracefs (tp_btf attaches by BTF id, so nothing needs mounting).
+ *
+ * Records go to the collector's ring buffer (user space reuses its map fd
+ * for `rb`), so they meet the CLR events in the same reorder buffer.  Fixed
+ * records are reserved in place; records with stacks are built in a per-CPU
+ * scratch slot and copied with bpf_ringbuf_output, the size known only after
+ * bpf_get_stack.  Slot 0 serves the sampler (hard-irq context), slot 1
+ * sched_switch and slot 2 sched_waking (both run with interrupts off, so
+ * the sampler cannot nest into them); a busy flag still guards each, a
+ * loser counts nested_drops.
+ *
+ * Wake-ups of the consumer are batched as for CLR events (architecture
+ * decision 13); a full ring drops and counts (rb_drops), never waits.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "kernel_event.h"
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* knobs, set between __open() and __load() */
+const volatile __u32 targ_all = 0;		/* every process, not just targets */
+const volatile __u32 targ_self = 0;		/* our own tgid: never traced */
+const volatile __u32 targ_groups = 0;		/* KE_GROUP_* */
+const volatile __u32 targ_kstack = 1;		/* kernel stacks on samples/switches */
+const volatile __u64 targ_wakeup_bytes = 0;
+const volatile __u64 targ_backstop_bytes = 0;
+
+#define KE_STACK_BYTES	CE_STACK_BYTES
+#define KE_SCRATCH_BYTES (sizeof(struct ke_switch) + 2 * KE_STACK_BYTES)
+#define SLOT_SAMPLE	0
+#define SLOT_SWITCH	1
+#define SLOT_WAKING	2
+#define TASK_NOT_RUNNING_MASK 0xff	/* TASK_REPORT bits of prev_state */
+
+struct scratch {
+	__u32 busy;
+	__u32 pad;
+	__u8 buf[KE_SCRATCH_BYTES];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);		/* replaced by the collector's */
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 3);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct ke_counters);
+} counters SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);			/* tgid */
+	__type(value, __u8);
+} targets SEC(".maps");
+
+struct offcpu_start {
+	__u64 ts;
+	__u64 state;
+	__u32 waker_pid;
+	__u32 waker_tid;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32);			/* tid */
+	__type(value, struct offcpu_start);
+} offcpu SEC(".maps");
+
+struct sys_start {
+	__u64 ts;
+	__u64 args[6];
+	__u64 id;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 32768);
+	__type(key, __u32);			/* tid */
+	__type(value, struct sys_start);
+} sys_start SEC(".maps");
+
+static __always_inline struct ke_counters *get_counters(void)
+{
+	__u32 zero = 0;
+
+	return bpf_map_lookup_elem(&counters, &zero);
+}
+
+static __always_inline int is_target(__u32 tgid)
+{
+	if (!tgid || tgid == targ_self)
+		return 0;
+	return targ_all || bpf_map_lookup_elem(&targets, &tgid);
+}
+
+static __always_inline __u64 wakeup_flags(__u64 size)
+{
+	__u64 avail;
+
+	if (!targ_wakeup_bytes)
+		return BPF_RB_NO_WAKEUP;
+	avail = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
+	if (avail < targ_wakeup_bytes && avail + size >= targ_wakeup_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	if (avail < targ_backstop_bytes && avail + size >= targ_backstop_bytes)
+		return BPF_RB_FORCE_WAKEUP;
+	return BPF_RB_NO_WAKEUP;
+}
+
+static __always_inline void *reserve(struct ke_counters *cnt, __u32 size)
+{
+	void *p = bpf_ringbuf_reserve(&rb, size, 0);
+
+	if (!p)
+		__sync_fetch_and_add(&cnt->rb_drops, 1);
+	return p;
+}
+
+static __always_inline void submit(struct ke_counters *cnt, void *p, __u32 size)
+{
+	bpf_ringbuf_submit(p, wakeup_flags(size));
+	__sync_fetch_and_add(&cnt->submitted, 1);
+	__sync_fetch_and_add(&cnt->bytes, size);
+}
+
+static __always_inline void fill_header(struct ce_header *h, __u32 type, __u32 size,
+					__u32 pid, __u32 tid, __u64 ts)
+{
+	h->timestamp = ts;
+	h->type = type;
+	h->size = size;
+	h->pid = pid;
+	h->tid = tid;
+}
+
+/* One stack into buf; returns its depth in frames. */
+static __always_inline __u32 get_stack(void *ctx, void *buf, __u64 flags, __u32 *ev_flags,
+				       __u32 trunc_flag, struct ke_counters *cnt)
+{
+	long n = bpf_get_stack(ctx, buf, KE_STACK_BYTES, flags);
+
+	if (n < 0) {
+		*ev_flags |= KE_F_STACK_ERROR;
+		__sync_fetch_and_add(&cnt->stack_errors, 1);
+		return 0;
+	}
+	if (n >= KE_STACK_BYTES) {
+		*ev_flags |= trunc_flag;
+		if (trunc_flag == KE_F_KSTACK_TRUNCATED)
+			__sync_fetch_and_add(&cnt->kstack_truncated, 1);
+		else
+			__sync_fetch_and_add(&cnt->ustack_truncated, 1);
+		n = KE_STACK_BYTES;
+	}
+	return (__u32)n / 8;
+}
+
+/*
+ * User stack by frame-pointer walk (as bpf/clr_events.bpf.c does, for the
+ * same reasons), from the user registers `ur` (a kernel pointer: the
+ * sample's own registers when it interrupted user mode, else the task's
+ * saved entry registers).  bpf_get_stack(BPF_F_USER_STACK) follows %rbp
+ * blindly: a libc function that uses %rbp as a scratch register made it
+ * repeat one address up to the depth limit.  Here a frame pointer must lie
+ * above the previous one, 8-byte aligned and within CE_STACK_SPAN of the
+ * stack pointer, so the walk stops at the first frame without one.
+ */
+#define CE_STACK_SPAN	(8U << 20)
+#define PF_KTHREAD	0x00200000
+
+struct fp_frame {
+	__u64 next;
+	__u64 ret;
+};
+
+static __always_inline __u32 walk_user_stack(struct pt_regs *ur, __u64 *buf, __u32 *flags,
+					     struct ke_counters *cnt)
+{
+	__u64 ip = BPF_CORE_READ(ur, ip), sp = BPF_CORE_READ(ur, sp), fp = BPF_CORE_READ(ur, bp);
+	struct fp_frame fr;
+	__u32 n = 1, i;
+
+	if (!ip || ip >= 0x800000000000ULL)
+		return 0;
+	buf[0] = ip;
+	for (i = 1; i < CE_MAX_STACK_DEPTH; i++) {
+		if (fp < sp || fp - sp > CE_STACK_SPAN || (fp & 7))
+			return n;
+		if (bpf_probe_read_user(&fr, sizeof(fr), (const void *)fp) || !fr.ret)
+			return n;
+		buf[i] = fr.ret;
+		n = i + 1;
+		if (fr.next <= fp)
+			return n;
+		fp = fr.next;
+	}
+	*flags |= KE_F_USTACK_TRUNCATED;
+	__sync_fetch_and_add(&cnt->ustack_truncated, 1);
+	return n;
+}
+
+/*
+ * Kernel stack (bpf_get_stack, skipping kskip frames of the tracing
+ * itself) then user stack after a fixed part of `fixed` bytes in s->buf.
+ * ur: user registers, NULL for none.  Returns the record size; kd and ud
+ * get the depths.
+ */
+static __always_inline __u32 add_stacks(void *ctx, struct scratch *s, __u32 fixed,
+					__u64 kskip, struct pt_regs *ur, __u16 *kd, __u16 *ud,
+					__u32 *flags, struct ke_counters *cnt)
+{
+	__u32 k = 0, u = 0, off;
+
+	if (targ_kstack)
+		k = get_stack(ctx, s->buf + fixed, kskip & BPF_F_SKIP_FIELD_MASK, flags,
+			      KE_F_KSTACK_TRUNCATED, cnt);
+	if (k > CE_MAX_STACK_DEPTH)
+		k = CE_MAX_STACK_DEPTH;
+	off = fixed + k * 8;
+	if (off > sizeof(struct ke_switch) + KE_STACK_BYTES)
+		return 0;
+	if (ur)
+		u = walk_user_stack(ur, (__u64 *)(s->buf + off), flags, cnt);
+	if (u > CE_MAX_STACK_DEPTH)
+		u = CE_MAX_STACK_DEPTH;
+	*kd = k;
+	*ud = u;
+	return off + u * 8;
+}
+
+/* The current task's user registers, NULL for a kernel thread. */
+static __always_inline struct pt_regs *task_user_regs(void)
+{
+	struct task_struct *t = bpf_get_current_task_btf();
+
+	if (t->flags & PF_KTHREAD)
+		return NULL;
+	return (struct pt_regs *)bpf_task_pt_regs(t);
+}
+
+static __always_inline struct scratch *slot_get(__u32 slot, struct ke_counters *cnt)
+{
+	struct scratch *s = bpf_map_lookup_elem(&scratch, &slot);
+
+	if (!s)
+		return NULL;
+	if (__sync_val_compare_and_swap(&s->busy, 0, 1) != 0) {
+		__sync_fetch_and_add(&cnt->nested_drops, 1);
+		return NULL;
+	}
+	return s;
+}
+
+static __always_inline void slot_output(struct scratch *s, __u32 size, struct ke_counters *cnt)
+{
+	if (size && size <= KE_SCRATCH_BYTES) {
+		if (bpf_ringbuf_output(&rb, s->buf, size, wakeup_flags(size))) {
+			__sync_fetch_and_add(&cnt->rb_drops, 1);
+		} else {
+			__sync_fetch_and_add(&cnt->submitted, 1);
+			__sync_fetch_and_add(&cnt->bytes, size);
+		}
+	}
+	*(volatile __u32 *)&s->busy = 0;
+}
+
+/* ------------------------------------------------------------ samples */
+
+static __always_inline int handle_sample(struct bpf_perf_event_data *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tgid = id >> 32, size, flags = 0;
+	struct ke_counters *cnt = get_counters();
+	struct ke_sample *e;
+	struct pt_regs *ur;
+	struct scratch *s;
+
+	if (!cnt)
+		return 0;
+	__sync_fetch_and_add(&cnt->samples, 1);
+	if (!(__u32)id || !is_target(tgid)) {	/* idle (tid 0) or not traced */
+		__sync_fetch_and_add(&cnt->filtered, 1);
+		return 0;
+	}
+	s = slot_get(SLOT_SAMPLE, cnt);
+	if (!s)
+		return 0;
+	e = (void *)s->buf;
+	e->cpu = bpf_get_smp_processor_id();
+	e->reserved = 0;
+	ur = (struct pt_regs *)&ctx->regs;
+	if (!(BPF_CORE_READ(ur, cs) & 3))	/* interrupted the kernel */
+		ur = task_user_regs();
+	size = add_stacks(ctx, s, sizeof(*e), 0, ur, &e->kstack_depth, &e->ustack_depth, &flags,
+			  cnt);
+	e->flags = flags;
+	fill_header(&e->hdr, KE_REC_SAMPLE, size, tgid, (__u32)id, bpf_ktime_get_ns());
+	slot_output(s, size, cnt);
+	return 0;
+}
+
+SEC("perf_event")
+int cpu_sample(struct bpf_perf_event_data *ctx)
+{
+	return handle_sample(ctx);
+}
+
+/* -------------------------------------------------------------- sched */
+
+/* kernel frames of the tracing itself atop a tp_btf stack: this program
+ * and bpf_trace_run4; the stack then starts at __schedule */
+#define SWITCH_KSKIP	2
+
+static __always_inline void emit_switch(void *ctx, struct task_struct *prev,
+					struct task_struct *next, __u64 prev_state,
+					int prev_traced, __u64 ts, struct ke_counters *cnt)
+{
+	__u32 size = sizeof(struct ke_switch), flags = 0;
+	struct ke_switch *e;
+	struct scratch *s;
+
+	s = slot_get(SLOT_SWITCH, cnt);
+	if (!s)
+		return;
+	e = (void *)s->buf;
+	e->prev_state = prev_state;
+	e->next_pid = next->tgid;
+	e->next_tid = next->pid;
+	e->prev_prio = prev->prio;
+	e->next_prio = next->prio;
+	e->cpu = bpf_get_smp_processor_id();
+	e->reserved = 0;
+	e->kstack_depth = 0;
+	e->ustack_depth = 0;
+	bpf_probe_read_kernel_str(e->prev_comm, sizeof(e->prev_comm), prev->comm);
+	bpf_probe_read_kernel_str(e->next_comm, sizeof(e->next_comm), next->comm);
+	/* current is still prev here: its stacks are where it leaves the CPU */
+	if (prev_traced) {
+		size = add_stacks(ctx, s, sizeof(*e), SWITCH_KSKIP, task_user_regs(),
+				  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
+		flags |= KE_F_HAS_STACK;
+	}
+	e->flags = flags;
+	fill_header(&e->hdr, KE_REC_SWITCH, size, prev->tgid, prev->pid, ts);
+	slot_output(s, size, cnt);
+}
+
+static __always_inline void emit_offcpu(struct task_struct *next, __u64 ts,
+					struct ke_counters *cnt)
+{
+	__u32 tid = next->pid;
+	struct offcpu_start *st = bpf_map_lookup_elem(&offcpu, &tid);
+	struct ke_offcpu *e;
+
+	if (!st) {
+		__sync_fetch_and_add(&cnt->offcpu_orphans, 1);
+		return;
+	}
+	e = reserve(cnt, sizeof(*e));
+	if (e) {
+		fill_header(&e->hdr, KE_REC_OFFCPU, sizeof(*e), next->tgid, tid, ts);
+		e->start_ts = st->ts;
+		e->duration_ns = ts - st->ts;
+		e->prev_state = st->state;
+		e->waker_pid = st->waker_pid;
+		e->waker_tid = st->waker_tid;
+		e->cpu = bpf_get_smp_processor_id();
+		e->reserved = 0;
+		submit(cnt, e, sizeof(*e));
+	}
+	bpf_map_delete_elem(&offcpu, &tid);
+}
+
+static __always_inline int handle_switch(void *ctx, struct task_struct *prev,
+					 struct task_struct *next, unsigned int prev_state)
+{
+	int prev_traced = prev->pid && is_target(prev->tgid);
+	int next_traced = next->pid && is_target(next->tgid);
+	struct ke_counters *cnt = get_counters();
+	__u64 ts = bpf_ktime_get_ns();
+
+	if (!cnt)
+		return 0;
+	if (!prev_traced && !next_traced) {
+		__sync_fetch_and_add(&cnt->filtered, 1);
+		return 0;
+	}
+	if (prev_traced) {
+		struct offcpu_start st = { .ts = ts, .state = prev_state };
+		__u32 tid = prev->pid;
+
+		bpf_map_update_elem(&offcpu, &tid, &st, BPF_ANY);
+	}
+	emit_switch(ctx, prev, next, prev_state, prev_traced, ts, cnt);
+	if (next_traced)
+		emit_offcpu(next, ts, cnt);
+	return 0;
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sched_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	return handle_switch(ctx, prev, next, prev_state);
+}
+
+/* kernel frames of the tracing atop a sched_waking stack: this program
+ * and bpf_trace_run1 */
+#define WAKING_KSKIP	2
+
+static __always_inline int handle_waking(void *ctx, struct task_struct *p)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct ke_counters *cnt = get_counters();
+	__u32 tid = p->pid, wakee_pid = p->tgid, size = sizeof(struct ke_wakeup), flags = 0;
+	int waker_traced = is_target(id >> 32);
+	struct offcpu_start *st;
+	struct ke_wakeup *e;
+	struct scratch *s;
+
+	if (!cnt)
+		return 0;
+	if (!is_target(wakee_pid) && !waker_traced) {
+		__sync_fetch_and_add(&cnt->filtered, 1);
+		return 0;
+	}
+	st = bpf_map_lookup_elem(&offcpu, &tid);
+	if (st) {
+		st->waker_pid = id >> 32;
+		st->waker_tid = (__u32)id;
+	}
+	s = slot_get(SLOT_WAKING, cnt);
+	if (!s)
+		return 0;
+	e = (void *)s->buf;
+	e->wakee_pid = wakee_pid;
+	e->wakee_tid = tid;
+	e->wakee_prio = p->prio;
+	e->target_cpu = BPF_CORE_READ(p, wake_cpu);
+	e->cpu = bpf_get_smp_processor_id();
+	e->reserved = 0;
+	e->kstack_depth = 0;
+	e->ustack_depth = 0;
+	bpf_probe_read_kernel_str(e->wakee_comm, sizeof(e->wakee_comm), p->comm);
+	if (waker_traced && (__u32)id) {	/* where the waker released the wakee */
+		size = add_stacks(ctx, s, sizeof(*e), WAKING_KSKIP, task_user_regs(),
+				  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
+		flags |= KE_F_HAS_STACK;
+	}
+	e->flags = flags;
+	fill_header(&e->hdr, KE_REC_WAKEUP, size, id >> 32, (__u32)id, bpf_ktime_get_ns());
+	slot_output(s, size, cnt);
+	return 0;
+}
+
+SEC("tp_btf/sched_waking")
+int BPF_PROG(sched_waking, struct task_struct *p)
+{
+	return handle_waking(ctx, p);
+}
+
+/* ----------------------------------------------------------- syscalls */
+
+#define NR_EXIT		60
+#define NR_EXIT_GROUP	231
+
+static __always_inline void emit_syscall(__u64 id, __u32 nr, const struct sys_start *st,
+					 __s64 ret, __u32 flags, __u64 ts,
+					 struct ke_counters *cnt)
+{
+	struct ke_syscall *e = reserve(cnt, sizeof(*e));
+	int i;
+
+	if (!e)
+		return;
+	fill_header(&e->hdr, KE_REC_SYSCALL, sizeof(*e), id >> 32, (__u32)id, ts);
+	e->enter_ts = st->ts;
+	e->duration_ns = ts - st->ts;
+	e->ret = ret;
+	for (i = 0; i < 6; i++)
+		e->args[i] = st->args[i];
+	e->id = nr;
+	e->flags = flags;
+	submit(cnt, e, sizeof(*e));
+}
+
+static __always_inline int handle_sys_enter(struct pt_regs *regs, long nr)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct ke_counters *cnt = get_counters();
+	struct sys_start st;
+	__u32 tid = (__u32)id;
+
+	if (!cnt)
+		return 0;
+	if (!is_target(id >> 32)) {
+		__sync_fetch_and_add(&cnt->filtered, 1);
+		return 0;
+	}
+	st.ts = bpf_ktime_get_ns();
+	st.id = nr;
+	st.args[0] = BPF_CORE_READ(regs, di);
+	st.args[1] = BPF_CORE_READ(regs, si);
+	st.args[2] = BPF_CORE_READ(regs, dx);
+	st.args[3] = BPF_CORE_READ(regs, r10);
+	st.args[4] = BPF_CORE_READ(regs, r8);
+	st.args[5] = BPF_CORE_READ(regs, r9);
+	if (nr == NR_EXIT || nr == NR_EXIT_GROUP) {	/* never returns */
+		emit_syscall(id, nr, &st, 0, KE_F_NORETURN, st.ts, cnt);
+		return 0;
+	}
+	bpf_map_update_elem(&sys_start, &tid, &st, BPF_ANY);
+	return 0;
+}
+
+static __always_inline int handle_sys_exit(long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid(), ts = bpf_ktime_get_ns();
+	struct ke_counters *cnt = get_counters();
+	__u32 tid = (__u32)id;
+	struct sys_start *st;
+
+	if (!cnt)
+		return 0;
+	st = bpf_map_lookup_elem(&sys_start, &tid);
+	if (!st) {
+		if (is_target(id >> 32))
+			__sync_fetch_and_add(&cnt->syscall_orphans, 1);
+		return 0;
+	}
+	emit_syscall(id, (__u32)st->id, st, ret, 0, ts, cnt);
+	bpf_map_delete_elem(&sys_start, &tid);
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sys_enter, struct pt_regs *regs, long nr)
+{
+	return handle_sys_enter(regs, nr);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
+{
+	return handle_sys_exit(ret);
+}
+
+/* ------------------------------------------------------------ process */
+
+static __always_inline int handle_fork(struct task_struct *parent, struct task_struct *child)
+{
+	__u32 ppid = parent->tgid, cpid = child->tgid;
+	struct ke_counters *cnt = get_counters();
+	struct ke_fork *e;
+	__u8 one = 1;
+
+	if (!cnt)
+		return 0;
+	if (!is_target(ppid)) {
+		__sync_fetch_and_add(&cnt->filtered, 1);
+		return 0;
+	}
+	if (cpid != ppid && !targ_all) {	/* a new process: follow it */
+		bpf_map_update_elem(&targets, &cpid, &one, BPF_ANY);
+		__sync_fetch_and_add(&cnt->followed, 1);
+	}
+	if (!(targ_groups & KE_GROUP_PROC))
+		return 0;
+	e = reserve(cnt, sizeof(*e));
+	if (!e)
+		return 0;
+	fill_header(&e->hdr, KE_REC_FORK, sizeof(*e), ppid, parent->pid, bpf_ktime_get_ns());
+	e->child_pid = cpid;
+	e->child_tid = child->pid;
+	e->is_thread = cpid == ppid;
+	e->reserved = 0;
+	bpf_probe_read_kernel_str(e->parent_comm, sizeof(e->parent_comm), parent->comm);
+	bpf_probe_read_kernel_str(e->child_comm, sizeof(e->child_comm), child->comm);
+	submit(cnt, e, sizeof(*e));
+	return 0;
+}
+
+SEC("tp_btf/sched_process_fork")
+int BPF_PROG(sched_process_fork, struct task_struct *parent, struct task_struct *child)
+{
+	return handle_fork(parent, child);
+}
+
+static __always_inline int handle_exec(struct task_struct *p, pid_t old_pid,
+				       struct linux_binprm *bprm)
+{
+	struct ke_counters *cnt = get_counters();
+	struct ke_exec *e;
+	long n;
+
+	if (!cnt)
+		return 0;
+	if (!is_target(p->tgid)) {
+		__sync_fetch_and_add(&cnt->filtered, 1);
+		return 0;
+	}
+	e = reserve(cnt, sizeof(*e));
+	if (!e)
+		return 0;
+	fill_header(&e->hdr, KE_REC_EXEC, sizeof(*e), p->tgid, p->pid, bpf_ktime_get_ns());
+	e->old_tid = old_pid;
+	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), p->comm);
+	n = bpf_probe_read_kernel_str(e->filename, sizeof(e->filename), bprm->filename);
+	e->filename_len = n > 0 ? n - 1 : 0;
+	if (n <= 0)
+		e->filename[0] = 0;
+	submit(cnt, e, sizeof(*e));
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exec")
+int BPF_PROG(sched_process_exec, struct task_struct *p, pid_t old_pid, struct linux_binprm *bprm)
+{
+	return handle_exec(p, old_pid, bprm);
+}
+
+static __always_inline int handle_exit(struct task_struct *p, bool group_dead)
+{
+	struct ke_counters *cnt = get_counters();
+	__u32 tid = p->pid;
+	struct ke_exit *e;
+
+	bpf_map_delete_elem(&offcpu, &tid);
+	bpf_map_delete_elem(&sys_start, &tid);
+	if (!cnt)
+		return 0;
+	if (!is_target(p->tgid)) {
+		__sync_fetch_and_add(&cnt->filtered, 1);
+		return 0;
+	}
+	if (!(targ_groups & KE_GROUP_PROC))
+		return 0;
+	e = reserve(cnt, sizeof(*e));
+	if (!e)
+		return 0;
+	fill_header(&e->hdr, KE_REC_EXIT, sizeof(*e), p->tgid, tid, bpf_ktime_get_ns());
+	e->exit_code = p->exit_code;
+	e->group_dead = group_dead;
+	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), p->comm);
+	submit(cnt, e, sizeof(*e));
+	return 0;
+}
+
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sched_process_exit, struct task_struct *p, bool group_dead)
+{
+	return handle_exit(p, group_dead);
+}

@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# bench_sampling: CPU overhead of ebpf-collect's CPU sampling (issue 7) on a
+# CPU-bound process (installed as $OUTPUT/bench_sampling, run by
+# `make bench`, needs root).
+#
+# Workload: refrt --scenario cpu, 1 worker, a fixed number of operations
+# (HotLoop in JIT code: all user-mode CPU), DOTNET_PerfMapEnabled=3.
+# Conditions, interleaved within each repetition so drift hits all alike:
+#   untraced  refrt alone
+#   99 Hz     refrt under kevtest --cpu-sampling=99   (per-CPU software clock,
+#   999 Hz    refrt under kevtest --cpu-sampling=999   BPF stack walk, ring
+#             buffer; the collector symbolizes and writes the .nettrace)
+#   perf      refrt under `perf record -e cpu-clock -F 999 -a` (reference:
+#             the same timer, no stacks, no BPF)
+# kevtest is the kernel-events path of ebpf-collect alone (no CLR probes),
+# so the difference is the cost of sampling.
+#
+# Metric: the CPU time the kernel charged to refrt (user + system, wait4's
+# rusage, microseconds) for the fixed work.  The sampling program runs in the
+# timer interrupt of the CPU refrt runs on, and without
+# CONFIG_IRQ_TIME_ACCOUNTING that time is charged to the interrupted task:
+# this is the cost the traced process pays.  Unlike elapsed time (printed
+# too) it hardly moves with the load other processes put on a shared
+# machine.  Overhead = CPU time / untraced CPU time of the same repetition
+# - 1; median, min and max over REPS.  Also printed: the BPF program's own
+# run time per sample (kernel.bpf_stats_enabled) and the collector's CPU
+# time as a share of the run (start-up included: BPF load, kallsyms).
+# Target: under 1.7% at 999 Hz.
+set -uo pipefail
+OUTPUT=${OUTPUT:-$(cd "$(dirname "$0")" && pwd)}
+REFRT=$OUTPUT/refrt
+KEV=$OUTPUT/tests/kevtest
+REPS=${REPS:-7}
+ITER=${ITER:-20000}
+TARGET=1.7
+tmp=$(mktemp -d)
+stats_was=$(sysctl -n kernel.bpf_stats_enabled 2>/dev/null || echo 0)
+trap 'rm -rf "$tmp"; sysctl -q kernel.bpf_stats_enabled="$stats_was" 2>/dev/null' EXIT
+
+[[ $EUID -eq 0 ]] || { echo "bench_sampling: needs root" >&2; exit 1; }
+[[ -x $REFRT && -x $KEV ]] || { echo "bench_sampling: build first (make)" >&2; exit 1; }
+PERF=$(command -v perf || true)
+
+# $tmp/cputime.py FILE CMD...: run CMD, write "user+sys elapsed" (seconds) to
+# FILE.  A file, not a function: kevtest runs it as its target (refrt is
+# then a child of the target, followed through fork).
+cat >"$tmp/cputime.py" <<'PY'
+import os, sys, time
+out, cmd = sys.argv[1], sys.argv[2:]
+t0 = time.monotonic()
+pid = os.fork()
+if pid == 0:
+    os.execvp(cmd[0], cmd)
+_, st, ru = os.wait4(pid, 0)
+t1 = time.monotonic()
+with open(out, "w") as f:
+    f.write("%.6f %.6f\n" % (ru.ru_utime + ru.ru_stime, t1 - t0))
+sys.exit(os.waitstatus_to_exitcode(st))
+PY
+workload=(python3 "$tmp/cputime.py" "$tmp/time" "$REFRT" --scenario cpu --threads 1
+	  --iterations "$ITER" --summary /dev/null)
+
+# run MODE: prints "cpu_s elapsed_s samples collector_share bpf_ns"
+run() {
+	local mode=$1 samples=0 share=0 bpfns=0
+	rm -f "$tmp/time" "$tmp/ktime" "$tmp/t.nettrace" "$tmp/perf.data"
+	export DOTNET_PerfMapEnabled=3
+	case $mode in
+	base)
+		"${workload[@]}" 2>/dev/null
+		;;
+	perf)
+		"$PERF" record -q -o "$tmp/perf.data" -e cpu-clock -F 999 -a -- "${workload[@]}" \
+			>/dev/null 2>&1
+		;;
+	*)
+		# kevtest's rusage includes its children's: subtract refrt's
+		python3 "$tmp/cputime.py" "$tmp/ktime" "$KEV" -o "$tmp/t.nettrace" --kernel none \
+			--cpu-sampling="$mode" -- "${workload[@]}" 2>"$tmp/kev.err"
+		samples=$(grep -o '[0-9]* CPU samples' "$tmp/kev.err" | grep -o '^[0-9]*')
+		bpfns=$(grep -o 'cpu_sample: [0-9]* runs, [0-9]* ns' "$tmp/kev.err" |
+			grep -o '[0-9]* ns' | grep -o '[0-9]*')
+		share=$(awk 'NR == FNR {k = $1; e = $2; next} {print (k - $1) / e}' \
+			"$tmp/ktime" "$tmp/time")
+		;;
+	esac
+	unset DOTNET_PerfMapEnabled
+	awk -v n="${samples:-0}" -v s="$share" -v b="${bpfns:-0}" '{print $1, $2, n, s, b}' \
+		"$tmp/time"
+}
+
+med() { sort -g | sed -n "$(((REPS + 1) / 2))p"; }
+stats() {	# numbers on stdin -> "median min max"
+	sort -g | awk '{a[NR]=$1} END {printf "%.2f %.2f %.2f", a[int((NR+1)/2)], a[1], a[NR]}'
+}
+
+modes=(99 999)
+[[ -n $PERF ]] && modes+=(perf)
+sysctl -q kernel.bpf_stats_enabled=1
+: >"$tmp/base"
+for m in "${modes[@]}"; do : >"$tmp/$m"; done
+for r in $(seq "$REPS"); do
+	read -r bc be _ < <(run base)
+	echo "$bc $be" >>"$tmp/base"
+	for m in "${modes[@]}"; do
+		read -r c e n sh b < <(run "$m")
+		awk -v c="$c" -v bc="$bc" -v e="$e" -v be="$be" -v n="$n" -v sh="$sh" -v b="$b" \
+			'BEGIN {printf "%.4f %.4f %d %.4f %s\n", (c / bc - 1) * 100, (e / be - 1) * 100, n, sh * 100, b}' \
+			>>"$tmp/$m"
+	done
+done
+sysctl -q kernel.bpf_stats_enabled="$stats_was"
+
+echo "CPU sampling overhead on a CPU-bound process (refrt cpu, 1 worker, $ITER operations,"
+echo "$REPS repetitions).  cpu%: the process's CPU time (user+sys) / its untraced CPU time"
+echo "in the same repetition - 1 (median min max); elapsed%: the same for wall-clock time"
+echo "(load-sensitive); bpf ns: the sampling program's run time per sample; collector%:"
+echo "the collector's CPU time / run time, start-up included."
+printf "%-14s %8s %7s %7s %9s %8s %8s %10s\n" mode "cpu%" min max "elapsed%" samples "bpf ns" \
+	"collector%"
+printf "%-14s %8s %7s %7s %9s %8s %8s %10s   (%.3f s CPU)\n" untraced - - - - - - - \
+	"$(cut -d' ' -f1 "$tmp/base" | med)"
+for m in "${modes[@]}"; do
+	read -r md lo hi < <(cut -d' ' -f1 "$tmp/$m" | stats)
+	el=$(cut -d' ' -f2 "$tmp/$m" | med)
+	n=$(cut -d' ' -f3 "$tmp/$m" | med)
+	sh=$(cut -d' ' -f4 "$tmp/$m" | med)
+	b=$(cut -d' ' -f5 "$tmp/$m" | med)
+	name="$m Hz"
+	[[ $m == perf ]] && { name="perf -F 999 -a"; n=-; sh=-; b=-; }
+	mark=""
+	if [[ $m == 999 ]] && awk -v m="$md" -v t="$TARGET" 'BEGIN {exit !(m >= t)}'; then
+		mark="  MISSED (target < $TARGET%)"
+	fi
+	printf "%-14s %8s %7s %7s %9.2f %8s %8s %10s%s\n" "$name" "$md" "$lo" "$hi" "$el" "$n" "$b" \
+		"$sh" "$mark"
+done

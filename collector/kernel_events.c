@@ -1,0 +1,1086 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * kernel_events.c - user-space side of bpf/kernel_events.bpf.c: load and
+ * attach the kernel-event programs, and turn their records into nettrace
+ * events.
+ *
+ * Sharing the ring buffer.  The skeleton's `rb` map is replaced, before
+ * load, by the collector's own ring buffer (bpf_map__reuse_fd), so kernel
+ * records and CLR records travel through one ring, one consumer and one
+ * reorder buffer, and leave it in timestamp order together.
+ *
+ * CPU sampling.  One PERF_COUNT_SW_CPU_CLOCK event per CPU (pid -1, the
+ * hrtimer-driven software clock: this VM has no hardware counters), in
+ * frequency mode at the requested rate, each with the cpu_sample program
+ * attached; the program drops idle and non-target samples.  Samples become
+ * the SampleProfiler thread-sample event exactly as EventPipe writes it
+ * (nettrace-format.md section 10), so TraceEvent's CPU stack views work:
+ * payload int32 2 (Managed) when the leaf user frame is JIT code -- the
+ * symbolizer says SYM_KIND_JIT: an anonymous executable mapping named by a
+ * perf map or a method-load event -- else 1 (External).  Deviation from
+ * EventPipe, by choice: CaptureThreadId is the sampled thread itself, not
+ * a sampler thread.  There is no sampler thread to name here, and the
+ * writer numbers events per capture thread, so every thread's sequence
+ * stays contiguous (a per-CPU pseudo thread would interleave with the real
+ * thread ids in viewers' thread lists).
+ *
+ * Off-CPU time.  BPF sends, for a traced thread leaving the CPU, a
+ * SchedSwitch record with its stack there (where it blocks), and when it
+ * comes back an OffCpu record with the interval and the waker.  We keep the
+ * switch-out stack per thread until its OffCpu record and write OffCpu with
+ * that stack, so a stack view over OffCpu events weighted by DurationNs is
+ * blocking time by stack (`ebpf-collect report`).
+ *
+ * Frames.  Every stack frame written is resolved with the collector's
+ * symbolizer and added to its rundown (architecture decision 8), with the
+ * viewers' convention: the leaf as is, callers at address - 1.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/perf_event.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/kernel.mk) */
+#include "kernel_events.h"
+#include "nettrace.h"
+#include "symbolizer.h"
+#include "syscall_names.h"
+
+_Static_assert(sizeof(struct ke_sample) == 40, "ke_sample layout (bpf/kernel_event.h)");
+_Static_assert(sizeof(struct ke_switch) == 96, "ke_switch layout");
+_Static_assert(sizeof(struct ke_wakeup) == 72, "ke_wakeup layout");
+_Static_assert(sizeof(struct ke_offcpu) == 64, "ke_offcpu layout");
+_Static_assert(sizeof(struct ke_syscall) == 104, "ke_syscall layout");
+_Static_assert(sizeof(struct ke_fork) == 72, "ke_fork layout");
+_Static_assert(sizeof(struct ke_exec) == 304, "ke_exec layout");
+_Static_assert(sizeof(struct ke_exit) == 48, "ke_exit layout");
+_Static_assert(sizeof(struct ke_counters) == 12 * 8, "ke_counters layout");
+
+#define pr_warn(fmt, ...) fprintf(stderr, "kernel-events: " fmt, ##__VA_ARGS__)
+#define pr_debug(fmt, ...) \
+	do { if (ke->opts.verbose) fprintf(stderr, "kernel-events: " fmt, ##__VA_ARGS__); } while (0)
+
+/* ------------------------------------------------------ event metadata */
+
+enum ke_kind {
+	KIND_SAMPLE,
+	KIND_SWITCH,
+	KIND_WAKEUP,
+	KIND_OFFCPU,
+	KIND_SYSCALL,
+	KIND_FORK,
+	KIND_EXEC,
+	KIND_EXIT,
+	NR_KINDS,
+};
+
+#define F(n, t) { .name = n, .type = NT_TYPE_##t }
+
+static const struct nt_field_desc ke_fields_switch[] = {
+	F("PrevPid", UINT32), F("PrevTid", UINT32), F("PrevComm", STRING),
+	F("PrevState", UINT64), F("PrevPrio", INT32),
+	F("NextPid", UINT32), F("NextTid", UINT32), F("NextComm", STRING),
+	F("NextPrio", INT32), F("Cpu", UINT32),
+};
+static const struct nt_field_desc ke_fields_wakeup[] = {
+	F("WakeePid", UINT32), F("WakeeTid", UINT32), F("WakeeComm", STRING),
+	F("WakeePrio", INT32), F("TargetCpu", UINT32),
+	F("WakerPid", UINT32), F("WakerTid", UINT32),
+};
+static const struct nt_field_desc ke_fields_offcpu[] = {
+	F("Pid", UINT32), F("Tid", UINT32), F("DurationNs", UINT64), F("PrevState", UINT64),
+	F("WakerPid", UINT32), F("WakerTid", UINT32), F("HasStack", BOOLEAN),
+};
+static const struct nt_field_desc ke_fields_syscall[] = {
+	F("Id", UINT32), F("Name", STRING), F("Ret", INT64), F("DurationNs", UINT64),
+	F("Arg0", UINT64), F("Arg1", UINT64), F("Arg2", UINT64), F("Arg3", UINT64),
+	F("Arg4", UINT64), F("Arg5", UINT64), F("NoReturn", BOOLEAN),
+};
+static const struct nt_field_desc ke_fields_fork[] = {
+	F("ParentPid", UINT32), F("ParentTid", UINT32), F("ParentComm", STRING),
+	F("ChildPid", UINT32), F("ChildTid", UINT32), F("ChildComm", STRING),
+	F("IsThread", BOOLEAN),
+};
+static const struct nt_field_desc ke_fields_exec[] = {
+	F("Pid", UINT32), F("Tid", UINT32), F("OldTid", UINT32), F("Filename", STRING),
+	F("Comm", STRING),
+};
+static const struct nt_field_desc ke_fields_exit[] = {
+	F("Pid", UINT32), F("Tid", UINT32), F("ExitStatus", INT32), F("ExitCode", INT32),
+	F("Signal", INT32), F("GroupDead", BOOLEAN), F("Comm", STRING),
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define DESC(prov, id, nm, kw, fl) \
+	{ .provider = prov, .event_id = id, .name = nm, .keywords = kw, .version = 0, \
+	  .level = 4, .fields = fl, .n_fields = ARRAY_SIZE(fl) }
+
+#define PROV_SAMPLE	"Microsoft-DotNETCore-SampleProfiler"
+#define PROV_SCHED	"Linux-Kernel-Sched"
+#define PROV_SYSCALLS	"Linux-Kernel-Syscalls"
+#define PROV_PROCESS	"Linux-Kernel-Process"
+
+static const struct nt_event_desc ke_descs[NR_KINDS] = {
+	[KIND_SAMPLE] = { .provider = PROV_SAMPLE, .event_id = 0, .name = "", .keywords = 0,
+			  .version = 0, .level = 4 },
+	[KIND_SWITCH] = DESC(PROV_SCHED, 1, "SchedSwitch", KE_GROUP_SCHED, ke_fields_switch),
+	[KIND_WAKEUP] = DESC(PROV_SCHED, 2, "SchedWakeup", KE_GROUP_SCHED, ke_fields_wakeup),
+	[KIND_OFFCPU] = DESC(PROV_SCHED, 3, "OffCpu", KE_GROUP_SCHED, ke_fields_offcpu),
+	[KIND_SYSCALL] = DESC(PROV_SYSCALLS, 1, "Syscall", KE_GROUP_SYSCALLS, ke_fields_syscall),
+	[KIND_FORK] = DESC(PROV_PROCESS, 1, "Fork", KE_GROUP_PROC, ke_fields_fork),
+	[KIND_EXEC] = DESC(PROV_PROCESS, 2, "Exec", KE_GROUP_PROC, ke_fields_exec),
+	[KIND_EXIT] = DESC(PROV_PROCESS, 3, "Exit", KE_GROUP_PROC, ke_fields_exit),
+};
+
+static const char *const kind_names[NR_KINDS] = {
+	"CpuSample", "SchedSwitch", "SchedWakeup", "OffCpu", "Syscall", "Fork", "Exec", "Exit",
+};
+
+/* ------------------------------------------------------------- state */
+
+/* switch-out stack of a thread, until its OffCpu record */
+struct pending_stack {
+	uint32_t tid;			/* 0: free slot */
+	uint32_t depth;
+	uint64_t *frames;
+};
+
+struct seen_pid {
+	uint32_t pid;
+	uint64_t refreshed;		/* CLOCK_MONOTONIC ns of the last miss refresh */
+};
+
+#define MISS_REFRESH_NS	(100 * 1000000ULL)
+
+struct kernel_events {
+	struct kernel_events_opts opts;
+	struct kernel_events_bpf *skel;
+	struct bpf_link **perf_links;
+	int nr_perf_links;
+	int ncpu;
+	uint32_t meta[NR_KINDS];
+	uint64_t written[NR_KINDS];
+	uint64_t managed_samples, bad_records, offcpu_ns, offcpu_with_stack;
+	struct pending_stack *pend;	/* open addressing by tid */
+	size_t pend_cap, pend_n;
+	struct seen_pid *pids;		/* pids handed to the symbolizer */
+	size_t pids_cap, pids_n;
+	struct symbolizer *own_sym;	/* when the sink has none */
+	uint64_t frame_buf[2 * CE_MAX_STACK_DEPTH];
+};
+
+/* ------------------------------------------------------------ parsing */
+
+int kernel_events__parse_groups(const char *spec, unsigned int *groups, char *err,
+				size_t err_len)
+{
+	char *dup = strdup(spec), *tok, *save = NULL;
+	unsigned int g = 0;
+	int rc = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "sched"))
+			g |= KE_GROUP_SCHED;
+		else if (!strcmp(tok, "syscalls") || !strcmp(tok, "syscall"))
+			g |= KE_GROUP_SYSCALLS;
+		else if (!strcmp(tok, "proc") || !strcmp(tok, "process"))
+			g |= KE_GROUP_PROC;
+		else if (!strcmp(tok, "all"))
+			g |= KE_GROUP_SCHED | KE_GROUP_SYSCALLS | KE_GROUP_PROC;
+		else if (strcmp(tok, "none")) {
+			snprintf(err, err_len, "unknown kernel event group '%s' (sched, syscalls, "
+				 "proc, all, none)", tok);
+			rc = -EINVAL;
+			break;
+		}
+	}
+	free(dup);
+	if (!rc)
+		*groups = g;
+	return rc;
+}
+
+int kernel_events__parse_hz(const char *arg, unsigned int *hz)
+{
+	unsigned long v;
+	char *end;
+
+	if (!arg) {
+		*hz = KE_DEFAULT_HZ;
+		return 0;
+	}
+	if (*arg < '0' || *arg > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || *end || v < 1 || v > KE_MAX_HZ)
+		return -EINVAL;
+	*hz = v;
+	return 0;
+}
+
+int kernel_events__profile(const char *name, unsigned int *groups, unsigned int *hz,
+			   const char **clr_profile)
+{
+	*clr_profile = name;
+	if (!strcmp(name, "cpu-sampling")) {
+		*groups |= KE_GROUP_PROC;
+		*hz = KE_DEFAULT_HZ;
+		*clr_profile = "default";
+		return 1;
+	}
+	if (!strcmp(name, "contention")) {
+		*groups |= KE_GROUP_SCHED;
+		return 1;
+	}
+	return 0;
+}
+
+const char *ke_syscall_name(unsigned int nr)
+{
+	if (nr >= ARRAY_SIZE(ke_syscall_names))
+		return NULL;
+	return ke_syscall_names[nr];
+}
+
+/* ------------------------------------------------------ open / attach */
+
+static void set_autoload(struct kernel_events *ke)
+{
+	struct kernel_events_bpf *s = ke->skel;
+	bool sched = ke->opts.groups & KE_GROUP_SCHED;
+	bool sys = ke->opts.groups & KE_GROUP_SYSCALLS;
+
+	bpf_program__set_autoload(s->progs.cpu_sample, ke->opts.sample_hz != 0);
+	bpf_program__set_autoload(s->progs.sched_switch, sched);
+	bpf_program__set_autoload(s->progs.sched_waking, sched);
+	bpf_program__set_autoload(s->progs.sys_enter, sys);
+	bpf_program__set_autoload(s->progs.sys_exit, sys);
+	bpf_program__set_autoload(s->progs.sched_process_exec,
+				  (ke->opts.groups & KE_GROUP_PROC) != 0);
+	/* fork (follows children) and exit (map cleanup) always load */
+}
+
+struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
+{
+	struct kernel_events *ke = calloc(1, sizeof(*ke));
+	int err;
+
+	if (!ke)
+		return NULL;
+	ke->opts = *opts;
+	ke->ncpu = libbpf_num_possible_cpus();
+	if (ke->ncpu <= 0) {
+		err = ke->ncpu ? ke->ncpu : -EINVAL;
+		goto cleanup;
+	}
+	if (opts->rb_fd < 0)	/* decode only (tests): no BPF */
+		return ke;
+	ke->skel = kernel_events_bpf__open();
+	if (!ke->skel) {
+		err = -errno;
+		pr_warn("cannot open BPF object: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	ke->skel->rodata->targ_all = opts->all_processes;
+	ke->skel->rodata->targ_self = getpid();
+	ke->skel->rodata->targ_groups = opts->groups;
+	ke->skel->rodata->targ_kstack = !opts->no_kstack;
+	ke->skel->rodata->targ_wakeup_bytes = opts->rb_bytes / 4;
+	ke->skel->rodata->targ_backstop_bytes = opts->rb_bytes / 4 * 3;
+	set_autoload(ke);
+	err = bpf_map__reuse_fd(ke->skel->maps.rb, opts->rb_fd);
+	if (err) {
+		pr_warn("cannot share the ring buffer (fd %d): %s\n", opts->rb_fd, strerror(-err));
+		goto cleanup;
+	}
+	err = kernel_events_bpf__load(ke->skel);
+	if (err) {
+		pr_warn("cannot load the kernel-event BPF programs: %s\n", strerror(-err));
+		goto cleanup;
+	}
+	return ke;
+cleanup:
+	kernel_events__destroy(ke);
+	errno = -err;
+	return NULL;
+}
+
+int kernel_events__add_target(struct kernel_events *ke, pid_t tgid)
+{
+	__u32 key = tgid;
+	__u8 one = 1;
+
+	if (!ke->skel)
+		return -EINVAL;
+	return bpf_map__update_elem(ke->skel->maps.targets, &key, sizeof(key), &one,
+				    sizeof(one), 0);
+}
+
+static int open_cpu_clock(int cpu, unsigned int hz)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.freq = 1,
+		.sample_freq = hz,
+	};
+
+	return syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
+/* One software CPU-clock event per online CPU, each running cpu_sample. */
+static int attach_sampling(struct kernel_events *ke)
+{
+	int cpu, fd, err;
+
+	ke->perf_links = calloc(ke->ncpu, sizeof(*ke->perf_links));
+	if (!ke->perf_links)
+		return -ENOMEM;
+	for (cpu = 0; cpu < ke->ncpu; cpu++) {
+		struct bpf_link *link;
+
+		fd = open_cpu_clock(cpu, ke->opts.sample_hz);
+		if (fd < 0) {
+			err = -errno;
+			if (err == -ENODEV)	/* possible but offline */
+				continue;
+			pr_warn("cannot open the software CPU clock (perf_event_open "
+				"PERF_COUNT_SW_CPU_CLOCK) on cpu %d: %s; CPU sampling needs "
+				"CAP_PERFMON or kernel.perf_event_paranoid <= 0\n", cpu,
+				strerror(-err));
+			return err;
+		}
+		link = bpf_program__attach_perf_event(ke->skel->progs.cpu_sample, fd);
+		if (!link) {
+			err = -errno;
+			close(fd);
+			pr_warn("cannot attach the sampling program on cpu %d: %s\n", cpu,
+				strerror(-err));
+			return err;
+		}
+		ke->perf_links[ke->nr_perf_links++] = link;
+	}
+	return 0;
+}
+
+int kernel_events__attach(struct kernel_events *ke)
+{
+	int err = ke->skel ? kernel_events_bpf__attach(ke->skel) : -EINVAL;
+
+	if (err) {
+		pr_warn("cannot attach the kernel tracepoints (tp_btf): %s\n", strerror(-err));
+		return err;
+	}
+	if (ke->opts.sample_hz) {
+		err = attach_sampling(ke);
+		if (err)
+			return err;
+		pr_debug("CPU sampling at %u Hz on %d CPUs\n", ke->opts.sample_hz,
+			 ke->nr_perf_links);
+	}
+	return 0;
+}
+
+int kernel_events__counters(struct kernel_events *ke, struct ke_counters *out)
+{
+	struct ke_counters *per = calloc(ke->ncpu, sizeof(*per));
+	__u64 *dst = (__u64 *)out;
+	__u32 zero = 0;
+	int i, j, err;
+
+	if (!ke->skel) {
+		free(per);
+		memset(out, 0, sizeof(*out));
+		return 0;
+	}
+	if (!per)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(ke->skel->maps.counters, &zero, sizeof(zero), per,
+				   ke->ncpu * sizeof(*per), 0);
+	if (!err) {
+		memset(out, 0, sizeof(*out));
+		for (i = 0; i < ke->ncpu; i++)
+			for (j = 0; j < (int)(sizeof(*per) / 8); j++)
+				dst[j] += ((const __u64 *)&per[i])[j];
+	}
+	free(per);
+	return err;
+}
+
+uint64_t kernel_events__lost(struct kernel_events *ke)
+{
+	struct ke_counters c;
+
+	if (!ke || kernel_events__counters(ke, &c))
+		return 0;
+	return c.rb_drops + c.nested_drops;
+}
+
+uint64_t kernel_events__bad_records(const struct kernel_events *ke)
+{
+	return ke ? ke->bad_records : 0;
+}
+
+uint64_t kernel_events__written(const struct kernel_events *ke)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; ke && i < NR_KINDS; i++)
+		n += ke->written[i];
+	return n;
+}
+
+/* With sysctl kernel.bpf_stats_enabled=1 the kernel times every program run. */
+static void print_prog_stats(struct bpf_program *prog, FILE *f)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+	int fd = bpf_program__fd(prog);
+
+	if (fd < 0 || bpf_prog_get_info_by_fd(fd, &info, &len) || !info.run_cnt)
+		return;
+	fprintf(f, "kernel-events: BPF %s: %llu runs, %.0f ns per run "
+		"(kernel.bpf_stats_enabled)\n", bpf_program__name(prog),
+		(unsigned long long)info.run_cnt, (double)info.run_time_ns / info.run_cnt);
+}
+
+void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
+{
+	struct bpf_program *prog;
+
+	struct ke_counters c = {};
+	int i;
+
+	if (!ke)
+		return;
+	kernel_events__counters(ke, &c);
+	for (i = 0; i < NR_KINDS; i++)
+		if (ke->written[i])
+			fprintf(f, "%-21s %-44s %10llu\n", ke_descs[i].provider, kind_names[i],
+				(unsigned long long)ke->written[i]);
+	if (ke->written[KIND_SAMPLE])
+		fprintf(f, "kernel-events: %llu CPU samples (%llu managed, %llu external) at "
+			"%u Hz\n", (unsigned long long)ke->written[KIND_SAMPLE],
+			(unsigned long long)ke->managed_samples,
+			(unsigned long long)(ke->written[KIND_SAMPLE] - ke->managed_samples),
+			ke->opts.sample_hz);
+	if (ke->written[KIND_OFFCPU])
+		fprintf(f, "kernel-events: off-CPU %.3f s in %llu intervals (%llu with a "
+			"blocking stack)\n", ke->offcpu_ns / 1e9,
+			(unsigned long long)ke->written[KIND_OFFCPU],
+			(unsigned long long)ke->offcpu_with_stack);
+	fprintf(f, "kernel-events: dropped %llu (ring buffer full %llu, preempted %llu); "
+		"truncated stacks %llu kernel, %llu user; %llu stack errors; %llu child "
+		"processes followed\n", (unsigned long long)(c.rb_drops + c.nested_drops),
+		(unsigned long long)c.rb_drops, (unsigned long long)c.nested_drops,
+		(unsigned long long)c.kstack_truncated, (unsigned long long)c.ustack_truncated,
+		(unsigned long long)c.stack_errors, (unsigned long long)c.followed);
+	if (ke->bad_records)
+		fprintf(f, "kernel-events: %llu malformed records skipped\n",
+			(unsigned long long)ke->bad_records);
+	if (ke->skel)
+		bpf_object__for_each_program(prog, ke->skel->obj)
+			print_prog_stats(prog, f);
+}
+
+void kernel_events__detach(struct kernel_events *ke)
+{
+	int j;
+
+	if (!ke)
+		return;
+	for (j = 0; j < ke->nr_perf_links; j++)
+		bpf_link__destroy(ke->perf_links[j]);
+	ke->nr_perf_links = 0;
+	if (ke->skel)
+		kernel_events_bpf__detach(ke->skel);
+}
+
+void kernel_events__destroy(struct kernel_events *ke)
+{
+	size_t i;
+
+	if (!ke)
+		return;
+	kernel_events__detach(ke);
+	free(ke->perf_links);
+	kernel_events_bpf__destroy(ke->skel);
+	for (i = 0; i < ke->pend_cap; i++)
+		free(ke->pend[i].frames);
+	free(ke->pend);
+	free(ke->pids);
+	symbolizer__free(ke->own_sym);
+	free(ke);
+}
+
+/* ---------------------------------------------------- pending stacks */
+
+static struct pending_stack *pend_slot(struct kernel_events *ke, uint32_t tid, bool insert)
+{
+	size_t i, mask;
+
+	if (insert && (ke->pend_n + 1) * 2 > ke->pend_cap) {
+		size_t cap = ke->pend_cap ? ke->pend_cap * 2 : 256, old_cap = ke->pend_cap;
+		struct pending_stack *old = ke->pend, *n = calloc(cap, sizeof(*n));
+
+		if (!n)
+			return NULL;
+		ke->pend = n;
+		ke->pend_cap = cap;
+		for (i = 0; i < old_cap; i++) {
+			if (!old[i].tid)
+				continue;
+			for (mask = cap - 1, n = &ke->pend[(old[i].tid * 2654435761u) & mask];
+			     n->tid; n = &ke->pend[(n - ke->pend + 1) & mask])
+				;
+			*n = old[i];
+		}
+		free(old);
+	}
+	if (!ke->pend_cap)
+		return NULL;
+	mask = ke->pend_cap - 1;
+	for (i = (tid * 2654435761u) & mask;; i = (i + 1) & mask) {
+		if (ke->pend[i].tid == tid)
+			return &ke->pend[i];
+		if (!ke->pend[i].tid) {
+			if (!insert)
+				return NULL;
+			ke->pend[i].tid = tid;
+			ke->pend_n++;
+			return &ke->pend[i];
+		}
+	}
+}
+
+/* Remove by backward-shift deletion (keeps probe chains intact). */
+static void pend_remove(struct kernel_events *ke, struct pending_stack *p)
+{
+	size_t mask = ke->pend_cap - 1, i = p - ke->pend, j, k;
+
+	free(p->frames);
+	ke->pend[i] = (struct pending_stack){ 0 };
+	ke->pend_n--;
+	for (j = (i + 1) & mask; ke->pend[j].tid; j = (j + 1) & mask) {
+		k = (ke->pend[j].tid * 2654435761u) & mask;
+		if ((j > i && (k <= i || k > j)) || (j < i && (k <= i && k > j))) {
+			ke->pend[i] = ke->pend[j];
+			ke->pend[j] = (struct pending_stack){ 0 };
+			i = j;
+		}
+	}
+}
+
+static int pend_store(struct kernel_events *ke, uint32_t tid, const uint64_t *frames,
+		      uint32_t depth)
+{
+	struct pending_stack *p = pend_slot(ke, tid, true);
+	uint64_t *f;
+
+	if (!p)
+		return -ENOMEM;
+	f = realloc(p->frames, (depth ? depth : 1) * sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	memcpy(f, frames, depth * sizeof(*f));
+	p->frames = f;
+	p->depth = depth;
+	return 0;
+}
+
+/* -------------------------------------------------------- symbolizing */
+
+static struct symbolizer *sink_sym(struct kernel_events *ke, const struct ke_sink *sink)
+{
+	if (sink->sym)
+		return sink->sym;
+	if (!ke->own_sym)
+		ke->own_sym = symbolizer__new(NULL);
+	return ke->own_sym;
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* Register pid with the symbolizer on first sight; NULL on ENOMEM. */
+static struct seen_pid *see_pid(struct kernel_events *ke, struct symbolizer *sym, uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < ke->pids_n; i++)
+		if (ke->pids[i].pid == pid)
+			return &ke->pids[i];
+	if (ke->pids_n == ke->pids_cap) {
+		size_t cap = ke->pids_cap ? ke->pids_cap * 2 : 64;
+		struct seen_pid *p = realloc(ke->pids, cap * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		ke->pids = p;
+		ke->pids_cap = cap;
+	}
+	symbolizer__add_pid(sym, pid);
+	ke->pids[ke->pids_n] = (struct seen_pid){ .pid = pid, .refreshed = mono_ns() };
+	return &ke->pids[ke->pids_n++];
+}
+
+/*
+ * Name frame i (the leaf as is, callers at address - 1).  A user address
+ * in no known mapping, or JIT code no perf-map line covers yet, may be
+ * newer than the symbolizer's snapshot (a code heap committed later, a
+ * process that just exec'd): re-read the process's mappings and perf map,
+ * at most every MISS_REFRESH_NS per process, and try once more.
+ */
+static void resolve_frame(struct symbolizer *sym, struct seen_pid *sp, uint64_t ip, uint32_t i,
+			  uint64_t ts, struct sym_info *si)
+{
+	uint64_t now;
+
+	if (i)
+		ip--;
+	if (!symbolizer__resolve(sym, sp->pid, ip, ts, si) || ip >= SYM_KERNEL_START ||
+	    (si->kind != SYM_KIND_UNKNOWN && si->kind != SYM_KIND_JIT))
+		return;
+	now = mono_ns();
+	if (now - sp->refreshed < MISS_REFRESH_NS)
+		return;
+	sp->refreshed = now;
+	symbolizer__refresh(sym, sp->pid, 0);
+	symbolizer__resolve(sym, sp->pid, ip, ts, si);
+}
+
+/*
+ * Names for a record's frames: hand them to the sink's stack_cb, or name
+ * each and add it to the sink's rundown.  Returns the kind of frame
+ * `kind_at` (the leaf user frame of a sample; UINT32_MAX: none wanted).
+ */
+static int resolve_stack(struct kernel_events *ke, const struct ke_sink *sink,
+			 const struct ce_header *h, const uint64_t *frames, uint32_t depth,
+			 uint32_t kind_at, enum sym_kind *kind)
+{
+	struct symbolizer *sym = NULL;
+	struct seen_pid *sp = NULL;
+	struct sym_info si;
+	uint32_t i;
+	int err;
+
+	*kind = SYM_KIND_UNKNOWN;
+	if (sink->stack_cb) {
+		err = sink->stack_cb(sink->stack_ctx, h->pid, h->tid, h->timestamp, frames, depth);
+		if (err < 0)
+			return err;
+	}
+	if (kind_at < depth || (sink->rundown && !sink->stack_cb)) {
+		sym = sink_sym(ke, sink);
+		sp = sym ? see_pid(ke, sym, h->pid) : NULL;
+	}
+	if (!sp)
+		return 0;
+	for (i = 0; i < depth; i++) {
+		bool add = sink->rundown && !sink->stack_cb;
+
+		if (!frames[i] || (!add && i != kind_at))
+			continue;
+		resolve_frame(sym, sp, frames[i], i, h->timestamp, &si);
+		if (i == kind_at)
+			*kind = si.kind;
+		if (!add || !si.name)
+			continue;
+		/* kallsyms has no sizes (0: "up to the next symbol"), which the
+		 * rundown would write as 1 byte: cover at least this address */
+		if (si.kind == SYM_KIND_KERNEL && !si.size)
+			si.size = (i ? frames[i] - 1 : frames[i]) - si.start + 1;
+		err = sym_rundown__add(sink->rundown, h->pid, &si);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ payload */
+
+struct pbuf {
+	uint8_t b[2048];
+	uint32_t n;
+};
+
+static void put(struct pbuf *p, const void *v, size_t n)
+{
+	if (p->n + n <= sizeof(p->b)) {
+		memcpy(p->b + p->n, v, n);
+		p->n += n;
+	}
+}
+
+static void put_u32(struct pbuf *p, uint32_t v) { put(p, &v, 4); }
+static void put_i32(struct pbuf *p, int32_t v) { put(p, &v, 4); }
+static void put_u64(struct pbuf *p, uint64_t v) { put(p, &v, 8); }
+static void put_i64(struct pbuf *p, int64_t v) { put(p, &v, 8); }
+static void put_bool(struct pbuf *p, int v) { put_u32(p, v ? 1 : 0); }
+
+static void put_u16(struct pbuf *p, uint32_t c)
+{
+	uint16_t v = c;
+
+	put(p, &v, 2);
+}
+
+/* UTF-8 (at most max bytes, stops at NUL) as UTF-16LE + NUL; invalid
+ * sequences become U+FFFD. */
+static void put_str(struct pbuf *p, const char *s, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < max && u[i]) {
+		uint32_t c = u[i], need = 0, k;
+
+		if (c >= 0xf0 && c < 0xf8) {
+			need = 3;
+			c &= 0x07;
+		} else if (c >= 0xe0) {
+			need = 2;
+			c &= 0x0f;
+		} else if (c >= 0xc0) {
+			need = 1;
+			c &= 0x1f;
+		} else if (c >= 0x80) {
+			need = 0;
+			c = 0xfffd;
+		}
+		for (k = 1; k <= need; k++) {
+			if (i + k >= max || (u[i + k] & 0xc0) != 0x80)
+				break;
+			c = c << 6 | (u[i + k] & 0x3f);
+		}
+		if (k <= need) {
+			c = 0xfffd;
+			need = k - 1;
+		}
+		i += need + 1;
+		if (c >= 0x10000) {
+			c -= 0x10000;
+			put_u16(p, 0xd800 | (c >> 10));
+			put_u16(p, 0xdc00 | (c & 0x3ff));
+		} else {
+			put_u16(p, c);
+		}
+	}
+	put_u16(p, 0);
+}
+
+/* -------------------------------------------------------------- emit */
+
+static int write_ev(struct kernel_events *ke, const struct ke_sink *sink, enum ke_kind kind,
+		    const struct ce_header *h, uint32_t cpu, const struct pbuf *p,
+		    const uint64_t *stack, uint32_t depth)
+{
+	struct nt_event ne = {
+		.timestamp = h->timestamp,
+		.thread_id = h->tid,
+		.capture_thread_id = h->tid,
+		.processor = cpu,
+		.payload = p->b,
+		.payload_size = p->n,
+		.stack = depth ? stack : NULL,
+		.stack_depth = depth,
+	};
+	int err;
+
+	if (!ke->meta[kind]) {
+		err = nt_writer__define(sink->w, &ke_descs[kind], &ke->meta[kind]);
+		if (err)
+			return err;
+	}
+	ne.metadata_id = ke->meta[kind];
+	err = nt_writer__write_event(sink->w, &ne);
+	if (!err)
+		ke->written[kind]++;
+	return err;
+}
+
+static bool stack_ok(size_t len, size_t fixed, uint32_t kd, uint32_t ud)
+{
+	return kd <= CE_MAX_STACK_DEPTH && ud <= CE_MAX_STACK_DEPTH &&
+	       len == fixed + (kd + ud) * 8ULL;
+}
+
+static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size_t len,
+		       const struct ke_sink *sink)
+{
+	const uint64_t *frames = (const uint64_t *)(e + 1);
+	uint32_t depth = e->kstack_depth + e->ustack_depth;
+	struct pbuf p = { .n = 0 };
+	enum sym_kind kind;
+	int err;
+
+	if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth))
+		return -EBADMSG;
+	err = resolve_stack(ke, sink, &e->hdr, frames, depth,
+			    e->ustack_depth ? e->kstack_depth : UINT32_MAX, &kind);
+	if (err)
+		return err;
+	/* EventPipe: 2 = Managed (leaf user frame in JIT code), 1 = External */
+	put_i32(&p, kind == SYM_KIND_JIT ? 2 : 1);
+	ke->managed_samples += kind == SYM_KIND_JIT;
+	return write_ev(ke, sink, KIND_SAMPLE, &e->hdr, e->cpu, &p, frames, depth);
+}
+
+/*
+ * BPF skips the program and bpf_trace_run4 atop a switch stack; depending
+ * on how the tracepoint was called, __traceiter_sched_switch may still
+ * lead.  It is the tracing, not where the thread blocked: drop it.
+ */
+static bool tracing_frame(struct kernel_events *ke, const struct ke_sink *sink, uint64_t ip)
+{
+	struct symbolizer *sym = sink_sym(ke, sink);
+	struct sym_info si;
+
+	return sym && !symbolizer__resolve(sym, 0, ip, 0, &si) && si.name &&
+	       !strncmp(si.name, "__traceiter_", 12);
+}
+
+static int emit_switch(struct kernel_events *ke, const struct ke_switch *e, size_t len,
+		       const struct ke_sink *sink)
+{
+	const uint64_t *frames = (const uint64_t *)(e + 1);
+	uint32_t depth = e->kstack_depth + e->ustack_depth;
+	struct pbuf p = { .n = 0 };
+	int err;
+
+	if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth))
+		return -EBADMSG;
+	if (e->flags & KE_F_HAS_STACK) {
+		enum sym_kind kind;
+
+		if (e->kstack_depth && tracing_frame(ke, sink, frames[0])) {
+			frames++;
+			depth--;
+		}
+
+		err = resolve_stack(ke, sink, &e->hdr, frames, depth, UINT32_MAX, &kind);
+		if (!err)
+			err = pend_store(ke, e->hdr.tid, frames, depth);
+		if (err)
+			return err;
+	}
+	put_u32(&p, e->hdr.pid);
+	put_u32(&p, e->hdr.tid);
+	put_str(&p, e->prev_comm, sizeof(e->prev_comm));
+	put_u64(&p, e->prev_state);
+	put_i32(&p, e->prev_prio);
+	put_u32(&p, e->next_pid);
+	put_u32(&p, e->next_tid);
+	put_str(&p, e->next_comm, sizeof(e->next_comm));
+	put_i32(&p, e->next_prio);
+	put_u32(&p, e->cpu);
+	return write_ev(ke, sink, KIND_SWITCH, &e->hdr, e->cpu, &p, frames, depth);
+}
+
+static int emit_wakeup(struct kernel_events *ke, const struct ke_wakeup *e, size_t len,
+		       const struct ke_sink *sink)
+{
+	const uint64_t *frames = (const uint64_t *)(e + 1);
+	uint32_t depth = e->kstack_depth + e->ustack_depth;
+	struct pbuf p = { .n = 0 };
+	enum sym_kind kind;
+	int err;
+
+	if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth))
+		return -EBADMSG;
+	if (depth) {
+		err = resolve_stack(ke, sink, &e->hdr, frames, depth, UINT32_MAX, &kind);
+		if (err)
+			return err;
+	}
+	put_u32(&p, e->wakee_pid);
+	put_u32(&p, e->wakee_tid);
+	put_str(&p, e->wakee_comm, sizeof(e->wakee_comm));
+	put_i32(&p, e->wakee_prio);
+	put_u32(&p, e->target_cpu);
+	put_u32(&p, e->hdr.pid);
+	put_u32(&p, e->hdr.tid);
+	return write_ev(ke, sink, KIND_WAKEUP, &e->hdr, e->cpu, &p, frames, depth);
+}
+
+static int emit_offcpu(struct kernel_events *ke, const struct ke_offcpu *e,
+		       const struct ke_sink *sink)
+{
+	struct pending_stack *ps = pend_slot(ke, e->hdr.tid, false);
+	struct pbuf p = { .n = 0 };
+	uint32_t depth = 0;
+	int err;
+
+	if (ps) {
+		depth = ps->depth;
+		memcpy(ke->frame_buf, ps->frames, depth * sizeof(uint64_t));
+		pend_remove(ke, ps);
+	}
+	if (depth && sink->stack_cb) {	/* named at switch-out; the module may want it again */
+		err = sink->stack_cb(sink->stack_ctx, e->hdr.pid, e->hdr.tid, e->hdr.timestamp,
+				     ke->frame_buf, depth);
+		if (err)
+			return err;
+	}
+	put_u32(&p, e->hdr.pid);
+	put_u32(&p, e->hdr.tid);
+	put_u64(&p, e->duration_ns);
+	put_u64(&p, e->prev_state);
+	put_u32(&p, e->waker_pid);
+	put_u32(&p, e->waker_tid);
+	put_bool(&p, ps != NULL);
+	err = write_ev(ke, sink, KIND_OFFCPU, &e->hdr, e->cpu, &p, ke->frame_buf, depth);
+	if (!err) {
+		ke->offcpu_ns += e->duration_ns;
+		ke->offcpu_with_stack += ps != NULL;
+	}
+	return err;
+}
+
+static int emit_syscall(struct kernel_events *ke, const struct ke_syscall *e,
+			const struct ke_sink *sink)
+{
+	const char *name = ke_syscall_name(e->id);
+	struct pbuf p = { .n = 0 };
+	char unk[32];
+	int i;
+
+	if (!name) {
+		snprintf(unk, sizeof(unk), "syscall_%u", e->id);
+		name = unk;
+	}
+	put_u32(&p, e->id);
+	put_str(&p, name, strlen(name));
+	put_i64(&p, e->ret);
+	put_u64(&p, e->duration_ns);
+	for (i = 0; i < 6; i++)
+		put_u64(&p, e->args[i]);
+	put_bool(&p, e->flags & KE_F_NORETURN);
+	return write_ev(ke, sink, KIND_SYSCALL, &e->hdr, 0, &p, NULL, 0);
+}
+
+static int emit_fork(struct kernel_events *ke, const struct ke_fork *e,
+		     const struct ke_sink *sink)
+{
+	struct pbuf p = { .n = 0 };
+
+	put_u32(&p, e->hdr.pid);
+	put_u32(&p, e->hdr.tid);
+	put_str(&p, e->parent_comm, sizeof(e->parent_comm));
+	put_u32(&p, e->child_pid);
+	put_u32(&p, e->child_tid);
+	put_str(&p, e->child_comm, sizeof(e->child_comm));
+	put_bool(&p, e->is_thread);
+	return write_ev(ke, sink, KIND_FORK, &e->hdr, 0, &p, NULL, 0);
+}
+
+static int emit_exec(struct kernel_events *ke, const struct ke_exec *e,
+		     const struct ke_sink *sink)
+{
+	struct symbolizer *sym = sink_sym(ke, sink);
+	struct seen_pid *sp = sym ? see_pid(ke, sym, e->hdr.pid) : NULL;
+	struct pbuf p = { .n = 0 };
+
+	/* a new image: re-read its mappings while the process still lives */
+	if (sp) {
+		symbolizer__refresh(sym, e->hdr.pid, 0);
+		sp->refreshed = mono_ns();
+	}
+	put_u32(&p, e->hdr.pid);
+	put_u32(&p, e->hdr.tid);
+	put_u32(&p, e->old_tid);
+	put_str(&p, e->filename, sizeof(e->filename));
+	put_str(&p, e->comm, sizeof(e->comm));
+	return write_ev(ke, sink, KIND_EXEC, &e->hdr, 0, &p, NULL, 0);
+}
+
+static int emit_exit(struct kernel_events *ke, const struct ke_exit *e,
+		     const struct ke_sink *sink)
+{
+	struct pending_stack *ps = pend_slot(ke, e->hdr.tid, false);
+	struct pbuf p = { .n = 0 };
+
+	if (ps)
+		pend_remove(ke, ps);
+	put_u32(&p, e->hdr.pid);
+	put_u32(&p, e->hdr.tid);
+	put_i32(&p, e->exit_code);
+	put_i32(&p, (e->exit_code >> 8) & 0xff);
+	put_i32(&p, e->exit_code & 0x7f);
+	put_bool(&p, e->group_dead);
+	put_str(&p, e->comm, sizeof(e->comm));
+	return write_ev(ke, sink, KIND_EXIT, &e->hdr, 0, &p, NULL, 0);
+}
+
+int kernel_events__emit(struct kernel_events *ke, const void *rec, size_t len,
+			const struct ke_sink *sink)
+{
+	const struct ce_header *h = rec;
+	int err;
+
+	if (len < sizeof(*h) || h->size != len)
+		goto bad;
+#define FIXED(t) if (len != sizeof(t)) goto bad
+	switch (h->type) {
+	case KE_REC_SAMPLE:
+		if (len < sizeof(struct ke_sample))
+			goto bad;
+		err = emit_sample(ke, rec, len, sink);
+		break;
+	case KE_REC_SWITCH:
+		if (len < sizeof(struct ke_switch))
+			goto bad;
+		err = emit_switch(ke, rec, len, sink);
+		break;
+	case KE_REC_WAKEUP:
+		if (len < sizeof(struct ke_wakeup))
+			goto bad;
+		err = emit_wakeup(ke, rec, len, sink);
+		break;
+	case KE_REC_OFFCPU:
+		FIXED(struct ke_offcpu);
+		err = emit_offcpu(ke, rec, sink);
+		break;
+	case KE_REC_SYSCALL:
+		FIXED(struct ke_syscall);
+		err = emit_syscall(ke, rec, sink);
+		break;
+	case KE_REC_FORK:
+		FIXED(struct ke_fork);
+		err = emit_fork(ke, rec, sink);
+		break;
+	case KE_REC_EXEC:
+		FIXED(struct ke_exec);
+		err = emit_exec(ke, rec, sink);
+		break;
+	case KE_REC_EXIT:
+		FIXED(struct ke_exit);
+		err = emit_exit(ke, rec, sink);
+		break;
+	default:
+		goto bad;
+	}
+#undef FIXED
+	if (err == -EBADMSG)
+		goto bad;
+	return err;
+bad:
+	ke->bad_records++;
+	return 0;
+}

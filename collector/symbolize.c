@@ -1,0 +1,1009 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * symbolize.c - every frame of the trace named inside the trace (architecture
+ * decisions 8 and 10): the glue between the collector and the symbolizer
+ * library.
+ *
+ * Sources.  The symbolizer library names an address of a process at a time:
+ * the runtime's method events (fed here from the trace's own
+ * MethodLoadVerbose, MethodUnloadVerbose, MethodDCStart/EndVerbose), perf
+ * maps, ELF symbols of the mapped files, kallsyms.  Targets are snapshotted
+ * at attach and on every poll while they live, and the library keeps their
+ * files open, so a process that exits before the trace ends is still named.
+ *
+ * What TraceEvent does with method events (TraceLog, for a trace file; see
+ * nettrace-format.md section 11):
+ *   - every distinct stack address of a process becomes one code-address
+ *     entry, unresolved, the first time an event referencing it is read;
+ *   - MethodUnloadVerbose and rundown MethodDCEndVerbose resolve every
+ *     *unresolved* entry inside [start, start + size) to that method and
+ *     drop those addresses from the process's address table, so the same
+ *     address seen again later becomes a new, unresolved entry;
+ *   - MethodLoadVerbose / MethodDCStartVerbose (Jitted) are only remembered
+ *     and applied the same way after the last event of the file (their
+ *     address table is for real-time sessions only), in load order: the
+ *     first load covering a still-unresolved address names it.
+ * So load events written before the frames cannot name a range that is
+ * reused over time (every incarnation's addresses would go to the first
+ * load), while a DCEnd written after the last reference to one incarnation
+ * and before the first reference to the next names each incarnation's
+ * addresses and only those.  This module therefore writes only rundown
+ * MethodDCEndVerbose (144 v1) events, one per code range a stack touched,
+ * and one ModuleDCEnd (154 v2) per module at the end:
+ *
+ *   - Each range (incarnation: start, size, name) that a frame
+ *     resolves to is "pending" until written.  Pending ranges never overlap:
+ *     when a frame resolves to a range that overlaps pending ranges of other
+ *     incarnations (the code was unloaded and its addresses reused, a
+ *     re-JIT'd version at overlapping addresses, a return address at the
+ *     very end of a function), those are written first, just before the
+ *     event that references the new range, on that event's capture thread
+ *     (same queue, so TraceEvent reads them first) and at its timestamp.
+ *     A frame without a name writes the pending range covering it, so no
+ *     later DCEnd can claim it.
+ *   - A written range's extent is [start, max(start + size, highest raw
+ *     address seen + 1)): TraceEvent matches the raw return addresses while
+ *     we name the call (ip - 1); ELF symbols of size 0 and kallsyms (no
+ *     sizes) grow to what was seen.
+ *   - At the end every pending range is written at ts (after all events),
+ *     then the modules: JIT code named by runtime events keeps its runtime
+ *     MethodID/ModuleID/token/flags (and its module path, when a module
+ *     event told it); perf-map code gets a pseudo-module per assembly named
+ *     in the perf-map line; native code one pseudo-module per shared object
+ *     (functions as methods, namespace empty); kernel code "[kernel.kallsyms]"
+ *     (or "[module]").
+ * A V5 trace has one address space for TraceEvent, whatever the pid: a range
+ * is identified by (kind, start, size, name) without the pid (the kernel's
+ * functions, or a library at the same address in a forked child, are one
+ * range), pseudo-modules by their path, and the pending set is global.
+ *
+ * Consequences.  A frame the symbolizer cannot name yet (code that existed
+ * before the collector attached, named by the start rundown only later) is
+ * still named in TraceEvent by the later DCEnd of the range that covers it,
+ * as long as the range is not reused in between.  The runtime's own
+ * MethodUnloadVerbose events in the trace resolve the same addresses to the
+ * same names, so they neither help nor hurt.  Without the runtime's method
+ * events (Jit keyword not selected) JIT code is named from perf maps, which
+ * have no unload records: a reused range's lines only carry the time the
+ * collector first read them (every poll, 100 ms), so an event in that gap
+ * gets the previous incarnation's name; symbolize__print_summary warns.
+ *
+ * The symbol events carry thread id SYMBOLIZE_TID; the end-of-trace ones
+ * also its capture thread.  Costs (measured, refrt jit-churn): ~250 ns per
+ * frame (the symbolizer's lookup, one hash lookup, a binary search in the
+ * pending set), ~20% more bytes in the file.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "nettrace.h"
+#include "symbolize.h"
+#include "symbolizer.h"
+
+#define PSEUDO_MODULE_ID	0xebc0000000000000ULL	/* views.c: native/kernel */
+#define PSEUDO_METHOD_ID	0xebc1000000000000ULL
+#define REFRESH_NS		100000000ULL	/* target snapshots: 100 ms */
+#define ENC_CAP			16384
+#define SZ_MAX_FRAMES		256	/* per record (BPF: 127 user + 127 kernel) */
+
+struct sz_range {
+	uint64_t hash;
+	uint32_t pid;			/* the first process it was seen in */
+	uint32_t flags;			/* MethodFlags written */
+	uint64_t start, size;		/* identity (size as the source gave it) */
+	uint64_t end;			/* extent written (exclusive) */
+	uint64_t method_id, module_id;
+	uint32_t token;
+	enum sym_kind kind;
+	const char *key;		/* identity name */
+	const char *ns, *name, *sig;	/* what is written */
+	bool pending;
+	bool in_event;			/* referenced by the record being handled */
+};
+
+/* a method the runtime described (its exact namespace/name/signature) */
+struct sz_method {
+	uint64_t hash;
+	uint32_t pid, token, flags;
+	uint64_t start, size, method_id, module_id;
+	const char *disp;		/* display name given to the symbolizer */
+	const char *ns, *name, *sig;
+};
+
+struct sz_module {
+	uint32_t pid;
+	uint64_t module_id, assembly_id;
+	const char *path;		/* NULL: runtime module not described yet */
+	bool pseudo;
+	bool used;			/* a written range belongs to it */
+};
+
+struct sz_pid {
+	pid_t pid;
+	bool added;			/* known to the symbolizer */
+	bool gone;
+	bool target;			/* symbolize__add_pid (else: seen in a record) */
+};
+
+struct symbolize {
+	struct nt_writer *w;
+	struct symbolizer *sym;
+	struct strpool *pool;
+	struct sz_range *r;
+	size_t n_r, cap_r;
+	uint32_t *r_slots;		/* open addressing, index + 1 */
+	size_t n_r_slots;
+	uint32_t *pend;			/* pending ranges, sorted by start */
+	size_t n_pend, cap_pend;
+	uint32_t defer[2 * SZ_MAX_FRAMES];	/* to write after the last record */
+	size_t n_defer;
+	struct sz_method *m;
+	size_t n_m, cap_m;
+	uint32_t *m_slots;
+	size_t n_m_slots;
+	struct sz_module *mods;
+	size_t n_mods, cap_mods;
+	struct sz_pid *pids;
+	size_t n_pids, cap_pids;
+	uint32_t meta_method, meta_module;
+	uint64_t last_refresh;
+	unsigned int ticks;
+	char self_exe[PATH_MAX];
+	struct symbolize_stats st;
+	uint8_t enc[ENC_CAP];
+};
+
+/* ------------------------------------------------------------ helpers */
+
+static uint64_t mix(uint64_t h, uint64_t v)
+{
+	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+	return h * 0xff51afd7ed558ccdULL;
+}
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (s && *s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static uint64_t ident_hash(uint32_t pid, uint64_t start, uint64_t size, const char *name)
+{
+	return mix(mix(mix(pid, start), size), str_hash(name));
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t c = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	while (c < need)
+		c *= 2;
+	n = realloc(*p, c * elem);
+	if (!n)
+		return -ENOMEM;
+	*p = n;
+	*cap = c;
+	return 0;
+}
+
+static const char *intern(struct symbolize *sz, const char *s)
+{
+	return strpool__add(sz->pool, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* Rebuild an index + 1 slot table for n items whose hashes hash(i) gives. */
+static int rehash(uint32_t **slots, size_t *n_slots, size_t n, const void *arr, size_t elem)
+{
+	size_t ns = *n_slots ? *n_slots * 2 : 1024, i, k;
+	uint32_t *s;
+
+	while (n * 2 >= ns)
+		ns *= 2;
+	s = calloc(ns, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < n; i++) {
+		/* every item struct starts with its uint64_t hash */
+		uint64_t h = *(const uint64_t *)((const char *)arr + i * elem);
+
+		for (k = h & (ns - 1); s[k]; k = (k + 1) & (ns - 1))
+			;
+		s[k] = (uint32_t)i + 1;
+	}
+	free(*slots);
+	*slots = s;
+	*n_slots = ns;
+	return 0;
+}
+
+/* ----------------------------------------------------------- lifecycle */
+
+struct symbolize *symbolize__new(struct nt_writer *w, const struct symbolize_opts *opts)
+{
+	struct symbolizer_opts so = {
+		.no_perf_map = opts ? opts->no_perf_map : 0,
+		.no_kernel = opts ? opts->no_kernel : 0,
+		.kallsyms_path = opts ? opts->kallsyms_path : NULL,
+	};
+	struct symbolize *sz = calloc(1, sizeof(*sz));
+	ssize_t n;
+
+	if (!sz)
+		return NULL;
+	sz->w = w;
+	sz->sym = symbolizer__new(&so);
+	sz->pool = strpool__new();
+	if (!sz->sym || !sz->pool) {
+		symbolize__free(sz);
+		errno = ENOMEM;
+		return NULL;
+	}
+	n = readlink("/proc/self/exe", sz->self_exe, sizeof(sz->self_exe) - 1);
+	sz->self_exe[n > 0 ? n : 0] = '\0';
+	return sz;
+}
+
+void symbolize__free(struct symbolize *sz)
+{
+	if (!sz)
+		return;
+	symbolizer__free(sz->sym);
+	strpool__free(sz->pool);
+	free(sz->r);
+	free(sz->r_slots);
+	free(sz->pend);
+	free(sz->m);
+	free(sz->m_slots);
+	free(sz->mods);
+	free(sz->pids);
+	free(sz);
+}
+
+struct symbolizer *symbolize__symbolizer(struct symbolize *sz)
+{
+	return sz->sym;
+}
+
+void symbolize__stats(const struct symbolize *sz, struct symbolize_stats *st)
+{
+	*st = sz->st;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Start addresses that several lines of pid's perf map share. */
+static size_t perf_map_reused(struct symbolizer *sym, pid_t pid)
+{
+	struct perf_map *pm = symbolizer__perf_map(sym, pid);
+	struct range_table *rt = pm ? perf_map__table(pm) : NULL;
+	size_t n = rt ? range_table__count(rt) : 0, i, dup = 0;
+	uint64_t *starts = n ? calloc(n, sizeof(*starts)) : NULL;
+
+	if (!starts)
+		return 0;
+	for (i = 0; i < n; i++)
+		starts[i] = range_table__entry(rt, i)->start;
+	qsort(starts, n, sizeof(*starts), cmp_u64);
+	for (i = 1; i < n; i++)
+		dup += starts[i] == starts[i - 1] && (i < 2 || starts[i - 1] != starts[i - 2]);
+	free(starts);
+	return dup;
+}
+
+void symbolize__print_summary(const struct symbolize *sz, FILE *f)
+{
+	const struct symbolize_stats *st = &sz->st;
+	size_t i, dup;
+
+	for (i = 0; !st->method_events && i < sz->n_pids; i++) {
+		dup = perf_map_reused(sz->sym, sz->pids[i].pid);
+		if (dup)
+			fprintf(f, "ebpf-collect: symbols: the perf map of pid %d reuses %zu start "
+				"addresses and the trace has no runtime method events: JIT frames "
+				"in reused ranges are named as of when the perf map was read (select "
+				"the Jit keyword 0x10 for exact names)\n", (int)sz->pids[i].pid, dup);
+	}
+
+	fprintf(f, "ebpf-collect: symbols: %llu frames (%llu JIT, %llu native, %llu kernel), "
+		"%llu without a name; %llu method events (%llu before a reused range) and "
+		"%llu module events written\n",
+		(unsigned long long)st->frames, (unsigned long long)st->frames_jit,
+		(unsigned long long)st->frames_native, (unsigned long long)st->frames_kernel,
+		(unsigned long long)st->unresolved, (unsigned long long)st->methods_written,
+		(unsigned long long)st->early_writes, (unsigned long long)st->modules_written);
+}
+
+/* ------------------------------------------------------------ targets */
+
+static struct sz_pid *sz_pid(struct symbolize *sz, pid_t pid, bool create)
+{
+	size_t i;
+
+	for (i = 0; i < sz->n_pids; i++)
+		if (sz->pids[i].pid == pid)
+			return &sz->pids[i];
+	if (!create || grow((void **)&sz->pids, &sz->cap_pids, sz->n_pids + 1,
+			    sizeof(*sz->pids)))
+		return NULL;
+	sz->pids[sz->n_pids] = (struct sz_pid){ .pid = pid };
+	return &sz->pids[sz->n_pids++];
+}
+
+/* Has pid exec'd (its executable is not ours any more)? */
+static bool exec_done(const struct symbolize *sz, pid_t pid)
+{
+	char fn[64], exe[PATH_MAX];
+	ssize_t n;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/exe", (int)pid);
+	n = readlink(fn, exe, sizeof(exe) - 1);
+	if (n <= 0)
+		return true;	/* gone or unreadable: let the symbolizer find out */
+	exe[n] = '\0';
+	return strcmp(exe, sz->self_exe) != 0;
+}
+
+static void sz_pid__update(struct symbolize *sz, struct sz_pid *p, uint64_t now)
+{
+	if (p->gone)
+		return;
+	if (!p->added) {
+		if (!exec_done(sz, p->pid))
+			return;
+		p->added = true;
+		if (symbolizer__add_pid(sz->sym, p->pid) == -ESRCH)
+			p->gone = true;
+		return;
+	}
+	if (kill(p->pid, 0) && errno == ESRCH) {
+		p->gone = true;
+		return;
+	}
+	symbolizer__refresh(sz->sym, p->pid, now);
+}
+
+int symbolize__add_pid(struct symbolize *sz, pid_t pid)
+{
+	struct timespec t;
+	struct sz_pid *p = sz_pid(sz, pid, true);
+
+	if (!p)
+		return -ENOMEM;
+	p->target = true;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	sz_pid__update(sz, p, t.tv_sec * 1000000000ULL + t.tv_nsec);
+	return 0;
+}
+
+void symbolize__tick(struct symbolize *sz, uint64_t now, uint64_t watermark)
+{
+	size_t i;
+
+	symbolizer__set_horizon(sz->sym, watermark);
+	if (now - sz->last_refresh < REFRESH_NS)
+		return;
+	sz->last_refresh = now;
+	/* other processes (children, --all-processes) once a second */
+	sz->ticks++;
+	for (i = 0; i < sz->n_pids; i++)
+		if (sz->pids[i].target || sz->ticks % 10 == 0)
+			sz_pid__update(sz, &sz->pids[i], now);
+}
+
+/* A record of a process we were not told about (a child the runtime
+ * started, say): track it from now on. */
+static void sz_note_pid(struct symbolize *sz, pid_t pid)
+{
+	struct sz_pid *p = sz_pid(sz, pid, false);
+
+	if (!p && (p = sz_pid(sz, pid, true)) != NULL) {
+		p->added = true;
+		if (symbolizer__add_pid(sz->sym, pid) == -ESRCH)
+			p->gone = true;
+	}
+}
+
+/* ------------------------------------------------------------ modules */
+
+static struct sz_module *sz_module_runtime(struct symbolize *sz, uint32_t pid, uint64_t id,
+					   bool create)
+{
+	size_t i;
+
+	for (i = 0; i < sz->n_mods; i++)
+		if (!sz->mods[i].pseudo && sz->mods[i].pid == pid && sz->mods[i].module_id == id)
+			return &sz->mods[i];
+	if (!create || grow((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1,
+			    sizeof(*sz->mods)))
+		return NULL;
+	sz->mods[sz->n_mods] = (struct sz_module){ .pid = pid, .module_id = id };
+	return &sz->mods[sz->n_mods++];
+}
+
+static struct sz_module *sz_module_pseudo(struct symbolize *sz, uint32_t pid, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < sz->n_mods; i++)
+		if (sz->mods[i].pseudo && !strcmp(sz->mods[i].path, path))
+			return &sz->mods[i];
+	if (grow((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1, sizeof(*sz->mods)))
+		return NULL;
+	sz->mods[sz->n_mods] = (struct sz_module){
+		.pid = pid, .module_id = PSEUDO_MODULE_ID + sz->n_mods + 1,
+		.path = intern(sz, path), .pseudo = true,
+	};
+	if (!sz->mods[sz->n_mods].path)
+		return NULL;
+	return &sz->mods[sz->n_mods++];
+}
+
+/* ----------------------------------------------------- runtime methods */
+
+static struct sz_method *sz_method_find(struct symbolize *sz, uint32_t pid, uint64_t start,
+					uint64_t size, const char *disp)
+{
+	uint64_t h = ident_hash(pid, start, size, disp);
+	size_t k;
+
+	if (!sz->n_m_slots)
+		return NULL;
+	for (k = h & (sz->n_m_slots - 1); sz->m_slots[k]; k = (k + 1) & (sz->n_m_slots - 1)) {
+		struct sz_method *m = &sz->m[sz->m_slots[k] - 1];
+
+		if (m->hash == h && m->pid == pid && m->start == start && m->size == size &&
+		    !strcmp(m->disp, disp))
+			return m;
+	}
+	return NULL;
+}
+
+static int sz_method_add(struct symbolize *sz, uint32_t pid, const struct sym_method_rec *rec,
+			 const char *disp)
+{
+	struct sz_method *m;
+	size_t k;
+
+	if (sz_method_find(sz, pid, rec->start, rec->size, disp))
+		return 0;
+	if (grow((void **)&sz->m, &sz->cap_m, sz->n_m + 1, sizeof(*sz->m)))
+		return -ENOMEM;
+	if ((sz->n_m + 1) * 2 >= sz->n_m_slots &&
+	    rehash(&sz->m_slots, &sz->n_m_slots, sz->n_m, sz->m, sizeof(*sz->m)))
+		return -ENOMEM;
+	m = &sz->m[sz->n_m];
+	*m = (struct sz_method){
+		.hash = ident_hash(pid, rec->start, rec->size, disp), .pid = pid,
+		.token = rec->token, .flags = rec->flags, .start = rec->start, .size = rec->size,
+		.method_id = rec->method_id, .module_id = rec->module_id,
+		.disp = intern(sz, disp), .ns = intern(sz, rec->ns), .name = intern(sz, rec->name),
+		.sig = intern(sz, rec->sig),
+	};
+	if (!m->disp || !m->ns || !m->name || !m->sig)
+		return -ENOMEM;
+	for (k = m->hash & (sz->n_m_slots - 1); sz->m_slots[k]; k = (k + 1) & (sz->n_m_slots - 1))
+		;
+	sz->m_slots[k] = (uint32_t)sz->n_m + 1;
+	sz->n_m++;
+	return 0;
+}
+
+static int streq(const char *a, const char *b)
+{
+	return a && !strcmp(a, b);
+}
+
+/* ------------------------------------------------------------ writing */
+
+static int sz_define(struct symbolize *sz)
+{
+	/* as the runtime defines them: manifest events, empty name, no fields */
+	static const struct nt_event_desc method = {
+		CLR_RUNDOWN_PROVIDER, CLR_EV_METHOD_UNLOAD_VERBOSE, "", 0x30, 1, 4, 40, NULL, 0,
+	};
+	static const struct nt_event_desc module = {
+		CLR_RUNDOWN_PROVIDER, CLR_EV_MODULE_DCEND, "", 0x20000008, 2, 4, 36, NULL, 0,
+	};
+	int err;
+
+	if (sz->meta_method)
+		return 0;
+	err = nt_writer__define(sz->w, &method, &sz->meta_method);
+	if (!err)
+		err = nt_writer__define(sz->w, &module, &sz->meta_module);
+	if (err)
+		sz->meta_method = 0;
+	return err;
+}
+
+static int sz_write(struct symbolize *sz, uint32_t meta, uint64_t ts, uint64_t capture_tid,
+		    long len)
+{
+	struct nt_event ev = {
+		.metadata_id = meta, .timestamp = ts, .thread_id = SYMBOLIZE_TID,
+		.capture_thread_id = capture_tid, .payload = sz->enc, .payload_size = (uint32_t)len,
+	};
+
+	return nt_writer__write_event(sz->w, &ev);
+}
+
+/* Write one range as MethodDCEndVerbose. */
+static int sz_range_write_one(struct symbolize *sz, uint32_t ri, uint64_t ts, uint64_t tid)
+{
+	struct sz_range *r = &sz->r[ri];
+	uint64_t ext = r->end - r->start;
+	struct sym_method_rec rec = {
+		.method_id = r->method_id, .module_id = r->module_id, .start = r->start,
+		.size = ext > UINT32_MAX ? UINT32_MAX : (uint32_t)ext, .token = r->token,
+		.flags = r->flags, .ns = r->ns, .name = r->name, .sig = r->sig,
+	};
+	long len;
+	int err;
+
+	err = sz_define(sz);
+	if (err)
+		return err;
+	len = sym_encode_method(sz->enc, sizeof(sz->enc), &rec);
+	if (len < 0 || len > (long)sizeof(sz->enc))
+		return 0;	/* names over 16 KiB: left unnamed */
+	err = sz_write(sz, sz->meta_method, ts, tid, len);
+	if (err)
+		return err;
+	sz->st.methods_written++;
+	return 0;
+}
+
+/* Take the range at pending index i out of the pending set. */
+static void sz_pend_remove_at(struct symbolize *sz, size_t i)
+{
+	sz->r[sz->pend[i]].pending = false;
+	memmove(&sz->pend[i], &sz->pend[i + 1], (sz->n_pend - i - 1) * sizeof(*sz->pend));
+	sz->n_pend--;
+}
+
+/* First pending index whose extent ends after addr. */
+static size_t sz_pend_lower(const struct symbolize *sz, uint64_t addr)
+{
+	size_t lo = 0, hi = sz->n_pend;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (sz->r[sz->pend[mid]].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void sz_pend_remove(struct symbolize *sz, uint32_t ri)
+{
+	size_t i = sz_pend_lower(sz, sz->r[ri].start);
+
+	if (i < sz->n_pend && sz->pend[i] == ri)
+		sz_pend_remove_at(sz, i);
+}
+
+/* Write every pending range overlapping [start, end), except the current
+ * record's own. */
+static int sz_flush_overlap(struct symbolize *sz, uint64_t start, uint64_t end, uint64_t ts,
+			    uint64_t tid)
+{
+	size_t i = sz_pend_lower(sz, start);
+	uint32_t ri;
+	int err;
+
+	while (i < sz->n_pend && sz->r[sz->pend[i]].start < end) {
+		ri = sz->pend[i];
+		if (sz->r[ri].in_event) {
+			i++;
+			continue;
+		}
+		sz_pend_remove_at(sz, i);
+		err = sz_range_write_one(sz, ri, ts, tid);
+		if (err)
+			return err;
+		sz->st.early_writes++;
+	}
+	return 0;
+}
+
+static int sz_pend_insert(struct symbolize *sz, size_t ri)
+{
+	size_t i;
+
+	if (grow((void **)&sz->pend, &sz->cap_pend, sz->n_pend + 1, sizeof(*sz->pend)))
+		return -ENOMEM;
+	i = sz_pend_lower(sz, sz->r[ri].start);
+	memmove(&sz->pend[i + 1], &sz->pend[i], (sz->n_pend - i) * sizeof(*sz->pend));
+	sz->pend[i] = (uint32_t)ri;
+	sz->n_pend++;
+	sz->r[ri].pending = true;
+	return 0;
+}
+
+/* -------------------------------------------------------------- ranges */
+
+/* "RET [Asm] Type::Method(ARGS)[Tier]" (CoreCLR perf map) -> ns Type, name
+ * Method, sig "RET (ARGS)[Tier]", asm.  1 when it has that shape. */
+static int split_perf_name(const char *full, char *ns, char *name, char *sig, char *asm_name,
+			   size_t cap)
+{
+	const char *lb = strstr(full, " ["), *rb, *lp, *cc = NULL, *p;
+
+	if (!lb || !(rb = strstr(lb, "] ")) || !(lp = strchr(rb + 2, '(')))
+		return 0;
+	for (p = rb + 2; p + 1 < lp; p++)
+		if (p[0] == ':' && p[1] == ':')
+			cc = p;
+	if (!cc)
+		return 0;
+	snprintf(ns, cap, "%.*s", (int)(cc - (rb + 2)), rb + 2);
+	snprintf(name, cap, "%.*s", (int)(lp - (cc + 2)), cc + 2);
+	snprintf(sig, cap, "%.*s %s", (int)(lb - full), full, lp);
+	snprintf(asm_name, cap, "%.*s", (int)(rb - (lb + 2)), lb + 2);
+	return 1;
+}
+
+/* Fill a new range's written fields from what the symbolizer said. */
+static int sz_range_describe(struct symbolize *sz, struct sz_range *r, const struct sym_info *si)
+{
+	char ns[1024], name[1024], sig[1024], asm_name[1024];
+	const struct sz_method *m = NULL;
+	struct sz_module *mod;
+
+	r->ns = r->sig = "";
+	r->name = r->key;
+	r->method_id = PSEUDO_METHOD_ID + sz->n_r + 1;
+	if (si->kind == SYM_KIND_JIT) {
+		r->flags = si->flags ? si->flags : RANGE_F_JITTED;
+		if (!si->module)	/* named by a runtime method event */
+			m = sz_method_find(sz, r->pid, si->start, si->size, si->name);
+		if (m) {
+			r->ns = m->ns;
+			r->name = m->name;
+			r->sig = m->sig;
+			r->method_id = m->method_id;
+			r->token = m->token;
+			r->flags = m->flags;
+		}
+		if (si->module_id) {
+			mod = sz_module_runtime(sz, r->pid, si->module_id, true);
+		} else if (split_perf_name(si->name, ns, name, sig, asm_name, sizeof(ns))) {
+			r->ns = intern(sz, ns);
+			r->name = intern(sz, name);
+			r->sig = intern(sz, sig);
+			mod = sz_module_pseudo(sz, r->pid, asm_name);
+		} else {
+			mod = sz_module_pseudo(sz, r->pid, si->module ? si->module : "[JIT]");
+		}
+	} else {
+		r->flags = 0;
+		mod = sz_module_pseudo(sz, r->pid, si->module ? si->module :
+				       si->kind == SYM_KIND_KERNEL ? "[kernel.kallsyms]" :
+				       "[unknown]");
+	}
+	if (!mod || !r->ns || !r->name || !r->sig)
+		return -ENOMEM;
+	mod->used = true;
+	r->module_id = mod->module_id;
+	return 0;
+}
+
+/* The range for si (created when new).  Returns its index or -errno. */
+static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_info *si)
+{
+	uint64_t h = ident_hash(si->kind, si->start, si->size, si->name);
+	struct sz_range *r;
+	size_t k;
+	int err;
+
+	if ((sz->n_r + 1) * 2 >= sz->n_r_slots &&
+	    rehash(&sz->r_slots, &sz->n_r_slots, sz->n_r, sz->r, sizeof(*sz->r)))
+		return -ENOMEM;
+	for (k = h & (sz->n_r_slots - 1); sz->r_slots[k]; k = (k + 1) & (sz->n_r_slots - 1)) {
+		r = &sz->r[sz->r_slots[k] - 1];
+		if (r->hash == h && r->start == si->start && r->size == si->size &&
+		    r->kind == si->kind && !strcmp(r->key, si->name))
+			return sz->r_slots[k] - 1;
+	}
+	if (grow((void **)&sz->r, &sz->cap_r, sz->n_r + 1, sizeof(*sz->r)))
+		return -ENOMEM;
+	r = &sz->r[sz->n_r];
+	*r = (struct sz_range){
+		.hash = h, .pid = pid, .start = si->start, .size = si->size,
+		.end = si->start + (si->size ? si->size : 1), .kind = si->kind,
+		.key = intern(sz, si->name),
+	};
+	if (!r->key)
+		return -ENOMEM;
+	err = sz_range_describe(sz, r, si);
+	if (err)
+		return err;
+	sz->r_slots[k] = (uint32_t)sz->n_r + 1;
+	return (long)sz->n_r++;
+}
+
+/* Resolve one frame: its range's index, or -ENOENT when it has no name. */
+static long sz_frame(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts)
+{
+	struct sym_info si;
+
+	sz->st.frames++;
+	if (symbolizer__resolve(sz->sym, pid, addr, ts, &si) || !si.name) {
+		sz->st.unresolved++;
+		return -ENOENT;
+	}
+	if (si.kind == SYM_KIND_JIT)
+		sz->st.frames_jit++;
+	else if (si.kind == SYM_KIND_KERNEL)
+		sz->st.frames_kernel++;
+	else
+		sz->st.frames_native++;
+	return sz_range_get(sz, (uint32_t)pid, &si);
+}
+
+/* Ranges whose DCEnd must follow the last event (see symbolize__stack). */
+static int sz_write_deferred(struct symbolize *sz, uint64_t ts, uint64_t tid)
+{
+	size_t i;
+	int err;
+
+	for (i = 0; i < sz->n_defer; i++) {
+		err = sz_range_write_one(sz, sz->defer[i], ts, tid);
+		if (err)
+			return err;
+		sz->st.early_writes++;
+	}
+	sz->n_defer = 0;
+	return 0;
+}
+
+/*
+ * Order the record's overlapping ranges for writing after it: a range goes
+ * only after every range that owns one of the record's addresses inside it
+ * (the first DCEnd covering an address names it); among those free to go,
+ * the smallest first; a cycle is broken by the smallest.
+ */
+static void sz_defer_ordered(struct symbolize *sz, const uint32_t *ev_r, size_t n,
+			     const bool *conflict, const uint64_t *raw, const uint32_t *pos,
+			     size_t n_frames)
+{
+	bool done[2 * SZ_MAX_FRAMES] = {};
+	size_t left = 0, i, f;
+
+	for (i = 0; i < n; i++)
+		left += conflict[i];
+	while (left--) {
+		size_t best = n, best_free = n;
+
+		for (i = 0; i < n; i++) {
+			const struct sz_range *q = &sz->r[ev_r[i]];
+			bool blocked = false;
+
+			if (!conflict[i] || done[i])
+				continue;
+			for (f = 0; f < n_frames && !blocked; f++)
+				blocked = pos[f] != i && pos[f] < n && conflict[pos[f]] &&
+					  !done[pos[f]] && q->start <= raw[f] && raw[f] < q->end;
+			if (best == n || q->end - q->start < sz->r[ev_r[best]].end -
+			    sz->r[ev_r[best]].start)
+				best = i;
+			if (!blocked && (best_free == n || q->end - q->start <
+			    sz->r[ev_r[best_free]].end - sz->r[ev_r[best_free]].start))
+				best_free = i;
+		}
+		i = best_free < n ? best_free : best;
+		done[i] = true;
+		sz->defer[sz->n_defer++] = ev_r[i];
+	}
+}
+
+/*
+ * One record's frames.  Every range the record references stays pending
+ * (or becomes pending), after the pending ranges of other incarnations that
+ * overlap them were written (before the record).  Ranges of the record
+ * that overlap each other (a return address just past a function's end,
+ * nested ELF symbols, perf-map names of uncertain time) cannot all stay
+ * pending: they are written right after the record (at the next call), in
+ * an order where each claims its own addresses (sz_defer_ordered).
+ */
+int symbolize__stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
+		     const uint64_t *stack, uint32_t depth)
+{
+	uint32_t ev_r[2 * SZ_MAX_FRAMES];	/* distinct ranges of this record */
+	uint64_t ev_end[2 * SZ_MAX_FRAMES], unres[SZ_MAX_FRAMES];
+	uint64_t raw[SZ_MAX_FRAMES];		/* named frames: address, range */
+	uint32_t pos[SZ_MAX_FRAMES];
+	size_t n = 0, n_unres = 0, n_raw = 0, i, j;
+	bool any_conflict = false;
+	bool conflict[2 * SZ_MAX_FRAMES] = {};
+	int err = 0;
+
+	err = sz_write_deferred(sz, ts, tid);
+	if (err || !depth)
+		return err;
+	sz_note_pid(sz, pid);
+	if (depth > SZ_MAX_FRAMES)
+		depth = SZ_MAX_FRAMES;
+	for (i = 0; i < depth; i++) {
+		uint64_t ip = stack[i], end;
+		bool exact = i == 0 || (stack[i - 1] >= SYM_KERNEL_START && ip < SYM_KERNEL_START);
+		long ri;
+
+		if (!ip)
+			continue;
+		/* a return address: name the call before it */
+		ri = sz_frame(sz, pid, exact ? ip : ip - 1, ts);
+		if (ri == -ENOENT) {
+			unres[n_unres++] = ip;
+			continue;
+		}
+		if (ri < 0)
+			return (int)ri;
+		/* TraceEvent matches the raw address */
+		end = ip + 1 > sz->r[ri].end ? ip + 1 : sz->r[ri].end;
+		for (j = 0; j < n && ev_r[j] != (uint32_t)ri; j++)
+			;
+		if (j == n) {
+			ev_r[n] = (uint32_t)ri;
+			ev_end[n++] = end;
+			sz->r[ri].in_event = true;
+		} else if (end > ev_end[j]) {
+			ev_end[j] = end;
+		}
+		raw[n_raw] = ip;
+		pos[n_raw++] = (uint32_t)j;
+	}
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			if (sz->r[ev_r[i]].start < ev_end[j] && sz->r[ev_r[j]].start < ev_end[i])
+				any_conflict = conflict[i] = conflict[j] = true;
+	/* other incarnations' pending ranges go before the record */
+	for (i = 0; !err && i < n; i++)
+		err = sz_flush_overlap(sz, sz->r[ev_r[i]].start, ev_end[i], ts, tid);
+	for (i = 0; !err && i < n_unres; i++)
+		err = sz_flush_overlap(sz, unres[i], unres[i] + 1, ts, tid);
+	for (i = 0; !err && i < n; i++)
+		if (conflict[i] && sz->r[ev_r[i]].pending)
+			sz_pend_remove(sz, ev_r[i]);
+	for (i = 0; i < n; i++) {
+		sz->r[ev_r[i]].end = ev_end[i];
+		sz->r[ev_r[i]].in_event = false;
+	}
+	for (i = 0; !err && i < n; i++)
+		if (!conflict[i] && !sz->r[ev_r[i]].pending)
+			err = sz_pend_insert(sz, ev_r[i]);
+	if (!err && any_conflict)
+		sz_defer_ordered(sz, ev_r, n, conflict, raw, pos, n_raw);
+	return err;
+}
+
+/* ------------------------------------------------------ runtime events */
+
+static int sz_method_event(struct symbolize *sz, int load, int rundown, pid_t pid, uint64_t ts,
+			   const void *payload, size_t len)
+{
+	struct sym_method_rec rec;
+	char strs[8192], disp[4096];
+	int err;
+
+	if (sym_decode_method(payload, len, &rec, strs, sizeof(strs)) || !rec.size)
+		return 0;	/* malformed: its frames stay as they are */
+	sym_method_display_name(rec.ns, rec.name, rec.sig, disp, sizeof(disp));
+	err = sz_method_add(sz, (uint32_t)pid, &rec, disp);
+	if (err)
+		return err;
+	sz->st.method_events++;
+	if (load)	/* DCStart: live since before the trace (time unknown) */
+		return symbolizer__method_load(sz->sym, pid, rec.start, rec.size, disp,
+					       rec.module_id, rec.flags, rundown ? 0 : ts);
+	return symbolizer__method_unload(sz->sym, pid, rec.start, rec.size, disp,
+					 rec.module_id, rec.flags, ts);
+}
+
+static int sz_module_event(struct symbolize *sz, int domain, pid_t pid, const void *payload,
+			   size_t len)
+{
+	struct sym_module_rec rec;
+	struct sz_module *mod;
+	char strs[8192];
+	const char *path;
+
+	if (sym_decode_module(payload, len, domain, &rec, strs, sizeof(strs)))
+		return 0;
+	path = rec.il_path && rec.il_path[0] ? rec.il_path : rec.native_path;
+	if (!path || !path[0])
+		return 0;
+	mod = sz_module_runtime(sz, (uint32_t)pid, rec.module_id, true);
+	if (!mod)
+		return -ENOMEM;
+	if (!mod->path) {
+		mod->path = intern(sz, path);
+		mod->assembly_id = rec.assembly_id;
+	}
+	return mod->path ? 0 : -ENOMEM;
+}
+
+int symbolize__clr_event(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
+			 uint64_t tid, uint64_t ts, const void *payload, size_t len,
+			 const uint64_t *stack, uint32_t depth)
+{
+	int rt = streq(provider, CLR_PROVIDER), rd = streq(provider, CLR_RUNDOWN_PROVIDER);
+	int err = 0;
+
+	if (rt || rd)
+		sz_note_pid(sz, pid);
+	if ((rt || rd) && id == CLR_EV_METHOD_LOAD_VERBOSE)
+		err = sz_method_event(sz, 1, rd, pid, ts, payload, len);
+	else if ((rt || rd) && id == CLR_EV_METHOD_UNLOAD_VERBOSE)
+		err = sz_method_event(sz, 0, rd, pid, ts, payload, len);
+	else if ((rt && id == CLR_EV_MODULE_LOAD) ||
+		 (rd && (id == CLR_EV_MODULE_DCSTART || id == CLR_EV_MODULE_DCEND)))
+		err = sz_module_event(sz, 0, pid, payload, len);
+	else if ((rt && id == 151) || (rd && id == CLR_EV_MODULE_LOAD))	/* DomainModule* */
+		err = sz_module_event(sz, 1, pid, payload, len);
+	if (err)
+		return err;
+	return symbolize__stack(sz, pid, tid, ts, stack, depth);
+}
+
+/* ---------------------------------------------------------------- end */
+
+int symbolize__finish(struct symbolize *sz, uint64_t ts)
+{
+	size_t i;
+	long len;
+	int err;
+
+	err = sz_write_deferred(sz, ts, SYMBOLIZE_TID);
+	if (err)
+		return err;
+	while (sz->n_pend) {
+		uint32_t ri = sz->pend[0];
+
+		sz_pend_remove_at(sz, 0);
+		err = sz_range_write_one(sz, ri, ts, SYMBOLIZE_TID);
+		if (err)
+			return err;
+	}
+	for (i = 0; i < sz->n_mods; i++) {
+		const struct sz_module *md = &sz->mods[i];
+		struct sym_module_rec rec = {
+			.module_id = md->module_id,
+			.assembly_id = md->pseudo ? md->module_id : md->assembly_id,
+			.il_path = md->path, .native_path = md->pseudo ? md->path : "",
+		};
+
+		if (!md->used || !md->path)
+			continue;
+		err = sz_define(sz);
+		if (err)
+			return err;
+		len = sym_encode_module(sz->enc, sizeof(sz->enc), &rec);
+		if (len < 0 || len > (long)sizeof(sz->enc))
+			continue;
+		err = sz_write(sz, sz->meta_module, ts, SYMBOLIZE_TID, len);
+		if (err)
+			return err;
+		sz->st.modules_written++;
+	}
+	return 0;
+}

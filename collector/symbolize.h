@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * symbolize.h - names for every frame of a trace written by ebpf-collect
+ * (architecture decisions 8 and 10; the symbolizer library does the lookups,
+ * this module decides which method and module events go into the trace and
+ * when).  See symbolize.c for the design and TraceEvent's rules.
+ *
+ * Use from the collector:
+ *   sz = symbolize__new(writer, &opts);      after the output is open
+ *   symbolize__add_pid(sz, pid);             every target, at attach
+ *   for every record leaving the reorder buffer, BEFORE it is written:
+ *       symbolize__clr_event(...)            CLR events (method/module events
+ *                                            feed the symbolizer; stack frames)
+ *       symbolize__stack(...)                any other record with a stack
+ *                                            (kernel events, generic USDT)
+ *   symbolize__tick(sz, now, watermark);     every poll (mapping snapshots,
+ *                                            perf-map growth, horizon)
+ *   symbolize__finish(sz, ts);               after the last event, before
+ *                                            the writer is closed
+ *   symbolize__free(sz);
+ *
+ * A record's stack must go through symbolize__stack (or __clr_event) before
+ * the record itself is written: the call may first write method events that
+ * must precede it in the file.
+ */
+#ifndef EBPF_COLLECT_SYMBOLIZE_H
+#define EBPF_COLLECT_SYMBOLIZE_H
+
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct nt_writer;
+struct symbolizer;
+
+/* Thread id of the method/module events the symbolizer writes (no Linux
+ * thread has it: pid_max <= 2^22).  Tests tell them from the runtime's own
+ * rundown events by it. */
+#define SYMBOLIZE_TID		0x7fffffffULL
+
+struct symbolize_opts {
+	int no_perf_map;	/* names of JIT code from method events only */
+	int no_kernel;		/* never read /proc/kallsyms */
+	const char *kallsyms_path;	/* tests; NULL = /proc/kallsyms */
+};
+
+struct symbolize_stats {
+	uint64_t frames;		/* frames looked up */
+	uint64_t unresolved;		/* frames without a name */
+	uint64_t frames_jit, frames_native, frames_kernel;
+	uint64_t methods_written;	/* MethodDCEndVerbose events */
+	uint64_t early_writes;		/* of which written mid-trace (range reuse) */
+	uint64_t modules_written;	/* ModuleDCEnd events */
+	uint64_t method_events;		/* runtime method events fed to the symbolizer */
+};
+
+struct symbolize;
+
+/* NULL + errno. */
+struct symbolize *symbolize__new(struct nt_writer *w, const struct symbolize_opts *opts);
+void symbolize__free(struct symbolize *sz);
+
+/* Track a target while it lives (mappings, ELF files, perf map).  A pid that
+ * has not exec'd yet (the held -- CMD child) is snapshotted from its first
+ * tick after exec.  0 or -errno. */
+int symbolize__add_pid(struct symbolize *sz, pid_t pid);
+
+/* Every poll period: re-snapshot the live targets' mappings and read their
+ * perf maps' growth (rate-limited inside), and promise that no record older
+ * than watermark (the reorder buffer's) comes any more. */
+void symbolize__tick(struct symbolize *sz, uint64_t now, uint64_t watermark);
+
+/*
+ * A CLR event of provider/id at ts from pid/tid (capture thread tid), with
+ * its payload and stack (leaf first: kernel frames, then user frames).
+ * MethodLoadVerbose / MethodUnloadVerbose / MethodDCStart / MethodDCEnd and
+ * module events feed the symbolizer; the stack is registered as with
+ * symbolize__stack.  0 or -errno (write failure).
+ */
+int symbolize__clr_event(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
+			 uint64_t tid, uint64_t ts, const void *payload, size_t len,
+			 const uint64_t *stack, uint32_t depth);
+
+/*
+ * Register the frames of one record of process pid, capture thread tid, at
+ * ts, so that the trace names them: stack is leaf first, kernel frames
+ * (>= SYM_KERNEL_START) then user frames; frame 0 and the first user frame
+ * after kernel frames are exact IPs, the others return addresses.  Call it
+ * before writing the record.  0 or -errno (write failure).
+ */
+int symbolize__stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
+		     const uint64_t *stack, uint32_t depth);
+
+/* Write the method events still pending and one ModuleDCEnd per module, at
+ * ts (after every other event).  0 or -errno. */
+int symbolize__finish(struct symbolize *sz, uint64_t ts);
+
+/* The underlying symbolizer (e.g. to classify a sample's leaf frame). */
+struct symbolizer *symbolize__symbolizer(struct symbolize *sz);
+void symbolize__stats(const struct symbolize *sz, struct symbolize_stats *st);
+void symbolize__print_summary(const struct symbolize *sz, FILE *f);
+
+#endif /* EBPF_COLLECT_SYMBOLIZE_H */

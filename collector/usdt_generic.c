@@ -1,0 +1,1044 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * usdt_generic.c - any USDT provider into the trace (issue 8).
+ *
+ * Each --usdt PROVIDER[:PROBE-GLOB][:ARGSPEC] selects probes by provider and
+ * a glob on the probe name.  Probes are found in the stapsdt notes of the
+ * files a target has mapped (usdt_notes.c, the same reader as -l) and
+ * attached with libbpf (bpf_program__attach_usdt): libbpf decodes the
+ * argument specs, the kernel maintains semaphores (uprobe ref_ctr_offset),
+ * probes in shared libraries are attached by file offset.  Nothing here
+ * parses an argument spec.
+ *
+ * Every distinct provider:probe gets an index in `probes` (the low half of
+ * the attach cookie) and one self-describing event in the trace: provider
+ * = the USDT provider name, event name = the probe name, event id = index
+ * + 1, one field per argument.  Types and names come from the built-in
+ * table (known[] below: the probes' documented signatures, checked against
+ * the stapsdt notes of Debian 12's python3.11, OpenJDK 17's libjvm.so and
+ * PostgreSQL 15), then from the spec's ARGSPEC; anything else is an int64
+ * named argN.  Which arguments are strings travels in the cookie's high
+ * bits, so the BPF program knows what to copy without a map lookup.
+ *
+ * Strings in the trace are UTF-16LE (nettrace's only string type): the
+ * bytes a probe passes are decoded as UTF-8 (an invalid byte becomes
+ * U+FFFD) up to the first NUL.
+ *
+ * The event is defined on its first record, with as many fields as the
+ * record has arguments (bpf_usdt_arg_cnt), so a table entry never claims
+ * fields a probe does not pass.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "collector_event.h"
+#include "../bpf/usdt_generic.h"	/* the record (same basename as ours) */
+#include "usdt_generic.h"
+#include "usdt_generic.skel.h"
+#include "nettrace.h"
+#include "usdt_notes.h"
+
+_Static_assert(sizeof(struct ce_usdt_generic) == 168,
+	       "ce_usdt_generic layout (bpf/usdt_generic.h)");
+_Static_assert(sizeof(struct ug_counters) == 10 * 8, "ug_counters layout (bpf/usdt_generic.h)");
+_Static_assert(UG_ARGS == UG_MAX_ARGS, "UG_ARGS");
+
+#define pr_warn(fmt, ...) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__)
+#define pr_debug(ug, fmt, ...) \
+	do { if ((ug)->verbose) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__); } while (0)
+
+/* ------------------------------------------------------------ built-in table */
+
+struct ug_known {
+	const char *provider;
+	const char *probe;
+	const char *args;	/* ARGSPEC */
+};
+
+#define PY_FUNC		"0=str/filename,1=str/funcname,2=int/lineno"
+#define HS_CLASS	"0=lstr/class_name,1=int/class_name_len,2=u64/class_loader"
+#define HS_CLINIT	HS_CLASS ",3=int/thread_type,4=int/wait"
+#define HS_METHOD	"0=int/thread_id,1=lstr/class_name,2=int/class_name_len," \
+			"3=lstr/method_name,4=int/method_name_len,5=lstr/signature,6=int/signature_len"
+#define HS_CMETHOD	"0=lstr/class_name,1=int/class_name_len,2=lstr/method_name," \
+			"3=int/method_name_len,4=lstr/signature,5=int/signature_len"
+#define HS_COMPILE	"0=lstr/compiler,1=int/compiler_len,2=lstr/class_name," \
+			"3=int/class_name_len,4=lstr/method_name,5=int/method_name_len," \
+			"6=lstr/signature,7=int/signature_len"
+#define HS_POOL		"0=lstr/manager,1=int/manager_len,2=lstr/pool,3=int/pool_len," \
+			"4=u64/initial,5=u64/used,6=u64/committed,7=u64/max"
+#define HS_MONITOR	"0=int/thread_id,1=u64/monitor,2=lstr/class_name,3=int/class_name_len"
+#define HS_THREAD	"0=lstr/thread_name,1=int/thread_name_len,2=int/java_thread_id," \
+			"3=int/native_thread_id,4=int/is_daemon"
+#define HS_VMOP		"0=lstr/vmop,1=int/vmop_len,2=int/mode"
+#define JNI_MEMBER	"0=u64/env,1=u64/clazz,2=str/name,3=str/signature"
+#define PG_QUERY	"0=str/query"
+#define PG_XACT		"0=int/local_xid"
+#define PG_LWLOCK	"0=str/tranche,1=int/mode"
+#define PG_LOCK		"0=int/locktag_field1,1=int/locktag_field2,2=int/locktag_field3," \
+			"3=int/locktag_field4,4=int/locktag_type,5=int/lockmode"
+#define PG_BUF		"0=int/fork,1=int/block,2=int/tablespace,3=int/database,4=int/relation"
+#define PG_BUFREAD	PG_BUF ",5=int/backend,6=int/extend"
+#define PG_SMGR		PG_BUF ",5=int/backend"
+#define PG_SMGR_DONE	PG_SMGR ",6=int/bytes,7=int/bytes_requested"
+#define PG_SHUTDOWN	"0=int/shutdown"
+
+static const struct ug_known known[] = {
+	/* CPython Include/pydtrace.d */
+	{ "python", "function__entry", PY_FUNC },
+	{ "python", "function__return", PY_FUNC },
+	{ "python", "line", PY_FUNC },
+	{ "python", "gc__start", "0=int/generation" },
+	{ "python", "gc__done", "0=int/collected" },
+	{ "python", "import__find__load__start", "0=str/module" },
+	{ "python", "import__find__load__done", "0=str/module,1=int/found" },
+	{ "python", "audit", "0=str/event,1=u64/args" },
+	{ "python", "instance__new__start", "0=str/type" },
+	{ "python", "instance__new__done", "0=str/type" },
+	{ "python", "instance__delete__start", "0=str/type" },
+	{ "python", "instance__delete__done", "0=str/type" },
+	/* HotSpot src/hotspot/os/posix/dtrace/hotspot.d (JDK 17): strings are
+	 * (char *, length) pairs without a NUL */
+	{ "hotspot", "class__loaded", HS_CLASS ",3=int/is_shared" },
+	{ "hotspot", "class__unloaded", HS_CLASS ",3=int/is_shared" },
+	{ "hotspot", "class__initialization__required", HS_CLASS ",3=int/thread_type" },
+	{ "hotspot", "class__initialization__recursive", HS_CLINIT },
+	{ "hotspot", "class__initialization__concurrent", HS_CLINIT },
+	{ "hotspot", "class__initialization__erroneous", HS_CLINIT },
+	{ "hotspot", "class__initialization__super__failed", HS_CLINIT },
+	{ "hotspot", "class__initialization__clinit", HS_CLINIT },
+	{ "hotspot", "class__initialization__error", HS_CLINIT },
+	{ "hotspot", "class__initialization__end", HS_CLINIT },
+	{ "hotspot", "compiled__method__load", HS_CMETHOD ",6=u64/code,7=int/code_size" },
+	{ "hotspot", "compiled__method__unload", HS_CMETHOD },
+	{ "hotspot", "gc__begin", "0=int/is_full" },
+	{ "hotspot", "gc__end", "" },
+	{ "hotspot", "mem__pool__gc__begin", HS_POOL },
+	{ "hotspot", "mem__pool__gc__end", HS_POOL },
+	{ "hotspot", "method__compile__begin", HS_COMPILE },
+	{ "hotspot", "method__compile__end", HS_COMPILE ",8=int/success" },
+	{ "hotspot", "method__entry", HS_METHOD },
+	{ "hotspot", "method__return", HS_METHOD },
+	{ "hotspot", "monitor__contended__enter", HS_MONITOR },
+	{ "hotspot", "monitor__contended__entered", HS_MONITOR },
+	{ "hotspot", "monitor__contended__exit", HS_MONITOR },
+	{ "hotspot", "monitor__notify", HS_MONITOR },
+	{ "hotspot", "monitor__notifyAll", HS_MONITOR },
+	{ "hotspot", "monitor__wait", HS_MONITOR ",4=int/timeout" },
+	{ "hotspot", "monitor__waited", HS_MONITOR },
+	{ "hotspot", "object__alloc",
+	  "0=int/thread_id,1=lstr/class_name,2=int/class_name_len,3=int/size" },
+	{ "hotspot", "thread__start", HS_THREAD },
+	{ "hotspot", "thread__stop", HS_THREAD },
+	{ "hotspot", "thread__park__begin", "0=u64/parker,1=int/is_absolute,2=int/time" },
+	{ "hotspot", "thread__park__end", "0=u64/parker" },
+	{ "hotspot", "thread__unpark", "0=u64/parker" },
+	{ "hotspot", "thread__sleep__begin", "0=int/millis" },
+	{ "hotspot", "thread__sleep__end", "0=int/timed_out" },
+	{ "hotspot", "thread__yield", "" },
+	{ "hotspot", "vm__init__begin", "" },
+	{ "hotspot", "vm__init__end", "" },
+	{ "hotspot", "vm__shutdown", "" },
+	{ "hotspot", "vmops__request", HS_VMOP },
+	{ "hotspot", "vmops__begin", HS_VMOP },
+	{ "hotspot", "vmops__end", HS_VMOP },
+	/* hotspot_jni (hotspot_jni.d): the JNI calls with C-string arguments;
+	 * the other ~500 probes pass handles (argN, int64) */
+	{ "hotspot_jni", "FindClass__entry", "0=u64/env,1=str/name" },
+	{ "hotspot_jni", "GetMethodID__entry", JNI_MEMBER },
+	{ "hotspot_jni", "GetStaticMethodID__entry", JNI_MEMBER },
+	{ "hotspot_jni", "GetFieldID__entry", JNI_MEMBER },
+	{ "hotspot_jni", "GetStaticFieldID__entry", JNI_MEMBER },
+	{ "hotspot_jni", "NewStringUTF__entry", "0=u64/env,1=str/bytes" },
+	{ "hotspot_jni", "ThrowNew__entry", "0=u64/env,1=u64/clazz,2=str/message" },
+	{ "hotspot_jni", "FatalError__entry", "0=u64/env,1=str/message" },
+	{ "hotspot_jni", "DefineClass__entry",
+	  "0=u64/env,1=str/name,2=u64/loader,3=u64/buf,4=int/len" },
+	/* PostgreSQL src/backend/utils/probes.d (15) */
+	{ "postgresql", "transaction__start", PG_XACT },
+	{ "postgresql", "transaction__commit", PG_XACT },
+	{ "postgresql", "transaction__abort", PG_XACT },
+	{ "postgresql", "query__start", PG_QUERY },
+	{ "postgresql", "query__done", PG_QUERY },
+	{ "postgresql", "query__parse__start", PG_QUERY },
+	{ "postgresql", "query__parse__done", PG_QUERY },
+	{ "postgresql", "query__rewrite__start", PG_QUERY },
+	{ "postgresql", "query__rewrite__done", PG_QUERY },
+	{ "postgresql", "query__plan__start", "" },
+	{ "postgresql", "query__plan__done", "" },
+	{ "postgresql", "query__execute__start", "" },
+	{ "postgresql", "query__execute__done", "" },
+	{ "postgresql", "statement__status", "0=str/status" },
+	{ "postgresql", "lwlock__acquire", PG_LWLOCK },
+	{ "postgresql", "lwlock__release", "0=str/tranche" },
+	{ "postgresql", "lwlock__wait__start", PG_LWLOCK },
+	{ "postgresql", "lwlock__wait__done", PG_LWLOCK },
+	{ "postgresql", "lwlock__condacquire", PG_LWLOCK },
+	{ "postgresql", "lwlock__condacquire__fail", PG_LWLOCK },
+	{ "postgresql", "lwlock__acquire__or__wait", PG_LWLOCK },
+	{ "postgresql", "lwlock__acquire__or__wait__fail", PG_LWLOCK },
+	{ "postgresql", "lock__wait__start", PG_LOCK },
+	{ "postgresql", "lock__wait__done", PG_LOCK },
+	{ "postgresql", "deadlock__found", "" },
+	{ "postgresql", "checkpoint__start", "0=int/flags" },
+	{ "postgresql", "checkpoint__done", "0=int/buffers_written,1=int/total_buffers,"
+	  "2=int/segs_added,3=int/segs_removed,4=int/segs_recycled" },
+	{ "postgresql", "clog__checkpoint__start", PG_SHUTDOWN },
+	{ "postgresql", "clog__checkpoint__done", PG_SHUTDOWN },
+	{ "postgresql", "subtrans__checkpoint__start", PG_SHUTDOWN },
+	{ "postgresql", "subtrans__checkpoint__done", PG_SHUTDOWN },
+	{ "postgresql", "multixact__checkpoint__start", PG_SHUTDOWN },
+	{ "postgresql", "multixact__checkpoint__done", PG_SHUTDOWN },
+	{ "postgresql", "twophase__checkpoint__start", "" },
+	{ "postgresql", "twophase__checkpoint__done", "" },
+	{ "postgresql", "buffer__read__start", PG_BUFREAD },
+	{ "postgresql", "buffer__read__done", PG_BUFREAD ",7=int/found" },
+	{ "postgresql", "buffer__flush__start", PG_BUF },
+	{ "postgresql", "buffer__flush__done", PG_BUF },
+	{ "postgresql", "buffer__write__dirty__start", PG_BUF },
+	{ "postgresql", "buffer__write__dirty__done", PG_BUF },
+	{ "postgresql", "buffer__checkpoint__start", "0=int/flags" },
+	{ "postgresql", "buffer__checkpoint__sync__start", "" },
+	{ "postgresql", "buffer__checkpoint__done", "" },
+	{ "postgresql", "buffer__sync__start", "0=int/num_buffers,1=int/num_to_write" },
+	{ "postgresql", "buffer__sync__written", "0=int/buffer" },
+	{ "postgresql", "buffer__sync__done",
+	  "0=int/num_buffers,1=int/num_written,2=int/num_to_write" },
+	{ "postgresql", "smgr__md__read__start", PG_SMGR },
+	{ "postgresql", "smgr__md__read__done", PG_SMGR_DONE },
+	{ "postgresql", "smgr__md__write__start", PG_SMGR },
+	{ "postgresql", "smgr__md__write__done", PG_SMGR_DONE },
+	{ "postgresql", "sort__start", "0=int/sort_type,1=int/unique,2=int/nkeys,"
+	  "3=int/work_mem,4=int/random_access,5=int/parallel" },
+	{ "postgresql", "sort__done", "0=int/external,1=int/space_used" },
+	{ "postgresql", "wal__insert", "0=int/rmid,1=int/info" },
+	{ "postgresql", "wal__switch", "" },
+	{ "postgresql", "wal__buffer__write__dirty__start", "" },
+	{ "postgresql", "wal__buffer__write__dirty__done", "" },
+};
+
+#define N_KNOWN (sizeof(known) / sizeof(known[0]))
+
+const char *ug_known_args(const char *provider, const char *probe)
+{
+	size_t i;
+
+	for (i = 0; i < N_KNOWN; i++)
+		if (!strcmp(known[i].provider, provider) && !strcmp(known[i].probe, probe))
+			return known[i].args;
+	return NULL;
+}
+
+const char *ug_known_entry(size_t i, const char **provider, const char **probe)
+{
+	if (i >= N_KNOWN)
+		return NULL;
+	*provider = known[i].provider;
+	*probe = known[i].probe;
+	return known[i].args;
+}
+
+int ug_known_provider(const char *provider)
+{
+	size_t i;
+
+	for (i = 0; i < N_KNOWN; i++)
+		if (!strcmp(known[i].provider, provider))
+			return 1;
+	return 0;
+}
+
+/* ------------------------------------------------------------ spec parsing */
+
+static const char *const type_names[] = {
+	[UG_T_INT] = "int", [UG_T_U64] = "u64", [UG_T_STR] = "str", [UG_T_LSTR] = "lstr",
+};
+
+static int parse_type(const char *s, size_t n)
+{
+	size_t i;
+
+	if (n == 3 && !strncmp(s, "ptr", 3))
+		return UG_T_U64;
+	for (i = 0; i < sizeof(type_names) / sizeof(type_names[0]); i++)
+		if (strlen(type_names[i]) == n && !strncmp(s, type_names[i], n))
+			return i;
+	return -1;
+}
+
+static bool valid_name(const char *s, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 63 || (s[0] >= '0' && s[0] <= '9'))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+		      (s[i] >= '0' && s[i] <= '9')))
+			return false;
+	return true;
+}
+
+/* One item "[arg]N=TYPE[/NAME]" of length len. */
+static int parse_item(const char *s, size_t len, struct ug_argspec *a, char *err, size_t errlen)
+{
+	const char *eq = memchr(s, '=', len), *slash, *p = s, *end = s + len;
+	unsigned long idx = 0;
+	char *name = NULL;
+	int type;
+
+	if (len >= 3 && !strncmp(p, "arg", 3))
+		p += 3;
+	if (!eq || p == eq)
+		goto bad;
+	for (; p < eq; p++) {
+		if (*p < '0' || *p > '9' || idx > UG_ARGS)
+			goto bad;
+		idx = idx * 10 + (*p - '0');
+	}
+	if (idx >= UG_ARGS) {
+		snprintf(err, errlen, "argument index %lu out of range (0..%d, 0-based) in '%.*s'",
+			 idx, UG_ARGS - 1, (int)len, s);
+		return -EINVAL;
+	}
+	slash = memchr(eq + 1, '/', end - eq - 1);
+	type = parse_type(eq + 1, (slash ? slash : end) - eq - 1);
+	if (type < 0) {
+		snprintf(err, errlen, "unknown type in '%.*s' (int, u64, ptr, str or lstr)",
+			 (int)len, s);
+		return -EINVAL;
+	}
+	if (type == UG_T_LSTR && idx == UG_ARGS - 1) {
+		snprintf(err, errlen, "'%.*s': lstr needs its length in the next argument",
+			 (int)len, s);
+		return -EINVAL;
+	}
+	if (slash) {
+		if (!valid_name(slash + 1, end - slash - 1)) {
+			snprintf(err, errlen, "bad field name in '%.*s' (letters, digits, _)",
+				 (int)len, s);
+			return -EINVAL;
+		}
+		name = strndup(slash + 1, end - slash - 1);
+		if (!name)
+			return -ENOMEM;
+	}
+	a->set[idx] = 1;
+	a->type[idx] = type;
+	if (name) {
+		free(a->name[idx]);
+		a->name[idx] = name;
+	}
+	return 0;
+bad:
+	snprintf(err, errlen, "bad argument spec '%.*s' (expected N=TYPE[/NAME], N 0-based)",
+		 (int)len, s);
+	return -EINVAL;
+}
+
+int ug_argspec__parse(const char *s, struct ug_argspec *a, char *err, size_t errlen)
+{
+	size_t n;
+	int e;
+
+	while (*s) {
+		n = strcspn(s, ",");
+		if (n) {
+			e = parse_item(s, n, a, err, errlen);
+			if (e)
+				return e;
+		}
+		s += n + (s[n] == ',');
+	}
+	return 0;
+}
+
+void ug_argspec__free(struct ug_argspec *a)
+{
+	int i;
+
+	if (!a)
+		return;
+	for (i = 0; i < UG_ARGS; i++) {
+		free(a->name[i]);
+		a->name[i] = NULL;
+	}
+}
+
+void ug_spec__free(struct ug_spec *sp)
+{
+	if (!sp)
+		return;
+	free(sp->provider);
+	free(sp->glob);
+	ug_argspec__free(&sp->args);
+	memset(sp, 0, sizeof(*sp));
+}
+
+int ug_spec__parse(const char *s, struct ug_spec *out, char *err, size_t errlen)
+{
+	const char *c1 = strchr(s, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+	size_t plen = c1 ? (size_t)(c1 - s) : strlen(s);
+	int e;
+
+	memset(out, 0, sizeof(*out));
+	if (c2 && strchr(c2 + 1, ':')) {
+		snprintf(err, errlen, "'%s': too many ':' (PROVIDER[:PROBE-GLOB][:ARGSPEC])", s);
+		return -EINVAL;
+	}
+	if (!valid_name(s, plen)) {
+		snprintf(err, errlen, "'%s': bad provider name (PROVIDER[:PROBE-GLOB][:ARGSPEC])",
+			 s);
+		return -EINVAL;
+	}
+	out->provider = strndup(s, plen);
+	if (!c1 || c1 + 1 == (c2 ? c2 : c1 + 1 + strlen(c1 + 1)))
+		out->glob = strdup("*");
+	else
+		out->glob = strndup(c1 + 1, (c2 ? (size_t)(c2 - c1 - 1) : strlen(c1 + 1)));
+	if (!out->provider || !out->glob) {
+		ug_spec__free(out);
+		return -ENOMEM;
+	}
+	if (c2) {
+		e = ug_argspec__parse(c2 + 1, &out->args, err, errlen);
+		if (e) {
+			ug_spec__free(out);
+			return e;
+		}
+	}
+	return 0;
+}
+
+const char *ug_describe(const char *provider, const char *probe, char *buf, size_t len)
+{
+	struct ug_argspec a = {};
+	const char *spec = ug_known_args(provider, probe);
+	char err[128];
+	size_t off = 0;
+	int i;
+
+	if (!spec || !len)
+		return NULL;
+	buf[0] = 0;
+	if (ug_argspec__parse(spec, &a, err, sizeof(err)))
+		return NULL;
+	for (i = 0; i < UG_ARGS; i++) {
+		int n;
+
+		if (!a.set[i])
+			continue;
+		n = snprintf(buf + off, len - off, "%s%s:%s", off ? " " : "",
+			     a.name[i] ? a.name[i] : "?", type_names[a.type[i]]);
+		if (n < 0 || (size_t)n >= len - off)
+			break;
+		off += n;
+	}
+	ug_argspec__free(&a);
+	return buf;
+}
+
+/* ------------------------------------------------------------ state */
+
+struct ug_probe {
+	char *provider;
+	char *name;
+	uint8_t type[UG_ARGS];
+	char *field[UG_ARGS];		/* resolved names */
+	struct nt_field_desc fields[UG_ARGS];
+	uint32_t meta_id;		/* 0 = not defined yet */
+	uint16_t nfields;
+	uint64_t count;
+};
+
+struct ug_file {
+	pid_t pid;
+	dev_t dev;
+	ino_t ino;
+};
+
+struct usdt_generic {
+	struct ug_spec *specs;
+	int nr_specs;
+	struct ug_probe *probes;
+	size_t nr_probes, cap_probes;
+	struct ug_file *files;
+	size_t nr_files, cap_files;
+	struct bpf_link **links;
+	size_t nr_links, cap_links;
+	struct usdt_generic_bpf *skel;
+	int ncpu;
+	int verbose;
+	int found;
+	int follow;			/* UG_FOLLOW_*: attach pid -1 unless NONE */
+	uint64_t events, bad_records, last_ts;
+	uint8_t payload[UG_ARGS * (2 * UG_MAX_STR + 2)];
+};
+
+static int grow(void **arr, size_t *n, size_t *cap, size_t elem)
+{
+	void *p;
+
+	if (*n < *cap)
+		return 0;
+	p = realloc(*arr, (*cap ? *cap * 2 : 16) * elem);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = *cap ? *cap * 2 : 16;
+	return 0;
+}
+
+struct usdt_generic *usdt_generic__new(int verbose)
+{
+	struct usdt_generic *ug = calloc(1, sizeof(*ug));
+
+	if (!ug)
+		return NULL;
+	ug->verbose = verbose;
+	return ug;
+}
+
+int usdt_generic__add_spec(struct usdt_generic *ug, const char *spec, char *err, size_t errlen)
+{
+	struct ug_spec *v = realloc(ug->specs, (ug->nr_specs + 1) * sizeof(*v));
+	int e;
+
+	if (!v)
+		return -ENOMEM;
+	ug->specs = v;
+	e = ug_spec__parse(spec, &v[ug->nr_specs], err, errlen);
+	if (e)
+		return e;
+	ug->nr_specs++;
+	return 0;
+}
+
+void usdt_generic__set_follow(struct usdt_generic *ug, int follow)
+{
+	ug->follow = follow;	/* = targ_follow */
+}
+
+int usdt_generic__add_target(struct usdt_generic *ug, pid_t pid)
+{
+	__u32 tgid = pid;
+	__u8 one = 1;
+
+	if (ug->follow != UG_FOLLOW_CHILDREN || !ug->skel)
+		return 0;
+	return bpf_map__update_elem(ug->skel->maps.ug_targets, &tgid, sizeof(tgid), &one,
+				    sizeof(one), 0);
+}
+
+int usdt_generic__nr_specs(const struct usdt_generic *ug)
+{
+	return ug ? ug->nr_specs : 0;
+}
+
+int usdt_generic__load(struct usdt_generic *ug, int rb_fd, uint64_t wakeup_bytes,
+		       uint64_t backstop_bytes)
+{
+	int err;
+
+	ug->ncpu = libbpf_num_possible_cpus();
+	if (ug->ncpu <= 0)
+		return ug->ncpu ? ug->ncpu : -EINVAL;
+	ug->skel = usdt_generic_bpf__open();
+	if (!ug->skel) {
+		err = -errno;
+		pr_warn("cannot open the generic USDT BPF object: %s\n", strerror(-err));
+		return err;
+	}
+	ug->skel->rodata->targ_wakeup_bytes = wakeup_bytes;
+	ug->skel->rodata->targ_backstop_bytes = backstop_bytes;
+	ug->skel->rodata->targ_follow = ug->follow;
+	if (rb_fd >= 0) {
+		err = bpf_map__reuse_fd(ug->skel->maps.rb, rb_fd);
+		if (err) {
+			pr_warn("cannot share the ring buffer with the generic USDT program: %s\n",
+				strerror(-err));
+			return err;
+		}
+	}
+	err = usdt_generic_bpf__load(ug->skel);
+	if (err)
+		pr_warn("cannot load the generic USDT BPF program: %s\n", strerror(-err));
+	return err;
+}
+
+/* Index of provider:name in probes, added with its resolved types. */
+static int probe_index(struct usdt_generic *ug, const struct ug_spec *sp,
+		       const char *provider, const char *name)
+{
+	struct ug_argspec a = {};
+	const char *tab = ug_known_args(provider, name);
+	struct ug_probe *p;
+	char err[160];
+	size_t i;
+	int k;
+
+	for (i = 0; i < ug->nr_probes; i++)
+		if (!strcmp(ug->probes[i].name, name) && !strcmp(ug->probes[i].provider, provider))
+			return i;
+	if (grow((void **)&ug->probes, &ug->nr_probes, &ug->cap_probes, sizeof(*p)))
+		return -ENOMEM;
+	p = &ug->probes[ug->nr_probes];
+	memset(p, 0, sizeof(*p));
+	if (tab && ug_argspec__parse(tab, &a, err, sizeof(err)))
+		pr_warn("built-in argument table for %s:%s: %s\n", provider, name, err);
+	for (k = 0; k < UG_ARGS; k++) {
+		if (sp->args.set[k]) {
+			a.type[k] = sp->args.type[k];
+			if (sp->args.name[k]) {
+				free(a.name[k]);
+				a.name[k] = strdup(sp->args.name[k]);
+			}
+		}
+		p->type[k] = a.type[k];
+		if (a.name[k])
+			p->field[k] = a.name[k];
+		else if (asprintf(&p->field[k], "arg%d", k) < 0)
+			p->field[k] = NULL;
+		a.name[k] = NULL;
+	}
+	p->provider = strdup(provider);
+	p->name = strdup(name);
+	if (!p->provider || !p->name) {
+		free(p->provider);
+		free(p->name);
+		for (k = 0; k < UG_ARGS; k++)
+			free(p->field[k]);
+		return -ENOMEM;
+	}
+	for (k = 0; k < UG_ARGS; k++)
+		if (!p->field[k])
+			return -ENOMEM;	/* leaks the entry's strings: out of memory anyway */
+	return ug->nr_probes++;
+}
+
+static const struct ug_spec *match_spec(const struct usdt_generic *ug, const struct usdt_note *n)
+{
+	int i;
+
+	for (i = 0; i < ug->nr_specs; i++)
+		if (!strcmp(ug->specs[i].provider, n->provider) &&
+		    !fnmatch(ug->specs[i].glob, n->name, 0))
+			return &ug->specs[i];
+	return NULL;
+}
+
+static uint64_t probe_cookie(const struct ug_probe *p, uint32_t idx)
+{
+	uint32_t smask = 0, lmask = 0;
+	int k;
+
+	for (k = 0; k < UG_ARGS; k++) {
+		if (p->type[k] == UG_T_STR)
+			smask |= 1u << k;
+		else if (p->type[k] == UG_T_LSTR)
+			lmask |= 1u << k;
+	}
+	return UG_COOKIE(idx, smask, lmask);
+}
+
+static bool seen_in_file(const struct usdt_note_list *l, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(l->v[j].name, l->v[i].name) &&
+		    !strcmp(l->v[j].provider, l->v[i].provider))
+			return true;
+	return false;
+}
+
+/* Attach the matching probes of one file.  Returns the number attached or
+ * -ENOMEM; a probe libbpf cannot attach is reported and skipped. */
+static int attach_file(struct usdt_generic *ug, pid_t pid, const char *path,
+		       const char *open_path)
+{
+	LIBBPF_OPTS(bpf_usdt_opts, uopts);
+	struct usdt_note_list notes;
+	int attached = 0, matched = 0, idx, err = 0;
+	size_t i;
+
+	if (usdt_notes__load(open_path, &notes))
+		return 0;
+	for (i = 0; i < notes.n; i++) {
+		const struct usdt_note *n = &notes.v[i];
+		const struct ug_spec *sp = match_spec(ug, n);
+		struct bpf_link *link;
+
+		if (!sp || seen_in_file(&notes, i))
+			continue;
+		matched++;
+		idx = probe_index(ug, sp, n->provider, n->name);
+		if (idx < 0) {
+			err = idx;
+			break;
+		}
+		uopts.usdt_cookie = probe_cookie(&ug->probes[idx], idx);
+		link = bpf_program__attach_usdt(ug->skel->progs.usdt_generic,
+						ug->follow ? -1 : pid, open_path,
+						n->provider, n->name, &uopts);
+		if (!link) {
+			pr_warn("cannot attach %s:%s in %s (pid %d): %s\n", n->provider, n->name,
+				path, pid, strerror(errno));
+			continue;
+		}
+		if (grow((void **)&ug->links, &ug->nr_links, &ug->cap_links, sizeof(link))) {
+			bpf_link__destroy(link);
+			err = -ENOMEM;
+			break;
+		}
+		ug->links[ug->nr_links++] = link;
+		attached++;
+	}
+	usdt_notes__free(&notes);
+	ug->found += matched;
+	if (matched && ug->verbose >= 0)
+		fprintf(stderr, "ebpf-collect: pid %d: attached %d of %d --usdt probes in %s\n",
+			pid, attached, matched, path);
+	return err ? err : attached;
+}
+
+/* Remember (pid, file); false when it was attached before. */
+static int note_file(struct usdt_generic *ug, pid_t pid, dev_t dev, ino_t ino)
+{
+	size_t i;
+
+	if (ug->follow)
+		pid = -1;	/* attached once for every process */
+	for (i = 0; i < ug->nr_files; i++)
+		if (ug->files[i].pid == pid && ug->files[i].dev == dev && ug->files[i].ino == ino)
+			return 0;
+	if (grow((void **)&ug->files, &ug->nr_files, &ug->cap_files, sizeof(*ug->files)))
+		return -ENOMEM;
+	ug->files[ug->nr_files++] = (struct ug_file){ pid, dev, ino };
+	return 1;
+}
+
+int usdt_generic__attach_path(struct usdt_generic *ug, pid_t pid, const char *path)
+{
+	struct stat st;
+	int r;
+
+	if (!ug->nr_specs)
+		return 0;
+	if (stat(path, &st))
+		return -errno;
+	r = note_file(ug, pid, st.st_dev, st.st_ino);
+	if (r <= 0)
+		return r;
+	return attach_file(ug, pid, path, path);
+}
+
+int usdt_generic__attach_pid(struct usdt_generic *ug, pid_t pid)
+{
+	struct mapped_file_list files;
+	int total = 0, n, err;
+	size_t i;
+
+	if (!ug->nr_specs)
+		return 0;
+	err = proc_mapped_files(pid, &files);
+	if (err)
+		return err;
+	for (i = 0; i < files.n; i++) {
+		n = note_file(ug, pid, files.v[i].dev, files.v[i].ino);
+		if (n == 0)
+			continue;
+		if (n > 0)
+			n = attach_file(ug, pid, files.v[i].path, files.v[i].open_path);
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		total += n;
+	}
+	mapped_file_list__free(&files);
+	return err ? err : total;
+}
+
+size_t usdt_generic__nr_links(const struct usdt_generic *ug)
+{
+	return ug ? ug->nr_links : 0;
+}
+
+int usdt_generic__found(const struct usdt_generic *ug)
+{
+	return ug ? ug->found : 0;
+}
+
+/* ------------------------------------------------------------ records */
+
+/* UTF-8 bytes (up to the first NUL) to UTF-16LE with a NUL; returns bytes
+ * written.  dst has room for 2 * n + 2 bytes. */
+size_t ug_utf8_to_utf16le(const uint8_t *s, size_t n, uint8_t *dst)
+{
+	size_t i = 0, o = 0;
+
+	while (i < n && s[i]) {
+		uint32_t cp = 0xfffd;
+		unsigned int len = 1, k;
+		uint8_t b = s[i];
+
+		if (b < 0x80) {
+			cp = b;
+		} else if ((b & 0xe0) == 0xc0) {
+			len = 2;
+			cp = b & 0x1f;
+		} else if ((b & 0xf0) == 0xe0) {
+			len = 3;
+			cp = b & 0x0f;
+		} else if ((b & 0xf8) == 0xf0) {
+			len = 4;
+			cp = b & 0x07;
+		}
+		if (len > 1) {
+			for (k = 1; k < len; k++) {
+				if (i + k >= n || (s[i + k] & 0xc0) != 0x80)
+					break;
+				cp = cp << 6 | (s[i + k] & 0x3f);
+			}
+			if (k < len || cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000) ||
+			    cp < (len == 2 ? 0x80u : len == 3 ? 0x800u : 0x10000u)) {
+				cp = 0xfffd;
+				len = 1;
+			}
+		}
+		i += len;
+		if (cp >= 0x10000) {
+			/* a 4-byte sequence: 2 code units for 4 input bytes */
+			uint32_t v = cp - 0x10000, hi = 0xd800 | (v >> 10), lo = 0xdc00 | (v & 0x3ff);
+
+			dst[o++] = hi;
+			dst[o++] = hi >> 8;
+			dst[o++] = lo;
+			dst[o++] = lo >> 8;
+		} else {
+			dst[o++] = cp;
+			dst[o++] = cp >> 8;
+		}
+	}
+	dst[o++] = 0;
+	dst[o++] = 0;
+	return o;
+}
+
+static int define_event(struct usdt_generic *ug, struct nt_writer *w, uint32_t idx,
+			uint16_t nargs)
+{
+	struct ug_probe *p = &ug->probes[idx];
+	struct nt_event_desc d = {
+		.provider = p->provider,
+		.event_id = idx + 1,
+		.name = p->name,
+		.level = 4,
+		.fields = p->fields,
+	};
+	int k;
+
+	p->nfields = nargs > UG_ARGS ? UG_ARGS : nargs;
+	for (k = 0; k < p->nfields; k++) {
+		p->fields[k].name = p->field[k];
+		switch (p->type[k]) {
+		case UG_T_STR:
+		case UG_T_LSTR:
+			p->fields[k].type = NT_TYPE_STRING;
+			break;
+		case UG_T_U64:
+			p->fields[k].type = NT_TYPE_UINT64;
+			break;
+		default:
+			p->fields[k].type = NT_TYPE_INT64;
+		}
+	}
+	d.n_fields = p->nfields;
+	return nt_writer__define(w, &d, &p->meta_id);
+}
+
+/* Payload of one record; returns its size, or 0 when the strings do not fit
+ * the record (malformed). */
+static size_t build_payload(struct usdt_generic *ug, const struct ug_probe *p,
+			    const struct ce_usdt_generic *e, size_t len)
+{
+	const uint8_t *str = (const uint8_t *)(e + 1), *end = (const uint8_t *)e + len;
+	uint8_t *out = ug->payload;
+	int k;
+
+	for (k = 0; k < p->nfields; k++) {
+		bool is_str = p->type[k] == UG_T_STR || p->type[k] == UG_T_LSTR;
+		uint64_t v = k < e->nargs ? e->args[k] : 0;
+		size_t n = k < e->nargs && is_str ? e->str_len[k] : 0;
+
+		if (n > UG_MAX_STR || str + n > end)
+			return 0;
+		if (is_str) {
+			out += ug_utf8_to_utf16le(str, n, out);
+			str += n;
+		} else {
+			memcpy(out, &v, 8);
+			out += 8;
+		}
+	}
+	return out - ug->payload;
+}
+
+int usdt_generic__emit(struct usdt_generic *ug, struct nt_writer *w, const void *data,
+		       size_t len)
+{
+	const struct ce_usdt_generic *e = data;
+	struct nt_event ne = {};
+	struct ug_probe *p;
+	uint32_t idx;
+	int err;
+
+	if (len < sizeof(*e) || e->hdr.size != len || e->nargs > UG_MAX_ARGS ||
+	    (idx = UG_COOKIE_INDEX(e->cookie)) >= ug->nr_probes) {
+		ug->bad_records++;
+		return 0;
+	}
+	p = &ug->probes[idx];
+	if (!p->meta_id) {
+		err = define_event(ug, w, idx, e->nargs);
+		if (err) {
+			pr_warn("cannot define %s:%s in the trace: %s\n", p->provider, p->name,
+				strerror(-err));
+			return err;
+		}
+	}
+	ne.payload_size = build_payload(ug, p, e, len);
+	if (!ne.payload_size && p->nfields) {
+		ug->bad_records++;
+		return 0;
+	}
+	ne.metadata_id = p->meta_id;
+	ne.timestamp = e->hdr.timestamp;
+	ne.thread_id = e->hdr.tid;
+	ne.capture_thread_id = e->hdr.tid;
+	ne.processor = e->cpu;
+	ne.payload = ug->payload;
+	err = nt_writer__write_event(w, &ne);
+	if (err)
+		return err;
+	p->count++;
+	ug->events++;
+	if (e->hdr.timestamp > ug->last_ts)
+		ug->last_ts = e->hdr.timestamp;
+	return 0;
+}
+
+uint64_t usdt_generic__last_ts(const struct usdt_generic *ug)
+{
+	return ug ? ug->last_ts : 0;
+}
+
+uint64_t usdt_generic__events(const struct usdt_generic *ug)
+{
+	return ug ? ug->events : 0;
+}
+
+/* ------------------------------------------------------------ counters */
+
+int usdt_generic__read_counters(struct usdt_generic *ug, struct ug_totals *t)
+{
+	struct ug_counters *per;
+	__u32 zero = 0;
+	int i, err;
+
+	memset(t, 0, sizeof(*t));
+	t->events = ug->events;
+	t->bad_records = ug->bad_records;
+	if (!ug->skel)
+		return 0;
+	per = calloc(ug->ncpu, sizeof(*per));
+	if (!per)
+		return -ENOMEM;
+	err = bpf_map__lookup_elem(ug->skel->maps.ug_counters, &zero, sizeof(zero), per,
+				   ug->ncpu * sizeof(*per), 0);
+	for (i = 0; !err && i < ug->ncpu; i++) {
+		t->hits += per[i].hits;
+		t->submitted += per[i].submitted;
+		t->rb_drops += per[i].rb_drops;
+		t->str_truncated += per[i].str_truncated;
+		t->str_faults += per[i].str_faults;
+		t->nested_drops += per[i].nested_drops;
+		t->bytes += per[i].bytes;
+		t->wakeups += per[i].wakeups;
+		t->filtered += per[i].filtered;
+	}
+	free(per);
+	return err;
+}
+
+uint64_t usdt_generic__lost(const struct ug_totals *t)
+{
+	return t->rb_drops + t->nested_drops;
+}
+
+void usdt_generic__print_summary(struct usdt_generic *ug, FILE *f)
+{
+	struct ug_totals t;
+	size_t i;
+
+	if (!ug || !ug->nr_specs)
+		return;
+	usdt_generic__read_counters(ug, &t);
+	if (t.events)
+		fprintf(f, "%-21s %-44s %10s\n", "PROVIDER (--usdt)", "EVENT", "COUNT");
+	for (i = 0; i < ug->nr_probes; i++)
+		if (ug->probes[i].count)
+			fprintf(f, "%-21s %-44s %10llu\n", ug->probes[i].provider,
+				ug->probes[i].name, (unsigned long long)ug->probes[i].count);
+	fprintf(f, "ebpf-collect: --usdt: %llu events from %zu probes; dropped %llu (ring buffer "
+		"full %llu, preempted %llu); strings truncated %llu, unreadable %llu\n",
+		(unsigned long long)t.events, ug->nr_links,
+		(unsigned long long)usdt_generic__lost(&t), (unsigned long long)t.rb_drops,
+		(unsigned long long)t.nested_drops, (unsigned long long)t.str_truncated,
+		(unsigned long long)t.str_faults);
+	if (t.bad_records)
+		fprintf(f, "ebpf-collect: --usdt: %llu malformed records skipped\n",
+			(unsigned long long)t.bad_records);
+}
+
+void usdt_generic__detach(struct usdt_generic *ug)
+{
+	size_t i;
+
+	if (!ug)
+		return;
+	for (i = 0; i < ug->nr_links; i++)
+		bpf_link__destroy(ug->links[i]);
+	ug->nr_links = 0;
+}
+
+void usdt_generic__free(struct usdt_generic *ug)
+{
+	size_t i;
+	int k;
+
+	if (!ug)
+		return;
+	usdt_generic__detach(ug);
+	usdt_generic_bpf__destroy(ug->skel);
+	for (i = 0; i < ug->nr_probes; i++) {
+		free(ug->probes[i].provider);
+		free(ug->probes[i].name);
+		for (k = 0; k < UG_ARGS; k++)
+			free(ug->probes[i].field[k]);
+	}
+	for (i = 0; i < (size_t)ug->nr_specs; i++)
+		ug_spec__free(&ug->specs[i]);
+	free(ug->specs);
+	free(ug->probes);
+	free(ug->files);
+	free(ug->links);
+	free(ug);
+}

@@ -1,0 +1,336 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * test_symbolize.c - collector/symbolize.c: which method and module events
+ * go into the trace, and where.  A range reused after an unload is written
+ * (MethodDCEndVerbose) just before the first event that references the new
+ * code, on that event's capture thread; extents grow to the raw return
+ * addresses; kernel frames from a kallsyms file; native frames from our own
+ * ELF symbols.  Runs unprivileged (addresses named by method events need
+ * not be mapped; kallsyms is a file we write).
+ */
+#include <stdlib.h>
+#include <unistd.h>
+#include "nettrace.h"
+#include "symbolize.h"
+#include "symbolizer.h"
+#include "test.h"
+
+#define MAX_EV 64
+
+struct rec {
+	char provider[64];
+	uint32_t id;
+	uint64_t ts, tid, capture;
+	struct sym_method_rec m;
+	struct sym_module_rec mod;
+	char strs[2048];
+};
+
+static char path[64];
+static struct rec recs[MAX_EV];
+static int n_recs;
+static uint32_t test_meta;
+
+static struct nt_writer *open_trace(void)
+{
+	struct nt_trace_info info = { .freq = 1000000000ULL, .pointer_size = 8, .ncpu = 1,
+				      .pid = (uint32_t)getpid() };
+	static const struct nt_event_desc desc = { "Test", 1, "Frame", 0, 0, 4, 0, NULL, 0 };
+	struct nt_writer *w;
+	int fd;
+
+	snprintf(path, sizeof(path), "/tmp/test_symbolize.XXXXXX");
+	fd = mkstemp(path);
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	w = nt_writer__open(path, &info);
+	if (w && nt_writer__define(w, &desc, &test_meta)) {
+		nt_writer__abort(w);
+		return NULL;
+	}
+	return w;
+}
+
+/* What the collector does for one record with a stack. */
+static int frame_event(struct symbolize *sz, struct nt_writer *w, uint64_t tid, uint64_t ts,
+		       const uint64_t *stack, uint32_t depth)
+{
+	struct nt_event ev = { .metadata_id = test_meta, .timestamp = ts, .thread_id = tid,
+			       .capture_thread_id = tid, .stack = stack, .stack_depth = depth };
+	int err = symbolize__stack(sz, getpid(), tid, ts, stack, depth);
+
+	return err ? err : nt_writer__write_event(w, &ev);
+}
+
+static int method_event(struct symbolize *sz, uint32_t id, uint64_t ts, uint64_t start,
+			uint32_t size, const char *ns, const char *name, const char *sig,
+			uint64_t method_id)
+{
+	struct sym_method_rec m = { .method_id = method_id, .module_id = 0x5000, .start = start,
+				    .size = size, .token = 0x06000001, .flags = 0x188, .ns = ns,
+				    .name = name, .sig = sig, .has_rejit = 1 };
+	uint8_t buf[1024];
+	long len = sym_encode_method(buf, sizeof(buf), &m);
+
+	if (len < 0)
+		return (int)len;
+	return symbolize__clr_event(sz, CLR_PROVIDER, id, getpid(), 1, ts, buf, (size_t)len,
+				    NULL, 0);
+}
+
+static int read_back(void)
+{
+	struct nt_reader *r = nt_reader__open(path, NULL);
+	struct nt_read_event ev;
+	int rc;
+
+	n_recs = 0;
+	if (!r)
+		return -errno;
+	while ((rc = nt_reader__next(r, &ev)) == 1 && n_recs < MAX_EV) {
+		struct rec *x = &recs[n_recs++];
+
+		memset(x, 0, sizeof(*x));
+		snprintf(x->provider, sizeof(x->provider), "%s", ev.meta->provider);
+		x->id = ev.meta->event_id;
+		x->ts = ev.timestamp;
+		x->tid = ev.thread_id;
+		x->capture = ev.capture_thread_id;
+		if (!strcmp(x->provider, CLR_RUNDOWN_PROVIDER) && x->id == CLR_EV_METHOD_UNLOAD_VERBOSE)
+			sym_decode_method(ev.payload, ev.payload_size, &x->m, x->strs,
+					  sizeof(x->strs));
+		if (!strcmp(x->provider, CLR_RUNDOWN_PROVIDER) && x->id == CLR_EV_MODULE_DCEND)
+			sym_decode_module(ev.payload, ev.payload_size, 0, &x->mod, x->strs,
+					  sizeof(x->strs));
+	}
+	nt_reader__close(r);
+	unlink(path);
+	return rc < 0 ? -EINVAL : 0;
+}
+
+static bool is_method(const struct rec *x)
+{
+	return !strcmp(x->provider, CLR_RUNDOWN_PROVIDER) && x->id == CLR_EV_METHOD_UNLOAD_VERBOSE;
+}
+
+static bool is_frame(const struct rec *x, uint64_t ts)
+{
+	return !strcmp(x->provider, "Test") && x->ts == ts;
+}
+
+/* unload, then the same addresses reused: the old range is written just
+ * before the first event that references the new code */
+static void test_reused_range(void)
+{
+	struct symbolize_opts o = { .no_perf_map = 1, .no_kernel = 1 };
+	uint64_t s1[] = { 0x10010, 0x10051 }, s2[] = { 0x10020 };
+	struct symbolize *sz = NULL;
+	struct nt_writer *w = open_trace();
+	struct symbolize_stats st;
+	uint8_t buf[512];
+	struct sym_module_rec mod = { .module_id = 0x5000, .assembly_id = 0x4000,
+				      .il_path = "/app/App.dll", .native_path = "" };
+	long len = sym_encode_module(buf, sizeof(buf), &mod);
+
+	if (!ASSERT_OK_PTR(w, "writer") || !ASSERT_GE(len, 1, "module payload"))
+		goto out;
+	sz = symbolize__new(w, &o);
+	if (!ASSERT_OK_PTR(sz, "new"))
+		goto out;
+	ASSERT_OK(symbolize__clr_event(sz, CLR_PROVIDER, CLR_EV_MODULE_LOAD, getpid(), 1, 50, buf,
+				       (size_t)len, NULL, 0), "module load");
+	ASSERT_OK(method_event(sz, 143, 100, 0x10000, 0x100, "NsA", "A", "void (int32)", 0xa),
+		  "load A");
+	ASSERT_OK(frame_event(sz, w, 7, 200, s1, 2), "E1");
+	ASSERT_OK(method_event(sz, 144, 300, 0x10000, 0x100, "NsA", "A", "void (int32)", 0xa),
+		  "unload A");
+	ASSERT_OK(method_event(sz, 143, 400, 0x10000, 0x80, "NsB", "B", "int64 ()", 0xb),
+		  "load B");
+	ASSERT_OK(frame_event(sz, w, 8, 500, s2, 1), "E2");
+	ASSERT_OK(symbolize__finish(sz, 1000), "finish");
+	symbolize__stats(sz, &st);
+	ASSERT_OK(nt_writer__close(w, NULL, 1000), "close");
+	w = NULL;
+	ASSERT_EQ(st.frames, 3, "frames");
+	ASSERT_EQ(st.unresolved, 0, "unresolved");
+	ASSERT_EQ(st.methods_written, 2, "methods");
+	ASSERT_EQ(st.early_writes, 1, "early");
+	if (!ASSERT_OK(read_back(), "read") || !ASSERT_EQ(n_recs, 5, "events"))
+		goto out;
+	ASSERT_TRUE(is_frame(&recs[0], 200), "E1 first");
+	ASSERT_TRUE(is_method(&recs[1]), "A's DCEnd second");
+	ASSERT_EQ(recs[1].ts, 500, "at E2's time");
+	ASSERT_EQ(recs[1].capture, 8, "on E2's capture thread");
+	ASSERT_EQ(recs[1].tid, SYMBOLIZE_TID, "thread id");
+	ASSERT_EQ(recs[1].m.start, 0x10000, "A start");
+	ASSERT_EQ(recs[1].m.size, 0x100, "A size");
+	ASSERT_STREQ(recs[1].m.ns, "NsA", "A ns");
+	ASSERT_STREQ(recs[1].m.name, "A", "A name");
+	ASSERT_STREQ(recs[1].m.sig, "void (int32)", "A sig");
+	ASSERT_EQ(recs[1].m.method_id, 0xa, "A MethodID");
+	ASSERT_EQ(recs[1].m.module_id, 0x5000, "A ModuleID");
+	ASSERT_EQ(recs[1].m.flags, 0x188, "A flags");
+	ASSERT_TRUE(is_frame(&recs[2], 500), "E2 after");
+	ASSERT_TRUE(is_method(&recs[3]), "B's DCEnd at the end");
+	ASSERT_EQ(recs[3].ts, 1000, "end time");
+	ASSERT_EQ(recs[3].capture, SYMBOLIZE_TID, "end capture thread");
+	ASSERT_STREQ(recs[3].m.name, "B", "B name");
+	ASSERT_EQ(recs[3].m.size, 0x80, "B size");
+	ASSERT_EQ(recs[4].mod.module_id, 0x5000, "module id");
+	ASSERT_EQ(recs[4].mod.assembly_id, 0x4000, "assembly id");
+	ASSERT_STREQ(recs[4].mod.il_path, "/app/App.dll", "module path");
+out:
+	symbolize__free(sz);
+	nt_writer__abort(w);
+}
+
+/* kallsyms frames; a return address at a function's end grows its extent
+ * into the next function, which is written first */
+static void test_kernel_extents(void)
+{
+	static const char ks[] = "ffffffff81000000 T k_one\nffffffff81000100 T k_two\n"
+				 "ffffffff81000200 T k_three\n";
+	uint64_t s1[] = { 0xffffffff81000010, 0xffffffff81000180 };
+	uint64_t s2[] = { 0xffffffff81000005, 0xffffffff81000100 };
+	char kpath[64] = "/tmp/test_symbolize_ks.XXXXXX";
+	struct symbolize_opts o = { .no_perf_map = 1, .kallsyms_path = kpath };
+	struct symbolize *sz = NULL;
+	struct nt_writer *w = open_trace();
+	int fd = mkstemp(kpath);
+
+	if (!ASSERT_OK_PTR(w, "writer") || !ASSERT_GE(fd, 0, "kallsyms file"))
+		goto out;
+	if (!ASSERT_EQ(write(fd, ks, sizeof(ks) - 1), (ssize_t)sizeof(ks) - 1, "write"))
+		goto out;
+	sz = symbolize__new(w, &o);
+	if (!ASSERT_OK_PTR(sz, "new"))
+		goto out;
+	ASSERT_OK(frame_event(sz, w, 7, 100, s1, 2), "E1");
+	ASSERT_OK(frame_event(sz, w, 7, 200, s2, 2), "E2");
+	ASSERT_OK(symbolize__finish(sz, 300), "finish");
+	ASSERT_OK(nt_writer__close(w, NULL, 300), "close");
+	w = NULL;
+	if (!ASSERT_OK(read_back(), "read") || !ASSERT_EQ(n_recs, 5, "events"))
+		goto out;
+	ASSERT_TRUE(is_frame(&recs[0], 100), "E1");
+	ASSERT_TRUE(is_method(&recs[1]), "k_two written before E2");
+	ASSERT_STREQ(recs[1].m.name, "k_two", "k_two");
+	ASSERT_EQ(recs[1].m.start, 0xffffffff81000100, "k_two start");
+	ASSERT_EQ(recs[1].m.size, 0x81, "k_two extent covers the raw address");
+	ASSERT_EQ(recs[1].ts, 200, "at E2's time");
+	ASSERT_TRUE(is_frame(&recs[2], 200), "E2");
+	ASSERT_STREQ(recs[3].m.name, "k_one", "k_one");
+	ASSERT_EQ(recs[3].m.size, 0x101, "k_one grown to E2's return address");
+	ASSERT_EQ(recs[3].m.flags, 0, "not jitted");
+	ASSERT_STREQ(recs[3].m.ns, "", "no namespace");
+	ASSERT_STREQ(recs[4].mod.il_path, "[kernel.kallsyms]", "kernel module");
+	ASSERT_EQ(recs[4].mod.module_id, recs[3].m.module_id, "module of k_one");
+out:
+	symbolize__free(sz);
+	nt_writer__abort(w);
+	if (fd >= 0) {
+		close(fd);
+		unlink(kpath);
+	}
+}
+
+/* one record referencing overlapping ranges (a return address just past
+ * k_a's end, k_b starting there): both are written right after the record,
+ * not before it, k_a first since the address k_b's range also covers is
+ * k_a's */
+static void test_conflict_in_one_record(void)
+{
+	static const char ks[] = "ffffffff81000000 T k_a\nffffffff81000100 T k_b\n"
+				 "ffffffff81000400 T k_c\n";
+	uint64_t s1[] = { 0xffffffff81000180, 0xffffffff81000100 };
+	uint64_t s2[] = { 0xffffffff81000410 };
+	char kpath[64] = "/tmp/test_symbolize_ks.XXXXXX";
+	struct symbolize_opts o = { .no_perf_map = 1, .kallsyms_path = kpath };
+	struct symbolize *sz = NULL;
+	struct nt_writer *w = open_trace();
+	int fd = mkstemp(kpath);
+
+	if (!ASSERT_OK_PTR(w, "writer") || !ASSERT_GE(fd, 0, "kallsyms file"))
+		goto out;
+	if (!ASSERT_EQ(write(fd, ks, sizeof(ks) - 1), (ssize_t)sizeof(ks) - 1, "write"))
+		goto out;
+	sz = symbolize__new(w, &o);
+	if (!ASSERT_OK_PTR(sz, "new"))
+		goto out;
+	ASSERT_OK(frame_event(sz, w, 7, 100, s1, 2), "E1");
+	ASSERT_OK(frame_event(sz, w, 9, 200, s2, 1), "E2");
+	ASSERT_OK(symbolize__finish(sz, 300), "finish");
+	ASSERT_OK(nt_writer__close(w, NULL, 300), "close");
+	w = NULL;
+	if (!ASSERT_OK(read_back(), "read") || !ASSERT_EQ(n_recs, 6, "events"))
+		goto out;
+	ASSERT_TRUE(is_frame(&recs[0], 100), "E1 first");
+	/* 0x...100 is k_a's (the call before it): k_a claims it first */
+	ASSERT_STREQ(recs[1].m.name, "k_a", "k_a first: it owns an address inside k_b");
+	ASSERT_EQ(recs[1].m.size, 0x101, "k_a grown to the return address");
+	ASSERT_EQ(recs[1].capture, 9, "on the next record's thread");
+	ASSERT_EQ(recs[1].ts, 200, "at the next record's time");
+	ASSERT_STREQ(recs[2].m.name, "k_b", "then k_b");
+	ASSERT_EQ(recs[2].m.size, 0x81, "k_b extent");
+	ASSERT_TRUE(is_frame(&recs[3], 200), "E2");
+	ASSERT_STREQ(recs[4].m.name, "k_c", "k_c at the end");
+out:
+	symbolize__free(sz);
+	nt_writer__abort(w);
+	if (fd >= 0) {
+		close(fd);
+		unlink(kpath);
+	}
+}
+
+__attribute__((noinline)) void test_symbolize_marker(void);
+__attribute__((noinline)) void test_symbolize_marker(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/* our own code: an ELF symbol of our executable, one module for it */
+static void test_native(void)
+{
+	struct symbolize_opts o = { .no_perf_map = 1, .no_kernel = 1 };
+	uint64_t s1[] = { (uint64_t)(uintptr_t)&test_symbolize_marker, 0x1 };
+	struct symbolize *sz = NULL;
+	struct nt_writer *w = open_trace();
+	struct symbolize_stats st;
+	char exe[256];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (!ASSERT_OK_PTR(w, "writer") || !ASSERT_GE(n, 1, "exe"))
+		goto out;
+	exe[n] = '\0';
+	sz = symbolize__new(w, &o);
+	if (!ASSERT_OK_PTR(sz, "new"))
+		goto out;
+	ASSERT_OK(symbolize__add_pid(sz, getpid()), "add pid");
+	ASSERT_OK(frame_event(sz, w, 7, 100, s1, 2), "E1");
+	ASSERT_OK(symbolize__finish(sz, 300), "finish");
+	symbolize__stats(sz, &st);
+	ASSERT_EQ(st.frames_native, 1, "native frames");
+	ASSERT_EQ(st.unresolved, 1, "0x1 has no name");
+	ASSERT_OK(nt_writer__close(w, NULL, 300), "close");
+	w = NULL;
+	if (!ASSERT_OK(read_back(), "read") || !ASSERT_EQ(n_recs, 3, "events"))
+		goto out;
+	ASSERT_STREQ(recs[1].m.name, "test_symbolize_marker", "function name");
+	ASSERT_EQ(recs[1].m.start, s1[0], "function start");
+	ASSERT_STREQ(recs[2].mod.il_path, exe, "module = the executable");
+out:
+	symbolize__free(sz);
+	nt_writer__abort(w);
+}
+
+int main(void)
+{
+	RUN(test_reused_range);
+	RUN(test_kernel_extents);
+	RUN(test_conflict_in_one_record);
+	RUN(test_native);
+	return test_summary();
+}
