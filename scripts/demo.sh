@@ -21,7 +21,7 @@ svg=$out/refrt-mixed.svg
 rm -f "$trace" "$svg"
 
 echo "demo: tracing the reference runtime (mixed scenario, ${secs}s)" >&2
-DOTNET_PerfMapEnabled=3 .output/ebpf-collect -o "$trace" --profile default \
+DOTNET_PerfMapEnabled=3 .output/ebpf-collect -o "$trace" --profile cpu-sampling \
 	-- .output/refrt --scenario mixed --threads 2 --duration "$secs" --seed 1 \
 	--summary "$out/refrt-summary.json"
 
