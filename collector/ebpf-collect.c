@@ -66,6 +66,10 @@ extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
 #define REORDER_WINDOW_NS	(30 * 1000000ULL)
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
+/* Whole blocks reach the file as they fill (~100 KiB); at low event rates
+ * that could take minutes, so flush at least this often: a collector killed
+ * with SIGKILL then loses at most the last second of events. */
+#define FLUSH_NS		(1000ULL * 1000 * 1000)
 
 static struct env {
 	pid_t pids[MAX_PIDS];
@@ -1090,7 +1094,7 @@ static void rescan(struct collector *c)
 static int poll_loop(struct collector *c)
 {
 	uint64_t start = now_ns(), last_tick = start, last_scan = start, last_rec = 0;
-	uint64_t last_status = start;
+	uint64_t last_status = start, last_flush = start, flushed_events = 0;
 	bool tty = isatty(STDERR_FILENO) && !env.quiet;
 	int err = 0;
 
@@ -1128,6 +1132,16 @@ static int poll_loop(struct collector *c)
 		if (now - last_scan >= RESCAN_NS) {
 			rescan(c);
 			last_scan = now;
+		}
+		if (now - last_flush >= FLUSH_NS &&
+		    nt_writer__events(c->w) != flushed_events) {
+			err = nt_writer__flush(c->w);
+			if (err) {
+				pr_warn("cannot write %s: %s\n", env.output, strerror(-err));
+				break;
+			}
+			flushed_events = nt_writer__events(c->w);
+			last_flush = now;
 		}
 		if (env.duration_ns && now - start >= env.duration_ns)
 			break;

@@ -387,6 +387,24 @@ EOF
 	((n > 10000)) || flunk "only $n events before the last block"
 }
 
+@test "testprog: kill -9 at a low event rate loses at most the last second" {
+	require_root
+	# 50 events/s fill a 100 KiB block only after minutes: the collector's
+	# periodic flush (FLUSH_NS, 1 s) is what puts these events in the file.
+	bg "$T/tp.json" "$TESTPROG" -n 100000 -r 50 -w 10
+	bg "$T/col.out" "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/slow.nettrace"
+	local col=$LAST_PID
+	wait_for_grep "tracing" "$T/col.out.err" 10 || flunk "collector did not start"
+	sleep 4
+	kill -9 "$col"
+	wait "$col" 2>/dev/null || true
+	run --separate-stderr "$EBPF_COLLECT" dump --json "$T/slow.nettrace"
+	local sum=${lines[${#lines[@]}-1]} n
+	n=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["by_event"].get("Microsoft-Windows-DotNETRuntime/GCStart_V2", 0))' "$sum")
+	# 4 s at 50/s = 200 events; losing at most ~1.5 s leaves at least 125.
+	((n >= 125)) || flunk "only $n events survived kill -9 after 4 s at 50/s: $sum"
+}
+
 @test "testprog: overload into a 1 MiB buffer counts drops on stderr and in the file" {
 	require_root
 	bg "$T/tp.json" "$TESTPROG" -n 400000 -t 2 -w 10
