@@ -115,19 +115,8 @@ struct {
 	__type(value, __u8);
 } targets SEC(".maps");
 
-static __always_inline __u64 wakeup_flags(__u64 size)
-{
-	__u64 avail;
+#include "ce_common.bpf.h"
 
-	if (!targ_wakeup_bytes)
-		return BPF_RB_NO_WAKEUP;
-	avail = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
-	if (avail < targ_wakeup_bytes && avail + size >= targ_wakeup_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	if (avail < targ_backstop_bytes && avail + size >= targ_backstop_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	return BPF_RB_NO_WAKEUP;
-}
 
 /* Copy the user (or kernel) stack to buf; returns the bytes written. */
 static __always_inline __u32 copy_stack(struct pt_regs *ctx, void *buf, __u64 flags,
@@ -151,46 +140,17 @@ static __always_inline __u32 copy_stack(struct pt_regs *ctx, void *buf, __u64 fl
 	return (__u32)n & ~7u;
 }
 
-/*
- * User stack by frame-pointer walk in BPF (targ_ustack == 1).
- *
- * bpf_get_stack(BPF_F_USER_STACK) costs ~600 ns here even for 2-3 frames:
- * it follows %rbp until a read faults, and the last frame of a thread
- * (glibc's start_thread, built without frame pointers) leaves a garbage
- * %rbp whose read faults with page faults disabled -- an exception per
- * event.  Walking ourselves we only follow a frame pointer that lies above
- * the previous one, 8-byte aligned, within 8 MiB of the stack pointer, so
- * the walk stops before the garbage pointer is read.  Frames: ip, then one
- * return address per frame, leaf first, like bpf_get_stack.
- */
-#define CE_STACK_SPAN	(8U << 20)
-
-struct fp_frame {
-	__u64 next;
-	__u64 ret;
-};
-
+/* User stack by frame-pointer walk (targ_ustack == 1): ce_fp_walk(). */
 static __always_inline __u32 walk_user_stack(struct pt_regs *ctx, __u64 *buf, __u32 *ev_flags,
 					     struct ce_counters *cnt)
 {
-	__u64 sp = PT_REGS_SP(ctx), fp = PT_REGS_FP(ctx);
-	struct fp_frame fr;
-	__u32 n = 1, i;
+	int truncated = 0;
+	__u32 n = ce_fp_walk(PT_REGS_IP(ctx), PT_REGS_SP(ctx), PT_REGS_FP(ctx), buf, &truncated);
 
-	buf[0] = PT_REGS_IP(ctx);
-	for (i = 1; i < CE_MAX_STACK_DEPTH; i++) {
-		if (fp < sp || fp - sp > CE_STACK_SPAN || (fp & 7))
-			return n * 8;
-		if (bpf_probe_read_user(&fr, sizeof(fr), (const void *)fp) || !fr.ret)
-			return n * 8;
-		buf[i] = fr.ret;
-		n = i + 1;
-		if (fr.next <= fp)
-			return n * 8;
-		fp = fr.next;
+	if (truncated) {
+		cnt->ustack_truncated++;
+		*ev_flags |= CE_F_USTACK_TRUNCATED;
 	}
-	cnt->ustack_truncated++;
-	*ev_flags |= CE_F_USTACK_TRUNCATED;
 	return n * 8;
 }
 
@@ -291,7 +251,7 @@ static __always_inline int handle_clr_event(struct pt_regs *ctx)
 		goto out;
 	e->hdr.size = size;
 
-	wflags = wakeup_flags(size);
+	wflags = ce_wakeup_flags(size);
 	if (bpf_ringbuf_output(&rb, s->buf, size, wflags)) {
 		cnt->rb_drops++;
 	} else {

@@ -122,6 +122,8 @@ static __always_inline struct ke_counters *get_counters(void)
 	return bpf_map_lookup_elem(&counters, &zero);
 }
 
+#include "ce_common.bpf.h"
+
 static __always_inline int is_target(__u32 tgid)
 {
 	if (!tgid || tgid == targ_self)
@@ -129,19 +131,6 @@ static __always_inline int is_target(__u32 tgid)
 	return targ_all || bpf_map_lookup_elem(&targets, &tgid);
 }
 
-static __always_inline __u64 wakeup_flags(__u64 size)
-{
-	__u64 avail;
-
-	if (!targ_wakeup_bytes)
-		return BPF_RB_NO_WAKEUP;
-	avail = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
-	if (avail < targ_wakeup_bytes && avail + size >= targ_wakeup_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	if (avail < targ_backstop_bytes && avail + size >= targ_backstop_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	return BPF_RB_NO_WAKEUP;
-}
 
 static __always_inline void *reserve(struct ke_counters *cnt, __u32 size)
 {
@@ -154,7 +143,7 @@ static __always_inline void *reserve(struct ke_counters *cnt, __u32 size)
 
 static __always_inline void submit(struct ke_counters *cnt, void *p, __u32 size)
 {
-	bpf_ringbuf_submit(p, wakeup_flags(size));
+	bpf_ringbuf_submit(p, ce_wakeup_flags(size));
 	__sync_fetch_and_add(&cnt->submitted, 1);
 	__sync_fetch_and_add(&cnt->bytes, size);
 }
@@ -191,47 +180,27 @@ static __always_inline __u32 get_stack(void *ctx, void *buf, __u64 flags, __u32 
 	return (__u32)n / 8;
 }
 
-/*
- * User stack by frame-pointer walk (as bpf/clr_events.bpf.c does, for the
- * same reasons), from the user registers `ur` (a kernel pointer: the
- * sample's own registers when it interrupted user mode, else the task's
- * saved entry registers).  bpf_get_stack(BPF_F_USER_STACK) follows %rbp
- * blindly: a libc function that uses %rbp as a scratch register made it
- * repeat one address up to the depth limit.  Here a frame pointer must lie
- * above the previous one, 8-byte aligned and within CE_STACK_SPAN of the
- * stack pointer, so the walk stops at the first frame without one.
- */
-#define CE_STACK_SPAN	(8U << 20)
 #define PF_KTHREAD	0x00200000
 
-struct fp_frame {
-	__u64 next;
-	__u64 ret;
-};
-
+/*
+ * User stack by frame-pointer walk (ce_fp_walk) from the user registers
+ * `ur` (a kernel pointer: the sample's own registers when it interrupted
+ * user mode, else the task's saved entry registers).
+ */
 static __always_inline __u32 walk_user_stack(struct pt_regs *ur, __u64 *buf, __u32 *flags,
 					     struct ke_counters *cnt)
 {
 	__u64 ip = BPF_CORE_READ(ur, ip), sp = BPF_CORE_READ(ur, sp), fp = BPF_CORE_READ(ur, bp);
-	struct fp_frame fr;
-	__u32 n = 1, i;
+	int truncated = 0;
+	__u32 n;
 
 	if (!ip || ip >= 0x800000000000ULL)
 		return 0;
-	buf[0] = ip;
-	for (i = 1; i < CE_MAX_STACK_DEPTH; i++) {
-		if (fp < sp || fp - sp > CE_STACK_SPAN || (fp & 7))
-			return n;
-		if (bpf_probe_read_user(&fr, sizeof(fr), (const void *)fp) || !fr.ret)
-			return n;
-		buf[i] = fr.ret;
-		n = i + 1;
-		if (fr.next <= fp)
-			return n;
-		fp = fr.next;
+	n = ce_fp_walk(ip, sp, fp, buf, &truncated);
+	if (truncated) {
+		*flags |= KE_F_USTACK_TRUNCATED;
+		__sync_fetch_and_add(&cnt->ustack_truncated, 1);
 	}
-	*flags |= KE_F_USTACK_TRUNCATED;
-	__sync_fetch_and_add(&cnt->ustack_truncated, 1);
 	return n;
 }
 
@@ -290,7 +259,7 @@ static __always_inline struct scratch *slot_get(__u32 slot, struct ke_counters *
 static __always_inline void slot_output(struct scratch *s, __u32 size, struct ke_counters *cnt)
 {
 	if (size && size <= KE_SCRATCH_BYTES) {
-		if (bpf_ringbuf_output(&rb, s->buf, size, wakeup_flags(size))) {
+		if (bpf_ringbuf_output(&rb, s->buf, size, ce_wakeup_flags(size))) {
 			__sync_fetch_and_add(&cnt->rb_drops, 1);
 		} else {
 			__sync_fetch_and_add(&cnt->submitted, 1);

@@ -86,6 +86,8 @@ struct {
 	__type(value, __u8);
 } ug_targets SEC(".maps");
 
+#include "ce_common.bpf.h"
+
 static __always_inline int is_target(__u32 tgid)
 {
 	struct task_struct *t = (void *)bpf_get_current_task();
@@ -110,19 +112,6 @@ static __always_inline int is_target(__u32 tgid)
 	return 0;
 }
 
-static __always_inline __u64 wakeup_flags(__u64 size)
-{
-	__u64 avail;
-
-	if (!targ_wakeup_bytes)
-		return BPF_RB_NO_WAKEUP;
-	avail = bpf_ringbuf_query(&rb, BPF_RB_AVAIL_DATA);
-	if (avail < targ_wakeup_bytes && avail + size >= targ_wakeup_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	if (avail < targ_backstop_bytes && avail + size >= targ_backstop_bytes)
-		return BPF_RB_FORCE_WAKEUP;
-	return BPF_RB_NO_WAKEUP;
-}
 
 /* Copy string argument i to dst; returns the bytes kept (no NUL). */
 static __always_inline __u32 read_str(struct ce_usdt_generic *e, __u8 *dst, int i,
@@ -263,7 +252,7 @@ static __always_inline int handle_usdt(struct pt_regs *ctx)
 	size = (off + 7) & ~7u;
 	e->hdr.size = size;
 
-	wflags = wakeup_flags(size);
+	wflags = ce_wakeup_flags(size);
 	if (bpf_ringbuf_output(&rb, s->buf, size, wflags)) {
 		cnt->rb_drops++;
 	} else {
