@@ -22,6 +22,11 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 	echo "Machine: $(nproc) CPUs ($cpu), $(free -g | awk '/Mem:/{print $2}') GiB RAM," \
 		"kernel $(uname -r), $(. /etc/os-release; echo "$PRETTY_NAME")."
 	echo
+	echo "Tools: clang $(clang -dumpversion 2>/dev/null), libbpf $(dpkg-query -W -f='${Version}' libbpf-dev 2>/dev/null)," \
+		"$(bpftrace --version 2>/dev/null), perf $(perf version 2>/dev/null | awk '{print $3}')," \
+		"lttng-tools $(dpkg-query -W -f='${Version}' lttng-tools 2>/dev/null)," \
+		"liblttng-ust $(dpkg-query -W -f='${Version}' liblttng-ust-dev 2>/dev/null)."
+	echo
 	echo "Reproduce: \`make bench\` (as root; about 10 minutes at most)."
 	echo
 	echo "Each table compares alternatives in the same run; times are medians over"
@@ -29,19 +34,42 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 	echo
 } >"$tmp/md"
 
+# Component benches first (.output/bench_*), then the side-by-side scripts
+# (scripts/bench-*.sh), which get the components' outputs in BENCH_RESULTS
+# for their summary table.  Printed and written summary first, then the
+# component tables.
 status=0
-for b in "$OUTPUT"/bench_*; do
-	[[ -x $b ]] || continue
-	name=$(basename "$b")
+sections=()
+run_one() {	# NAME CMD...: output in $tmp/NAME.out, seconds in $tmp/NAME.secs
+	local name=$1 t0
+	shift
 	echo "== $name" >&2
-	if ! "$b" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
+	t0=$(date +%s)
+	if ! "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
 		echo "bench: $name failed:" >&2
 		cat "$tmp/$name.err" >&2
 		status=1
 	fi
+	echo $(($(date +%s) - t0)) >"$tmp/$name.secs"
+}
+t_all=$(date +%s)
+for b in "$OUTPUT"/bench_*; do
+	[[ -x $b ]] || continue
+	run_one "$(basename "$b")" "$b"
+	sections+=("$(basename "$b")")
+done
+scripts=()
+for s in scripts/bench-*.sh; do
+	[[ -x $s ]] || continue
+	run_one "$(basename "$s" .sh)" env BENCH_RESULTS="$tmp" "$s"
+	scripts+=("$(basename "$s" .sh)")
+done
+t_all=$(($(date +%s) - t_all))
+for name in "${scripts[@]}" "${sections[@]}"; do
 	cat "$tmp/$name.out"
+	echo
 	{
-		echo "## $name"
+		echo "## $name ($(cat "$tmp/$name.secs") s)"
 		echo
 		echo '```'
 		cat "$tmp/$name.out"
@@ -49,18 +77,7 @@ for b in "$OUTPUT"/bench_*; do
 		echo
 	} >>"$tmp/md"
 done
-for s in scripts/bench-*.sh; do
-	[[ -x $s ]] || continue
-	name=$(basename "$s" .sh)
-	echo "== $name" >&2
-	if ! "$s" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
-		echo "bench: $name failed:" >&2
-		cat "$tmp/$name.err" >&2
-		status=1
-	fi
-	cat "$tmp/$name.out"
-	{ echo "## $name"; echo; echo '```'; cat "$tmp/$name.out"; echo '```'; echo; } >>"$tmp/md"
-done
+echo "Total: $t_all s for the whole \`make bench\` run." >>"$tmp/md"
 cp "$tmp/md" "$md"
-echo "bench: wrote $md" >&2
+echo "bench: wrote $md ($t_all s)" >&2
 exit $status
