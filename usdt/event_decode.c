@@ -114,24 +114,6 @@ struct walk {
 	FILE *out;		/* NULL: measure only */
 };
 
-static size_t scalar_size(int t)
-{
-	switch (t) {
-	case ECT_UINT8:
-		return 1;
-	case ECT_UINT16:
-		return 2;
-	case ECT_UINT32: case ECT_INT32: case ECT_BOOLEAN:
-		return 4;
-	case ECT_UINT64: case ECT_INT64: case ECT_DOUBLE: case ECT_POINTER:
-		return 8;
-	case ECT_GUID:
-		return 16;
-	default:
-		return 0;
-	}
-}
-
 static uint64_t load_le(const uint8_t *p, size_t n)
 {
 	uint64_t v = 0;
@@ -188,7 +170,7 @@ static void json_utf16(FILE *out, const uint8_t *p, size_t n)
 
 static void print_scalar(FILE *out, int t, const uint8_t *p)
 {
-	uint64_t v = load_le(p, scalar_size(t));
+	uint64_t v = load_le(p, ect_intype_size(t));
 	double d;
 
 	switch (t) {
@@ -265,7 +247,7 @@ static int walk_one(struct walk *w, const struct ect_field *f, uint64_t blen, ui
 		w->off += blen;
 		return 0;
 	default:
-		n = scalar_size(f->intype);
+		n = ect_intype_size(f->intype);
 		if (!n)
 			return -EINVAL;
 		if (n > left)

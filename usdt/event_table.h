@@ -134,4 +134,24 @@ int ect_payload_get_u64(const struct ect_event *ev, const void *payload, size_t 
 
 const char *ect_intype_name(enum ect_intype t);	/* "win:UInt32" */
 
+/* Bytes of one fixed-size in-type in the payload, or 0 for strings,
+ * Binary and structs (whose size depends on the data or the members). */
+static inline size_t ect_intype_size(int t)
+{
+	switch (t) {
+	case ECT_UINT8:
+		return 1;
+	case ECT_UINT16:
+		return 2;
+	case ECT_UINT32: case ECT_INT32: case ECT_BOOLEAN:
+		return 4;
+	case ECT_UINT64: case ECT_INT64: case ECT_DOUBLE: case ECT_POINTER:
+		return 8;
+	case ECT_GUID:
+		return 16;
+	default:
+		return 0;
+	}
+}
+
 #endif /* EBPF_COLLECT_EVENT_TABLE_H */

@@ -855,31 +855,13 @@ const struct man_event *man_provider__find_event(const struct man_provider *p,
 	return NULL;
 }
 
-static long scalar_size(int t)
-{
-	switch (t) {
-	case ECT_UINT8:
-		return 1;
-	case ECT_UINT16:
-		return 2;
-	case ECT_UINT32: case ECT_INT32: case ECT_BOOLEAN:
-		return 4;
-	case ECT_UINT64: case ECT_INT64: case ECT_DOUBLE: case ECT_POINTER:
-		return 8;
-	case ECT_GUID:
-		return 16;
-	default:
-		return -1;
-	}
-}
-
 long man_field__elem_size(const struct man_field *f)
 {
 	long elem, sum = 0;
 	int i;
 
 	if (f->intype != ECT_STRUCT)
-		return scalar_size(f->intype);
+		return ect_intype_size(f->intype) ? (long)ect_intype_size(f->intype) : -1;
 	for (i = 0; i < f->n_members; i++) {
 		elem = man_field__fixed_size(&f->members[i]);
 		if (elem < 0)
