@@ -68,6 +68,12 @@ UNTRACED_TARGET=1.0
 T=/sys/kernel/tracing
 
 [[ $EUID -eq 0 ]] || { echo "bench-tracers: needs root" >&2; exit 1; }
+# perf's SDT uprobe is defined through tracefs: mount it when it is missing.
+if [[ ! -d $T/events ]]; then
+	echo "bench-tracers: mounting tracefs on $T (needed for perf's uprobe events)" >&2
+	mount -t tracefs nodev "$T" ||
+		{ echo "bench-tracers: cannot mount tracefs on $T" >&2; exit 1; }
+fi
 for f in "$EC" "$PROBES" "$B/bench_probes_lttng" "$B/bench_floor" "$B/attach_target"; do
 	[[ -x $f ]] || { echo "bench-tracers: $f missing: run make bench" >&2; exit 1; }
 done
