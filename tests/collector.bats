@@ -18,7 +18,7 @@ setup_file() {
 }
 
 setup() {
-	[[ -x $EBPF_COLLECT ]] || skip "ebpf-collect not built ($EBPF_COLLECT)"
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built ($EBPF_COLLECT)"
 	T=$BATS_TEST_TMPDIR
 }
 
@@ -431,8 +431,8 @@ EOF
 
 # ------------------------------------------------------------------ reference runtime
 
-refrt_or_skip() {
-	[[ -x $REFRT ]] || skip "reference runtime not built ($REFRT)"
+require_refrt() {
+	[[ -x $REFRT ]] || flunk "reference runtime not built ($REFRT)"
 }
 
 # run_scenario NAME [collector args...]: refrt waits for the tracer, runs
@@ -448,7 +448,7 @@ run_scenario() {
 
 @test "refrt: every scenario's trace holds exactly the events it fired, 0 lost" {
 	require_root
-	refrt_or_skip
+	require_refrt
 	local sc
 	for sc in cpu alloc exceptions contention jit-churn mixed; do
 		run_scenario "$sc" --providers DotNETRuntime,DotNETRuntimeRundown
@@ -461,7 +461,7 @@ run_scenario() {
 
 @test "refrt: decoded fields: GC generation and reason, method names, exception type and message" {
 	require_root
-	refrt_or_skip
+	require_refrt
 	run_scenario mixed --providers DotNETRuntime,DotNETRuntimeRundown
 	assert_success
 	cat >"$T/check.py" <<EOF
@@ -545,7 +545,7 @@ EOF
 
 @test "refrt: a keyword filter attaches only matching probes; the others never fire" {
 	require_root
-	refrt_or_skip
+	require_refrt
 	filter_check 0x8000 5
 	[[ $(json_get "$T/exceptions.json" '["events"]["ExceptionCatchStart"]') -gt 0 ]] ||
 		flunk "no ExceptionCatchStart fired"
@@ -553,7 +553,7 @@ EOF
 
 @test "refrt: a level filter attaches only matching probes; the others never fire" {
 	require_root
-	refrt_or_skip
+	require_refrt
 	# Error (2): ExceptionThrown_V1 is win:Error, catch/finally are Informational
 	filter_check 0x8000 2
 	[[ $(json_get "$T/exceptions.json" '["events"]["ExceptionThrown_V1"]') -gt 0 ]] ||
@@ -563,7 +563,7 @@ EOF
 
 @test "refrt: detaching 64 probes is quick and leaves every semaphore at 0" {
 	require_root
-	refrt_or_skip
+	require_refrt
 	bg "$T/rt.out" "$REFRT" --scenario cpu --duration 30 --rate 10 --threads 1 --summary "$T/rt.json"
 	local rt=$LAST_PID
 	sleep 0.5
@@ -597,7 +597,7 @@ EOF
 
 @test "refrt: -- CMD catches the runtime's first event" {
 	require_root
-	refrt_or_skip
+	require_refrt
 	run timeout 60 "$EBPF_COLLECT" -o "$T/cmd.nettrace" -- "$REFRT" --scenario cpu \
 		--iterations 20 --threads 1 --summary "$T/cmd.json"
 	assert_success

@@ -22,7 +22,7 @@ setup() {
 need_bpf() {
 	require_root
 	require_btf
-	[[ -x $EBPF_COLLECT ]] || skip "ebpf-collect not built"
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
 }
 
 dump() {	# dump FILE -> FILE.dump (JSON lines)

@@ -23,7 +23,7 @@ dump() {
 
 setup_file() {
 	[[ -x $EBPF_COLLECT || -x $OUTPUT/nettrace-dump ]] ||
-		skip "neither $EBPF_COLLECT nor $OUTPUT/nettrace-dump is built"
+		flunk "neither $EBPF_COLLECT nor $OUTPUT/nettrace-dump is built"
 	[[ -d $SHARED/testdata/nettrace ]] || skip "needs ../shared/testdata/nettrace"
 }
 

@@ -67,7 +67,7 @@ start_counting() {
 }
 
 setup_file() {
-	[[ -x $REFRT ]] || skip "refrt not built (make)"
+	[[ -x $REFRT ]] || flunk "refrt not built (make)"
 	export BATS_TEST_TIMEOUT=60
 	start_counting
 }

@@ -21,7 +21,7 @@ setup_file() {
 }
 
 setup() {
-	[[ -x $USDT_GEN ]] || skip "usdt-gen not built (run make)"
+	[[ -x $USDT_GEN ]] || flunk "usdt-gen not built (run make)"
 	require_shared
 	REAL=$BATS_FILE_TMPDIR/real
 }
@@ -56,7 +56,7 @@ setup() {
 }
 
 @test "ClrEtwAll.man binary: 430 stapsdt notes, each with a semaphore, each site a 5-byte nop" {
-	[[ -x $REAL/caller ]] || skip "caller did not compile (see previous test)"
+	[[ -x $REAL/caller ]] || flunk "caller did not compile (see previous test)"
 	run bash -c "readelf -n '$REAL/caller' | grep -c 'NT_STAPSDT'"
 	assert_success "430"
 	run bash -c "readelf -n '$REAL/caller' | grep 'Semaphore:' | grep -vc 'Semaphore: 0x0000000000000000'"
@@ -140,7 +140,7 @@ EOF
 }
 
 @test "project manifest: one probe per event, with semaphore and 5-byte nop (usdt_demo)" {
-	[[ -x $OUTPUT/tests/usdt_demo ]] || skip "usdt_demo not built"
+	[[ -x $OUTPUT/tests/usdt_demo ]] || flunk "usdt_demo not built"
 	run python3 "$ROOT/tests/usdt_notes.py" "$OUTPUT/tests/usdt_demo"
 	assert_success
 	local n

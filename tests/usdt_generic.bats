@@ -23,7 +23,7 @@ setup_file() {
 setup() {
 	require_root
 	require_btf
-	[[ -x $EBPF_COLLECT ]] || skip "ebpf-collect not built ($EBPF_COLLECT)"
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built ($EBPF_COLLECT)"
 	T=$BATS_TEST_TMPDIR
 }
 
@@ -62,7 +62,7 @@ EOF
 }
 
 @test "usdt: -l lists a binary's probes with argument specs, semaphores and table fields" {
-	[[ -x $PY ]] || skip "needs Debian's $PY"
+	[[ -x $PY ]] || flunk "needs Debian's $PY"
 	run -0 "$EBPF_COLLECT" -l "$PY"
 	local n
 	n=$(readelf -n "$PY" | grep -c 'Provider: python')
@@ -79,7 +79,7 @@ EOF
 }
 
 @test "usdt: bad --usdt specs are usage errors; a provider the target lacks exits 3" {
-	[[ -x $PY ]] || skip "needs Debian's $PY"
+	[[ -x $PY ]] || flunk "needs Debian's $PY"
 	run -64 "$EBPF_COLLECT" -p $$ --usdt 'python:x:12=int' -o "$T/x.nettrace"
 	assert_output_contains "out of range (0..11, 0-based)"
 	run -64 "$EBPF_COLLECT" -p $$ --usdt 'python:x:0=float' -o "$T/x.nettrace"
@@ -130,7 +130,7 @@ EOF
 }
 
 @test "usdt: python3.11 -p PID: function names, file names, gc.collect() counts" {
-	[[ -x $PY ]] || skip "needs Debian's $PY"
+	[[ -x $PY ]] || flunk "needs Debian's $PY"
 	local script=$T/calls.py
 	write_py_script "$script"
 	bg "$T/py.log" "$PY" "$script" "$script" "$T/go"
@@ -167,7 +167,7 @@ EOF
 }
 
 @test "usdt: python3.11 -- CMD: semaphore-guarded probes from the first instruction" {
-	[[ -x $PY ]] || skip "needs Debian's $PY"
+	[[ -x $PY ]] || flunk "needs Debian's $PY"
 	mkdir "$T/mods"
 	echo 'def hello(): return 1' >"$T/mods/ug_probe_mod.py"
 	cat >"$T/main.py" <<'EOF'
@@ -192,8 +192,8 @@ EOF
 }
 
 @test "usdt: PostgreSQL 15: query__start carries each query's text" {
-	[[ -x $PGBIN/postgres ]] || skip "needs postgresql-15 ($PGBIN)"
-	id postgres >/dev/null 2>&1 || skip "needs the postgres user"
+	[[ -x $PGBIN/postgres ]] || flunk "needs postgresql-15 ($PGBIN)"
+	id postgres >/dev/null 2>&1 || flunk "needs the postgres user"
 	# a private cluster on a unix socket only (no TCP), owned by postgres
 	PGDIR=$(mktemp -d /tmp/ebpf-collect-pg.XXXXXX)
 	chown postgres "$PGDIR"
@@ -234,7 +234,7 @@ EOF
 }
 
 @test "usdt: OpenJDK 17 -- CMD: hotspot gc__begin/gc__end around each System.gc() (libjvm.so)" {
-	[[ -x $JVM/bin/javac && -r $LIBJVM ]] || skip "needs openjdk-17-jdk-headless ($JVM)"
+	[[ -x $JVM/bin/javac && -r $LIBJVM ]] || flunk "needs openjdk-17-jdk-headless ($JVM)"
 	mkdir "$T/j"
 	cat >"$T/j/GcLoop.java" <<'EOF'
 public class GcLoop {
@@ -267,7 +267,7 @@ EOF
 }
 
 @test "usdt: -l -p lists hotspot probes of a running JVM's libjvm.so" {
-	[[ -x $JVM/bin/java && -r $LIBJVM ]] || skip "needs openjdk-17-jdk-headless ($JVM)"
+	[[ -x $JVM/bin/java && -r $LIBJVM ]] || flunk "needs openjdk-17-jdk-headless ($JVM)"
 	mkdir "$T/j"
 	cat >"$T/j/Sleep.java" <<'EOF'
 public class Sleep {
@@ -291,7 +291,7 @@ EOF
 }
 
 @test "usdt: OpenJDK 17 with --cpu-sampling: samples name the hot Java method (perf map), hotspot events beside them" {
-	[[ -x $JVM/bin/javac && -r $LIBJVM ]] || skip "needs openjdk-17-jdk-headless ($JVM)"
+	[[ -x $JVM/bin/javac && -r $LIBJVM ]] || flunk "needs openjdk-17-jdk-headless ($JVM)"
 	"$EBPF_COLLECT" --help | grep -q -- '--cpu-sampling' || flunk "ebpf-collect has no --cpu-sampling"
 	mkdir "$T/j"
 	cat >"$T/j/Hot.java" <<'EOF2'
@@ -367,7 +367,7 @@ EOF2
 }
 
 @test "usdt: -p traces only the target; --all-processes every process running the file" {
-	[[ -x $PY ]] || skip "needs Debian's $PY"
+	[[ -x $PY ]] || flunk "needs Debian's $PY"
 	py_pair_run "$T/one.nettrace"
 	run -0 events "$T/one.nettrace" "[sum(1 for e in ev if e['tid'] == p) for p in ($PY_A, $PY_B)]"
 	assert_output "[2, 0]"

@@ -37,7 +37,7 @@ teardown_file() {
 setup() {
 	require_root
 	require_cmd bpftrace
-	[[ -x $DEMO && -x $DEMO_HOOK ]] || skip "usdt_demo not built (run make)"
+	[[ -x $DEMO && -x $DEMO_HOOK ]] || flunk "usdt_demo not built (run make)"
 	ensure_tracefs
 	DEMO_LOG=$BATS_FILE_TMPDIR/demo.log
 	HOOK_LOG=$BATS_FILE_TMPDIR/hook.log
