@@ -22,10 +22,11 @@ collector-objs: $(COLLECTOR_OBJS)
 ifneq ($(and $(EVENT_TABLE_OBJS),$(NETTRACE_LIB)),)
 ALL_TARGETS += $(OUTPUT)/ebpf-collect
 
-$(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)
+$(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) \
+		       $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(COLLECTOR_LIBS) $(SYMBOLIZER_LDLIBS) -o $@
+		$(COLLECTOR_LIBS) $(SYMBOLIZER_LDLIBS) -lexpat -o $@
 endif
 
 # USDT test target for tests/collector.bats: sys/sdt.h probes with the

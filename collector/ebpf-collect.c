@@ -99,6 +99,7 @@ static struct env {
 	unsigned int sample_hz;		/* --cpu-sampling (issue 7); 0 = off */
 	bool kernel_set, sampling_set;	/* given explicitly: profiles do not change them */
 	bool all_processes;		/* --all-processes (issue 7) */
+	const char *manifest;		/* --manifest: the runtime's own event table */
 } env = {
 	.output = "trace.nettrace",
 	.buffer_mb = DEFAULT_BUFFER_MB,
@@ -120,7 +121,7 @@ static const char doc_head[] =
 "\n"
 "USAGE: ebpf-collect -p PID [-p PID ...] [-o FILE] [--providers SPEC]\n"
 "         [--profile NAME] [--duration D] [--buffer-size MB] [-v] [-- CMD ARGS]\n"
-"         [--usdt PROVIDER[:PROBE-GLOB][:ARGSPEC]]...\n"
+"         [--usdt PROVIDER[:PROBE-GLOB][:ARGSPEC]]... [--manifest FILE]\n"
 "       ebpf-collect -l (-p PID | BINARY)\n"
 "       ebpf-collect dump FILE [--json]\n"
 "\n"
@@ -139,6 +140,12 @@ static const char doc_head[] =
 "names (DotNETRuntime).  An event is traced when its level <= LEVEL\n"
 "(LogAlways: always) and it has no keyword or one in KEYWORDS.  The other\n"
 "probes are not attached and cost the runtime nothing.\n"
+"\n"
+"EVENT TABLE: the built-in table holds the events of the project's manifest\n"
+"(usdt/clr-events.man).  A runtime whose provider was generated from another\n"
+"manifest (CoreCLR's full ClrEtwAll.man) is traced with --manifest FILE,\n"
+"which reads that manifest's events instead; probes of the runtime's\n"
+"providers that the table lacks are counted per file and not attached.\n"
 "\n"
 "--usdt (any provider: python, hotspot, hotspot_jni, postgresql, ...):\n"
 "PROVIDER[:PROBE-GLOB][:ARGSPEC], repeatable.  ARGSPEC is N=TYPE[/NAME],...\n"
@@ -183,6 +190,7 @@ enum {
 	OPT_KERNEL,		/* issue 7 */
 	OPT_CPU_SAMPLING,
 	OPT_ALL_PROCESSES,
+	OPT_MANIFEST,
 };
 
 static const struct argp_option opts[] = {
@@ -211,6 +219,8 @@ static const struct argp_option opts[] = {
 	{ "all-processes", OPT_ALL_PROCESSES, NULL, 0,
 	  "Kernel events, samples and --usdt probes of every process, not just the targets",
 	  0 },
+	{ "manifest", OPT_MANIFEST, "FILE", 0,
+	  "Event table from this ETW manifest instead of the built-in one (see above)", 0 },
 	{ "list", 'l', NULL, 0, "List the USDT probes of -p PID or of BINARY", 0 },
 	{ "no-symbols", OPT_NO_SYMBOLS, NULL, 0,
 	  "Do not write method/module events naming the stack frames", 0 },
@@ -346,6 +356,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_ALL_PROCESSES:
 		env.all_processes = true;
+		break;
+	case OPT_MANIFEST:
+		env.manifest = arg;
 		break;
 	case 'l':
 		env.list = true;
@@ -688,7 +701,7 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 {
 	LIBBPF_OPTS(bpf_usdt_opts, uopts);
 	struct usdt_note_list notes;
-	int attached = 0, ours = 0, err;
+	int attached = 0, ours = 0, unknown = 0, err;
 	size_t i;
 
 	err = usdt_notes__load(open_path, &notes);
@@ -706,8 +719,9 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 		ours++;
 		ev = ect_find_symbol(c->table, n->provider, n->name);
 		if (!ev) {
-			pr_warn("%s: probe %s:%s is not in the event table, skipped\n", path,
-				n->provider, n->name);
+			pr_debug("%s: probe %s:%s is not in the event table (%s)\n", path,
+				 n->provider, n->name, c->table->manifest);
+			unknown++;
 			continue;
 		}
 		if (!selection__matches(&c->sel, ev))
@@ -740,6 +754,10 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 	if (ours)
 		pr_info("pid %d: attached %d of %d runtime probes in %s\n", pid, attached, ours,
 			path);
+	if (unknown)
+		pr_warn("%s: %d runtime probes are not in the event table of %s and are not "
+			"traced%s\n", path, unknown, c->table->manifest,
+			env.manifest ? "" : " (--manifest FILE reads the runtime's own manifest)");
 	return err == -ENOMEM ? err : attached;
 }
 
@@ -1669,14 +1687,30 @@ int collect_main(int argc, char **argv)
 	libbpf_set_print(libbpf_print_fn);
 	if (env.list)
 		return list_probes();
-	if (build_selection(&c))
-		return EXIT_USAGE;
-	if (check_privileges())
-		return EXIT_NO_PRIV;
-	if (check_kernel())
-		return EXIT_NO_KERNEL;
-	if (check_pids())
-		return EXIT_NO_PROCESS;
+	if (env.manifest) {
+		char merr[512];
+
+		if (ect_table__load(env.manifest, &c.table, merr, sizeof(merr))) {
+			pr_warn("--manifest %s\n", merr);
+			return EXIT_USAGE;
+		}
+	}
+	if (build_selection(&c)) {
+		ret = EXIT_USAGE;
+		goto free_table;
+	}
+	if (check_privileges()) {
+		ret = EXIT_NO_PRIV;
+		goto free_table;
+	}
+	if (check_kernel()) {
+		ret = EXIT_NO_KERNEL;
+		goto free_table;
+	}
+	if (check_pids()) {
+		ret = EXIT_NO_PROCESS;
+		goto free_table;
+	}
 
 	c.ncpu = libbpf_num_possible_cpus();
 	c.meta_ids = calloc(c.table->n_events, sizeof(*c.meta_ids));
@@ -1791,5 +1825,8 @@ cleanup:
 		}
 	}
 	free(cmd_path);
+free_table:
+	if (c.table != &clretw_event_table)
+		ect_table__free(c.table);
 	return ret;
 }

@@ -24,6 +24,10 @@
 extern const struct ect_table clretw_event_table __attribute__((weak));
 extern int ect_payload_to_json(const struct ect_event *ev, const void *payload, size_t len,
 			       FILE *out) __attribute__((weak));
+/* --manifest: only where usdt/event_table_load.c is linked (ebpf-collect) */
+extern int ect_table__load(const char *path, const struct ect_table **out, char *err,
+			   size_t err_len) __attribute__((weak));
+extern void ect_table__free(const struct ect_table *t) __attribute__((weak));
 
 #define SAMPLE_PROFILER "Microsoft-DotNETCore-SampleProfiler"
 
@@ -31,12 +35,16 @@ static const char dump_doc[] =
 "Print the events of a .nettrace file (NetTrace V4/V5 as the .NET runtime\n"
 "writes it, or V6), then a summary.\n"
 "\n"
-"USAGE: ebpf-collect dump FILE [--json]\n"
+"USAGE: ebpf-collect dump FILE [--json] [--manifest MANIFEST]\n"
 "\n"
 "Text output: one line per event\n"
 "  TIMESTAMP PROVIDER/EVENT id=ID v=VER pid=PID tid=TID [stack=IP,..] FIELDS\n"
 "then a summary (events, lost events, events with stacks, events per\n"
 "provider/event, and the error with its offset if the file is cut or corrupt).\n"
+"\n"
+"Runtime events are decoded with the built-in event table (the project's\n"
+"manifest); --manifest decodes them with another ETW manifest's, such as\n"
+"CoreCLR's ClrEtwAll.man for a runtime built from it.\n"
 "\n"
 "--json: JSON Lines.  One object per event:\n"
 "  {\"type\":\"event\", \"provider\", \"event\", \"id\", \"version\", \"timestamp\"\n"
@@ -60,14 +68,18 @@ static const char dump_doc[] =
 "  ebpf-collect dump trace.nettrace --json | python3 -m json.tool --json-lines\n";
 
 #define OPT_JSON 1000
+#define OPT_MANIFEST 1001
 
 static const struct argp_option dump_opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "JSON Lines output", 0 },
+	{ "manifest", OPT_MANIFEST, "MANIFEST", 0,
+	  "Decode runtime events with this ETW manifest's event table", 0 },
 	{ 0 },
 };
 
 struct dump_env {
 	const char *file;
+	const char *manifest;
 	int json;
 };
 
@@ -78,6 +90,11 @@ static error_t dump_parse(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_JSON:
 		env->json = 1;
+		break;
+	case OPT_MANIFEST:
+		if (!ect_table__load)
+			argp_error(state, "--manifest is not supported by this build");
+		env->manifest = arg;
 		break;
 	case ARGP_KEY_ARG:
 		if (env->file)
@@ -292,6 +309,7 @@ int dump_main(int argc, char **argv)
 {
 	const struct argp argp = { dump_opts, dump_parse, "FILE", dump_doc, NULL, NULL, NULL };
 	struct dump_env env = { 0 };
+	const struct ect_table *table = &clretw_event_table ? &clretw_event_table : NULL;
 	struct nt_map per_meta = { 0 };
 	struct nt_read_event ev;
 	struct nt_reader *r;
@@ -303,9 +321,19 @@ int dump_main(int argc, char **argv)
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
 		return EXIT_USAGE;
-	r = nt_reader__open(env.file, &clretw_event_table ? &clretw_event_table : NULL);
+	if (env.manifest) {
+		char err[512];
+
+		if (ect_table__load(env.manifest, &table, err, sizeof(err))) {
+			fprintf(stderr, "ebpf-collect dump: --manifest %s\n", err);
+			return EXIT_USAGE;
+		}
+	}
+	r = nt_reader__open(env.file, table);
 	if (!r) {
 		fprintf(stderr, "ebpf-collect dump: %s: %s\n", env.file, strerror(errno));
+		if (env.manifest)
+			ect_table__free(table);
 		return EXIT_FAIL;
 	}
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
@@ -341,5 +369,7 @@ cleanup:
 	free(counts);
 	nt_map__free(&per_meta);
 	nt_reader__close(r);
+	if (env.manifest)
+		ect_table__free(table);
 	return ret;
 }

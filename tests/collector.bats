@@ -609,3 +609,63 @@ EOF
 	CHECK_PY=$T/check.py run trace_check "$T/cmd.nettrace" "$(json_get "$T/cmd.json" '["events"]')"
 	assert_success
 }
+
+@test "ClrEtwAll.man runtime: --manifest traces all 430 events, decoded by dump --manifest" {
+	require_root
+	require_shared
+	# a "runtime" built from the full real manifest: calls every FireEtXplat once
+	"$USDT_GEN" "$MANIFEST_REAL" -o "$T/gen" --emit-caller >/dev/null || flunk "usdt-gen failed"
+	cc -O2 -std=gnu11 -I"$T/gen" -I"$ROOT/usdt" "$T/gen/clretw_provider.c" \
+		"$T/gen/clretw_events.c" "$T/gen/clretw_caller.c" -o "$T/caller" ||
+		flunk "caller does not build"
+	local all=DotNETRuntime,DotNETRuntimeRundown,DotNETRuntimePrivate,DotNETRuntimeStress
+	# the built-in table (64 events) says what it leaves out, once per file
+	run --separate-stderr "$EBPF_COLLECT" -o "$T/builtin.nettrace" \
+		--providers DotNETRuntime,DotNETRuntimeRundown -- "$T/caller"
+	assert_success
+	grep -q "attached 64 of 243 runtime probes in $T/caller" <<<"$stderr" || flunk "$stderr"
+	grep -q "$T/caller: 179 runtime probes are not in the event table of clr-events.man and are not traced (--manifest FILE" <<<"$stderr" ||
+		flunk "$stderr"
+	# with the runtime's own manifest: every probe attached, every event in the trace
+	run --separate-stderr "$EBPF_COLLECT" -o "$T/all.nettrace" --manifest "$MANIFEST_REAL" \
+		--providers "$all" -- "$T/caller"
+	assert_success
+	grep -q "attached 430 of 430 runtime probes in $T/caller" <<<"$stderr" || flunk "$stderr"
+	grep -q "not in the event table" <<<"$stderr" && flunk "$stderr"
+	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$T/all.nettrace" >"$T/all.jsonl" ||
+		flunk "dump --manifest failed"
+	run python3 - "$T/all.jsonl" "$MANIFEST_REAL" <<'EOF'
+import json, sys, re
+import xml.etree.ElementTree as ET
+ns = "{http://schemas.microsoft.com/win/2004/08/events}"
+want = set()
+for p in ET.parse(sys.argv[2]).getroot().iter(ns + "provider"):
+    for e in p.iter(ns + "event"):
+        want.add((p.get("name"), int(e.get("value")), int(e.get("version", "0"))))
+got, summary = [], None
+for l in open(sys.argv[1]):
+    o = json.loads(l)
+    if o["type"] == "summary":
+        summary = o
+    elif o["provider"] != "ebpf-collect" and o["tid"] != 0x7fffffff:
+        got.append(o)
+keys = [(o["provider"], o["id"], o["version"]) for o in got]
+assert len(want) == 430, len(want)
+assert len(keys) == 430 and set(keys) == want, (len(keys), sorted(want - set(keys))[:5])
+undecoded = [o["event"] for o in got if "fields" not in o or "_extra" in o["fields"]
+             or "..." in o["fields"]]
+assert not undecoded, undecoded[:5]
+assert summary["complete"] and summary["lost"] == 0, summary
+gc = next(o for o in got if o["event"] == "GCStart_V2")
+assert gc["fields"]["Count"] == 1 and gc["fields"]["ClrInstanceID"] == 1, gc
+print("430 events, all decoded")
+EOF
+	echo "$output"
+	assert_success
+	# a manifest that does not parse: one line naming file and line, usage exit
+	printf '<instrumentationManifest>\n<bad\n' >"$T/bad.man"
+	run "$EBPF_COLLECT" --manifest "$T/bad.man" -p $$
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	[[ $output == "ebpf-collect: --manifest $T/bad.man:"[0-9]*": malformed XML: "* ]] ||
+		flunk "$output"
+}

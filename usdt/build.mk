@@ -12,6 +12,7 @@
 #                     "| $(GEN_PROVIDER_H)" (order-only; -MMD does the rest)
 #   PROVIDER_OBJS     object of clretw_provider.c (semaphores + probes)
 #   EVENT_TABLE_OBJS  clretw_events.o + event_decode.o (ect_* lookups/decoder)
+#   EVENT_TABLE_LOAD_OBJS  ect_table__load() + the manifest parser (link -lexpat)
 
 USDT_GEN        := $(OUTPUT)/usdt-gen
 USDT_GEN_SRCS   := usdt/usdt-gen.c usdt/usdt-gen-provider.c usdt/usdt-gen-events.c \
@@ -22,6 +23,8 @@ GEN_FILES       := $(GEN)/clretw_provider.h $(GEN)/clretw_provider.c $(GEN)/clre
 		   $(GEN)/clretw_caller.c
 PROVIDER_OBJS   := $(OUTPUT)/obj/gen/clretw_provider.o
 EVENT_TABLE_OBJS := $(OUTPUT)/obj/gen/clretw_events.o $(OUTPUT)/obj/usdt/event_decode.o
+# ect_table__load(): a manifest's table built at run time (--manifest); -lexpat
+EVENT_TABLE_LOAD_OBJS := $(OUTPUT)/obj/usdt/event_table_load.o $(OUTPUT)/obj/usdt/manifest.o
 
 $(USDT_GEN): $(USDT_GEN_OBJS)
 	$(call msg,BINARY,$@)
@@ -110,3 +113,9 @@ $(OUTPUT)/bench_fire: $(OUTPUT)/obj/usdt/bench_fire.o $(PROVIDER_OBJS)
 
 ALL_TARGETS += $(OUTPUT)/tests/usdt_demo $(OUTPUT)/tests/usdt_demo_hook
 BENCH_TARGETS += $(OUTPUT)/bench_fire
+
+# ect_table__load() against the generated table and the real manifest
+$(OUTPUT)/tests/test_usdt_table_load: $(OUTPUT)/obj/tests/unit/test_usdt_table_load.o \
+				      $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat -o $@

@@ -105,6 +105,19 @@ const struct ect_event *ect_find_id(const struct ect_table *t,
 /* Provider by full name, USDT name or GUID string (case-insensitive). */
 const struct ect_provider *ect_find_provider(const struct ect_table *t, const char *name);
 
+/* --- a table loaded at run time (event_table_load.c; links manifest.c, expat) --- */
+
+/*
+ * Parse the manifest at path and build its event table in memory, the same
+ * table usdt-gen would compile for it (events in manifest order).  Returns
+ * 0 and sets *out, or -EINVAL/-ENOENT/-EIO/-ENOMEM with one line in err
+ * ("FILE:LINE: problem").  Free with ect_table__free().
+ */
+int ect_table__load(const char *path, const struct ect_table **out, char *err, size_t err_len);
+/* Free a table from ect_table__load(); NULL does nothing.  Never pass a
+ * generated (static) table. */
+void ect_table__free(const struct ect_table *t);
+
 /* --- payload decoding (event_decode.c) --- */
 
 /*
