@@ -1282,19 +1282,30 @@ static int finish_file(struct collector *c)
 		loss.other_drops += kernel_events__bad_records(c->ke);
 	}
 	uint64_t bytes, last = c->last_ts ? c->last_ts : now_ns();
+	struct nt_salvage salv = { 0 };
 	int err;
 
 	err = c->sym ? symbolize__finish(c->sym, last + 1) : 0;	/* issue 6 */
 	if (!err)
 		err = nt_writer__flush(c->w);
 	bytes = nt_writer__bytes(c->w);
-	if (!err)
-		err = nt_writer__close(c->w, &loss, last);
+	/* a full disk keeps what fits (the rest is counted lost in the file) */
+	if (!err || nt_writer__is_space_error(err))
+		err = nt_writer__finish(c->w, &loss, last, &salv);
 	else
 		nt_writer__abort(c->w);
 	c->w = NULL;
+	if (err && salv.kept) {
+		pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
+			"fit%s\n", env.output, strerror(-err), (unsigned long long)salv.bytes,
+			(unsigned long long)salv.events,
+			salv.finalized ? "as a complete trace" : "cut at a block boundary",
+			(unsigned long long)salv.lost,
+			salv.finalized ? " and are counted lost in it" : "");
+		return err;
+	}
 	if (err) {
-		pr_warn("cannot finish %s: %s\n", env.output, strerror(-err));
+		pr_warn("cannot finish %s: %s; removed it\n", env.output, strerror(-err));
 		return err;
 	}
 	print_summary(c, bytes);

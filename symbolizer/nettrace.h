@@ -19,6 +19,7 @@
 #ifndef EBPF_COLLECT_NETTRACE_H
 #define EBPF_COLLECT_NETTRACE_H
 
+#include <errno.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <time.h>
@@ -152,6 +153,31 @@ uint64_t nt_writer__events(const struct nt_writer *w);
  * that error. */
 int nt_writer__close(struct nt_writer *w, const struct nt_loss_summary *loss,
 		     uint64_t last_ts);
+
+/* The write errors that mean "the file system is full". */
+static inline int nt_writer__is_space_error(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT || err == -EFBIG;
+}
+
+/* What nt_writer__finish kept of a file whose file system filled up. */
+struct nt_salvage {
+	int kept;		/* 1: the file was kept (0: removed, or no space error) */
+	int finalized;		/* 1: it ends with a sequence point and end-of-stream */
+	uint64_t bytes;		/* its size */
+	uint64_t events;	/* events in it */
+	uint64_t lost;		/* events handed to the writer that are not in it */
+};
+
+/* nt_writer__close, but when a write fails because the file system is full
+ * (nt_writer__is_space_error) the file is not removed: it is cut back to its
+ * last whole block and, if the few bytes fit, ended with a sequence point
+ * listing every capture thread's last sequence number (readers, TraceEvent
+ * too, count the events that did not fit as lost) and end-of-stream.
+ * *salvaged (may be NULL: plain close) says what was kept; the return value
+ * is still the write error. */
+int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,
+		      uint64_t last_ts, struct nt_salvage *salvaged);
 
 /* Abandon: close and unlink the file, free. NULL-safe. */
 void nt_writer__abort(struct nt_writer *w);

@@ -29,7 +29,12 @@
  * IsSorted is set when an event is not older than any event written before.
  *
  * Every write goes through write(2) with full error checking; the first error
- * sticks (all later calls return it) and close() then removes the file.
+ * sticks (all later calls return it) and close() then removes the file --
+ * except when the file system is full (ENOSPC, EDQUOT, EFBIG) and the caller
+ * asked to keep what fits (nt_writer__finish): the file is then cut back to
+ * its last whole block and ended with a sequence point that lists every
+ * capture thread's last sequence number, so readers count what did not fit
+ * as lost events (salvage()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -83,6 +88,8 @@ struct nt_writer {
 	char *path;
 	struct nt_trace_info info;
 	uint64_t offset;	/* bytes written to the file */
+	uint64_t good_offset;	/* end of the last whole write (a block boundary) */
+	uint64_t good_events;	/* events on disk up to good_offset */
 	uint64_t last_sp_offset;
 	uint64_t n_events;
 	uint64_t max_ts;	/* largest event timestamp written so far */
@@ -134,6 +141,8 @@ static int out_commit(struct nt_writer *w)
 	w->out.len = 0;
 	if (err && !w->err)
 		w->err = err;
+	if (!err)
+		w->good_offset = w->offset;
 	return err;
 }
 
@@ -228,7 +237,10 @@ static int flush_blocks(struct nt_writer *w)
 		w->err = err;
 		return err;
 	}
-	return w->out.len ? out_commit(w) : 0;
+	err = w->out.len ? out_commit(w) : 0;
+	if (!err)
+		w->good_events = w->n_events;	/* no event is pending any more */
+	return err;
 }
 
 /* Pending blocks, then an SPBlock at timestamp ts; forgets the stack table. */
@@ -914,14 +926,53 @@ static void writer_free(struct nt_writer *w)
 	free(w);
 }
 
-int nt_writer__close(struct nt_writer *w, const struct nt_loss_summary *loss,
-		     uint64_t last_ts)
+/*
+ * The file system is full: cut the file back to its last whole write, drop
+ * what is pending, and end the stream with an SPBlock (every capture
+ * thread's last sequence number: readers count the events that are not in
+ * the file as lost) and the end-of-stream byte.  If those bytes do not fit
+ * either, cut back again: the file then ends at a block boundary, readable
+ * up to there, and readers report it as truncated.  Returns 0 (the file is
+ * kept, *out says how) or -errno (it could not even be cut).
+ */
+static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
+{
+	static const uint8_t end = NT_TAG_NULL;
+	uint64_t cut = w->good_offset;
+	int err = 0;
+
+	out->events = w->good_events;
+	out->lost = w->n_events - w->good_events;
+	if (ftruncate(w->fd, cut) || lseek(w->fd, cut, SEEK_SET) < 0)
+		return -errno;
+	w->offset = cut;
+	w->err = 0;
+	w->out.len = 0;
+	w->meta.buf.len = w->meta.count = 0;
+	w->ev.buf.len = w->ev.count = 0;
+	w->stacks.len = w->stacks_count = 0;
+	err = write_sequence_point(w, ts);
+	if (!err)
+		err = out_write(w, &end, 1);
+	if (!err && fsync(w->fd))
+		err = -errno;
+	out->finalized = !err;
+	if (err && (ftruncate(w->fd, cut) || fsync(w->fd)))
+		return -errno;
+	out->bytes = err ? cut : w->offset;
+	return 0;
+}
+
+int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,
+		      uint64_t last_ts, struct nt_salvage *salvaged)
 {
 	static const uint8_t end = NT_TAG_NULL;
 	int err;
 
 	if (!w)
 		return -EINVAL;
+	if (salvaged)
+		memset(salvaged, 0, sizeof(*salvaged));
 	err = w->err;
 	if (w->any_event && last_ts < w->max_ts)
 		last_ts = w->max_ts;
@@ -933,13 +984,21 @@ int nt_writer__close(struct nt_writer *w, const struct nt_loss_summary *loss,
 		err = out_write(w, &end, 1);
 	if (!err && fsync(w->fd))
 		err = -errno;
+	if (err && salvaged && nt_writer__is_space_error(err) && !salvage(w, last_ts, salvaged))
+		salvaged->kept = 1;
 	if (close(w->fd) && !err)
 		err = -errno;
 	w->fd = -1;
-	if (err)
+	if (err && !(salvaged && salvaged->kept))
 		unlink(w->path);
 	writer_free(w);
 	return err;
+}
+
+int nt_writer__close(struct nt_writer *w, const struct nt_loss_summary *loss,
+		     uint64_t last_ts)
+{
+	return nt_writer__finish(w, loss, last_ts, NULL);
 }
 
 void nt_writer__abort(struct nt_writer *w)

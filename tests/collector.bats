@@ -27,6 +27,7 @@ teardown() {
 	for p in ${BG_PIDS:-}; do
 		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
 	done
+	[[ -z ${SMALL_FS:-} ]] || umount "$SMALL_FS" 2>/dev/null || true
 }
 
 bg() {	# bg OUTFILE CMD...: start CMD in the background, stdout to OUTFILE
@@ -426,6 +427,35 @@ assert s["complete"], s
 assert s["lost"] == drops, (s["lost"], drops)
 assert n + drops == fired, (n, drops, fired)
 assert s["by_event"].get("ebpf-collect/LossSummary") == 1
+EOF
+}
+
+@test "testprog: a full disk keeps the trace that fits, complete, with the rest counted lost" {
+	require_root
+	SMALL_FS=$T/small
+	mkdir "$SMALL_FS"
+	mount -t tmpfs -o size=512k tmpfs "$SMALL_FS" || flunk "cannot mount a tmpfs"
+	bg "$T/tp.json" "$TESTPROG" -n 200000 -r 50000 -s 200 -w 10
+	run --separate-stderr timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$SMALL_FS/t.nettrace"
+	[[ $status -eq 1 ]] || flunk "status $status: $stderr"
+	echo "$stderr"
+	local re="^ebpf-collect: $SMALL_FS/t.nettrace: No space left on device: kept the first ([0-9]+) bytes, ([0-9]+) events, as a complete trace; ([0-9]+) events did not fit and are counted lost in it$"
+	local line bytes=
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] || continue
+		bytes=${BASH_REMATCH[1]} events=${BASH_REMATCH[2]} lost=${BASH_REMATCH[3]}
+	done <<<"$stderr"
+	[[ -n $bytes ]] || flunk "no salvage line: $stderr"
+	assert_equal "$(stat -c %s "$SMALL_FS/t.nettrace")" "$bytes"
+	((events > 1000 && lost > 0)) || flunk "events $events, lost $lost"
+	run "$EBPF_COLLECT" dump --json "$SMALL_FS/t.nettrace"
+	assert_success
+	python3 - "${lines[${#lines[@]}-1]}" "$events" "$lost" <<'EOF' || flunk "${lines[${#lines[@]}-1]}"
+import json, sys
+s = json.loads(sys.argv[1]); events = int(sys.argv[2]); lost = int(sys.argv[3])
+assert s["complete"] and s["error"] is None, s
+assert s["events"] == events, (s["events"], events)
+assert s["lost"] == lost, (s["lost"], lost)
 EOF
 }
 

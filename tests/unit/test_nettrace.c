@@ -1338,6 +1338,20 @@ static void test_v6_threads(void)
 
 /* ------------------------------------------------------------ I/O failures */
 
+/* In a child: files may grow to `limit` bytes (then writes fail with
+ * EFBIG, as on a full disk); open a writer on path.  NULL if even the
+ * stream header does not fit. */
+static struct nt_writer *open_limited(const char *path, rlim_t limit)
+{
+	struct rlimit rl = { limit, limit };
+	struct nt_trace_info info;
+
+	signal(SIGXFSZ, SIG_IGN);
+	setrlimit(RLIMIT_FSIZE, &rl);
+	golden_info(&info);
+	return nt_writer__open(path, &info);
+}
+
 static void test_write_error_removes_file(void)
 {
 	const char *path = tmp_path("efbig.nettrace");
@@ -1345,17 +1359,11 @@ static void test_write_error_removes_file(void)
 	int status = 0;
 
 	if (pid == 0) {
-		struct rlimit rl = { 200000, 200000 };
-		struct nt_trace_info info;
-		struct nt_writer *w;
+		struct nt_writer *w = open_limited(path, 200000);
 		uint8_t payload[200] = { 0 };
 		uint32_t id;
 		int err = 0, i;
 
-		signal(SIGXFSZ, SIG_IGN);
-		setrlimit(RLIMIT_FSIZE, &rl);
-		golden_info(&info);
-		w = nt_writer__open(path, &info);
 		if (!w)
 			_exit(10);
 		nt_writer__define(w, &sample_desc, &id);
@@ -1374,6 +1382,144 @@ static void test_write_error_removes_file(void)
 	waitpid(pid, &status, 0);
 	ASSERT_TRUE(WIFEXITED(status), "child exited");
 	ASSERT_EQ(WEXITSTATUS(status), 0, "EFBIG returned, sticky, file removed");
+}
+
+/*
+ * Write the same event stream (3 capture threads, stacks, a lost-event gap)
+ * under RLIMIT_FSIZE = limit in a child, until the writer fails, then
+ * nt_writer__finish with salvage.  Returns the child's struct nt_salvage
+ * (kept = -1 when the child did not get that far).
+ */
+static struct nt_salvage write_until_full(const char *path, rlim_t limit)
+{
+	struct nt_salvage res = { .kept = -1 };
+	int fds[2], status;
+	pid_t pid;
+
+	unlink(path);
+	if (pipe(fds))
+		return res;
+	pid = fork();
+	if (pid == 0) {
+		struct nt_writer *w = open_limited(path, limit);
+		struct nt_salvage sv = { .kept = -1 };
+		uint8_t payload[150] = { 0 };
+		uint64_t stack[4] = { 0x1000, 0x2000, 0x3000, 0x4000 };
+		uint32_t id;
+		int err = 0, i;
+
+		if (!w)
+			sv.kept = -3;	/* not even the header fitted */
+		if (w && !nt_writer__define(w, &sample_desc, &id)) {
+			for (i = 0; i < 100000 && !err; i++) {
+				stack[0] = 0x1000 + i % 50;
+				err = nt_writer__write_event(w, &(struct nt_event){
+					.metadata_id = id, .timestamp = 10 + i, .thread_id = i % 3,
+					.capture_thread_id = i % 3, .payload = payload,
+					.payload_size = sizeof(payload) - i % 7, .stack = stack,
+					.stack_depth = 1 + i % 4 });
+				if (i == 500)
+					nt_writer__note_lost(w, 1, 2);
+			}
+			if (nt_writer__finish(w, NULL, 0, &sv) != -EFBIG)
+				sv.kept = -2;
+		}
+		if (write(fds[1], &sv, sizeof(sv)) != sizeof(sv))
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (read(fds[0], &res, sizeof(res)) != sizeof(res))
+		res.kept = -1;
+	close(fds[0]);
+	waitpid(pid, &status, 0);
+	return res;
+}
+
+/* Read a salvaged file back: events, lost, and whether it is complete. */
+static int read_back(const char *path, uint64_t *events, uint64_t *lost, uint64_t *err_off)
+{
+	struct nt_read_event ev;
+	struct nt_reader *r = nt_reader__open(path, NULL);
+	int rc;
+
+	*events = 0;
+	if (!r)
+		return -2;
+	while ((rc = nt_reader__next(r, &ev)) == 1)
+		(*events)++;
+	*lost = nt_reader__lost(r);
+	*err_off = rc < 0 ? nt_reader__error_offset(r) : 0;
+	nt_reader__close(r);
+	return rc;
+}
+
+static uint64_t file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? 0 : (uint64_t)st.st_size;
+}
+
+/* A full file system (ENOSPC, EDQUOT, EFBIG; EFBIG here) keeps what fits. */
+static void test_full_disk_keeps_what_fits(void)
+{
+	const char *path = tmp_path("full.nettrace");
+	struct nt_salvage a, b, c;
+	uint64_t events, lost, off;
+	rlim_t limit;
+	int rc, finalized = 0;
+
+	/* with room for the closing sequence point: a complete trace whose
+	 * readers count every event that did not fit as lost */
+	a = write_until_full(path, 150000);
+	if (!ASSERT_EQ(a.kept, 1, "kept") || !ASSERT_EQ(a.finalized, 1, "finalized"))
+		return;
+	ASSERT_EQ(file_size(path), a.bytes, "size");
+	ASSERT_TRUE(a.bytes <= 150000 && a.events > 0 && a.lost > 0, "some events fit, some not");
+	rc = read_back(path, &events, &lost, &off);
+	ASSERT_EQ(rc, 0, "complete");
+	ASSERT_EQ(events, a.events, "events in the file");
+	ASSERT_EQ(lost, a.lost + 2, "lost = what did not fit + the gap noted");
+
+	/* one byte short of that: the file ends at its last whole block */
+	b = write_until_full(path, a.bytes - 1);
+	ASSERT_EQ(b.kept, 1, "kept, short");
+	ASSERT_EQ(b.finalized, 0, "not finalized");
+	ASSERT_EQ(b.events, a.events, "same events");
+	ASSERT_TRUE(b.bytes < a.bytes, "cut back");
+	ASSERT_EQ(file_size(path), b.bytes, "size, short");
+	rc = read_back(path, &events, &lost, &off);
+	ASSERT_EQ(rc, -1, "truncated");
+	ASSERT_EQ(events, b.events, "every whole block read");
+	ASSERT_EQ(off, b.bytes, "truncation at the cut");
+
+	/* exactly enough */
+	c = write_until_full(path, a.bytes);
+	ASSERT_TRUE(c.kept == 1 && c.finalized == 1 && c.bytes == a.bytes, "exact fit");
+
+	/* any limit: the file is kept and reads to the events it says it has */
+	for (limit = 1000; limit < 400000; limit += 9973) {
+		char what[64];
+
+		c = write_until_full(path, limit);
+		snprintf(what, sizeof(what), "limit %llu", (unsigned long long)limit);
+		if (c.kept == -3) {	/* not even the header fitted: no file */
+			ASSERT_TRUE(access(path, F_OK) != 0, what);
+			continue;
+		}
+		if (!ASSERT_EQ(c.kept, 1, what))
+			break;
+		finalized += c.finalized;
+		rc = read_back(path, &events, &lost, &off);
+		ASSERT_TRUE(events == c.events && rc == (c.finalized ? 0 : -1) &&
+			    file_size(path) == c.bytes && c.bytes <= limit, what);
+	}
+	printf("# full at 150000 bytes: %llu events kept, %llu did not fit, %llu bytes; "
+	       "%d of 41 limits left a complete trace\n", (unsigned long long)a.events,
+	       (unsigned long long)a.lost, (unsigned long long)a.bytes, finalized);
+	ASSERT_GE(finalized, 30, "most limits leave a complete trace");
+	unlink(path);
 }
 
 static void test_abort_and_excl(void)
@@ -1509,6 +1655,7 @@ int main(void)
 	RUN(test_v6_read);
 	RUN(test_v6_threads);
 	RUN(test_write_error_removes_file);
+	RUN(test_full_disk_keeps_what_fits);
 	RUN(test_abort_and_excl);
 	RUN(test_killed_writer);
 	RUN(test_bounded_memory);
