@@ -28,7 +28,7 @@
 #define CE_REC_KERNEL_LAST	63
 
 /* limits */
-#define CE_MAX_PAYLOAD		65536	/* EventPipe's own limit */
+#define CE_MAX_PAYLOAD		65535	/* TraceEvent keeps a payload's length in 16 bits */
 #define CE_MAX_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH (sysctl default) */
 #define CE_STACK_BYTES		(CE_MAX_STACK_DEPTH * 8)
 

@@ -842,7 +842,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 	idx = CE_COOKIE_INDEX(e->cookie);
 	ev = &c->table->events[idx];
 	if (e->flags & CE_F_PAYLOAD_TRUNCATED) {
-		/* over 64 KiB: EventPipe would drop it too; a gap on its thread */
+		/* 64 KiB or more: TraceEvent could not read it; a gap on its thread */
 		c->oversize++;
 		pr_debug("%s/%s of tid %u: %u-byte payload over the %u-byte limit, dropped\n",
 			 ev->provider->usdt_name, ev->symbol, e->hdr.tid, e->payload_orig_len,
@@ -1237,8 +1237,8 @@ static void print_summary(struct collector *c, uint64_t bytes)
 			(unsigned long long)c->ev_counts[idx[i]]);
 	fprintf(stderr, "ebpf-collect: %llu events (%.1f s), %llu bytes written to %s\n",
 		(unsigned long long)c->records, secs, (unsigned long long)bytes, env.output);
-	fprintf(stderr, "ebpf-collect: dropped %llu events (ring buffer full %llu, payload over "
-		"64 KiB %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
+	fprintf(stderr, "ebpf-collect: dropped %llu events (ring buffer full %llu, payload "
+		">= 64 KiB %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
 		(unsigned long long)(total_lost(t) + c->oversize), (unsigned long long)t->rb_drops,
 		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,
@@ -1403,14 +1403,20 @@ static int open_output(struct collector *c, pid_t pid)
 		.freq = 1000000000ULL,
 		.pointer_size = 8,
 		.pid = pid,
-		.ncpu = c->ncpu,
+		.ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : c->ncpu,
 		/* issue 7: ExpectedCPUSamplingRate = the --cpu-sampling interval */
 		.sampling_interval_ns = env.sample_hz ? 1000000000U / env.sample_hz : 1000000,
 	};
 	struct stat st;
+	uint64_t sub_ms;
 
 	clock_gettime(CLOCK_REALTIME, &info.sync_utc);
 	info.sync_ts = now_ns();
+	/* the trace header keeps UTC in milliseconds (SYSTEMTIME): move the
+	 * sync point back to the millisecond, so absolute times stay exact */
+	sub_ms = info.sync_utc.tv_nsec % 1000000;
+	info.sync_utc.tv_nsec -= sub_ms;
+	info.sync_ts -= sub_ms;
 	if (!stat(env.output, &st) && S_ISREG(st.st_mode))
 		unlink(env.output);	/* overwrite, as dotnet-trace does */
 	c->w = nt_writer__open(env.output, &info);

@@ -537,7 +537,8 @@ static int sz_write(struct symbolize *sz, uint32_t meta, uint64_t ts, uint64_t c
 {
 	struct nt_event ev = {
 		.metadata_id = meta, .timestamp = ts, .thread_id = SYMBOLIZE_TID,
-		.capture_thread_id = capture_tid, .payload = sz->enc, .payload_size = (uint32_t)len,
+		.capture_thread_id = capture_tid, .processor = 0xffffffffu,	/* no CPU */
+		.payload = sz->enc, .payload_size = (uint32_t)len,
 	};
 
 	return nt_writer__write_event(sz->w, &ev);

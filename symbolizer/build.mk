@@ -69,3 +69,11 @@ fuzz: $(FUZZ_BIN)
 	$(Q)cd $(FUZZ_DIR) && ./fuzz_nettrace_reader -max_total_time=$(FUZZ_TIME) \
 		-max_len=65536 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
 		corpus seeds
+
+# traces that depend on TraceEvent's EventCache rules, for tests/nettrace.bats
+$(OUTPUT)/tests/nettrace_scenarios: $(OUTPUT)/obj/tests/nettrace_scenarios.o $(NETTRACE_LIB) \
+				    | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) -o $@
+
+ALL_TARGETS += $(OUTPUT)/tests/nettrace_scenarios

@@ -132,7 +132,10 @@ int nt_writer__define_manifest(struct nt_writer *w, const struct ect_event *ev,
 int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev);
 
 /* Record that n events of this capture thread were lost: its sequence
- * number jumps by n, so readers see the gap (TraceEvent's EventsLost). */
+ * number jumps by n, so readers see the gap (TraceEvent's EventsLost).  On
+ * a thread with no event yet, an EventsLost marker event (provider
+ * "ebpf-collect", id 2, UInt32 Count) is written first, at the newest
+ * timestamp: TraceEvent counts no gap before a thread's first event. */
 int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n);
 
 /* Write out all pending blocks followed by a sequence-point block. */

@@ -28,6 +28,19 @@
  * unsigned deltas, so an event older than its predecessor starts a new block;
  * IsSorted is set when an event is not older than any event written before.
  *
+ * What TraceEvent's EventCache makes of that (perfview EventCache.cs):
+ *  - a block's "current capture thread" is its first event's, and changes
+ *    only at IsSorted events; an unsorted event is charged to it, whatever
+ *    its own capture thread.  So an unsorted event of another thread opens a
+ *    new block, where it is the first.
+ *  - a sequence gap counts as lost only after the thread's first event (an
+ *    unknown thread starts at whatever number it shows).  So losses noted
+ *    on a thread that has no event yet first write an EventsLost marker
+ *    event on it (provider ebpf-collect, id 2, UInt32 Count).
+ *  - older readers keep at most 5000 threads and count a sequence point's
+ *    number for a thread they dropped as lost.  So a sequence point lists
+ *    only the threads that wrote or lost events since the previous one.
+ *
  * Every write goes through write(2) with full error checking; the first error
  * sticks (all later calls return it) and close() then removes the file --
  * except when the file system is full (ENOSPC, EDQUOT, EFBIG) and the caller
@@ -52,6 +65,9 @@
 #define NT_MAX_STACKS		(1u << 16)	/* distinct stacks per SP region */
 #define NT_MAX_STACK_BYTES	(8u << 20)	/* their addresses, in the dedup arena */
 #define NT_MAX_HEADER		96		/* longest compressed event header */
+#define NT_THR_ACTIVE		(1ULL << 32)	/* wrote or lost since the last SPBlock */
+#define NT_SP_MAX_THREADS	4000		/* active threads per SP region (old readers keep 5000) */
+#define NT_NO_PROCESSOR		0xffffffffu	/* events of no CPU (TraceEvent skips -1) */
 
 struct nt_hdr {
 	uint32_t metadata_id;
@@ -107,7 +123,11 @@ struct nt_writer {
 	uint64_t *stack_arena;
 	size_t arena_len, arena_cap;
 
-	struct nt_map threads;	/* capture thread id -> last sequence number */
+	/* capture thread id -> last sequence number (low 32 bits) | NT_THR_ACTIVE */
+	struct nt_map threads;
+	uint32_t n_active;	/* threads with NT_THR_ACTIVE */
+	uint64_t ev_thread;	/* TraceEvent's current capture thread of w->ev */
+	uint32_t lost_meta_id;	/* EventsLost marker, 0 = not defined yet */
 	struct nt_buf out;	/* assembled bytes of one write */
 };
 
@@ -247,6 +267,7 @@ static int flush_blocks(struct nt_writer *w)
 static int write_sequence_point(struct nt_writer *w, uint64_t ts)
 {
 	struct nt_buf body = { 0 };
+	uint32_t n_listed = 0;
 	size_t i;
 	int err;
 
@@ -257,13 +278,17 @@ static int write_sequence_point(struct nt_writer *w, uint64_t ts)
 	if (err)
 		goto cleanup;
 	nt_put_u64(&body, ts);
-	nt_put_u32(&body, w->threads.used);
+	nt_put_u32(&body, 0);	/* thread count, below */
 	for (i = 0; i < w->threads.cap; i++) {
-		if (!w->threads.ents[i].used)
+		struct nt_map_ent *t = &w->threads.ents[i];
+
+		if (!t->used || !(t->val & NT_THR_ACTIVE))
 			continue;
-		nt_put_u64(&body, w->threads.ents[i].key);
-		nt_put_u32(&body, (uint32_t)w->threads.ents[i].val);
+		nt_put_u64(&body, t->key);
+		nt_put_u32(&body, (uint32_t)t->val);
+		n_listed++;
 	}
+	memcpy(body.data + 8, &n_listed, 4);	/* little-endian hosts only, as everywhere */
 	err = out_block(w, "SPBlock", NULL, 0, body.data, body.len);
 	if (err)
 		goto cleanup;
@@ -271,6 +296,9 @@ static int write_sequence_point(struct nt_writer *w, uint64_t ts)
 	if (err)
 		goto cleanup;
 	w->last_sp_offset = w->offset;
+	for (i = 0; i < w->threads.cap; i++)
+		w->threads.ents[i].val &= ~NT_THR_ACTIVE;
+	w->n_active = 0;
 	/* new region: stacks are forgotten, ids restart at 1 */
 	if (w->stab_cap)
 		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
@@ -782,7 +810,9 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 		if (err)
 			return err;
 	}
-	if (w->offset - w->last_sp_offset >= NT_SP_INTERVAL) {
+	thr = nt_map__find(&w->threads, ev->capture_thread_id);
+	if (w->offset - w->last_sp_offset >= NT_SP_INTERVAL ||
+	    (w->n_active >= NT_SP_MAX_THREADS && !(thr && (thr->val & NT_THR_ACTIVE)))) {
 		err = write_sequence_point(w, w->max_ts);
 		if (err)
 			return err;
@@ -792,8 +822,11 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 		if (err)
 			return err;
 	}
-	/* unsigned timestamp deltas: an older event opens a new block */
-	if (w->ev.count && ev->timestamp < w->ev.prev.timestamp) {
+	sorted = !w->any_event || ev->timestamp >= w->max_ts;
+	/* unsigned timestamp deltas: an older event opens a new block; so does
+	 * an unsorted one of a capture thread TraceEvent would not charge it to */
+	if (w->ev.count && (ev->timestamp < w->ev.prev.timestamp ||
+			    (!sorted && ev->capture_thread_id != w->ev_thread))) {
 		err = flush_blocks(w);
 		if (err)
 			return err;
@@ -804,10 +837,14 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	err = nt_map__get(&w->threads, ev->capture_thread_id, &thr);
 	if (err)
 		return err;
+	if (sorted || !w->ev.count)
+		w->ev_thread = ev->capture_thread_id;
 
 	memset(&h, 0, sizeof(h));
 	h.metadata_id = ev->metadata_id;
-	h.sequence = (uint32_t)++thr->val;
+	h.sequence = (uint32_t)thr->val + 1;
+	w->n_active += !(thr->val & NT_THR_ACTIVE);
+	thr->val = NT_THR_ACTIVE | h.sequence;
 	h.capture_thread_id = ev->capture_thread_id;
 	h.processor = ev->processor;
 	h.thread_id = ev->thread_id;
@@ -817,7 +854,6 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	memcpy(h.related_activity_id,
 	       ev->related_activity_id ? ev->related_activity_id : zero_guid, 16);
 	h.payload_size = ev->payload_size;
-	sorted = !w->any_event || ev->timestamp >= w->max_ts;
 	encode_header(&w->ev.buf, &w->ev.prev, &h, sorted);
 	nt_put_bytes(&w->ev.buf, ev->payload, ev->payload_size);
 
@@ -833,6 +869,33 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	return 0;
 }
 
+/* The first event of a capture thread that loses events before it wrote any:
+ * TraceEvent only counts a gap after an event it has seen on the thread. */
+static int write_lost_marker(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n)
+{
+	static const struct nt_field_desc fields[] = {
+		{ .name = "Count", .type = NT_TYPE_UINT32 },
+	};
+	static const struct nt_event_desc desc = {
+		.provider = "ebpf-collect",
+		.event_id = 2,
+		.name = "EventsLost",
+		.level = 3,
+		.fields = fields,
+		.n_fields = 1,
+	};
+	uint8_t payload[4];
+	int err;
+
+	if (!w->lost_meta_id && (err = nt_writer__define(w, &desc, &w->lost_meta_id)))
+		return err;
+	memcpy(payload, &n, 4);
+	return nt_writer__write_event(w, &(struct nt_event){
+		.metadata_id = w->lost_meta_id, .timestamp = w->any_event ? w->max_ts : w->info.sync_ts,
+		.thread_id = capture_thread_id, .capture_thread_id = capture_thread_id,
+		.processor = NT_NO_PROCESSOR, .payload = payload, .payload_size = sizeof(payload) });
+}
+
 int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n)
 {
 	struct nt_map_ent *thr;
@@ -842,10 +905,21 @@ int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32
 		return -EINVAL;
 	if (w->err)
 		return w->err;
+	if (!n)
+		return 0;
 	err = nt_map__get(&w->threads, capture_thread_id, &thr);
 	if (err)
 		return err;
-	thr->val = (uint32_t)(thr->val + n);
+	if (!(uint32_t)thr->val) {
+		err = write_lost_marker(w, capture_thread_id, n);
+		if (err)
+			return err;
+		err = nt_map__get(&w->threads, capture_thread_id, &thr);	/* may have moved */
+		if (err)
+			return err;
+	}
+	w->n_active += !(thr->val & NT_THR_ACTIVE);
+	thr->val = NT_THR_ACTIVE | (uint32_t)(thr->val + n);
 	return 0;
 }
 
@@ -909,6 +983,7 @@ static int write_loss_summary(struct nt_writer *w, const struct nt_loss_summary 
 	ev.timestamp = ts;
 	ev.payload = payload;
 	ev.payload_size = sizeof(payload);
+	ev.processor = NT_NO_PROCESSOR;
 	w->loss_meta_id = id;
 	return nt_writer__write_event(w, &ev);
 }

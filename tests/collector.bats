@@ -39,17 +39,18 @@ bg() {	# bg OUTFILE CMD...: start CMD in the background, stdout to OUTFILE
 }
 
 # trace_check TRACE EXPECT_JSON: dump the trace as JSON lines, compare the
-# per-event counts with EXPECT_JSON ({"Symbol": count}), print a one-line
-# verdict; extra python checks can be passed in $CHECK_PY (gets `events`,
-# a list of event objects, and `summary`).
+# per-event counts with EXPECT_JSON ({"Symbol": count}), check that
+# TraceEvent (tests/traceevent_sim.py) would read every event and report 0
+# lost, print a one-line verdict; extra python checks can be passed in
+# $CHECK_PY (gets `events`, a list of event objects, and `summary`).
 trace_check() {
 	local trace=$1 expect=$2
 	"$EBPF_COLLECT" dump --json "$trace" >"$trace.jsonl" || {
 		echo "dump failed with $?"
 		return 1
 	}
-	python3 - "$trace.jsonl" "$expect" <<'EOF'
-import json, sys, os
+	python3 - "$trace.jsonl" "$expect" "$trace" "$BATS_TEST_DIRNAME/traceevent_sim.py" <<'EOF'
+import json, sys, os, subprocess
 events, summary = [], None
 for line in open(sys.argv[1]):
     o = json.loads(line)
@@ -79,6 +80,14 @@ if summary and summary.get("lost"):
 ts = [e["timestamp"] for e in events if not collector_added(e)]
 if ts != sorted(ts):
     bad.append("timestamps not sorted")
+sim = json.loads(subprocess.run([sys.executable, sys.argv[4], sys.argv[3]], check=True,
+                                capture_output=True, text=True).stdout)
+for c in ("new", "old"):
+    if sim[c]["lost"] or sim[c]["dispatched"] != len(events):
+        bad.append("TraceEvent (%s) would read %d events, %d lost" %
+                   (c, sim[c]["dispatched"], sim[c]["lost"]))
+if sim["unsorted_on_other_thread"] or sim["stack_misses"]:
+    bad.append("TraceEvent rules broken: %r" % sim)
 extra = os.environ.get("CHECK_PY")
 if extra:
     exec(open(extra).read())
@@ -300,16 +309,16 @@ EOF
 	assert_success "OK 2500 events"
 }
 
-@test "testprog: a 64 KiB payload arrives whole with its activity ids; 64 KiB + 1 is counted lost" {
+@test "testprog: a 65535-byte payload arrives whole with its activity ids; 64 KiB is counted lost" {
 	require_root
-	bg "$T/tp.json" "$TESTPROG" -n 20 -r 200 -w 10 -A -s 65536
+	bg "$T/tp.json" "$TESTPROG" -n 20 -r 200 -w 10 -A -s 65535
 	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/big.nettrace"
 	assert_success
 	cat >"$T/check.py" <<'EOF'
 for e in events:
     if e["event"] != "GCStart_V2":
         continue
-    if e["fields"].get("_extra") != 65536 - 26:
+    if e["fields"].get("_extra") != 65535 - 26:
         bad.append("payload not whole: %r" % e["fields"].get("_extra")); break
     if e.get("activity_id") != "04030201-0605-0807-090a-0b0c0d0e0f10" or \
        e.get("related_activity_id") != "14131211-1615-1817-191a-1b1c1d1e1f20":
@@ -318,13 +327,16 @@ EOF
 	CHECK_PY=$T/check.py run trace_check "$T/big.nettrace" '{"GCStart_V2": 20}'
 	assert_success "OK 20 events"
 
-	bg "$T/tp2.json" "$TESTPROG" -n 20 -r 200 -w 10 -s 65537
+	bg "$T/tp2.json" "$TESTPROG" -n 20 -r 200 -w 10 -s 65536
 	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/big2.nettrace"
 	assert_success
-	assert_output_contains "dropped 20 events (ring buffer full 0, payload over 64 KiB 20,"
+	assert_output_contains "dropped 20 events (ring buffer full 0, payload >= 64 KiB 20,"
 	run "$EBPF_COLLECT" dump --json "$T/big2.nettrace"
 	assert_success
-	[[ ${lines[${#lines[@]}-1]} == *'"events":1,"lost":20,'* ]] || flunk "${lines[${#lines[@]}-1]}"
+	# the LossSummary, and the EventsLost marker that makes TraceEvent count the gap
+	[[ ${lines[${#lines[@]}-1]} == *'"events":2,"lost":20,'* ]] || flunk "${lines[${#lines[@]}-1]}"
+	run python3 "$BATS_TEST_DIRNAME/traceevent_sim.py" "$T/big2.nettrace"
+	[[ $output == *'"new": {"dispatched": 2, "lost": 20,'* ]] || flunk "$output"
 }
 
 @test "testprog: on a terminal a live status line shows events/s, MB written and drops" {
@@ -427,6 +439,14 @@ assert s["complete"], s
 assert s["lost"] == drops, (s["lost"], drops)
 assert n + drops == fired, (n, drops, fired)
 assert s["by_event"].get("ebpf-collect/LossSummary") == 1
+EOF
+	# what PerfView / dotnet-trace would report as lost: the same
+	run python3 "$BATS_TEST_DIRNAME/traceevent_sim.py" "$T/o.nettrace"
+	assert_success
+	python3 - "$output" "$drops" <<'EOF' || flunk "$output"
+import json, sys
+s = json.loads(sys.argv[1]); drops = int(sys.argv[2])
+assert s["new"]["lost"] == drops and s["old"]["lost"] == drops, (s, drops)
 EOF
 }
 

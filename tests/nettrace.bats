@@ -357,3 +357,66 @@ transcode_same() {
 		assert_output_contains '"complete":true,"error":null'
 	done
 }
+
+# ------------------------------------------------- TraceEvent's EventCache rules
+# tests/traceevent_sim.py redoes the sequence-number bookkeeping of TraceEvent's
+# EventCache (current and pre-2025): what it reports as lost is what PerfView
+# and dotnet-trace would.
+
+SIM=$BATS_TEST_DIRNAME/traceevent_sim.py
+
+@test "TraceEvent simulation on the real traces: every event dispatched, 0 lost, in order" {
+	local f want
+	for f in perfview/only_managed_samples:37603 perfview/eventpipe-dotnetcore5.0-win-x64-arraytypes:1970 \
+		perfview/eventpipe-dotnetcore6.0-win-x64-executioncheckpoints:3 \
+		perfview/eventpipe-dotnetcore3.0-win-x64-objver4:105540 \
+		perfview/mixed_managed_external_samples:32247 \
+		erlendthune-RememberCalendar/dotnet6.0.9-win-x64-loader-types:4693; do
+		want=${f##*:}
+		run python3 "$SIM" "$TD/${f%:*}.nettrace"
+		assert_success
+		python3 - "$output" "$want" <<'EOF' || flunk "$f: $output"
+import json, sys
+s = json.loads(sys.argv[1]); want = int(sys.argv[2])
+for c in ("new", "old"):
+    assert s[c]["dispatched"] == want and s[c]["lost"] == 0, c
+assert s["unsorted_on_other_thread"] == 0 and s["stack_misses"] == 0
+assert s["out_of_order_dispatch"] == 0
+EOF
+	done
+}
+
+@test "our writer keeps TraceEvent's rules: late events, losses before a first event, 18000 threads, full disk" {
+	local sc=$OUTPUT/tests/nettrace_scenarios d=$BATS_TEST_TMPDIR
+	[[ -x $sc ]] || flunk "$sc not built"
+	check() {	# check SCENARIO EVENTS LOST [PY-CONDITION]
+		run python3 "$SIM" "$d/$1.nettrace"
+		assert_success
+		python3 - "$output" "$2" "$3" "${4:-True}" <<'EOF' || flunk "$1: $output"
+import json, sys
+s = json.loads(sys.argv[1]); events, lost = int(sys.argv[2]), int(sys.argv[3])
+for c in ("new", "old"):
+    assert s[c]["dispatched"] == events, (c, s[c])
+    assert s[c]["lost"] == lost and s[c]["negative_gaps"] == 0, (c, s[c])
+assert s["unsorted_on_other_thread"] == 0 and s["stack_misses"] == 0
+assert eval(sys.argv[4]), sys.argv[4]
+EOF
+		run dump --json "$d/$1.nettrace"
+		assert_success
+		[[ ${lines[${#lines[@]}-1]} == *"\"events\":$2,\"lost\":$3,"* ]] ||
+			flunk "dump: ${lines[${#lines[@]}-1]}"
+	}
+	"$sc" late "$d/late.nettrace" || flunk "late"
+	check late 16 0 's["unsorted"] == 3'
+	"$sc" loss "$d/loss.nettrace" || flunk "loss"
+	check loss 8 13
+	"$sc" threads "$d/threads.nettrace" || flunk "threads"
+	check threads 18000 0 's["max_sp_threads"] <= 4000'
+	run "$sc" full "$d/full.nettrace"
+	assert_success
+	local events lost
+	events=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["events"])' "$output")
+	lost=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lost"])' "$output")
+	((events > 1000 && lost > 1000)) || flunk "full: $output"
+	check full "$events" "$lost"
+}

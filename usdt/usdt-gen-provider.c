@@ -317,7 +317,7 @@ static void emit_h_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 		"#ifndef ERROR_INVALID_PARAMETER\n#define ERROR_INVALID_PARAMETER 87\n#endif\n\n");
 	fprintf(f, "/* Largest payload a probe carries (EventPipe's limit); larger events are\n"
 		" * dropped, counted in %s_dropped_oversize, and Fire returns ERROR_WRITE_FAULT. */\n"
-		"#define %s_MAX_PAYLOAD 65536\n"
+		"#define %s_MAX_PAYLOAD 65535\n"
 		"extern unsigned long long %s_dropped_oversize;\n"
 		"/* events dropped because a large payload buffer could not be allocated */\n"
 		"extern unsigned long long %s_dropped_nomem;\n\n", g->prefix, up, g->prefix,

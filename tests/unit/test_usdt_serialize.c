@@ -328,7 +328,7 @@ static void test_no_template_event(void)
 
 static void test_oversize_dropped(void)
 {
-	size_t n = 40000;	/* 40000 UTF-16 units = 80002 bytes > 64 KiB */
+	size_t n = 40000;	/* 40000 UTF-16 units = 80002 bytes > 65535 */
 	char16_t *big = calloc(n + 1, sizeof(*big));
 	unsigned long long before = clretw_dropped_oversize;
 	size_t i;
@@ -342,12 +342,16 @@ static void test_oversize_dropped(void)
 	ASSERT_EQ(FireEtXplatGCDynamicEvent(big, 0, NULL, 0), ERROR_WRITE_FAULT, "dropped");
 	ASSERT_EQ(cap.calls, 0, "not fired");
 	ASSERT_EQ(clretw_dropped_oversize, before + 1, "counted");
-	/* 65536 bytes exactly is allowed: "x" * 32754 + NUL (65510) + 4 + 20 + 2 */
+	/* 65535 bytes is the most: "x" * 32754 + NUL (65510) + 4 + 19 + 2 */
 	big[32754] = 0;
-	ASSERT_EQ(FireEtXplatGCDynamicEvent(big, 20, (const BYTE *)big, 0), ERROR_SUCCESS,
-		  "64 KiB fits");
-	ASSERT_EQ(cap.len, 65536, "full 64 KiB payload");
+	ASSERT_EQ(FireEtXplatGCDynamicEvent(big, 19, (const BYTE *)big, 0), ERROR_SUCCESS,
+		  "65535 bytes fit");
+	ASSERT_EQ(cap.len, 65535, "full 65535-byte payload");
 	ASSERT_EQ(clretw_dropped_oversize, before + 1, "not counted");
+	/* one byte more (64 KiB) is dropped */
+	ASSERT_EQ(FireEtXplatGCDynamicEvent(big, 20, (const BYTE *)big, 0), ERROR_WRITE_FAULT,
+		  "64 KiB dropped");
+	ASSERT_EQ(clretw_dropped_oversize, before + 2, "counted");
 	/* a hostile count cannot overflow the size computation */
 	ASSERT_EQ(FireEtXplatGCDynamicEvent(NULL, 0xffffffffu, (const BYTE *)big, 0),
 		  ERROR_WRITE_FAULT, "huge length dropped");

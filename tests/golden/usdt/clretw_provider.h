@@ -43,7 +43,7 @@ typedef struct _GUID {
 
 /* Largest payload a probe carries (EventPipe's limit); larger events are
  * dropped, counted in clretw_dropped_oversize, and Fire returns ERROR_WRITE_FAULT. */
-#define CLRETW_MAX_PAYLOAD 65536
+#define CLRETW_MAX_PAYLOAD 65535
 extern unsigned long long clretw_dropped_oversize;
 /* events dropped because a large payload buffer could not be allocated */
 extern unsigned long long clretw_dropped_nomem;
