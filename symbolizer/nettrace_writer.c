@@ -869,6 +869,22 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	return 0;
 }
 
+/* One of the writer's own events (provider "ebpf-collect"), defined on first use
+ * into *meta_id, on no CPU. */
+static int write_own_event(struct nt_writer *w, const struct nt_event_desc *desc,
+			   uint32_t *meta_id, const void *payload, uint32_t size, uint64_t ts,
+			   uint64_t tid)
+{
+	int err;
+
+	if (!*meta_id && (err = nt_writer__define(w, desc, meta_id)))
+		return err;
+	return nt_writer__write_event(w, &(struct nt_event){
+		.metadata_id = *meta_id, .timestamp = ts, .thread_id = tid,
+		.capture_thread_id = tid, .processor = NT_NO_PROCESSOR, .payload = payload,
+		.payload_size = size });
+}
+
 /* The first event of a capture thread that loses events before it wrote any:
  * TraceEvent only counts a gap after an event it has seen on the thread. */
 static int write_lost_marker(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n)
@@ -885,15 +901,10 @@ static int write_lost_marker(struct nt_writer *w, uint64_t capture_thread_id, ui
 		.n_fields = 1,
 	};
 	uint8_t payload[4];
-	int err;
 
-	if (!w->lost_meta_id && (err = nt_writer__define(w, &desc, &w->lost_meta_id)))
-		return err;
 	memcpy(payload, &n, 4);
-	return nt_writer__write_event(w, &(struct nt_event){
-		.metadata_id = w->lost_meta_id, .timestamp = w->any_event ? w->max_ts : w->info.sync_ts,
-		.thread_id = capture_thread_id, .capture_thread_id = capture_thread_id,
-		.processor = NT_NO_PROCESSOR, .payload = payload, .payload_size = sizeof(payload) });
+	return write_own_event(w, &desc, &w->lost_meta_id, payload, sizeof(payload),
+			       w->any_event ? w->max_ts : w->info.sync_ts, capture_thread_id);
 }
 
 int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n)
@@ -965,27 +976,14 @@ static int write_loss_summary(struct nt_writer *w, const struct nt_loss_summary 
 	};
 	uint8_t payload[48];
 	struct nt_buf p = { .data = payload, .cap = sizeof(payload) };
-	struct nt_event ev;
-	uint32_t id;
-	int err;
 
-	err = nt_writer__define(w, &desc, &id);
-	if (err)
-		return err;
 	nt_put_u64(&p, loss->events_written ? loss->events_written : w->n_events);
 	nt_put_u64(&p, loss->ringbuf_drops);
 	nt_put_u64(&p, loss->truncated_payloads);
 	nt_put_u64(&p, loss->truncated_stacks);
 	nt_put_u64(&p, loss->unreadable_maps);
 	nt_put_u64(&p, loss->other_drops);
-	memset(&ev, 0, sizeof(ev));
-	ev.metadata_id = id;
-	ev.timestamp = ts;
-	ev.payload = payload;
-	ev.payload_size = sizeof(payload);
-	ev.processor = NT_NO_PROCESSOR;
-	w->loss_meta_id = id;
-	return nt_writer__write_event(w, &ev);
+	return write_own_event(w, &desc, &w->loss_meta_id, payload, sizeof(payload), ts, 0);
 }
 
 static void writer_free(struct nt_writer *w)
