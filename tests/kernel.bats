@@ -273,4 +273,13 @@ assert summ["lost"] == d and summ["complete"], summ
 print("ok")
 EOF2
 	assert_output ok
+	# and TraceEvent would report the same number lost
+	run python3 "$BATS_TEST_DIRNAME/traceevent_sim.py" "$T/o.nettrace"
+	assert_success
+	python3 - "$output" "$drops" <<'EOF2' || flunk "$output"
+import json, sys
+s = json.loads(sys.argv[1]); d = int(sys.argv[2])
+assert s["new"]["lost"] == d and s["old"]["lost"] == d, (s, d)
+assert s["unsorted_on_other_thread"] == 0 and s["stack_misses"] == 0, s
+EOF2
 }
