@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -53,6 +54,8 @@
 #include "usdt_generic.h"	/* --usdt (issue 8) */
 #include "kernel_events.h"	/* --kernel, --cpu-sampling (issue 7) */
 #include "symbolize.h"		/* frame names in the trace (issue 6) */
+#include "mmap_events.h"	/* mappings of short-lived processes (issue 6) */
+#include "symbolizer.h"
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
@@ -630,8 +633,27 @@ struct collector {
 	struct usdt_generic *ug;	/* --usdt (issue 8), NULL without */
 	struct ug_totals ug_totals;
 	struct symbolize *sym;		/* issue 6: NULL with --no-symbols */
+	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
 	struct kernel_events *ke;	/* issue 7: NULL without kernel events */
 };
+
+/* Hundreds of probe links and a perf event per CPU and target thread need
+ * more descriptors than the usual soft limit of 1024: take the hard limit
+ * (a command started with -- CMD gets the original one back). */
+static struct rlimit orig_nofile;
+
+static void raise_nofile(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &orig_nofile))
+		return;
+	rl = orig_nofile;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
 
 static void sig_handler(int sig)
 {
@@ -1109,6 +1131,17 @@ static void rescan(struct collector *c)
 	}
 }
 
+/* A mapping the kernel reported (mmap_events.c): known to the symbolizer
+ * before the records leave the reorder buffer. */
+static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *m)
+{
+	struct collector *c = ctx;
+
+	(void)ts;
+	return symbolizer__add_mapping(symbolize__symbolizer(c->sym), pid, m) == -ENOMEM ?
+	       -ENOMEM : 0;
+}
+
 static int poll_loop(struct collector *c)
 {
 	uint64_t start = now_ns(), last_tick = start, last_scan = start, last_rec = 0;
@@ -1136,6 +1169,11 @@ static int poll_loop(struct collector *c)
 			break;
 		}
 		now = now_ns();
+		if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0) {
+			pr_warn("out of memory\n");
+			err = -ENOMEM;
+			break;
+		}
 		err = reorder__pop_before(c->ro, now - REORDER_WINDOW_NS, emit_record, c);
 		if (err)
 			break;
@@ -1180,6 +1218,8 @@ static int drain(struct collector *c)
 
 	if (err < 0 && c->fatal)
 		return c->fatal;
+	if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0)
+		return -ENOMEM;
 	err = reorder__pop_before(c->ro, UINT64_MAX, emit_record, c);
 	if (err)
 		return err;
@@ -1354,6 +1394,8 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 		close(fds[1]);
 		if (read(fds[0], &b, 1) != 1)
 			_exit(127);
+		if (orig_nofile.rlim_cur)
+			setrlimit(RLIMIT_NOFILE, &orig_nofile);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "ebpf-collect: cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
@@ -1682,6 +1724,7 @@ static void collector__free(struct collector *c)
 	ring_buffer__free(c->rb);
 	usdt_generic__free(c->ug);	/* issue 8 */
 	kernel_events__destroy(c->ke);	/* issue 7 */
+	mmap_events__free(c->mm);
 	symbolize__free(c->sym);	/* issue 6 */
 	clr_events__destroy(c->skel);
 	reorder__free(c->ro);
@@ -1702,6 +1745,7 @@ int collect_main(int argc, char **argv)
 	if (parse_cmdline(argc, argv))
 		return EXIT_USAGE;
 	libbpf_set_print(libbpf_print_fn);
+	raise_nofile();
 	if (env.list)
 		return list_probes();
 	if (env.manifest) {
@@ -1779,8 +1823,16 @@ int collect_main(int argc, char **argv)
 			ret = EXIT_FAIL;
 			goto cleanup;
 		}
-		for (i = 0; i < (c.child > 0 ? 1 : env.nr_pids); i++)
-			symbolize__add_pid(c.sym, c.child > 0 ? c.child : env.pids[i]);
+		/* mappings as the kernel makes them: for what exits before a snapshot */
+		c.mm = mmap_events__new();
+		for (i = 0; i < (c.child > 0 ? 1 : env.nr_pids); i++) {
+			pid_t p = c.child > 0 ? c.child : env.pids[i];
+
+			symbolize__add_pid(c.sym, p);
+			if (c.mm && (err = mmap_events__add_pid(c.mm, p)))
+				pr_debug("pid %d: no mapping records (perf_event_open: %s); "
+					 "/proc snapshots only\n", p, strerror(-err));
+		}
 	}
 	if (setup_bpf(&c)) {
 		ret = EXIT_FAIL;

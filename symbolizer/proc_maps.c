@@ -156,6 +156,21 @@ cleanup:
 	return err;
 }
 
+int proc_maps__add(struct proc_maps *pm, const struct proc_map *m)
+{
+	struct proc_map fresh = *m;
+	int err;
+
+	fresh.dso = -1;
+	fresh.path = strdup(m->path ? m->path : "");
+	if (!fresh.path)
+		return -ENOMEM;
+	err = proc_maps__merge(pm, &fresh, 1);
+	if (err)
+		free(fresh.path);
+	return err;
+}
+
 const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr)
 {
 	size_t lo = 0, hi = pm->n;

@@ -515,6 +515,26 @@ static struct sym_proc *symbolizer__proc_auto(struct symbolizer *s, pid_t pid)
 	return p;
 }
 
+int symbolizer__add_mapping(struct symbolizer *s, pid_t pid, const struct proc_map *m)
+{
+	struct sym_proc *p;
+	struct proc_map *added;
+	int err;
+
+	if (!(m->prot & PROT_EXEC))
+		return 0;
+	p = symbolizer__proc_auto(s, pid);
+	if (!p)
+		return -ENOMEM;
+	err = proc_maps__add(&p->maps, m);
+	if (err)
+		return err;
+	added = (struct proc_map *)proc_maps__find(&p->maps, m->start);
+	if (added && added->dso < 0 && !proc_map__is_anon(added))
+		added->dso = symbolizer__dso_for(s, pid, added);
+	return 0;
+}
+
 int symbolizer__set_perf_map(struct symbolizer *s, pid_t pid, const char *path)
 {
 	struct sym_proc *p = symbolizer__proc_auto(s, pid);

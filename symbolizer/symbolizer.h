@@ -189,6 +189,9 @@ struct proc_maps {
  * (a library dlclose'd or a process gone is still symbolized).
  * Returns the number of mappings read or -errno. */
 int proc_maps__snapshot(struct proc_maps *pm, pid_t pid, int exec_only);
+/* Merge one mapping (copied, path included) the same way: it replaces the
+ * old mappings it overlaps.  0 or -ENOMEM. */
+int proc_maps__add(struct proc_maps *pm, const struct proc_map *m);
 const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr);
 void proc_maps__clear(struct proc_maps *pm);
 /* "", "//anon", "[anon:...]", "/memfd:..." and "[heap]"-style names have no
@@ -279,6 +282,12 @@ int symbolizer__add_pid(struct symbolizer *s, pid_t pid);
 /* Re-snapshot mappings and read perf-map growth (call periodically and
  * when the process exits).  now as for perf_map__refresh. */
 int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now);
+/* A mapping the kernel reported as it was made (perf MMAP2 records): merged
+ * like a snapshot line, its file opened now -- through the process while it
+ * lives, else by path when that file still has the same inode.  Starts
+ * tracking pid as symbolizer__add_pid does.  Non-exec mappings are ignored.
+ * 0, -ENOMEM. */
+int symbolizer__add_mapping(struct symbolizer *s, pid_t pid, const struct proc_map *m);
 
 /* Runtime method events (MethodLoadVerbose, MethodDCStartVerbose: load;
  * MethodUnloadVerbose, MethodDCEndVerbose: unload / end).  name is the

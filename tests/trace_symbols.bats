@@ -396,6 +396,21 @@ EOF
 	done
 }
 
+@test "a command that runs for a millisecond is named (its mappings from perf MMAP2 records)" {
+	local tp=$OUTPUT/tests/usdt_testprog
+	# 10 events and exit: gone long before the collector's first look at
+	# /proc/PID/maps (100 ms); only the kernel's records of its mappings are left
+	run --separate-stderr "$EBPF_COLLECT" -o "$T/ms.nettrace" -- "$tp" -n 10
+	assert_success
+	python3 -c 'import json,sys; d=json.loads(sys.argv[1]); assert d["seconds"] < 0.05, d' \
+		"$output" || flunk "ran too long: $output"
+	[[ $stderr == *"symbols: 20 frames (0 JIT, 20 native, 0 kernel), 0 without a name"* ]] ||
+		flunk "$stderr"
+	run "$EBPF_COLLECT" convert "$T/ms.nettrace" --format folded
+	assert_success
+	assert_output "libc.so.6!start_thread;usdt_testprog!fire_gc_start 10"
+}
+
 @test "attached to a running runtime: frames before its start rundown are named too" {
 	# no --wait-for-tracer: the methods exist before the collector, and the
 	# start rundown (DCStart) comes only after refrt's 300 ms settle time
