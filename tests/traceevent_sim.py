@@ -27,16 +27,7 @@ import struct
 import sys
 from collections import defaultdict, deque
 
-
-def varint(b, p):
-    v = s = 0
-    while True:
-        c = b[p]
-        p += 1
-        v |= (c & 0x7F) << s
-        s += 7
-        if not c & 0x80:
-            return v, p
+from nettrace_walk import varint  # tests/, beside this file
 
 
 class Cache:
