@@ -810,9 +810,11 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 		if (err)
 			return err;
 	}
-	thr = nt_map__find(&w->threads, ev->capture_thread_id);
+	/* the thread lookup only when the active-thread bound is reached (rare) */
 	if (w->offset - w->last_sp_offset >= NT_SP_INTERVAL ||
-	    (w->n_active >= NT_SP_MAX_THREADS && !(thr && (thr->val & NT_THR_ACTIVE)))) {
+	    (w->n_active >= NT_SP_MAX_THREADS &&
+	     (!(thr = nt_map__find(&w->threads, ev->capture_thread_id)) ||
+	      !(thr->val & NT_THR_ACTIVE)))) {
 		err = write_sequence_point(w, w->max_ts);
 		if (err)
 			return err;
