@@ -635,6 +635,7 @@ struct collector {
 	struct symbolize *sym;		/* issue 6: NULL with --no-symbols */
 	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
 	struct kernel_events *ke;	/* issue 7: NULL without kernel events */
+	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
 };
 
 /* Hundreds of probe links and a perf event per CPU and target thread need
@@ -1211,15 +1212,73 @@ static int poll_loop(struct collector *c)
 	return err;
 }
 
-/* After the loop: everything still in the ring and the reorder buffer. */
-static int drain(struct collector *c)
+/* Read whatever the ring holds and pass what is old enough to the file. */
+static int consume_step(struct collector *c, int timeout_ms, uint64_t before)
 {
-	int err = ring_buffer__consume(c->rb);
+	/* records come without wakeups (decision 13): consume after the wait */
+	int err = timeout_ms ? ring_buffer__poll(c->rb, timeout_ms) : 0;
 
-	if (err < 0 && c->fatal)
-		return c->fatal;
+	if (err == 0 || err == -EINTR)
+		err = ring_buffer__consume(c->rb);
+	if (err < 0)
+		return c->fatal ? c->fatal : err;
 	if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0)
 		return -ENOMEM;
+	return reorder__pop_before(c->ro, before, emit_record, c);
+}
+
+static void detach_links(struct collector *c);
+
+/*
+ * Every event source off: kernel events, then the probes.  Closing a uprobe
+ * link returns once the RCU tasks-trace grace period has passed, i.e. once
+ * no handler can still be writing a record, so after this the ring only
+ * shrinks.  Runs in its own thread: the main thread keeps reading the ring
+ * meanwhile, so the events fired during the ~0.3 s of detaching neither
+ * fill the ring nor wait for a later read.
+ */
+static void *stop_sources(void *arg)
+{
+	struct collector *c = arg;
+
+	kernel_events__detach(c->ke);	/* issue 7 */
+	detach_links(c);
+	__atomic_store_n(&c->sources_stopped, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Up to this long for a record reserved before the detach to be committed. */
+#define DRAIN_WAIT_NS	(1000ULL * 1000 * 1000)
+
+/*
+ * The end of every trace (duration, signal, target exit): stop the sources,
+ * read the ring to empty, then flush the reorder buffer.  Every event whose
+ * handler ran is in the file or counted lost in it (counters are read after
+ * the last record).
+ */
+static int stop_and_drain(struct collector *c)
+{
+	struct ring *r = ring_buffer__ring(c->rb, 0);
+	uint64_t deadline;
+	pthread_t th;
+	bool threaded = !pthread_create(&th, NULL, stop_sources, c);
+	int err = 0;
+
+	if (!threaded)
+		stop_sources(c);
+	while (!__atomic_load_n(&c->sources_stopped, __ATOMIC_ACQUIRE) && !err)
+		err = consume_step(c, 10, now_ns() - REORDER_WINDOW_NS);
+	if (threaded)
+		pthread_join(th, NULL);
+	deadline = now_ns() + DRAIN_WAIT_NS;
+	while (!err) {
+		err = consume_step(c, 0, 0);
+		if (err || !r || !ring__avail_data_size(r) || now_ns() > deadline)
+			break;
+		usleep(1000);	/* a record still being written: not readable yet */
+	}
+	if (err)
+		return err;
 	err = reorder__pop_before(c->ro, UINT64_MAX, emit_record, c);
 	if (err)
 		return err;
@@ -1637,12 +1696,22 @@ static int attach_all(struct collector *c, const char *cmd_path)
  * an extra reference (dup) to every BPF link fd of the process, let libbpf
  * destroy its handles (fast: the kernel links stay alive), then close the
  * duplicates from many threads at once, whose grace periods overlap.
+ *
+ * The closes start DETACH_STAGGER_NS apart.  Each one first unregisters
+ * the link's uprobes (the handler goes, then the breakpoint and the
+ * semaphore count), which takes the target's mmap lock for writing; all at
+ * once they queue on that lock, and while a probe waits its handler is gone
+ * but its semaphore is still set, so the runtime fires events nobody
+ * records.  One at a time that window is a few microseconds per probe; the
+ * grace periods still overlap (430 links: ~0.5 s).
  */
-#define DETACH_THREADS 64
+#define DETACH_THREADS		64
+#define DETACH_STAGGER_NS	(1000 * 1000ULL)
 
 struct closer {
 	int *fds;
 	size_t n, start, step;
+	struct timespec t0;
 };
 
 static void *close_fds(void *arg)
@@ -1650,8 +1719,17 @@ static void *close_fds(void *arg)
 	struct closer *cl = arg;
 	size_t i;
 
-	for (i = cl->start; i < cl->n; i += cl->step)
+	for (i = cl->start; i < cl->n; i += cl->step) {
+		uint64_t at = cl->t0.tv_nsec + i * DETACH_STAGGER_NS;
+		struct timespec ts = {
+			.tv_sec = cl->t0.tv_sec + at / 1000000000ULL,
+			.tv_nsec = at % 1000000000ULL,
+		};
+
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
 		close(cl->fds[i]);
+	}
 	return NULL;
 }
 
@@ -1698,6 +1776,7 @@ static void detach_links(struct collector *c)
 	size_t i, n, nth;
 	int *fds = NULL;
 	bool started[DETACH_THREADS] = {};
+	struct timespec t0;
 
 	n = c->nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
 	for (i = 0; i < c->nr_links; i++)
@@ -1705,8 +1784,9 @@ static void detach_links(struct collector *c)
 	c->nr_links = 0;
 	usdt_generic__detach(c->ug);	/* --usdt (issue 8): same trick */
 	nth = n < DETACH_THREADS ? n : DETACH_THREADS;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < nth; i++) {
-		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
+		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth, .t0 = t0 };
 		started[i] = !pthread_create(&th[i], NULL, close_fds, &cl[i]);
 		if (!started[i])
 			close_fds(&cl[i]);	/* no thread: close this share here */
@@ -1858,9 +1938,8 @@ int collect_main(int argc, char **argv)
 		env.output);
 
 	err = poll_loop(&c);
-	kernel_events__detach(c.ke);	/* issue 7: stop producing, then drain */
 	if (!err)
-		err = drain(&c);
+		err = stop_and_drain(&c);
 	ret = err ? EXIT_FAIL : EXIT_OK;
 	if (finish_file(&c))
 		ret = EXIT_FAIL;

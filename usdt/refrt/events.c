@@ -7,9 +7,11 @@
  * counters, the probe's EventXplatEnabled function and the name printed in
  * the summary (the manifest symbol, which is also the USDT probe name).
  *
- * An event counts when its semaphore was set and FireEtXplat returned
- * ERROR_SUCCESS.  (The generated FireEtXplat tests the semaphore again; the
- * two reads can only disagree while a tracer is detaching.)
+ * An event counts when the semaphore read that decides to fire it was set:
+ * FIRE() makes that one read and calls the probe's fire function itself.
+ * (FireEtXplat would read it again after the caller's EventXplatEnabled
+ * check; while a tracer detaches the two reads disagree, and counting on
+ * the first counted events that never reached the probe.)
  *
  * Where CoreCLR chooses between versions of an event, so do we: the verbose
  * method load if its probe is enabled, else the terse one; the V2 method
@@ -94,12 +96,11 @@ static BOOL (*const ev_enabled_fn[EV__COUNT])(void) = { EV_LIST(EV_FN) };
 static atomic_ullong ev_counts[EV__COUNT];
 
 #define ON(s) EventXplatEnabled##s()
-#define COUNT(s, call) do {				\
-		if ((call) == ERROR_SUCCESS)		\
+#define FIRE(s, ...) do {					\
+		if (ON(s) && clretw__fire_##s(__VA_ARGS__) == ERROR_SUCCESS) \
 			atomic_fetch_add_explicit(&ev_counts[EV_##s], 1, \
 						  memory_order_relaxed); \
 	} while (0)
-#define FIRE(s, ...) COUNT(s, FireEtXplat##s(__VA_ARGS__))
 
 /* UTF-16 copies of our ASCII strings, on the caller's stack */
 struct w {
