@@ -1157,12 +1157,13 @@ static int poll_loop(struct collector *c)
 		 * returns early when BPF forced a wakeup at a fill threshold; on a
 		 * timeout consume whatever is there. */
 		err = ring_buffer__poll(c->rb, 100);
+		/* EINTR: SIGINT/SIGTERM set `exiting` (checked above); a stop
+		 * and continue (Ctrl-Z, fg) interrupts the wait too, and must
+		 * not end the trace */
+		if (err == -EINTR)
+			err = 0;
 		if (err == 0)
 			err = ring_buffer__consume(c->rb);
-		if (err == -EINTR) {
-			err = 0;
-			break;
-		}
 		if (err < 0) {
 			if (c->fatal)
 				err = c->fatal;

@@ -24,6 +24,7 @@ setup() {
 
 teardown() {
 	local p
+	[[ -z ${BPF_STATS_WAS:-} ]] || echo "$BPF_STATS_WAS" >/proc/sys/kernel/bpf_stats_enabled
 	for p in ${BG_PIDS:-}; do
 		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
 	done
@@ -643,6 +644,168 @@ EOF
 	assert_equal "$(sema_sum)" 0
 	((SECONDS - t0 <= 5)) || flunk "took $((SECONDS - t0)) s for a 3 s trace"
 	grep -q "attached 64 of 64" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
+}
+
+# stop_trace MODE: trace refrt's mixed scenario at its default rate (about
+# 17,000 events/s here) for about a second and end the trace by MODE:
+# duration (-d 1s), INT or TERM (that signal after 1 s), exit (refrt exits
+# while traced).  kernel.bpf_stats_enabled makes the summary say how often
+# the BPF program ran.  Leaves $T/s.nettrace, $T/s.json (refrt's summary),
+# $T/s.err (the collector's stderr); echoes
+# "RUNTIME TRACE LOST_FILE LOST_STDERR RUNS" after checking that TraceEvent
+# reads the file's lost count and that no event is in the trace more often
+# than refrt fired it.
+stop_trace() {
+	local mode=$1 rt col
+	if [[ $mode == exit ]]; then
+		bg "$T/rt.out" "$REFRT" --scenario mixed --duration 1 --wait-for-tracer 10 \
+			--summary "$T/s.json"
+	else
+		bg "$T/rt.out" "$REFRT" --scenario mixed --duration 20 --summary "$T/s.json"
+	fi
+	rt=$LAST_PID
+	local args=(-p "$rt" -o "$T/s.nettrace" --providers DotNETRuntime,DotNETRuntimeRundown)
+	case $mode in
+	duration | exit)
+		[[ $mode == exit ]] || args+=(-d 1s)
+		timeout 60 "$EBPF_COLLECT" "${args[@]}" 2>"$T/s.err" ||
+			flunk "collector failed: $(cat "$T/s.err")" ;;
+	INT | TERM)
+		"$EBPF_COLLECT" "${args[@]}" 2>"$T/s.err" 3>&- &
+		col=$!
+		wait_for_grep "tracing .* probes" "$T/s.err" || flunk "$(cat "$T/s.err")"
+		sleep 1
+		kill -"$mode" "$col"
+		wait "$col" || flunk "collector failed: $(cat "$T/s.err")" ;;
+	esac
+	[[ $mode == exit ]] || kill -INT "$rt"	# refrt writes its summary
+	wait "$rt" || flunk "refrt failed: $(cat "$T/rt.out.err")"
+	"$EBPF_COLLECT" dump --json "$T/s.nettrace" >"$T/s.jsonl" || flunk "dump failed"
+	python3 - "$T/s.json" "$T/s.jsonl" "$T/s.err" "$BATS_TEST_DIRNAME/traceevent_sim.py" \
+		"$T/s.nettrace" <<'EOF'
+import json, re, subprocess, sys
+fired = {k: v for k, v in json.load(open(sys.argv[1]))["events"].items() if v}
+got, summary = {}, None
+for l in open(sys.argv[2]):
+    o = json.loads(l)
+    if o.get("type") == "summary":
+        summary = o
+    elif o.get("type") == "event" and o["provider"] != "ebpf-collect" and o["tid"] != 0x7fffffff:
+        got[o["event"]] = got.get(o["event"], 0) + 1
+err = open(sys.argv[3]).read()
+lost_err = int(re.search(r"dropped (\d+) events", err).group(1))
+runs = re.search(r"BPF program: (\d+) runs", err)
+sim = json.loads(subprocess.run([sys.executable, sys.argv[4], sys.argv[5]], check=True,
+                                capture_output=True, text=True).stdout)
+assert summary["complete"], summary
+assert sim["new"]["lost"] == sim["old"]["lost"] == summary["lost"], (sim, summary)
+over = {k: (v, fired.get(k, 0)) for k, v in got.items() if v > fired.get(k, 0)}
+assert not over, "more in the trace than refrt fired: %r" % over
+print(sum(fired.values()), sum(got.values()), summary["lost"], lost_err,
+      runs.group(1) if runs else "-")
+EOF
+}
+
+# Every end of a trace turns the probes off, then reads the ring to empty:
+# each event a probe handler saw is in the file (events = the BPF program's
+# runs as the kernel counts them) and none is lost.  Against refrt's own
+# count the trace is exact when refrt exits while traced.  When the
+# collector detaches first, the kernel unregisters each probe's handler
+# before it clears the probe's semaphore (the breakpoint and the semaphore
+# go under the target's mmap lock, up to milliseconds later on a busy
+# machine), so refrt counts the events it fires in between and no tracer
+# sees them: there the trace holds at most what refrt fired.
+stop_modes_check() {
+	local mode=$1 i rt tr lf le runs out
+	for i in 1 2 3 4 5; do
+		out=$(stop_trace "$mode") || flunk "$mode run $i: $out"
+		read -r rt tr lf le runs <<<"${out##*$'\n'}"
+		echo "$mode run $i: refrt fired $rt while traced, trace $tr, lost $lf (stderr $le)," \
+			"BPF program runs $runs"
+		assert_equal "$lf" 0
+		assert_equal "$le" 0
+		assert_equal "$tr" "$runs"
+		((tr > 5000)) || flunk "$mode run $i: only $tr events"
+		[[ $mode != exit ]] || assert_equal "$tr" "$rt"
+	done
+}
+
+bpf_stats_on() {
+	BPF_STATS_WAS=$(cat /proc/sys/kernel/bpf_stats_enabled)
+	echo 1 >/proc/sys/kernel/bpf_stats_enabled
+}
+
+@test "refrt: stop by -d: every event a probe saw is in the file, 0 lost (5 runs)" {
+	require_root
+	require_refrt
+	bpf_stats_on
+	stop_modes_check duration
+}
+
+@test "refrt: stop by SIGINT: every event a probe saw is in the file, 0 lost (5 runs)" {
+	require_root
+	require_refrt
+	bpf_stats_on
+	stop_modes_check INT
+}
+
+@test "refrt: stop by SIGTERM: every event a probe saw is in the file, 0 lost (5 runs)" {
+	require_root
+	require_refrt
+	bpf_stats_on
+	stop_modes_check TERM
+}
+
+@test "refrt: stop at the target's exit: the trace holds exactly what refrt fired (5 runs)" {
+	require_root
+	require_refrt
+	bpf_stats_on
+	stop_modes_check exit
+}
+
+@test "refrt: events lost to a full ring are counted exactly, in the file and on stderr" {
+	require_root
+	require_refrt
+	# a 1 MiB ring (~9,000 events) and a collector held still for a second
+	# while refrt fires ~17,000 events/s; refrt exits while traced
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 2 --wait-for-tracer 10 --summary "$T/s.json"
+	local rt=$LAST_PID
+	bg "$T/col.out" "$EBPF_COLLECT" -p "$rt" -o "$T/s.nettrace" -b 1 \
+		--providers DotNETRuntime,DotNETRuntimeRundown
+	local col=$LAST_PID
+	wait_for_grep "tracing .* probes" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
+	sleep 0.5
+	kill -STOP "$col"
+	sleep 1
+	kill -CONT "$col"
+	wait "$rt" || flunk "refrt failed"
+	wait "$col" || flunk "collector failed: $(cat "$T/col.out.err")"
+	"$EBPF_COLLECT" dump --json "$T/s.nettrace" >"$T/s.jsonl" || flunk "dump failed"
+	run python3 - "$T/s.json" "$T/s.jsonl" "$T/col.out.err" "$BATS_TEST_DIRNAME/traceevent_sim.py" \
+		"$T/s.nettrace" <<'EOF'
+import json, re, subprocess, sys
+fired = sum(json.load(open(sys.argv[1]))["events"].values())
+got, summary = 0, None
+for l in open(sys.argv[2]):
+    o = json.loads(l)
+    if o.get("type") == "summary":
+        summary = o
+    elif o.get("type") == "event" and o["provider"] != "ebpf-collect" and o["tid"] != 0x7fffffff:
+        got += 1
+err = open(sys.argv[3]).read()
+m = re.search(r"dropped (\d+) events \(ring buffer full (\d+)", err)
+sim = json.loads(subprocess.run([sys.executable, sys.argv[4], sys.argv[5]], check=True,
+                                capture_output=True, text=True).stdout)
+print("refrt fired %d, trace %d, lost in the file %d, TraceEvent lost %d, stderr dropped %s "
+      "(ring full %s)" % (fired, got, summary["lost"], sim["new"]["lost"], m.group(1), m.group(2)))
+assert summary["complete"]
+assert summary["lost"] > 1000, "nothing lost"
+assert got + summary["lost"] == fired
+assert sim["new"]["lost"] == sim["old"]["lost"] == summary["lost"]
+assert int(m.group(1)) == int(m.group(2)) == summary["lost"]
+EOF
+	echo "$output"
+	assert_success
 }
 
 @test "refrt: -- CMD catches the runtime's first event" {
