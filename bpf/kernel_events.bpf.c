@@ -5,11 +5,12 @@
  *   cpu_sample      perf_event, PERF_COUNT_SW_CPU_CLOCK per CPU (this VM has
  *                   no hardware counters): one record with the kernel and
  *                   user stack of the interrupted thread.
- *   sched_switch    tp_btf: the switch (prev/next, prev_state) and, for a
- *                   traced prev, its stack at switch-out (where it blocks);
- *                   remembers the switch-out time per thread ...
+ *   sched_switch    tp_btf: a traced thread's switch-out (prev/next,
+ *                   prev_state, its stack: where it blocks), an event of
+ *                   that thread; remembers the switch-out time per thread ...
  *   sched_waking    tp_btf, in the waker's context (sched_wakeup may run on
- *                   the wakee's CPU from the wake list): who woke whom ...
+ *                   the wakee's CPU from the wake list): who woke whom,
+ *                   written when the waker is traced ...
  *                   ... so that at switch-in one KE_REC_OFFCPU says how long
  *                   the thread was off CPU and who woke it.
  *   sys_enter/exit  tp_btf raw_syscalls: one record per syscall at its exit,
@@ -318,7 +319,7 @@ int cpu_sample(struct bpf_perf_event_data *ctx)
 
 static __always_inline void emit_switch(void *ctx, struct task_struct *prev,
 					struct task_struct *next, __u64 prev_state,
-					int prev_traced, __u64 ts, struct ke_counters *cnt)
+					__u64 ts, struct ke_counters *cnt)
 {
 	__u32 size = sizeof(struct ke_switch), flags = 0;
 	struct ke_switch *e;
@@ -340,11 +341,9 @@ static __always_inline void emit_switch(void *ctx, struct task_struct *prev,
 	bpf_probe_read_kernel_str(e->prev_comm, sizeof(e->prev_comm), prev->comm);
 	bpf_probe_read_kernel_str(e->next_comm, sizeof(e->next_comm), next->comm);
 	/* current is still prev here: its stacks are where it leaves the CPU */
-	if (prev_traced) {
-		size = add_stacks(ctx, s, sizeof(*e), SWITCH_KSKIP, task_user_regs(),
-				  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
-		flags |= KE_F_HAS_STACK;
-	}
+	size = add_stacks(ctx, s, sizeof(*e), SWITCH_KSKIP, task_user_regs(),
+			  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
+	flags |= KE_F_HAS_STACK;
 	e->flags = flags;
 	fill_header(&e->hdr, KE_REC_SWITCH, size, prev->tgid, prev->pid, ts);
 	slot_output(s, size, cnt);
@@ -390,13 +389,16 @@ static __always_inline int handle_switch(void *ctx, struct task_struct *prev,
 		__sync_fetch_and_add(&cnt->filtered, 1);
 		return 0;
 	}
+	/* A switch is an event of the thread that leaves the CPU: written only
+	 * when that thread is traced.  A traced thread switching in (from the
+	 * idle task or another process) is its OffCpu event. */
 	if (prev_traced) {
 		struct offcpu_start st = { .ts = ts, .state = prev_state };
 		__u32 tid = prev->pid;
 
 		bpf_map_update_elem(&offcpu, &tid, &st, BPF_ANY);
+		emit_switch(ctx, prev, next, prev_state, ts, cnt);
 	}
-	emit_switch(ctx, prev, next, prev_state, prev_traced, ts, cnt);
 	if (next_traced)
 		emit_offcpu(next, ts, cnt);
 	return 0;
@@ -425,14 +427,17 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 
 	if (!cnt)
 		return 0;
-	if (!is_target(wakee_pid) && !waker_traced) {
-		__sync_fetch_and_add(&cnt->filtered, 1);
-		return 0;
-	}
 	st = bpf_map_lookup_elem(&offcpu, &tid);
 	if (st) {
 		st->waker_pid = id >> 32;
 		st->waker_tid = (__u32)id;
+	}
+	/* The wake-up is an event of the waker's thread: written only when the
+	 * waker is traced (never the idle task: tgid 0).  Another waker of a
+	 * traced thread is named in that thread's OffCpu event. */
+	if (!waker_traced) {
+		__sync_fetch_and_add(&cnt->filtered, 1);
+		return 0;
 	}
 	s = slot_get(SLOT_WAKING, cnt);
 	if (!s)
@@ -447,7 +452,7 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 	e->kstack_depth = 0;
 	e->ustack_depth = 0;
 	bpf_probe_read_kernel_str(e->wakee_comm, sizeof(e->wakee_comm), p->comm);
-	if (waker_traced && (__u32)id) {	/* where the waker released the wakee */
+	if ((__u32)id) {	/* where the waker released the wakee */
 		size = add_stacks(ctx, s, sizeof(*e), WAKING_KSKIP, task_user_regs(),
 				  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
 		flags |= KE_F_HAS_STACK;

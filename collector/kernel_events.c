@@ -167,6 +167,7 @@ struct kernel_events {
 	uint32_t meta[NR_KINDS];
 	uint64_t written[NR_KINDS];
 	uint64_t managed_samples, bad_records, offcpu_ns, offcpu_with_stack;
+	uint64_t cut_frames, cut_stacks;	/* user frames outside the process's code */
 	struct pending_stack *pend;	/* open addressing by tid */
 	size_t pend_cap, pend_n;
 	struct seen_pid *pids;		/* pids handed to the symbolizer */
@@ -486,6 +487,10 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 		(unsigned long long)c.rb_drops, (unsigned long long)c.nested_drops,
 		(unsigned long long)c.kstack_truncated, (unsigned long long)c.ustack_truncated,
 		(unsigned long long)c.stack_errors, (unsigned long long)c.followed);
+	if (ke->written[KIND_SAMPLE] || ke->written[KIND_SWITCH] || ke->written[KIND_WAKEUP])
+		fprintf(f, "kernel-events: %llu user frames outside the process's code cut from "
+			"%llu stacks\n", (unsigned long long)ke->cut_frames,
+			(unsigned long long)ke->cut_stacks);
 	if (ke->bad_records)
 		fprintf(f, "kernel-events: %llu malformed records skipped\n",
 			(unsigned long long)ke->bad_records);
@@ -713,6 +718,33 @@ static int resolve_stack(struct kernel_events *ke, const struct ke_sink *sink,
 	return 0;
 }
 
+/*
+ * The frame-pointer walk trusts %rbp; through a function built without frame
+ * pointers (libc's leaves) it reads a "return address" that is data (an
+ * address in .rela.dyn or .rodata).  As perf does with callchains, the user
+ * stack ends before the first frame that is not code of the process (an
+ * executable mapping or a runtime method), and the frames cut are counted.
+ * user[0] is the interrupted ip; callers are checked at address - 1, the
+ * call instruction.  Returns the user depth kept.
+ */
+static uint32_t cut_user_stack(struct kernel_events *ke, const struct ke_sink *sink,
+			       const struct ce_header *h, const uint64_t *user, uint32_t ud)
+{
+	struct symbolizer *sym = ud ? sink_sym(ke, sink) : NULL;
+	uint32_t i;
+
+	if (!sym || !see_pid(ke, sym, h->pid))
+		return ud;
+	for (i = 0; i < ud; i++)
+		if (!symbolizer__is_code(sym, h->pid, i ? user[i] - 1 : user[i], h->timestamp))
+			break;
+	if (i < ud) {
+		ke->cut_frames += ud - i;
+		ke->cut_stacks++;
+	}
+	return i;
+}
+
 /* ------------------------------------------------------------ payload */
 
 struct pbuf {
@@ -832,8 +864,10 @@ static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size
 
 	if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth))
 		return -EBADMSG;
+	depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr, frames + e->kstack_depth,
+						 e->ustack_depth);
 	err = resolve_stack(ke, sink, &e->hdr, frames, depth,
-			    e->ustack_depth ? e->kstack_depth : UINT32_MAX, &kind);
+			    depth > e->kstack_depth ? e->kstack_depth : UINT32_MAX, &kind);
 	if (err)
 		return err;
 	/* EventPipe: 2 = Managed (leaf user frame in JIT code), 1 = External */
@@ -869,6 +903,8 @@ static int emit_switch(struct kernel_events *ke, const struct ke_switch *e, size
 	if (e->flags & KE_F_HAS_STACK) {
 		enum sym_kind kind;
 
+		depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr,
+							 frames + e->kstack_depth, e->ustack_depth);
 		if (e->kstack_depth && tracing_frame(ke, sink, frames[0])) {
 			frames++;
 			depth--;
@@ -905,6 +941,8 @@ static int emit_wakeup(struct kernel_events *ke, const struct ke_wakeup *e, size
 	if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth))
 		return -EBADMSG;
 	if (depth) {
+		depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr,
+							 frames + e->kstack_depth, e->ustack_depth);
 		err = resolve_stack(ke, sink, &e->hdr, frames, depth, UINT32_MAX, &kind);
 		if (err)
 			return err;

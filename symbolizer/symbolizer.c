@@ -784,6 +784,23 @@ static const char *sym_proc__image_for(const struct sym_proc *p, const struct pr
 	return NULL;
 }
 
+bool symbolizer__is_code(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t ts)
+{
+	struct sym_proc *p;
+
+	if (addr >= SYM_KERNEL_START)
+		return true;
+	p = symbolizer__proc_auto(s, pid);
+	if (!p || !p->maps.n)
+		return true;	/* nothing known about the process: no grounds to cut */
+	if (range_table__find(p->methods, addr, ts) || proc_maps__find(&p->maps, addr))
+		return true;
+	/* a mapping made since the last snapshot (rate-limited as in resolve) */
+	if (!p->gone && now_ns() - p->snap_ns >= SNAPSHOT_MIN_NS && !sym_proc__snapshot(s, p))
+		return proc_maps__find(&p->maps, addr) != NULL;
+	return false;
+}
+
 int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t ts,
 			struct sym_info *si)
 {

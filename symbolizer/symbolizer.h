@@ -35,6 +35,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -306,6 +307,12 @@ void symbolizer__set_horizon(struct symbolizer *s, uint64_t ts);
  * as far as known); returns 0 when named, -ENOENT when not. */
 int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t ts,
 			struct sym_info *si);
+
+/* Whether addr can be code of process pid at time ts: inside one of its
+ * executable mappings or a runtime method's range.  A frame-pointer walk
+ * through a function without a frame pointer yields "return addresses"
+ * that fail this (data, relocations); callers cut the stack there. */
+bool symbolizer__is_code(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t ts);
 
 /* Use this perf-map file for pid instead of looking for one (offline
  * analysis, tests: the file is trusted, no ownership check).  0 or -errno. */

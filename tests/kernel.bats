@@ -283,3 +283,82 @@ assert s["new"]["lost"] == d and s["old"]["lost"] == d, (s, d)
 assert s["unsorted_on_other_thread"] == 0 and s["stack_misses"] == 0, s
 EOF2
 }
+@test "kernel: sched events belong to the target's threads: never the idle task or another process" {
+	need_bpf
+	# refrt's two workers block and wake each other (contention) while the
+	# CPUs idle in between: many switches from and to the idle task
+	run --separate-stderr "$EBPF_COLLECT" -o "$T/s.nettrace" --kernel sched -- \
+		"$REFRT" --scenario mixed --threads 2 --duration 1 --summary "$T/s.json"
+	assert_success
+	dump "$T/s.nettrace"
+	run python3 - "$T/s.nettrace.dump" "$(json_get "$T/s.json" '["pid"]')" <<'EOF'
+import json, sys
+pid = int(sys.argv[2])
+n, bad = {}, []
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e.get("type") != "event" or not e["provider"].startswith("Linux-Kernel"):
+        continue
+    f, ev = e["fields"], e["event"]
+    n[ev] = n.get(ev, 0) + 1
+    # the event's own process and thread, as its payload names them
+    own = {"SchedSwitch": ("PrevPid", "PrevTid"), "SchedWakeup": ("WakerPid", "WakerTid"),
+           "OffCpu": ("Pid", "Tid")}[ev]
+    if e["tid"] == 0 or f[own[0]] != pid or f[own[1]] != e["tid"]:
+        bad.append("%s tid %d: %s %d, %s %d" % (ev, e["tid"], own[0], f[own[0]], own[1],
+                                                  f[own[1]]))
+print(n)
+assert n.get("SchedSwitch", 0) > 100 and n.get("OffCpu", 0) > 100, n
+assert not bad, "%d events not of the target's threads, e.g. %s" % (len(bad), bad[:5])
+EOF
+	echo "$output"
+	assert_success
+}
+
+@test "kernel: CPU samples: every user frame in an executable mapping; frames cut are counted" {
+	need_bpf
+	"$REFRT" --scenario mixed --threads 2 --duration 3 --summary "$T/c.json" 3>&- &
+	local rt=$!
+	# the process's executable mappings while it runs (the code heap grows)
+	( while kill -0 "$rt" 2>/dev/null; do
+		grep ' ..x. ' "/proc/$rt/maps" 2>/dev/null
+		sleep 0.05
+	done ) >"$T/maps" 3>&- &
+	local mp=$!
+	run --separate-stderr "$EBPF_COLLECT" -p "$rt" -o "$T/c.nettrace" --cpu-sampling=4999 \
+		--providers DotNETRuntime -d 2s
+	assert_success
+	wait "$rt"
+	wait "$mp" || true
+	grep -E "kernel-events: [0-9]+ user frames outside the process's code cut from [0-9]+ stacks" \
+		<<<"$stderr" || flunk "no cut-frames line: $stderr"
+	dump "$T/c.nettrace"
+	run python3 - "$T/c.nettrace.dump" "$T/maps" <<'EOF'
+import json, sys
+ranges = set()
+for l in open(sys.argv[2]):
+    lo, hi = l.split()[0].split("-")
+    ranges.add((int(lo, 16), int(hi, 16)))
+ranges = sorted(ranges)
+def code(a):
+    return any(lo <= a < hi for lo, hi in ranges)
+samples = frames = 0
+bad = []
+for l in open(sys.argv[1]):
+    e = json.loads(l)
+    if e.get("provider") != "Microsoft-DotNETCore-SampleProfiler":
+        continue
+    samples += 1
+    user = [int(a, 16) for a in e["stack"] if int(a, 16) < 0xffff800000000000]
+    for i, a in enumerate(user):
+        frames += 1
+        if not code(a if i == 0 else a - 1):
+            bad.append(hex(a))
+print("%d samples, %d user frames, %d outside an executable mapping %s" %
+      (samples, frames, len(bad), bad[:5]))
+assert samples > 1000 and not bad
+EOF
+	echo "$output"
+	assert_success
+}
+
