@@ -254,10 +254,20 @@ EOF
 	local a=$!
 	dd if=/dev/zero of=/dev/null bs=1 count=100000000 2>/dev/null 3>&- &
 	local b=$!
-	run --separate-stderr "$EBPF_COLLECT" -o "$T/o.nettrace" -b 1 --kernel syscalls \
-		-p "$a" -p "$b" -d 1
+	# a 1 MiB ring holds ~12,000 syscall events, 50 ms of two dd's: whether
+	# the reader falls behind depends on the machine's load, so hold it still
+	# for half a second
+	"$EBPF_COLLECT" -o "$T/o.nettrace" -b 1 --kernel syscalls -p "$a" -p "$b" -d 2 \
+		2>"$T/o.err" 3>&- &
+	local col=$!
+	wait_for_grep "tracing " "$T/o.err" || flunk "$(cat "$T/o.err")"
+	sleep 0.3
+	kill -STOP "$col"
+	sleep 0.5
+	kill -CONT "$col"
+	wait "$col" || flunk "collector failed: $(cat "$T/o.err")"
 	kill "$a" "$b"
-	assert_success
+	stderr=$(cat "$T/o.err")
 	drops=$(grep -o 'kernel-events: dropped [0-9]*' <<<"$stderr" | grep -o '[0-9]*$')
 	echo "dropped $drops"
 	((drops > 0)) || flunk "no drops: $stderr"
@@ -283,6 +293,7 @@ assert s["new"]["lost"] == d and s["old"]["lost"] == d, (s, d)
 assert s["unsorted_on_other_thread"] == 0 and s["stack_misses"] == 0, s
 EOF2
 }
+
 @test "kernel: sched events belong to the target's threads: never the idle task or another process" {
 	need_bpf
 	# refrt's two workers block and wake each other (contention) while the
