@@ -1242,7 +1242,7 @@ static void *stop_sources(void *arg)
 {
 	struct collector *c = arg;
 
-	kernel_events__detach(c->ke);	/* issue 7 */
+	kernel_events__detach(c->ke);
 	detach_links(c);
 	__atomic_store_n(&c->sources_stopped, true, __ATOMIC_RELEASE);
 	return NULL;
