@@ -3,7 +3,7 @@
  * usdt-gen-provider.c - emit the runtime side of a USDT provider.
  *
  * For every event the header gets EventXplatEnabled<Symbol>() (a static
- * inline read of the probe's semaphore) and FireEtXplat<Symbol>() as a GNU
+ * inline "semaphore set and <prefix>_tracer_pause 0") and FireEtXplat<Symbol>() as a GNU
  * extern inline "if semaphore is 0 return, else call <prefix>__fire_<Symbol>"
  * (inlined by optimizing callers, never emitted from the header); the
  * source gets the semaphore, the out-of-line FireEtXplat definition (the
@@ -325,8 +325,17 @@ static void emit_h_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 	fprintf(f, "/* Activity ids of the calling thread, passed with every event it fires\n"
 		" * (probe arguments 2 and 3).  NULL clears. */\n"
 		"void EventXplatSetActivityId(const GUID *activity, const GUID *related);\n\n");
-	fprintf(f, "#define %s__SEMA(s) (__builtin_expect(*(volatile const unsigned short *)&(s) "
-		"!= 0, 0))\n\n", up);
+	fprintf(f, "/* Raised (a count, so tracers compose) by a tracer while its uprobes go\n"
+		" * in or out: the kernel sets a probe's semaphore before its breakpoint and\n"
+		" * removes its handler before the semaphore, and an event fired in between\n"
+		" * would look traced to the runtime and reach nobody.  A tracer finds the\n"
+		" * word by its ELF symbol.  Nonzero: no event fires. */\n"
+		"extern volatile unsigned int %s_tracer_pause;\n\n", g->prefix);
+	fprintf(f, "/* The untraced path reads the semaphore only; the pause word is read\n"
+		" * only when a tracer is attached. */\n"
+		"#define %s__SEMA(s) (__builtin_expect(*(volatile const unsigned short *)&(s) "
+		"!= 0, 0) \\\n\t&& __builtin_expect(%s_tracer_pause == 0, 1))\n\n", up,
+		g->prefix);
 	fprintf(f, "/*\n * FireEtXplat<Symbol>() is defined twice: here for inlining only (GNU\n"
 		" * extern inline: never emitted from this header), and out of line in\n"
 		" * %s_provider.c, the symbol every unoptimized or indirect call uses.\n"
@@ -438,6 +447,11 @@ static void emit_c_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 		"#define _SDT_HAS_SEMAPHORES 1\n#include <sys/sdt.h>\n"
 		"/* architecture decision 12: 5-byte nop probe sites (0f 1f 44 00 00) */\n"
 		"#undef _SDT_NOP\n#define _SDT_NOP .nops 5\n\n", g->prefix);
+	fprintf(f, "/* In .probes beside the semaphores: file-backed, so a tracer finds it at\n"
+		" * its ELF symbol's file offset in the mapping, as the kernel finds a\n"
+		" * semaphore. */\n"
+		"volatile unsigned int %s_tracer_pause __attribute__((section(\".probes\"), "
+		"used, visibility(\"default\")));\n\n", g->prefix);
 	fprintf(f, "#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || __SIZEOF_POINTER__ != 8\n"
 		"#error \"payloads are written for 64-bit little-endian targets\"\n#endif\n\n");
 	fprintf(f, "#define %s__STACK_BUF %d\n\n", up, STACK_BUF);

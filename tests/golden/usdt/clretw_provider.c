@@ -24,6 +24,11 @@
 #undef _SDT_NOP
 #define _SDT_NOP .nops 5
 
+/* In .probes beside the semaphores: file-backed, so a tracer finds it at
+ * its ELF symbol's file offset in the mapping, as the kernel finds a
+ * semaphore. */
+volatile unsigned int clretw_tracer_pause __attribute__((section(".probes"), used, visibility("default")));
+
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || __SIZEOF_POINTER__ != 8
 #error "payloads are written for 64-bit little-endian targets"
 #endif

@@ -52,7 +52,17 @@ extern unsigned long long clretw_dropped_nomem;
  * (probe arguments 2 and 3).  NULL clears. */
 void EventXplatSetActivityId(const GUID *activity, const GUID *related);
 
-#define CLRETW__SEMA(s) (__builtin_expect(*(volatile const unsigned short *)&(s) != 0, 0))
+/* Raised (a count, so tracers compose) by a tracer while its uprobes go
+ * in or out: the kernel sets a probe's semaphore before its breakpoint and
+ * removes its handler before the semaphore, and an event fired in between
+ * would look traced to the runtime and reach nobody.  A tracer finds the
+ * word by its ELF symbol.  Nonzero: no event fires. */
+extern volatile unsigned int clretw_tracer_pause;
+
+/* The untraced path reads the semaphore only; the pause word is read
+ * only when a tracer is attached. */
+#define CLRETW__SEMA(s) (__builtin_expect(*(volatile const unsigned short *)&(s) != 0, 0) \
+	&& __builtin_expect(clretw_tracer_pause == 0, 1))
 
 /*
  * FireEtXplat<Symbol>() is defined twice: here for inlining only (GNU
