@@ -51,6 +51,7 @@
 #include "reorder.h"
 #include "selection.h"
 #include "usdt_notes.h"
+#include "tracer_pause.h"
 #include "usdt_generic.h"	/* --usdt (issue 8) */
 #include "kernel_events.h"	/* --kernel, --cpu-sampling (issue 7) */
 #include "symbolize.h"		/* frame names in the trace (issue 6) */
@@ -604,6 +605,16 @@ struct attached_file {
 	ino_t ino;
 };
 
+/* A traced file that defines a provider's pause word (tracer_pause.h). */
+struct pause_site {
+	pid_t pid;
+	dev_t dev;
+	ino_t ino;
+	uint64_t off;		/* file offset of the word */
+	uint64_t addr;		/* its address in pid while raised */
+	bool raised;
+};
+
 struct collector {
 	const struct ect_table *table;
 	struct selection sel;
@@ -636,6 +647,8 @@ struct collector {
 	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
 	struct kernel_events *ke;	/* issue 7: NULL without kernel events */
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
+	struct pause_site *pauses;	/* where to pause the runtime before detaching */
+	size_t nr_pauses, cap_pauses;
 };
 
 /* Hundreds of probe links and a perf event per CPU and target thread need
@@ -716,6 +729,57 @@ static int seen_before(const struct usdt_note_list *l, size_t i)
 	return 0;
 }
 
+static bool has_our_probes(const struct collector *c, const struct usdt_note_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (ect_find_provider(c->table, l->v[i].provider))
+			return true;
+	return false;
+}
+
+/*
+ * Where pid's copy of open_path keeps its pause word, if it has one; and,
+ * when pid already maps it, raise the word while the probes go in: the
+ * kernel raises a probe's semaphore count before it writes the
+ * breakpoint, and an event fired in between would be counted by the
+ * runtime and seen by nobody.  Returns true if ps describes a pause word.
+ */
+static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
+			     struct pause_site *ps)
+{
+	struct stat st;
+	uint64_t off = 0;
+	int err = tracer_pause__file_offset(open_path, &off);
+
+	*ps = (struct pause_site){ .pid = pid, .off = off };
+	if (!err && stat(open_path, &st))
+		err = -errno;
+	if (err) {
+		pr_debug("pid %d: %s has no tracer pause word (%s): its first and last "
+			 "events in the trace can be missed\n", pid, path, strerror(-err));
+		return false;
+	}
+	ps->dev = st.st_dev;
+	ps->ino = st.st_ino;
+	if (!tracer_pause__resolve(pid, ps->dev, ps->ino, ps->off, &ps->addr))
+		ps->raised = !tracer_pause__add(pid, ps->addr, 1);
+	return true;
+}
+
+/* Lower the word pause_for_attach raised, and keep the site for the end. */
+static void resume_after_attach(struct collector *c, struct pause_site *ps, int attached)
+{
+	if (ps->raised && tracer_pause__add(ps->pid, ps->addr, -1))
+		pr_warn("pid %d: cannot lower the runtime's tracer pause word; it fires no "
+			"events until it is 0 again\n", ps->pid);
+	ps->raised = false;
+	if (attached &&
+	    push_ptr((void **)&c->pauses, &c->nr_pauses, &c->cap_pauses, sizeof(*ps), ps))
+		pr_debug("pid %d: no memory to note a pause word\n", ps->pid);
+}
+
 /*
  * Attach every selected probe of one file for one pid.  Returns the number
  * of probes attached, or -errno on a failure that must stop the trace.
@@ -725,6 +789,8 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 	LIBBPF_OPTS(bpf_usdt_opts, uopts);
 	struct usdt_note_list notes;
 	int attached = 0, ours = 0, unknown = 0, err;
+	struct pause_site ps;
+	bool has_pause;
 	size_t i;
 
 	err = usdt_notes__load(open_path, &notes);
@@ -732,6 +798,7 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 		pr_debug("pid %d: skipping %s: %s\n", pid, path, strerror(-err));
 		return 0;
 	}
+	has_pause = has_our_probes(c, &notes) && pause_for_attach(pid, path, open_path, &ps);
 	for (i = 0; i < notes.n; i++) {
 		const struct usdt_note *n = &notes.v[i];
 		const struct ect_event *ev;
@@ -773,6 +840,8 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 		attached++;
 	}
 	usdt_notes__free(&notes);
+	if (has_pause)
+		resume_after_attach(c, &ps, attached);
 	c->ours_found += ours;
 	if (ours)
 		pr_info("pid %d: attached %d of %d runtime probes in %s\n", pid, attached, ours,
@@ -1248,6 +1317,56 @@ static void *stop_sources(void *arg)
 	return NULL;
 }
 
+/* A thread of the runtime that read "traced, not paused" just before the
+ * pause went up is still on its way to the probe: this long is ample. */
+#define PAUSE_GRACE_US	10000
+
+/*
+ * Raise the pause word of every traced process's provider, so the runtime
+ * fires no event while the probes go: the kernel removes a probe's handler
+ * before the breakpoint and the semaphore count, and an event fired in
+ * between would be counted by the runtime and seen by nobody.  A process
+ * that cannot be paused (gone, not ours to write) keeps that window.
+ */
+static void pause_runtimes(struct collector *c)
+{
+	size_t i, raised = 0;
+
+	for (i = 0; i < c->nr_pauses; i++) {
+		struct pause_site *ps = &c->pauses[i];
+		int err = tracer_pause__resolve(ps->pid, ps->dev, ps->ino, ps->off, &ps->addr);
+
+		if (!err)
+			err = tracer_pause__add(ps->pid, ps->addr, 1);
+		ps->raised = !err;
+		raised += ps->raised;
+		if (err)
+			pr_debug("pid %d: cannot pause the runtime before detaching (%s); its "
+				 "last events can be missed\n", ps->pid, strerror(-err));
+	}
+	if (raised)
+		usleep(PAUSE_GRACE_US);
+}
+
+/* Lower the pause words again, so a later tracer sees events. */
+static void resume_runtimes(struct collector *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_pauses; i++) {
+		struct pause_site *ps = &c->pauses[i];
+		int err;
+
+		if (!ps->raised)
+			continue;
+		err = tracer_pause__add(ps->pid, ps->addr, -1);
+		ps->raised = false;
+		if (err && err != -ESRCH)
+			pr_warn("pid %d: cannot lower the runtime's tracer pause word: %s; it "
+				"fires no events until it is 0 again\n", ps->pid, strerror(-err));
+	}
+}
+
 /* Up to this long for a record reserved before the detach to be committed. */
 #define DRAIN_WAIT_NS	(1000ULL * 1000 * 1000)
 
@@ -1698,21 +1817,16 @@ static int attach_all(struct collector *c, const char *cmd_path)
  * destroy its handles (fast: the kernel links stay alive), then close the
  * duplicates from many threads at once, whose grace periods overlap.
  *
- * The closes start DETACH_STAGGER_NS apart.  Each one first unregisters
- * the link's uprobes (the handler goes, then the breakpoint and the
- * semaphore count), which takes the target's mmap lock for writing; all at
- * once they queue on that lock, and while a probe waits its handler is gone
- * but its semaphore is still set, so the runtime fires events nobody
- * records.  One at a time that window is a few microseconds per probe; the
- * grace periods still overlap (430 links: ~0.5 s).
+ * All at once the closes queue on the target's mmap lock, and while a
+ * probe waits its handler is gone but its semaphore is still set; our
+ * provider is paused by then (pause_runtimes), so spacing the closes out
+ * would buy nothing for it.
  */
-#define DETACH_THREADS		64
-#define DETACH_STAGGER_NS	(1000 * 1000ULL)
+#define DETACH_THREADS 64
 
 struct closer {
 	int *fds;
 	size_t n, start, step;
-	struct timespec t0;
 };
 
 static void *close_fds(void *arg)
@@ -1720,17 +1834,8 @@ static void *close_fds(void *arg)
 	struct closer *cl = arg;
 	size_t i;
 
-	for (i = cl->start; i < cl->n; i += cl->step) {
-		uint64_t at = cl->t0.tv_nsec + i * DETACH_STAGGER_NS;
-		struct timespec ts = {
-			.tv_sec = cl->t0.tv_sec + at / 1000000000ULL,
-			.tv_nsec = at % 1000000000ULL,
-		};
-
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
+	for (i = cl->start; i < cl->n; i += cl->step)
 		close(cl->fds[i]);
-	}
 	return NULL;
 }
 
@@ -1777,7 +1882,6 @@ static void detach_links(struct collector *c)
 	size_t i, n, nth;
 	int *fds = NULL;
 	bool started[DETACH_THREADS] = {};
-	struct timespec t0;
 
 	n = c->nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
 	for (i = 0; i < c->nr_links; i++)
@@ -1785,9 +1889,8 @@ static void detach_links(struct collector *c)
 	c->nr_links = 0;
 	usdt_generic__detach(c->ug);	/* --usdt (issue 8): same trick */
 	nth = n < DETACH_THREADS ? n : DETACH_THREADS;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < nth; i++) {
-		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth, .t0 = t0 };
+		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
 		started[i] = !pthread_create(&th[i], NULL, close_fds, &cl[i]);
 		if (!started[i])
 			close_fds(&cl[i]);	/* no thread: close this share here */
@@ -1812,6 +1915,7 @@ static void collector__free(struct collector *c)
 	free(c->meta_ids);
 	free(c->ev_counts);
 	free(c->files);
+	free(c->pauses);
 	free(c->searched);
 }
 
@@ -1939,8 +2043,11 @@ int collect_main(int argc, char **argv)
 		env.output);
 
 	err = poll_loop(&c);
-	if (!err)
+	if (!err) {
+		pause_runtimes(&c);
 		err = stop_and_drain(&c);
+		resume_runtimes(&c);
+	}
 	ret = err ? EXIT_FAIL : EXIT_OK;
 	if (finish_file(&c))
 		ret = EXIT_FAIL;

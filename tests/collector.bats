@@ -653,9 +653,9 @@ EOF
 # while traced).  kernel.bpf_stats_enabled makes the summary say how often
 # the BPF program ran.  Leaves $T/s.nettrace, $T/s.json (refrt's summary),
 # $T/s.err (the collector's stderr); echoes
-# "RUNTIME TRACE LOST_FILE LOST_STDERR RUNS" after checking that TraceEvent
-# reads the file's lost count and that no event is in the trace more often
-# than refrt fired it.
+# "RUNTIME TRACE LOST_FILE LOST_STDERR RUNS DIFFERING_TYPES" after checking
+# that TraceEvent reads the file's lost count (DIFFERING_TYPES: how many
+# event types are in the trace more or less often than refrt fired them).
 stop_trace() {
 	local mode=$1 rt col
 	if [[ $mode == exit ]]; then
@@ -700,34 +700,35 @@ sim = json.loads(subprocess.run([sys.executable, sys.argv[4], sys.argv[5]], chec
                                 capture_output=True, text=True).stdout)
 assert summary["complete"], summary
 assert sim["new"]["lost"] == sim["old"]["lost"] == summary["lost"], (sim, summary)
-over = {k: (v, fired.get(k, 0)) for k, v in got.items() if v > fired.get(k, 0)}
-assert not over, "more in the trace than refrt fired: %r" % over
+differ = {k: (got.get(k, 0), fired.get(k, 0)) for k in set(got) | set(fired)
+          if got.get(k, 0) != fired.get(k, 0)}
+if differ:
+    print("event types whose count in the trace differs from refrt's (trace, refrt): %r"
+          % differ)
 print(sum(fired.values()), sum(got.values()), summary["lost"], lost_err,
-      runs.group(1) if runs else "-")
+      runs.group(1) if runs else "-", len(differ))
 EOF
 }
 
-# Every end of a trace turns the probes off, then reads the ring to empty:
-# each event a probe handler saw is in the file (events = the BPF program's
-# runs as the kernel counts them) and none is lost.  Against refrt's own
-# count the trace is exact when refrt exits while traced.  When the
-# collector detaches first, the kernel unregisters each probe's handler
-# before it clears the probe's semaphore (the breakpoint and the semaphore
-# go under the target's mmap lock, up to milliseconds later on a busy
-# machine), so refrt counts the events it fires in between and no tracer
-# sees them: there the trace holds at most what refrt fired.
+# Every end of a trace pauses the runtime's provider (its tracer pause
+# word), turns the probes off, reads the ring to empty and lifts the pause:
+# each event refrt fired while traced is in the file, event type by event
+# type (and equals the BPF program's runs as the kernel counts them), none
+# is lost.
 stop_modes_check() {
-	local mode=$1 i rt tr lf le runs out
+	local mode=$1 i rt tr lf le runs differ out
 	for i in 1 2 3 4 5; do
 		out=$(stop_trace "$mode") || flunk "$mode run $i: $out"
-		read -r rt tr lf le runs <<<"${out##*$'\n'}"
+		[[ $out != *differs* ]] || echo "$out"
+		read -r rt tr lf le runs differ <<<"${out##*$'\n'}"
 		echo "$mode run $i: refrt fired $rt while traced, trace $tr, lost $lf (stderr $le)," \
 			"BPF program runs $runs"
 		assert_equal "$lf" 0
 		assert_equal "$le" 0
 		assert_equal "$tr" "$runs"
 		((tr > 5000)) || flunk "$mode run $i: only $tr events"
-		[[ $mode != exit ]] || assert_equal "$tr" "$rt"
+		assert_equal "$tr" "$rt"
+		assert_equal "$differ" 0
 	done
 }
 
@@ -736,21 +737,21 @@ bpf_stats_on() {
 	echo 1 >/proc/sys/kernel/bpf_stats_enabled
 }
 
-@test "refrt: stop by -d: every event a probe saw is in the file, 0 lost (5 runs)" {
+@test "refrt: stop by -d: the trace holds exactly what refrt fired, 0 lost (5 runs)" {
 	require_root
 	require_refrt
 	bpf_stats_on
 	stop_modes_check duration
 }
 
-@test "refrt: stop by SIGINT: every event a probe saw is in the file, 0 lost (5 runs)" {
+@test "refrt: stop by SIGINT: the trace holds exactly what refrt fired, 0 lost (5 runs)" {
 	require_root
 	require_refrt
 	bpf_stats_on
 	stop_modes_check INT
 }
 
-@test "refrt: stop by SIGTERM: every event a probe saw is in the file, 0 lost (5 runs)" {
+@test "refrt: stop by SIGTERM: the trace holds exactly what refrt fired, 0 lost (5 runs)" {
 	require_root
 	require_refrt
 	bpf_stats_on
