@@ -613,16 +613,20 @@ EOF
 	assert_equal "$(json_get "$T/exceptions.json" '["events"]["ExceptionCatchStart"]')" 0
 }
 
-@test "refrt: detaching 64 probes is quick and leaves every semaphore at 0" {
+@test "refrt: detaching 64 probes is quick and leaves every semaphore and the pause word at 0" {
 	require_root
 	require_refrt
 	bg "$T/rt.out" "$REFRT" --scenario cpu --duration 30 --rate 10 --threads 1 --summary "$T/rt.json"
 	local rt=$LAST_PID
 	sleep 0.5
-	# semaphores of all runtime probes in refrt, summed (/proc/PID/mem)
+	# semaphores of all runtime probes in refrt, summed, and the provider's
+	# tracer pause word (/proc/PID/mem)
 	"$EBPF_COLLECT" -l "$REFRT" | awk '$1 ~ /^DotNETRuntime/ {print $4}' >"$T/semas"
+	local pause
+	pause=$(nm "$REFRT" | awk '$3 == "clretw_tracer_pause" {print $1}')
+	[[ -n $pause ]] || flunk "refrt defines no clretw_tracer_pause"
 	sema_sum() {
-		python3 - "$rt" "$T/semas" <<'EOF'
+		python3 - "$rt" "$T/semas" "$pause" <<'EOF'
 import sys
 pid, semas = int(sys.argv[1]), [int(x, 16) for x in open(sys.argv[2]).read().split()]
 base = next(int(l.split()[0].split("-")[0], 16) for l in open("/proc/%d/maps" % pid)
@@ -632,19 +636,34 @@ total = 0
 for s in semas:
     mem.seek(base + s)
     total += int.from_bytes(mem.read(2), "little")
-print(total)
+mem.seek(base + int(sys.argv[3], 16))
+print(total, int.from_bytes(mem.read(4), "little"))
 EOF
 	}
-	assert_equal "$(sema_sum)" 0
+	assert_equal "$(sema_sum)" "0 0"
 	local t0=$SECONDS
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$rt" -o "$T/d.nettrace" --providers DotNETRuntime,DotNETRuntimeRundown -d 3
 	local col=$LAST_PID
 	sleep 1.5
-	assert_equal "$(sema_sum)" "$(wc -l <"$T/semas")"
+	assert_equal "$(sema_sum)" "$(wc -l <"$T/semas") 0"
 	wait "$col"
-	assert_equal "$(sema_sum)" 0
+	assert_equal "$(sema_sum)" "0 0"
 	((SECONDS - t0 <= 5)) || flunk "took $((SECONDS - t0)) s for a 3 s trace"
 	grep -q "attached 64 of 64" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
+}
+
+@test "refrt: a second collector after the first still gets refrt's events (the pause is lifted)" {
+	require_root
+	require_refrt
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 30 --summary "$T/rt.json"
+	local rt=$LAST_PID i n
+	for i in 1 2; do
+		"$EBPF_COLLECT" -p "$rt" -o "$T/p$i.nettrace" --providers DotNETRuntime -d 1s \
+			2>"$T/p$i.err" || flunk "collector $i failed: $(cat "$T/p$i.err")"
+		"$EBPF_COLLECT" dump --json "$T/p$i.nettrace" >"$T/p$i.jsonl" || flunk "dump failed"
+		n=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l).get("type") == "event" and json.loads(l)["provider"] != "ebpf-collect"))' "$T/p$i.jsonl")
+		((n > 1000)) || flunk "collector $i: only $n runtime events: $(cat "$T/p$i.err")"
+	done
 }
 
 # stop_trace MODE: trace refrt's mixed scenario at its default rate (about
