@@ -7,11 +7,12 @@
  * counters, the probe's EventXplatEnabled function and the name printed in
  * the summary (the manifest symbol, which is also the USDT probe name).
  *
- * An event counts when the semaphore read that decides to fire it was set:
- * FIRE() makes that one read and calls the probe's fire function itself.
- * (FireEtXplat would read it again after the caller's EventXplatEnabled
- * check; while a tracer detaches the two reads disagree, and counting on
- * the first counted events that never reached the probe.)
+ * An event counts when the check that decides to fire it passed (semaphore
+ * set, tracer pause word 0): FIRE() makes that one check and calls the
+ * probe's fire function itself.  (FireEtXplat would check again after the
+ * caller's EventXplatEnabled; while a tracer attaches or detaches the two
+ * checks can disagree, and counting on the first counted events that never
+ * reached the probe.)
  *
  * Where CoreCLR chooses between versions of an event, so do we: the verbose
  * method load if its probe is enabled, else the terse one; the V2 method
