@@ -763,8 +763,14 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 	}
 	ps->dev = st.st_dev;
 	ps->ino = st.st_ino;
-	if (!tracer_pause__resolve(pid, ps->dev, ps->ino, ps->off, &ps->addr))
-		ps->raised = !tracer_pause__add(pid, ps->addr, 1);
+	/* not mapped yet (-- CMD before exec, --lib): no event can fire yet */
+	err = tracer_pause__resolve(pid, ps->dev, ps->ino, ps->off, &ps->addr);
+	if (!err)
+		err = tracer_pause__add(pid, ps->addr, 1);
+	ps->raised = !err;
+	if (err && err != -ENOENT)
+		pr_debug("pid %d: cannot pause the runtime while attaching (%s); its first "
+			 "events can be missed\n", pid, strerror(-err));
 	return true;
 }
 
@@ -1340,7 +1346,7 @@ static void pause_runtimes(struct collector *c)
 			err = tracer_pause__add(ps->pid, ps->addr, 1);
 		ps->raised = !err;
 		raised += ps->raised;
-		if (err)
+		if (err && err != -ESRCH)	/* gone: nothing left to miss */
 			pr_debug("pid %d: cannot pause the runtime before detaching (%s); its "
 				 "last events can be missed\n", ps->pid, strerror(-err));
 	}
