@@ -19,6 +19,8 @@ and ThreadCache.cs (the 2025 rewrite, "new") and the EventCache before it
 It also checks the method and module events against what TraceEvent's
 TraceLog (the ETLX conversion PerfView runs first) assumes of them; see
 "What TraceLog assumes of method and module events" in collector/README.md.
+The rules apply to the collector's own symbol events (thread 0x7FFFFFFF);
+of the runtime's module events only the ID is checked (pseudo_id_clash).
 "tracelog" counts the events breaking each rule (all 0 for a good trace):
 
   short_ngen_path   IL path == native path, 1..6 characters: TraceLog's
@@ -102,6 +104,7 @@ RUNDOWN = "Microsoft-Windows-DotNETRuntimeRundown"
 METHOD_EVENTS = {(CLR, 143), (CLR, 144), (RUNDOWN, 143), (RUNDOWN, 144)}
 MODULE_EVENTS = {(CLR, 152), (CLR, 153), (RUNDOWN, 153), (RUNDOWN, 154)}
 PSEUDO_MODULE = 0xebc0  # top 16 bits of the collector's pseudo-module IDs
+SYMBOLIZE_TID = 0x7FFFFFFF  # thread of the collector's symbol events
 RULES = ("short_ngen_path", "pseudo_native", "module_id_zero", "pseudo_id_clash",
          "pseudo_path_ids", "unnamed_module", "bad_range", "empty_name")
 
@@ -233,7 +236,7 @@ class Sim:
         elif h["meta"] != 0:
             h["seq"] = (h["seq"] + 1) & 0xFFFFFFFF
         if f & 4:
-            _tid, q = varint(blk, q)
+            h["tid"], q = varint(blk, q)
         if f & 8:
             h["stack"], q = varint(blk, q)
         d, q = varint(blk, q)
@@ -262,7 +265,7 @@ class Sim:
 
     def block_MetadataBlock(self, blk):
         hs, = struct.unpack_from("<H", blk, 0)
-        h = dict(meta=0, seq=0, cap=0, stack=0, ts=0, sorted=False, size=0)
+        h = dict(meta=0, seq=0, cap=0, tid=0, stack=0, ts=0, sorted=False, size=0)
         q = hs
         while q < len(blk):
             q = self.header(blk, q, h)
@@ -278,12 +281,10 @@ class Sim:
             self.mods.method(p)
         elif key in MODULE_EVENTS:
             self.mods.module(p)
-        elif key in ((CLR, 151), (RUNDOWN, 152)):  # DomainModule*: ID only
-            self.mods.runtime_module(p)
 
     def block_EventBlock(self, blk):
         hs, = struct.unpack_from("<H", blk, 0)
-        h = dict(meta=0, seq=0, cap=0, stack=0, ts=0, sorted=False, size=0)
+        h = dict(meta=0, seq=0, cap=0, tid=0, stack=0, ts=0, sorted=False, size=0)
         peek = dict(h)
         self.header(blk, hs, peek)
         cur = peek["cap"]
@@ -292,7 +293,10 @@ class Sim:
         q = hs
         while q < len(blk):
             q = self.header(blk, q, h)
-            self.payload(h["meta"], blk[q:q + h["size"]])
+            if h["tid"] == SYMBOLIZE_TID:
+                self.payload(h["meta"], blk[q:q + h["size"]])
+            elif self.meta.get(h["meta"]) in MODULE_EVENTS:
+                self.mods.runtime_module(blk[q:q + h["size"]])
             q += h["size"]
             if h["stack"] and h["stack"] not in self.stacks:
                 self.stack_misses += 1
