@@ -269,7 +269,7 @@ static class Program
 		if (!o.Json) {
 			string s = rd == null ? "" : $"events {rd.Events} lost {rd.Lost}";
 			if (st != null)
-				s += $" frames {st.Frames} named {100 * st.Ratio:f2} %";
+				s += $" frames {st.Frames} named {st.Named} ({100 * st.Ratio:f3} %)";
 			Console.WriteLine($"{(causes.Count == 0 ? "ok" : "FAIL")} {file}: {s}");
 			return;
 		}
