@@ -19,15 +19,16 @@ and ThreadCache.cs (the 2025 rewrite, "new") and the EventCache before it
 It also checks the method and module events against what TraceEvent's
 TraceLog (the ETLX conversion PerfView runs first) assumes of them; see
 "What TraceLog assumes of method and module events" in collector/README.md.
-The rules apply to the collector's own symbol events (thread 0x7FFFFFFF);
-of the runtime's module events only the ID is checked (pseudo_id_clash).
+The rules apply to the symbol events we write: those of the collector's
+symbol thread (0x7FFFFFFF) and any naming one of our pseudo-modules
+(ModuleID 0xebc0...), whatever thread `ebpf-collect symbolize` gave them;
+the runtime's own method and module events are its business.
 "tracelog" counts the events breaking each rule (all 0 for a good trace):
 
   short_ngen_path   IL path == native path, 1..6 characters: TraceLog's
                     ".ni." search throws and the conversion fails
   pseudo_native     one of our pseudo-modules has a native path
   module_id_zero    a module event with ModuleID 0
-  pseudo_id_clash   a runtime module event uses an ID in our pseudo range
   pseudo_path_ids   a pseudo-module path under two IDs, or an ID with two paths
   unnamed_module    a method of a pseudo-module that no module event names
   bad_range         a method range of size 0, >= 2**31 or past 2**64
@@ -105,8 +106,8 @@ METHOD_EVENTS = {(CLR, 143), (CLR, 144), (RUNDOWN, 143), (RUNDOWN, 144)}
 MODULE_EVENTS = {(CLR, 152), (CLR, 153), (RUNDOWN, 153), (RUNDOWN, 154)}
 PSEUDO_MODULE = 0xebc0  # top 16 bits of the collector's pseudo-module IDs
 SYMBOLIZE_TID = 0x7FFFFFFF  # thread of the collector's symbol events
-RULES = ("short_ngen_path", "pseudo_native", "module_id_zero", "pseudo_id_clash",
-         "pseudo_path_ids", "unnamed_module", "bad_range", "empty_name")
+RULES = ("short_ngen_path", "pseudo_native", "module_id_zero", "pseudo_path_ids",
+         "unnamed_module", "bad_range", "empty_name")
 
 
 class Modules:
@@ -125,10 +126,12 @@ class Modules:
         if self.first is None:
             self.first = "%s: %s" % (rule, what)
 
-    def method(self, p):
+    def method(self, p, symbolizer):
         mid, modid, start, size, _tok, _flags = struct.unpack_from("<QQQIII", p, 0)
         ns, q = utf16z(p, 36)
         name, q = utf16z(p, q)
+        if not symbolizer and modid >> 48 != PSEUDO_MODULE:
+            return  # the runtime's: its values are its own
         self.methods += 1
         if size == 0 or size >= 1 << 31 or start + size > 1 << 64:
             self.bad("bad_range", "%#x+%#x %s" % (start, size, name))
@@ -137,10 +140,12 @@ class Modules:
         if modid >> 48 == PSEUDO_MODULE:
             self.used.add(modid)
 
-    def module(self, p):
+    def module(self, p, symbolizer):
         modid, _asm, _flags, _res = struct.unpack_from("<QQII", p, 0)
         il, q = utf16z(p, 24)
         native, q = utf16z(p, q)
+        if not symbolizer and modid >> 48 != PSEUDO_MODULE:
+            return
         self.modules += 1
         if il == native and 0 < len(il) < 7:
             self.bad("short_ngen_path", repr(il))
@@ -152,11 +157,6 @@ class Modules:
             self.bad("pseudo_native", "%r %r" % (il, native))
         self.paths.setdefault(modid, set()).add(il)
         self.ids.setdefault(il, set()).add(modid)
-
-    def runtime_module(self, p):
-        modid, = struct.unpack_from("<Q", p, 0)
-        if modid >> 48 == PSEUDO_MODULE:
-            self.bad("pseudo_id_clash", "%#x" % modid)
 
     def report(self):
         for modid, paths in self.paths.items():
@@ -275,12 +275,12 @@ class Sim:
             self.meta[mid] = (prov, eid & 0xFFFF)
             q += h["size"]
 
-    def payload(self, meta, p):
+    def payload(self, meta, symbolizer, p):
         key = self.meta.get(meta)
         if key in METHOD_EVENTS:
-            self.mods.method(p)
+            self.mods.method(p, symbolizer)
         elif key in MODULE_EVENTS:
-            self.mods.module(p)
+            self.mods.module(p, symbolizer)
 
     def block_EventBlock(self, blk):
         hs, = struct.unpack_from("<H", blk, 0)
@@ -293,10 +293,7 @@ class Sim:
         q = hs
         while q < len(blk):
             q = self.header(blk, q, h)
-            if h["tid"] == SYMBOLIZE_TID:
-                self.payload(h["meta"], blk[q:q + h["size"]])
-            elif self.meta.get(h["meta"]) in MODULE_EVENTS:
-                self.mods.runtime_module(blk[q:q + h["size"]])
+            self.payload(h["meta"], h["tid"] == SYMBOLIZE_TID, blk[q:q + h["size"]])
             q += h["size"]
             if h["stack"] and h["stack"] not in self.stacks:
                 self.stack_misses += 1
