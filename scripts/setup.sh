@@ -32,6 +32,17 @@ have_all() {
 	return 0
 }
 
+# tests/traceevent (TraceCheck) needs Microsoft.Diagnostics.Tracing.TraceEvent
+# from NuGet; the build (make) restores it too, this fetches it up front.
+# Never fatal: without dotnet or the package those tests skip, saying why.
+restore_tracecheck() {
+	local pkgs=${NUGET_PACKAGES:-$HOME/.nuget/packages}
+	[[ -d $pkgs/microsoft.diagnostics.tracing.traceevent/4.0.0/lib ]] && return 0
+	echo "setup: restoring the TraceEvent package for tests/traceevent (NuGet)" >&2
+	bash "$(dirname "$0")/../tests/traceevent/build.sh" --restore
+}
+restore_tracecheck
+
 if have_all; then
 	exit 0
 fi

@@ -577,6 +577,8 @@ filter_check() {
 	n=$(wc -l <<<"$sel")
 	run_scenario exceptions --providers "Microsoft-Windows-DotNETRuntime:$mask:$level"
 	assert_success
+	trace_note "$T/exceptions.nettrace" unnamed \
+		"JIT frames: no Jit/Loader keyword selected and no perf map"
 	assert_output_contains "attached $n of "
 	run trace_check "$T/exceptions.nettrace" "$(json_get "$T/exceptions.json" '["events"]')"
 	assert_success
@@ -673,6 +675,7 @@ EOF
 	run --separate-stderr "$EBPF_COLLECT" -o "$T/builtin.nettrace" \
 		--providers DotNETRuntime,DotNETRuntimeRundown -- "$T/caller"
 	assert_success
+	trace_note "$T/builtin.nettrace" placeholder "the caller fires every event once with placeholder values"
 	grep -q "attached 64 of 243 runtime probes in $T/caller" <<<"$stderr" || flunk "$stderr"
 	grep -q "$T/caller: 179 runtime probes are not in the event table of clr-events.man and are not traced (--manifest FILE" <<<"$stderr" ||
 		flunk "$stderr"
@@ -680,6 +683,7 @@ EOF
 	run --separate-stderr "$EBPF_COLLECT" -o "$T/all.nettrace" --manifest "$MANIFEST_REAL" \
 		--providers "$all" -- "$T/caller"
 	assert_success
+	trace_note "$T/all.nettrace" placeholder "the caller fires every event once with placeholder values"
 	grep -q "attached 430 of 430 runtime probes in $T/caller" <<<"$stderr" || flunk "$stderr"
 	grep -q "not in the event table" <<<"$stderr" && flunk "$stderr"
 	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$T/all.nettrace" >"$T/all.jsonl" ||
