@@ -63,6 +63,8 @@ _Static_assert(sizeof(struct ce_counters) == 12 * 8, "ce_counters layout");
 
 extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
 
+#define STR_(x)			#x
+#define STR(x)			STR_(x)
 #define MAX_PIDS		64
 #define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
 #define DEFAULT_BUFFER_MB	32
@@ -864,7 +866,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 	idx = CE_COOKIE_INDEX(e->cookie);
 	ev = &c->table->events[idx];
 	if (e->flags & CE_F_PAYLOAD_TRUNCATED) {
-		/* 64 KiB or more: TraceEvent could not read it; a gap on its thread */
+		/* over CE_MAX_PAYLOAD: TraceEvent could not read it; a gap on its thread */
 		c->oversize++;
 		pr_debug("%s/%s of tid %u: %u-byte payload over the %u-byte limit, dropped\n",
 			 ev->provider->usdt_name, ev->symbol, e->hdr.tid, e->payload_orig_len,
@@ -1278,7 +1280,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	fprintf(stderr, "ebpf-collect: %llu events (%.1f s), %llu bytes written to %s\n",
 		(unsigned long long)c->records, secs, (unsigned long long)bytes, env.output);
 	fprintf(stderr, "ebpf-collect: dropped %llu events (ring buffer full %llu, payload "
-		">= 64 KiB %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
+		"over " STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
 		(unsigned long long)(total_lost(t) + c->oversize), (unsigned long long)t->rb_drops,
 		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,

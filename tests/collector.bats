@@ -309,16 +309,16 @@ EOF
 	assert_success "OK 2500 events"
 }
 
-@test "testprog: a 65535-byte payload arrives whole with its activity ids; 64 KiB is counted lost" {
+@test "testprog: a 65436-byte payload (the most TraceLog converts) arrives whole with its activity ids; 65437 bytes are counted lost" {
 	require_root
-	bg "$T/tp.json" "$TESTPROG" -n 20 -r 200 -w 10 -A -s 65535
+	bg "$T/tp.json" "$TESTPROG" -n 20 -r 200 -w 10 -A -s 65436
 	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/big.nettrace"
 	assert_success
 	cat >"$T/check.py" <<'EOF'
 for e in events:
     if e["event"] != "GCStart_V2":
         continue
-    if e["fields"].get("_extra") != 65535 - 26:
+    if e["fields"].get("_extra") != 65436 - 26:
         bad.append("payload not whole: %r" % e["fields"].get("_extra")); break
     if e.get("activity_id") != "04030201-0605-0807-090a-0b0c0d0e0f10" or \
        e.get("related_activity_id") != "14131211-1615-1817-191a-1b1c1d1e1f20":
@@ -327,10 +327,10 @@ EOF
 	CHECK_PY=$T/check.py run trace_check "$T/big.nettrace" '{"GCStart_V2": 20}'
 	assert_success "OK 20 events"
 
-	bg "$T/tp2.json" "$TESTPROG" -n 20 -r 200 -w 10 -s 65536
+	bg "$T/tp2.json" "$TESTPROG" -n 20 -r 200 -w 10 -s 65437
 	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/big2.nettrace"
 	assert_success
-	assert_output_contains "dropped 20 events (ring buffer full 0, payload >= 64 KiB 20,"
+	assert_output_contains "dropped 20 events (ring buffer full 0, payload over 65436 bytes 20,"
 	run "$EBPF_COLLECT" dump --json "$T/big2.nettrace"
 	assert_success
 	# the LossSummary, and the EventsLost marker that makes TraceEvent count the gap
