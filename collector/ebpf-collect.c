@@ -56,6 +56,7 @@
 #include "symbolize.h"		/* frame names in the trace (issue 6) */
 #include "mmap_events.h"	/* mappings of short-lived processes (issue 6) */
 #include "symbolizer.h"
+#include "eventpipe.h"		/* stock .NET: EventPipe over IPC */
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
@@ -67,6 +68,12 @@ extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
 #define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
 #define DEFAULT_BUFFER_MB	32
 #define REORDER_WINDOW_NS	(30 * 1000000ULL)
+/* The runtime sends EventPipe events in blocks, up to ~100 ms after they
+ * happened (its flush period): the reorder buffer holds records longer
+ * while a session runs, so both sides still merge in time order. */
+#define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
+#define EP_STOP_TIMEOUT_MS	30000
+static uint64_t reorder_window_ns = REORDER_WINDOW_NS;
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
 /* Whole blocks reach the file as they fill (~100 KiB); at low event rates
@@ -103,6 +110,8 @@ static struct env {
 	bool kernel_set, sampling_set;	/* given explicitly: profiles do not change them */
 	bool all_processes;		/* --all-processes (issue 7) */
 	const char *manifest;		/* --manifest: the runtime's own event table */
+	char *ep_extra[SEL_MAX_REQ];	/* --providers entries only EventPipe knows */
+	int nr_ep_extra;
 } env = {
 	.output = "trace.nettrace",
 	.buffer_mb = DEFAULT_BUFFER_MB,
@@ -557,12 +566,22 @@ static void print_notes(const char *file, const struct usdt_note_list *l)
 	}
 }
 
+/* Probes of the runtime's own providers (DotNETRuntime...) */
+static size_t count_ours(const struct usdt_note_list *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		n += ect_find_provider(&clretw_event_table, l->v[i].provider) != NULL;
+	return n;
+}
+
 static int list_probes(void)
 {
 	struct mapped_file_list files = {};
 	struct usdt_note_list notes;
-	size_t i, total = 0;
-	int err;
+	size_t i, total = 0, ours = 0;
+	int err, dotnet;
 
 	printf("%-20s %-36s %-12s %-12s %s  %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE",
 	       "FILE", "ARGS");
@@ -577,6 +596,7 @@ static int list_probes(void)
 		usdt_notes__free(&notes);
 		return total ? EXIT_OK : EXIT_NO_PROBES;
 	}
+	dotnet = eventpipe__describe(env.pids[0], stdout);	/* stock .NET */
 	err = proc_mapped_files(env.pids[0], &files);
 	if (err) {
 		if (err == -ESRCH)
@@ -590,10 +610,17 @@ static int list_probes(void)
 			continue;
 		print_notes(files.v[i].path, &notes);
 		total += notes.n;
+		ours += count_ours(&notes);
 		usdt_notes__free(&notes);
 	}
 	mapped_file_list__free(&files);
-	return total ? EXIT_OK : EXIT_NO_PROBES;
+	if (ours)
+		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
+	else if (dotnet == 1)
+		printf("pid %d: traced through EventPipe (no USDT provider)\n", env.pids[0]);
+	if (dotnet == -EACCES)
+		return EXIT_NO_PRIV;
+	return total || dotnet == 1 ? EXIT_OK : EXIT_NO_PROBES;
 }
 
 /* ------------------------------------------------------------------ collector */
@@ -635,6 +662,11 @@ struct collector {
 	struct symbolize *sym;		/* issue 6: NULL with --no-symbols */
 	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
 	struct kernel_events *ke;	/* issue 7: NULL without kernel events */
+	struct eventpipe *ep[MAX_PIDS];	/* stock .NET targets: EventPipe sessions */
+	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
+	bool ep_wait_child;		/* -- dotnet: its runtime waits for us */
+	bool ep_cut;			/* a session's stream ended mid-block */
+	int ep_fail;			/* exit code of a session that did not start */
 };
 
 /* Hundreds of probe links and a perf event per CPU and target thread need
@@ -987,6 +1019,34 @@ static int emit_kernel(struct collector *c, const struct ce_header *h, const voi
 	return 0;
 }
 
+/* An event of an EventPipe session (stock .NET) */
+static int emit_eventpipe(struct collector *c, const struct ce_header *h, const void *data,
+			  size_t len)
+{
+	struct eventpipe *ep = eventpipe__find(c->ep, MAX_PIDS, data);
+	int err;
+
+	if (!ep) {
+		c->bad_records++;
+		return 0;
+	}
+	err = eventpipe__emit(ep, c->w, c->sym, data, len);
+	if (err == -EINVAL) {
+		c->bad_records++;
+		return 0;
+	}
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	c->records++;
+	if (!c->first_ts)
+		c->first_ts = h->timestamp;
+	if (h->timestamp > c->last_ts)
+		c->last_ts = h->timestamp;
+	return 0;
+}
+
 /*
  * Write one record, in timestamp order (called by the reorder buffer).
  * Record types other than CLR events (kernel events, generic USDT: issues
@@ -1004,6 +1064,8 @@ static int emit_record(void *ctx, const void *data, size_t len)
 		return emit_usdt_generic(c, h, data, len);	/* --usdt (issue 8) */
 	case CE_REC_KERNEL_FIRST ... CE_REC_KERNEL_LAST:
 		return emit_kernel(c, h, data, len);		/* issue 7 */
+	case CE_REC_EVENTPIPE:
+		return emit_eventpipe(c, h, data, len);
 	default:
 		c->bad_records++;
 		return 0;
@@ -1142,6 +1204,131 @@ static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *
 	       -ENOMEM : 0;
 }
 
+/* ------------------------------------------------------------ EventPipe */
+
+/* Session providers from the same selection as the USDT path. */
+static int eventpipe_config(struct collector *c, struct ep_config *cfg)
+{
+	if (eventpipe__config(cfg, &c->sel, env.ep_extra, env.nr_ep_extra, env.sample_hz != 0, 256)) {
+		pr_warn("too many providers for one EventPipe session (max %d)\n",
+			EP_MAX_PROVIDERS);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* Start a session in pid (slot i).  0, or an exit code. */
+static int eventpipe_start(struct collector *c, int i, pid_t pid)
+{
+	struct ep_config cfg;
+	struct dn_socket s;
+	enum ep_fail why;
+	char err[512];
+	int rc;
+
+	rc = dn_find_socket(pid, &s);
+	if (rc == -ESRCH) {
+		pr_warn("no such process: %d\n", pid);
+		return EXIT_NO_PROCESS;
+	}
+	if (rc) {
+		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in "
+			"its TMPDIR) and no runtime USDT probes: not .NET, or started with "
+			"DOTNET_EnableDiagnostics=0\n", pid, dn_nspid(pid));
+		return EXIT_NO_PROBES;
+	}
+	if (eventpipe_config(c, &cfg))
+		return EXIT_USAGE;
+	c->ep[i] = eventpipe__start(&s, &cfg, &why, err, sizeof(err));
+	if (!c->ep[i]) {
+		pr_warn("%s\n", err);
+		return why == EP_FAIL_ACCESS ? EXIT_NO_PRIV :
+		       why == EP_FAIL_NO_SOCKET ? EXIT_NO_PROBES : EXIT_FAIL;
+	}
+	reorder_window_ns = EP_REORDER_WINDOW_NS;
+	pr_info("pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d)\n",
+		pid, s.path, eventpipe__version(c->ep[i]));
+	return EXIT_OK;
+}
+
+/* Targets without runtime probes get an EventPipe session.  0 or an exit code. */
+static int eventpipe_attach(struct collector *c)
+{
+	int i, rc, started = 0;
+
+	c->ep_fail = EXIT_NO_PROBES;
+	for (i = 0; i < env.nr_pids; i++) {
+		if (!c->ep_candidate[i])
+			continue;
+		rc = eventpipe_start(c, i, env.pids[i]);
+		if (rc && rc != EXIT_NO_PROBES)
+			return rc;
+		c->ep_fail = rc;
+		started += !rc;
+	}
+	return started ? EXIT_OK : c->ep_fail;
+}
+
+/* -- dotnet ...: the runtime waits (DOTNET_DefaultDiagnosticPortSuspend)
+ * until its session runs; then ResumeRuntime. */
+static int eventpipe_child(struct collector *c)
+{
+	struct dn_socket s;
+	int rc;
+
+	if (c->child_exited || dn_find_socket(c->child, &s))
+		return 0;
+	c->ep_wait_child = false;
+	attach_pid(c, c->child, false);	/* a runtime with USDT probes needs no session */
+	rc = c->ours_found ? EXIT_OK : eventpipe_start(c, 0, c->child);
+	if (dn_command(s.path, DN_SET_PROCESS, DN_PROC_RESUME_RUNTIME, NULL, 0, NULL, NULL,
+		       NULL, NULL))
+		pr_warn("pid %d: ResumeRuntime failed\n", c->child);
+	return rc == EXIT_OK ? 0 : -EPROTO;
+}
+
+static int eventpipe_poll(struct collector *c)
+{
+	int i, err;
+
+	if (c->ep_wait_child && (err = eventpipe_child(c)))
+		return err;
+	for (i = 0; i < MAX_PIDS; i++) {
+		if (!c->ep[i])
+			continue;
+		err = eventpipe__poll(c->ep[i], c->ro);
+		if (err) {
+			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(c->ep[i]),
+				strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+/* StopTracing; the rundown and the rest of the stream go into the buffer. */
+static int eventpipe_stop(struct collector *c)
+{
+	char msg[512];
+	int i, rc;
+
+	for (i = 0; i < MAX_PIDS; i++) {
+		if (!c->ep[i])
+			continue;
+		rc = eventpipe__stop(c->ep[i], c->ro, EP_STOP_TIMEOUT_MS, msg, sizeof(msg));
+		if (rc < 0) {
+			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(c->ep[i]),
+				strerror(-rc));
+			return rc;
+		}
+		if (rc) {
+			pr_warn("%s\n", msg);
+			c->ep_cut = true;
+		}
+	}
+	return 0;
+}
+
 static int poll_loop(struct collector *c)
 {
 	uint64_t start = now_ns(), last_tick = start, last_scan = start, last_rec = 0;
@@ -1174,11 +1361,14 @@ static int poll_loop(struct collector *c)
 			err = -ENOMEM;
 			break;
 		}
-		err = reorder__pop_before(c->ro, now - REORDER_WINDOW_NS, emit_record, c);
+		err = eventpipe_poll(c);
+		if (err)
+			break;
+		err = reorder__pop_before(c->ro, now - reorder_window_ns, emit_record, c);
 		if (err)
 			break;
 		if (c->sym)	/* issue 6: snapshots while the targets live */
-			symbolize__tick(c->sym, now, now - REORDER_WINDOW_NS);
+			symbolize__tick(c->sym, now, now - reorder_window_ns);
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
@@ -1289,6 +1479,8 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		symbolize__print_summary(c->sym, stderr);
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt (issue 8) */
 	kernel_events__print_summary(c->ke, stderr);	/* issue 7 */
+	for (i = 0; i < MAX_PIDS; i++)
+		eventpipe__print_summary(c->ep[i], stderr);
 	if (c->bad_records || reorder__late(c->ro))
 		fprintf(stderr, "ebpf-collect: %llu malformed records skipped, %llu records out "
 			"of order\n", (unsigned long long)c->bad_records,
@@ -1374,6 +1566,14 @@ static char *resolve_cmd(const char *name)
 	return NULL;
 }
 
+/* The dotnet host (`dotnet app.dll`): the runtime's start can be held. */
+static bool is_dotnet_host(const char *cmd)
+{
+	const char *base = strrchr(cmd, '/');
+
+	return !strcmp(base ? base + 1 : cmd, "dotnet");
+}
+
 /* Fork the command; it waits on *release_fd before exec. */
 static pid_t spawn_held(char **cmd, int *release_fd)
 {
@@ -1396,6 +1596,10 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 			_exit(127);
 		if (orig_nofile.rlim_cur)
 			setrlimit(RLIMIT_NOFILE, &orig_nofile);
+		/* a .NET runtime waits at start-up until the collector has
+		 * started its EventPipe session and sends ResumeRuntime */
+		if (is_dotnet_host(cmd[0]))
+			setenv("DOTNET_DefaultDiagnosticPortSuspend", "1", 1);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "ebpf-collect: cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
@@ -1407,12 +1611,65 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 
 /* ------------------------------------------------------------------ main */
 
+/* --providers entries whose provider the event table lacks (EventSources,
+ * SampleProfiler) go to EventPipe sessions only; the rest stays in place. */
+static int split_ep_extra(struct collector *c, int i)
+{
+	char *copy = strdup(env.providers[i]), *keep, *save = NULL, *item;
+	size_t off = 0;
+
+	keep = calloc(1, strlen(env.providers[i]) + 1);
+	if (!copy || !keep) {
+		free(copy);
+		free(keep);
+		return -ENOMEM;
+	}
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		size_t n = strcspn(item, ":");
+		char name[256];
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, item);
+		if (!ect_find_provider(c->table, name) && n && env.nr_ep_extra < SEL_MAX_REQ) {
+			env.ep_extra[env.nr_ep_extra++] = strdup(item);
+			continue;
+		}
+		off += sprintf(keep + off, "%s%s", off ? "," : "", item);
+	}
+	free(copy);
+	env.providers[i] = keep;	/* freed at exit */
+	return 0;
+}
+
+/* An unknown provider is a usage error unless every target is .NET
+ * reachable over IPC (EventPipe then takes any EventSource). */
+static int check_ep_extra(struct collector *c)
+{
+	struct dn_socket s;
+	char err[256];
+	int i;
+
+	if (!env.nr_ep_extra || (env.cmd && is_dotnet_host(env.cmd[0])))
+		return 0;
+	for (i = 0; i < env.nr_pids && !env.cmd; i++)
+		if (dn_find_socket(env.pids[i], &s) == -ENOENT)
+			break;
+	if (!env.cmd && i == env.nr_pids)
+		return 0;
+	selection__add_spec(&c->sel, c->table, env.ep_extra[0], err, sizeof(err));
+	pr_warn("--providers: %s\n", err);
+	return -EINVAL;
+}
+
 static int build_selection(struct collector *c)
 {
 	char err[256];
 	int i;
 
 	for (i = 0; i < env.nr_providers; i++) {
+		if (split_ep_extra(c, i))
+			return -EINVAL;
+		if (!*env.providers[i])
+			continue;	/* EventSources only: the EventPipe path */
 		if (selection__add_spec(&c->sel, c->table, env.providers[i], err, sizeof(err))) {
 			pr_warn("--providers: %s\n", err);
 			return -EINVAL;
@@ -1560,6 +1817,18 @@ static int attach_libs(struct collector *c, pid_t pid)
 	return total;
 }
 
+/* Does a target without runtime probes have a .NET diagnostics socket? */
+static bool dotnet_candidates(const struct collector *c)
+{
+	struct dn_socket s;
+	int i;
+
+	for (i = 0; i < env.nr_pids; i++)
+		if (c->ep_candidate[i] && dn_find_socket(env.pids[i], &s) != -ENOENT)
+			return true;
+	return false;
+}
+
 /* Initial attach.  Returns 0, or an exit code. */
 static int attach_all(struct collector *c, const char *cmd_path)
 {
@@ -1578,13 +1847,15 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			pr_warn("cannot attach to %s: %s\n", cmd_path, strerror(n < 0 ? -n : -total));
 			return EXIT_FAIL;
 		}
-		if (!n && !total)
+		if (!n && !total && !c->ep_wait_child)
 			pr_warn("no runtime probes attached in %s yet; libraries it maps later "
 				"are attached within a second (use --lib to catch their first "
 				"events)\n", cmd_path);
 		return EXIT_OK;
 	}
 	for (i = 0; i < env.nr_pids; i++) {
+		int ours = c->ours_found;
+
 		c->pid_alive[i] = true;
 		n = attach_libs(c, env.pids[i]);
 		if (n < 0)
@@ -1605,9 +1876,12 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			return EXIT_FAIL;
 		}
 		total += n;
+		c->ep_candidate[i] = c->ours_found == ours;	/* stock .NET? */
 	}
 	if (total)
 		return EXIT_OK;
+	if (dotnet_candidates(c))	/* EventPipe takes over: no warning */
+		return EXIT_NO_PROBES;
 	if (c->ug)	/* --usdt (issue 8) */
 		pr_warn("no USDT probes matching --usdt in pid%s %d%s (ebpf-collect -l -p PID "
 			"lists them)\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
@@ -1724,6 +1998,8 @@ static void collector__free(struct collector *c)
 	ring_buffer__free(c->rb);
 	usdt_generic__free(c->ug);	/* issue 8 */
 	kernel_events__destroy(c->ke);	/* issue 7 */
+	for (int i = 0; i < MAX_PIDS; i++)
+		eventpipe__free(c->ep[i]);
 	mmap_events__free(c->mm);
 	symbolize__free(c->sym);	/* issue 6 */
 	clr_events__destroy(c->skel);
@@ -1770,6 +2046,10 @@ int collect_main(int argc, char **argv)
 	}
 	if (check_pids()) {
 		ret = EXIT_NO_PROCESS;
+		goto free_table;
+	}
+	if (check_ep_extra(&c)) {
+		ret = EXIT_USAGE;
 		goto free_table;
 	}
 
@@ -1839,6 +2119,12 @@ int collect_main(int argc, char **argv)
 		goto cleanup;
 	}
 	ret = attach_all(&c, cmd_path);
+	if ((ret == EXIT_OK || ret == EXIT_NO_PROBES) && !c.child) {	/* stock .NET */
+		int ep = eventpipe_attach(&c);
+
+		if (ret == EXIT_NO_PROBES || ep != EXIT_NO_PROBES)
+			ret = ep;
+	}
 	if (ret == EXIT_NO_PROBES && c.ke) {	/* issue 7: kernel events still apply */
 		pr_info("tracing kernel events only\n");
 		ret = EXIT_OK;
@@ -1848,6 +2134,7 @@ int collect_main(int argc, char **argv)
 	if (ret)
 		goto cleanup;
 	if (release_fd >= 0) {
+		c.ep_wait_child = is_dotnet_host(env.cmd[0]);	/* EventPipe at its start */
 		if (write(release_fd, "g", 1) != 1)
 			pr_warn("cannot release %s: %s\n", env.cmd[0], strerror(errno));
 		close(release_fd);
@@ -1860,8 +2147,10 @@ int collect_main(int argc, char **argv)
 	err = poll_loop(&c);
 	kernel_events__detach(c.ke);	/* issue 7: stop producing, then drain */
 	if (!err)
+		err = eventpipe_stop(&c);	/* rundown: before the buffer drains */
+	if (!err)
 		err = drain(&c);
-	ret = err ? EXIT_FAIL : EXIT_OK;
+	ret = err ? EXIT_FAIL : c.ep_cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_file(&c))
 		ret = EXIT_FAIL;
 cleanup:
