@@ -1,0 +1,150 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Stock .NET (no USDT provider) through EventPipe over the diagnostics IPC
+# channel, against the real runtime of the machine's SDK.  The test app
+# (tests/dotnet/evtapp) is built once per $OUTPUT, offline (no package
+# references).  Traces are decoded with `ebpf-collect dump --json --manifest
+# ClrEtwAll.man` and checked by tests/dotnet_trace.py.
+
+load test_helper
+
+DT=$BATS_TEST_DIRNAME/dotnet_trace.py
+APP_DIR=$OUTPUT/tests/dotnet/evtapp
+APP=$APP_DIR/evtapp.dll
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=180
+	command -v dotnet >/dev/null 2>&1 || return 0
+	build_app
+}
+
+build_app() {
+	local src=$BATS_TEST_DIRNAME/dotnet/evtapp
+	mkdir -p "$OUTPUT/tests/dotnet"
+	(
+		flock 9
+		if [[ ! -f $APP || $src/Program.cs -nt $APP || $src/evtapp.csproj -nt $APP ]]; then
+			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+				dotnet build "$src/evtapp.csproj" -c Release -o "$APP_DIR" \
+				-p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj/" \
+				>"$OUTPUT/tests/dotnet/build.log" 2>&1 ||
+				{ cat "$OUTPUT/tests/dotnet/build.log" >&2; exit 1; }
+		fi
+	) 9>"$OUTPUT/tests/dotnet/.lock"
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	APP_PID=
+	COL_PID=
+}
+
+teardown() {
+	[[ -n $COL_PID ]] && kill -INT "$COL_PID" 2>/dev/null && wait "$COL_PID" 2>/dev/null
+	[[ -n $APP_PID ]] && kill -KILL "$APP_PID" 2>/dev/null
+	return 0
+}
+
+need() {
+	require_root
+	require_btf
+	require_cmd dotnet
+	require_shared
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	[[ -f $APP ]] || flunk "test app not built ($OUTPUT/tests/dotnet/build.log)"
+}
+
+# start_app [ENV=V ...] -- ARGS: the app waits for $T/go, then runs ARGS' workload
+start_app() {
+	local envs=()
+	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$T/go"
+	env "${envs[@]}" dotnet "$APP" --wait "$T/go" "$@" >"$T/app.out" 2>&1 &
+	APP_PID=$!
+	for _ in $(seq 200); do
+		grep -q READY "$T/app.out" && return 0
+		sleep 0.05
+	done
+	flunk "app did not start: $(cat "$T/app.out")"
+}
+
+# collect ARGS: ebpf-collect -p $APP_PID in the background until "tracing"
+collect() {
+	"$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" "$@" 2>"$T/col.err" &
+	COL_PID=$!
+	for _ in $(seq 400); do
+		grep -q "tracing\|Ctrl-C" "$T/col.err" && return 0
+		kill -0 "$COL_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	flunk "collector did not start: $(cat "$T/col.err")"
+}
+
+run_workload() {
+	touch "$T/go"
+	for _ in $(seq 1200); do
+		grep -q DONE "$T/app.out" && return 0
+		sleep 0.05
+	done
+	flunk "workload did not finish: $(cat "$T/app.out")"
+}
+
+stop_collect() {
+	kill -INT "$COL_PID"
+	COL_STATUS=0
+	wait "$COL_PID" || COL_STATUS=$?
+	COL_PID=
+}
+
+dump() {
+	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$1" >"$1.json" ||
+		flunk "dump $1 failed"
+}
+
+check() {	# check KEY EXPECTED (from counts output in $output)
+	local got
+	got=$(grep "^$1 " <<<"$output" | cut -d' ' -f2-)
+	[[ $got == "$2" ]] || flunk "$1: expected '$2', got '$got'" $'\n'"$output"
+}
+
+runtime_version() {
+	dotnet --list-runtimes | awk '/Microsoft.NETCore.App/ {print $2}' | sort -V | tail -1
+}
+
+@test "dotnet: -l -p PID names the EventPipe path and the runtime version" {
+	need
+	start_app -- --linger
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_output_contains "pid $APP_PID: EventPipe (.NET $(runtime_version)) over /proc/$APP_PID/root/tmp/dotnet-diagnostic-$APP_PID-"
+	assert_output_contains "pid $APP_PID: traced through EventPipe (no USDT provider)"
+	# a process without a runtime says so too
+	run "$EBPF_COLLECT" -l -p $$
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+}
+
+@test "dotnet: exact exception, GC, JIT and contention events of a stock runtime" {
+	need
+	start_app -- --exceptions 7 --gcs 4 --contentions 3 --linger
+	collect --providers Microsoft-Windows-DotNETRuntime:0xC019:5,Microsoft-Windows-DotNETRuntimeRundown
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	grep -q "EventPipe session over" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$APP_PID"
+	assert_success
+	check exceptions "EvtAppTestException=7"
+	check gcstart 4
+	check gcend 4
+	check induced 4
+	check contention_start 3
+	check contention_stop 3
+	check methods "EvtAppContend EvtAppInduceGcs EvtAppManyEvents EvtAppMarkers EvtAppThrowOne"
+	# the rundown at stop names every method: MethodDCEndVerbose of the app's
+	grep -q '"provider":"Microsoft-Windows-DotNETRuntimeRundown".*"MethodName":"EvtAppThrowOne"' \
+		"$T/t.nettrace.json" || flunk "no rundown of EvtAppThrowOne"
+	grep -q "EventPipe session (CollectTracing3)" "$T/col.err" || flunk "$(cat "$T/col.err")"
+}
