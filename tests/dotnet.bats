@@ -42,7 +42,9 @@ setup() {
 
 teardown() {
 	[[ -n $COL_PID ]] && kill -INT "$COL_PID" 2>/dev/null && wait "$COL_PID" 2>/dev/null
-	[[ -n $APP_PID ]] && kill -KILL "$APP_PID" 2>/dev/null
+	if [[ -n $APP_PID ]]; then
+		{ kill -KILL "$APP_PID" && wait "$APP_PID"; } 2>/dev/null
+	fi
 	return 0
 }
 
@@ -147,4 +149,42 @@ runtime_version() {
 	grep -q '"provider":"Microsoft-Windows-DotNETRuntimeRundown".*"MethodName":"EvtAppThrowOne"' \
 		"$T/t.nettrace.json" || flunk "no rundown of EvtAppThrowOne"
 	grep -q "EventPipe session (CollectTracing3)" "$T/col.err" || flunk "$(cat "$T/col.err")"
+}
+
+@test "dotnet: BPF CPU samples name the hot method; kernel and JIT frames named" {
+	need
+	start_app -- --hot-ms 1500 --linger
+	# SampleProfiler asked for too: with --cpu-sampling it is left out of
+	# the session, so each sample is counted once (by BPF)
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:5,Microsoft-Windows-DotNETRuntimeRundown \
+		--providers Microsoft-DotNETCore-SampleProfiler --cpu-sampling --kernel syscalls
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" hot "$T/t.nettrace.json" "$APP_PID" EvtAppHotLoop
+	assert_success
+	read -r leaf window native kernel <<<"$output"
+	# 1.5 s at 999 Hz on one thread: ~1500 samples unless the CPUs are busy
+	[[ $window -ge 300 ]] || flunk "only $window samples in the hot phase: $output"
+	(( leaf * 100 >= window * 80 )) || flunk "hot method leaf in $leaf of $window samples"
+	(( native * 100 >= window * 80 )) || flunk "named native callers in $native of $window"
+	[[ $kernel -ge 1 ]] || flunk "no sample of the process with a named kernel frame"
+	local bpf in_file
+	bpf=$(sed -n 's/^kernel-events: \([0-9]*\) CPU samples.*/\1/p' "$T/col.err")
+	in_file=$(grep -c '"provider":"Microsoft-DotNETCore-SampleProfiler"' "$T/t.nettrace.json")
+	[[ -n $bpf && $in_file -eq $bpf ]] || flunk "$in_file samples in the file, BPF took '$bpf'"
+}
+
+@test "dotnet: runtime and kernel events share one clock (merge order)" {
+	need
+	start_app -- --marker-syscalls 25 --linger
+	collect --providers EvtApp-Marker,Microsoft-Windows-DotNETRuntime:0x0:4 --kernel syscalls
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" order "$T/t.nettrace.json" "$APP_PID"
+	assert_success
+	assert_output "25 25 1"
 }

@@ -12,8 +12,9 @@ version, as TraceEvent does).
       sorted), markers (EvtApp-Marker events)
   dotnet_trace.py order DUMP.json PID
       the merge of both clocks: for each EvtApp-Marker event of the main
-      thread, the nearest earlier write() Syscall event of that thread in
-      file order must lie after the previous marker; prints
+      thread, the nearest earlier write/pwrite64 Syscall event of that thread
+      in file order must lie after the previous marker (the app writes a
+      byte to /dev/null right before each marker); prints
       "<markers> <preceded by their write> <timestamps non-decreasing>"
   dotnet_trace.py hot DUMP.json PID METHOD
       CPU samples of the process's thread running METHOD, between its first
@@ -74,7 +75,7 @@ def cmd_order(events, pid):
     for pos, e in enumerate(ev):
         if e['tid'] != tid:
             continue
-        if e.get('event') == 'Syscall' and e['fields'].get('Name') == 'write':
+        if e.get('event') == 'Syscall' and e['fields'].get('Name') in ('write', 'pwrite64'):
             last_write = pos
         elif e.get('provider') == 'EvtApp-Marker':
             if last_write is not None and last_write > prev_mark_pos:

@@ -71,8 +71,8 @@ static class Program
         return x;
     }
 
-    // Marker events each right after a syscall the kernel side sees
-    // (getppid via a 0-byte write to /dev/null): their order is checked.
+    // Marker events each right after a syscall the kernel side sees (a
+    // 1-byte write to /dev/null): their order in the trace is checked.
     [MethodImpl(MethodImplOptions.NoInlining)]
     static void EvtAppMarkers(int k)
     {
