@@ -1246,8 +1246,9 @@ static int eventpipe_start(struct collector *c, int i, pid_t pid)
 		       why == EP_FAIL_NO_SOCKET ? EXIT_NO_PROBES : EXIT_FAIL;
 	}
 	reorder_window_ns = EP_REORDER_WINDOW_NS;
-	pr_info("pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d)\n",
-		pid, s.path, eventpipe__version(c->ep[i]));
+	pr_info("pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d%s)\n",
+		pid, s.path, eventpipe__version(c->ep[i]),
+		eventpipe__perfmap(c->ep[i]) ? ", perf map enabled" : "");
 	return EXIT_OK;
 }
 

@@ -6,6 +6,9 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -67,6 +70,9 @@ struct eventpipe {
 	size_t n_meta_ids;
 	struct tid_map *tids;	/* thread ids of another pid namespace */
 	size_t n_tids, cap_tids;
+	bool perfmap_on;	/* we asked the runtime for its perf map */
+	char perfmap_dir[PATH_MAX - 64];	/* where it writes it (through /proc/PID/root) */
+	bool perfmap_existed;	/* already there: not ours to remove */
 };
 
 /* ------------------------------------------------------------ stream thread */
@@ -170,6 +176,88 @@ int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *
 	return err;
 }
 
+/* ------------------------------------------------------------ perf map */
+
+/* Is NAME set in pid's environment (at exec)?  Copies its value. */
+static bool env_value(pid_t pid, const char *name, char *val, size_t n)
+{
+	char fn[64], buf[65536];
+	size_t nl = strlen(name), off = 0;
+	ssize_t r;
+	int fd;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/environ", pid);
+	fd = open(fn, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return false;
+	buf[r] = 0;
+	while (off < (size_t)r) {
+		const char *e = buf + off;
+
+		if (!strncmp(e, name, nl) && e[nl] == '=') {
+			snprintf(val, n, "%s", e + nl + 1);
+			return true;
+		}
+		off += strlen(e) + 1;
+	}
+	return false;
+}
+
+static void perfmap_path(const struct eventpipe *ep, const char *kind, char *out, size_t n)
+{
+	snprintf(out, n, "%s/%s-%d.map", ep->perfmap_dir, kind, ep->sock.nspid);
+}
+
+/* JIT frames get names from the runtime's perf map too (.NET 8+), unless
+ * the user configured perf maps (DOTNET_PerfMapEnabled) already. */
+static void perfmap_enable(struct eventpipe *ep)
+{
+	char val[PATH_MAX / 2], path[PATH_MAX];
+	uint8_t payload[4] = { DN_PERFMAP_TYPE_PERFMAP, 0, 0, 0 };
+	struct stat st;
+
+	if (env_value(ep->sock.pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
+	    env_value(ep->sock.pid, "COMPlus_PerfMapEnabled", val, sizeof(val)))
+		return;
+	if (!env_value(ep->sock.pid, "DOTNET_PerfMapJitDumpPath", val, sizeof(val)))
+		snprintf(val, sizeof(val), "/tmp");
+	snprintf(ep->perfmap_dir, sizeof(ep->perfmap_dir), "/proc/%d/root%s", ep->sock.pid, val);
+	perfmap_path(ep, "perf", path, sizeof(path));
+	ep->perfmap_existed = !stat(path, &st);
+	ep->perfmap_on = !dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_ENABLE_PERFMAP,
+				     payload, sizeof(payload), NULL, NULL, NULL, NULL);
+}
+
+static void perfmap_disable(struct eventpipe *ep)
+{
+	if (ep->perfmap_on)
+		dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_DISABLE_PERFMAP, NULL, 0, NULL,
+			   NULL, NULL, NULL);
+}
+
+/* After the trace is written: remove the files we caused. */
+static void perfmap_remove(struct eventpipe *ep)
+{
+	char path[PATH_MAX];
+
+	if (!ep->perfmap_on || ep->perfmap_existed)
+		return;
+	perfmap_path(ep, "perf", path, sizeof(path));
+	unlink(path);
+	perfmap_path(ep, "perfinfo", path, sizeof(path));
+	unlink(path);
+	ep->perfmap_on = false;
+}
+
+bool eventpipe__perfmap(const struct eventpipe *ep)
+{
+	return ep->perfmap_on;
+}
+
 /* ------------------------------------------------------------ start */
 
 static int collect(struct eventpipe *ep, const struct ep_config *cfg, int version,
@@ -246,6 +334,7 @@ struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_co
 		goto fail;
 	}
 	ep->th_started = true;
+	perfmap_enable(ep);
 	*why = EP_FAIL_NONE;
 	return ep;
 fail:
@@ -398,6 +487,7 @@ int eventpipe__stop(struct eventpipe *ep, struct reorder *ro, int timeout_ms, ch
 	int rc;
 
 	memcpy(payload, &ep->session, 8);
+	perfmap_disable(ep);
 	/* a process that has exited has ended the stream itself */
 	rc = dn_command(ep->sock.path, DN_SET_EVENTPIPE, DN_EP_STOP_TRACING, payload, 8, NULL,
 			NULL, NULL, NULL);
@@ -527,6 +617,7 @@ void eventpipe__free(struct eventpipe *ep)
 {
 	if (!ep)
 		return;
+	perfmap_remove(ep);
 	if (ep->th_started) {
 		shutdown(ep->fd, SHUT_RDWR);
 		pthread_join(ep->th, NULL);

@@ -85,6 +85,11 @@ int eventpipe__emit(struct eventpipe *ep, struct nt_writer *w, struct symbolize 
 /* The session whose record this is (records carry the session's pid). */
 struct eventpipe *eventpipe__find(struct eventpipe **eps, int n, const void *rec);
 
+/* The runtime writes a perf map at our request (EnablePerfMap, when
+ * DOTNET_PerfMapEnabled is not set): disabled at stop, its files removed by
+ * eventpipe__free. */
+bool eventpipe__perfmap(const struct eventpipe *ep);
+
 pid_t eventpipe__pid(const struct eventpipe *ep);
 uint64_t eventpipe__events(const struct eventpipe *ep);	/* written */
 uint64_t eventpipe__lost(const struct eventpipe *ep);	/* the runtime's sequence gaps */

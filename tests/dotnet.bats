@@ -188,3 +188,34 @@ runtime_version() {
 	assert_success
 	assert_output "25 25 1"
 }
+
+@test "dotnet: JIT frames named from the perf map the collector enables, removed afterwards" {
+	need
+	start_app -- --hot-ms 1000 --linger
+	# no method events (level 4 has no MethodLoadVerbose) and no rundown:
+	# only the runtime's perf map names the JIT code
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4 --cpu-sampling
+	grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "no perf map written"
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	[[ ! -e /tmp/perf-$APP_PID.map && ! -e /tmp/perfinfo-$APP_PID.map ]] ||
+		flunk "perf map left behind"
+	dump "$T/t.nettrace"
+	run python3 "$DT" hot "$T/t.nettrace.json" "$APP_PID" EvtAppHotLoop
+	assert_success
+	read -r leaf window native kernel <<<"$output"
+	[[ $window -ge 100 ]] || flunk "only $window samples in the hot phase: $output"
+	(( leaf * 100 >= window * 80 )) || flunk "hot method leaf in $leaf of $window samples"
+}
+
+@test "dotnet: a perf map the user enabled is left alone" {
+	need
+	start_app DOTNET_PerfMapEnabled=3 -- --linger
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4
+	! grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	stop_collect
+	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "the user's perf map was removed"
+	rm -f "/tmp/perf-$APP_PID.map" "/tmp/perfinfo-$APP_PID.map"
+}
