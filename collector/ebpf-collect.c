@@ -73,6 +73,7 @@ extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
  * while a session runs, so both sides still merge in time order. */
 #define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
 #define EP_STOP_TIMEOUT_MS	30000
+#define EP_CHILD_SOCKET_NS	(10 * 1000000000ULL)
 static uint64_t reorder_window_ns = REORDER_WINDOW_NS;
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
@@ -597,6 +598,8 @@ static int list_probes(void)
 		return total ? EXIT_OK : EXIT_NO_PROBES;
 	}
 	dotnet = eventpipe__describe(env.pids[0], stdout);	/* stock .NET */
+	if (dotnet == -EACCES || dotnet == -EPERM)
+		return EXIT_NO_PRIV;
 	err = proc_mapped_files(env.pids[0], &files);
 	if (err) {
 		if (err == -ESRCH)
@@ -618,8 +621,6 @@ static int list_probes(void)
 		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
 	else if (dotnet == 1)
 		printf("pid %d: traced through EventPipe (no USDT provider)\n", env.pids[0]);
-	if (dotnet == -EACCES)
-		return EXIT_NO_PRIV;
 	return total || dotnet == 1 ? EXIT_OK : EXIT_NO_PROBES;
 }
 
@@ -667,6 +668,7 @@ struct collector {
 	bool ep_wait_child;		/* -- dotnet: its runtime waits for us */
 	bool ep_cut;			/* a session's stream ended mid-block */
 	int ep_fail;			/* exit code of a session that did not start */
+	uint64_t ep_child_deadline;	/* -- dotnet: its socket must appear by then */
 };
 
 /* Hundreds of probe links and a perf event per CPU and target thread need
@@ -1231,11 +1233,18 @@ static int eventpipe_start(struct collector *c, int i, pid_t pid)
 		pr_warn("no such process: %d\n", pid);
 		return EXIT_NO_PROCESS;
 	}
-	if (rc) {
+	if (rc == -ENOENT && c->child > 0) {
 		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in "
-			"its TMPDIR) and no runtime USDT probes: not .NET, or started with "
-			"DOTNET_EnableDiagnostics=0\n", pid, dn_nspid(pid));
+			"its TMPDIR): started with DOTNET_EnableDiagnostics=0?\n", pid,
+			dn_nspid(pid));
 		return EXIT_NO_PROBES;
+	}
+	if (rc == -ENOENT)	/* attach_all said so already */
+		return EXIT_NO_PROBES;
+	if (rc) {
+		pr_warn("pid %d: cannot look for its .NET diagnostics socket: %s\n", pid,
+			strerror(-rc));
+		return rc == -EACCES ? EXIT_NO_PRIV : EXIT_FAIL;
 	}
 	if (eventpipe_config(c, &cfg))
 		return EXIT_USAGE;
@@ -1267,7 +1276,9 @@ static int eventpipe_attach(struct collector *c)
 		c->ep_fail = rc;
 		started += !rc;
 	}
-	return started ? EXIT_OK : c->ep_fail;
+	rc = started ? EXIT_OK : c->ep_fail;
+	c->ep_fail = 0;
+	return rc;
 }
 
 /* -- dotnet ...: the runtime waits (DOTNET_DefaultDiagnosticPortSuspend)
@@ -1277,8 +1288,19 @@ static int eventpipe_child(struct collector *c)
 	struct dn_socket s;
 	int rc;
 
-	if (c->child_exited || dn_find_socket(c->child, &s))
+	if (c->child_exited)
 		return 0;
+	if (dn_find_socket(c->child, &s)) {
+		if (!c->ep_child_deadline)
+			c->ep_child_deadline = now_ns() + EP_CHILD_SOCKET_NS;
+		if (now_ns() < c->ep_child_deadline)
+			return 0;
+		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
+			"TMPDIR) %llu s after start: started with DOTNET_EnableDiagnostics=0?\n",
+			c->child, dn_nspid(c->child), EP_CHILD_SOCKET_NS / 1000000000ULL);
+		c->ep_fail = EXIT_NO_PROBES;
+		return -ENOENT;
+	}
 	c->ep_wait_child = false;
 	attach_pid(c, c->child, false);	/* a runtime with USDT probes needs no session */
 	rc = c->ours_found ? EXIT_OK : eventpipe_start(c, 0, c->child);
@@ -1325,6 +1347,9 @@ static int eventpipe_stop(struct collector *c)
 		if (rc) {
 			pr_warn("%s\n", msg);
 			c->ep_cut = true;
+		} else if (eventpipe__exited(c->ep[i])) {
+			pr_info("pid %d exited during the trace; its EventPipe stream ended "
+				"with it\n", eventpipe__pid(c->ep[i]));
 		}
 	}
 	return 0;
@@ -1889,9 +1914,11 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			env.nr_pids > 1 ? ",..." : "");
 	if (!c->ours_found)
 		pr_warn("no .NET runtime USDT probes (providers DotNETRuntime...) in pid%s %d%s: "
-			"the runtime must be built with the USDT provider (usdt/clr-events.man); "
-			"searched %s\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
-			env.nr_pids > 1 ? ",..." : "", c->searched ? c->searched : "no files");
+			"the runtime must be built with the USDT provider (usdt/clr-events.man), "
+			"and no .NET diagnostics socket for EventPipe either (not .NET, or "
+			"DOTNET_EnableDiagnostics=0); searched %s\n", env.nr_pids > 1 ? "s" : "",
+			env.pids[0], env.nr_pids > 1 ? ",..." : "",
+			c->searched ? c->searched : "no files");
 	else if (c->attach_failed)
 		pr_warn("could not attach any of the %d selected runtime probes (see above)\n",
 			c->attach_failed);
@@ -2085,6 +2112,7 @@ int collect_main(int argc, char **argv)
 			goto cleanup;
 		}
 		c.child = spawn_held(env.cmd, &release_fd);
+		c.ep_wait_child = is_dotnet_host(env.cmd[0]);	/* EventPipe from its start */
 		if (c.child < 0) {
 			pr_warn("cannot start %s: %s\n", env.cmd[0], strerror(-c.child));
 			ret = EXIT_FAIL;
@@ -2135,7 +2163,6 @@ int collect_main(int argc, char **argv)
 	if (ret)
 		goto cleanup;
 	if (release_fd >= 0) {
-		c.ep_wait_child = is_dotnet_host(env.cmd[0]);	/* EventPipe at its start */
 		if (write(release_fd, "g", 1) != 1)
 			pr_warn("cannot release %s: %s\n", env.cmd[0], strerror(errno));
 		close(release_fd);
@@ -2151,7 +2178,7 @@ int collect_main(int argc, char **argv)
 		err = eventpipe_stop(&c);	/* rundown: before the buffer drains */
 	if (!err)
 		err = drain(&c);
-	ret = err ? EXIT_FAIL : c.ep_cut ? EXIT_STREAM_CUT : EXIT_OK;
+	ret = err ? (c.ep_fail ? c.ep_fail : EXIT_FAIL) : c.ep_cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_file(&c))
 		ret = EXIT_FAIL;
 cleanup:

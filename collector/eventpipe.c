@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <sys/stat.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,8 +71,10 @@ struct eventpipe {
 	size_t n_meta_ids;
 	struct tid_map *tids;	/* thread ids of another pid namespace */
 	size_t n_tids, cap_tids;
+	bool exited;		/* the process was gone at stop */
 	bool perfmap_on;	/* we asked the runtime for its perf map */
 	char perfmap_dir[PATH_MAX - 64];	/* where it writes it (through /proc/PID/root) */
+	int perfmap_dirfd;	/* that directory, still reachable after the process exits */
 	bool perfmap_existed;	/* already there: not ours to remove */
 };
 
@@ -207,9 +210,9 @@ static bool env_value(pid_t pid, const char *name, char *val, size_t n)
 	return false;
 }
 
-static void perfmap_path(const struct eventpipe *ep, const char *kind, char *out, size_t n)
+static void perfmap_name(const struct eventpipe *ep, const char *kind, char *out, size_t n)
 {
-	snprintf(out, n, "%s/%s-%d.map", ep->perfmap_dir, kind, ep->sock.nspid);
+	snprintf(out, n, "%s-%d.map", kind, ep->sock.nspid);
 }
 
 /* JIT frames get names from the runtime's perf map too (.NET 8+), unless
@@ -226,8 +229,11 @@ static void perfmap_enable(struct eventpipe *ep)
 	if (!env_value(ep->sock.pid, "DOTNET_PerfMapJitDumpPath", val, sizeof(val)))
 		snprintf(val, sizeof(val), "/tmp");
 	snprintf(ep->perfmap_dir, sizeof(ep->perfmap_dir), "/proc/%d/root%s", ep->sock.pid, val);
-	perfmap_path(ep, "perf", path, sizeof(path));
-	ep->perfmap_existed = !stat(path, &st);
+	ep->perfmap_dirfd = open(ep->perfmap_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ep->perfmap_dirfd < 0)
+		return;
+	perfmap_name(ep, "perf", path, sizeof(path));
+	ep->perfmap_existed = !fstatat(ep->perfmap_dirfd, path, &st, 0);
 	ep->perfmap_on = !dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_ENABLE_PERFMAP,
 				     payload, sizeof(payload), NULL, NULL, NULL, NULL);
 }
@@ -244,13 +250,21 @@ static void perfmap_remove(struct eventpipe *ep)
 {
 	char path[PATH_MAX];
 
-	if (!ep->perfmap_on || ep->perfmap_existed)
-		return;
-	perfmap_path(ep, "perf", path, sizeof(path));
-	unlink(path);
-	perfmap_path(ep, "perfinfo", path, sizeof(path));
-	unlink(path);
+	if (ep->perfmap_on && !ep->perfmap_existed) {
+		perfmap_name(ep, "perf", path, sizeof(path));
+		unlinkat(ep->perfmap_dirfd, path, 0);
+		perfmap_name(ep, "perfinfo", path, sizeof(path));
+		unlinkat(ep->perfmap_dirfd, path, 0);
+	}
 	ep->perfmap_on = false;
+	if (ep->perfmap_dirfd >= 0)
+		close(ep->perfmap_dirfd);
+	ep->perfmap_dirfd = -1;
+}
+
+bool eventpipe__exited(const struct eventpipe *ep)
+{
+	return ep->exited;
 }
 
 bool eventpipe__perfmap(const struct eventpipe *ep)
@@ -303,6 +317,7 @@ struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_co
 	}
 	ep->sock = *s;
 	ep->fd = -1;
+	ep->perfmap_dirfd = -1;
 	pthread_mutex_init(&ep->mu, NULL);
 	rc = collect(ep, cfg, 3, &hr);
 	if (rc == -EPROTO && hr)	/* an older runtime: the .NET 5/6 command */
@@ -491,7 +506,7 @@ int eventpipe__stop(struct eventpipe *ep, struct reorder *ro, int timeout_ms, ch
 	/* a process that has exited has ended the stream itself */
 	rc = dn_command(ep->sock.path, DN_SET_EVENTPIPE, DN_EP_STOP_TRACING, payload, 8, NULL,
 			NULL, NULL, NULL);
-	(void)rc;
+	ep->exited = rc && kill(ep->sock.pid, 0) && errno == ESRCH;
 	while (!ep->rd_done) {
 		rc = pump(ep, ro, &eof);
 		if (rc)
@@ -653,13 +668,18 @@ int eventpipe__describe(pid_t pid, FILE *f)
 	err = dn_find_socket(pid, &s);
 	if (err == -ENOENT || err == -ESRCH)
 		return 0;
-	if (err)
+	if (err) {
+		fprintf(f, "pid %d: cannot look for a .NET diagnostics socket in /proc/%d/root: "
+			"%s%s\n", pid, pid, strerror(-err), err == -EACCES ?
+			" (another user's process: run as root or as that user)" : "");
 		return err;
+	}
 	err = dn_process_info(s.path, &pi, &hr);
 	if (err) {
 		fprintf(f, "pid %d: .NET diagnostics socket %s: %s\n", pid, s.path,
 			err == -EPROTO && hr ? dn_hresult_str(hr, hrs, sizeof(hrs)) :
-			err == -EACCES ? "Permission denied (owned by another user)" :
+			err == -EACCES ? "Permission denied (the socket belongs to another user: "
+					 "run as root or as that user)" :
 			strerror(-err));
 		return err;
 	}

@@ -89,6 +89,8 @@ struct eventpipe *eventpipe__find(struct eventpipe **eps, int n, const void *rec
  * DOTNET_PerfMapEnabled is not set): disabled at stop, its files removed by
  * eventpipe__free. */
 bool eventpipe__perfmap(const struct eventpipe *ep);
+/* The process had exited by the time of eventpipe__stop. */
+bool eventpipe__exited(const struct eventpipe *ep);
 
 pid_t eventpipe__pid(const struct eventpipe *ep);
 uint64_t eventpipe__events(const struct eventpipe *ep);	/* written */

@@ -219,3 +219,70 @@ runtime_version() {
 	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "the user's perf map was removed"
 	rm -f "/tmp/perf-$APP_PID.map" "/tmp/perfinfo-$APP_PID.map"
 }
+
+@test "dotnet: -- dotnet app.dll is traced from its first managed method" {
+	need
+	run "$EBPF_COLLECT" -o "$T/t.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8018:5,Microsoft-Windows-DotNETRuntimeRundown \
+		-- dotnet "$APP" --exceptions 3
+	assert_success
+	assert_output_contains "no USDT provider: EventPipe session over"
+	assert_output_contains "exited during the trace; its EventPipe stream ended with it"
+	dump "$T/t.nettrace"
+	local pid
+	pid=$(grep -m1 -o '"pid":[0-9]*' "$T/t.nettrace.json" | cut -d: -f2)
+	run python3 "$DT" counts "$T/t.nettrace.json" "$pid"
+	check exceptions "EvtAppTestException=3"
+	# the runtime waited for the session: Main's JIT is in the trace
+	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
+		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
+}
+
+@test "dotnet: a process started with DOTNET_EnableDiagnostics=0 exits 3 with one line" {
+	need
+	start_app DOTNET_EnableDiagnostics=0 -- --linger
+	run "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace"
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_output_contains "no .NET diagnostics socket for EventPipe either (not .NET, or DOTNET_EnableDiagnostics=0)"
+	[[ ${#lines[@]} -eq 1 ]] || flunk "more than one line: $output"
+	[[ ! -e $T/t.nettrace ]] || flunk "an empty trace was left"
+	# the same for -- dotnet: the socket never appears
+	DOTNET_EnableDiagnostics=0 run "$EBPF_COLLECT" -q -o "$T/c.nettrace" -- dotnet "$APP" --linger
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_output_contains "no .NET diagnostics socket (dotnet-diagnostic-"
+	assert_output_contains "started with DOTNET_EnableDiagnostics=0?"
+}
+
+@test "dotnet: another user's process is refused with exit 4 and one line" {
+	need
+	require_cmd setpriv
+	start_app -- --linger
+	run setpriv --reuid nobody --regid nogroup --clear-groups "$EBPF_COLLECT" -l -p "$APP_PID"
+	[[ $status -eq 4 ]] || flunk "status $status: $output"
+	assert_output_contains "pid $APP_PID: cannot look for a .NET diagnostics socket in /proc/$APP_PID/root: Permission denied (another user's process: run as root or as that user)"
+}
+
+@test "dotnet: a stream cut mid-trace (process killed) exits 7 and keeps a valid file" {
+	need
+	start_app -- --events 20000000 --linger
+	collect --providers EvtApp-Marker
+	touch "$T/go"
+	sleep 1.5
+	local app=$APP_PID
+	{ kill -KILL "$APP_PID" && wait "$APP_PID"; } 2>/dev/null || true
+	APP_PID=
+	COL_STATUS=0
+	wait "$COL_PID" || COL_STATUS=$?
+	COL_PID=
+	[[ $COL_STATUS -eq 7 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	grep -q "the EventPipe stream was cut after [0-9]* bytes (offset [0-9]*: .*); kept the [0-9]* events before" \
+		"$T/col.err" || flunk "$(cat "$T/col.err")"
+	# the file is complete: readers reach its end
+	run "$EBPF_COLLECT" dump "$T/t.nettrace"
+	assert_success
+	local kept markers
+	kept=$(sed -n 's/.*kept the \([0-9]*\) events before.*/\1/p' "$T/col.err")
+	markers=$(grep -c "EvtApp-Marker/Marker id=" <<<"$output")
+	[[ $markers -gt 1000 && $markers -le $kept ]] || flunk "$markers markers, $kept kept"
+	[[ ! -e /tmp/perf-$app.map ]] || flunk "perf map left behind"
+}
