@@ -286,3 +286,41 @@ runtime_version() {
 	[[ $markers -gt 1000 && $markers -le $kept ]] || flunk "$markers markers, $kept kept"
 	[[ ! -e /tmp/perf-$app.map ]] || flunk "perf map left behind"
 }
+
+@test "dotnet: a process in its own mount and pid namespace is traced by its host pid" {
+	need
+	require_cmd unshare pgrep
+	local go=$OUTPUT/tests/dotnet/ns-go.$$ out=$OUTPUT/tests/dotnet/ns-app.$$ up hp
+	rm -f "$go"
+	# private /tmp (tmpfs): the socket is only reachable through /proc/PID/root
+	(cd / && exec unshare --mount --pid --fork --mount-proc sh -c \
+		"mount -t tmpfs tmpfs /tmp && exec dotnet '$APP' --wait '$go' --exceptions 4 --linger" \
+		>"$out" 2>&1) &
+	up=$!
+	for _ in $(seq 200); do
+		grep -q READY "$out" && break
+		sleep 0.05
+	done
+	hp=$(pgrep -P "$up")
+	APP_PID=$hp
+	[[ -n $hp ]] || flunk "no app under unshare: $(cat "$out")"
+	assert_equal "$(cat "$out")" "READY 1"
+	run "$EBPF_COLLECT" -l -p "$hp"
+	assert_success
+	assert_output_contains "pid $hp: EventPipe (.NET $(runtime_version)) over /proc/$hp/root/tmp/dotnet-diagnostic-1-"
+	collect --providers Microsoft-Windows-DotNETRuntime:0x8000:5
+	touch "$go"
+	for _ in $(seq 200); do
+		grep -q DONE "$out" && break
+		sleep 0.05
+	done
+	stop_collect
+	rm -f "$go" "$out"
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$hp"
+	check exceptions "EvtAppTestException=4"
+	# thread ids are the host's (the runtime knows its main thread as 1)
+	grep -q "\"event\":\"ExceptionThrown_V1\".*\"tid\":$hp," "$T/t.nettrace.json" ||
+		flunk "exception events not on host tid $hp"
+}
