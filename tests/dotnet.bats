@@ -324,3 +324,38 @@ runtime_version() {
 	grep -q "\"event\":\"ExceptionThrown_V1\".*\"tid\":$hp," "$T/t.nettrace.json" ||
 		flunk "exception events not on host tid $hp"
 }
+
+DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
+
+@test "dotnet: same runtime event counts as dotnet-trace, side by side on one run" {
+	need
+	[[ -x $DOTNET_TRACE ]] || skip "dotnet-trace not installed (scripts/setup.sh installs it)"
+	# Informational: at Verbose, GCAllocationTick reached only one of the two
+	# concurrent sessions (either one, run to run), a runtime matter
+	local pr=Microsoft-Windows-DotNETRuntime:0xC009:4 dt
+	start_app -- --exceptions 6 --gcs 3 --contentions 2 --linger
+	# both sessions run at once on the same process, same providers
+	"$DOTNET_TRACE" collect -p "$APP_PID" --providers "$pr" -o "$T/dt.nettrace" \
+		--duration 00:00:00:08 >"$T/dt.out" 2>&1 </dev/null &
+	dt=$!
+	for _ in $(seq 400); do	# its session runs once it names the output
+		grep -q "Output File" "$T/dt.out" && break
+		sleep 0.05
+	done
+	collect --providers "$pr"
+	run_workload
+	stop_collect
+	wait "$dt" || flunk "dotnet-trace failed: $(cat "$T/dt.out")"
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	dump "$T/dt.nettrace"
+	run python3 "$DT" hist "$T/dt.nettrace.json" "$APP_PID"
+	local theirs=$output
+	run python3 "$DT" hist "$T/t.nettrace.json" "$APP_PID"
+	[[ -n $theirs && $output == "$theirs" ]] ||
+		flunk $'dotnet-trace:\n'"$theirs"$'\nebpf-collect:\n'"$output"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$APP_PID"
+	check exceptions "EvtAppTestException=6"
+	check induced 3
+	check contention_start 2
+}

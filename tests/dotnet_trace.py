@@ -10,6 +10,9 @@ version, as TraceEvent does).
       ExceptionType), gcstart, gcend, induced (GCStart Reason 1),
       contention_start, contention_stop, methods (MethodLoadVerbose names,
       sorted), markers (EvtApp-Marker events)
+  dotnet_trace.py hist DUMP.json PID
+      Microsoft-Windows-DotNETRuntime events of the process by id/version,
+      one "id/version count" per line (comparing two traces)
   dotnet_trace.py order DUMP.json PID
       the merge of both clocks: for each EvtApp-Marker event of the main
       thread, the nearest earlier write/pwrite64 Syscall event of that thread
@@ -60,6 +63,16 @@ def cmd_counts(events, pid):
                     if e['id'] == 143 and e['tid'] != 0x7fffffff})
     print('methods', ' '.join(n for n in names if n.startswith('EvtApp')))
     print('markers', sum(e.get('provider') == 'EvtApp-Marker' for e in ev))
+
+
+def cmd_hist(events, pid):
+    h = {}
+    for e in mine(events, pid):
+        if e.get('provider') == RT:
+            k = f"{e['id']}/{e['version']}"
+            h[k] = h.get(k, 0) + 1
+    for k in sorted(h, key=lambda k: tuple(map(int, k.split('/')))):
+        print(k, h[k])
 
 
 def cmd_order(events, pid):
@@ -118,6 +131,8 @@ def main():
     events = load(path)
     if cmd == 'counts':
         cmd_counts(events, pid)
+    elif cmd == 'hist':
+        cmd_hist(events, pid)
     elif cmd == 'order':
         cmd_order(events, pid)
     elif cmd == 'hot':
