@@ -74,3 +74,9 @@ $(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(SYMBOLIZER_LDLIBS) -lpthread -o $@
+
+# `make bench`: the EventPipe path next to the USDT path (tests/bench_eventpipe.sh)
+BENCH_TARGETS += $(OUTPUT)/bench_eventpipe
+$(OUTPUT)/bench_eventpipe: tests/bench_eventpipe.sh $(OUTPUT)/tests/usdt_testprog | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@

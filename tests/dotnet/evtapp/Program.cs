@@ -2,14 +2,17 @@
 //
 //   dotnet evtapp.dll [--wait GOFILE] [--exceptions N] [--gcs G]
 //                     [--contentions C] [--hot-ms MS] [--marker-syscalls K]
-//                     [--events E] [--linger]
+//                     [--events E] [--bench N] [--linger]
 //
 // Prints "READY <pid>" and, with --wait, polls for GOFILE before the
 // workload; prints "DONE" after it.  --linger then sleeps until killed, so
 // a collector can stop its session (rundown) while the process lives.
+// --bench N fires N marker events and prints one JSON line: the calling
+// thread's CPU time per event (ns) and the wall time (tests/bench_eventpipe.sh).
 using System;
 using System.Diagnostics.Tracing;
 using System.IO;
+using System.Runtime.InteropServices;
 using System.Runtime.CompilerServices;
 using System.Threading;
 
@@ -93,10 +96,34 @@ static class Program
             MarkerSource.Log.Marker(i);
     }
 
+    [StructLayout(LayoutKind.Sequential)]
+    struct Timespec { public long Sec; public long Nsec; }
+
+    [DllImport("libc", EntryPoint = "clock_gettime")]
+    static extern int ClockGettime(int clock, out Timespec ts);
+
+    static long Ns(int clock)
+    {
+        ClockGettime(clock, out Timespec ts);
+        return ts.Sec * 1000000000L + ts.Nsec;
+    }
+
+    // CLOCK_MONOTONIC 1, CLOCK_THREAD_CPUTIME_ID 3
+    static void Bench(int n)
+    {
+        EvtAppManyEvents(1000);	// JIT and EventSource set-up outside the timing
+        long c0 = Ns(3), w0 = Ns(1);
+        EvtAppManyEvents(n);
+        long c1 = Ns(3), w1 = Ns(1);
+        Console.WriteLine("{\"events\":" + n + ",\"cpu_ns_per_event\":" +
+                          ((double)(c1 - c0) / n).ToString("F1") + ",\"seconds\":" +
+                          ((w1 - w0) / 1e9).ToString("F3") + "}");
+    }
+
     static int Main(string[] args)
     {
         string go = null;
-        int n = 0, g = 0, c = 0, k = 0, e = 0;
+        int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0;
         long hot = 0;
         bool linger = false;
         for (int i = 0; i < args.Length; i++) {
@@ -108,6 +135,7 @@ static class Program
             case "--hot-ms": hot = long.Parse(args[++i]); break;
             case "--marker-syscalls": k = int.Parse(args[++i]); break;
             case "--events": e = int.Parse(args[++i]); break;
+            case "--bench": bench = int.Parse(args[++i]); break;
             case "--linger": linger = true; break;
             default: Console.Error.WriteLine("evtapp: unknown argument " + args[i]); return 64;
             }
@@ -124,6 +152,8 @@ static class Program
             sink += (int)EvtAppHotLoop(hot);
         EvtAppMarkers(k);
         EvtAppManyEvents(e);
+        if (bench > 0)
+            Bench(bench);
         Console.WriteLine("DONE");
         Console.Out.Flush();
         while (linger)
