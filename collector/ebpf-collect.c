@@ -154,6 +154,11 @@ static const char doc_head[] =
 "(LogAlways: always) and it has no keyword or one in KEYWORDS.  The other\n"
 "probes are not attached and cost the runtime nothing.\n"
 "\n"
+"STOCK .NET (5+, no USDT provider): an EventPipe session over the process's\n"
+"diagnostics socket, same provider selection (EventSource names accepted),\n"
+"merged in time order with --kernel events and --cpu-sampling samples;\n"
+"-- dotnet app.dll starts the runtime suspended until the session runs.\n"
+"\n"
 "EVENT TABLE: the built-in table holds the events of the project's manifest\n"
 "(usdt/clr-events.man).  A runtime whose provider was generated from another\n"
 "manifest (CoreCLR's full ClrEtwAll.man) is traced with --manifest FILE,\n"
@@ -185,8 +190,9 @@ static const char doc_head[] =
 static const char doc_tail[] =
 "\n"
 "EXIT STATUS: 0 ok, 1 runtime failure, 2 no such process, 3 no (matching)\n"
-"runtime probes in the target, 4 missing privileges, 5 kernel lacks BTF or\n"
-"BPF ring buffers, 6 cannot create the output file, 64 usage.\n"
+"runtime probes and no .NET diagnostics socket in the target, 4 missing\n"
+"privileges, 5 kernel lacks BTF or BPF ring buffers, 6 cannot create the\n"
+"output file, 7 an EventPipe stream ended mid-trace (file kept), 64 usage.\n"
 "\n"
 "OPTIONS:";
 
@@ -1677,7 +1683,7 @@ static int check_ep_extra(struct collector *c)
 	if (!env.nr_ep_extra || (env.cmd && is_dotnet_host(env.cmd[0])))
 		return 0;
 	for (i = 0; i < env.nr_pids && !env.cmd; i++)
-		if (dn_find_socket(env.pids[i], &s) == -ENOENT)
+		if (dn_find_socket(env.pids[i], &s))
 			break;
 	if (!env.cmd && i == env.nr_pids)
 		return 0;
