@@ -11,7 +11,7 @@ COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/usdt_notes
 		  collector/selection.c collector/reorder.c
 COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace (issue 6)
 COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes
-COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c	# stock .NET: EventPipe over IPC
+COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c collector/ep_targets.c	# stock .NET: EventPipe
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
 

@@ -56,7 +56,7 @@
 #include "symbolize.h"		/* frame names in the trace (issue 6) */
 #include "mmap_events.h"	/* mappings of short-lived processes (issue 6) */
 #include "symbolizer.h"
-#include "eventpipe.h"		/* stock .NET: EventPipe over IPC */
+#include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
@@ -72,9 +72,6 @@ extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
  * happened (its flush period): the reorder buffer holds records longer
  * while a session runs, so both sides still merge in time order. */
 #define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
-#define EP_STOP_TIMEOUT_MS	30000
-#define EP_CHILD_SOCKET_NS	(10 * 1000000000ULL)
-static uint64_t reorder_window_ns = REORDER_WINDOW_NS;
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
 /* Whole blocks reach the file as they fill (~100 KiB); at low event rates
@@ -669,12 +666,8 @@ struct collector {
 	struct symbolize *sym;		/* issue 6: NULL with --no-symbols */
 	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
 	struct kernel_events *ke;	/* issue 7: NULL without kernel events */
-	struct eventpipe *ep[MAX_PIDS];	/* stock .NET targets: EventPipe sessions */
+	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
-	bool ep_wait_child;		/* -- dotnet: its runtime waits for us */
-	bool ep_cut;			/* a session's stream ended mid-block */
-	int ep_fail;			/* exit code of a session that did not start */
-	uint64_t ep_child_deadline;	/* -- dotnet: its socket must appear by then */
 };
 
 /* Hundreds of probe links and a perf event per CPU and target thread need
@@ -1031,14 +1024,8 @@ static int emit_kernel(struct collector *c, const struct ce_header *h, const voi
 static int emit_eventpipe(struct collector *c, const struct ce_header *h, const void *data,
 			  size_t len)
 {
-	struct eventpipe *ep = eventpipe__find(c->ep, MAX_PIDS, data);
-	int err;
+	int err = ep_targets__emit(&c->ept, c->w, c->sym, data, len);
 
-	if (!ep) {
-		c->bad_records++;
-		return 0;
-	}
-	err = eventpipe__emit(ep, c->w, c->sym, data, len);
 	if (err == -EINVAL) {
 		c->bad_records++;
 		return 0;
@@ -1212,153 +1199,13 @@ static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *
 	       -ENOMEM : 0;
 }
 
-/* ------------------------------------------------------------ EventPipe */
-
-/* Session providers from the same selection as the USDT path. */
-static int eventpipe_config(struct collector *c, struct ep_config *cfg)
+/* -- dotnet: a runtime with USDT probes needs no session (ep_targets) */
+static bool child_has_usdt(void *ctx, pid_t pid)
 {
-	if (eventpipe__config(cfg, &c->sel, env.ep_extra, env.nr_ep_extra, env.sample_hz != 0, 256)) {
-		pr_warn("too many providers for one EventPipe session (max %d)\n",
-			EP_MAX_PROVIDERS);
-		return -E2BIG;
-	}
-	return 0;
-}
+	struct collector *c = ctx;
 
-/* Start a session in pid (slot i).  0, or an exit code. */
-static int eventpipe_start(struct collector *c, int i, pid_t pid)
-{
-	struct ep_config cfg;
-	struct dn_socket s;
-	enum ep_fail why;
-	char err[512];
-	int rc;
-
-	rc = dn_find_socket(pid, &s);
-	if (rc == -ESRCH) {
-		pr_warn("no such process: %d\n", pid);
-		return EXIT_NO_PROCESS;
-	}
-	if (rc == -ENOENT && c->child > 0) {
-		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in "
-			"its TMPDIR): started with DOTNET_EnableDiagnostics=0?\n", pid,
-			dn_nspid(pid));
-		return EXIT_NO_PROBES;
-	}
-	if (rc == -ENOENT)	/* attach_all said so already */
-		return EXIT_NO_PROBES;
-	if (rc) {
-		pr_warn("pid %d: cannot look for its .NET diagnostics socket: %s\n", pid,
-			strerror(-rc));
-		return rc == -EACCES ? EXIT_NO_PRIV : EXIT_FAIL;
-	}
-	if (eventpipe_config(c, &cfg))
-		return EXIT_USAGE;
-	c->ep[i] = eventpipe__start(&s, &cfg, &why, err, sizeof(err));
-	if (!c->ep[i]) {
-		pr_warn("%s\n", err);
-		return why == EP_FAIL_ACCESS ? EXIT_NO_PRIV :
-		       why == EP_FAIL_NO_SOCKET ? EXIT_NO_PROBES : EXIT_FAIL;
-	}
-	reorder_window_ns = EP_REORDER_WINDOW_NS;
-	pr_info("pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d%s)\n",
-		pid, s.path, eventpipe__version(c->ep[i]),
-		eventpipe__perfmap(c->ep[i]) ? ", perf map enabled" : "");
-	return EXIT_OK;
-}
-
-/* Targets without runtime probes get an EventPipe session.  0 or an exit code. */
-static int eventpipe_attach(struct collector *c)
-{
-	int i, rc, started = 0;
-
-	c->ep_fail = EXIT_NO_PROBES;
-	for (i = 0; i < env.nr_pids; i++) {
-		if (!c->ep_candidate[i])
-			continue;
-		rc = eventpipe_start(c, i, env.pids[i]);
-		if (rc && rc != EXIT_NO_PROBES)
-			return rc;
-		c->ep_fail = rc;
-		started += !rc;
-	}
-	rc = started ? EXIT_OK : c->ep_fail;
-	c->ep_fail = 0;
-	return rc;
-}
-
-/* -- dotnet ...: the runtime waits (DOTNET_DefaultDiagnosticPortSuspend)
- * until its session runs; then ResumeRuntime. */
-static int eventpipe_child(struct collector *c)
-{
-	struct dn_socket s;
-	int rc;
-
-	if (c->child_exited)
-		return 0;
-	if (dn_find_socket(c->child, &s)) {
-		if (!c->ep_child_deadline)
-			c->ep_child_deadline = now_ns() + EP_CHILD_SOCKET_NS;
-		if (now_ns() < c->ep_child_deadline)
-			return 0;
-		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
-			"TMPDIR) %llu s after start: started with DOTNET_EnableDiagnostics=0?\n",
-			c->child, dn_nspid(c->child), EP_CHILD_SOCKET_NS / 1000000000ULL);
-		c->ep_fail = EXIT_NO_PROBES;
-		return -ENOENT;
-	}
-	c->ep_wait_child = false;
-	attach_pid(c, c->child, false);	/* a runtime with USDT probes needs no session */
-	rc = c->ours_found ? EXIT_OK : eventpipe_start(c, 0, c->child);
-	if (dn_command(s.path, DN_SET_PROCESS, DN_PROC_RESUME_RUNTIME, NULL, 0, NULL, NULL,
-		       NULL, NULL))
-		pr_warn("pid %d: ResumeRuntime failed\n", c->child);
-	return rc == EXIT_OK ? 0 : -EPROTO;
-}
-
-static int eventpipe_poll(struct collector *c)
-{
-	int i, err;
-
-	if (c->ep_wait_child && (err = eventpipe_child(c)))
-		return err;
-	for (i = 0; i < MAX_PIDS; i++) {
-		if (!c->ep[i])
-			continue;
-		err = eventpipe__poll(c->ep[i], c->ro);
-		if (err) {
-			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(c->ep[i]),
-				strerror(-err));
-			return err;
-		}
-	}
-	return 0;
-}
-
-/* StopTracing; the rundown and the rest of the stream go into the buffer. */
-static int eventpipe_stop(struct collector *c)
-{
-	char msg[512];
-	int i, rc;
-
-	for (i = 0; i < MAX_PIDS; i++) {
-		if (!c->ep[i])
-			continue;
-		rc = eventpipe__stop(c->ep[i], c->ro, EP_STOP_TIMEOUT_MS, msg, sizeof(msg));
-		if (rc < 0) {
-			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(c->ep[i]),
-				strerror(-rc));
-			return rc;
-		}
-		if (rc) {
-			pr_warn("%s\n", msg);
-			c->ep_cut = true;
-		} else if (eventpipe__exited(c->ep[i])) {
-			pr_info("pid %d exited during the trace; its EventPipe stream ended "
-				"with it\n", eventpipe__pid(c->ep[i]));
-		}
-	}
-	return 0;
+	attach_pid(c, pid, false);
+	return c->ours_found > 0;
 }
 
 static int poll_loop(struct collector *c)
@@ -1369,7 +1216,7 @@ static int poll_loop(struct collector *c)
 	int err = 0;
 
 	while (!exiting) {
-		uint64_t now;
+		uint64_t now, window;
 
 		/* Records are submitted without wakeups (decision 13): epoll only
 		 * returns early when BPF forced a wakeup at a fill threshold; on a
@@ -1393,14 +1240,15 @@ static int poll_loop(struct collector *c)
 			err = -ENOMEM;
 			break;
 		}
-		err = eventpipe_poll(c);
+		err = ep_targets__poll(&c->ept, c->ro, child_has_usdt, c);	/* stock .NET */
 		if (err)
 			break;
-		err = reorder__pop_before(c->ro, now - reorder_window_ns, emit_record, c);
+		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
+		err = reorder__pop_before(c->ro, now - window, emit_record, c);
 		if (err)
 			break;
 		if (c->sym)	/* issue 6: snapshots while the targets live */
-			symbolize__tick(c->sym, now, now - reorder_window_ns);
+			symbolize__tick(c->sym, now, now - window);
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
@@ -1511,8 +1359,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		symbolize__print_summary(c->sym, stderr);
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt (issue 8) */
 	kernel_events__print_summary(c->ke, stderr);	/* issue 7 */
-	for (i = 0; i < MAX_PIDS; i++)
-		eventpipe__print_summary(c->ep[i], stderr);
+	ep_targets__print_summary(&c->ept, stderr);
 	if (c->bad_records || reorder__late(c->ro))
 		fprintf(stderr, "ebpf-collect: %llu malformed records skipped, %llu records out "
 			"of order\n", (unsigned long long)c->bad_records,
@@ -1643,49 +1490,14 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 
 /* ------------------------------------------------------------------ main */
 
-/* --providers entries whose provider the event table lacks (EventSources,
- * SampleProfiler) go to EventPipe sessions only; the rest stays in place. */
-static int split_ep_extra(struct collector *c, int i)
-{
-	char *copy = strdup(env.providers[i]), *keep, *save = NULL, *item;
-	size_t off = 0;
-
-	keep = calloc(1, strlen(env.providers[i]) + 1);
-	if (!copy || !keep) {
-		free(copy);
-		free(keep);
-		return -ENOMEM;
-	}
-	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
-		size_t n = strcspn(item, ":");
-		char name[256];
-
-		snprintf(name, sizeof(name), "%.*s", (int)n, item);
-		if (!ect_find_provider(c->table, name) && n && env.nr_ep_extra < SEL_MAX_REQ) {
-			env.ep_extra[env.nr_ep_extra++] = strdup(item);
-			continue;
-		}
-		off += sprintf(keep + off, "%s%s", off ? "," : "", item);
-	}
-	free(copy);
-	env.providers[i] = keep;	/* freed at exit */
-	return 0;
-}
-
-/* An unknown provider is a usage error unless every target is .NET
- * reachable over IPC (EventPipe then takes any EventSource). */
+/* An unknown provider (an EventSource) is a usage error unless every
+ * target is .NET reachable over IPC, where EventPipe takes any. */
 static int check_ep_extra(struct collector *c)
 {
-	struct dn_socket s;
 	char err[256];
-	int i;
 
-	if (!env.nr_ep_extra || (env.cmd && is_dotnet_host(env.cmd[0])))
-		return 0;
-	for (i = 0; i < env.nr_pids && !env.cmd; i++)
-		if (dn_find_socket(env.pids[i], &s))
-			break;
-	if (!env.cmd && i == env.nr_pids)
+	if (!env.nr_ep_extra || (env.cmd && is_dotnet_host(env.cmd[0])) ||
+	    (!env.cmd && ep_targets__all_dotnet(env.pids, env.nr_pids)))
 		return 0;
 	selection__add_spec(&c->sel, c->table, env.ep_extra[0], err, sizeof(err));
 	pr_warn("--providers: %s\n", err);
@@ -1698,8 +1510,12 @@ static int build_selection(struct collector *c)
 	int i;
 
 	for (i = 0; i < env.nr_providers; i++) {
-		if (split_ep_extra(c, i))
-			return -EINVAL;
+		char *keep;	/* freed at exit */
+
+		if (ep_targets__split_providers(c->table, env.providers[i], &keep, env.ep_extra,
+						&env.nr_ep_extra, SEL_MAX_REQ))
+			return -ENOMEM;
+		env.providers[i] = keep;
 		if (!*env.providers[i])
 			continue;	/* EventSources only: the EventPipe path */
 		if (selection__add_spec(&c->sel, c->table, env.providers[i], err, sizeof(err))) {
@@ -1879,7 +1695,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			pr_warn("cannot attach to %s: %s\n", cmd_path, strerror(n < 0 ? -n : -total));
 			return EXIT_FAIL;
 		}
-		if (!n && !total && !c->ep_wait_child)
+		if (!n && !total && !c->ept.wait_child)
 			pr_warn("no runtime probes attached in %s yet; libraries it maps later "
 				"are attached within a second (use --lib to catch their first "
 				"events)\n", cmd_path);
@@ -2032,8 +1848,7 @@ static void collector__free(struct collector *c)
 	ring_buffer__free(c->rb);
 	usdt_generic__free(c->ug);	/* issue 8 */
 	kernel_events__destroy(c->ke);	/* issue 7 */
-	for (int i = 0; i < MAX_PIDS; i++)
-		eventpipe__free(c->ep[i]);
+	ep_targets__free(&c->ept);
 	mmap_events__free(c->mm);
 	symbolize__free(c->sym);	/* issue 6 */
 	clr_events__destroy(c->skel);
@@ -2066,7 +1881,9 @@ int collect_main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (build_selection(&c)) {
+	if (build_selection(&c) ||
+	    ep_targets__config(&c.ept, &c.sel, env.ep_extra, env.nr_ep_extra, env.sample_hz,
+			       env.quiet)) {
 		ret = EXIT_USAGE;
 		goto free_table;
 	}
@@ -2118,7 +1935,8 @@ int collect_main(int argc, char **argv)
 			goto cleanup;
 		}
 		c.child = spawn_held(env.cmd, &release_fd);
-		c.ep_wait_child = is_dotnet_host(env.cmd[0]);	/* EventPipe from its start */
+		if (is_dotnet_host(env.cmd[0]))	/* EventPipe from its start */
+			ep_targets__wait_child(&c.ept, c.child);
 		if (c.child < 0) {
 			pr_warn("cannot start %s: %s\n", env.cmd[0], strerror(-c.child));
 			ret = EXIT_FAIL;
@@ -2155,7 +1973,7 @@ int collect_main(int argc, char **argv)
 	}
 	ret = attach_all(&c, cmd_path);
 	if ((ret == EXIT_OK || ret == EXIT_NO_PROBES) && !c.child) {	/* stock .NET */
-		int ep = eventpipe_attach(&c);
+		int ep = ep_targets__attach(&c.ept, env.pids, c.ep_candidate, env.nr_pids);
 
 		if (ret == EXIT_NO_PROBES || ep != EXIT_NO_PROBES)
 			ret = ep;
@@ -2181,10 +1999,10 @@ int collect_main(int argc, char **argv)
 	err = poll_loop(&c);
 	kernel_events__detach(c.ke);	/* issue 7: stop producing, then drain */
 	if (!err)
-		err = eventpipe_stop(&c);	/* rundown: before the buffer drains */
+		err = ep_targets__stop(&c.ept, c.ro);	/* rundown: before the drain */
 	if (!err)
 		err = drain(&c);
-	ret = err ? (c.ep_fail ? c.ep_fail : EXIT_FAIL) : c.ep_cut ? EXIT_STREAM_CUT : EXIT_OK;
+	ret = err ? (c.ept.fail ? c.ept.fail : EXIT_FAIL) : c.ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_file(&c))
 		ret = EXIT_FAIL;
 cleanup:
