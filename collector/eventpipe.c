@@ -440,6 +440,30 @@ static int push_event(struct eventpipe *ep, struct reorder *ro, const struct nt_
 	return reorder__push(ro, r->hdr.timestamp, r, need);
 }
 
+/*
+ * The stream header's sync point (QPC ticks at the session's start) and
+ * frequency: on Linux QPC is CLOCK_MONOTONIC in ns, the BPF side's clock.
+ * Another frequency is scaled; a sync point far from this host's
+ * CLOCK_MONOTONIC (a time namespace) is reported, not corrected.
+ */
+static void check_clock(struct eventpipe *ep)
+{
+	const struct nt_trace_info *info = nt_reader__info(ep->rd);
+	struct timespec ts;
+	uint64_t now, sync;
+
+	ep->checked_clock = true;
+	ep->freq = info->freq;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	sync = to_ns(ep, info->sync_ts);
+	if (sync > now + 1000000000ULL || now - sync > 60 * 1000000000ULL)
+		fprintf(stderr, "ebpf-collect: pid %d: its EventPipe clock (sync point %llu ns, "
+			"%llu ticks/s) is not this host's CLOCK_MONOTONIC (%llu ns): events merged "
+			"as timestamped\n", ep->sock.pid, (unsigned long long)sync,
+			(unsigned long long)info->freq, (unsigned long long)now);
+}
+
 /* Feed the queued bytes to the reader and push the complete events. */
 static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 {
@@ -463,10 +487,8 @@ static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 	if (*eof)
 		nt_reader__feed_end(ep->rd);
 	while (!ep->rd_done && (rc = nt_reader__next(ep->rd, &ev)) == 1) {
-		if (!ep->checked_clock) {
-			ep->freq = nt_reader__info(ep->rd)->freq;
-			ep->checked_clock = true;
-		}
+		if (!ep->checked_clock)
+			check_clock(ep);
 		err = push_event(ep, ro, &ev);
 		if (err)
 			return err;

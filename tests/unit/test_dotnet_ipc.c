@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "test.h"
 #include "dotnet_ipc.h"
@@ -190,23 +191,26 @@ static uint8_t *make_stream(const char *dir, size_t *len)
 	struct nt_event_desc d = { .provider = "Fake-Source", .event_id = 1, .name = "Tick",
 				   .level = 4, .fields = fields, .n_fields = 1 };
 	struct nt_trace_info info = { .freq = 1000000000, .pointer_size = 8, .pid = 1, .ncpu = 1 };
+	struct timespec now;
 	char path[512];
 	uint32_t id;
 	uint8_t *buf = NULL;
 	struct nt_writer *w;
 	FILE *f;
 
+	clock_gettime(CLOCK_MONOTONIC, &now);	/* a runtime's sync point: now */
+	info.sync_ts = now.tv_sec * 1000000000ULL + now.tv_nsec;
 	snprintf(path, sizeof(path), "%s/s.nettrace", dir);
 	w = nt_writer__open(path, &info);
 	if (!w || nt_writer__define(w, &d, &id))
 		return NULL;
 	for (int32_t i = 0; i < 100; i++) {
-		struct nt_event ev = { .metadata_id = id, .timestamp = 1000 + i, .thread_id = 7,
+		struct nt_event ev = { .metadata_id = id, .timestamp = info.sync_ts + i, .thread_id = 7,
 				       .capture_thread_id = 7, .payload = &i, .payload_size = 4 };
 
 		nt_writer__write_event(w, &ev);
 	}
-	nt_writer__close(w, NULL, 2000);
+	nt_writer__close(w, NULL, info.sync_ts + 1000);
 	f = fopen(path, "rb");
 	if (!f)
 		return NULL;
