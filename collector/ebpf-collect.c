@@ -1445,13 +1445,42 @@ static char *resolve_cmd(const char *name)
 	return NULL;
 }
 
-/* The dotnet host (`dotnet app.dll`): the runtime's start can be held. */
+/* Does the file hold the string?  (the first 8 MiB) */
+static bool file_contains(const char *path, const char *needle)
+{
+	static char buf[1 << 16];
+	size_t n = strlen(needle), keep = 0, total = 0;
+	bool found = false;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while (!found && total < (8 << 20) && (r = read(fd, buf + keep, sizeof(buf) - keep)) > 0) {
+		size_t have = keep + r;
+
+		found = memmem(buf, have, needle, n) != NULL;
+		keep = have < n - 1 ? have : n - 1;	/* a match across two reads */
+		memmove(buf, buf + have - keep, keep);
+		total += r;
+	}
+	close(fd);
+	return found;
+}
+
+/* A .NET host: `dotnet app.dll`, or an app's own apphost executable (it
+ * loads libhostfxr.so): the runtime's start can be held for EventPipe. */
 static bool is_dotnet_host(const char *cmd)
 {
-	const char *base = strrchr(cmd, '/');
+	char *path = resolve_cmd(cmd);
+	const char *base = path ? strrchr(path, '/') : NULL;
+	bool yes = base && (!strcmp(base + 1, "dotnet") || file_contains(path, "libhostfxr.so"));
 
-	return !strcmp(base ? base + 1 : cmd, "dotnet");
+	free(path);
+	return yes;
 }
+
+static bool cmd_is_dotnet;	/* is_dotnet_host(the -- CMD), set before the fork */
 
 /* Fork the command; it waits on *release_fd before exec. */
 static pid_t spawn_held(char **cmd, int *release_fd)
@@ -1477,7 +1506,7 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 			setrlimit(RLIMIT_NOFILE, &orig_nofile);
 		/* a .NET runtime waits at start-up until the collector has
 		 * started its EventPipe session and sends ResumeRuntime */
-		if (is_dotnet_host(cmd[0]))
+		if (cmd_is_dotnet)
 			setenv("DOTNET_DefaultDiagnosticPortSuspend", "1", 1);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "ebpf-collect: cannot run %s: %s\n", cmd[0], strerror(errno));
@@ -1934,8 +1963,9 @@ int collect_main(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto cleanup;
 		}
+		cmd_is_dotnet = is_dotnet_host(cmd_path);
 		c.child = spawn_held(env.cmd, &release_fd);
-		if (is_dotnet_host(env.cmd[0]))	/* EventPipe from its start */
+		if (cmd_is_dotnet)	/* EventPipe from its start */
 			ep_targets__wait_child(&c.ept, c.child);
 		if (c.child < 0) {
 			pr_warn("cannot start %s: %s\n", env.cmd[0], strerror(-c.child));

@@ -12,6 +12,8 @@ load test_helper
 DT=$BATS_TEST_DIRNAME/dotnet_trace.py
 APP_DIR=$OUTPUT/tests/dotnet/evtapp
 APP=$APP_DIR/evtapp.dll
+APPHOST_DIR=$OUTPUT/tests/dotnet/evtapp-host
+APPHOST=$APPHOST_DIR/evtapp
 
 setup_file() {
 	export BATS_TEST_TIMEOUT=180
@@ -30,6 +32,14 @@ build_app() {
 				-p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj/" \
 				>"$OUTPUT/tests/dotnet/build.log" 2>&1 ||
 				{ cat "$OUTPUT/tests/dotnet/build.log" >&2; exit 1; }
+		fi
+		# the same app as its own executable (apphost)
+		if [[ ! -x $APPHOST || $src/Program.cs -nt $APPHOST || $src/evtapp.csproj -nt $APPHOST ]]; then
+			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+				dotnet build "$src/evtapp.csproj" -c Release -o "$APPHOST_DIR" \
+				-p:UseAppHost=true -p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj-host/" \
+				>"$OUTPUT/tests/dotnet/build-host.log" 2>&1 ||
+				{ cat "$OUTPUT/tests/dotnet/build-host.log" >&2; exit 1; }
 		fi
 	) 9>"$OUTPUT/tests/dotnet/.lock"
 }
@@ -234,6 +244,22 @@ runtime_version() {
 	run python3 "$DT" counts "$T/t.nettrace.json" "$pid"
 	check exceptions "EvtAppTestException=3"
 	# the runtime waited for the session: Main's JIT is in the trace
+	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
+		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
+}
+
+@test "dotnet: -- ./app (an apphost executable) is traced from its first managed method" {
+	need
+	[[ -x $APPHOST ]] || flunk "apphost build missing ($OUTPUT/tests/dotnet/build-host.log)"
+	run "$EBPF_COLLECT" -o "$T/t.nettrace" --providers Microsoft-Windows-DotNETRuntime:0x8018:5 \
+		-- "$APPHOST" --exceptions 2
+	assert_success
+	assert_output_contains "no USDT provider: EventPipe session over"
+	dump "$T/t.nettrace"
+	local pid
+	pid=$(grep -m1 -o '"pid":[0-9]*' "$T/t.nettrace.json" | cut -d: -f2)
+	run python3 "$DT" counts "$T/t.nettrace.json" "$pid"
+	check exceptions "EvtAppTestException=2"
 	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
 		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
 }
