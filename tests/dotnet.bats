@@ -189,7 +189,7 @@ runtime_version() {
 @test "dotnet: runtime and kernel events share one clock (merge order)" {
 	need
 	start_app -- --marker-syscalls 25 --linger
-	collect --providers EvtApp-Marker,Microsoft-Windows-DotNETRuntime:0x0:4 --kernel syscalls
+	collect --providers EvtApp-Marker,Microsoft-Windows-DotNETRuntime:0x0:4 --kernel sched,syscalls,proc
 	run_workload
 	stop_collect
 	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
@@ -197,6 +197,10 @@ runtime_version() {
 	run python3 "$DT" order "$T/t.nettrace.json" "$APP_PID"
 	assert_success
 	assert_output "25 25 1"
+	# the whole file is in time order with the scheduler's events in it too
+	grep -q "\"event\":\"SchedSwitch\".*\"pid\":$APP_PID," "$T/t.nettrace.json" ||
+		flunk "no SchedSwitch of the process"
+
 }
 
 @test "dotnet: JIT frames named from the perf map the collector enables, removed afterwards" {
