@@ -107,7 +107,8 @@ EOF
 	assert_output_contains "contention"
 	assert_output_contains "DotNETRuntime:0x14C14FCCBD:4"
 	assert_output_contains "3 no (matching)"
-	assert_output_contains "6 cannot create the output file, 64 usage"
+	assert_output_contains "6 cannot create the"
+	assert_output_contains "output file, 7 an EventPipe stream ended mid-trace (file kept), 64 usage"
 }
 
 @test "usage errors exit 64" {
