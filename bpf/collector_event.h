@@ -34,6 +34,8 @@
  * so PerfView could not open the file.  Measured with TraceEvent 4.0.0:
  * 65436 converts, 65437 does not, with or without activity ids and stacks. */
 #define CE_MAX_PAYLOAD		65436
+#define CE_STR_(x)		#x
+#define CE_STR(x)		CE_STR_(x)	/* CE_STR(CE_MAX_PAYLOAD): "65436" */
 #define CE_MAX_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH (sysctl default) */
 #define CE_STACK_BYTES		(CE_MAX_STACK_DEPTH * 8)
 

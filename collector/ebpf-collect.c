@@ -64,8 +64,6 @@ _Static_assert(sizeof(struct ce_counters) == 12 * 8, "ce_counters layout");
 
 extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
 
-#define STR_(x)			#x
-#define STR(x)			STR_(x)
 #define MAX_PIDS		64
 #define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
 #define DEFAULT_BUFFER_MB	32
@@ -1350,7 +1348,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	fprintf(stderr, "ebpf-collect: %llu events (%.1f s), %llu bytes written to %s\n",
 		(unsigned long long)c->records, secs, (unsigned long long)bytes, env.output);
 	fprintf(stderr, "ebpf-collect: dropped %llu events (ring buffer full %llu, payload "
-		"over " STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
+		"over " CE_STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
 		(unsigned long long)(total_lost(t) + c->oversize), (unsigned long long)t->rb_drops,
 		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,

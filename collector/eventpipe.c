@@ -36,7 +36,7 @@ struct ep_rec {
 	uint32_t processor;
 	uint32_t payload_size;
 	uint32_t stack_depth;
-	uint32_t pad;
+	uint32_t lost_before;		/* the runtime's sequence gap found at this event */
 	uint8_t activity_id[16];
 	uint8_t related_activity_id[16];
 };
@@ -67,6 +67,8 @@ struct eventpipe {
 	uint8_t *rec;
 	size_t rec_cap;
 	uint64_t pushed, written;
+	uint64_t lost_noted;	/* of the reader's lost count, carried by records */
+	uint64_t oversize;	/* payloads over CE_MAX_PAYLOAD, counted lost */
 	uint32_t *meta_ids;	/* writer id by the stream's metadata id */
 	size_t n_meta_ids;
 	struct tid_map *tids;	/* thread ids of another pid namespace */
@@ -409,6 +411,7 @@ static int push_event(struct eventpipe *ep, struct reorder *ro, const struct nt_
 {
 	size_t need = sizeof(struct ep_rec) + ev->stack_depth * 8ULL + ev->payload_size;
 	struct ep_rec *r;
+	uint64_t gap;
 
 	need = (need + 7) & ~(size_t)7;
 	if (need > ep->rec_cap) {
@@ -432,6 +435,12 @@ static int push_event(struct eventpipe *ep, struct reorder *ro, const struct nt_
 	r->processor = ev->processor;
 	r->payload_size = ev->payload_size;
 	r->stack_depth = ev->stack_depth;
+	/* the reader has just counted this thread's gap, if any: it travels with
+	 * the event, so the file shows it on the same thread (TraceEvent's
+	 * EventsLost) where the runtime lost it */
+	gap = nt_reader__lost(ep->rd) - ep->lost_noted;
+	r->lost_before = gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap;
+	ep->lost_noted += r->lost_before;
 	memcpy(r->activity_id, ev->activity_id, 16);
 	memcpy(r->related_activity_id, ev->related_activity_id, 16);
 	memcpy(r + 1, ev->stack, ev->stack_depth * 8ULL);
@@ -607,6 +616,15 @@ int eventpipe__emit(struct eventpipe *ep, struct nt_writer *w, struct symbolize 
 
 	if (len < sizeof(*r) || len < sizeof(*r) + r->stack_depth * 8ULL + r->payload_size)
 		return -EINVAL;
+	if (r->lost_before) {
+		err = nt_writer__note_lost(w, r->capture_tid, r->lost_before);
+		if (err)
+			return err;
+	}
+	if (r->payload_size > CE_MAX_PAYLOAD) {	/* TraceLog could not convert the file */
+		ep->oversize++;
+		return nt_writer__note_lost(w, r->capture_tid, 1);
+	}
 	err = define(ep, w, r->meta, &ne.metadata_id);
 	if (err)
 		return err;
@@ -645,9 +663,10 @@ void eventpipe__print_summary(const struct eventpipe *ep, FILE *f)
 	if (!ep)
 		return;
 	fprintf(f, "ebpf-collect: pid %d: EventPipe session (CollectTracing%d): %llu events, "
-		"%llu bytes of stream, %llu lost in the runtime\n", ep->sock.pid, ep->version,
+		"%llu bytes of stream, %llu lost in the runtime, %llu over " CE_STR(CE_MAX_PAYLOAD)
+		" payload bytes counted lost\n", ep->sock.pid, ep->version,
 		(unsigned long long)ep->written, (unsigned long long)ep->bytes,
-		(unsigned long long)eventpipe__lost(ep));
+		(unsigned long long)eventpipe__lost(ep), (unsigned long long)ep->oversize);
 }
 
 void eventpipe__free(struct eventpipe *ep)
