@@ -56,6 +56,7 @@ include bpf/kernel.mk
 include bpf/generic.mk
 include collector/build.mk
 include tests/unit/build.mk
+include tests/traceevent/build.mk
 
 .PHONY: real-all
 real-all: $(ALL_TARGETS)

@@ -226,9 +226,8 @@ static __always_inline int handle_clr_event(struct pt_regs *ctx)
 		klen = CE_STACK_BYTES;
 	off += klen;
 
-	/* 64 KiB or more (TraceEvent's EVENT_RECORD.UserDataLength is 16
-	 * bits, so 65535 is the most a reader keeps): send the header alone, flagged, so
-	 * the collector counts the event lost on its own thread. */
+	/* Over what TraceEvent reads (CE_MAX_PAYLOAD): send the header alone,
+	 * flagged, so the collector counts the event lost on its own thread. */
 	plen = (__u32)len;
 	if ((unsigned long)len > CE_MAX_PAYLOAD) {
 		cnt->payload_truncated++;

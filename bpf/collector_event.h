@@ -28,7 +28,14 @@
 #define CE_REC_KERNEL_LAST	63
 
 /* limits */
-#define CE_MAX_PAYLOAD		65535	/* TraceEvent keeps a payload's length in 16 bits */
+/* The largest payload TraceEvent's TraceLog converts: it copies each event
+ * into its ETLX file as a record of at most 64 KiB with 99 bytes of its own,
+ * and a larger one aborts the whole conversion ("Read past end of stream"),
+ * so PerfView could not open the file.  Measured with TraceEvent 4.0.0:
+ * 65436 converts, 65437 does not, with or without activity ids and stacks. */
+#define CE_MAX_PAYLOAD		65436
+#define CE_STR_(x)		#x
+#define CE_STR(x)		CE_STR_(x)	/* CE_STR(CE_MAX_PAYLOAD): "65436" */
 #define CE_MAX_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH (sysctl default) */
 #define CE_STACK_BYTES		(CE_MAX_STACK_DEPTH * 8)
 

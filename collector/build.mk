@@ -12,6 +12,7 @@ COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/usdt_notes
 COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace (issue 6)
 COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes
 COLLECTOR_SRCS += collector/tracer_pause.c	# the provider's pause word at the end of a trace
+COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c collector/ep_targets.c	# stock .NET: EventPipe
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
 
@@ -64,3 +65,19 @@ $(OUTPUT)/tests/test_symbolize: $(OUTPUT)/obj/tests/unit/test_symbolize.o \
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(SYMBOLIZER_LDLIBS) -o $@
+
+# unit test of the diagnostics IPC and the EventPipe session (fake runtime)
+UNIT_TESTS += $(OUTPUT)/tests/test_dotnet_ipc
+$(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
+		$(OUTPUT)/obj/collector/dotnet_ipc.o $(OUTPUT)/obj/collector/eventpipe.o \
+		$(OUTPUT)/obj/collector/reorder.o $(OUTPUT)/obj/collector/symbolize.o \
+		$(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(SYMBOLIZER_LDLIBS) -lpthread -o $@
+
+# `make bench`: the EventPipe path next to the USDT path (tests/bench_eventpipe.sh)
+BENCH_TARGETS += $(OUTPUT)/bench_eventpipe
+$(OUTPUT)/bench_eventpipe: tests/bench_eventpipe.sh $(OUTPUT)/tests/usdt_testprog | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@

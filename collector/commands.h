@@ -11,6 +11,7 @@
 #define EXIT_NO_PRIV	4	/* collect: missing root / capabilities */
 #define EXIT_NO_KERNEL	5	/* collect: kernel lacks BTF or BPF ring buffers */
 #define EXIT_OUTPUT	6	/* collect: cannot create the output file */
+#define EXIT_STREAM_CUT	7	/* collect: an EventPipe stream ended mid-block (file kept) */
 #define EXIT_USAGE	64	/* bad command line (argp's default) */
 
 int collect_main(int argc, char **argv);	/* collector/ebpf-collect.c */

@@ -57,6 +57,7 @@
 #include "symbolize.h"		/* frame names in the trace (issue 6) */
 #include "mmap_events.h"	/* mappings of short-lived processes (issue 6) */
 #include "symbolizer.h"
+#include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
@@ -68,6 +69,10 @@ extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
 #define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
 #define DEFAULT_BUFFER_MB	32
 #define REORDER_WINDOW_NS	(30 * 1000000ULL)
+/* The runtime sends EventPipe events in blocks, up to ~100 ms after they
+ * happened (its flush period): the reorder buffer holds records longer
+ * while a session runs, so both sides still merge in time order. */
+#define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
 /* Whole blocks reach the file as they fill (~100 KiB); at low event rates
@@ -104,6 +109,8 @@ static struct env {
 	bool kernel_set, sampling_set;	/* given explicitly: profiles do not change them */
 	bool all_processes;		/* --all-processes (issue 7) */
 	const char *manifest;		/* --manifest: the runtime's own event table */
+	char *ep_extra[SEL_MAX_REQ];	/* --providers entries only EventPipe knows */
+	int nr_ep_extra;
 } env = {
 	.output = "trace.nettrace",
 	.buffer_mb = DEFAULT_BUFFER_MB,
@@ -145,6 +152,11 @@ static const char doc_head[] =
 "(LogAlways: always) and it has no keyword or one in KEYWORDS.  The other\n"
 "probes are not attached and cost the runtime nothing.\n"
 "\n"
+"STOCK .NET (5+, no USDT provider): an EventPipe session over the process's\n"
+"diagnostics socket, same provider selection (EventSource names accepted),\n"
+"merged in time order with --kernel events and --cpu-sampling samples;\n"
+"-- dotnet app.dll starts the runtime suspended until the session runs.\n"
+"\n"
 "EVENT TABLE: the built-in table holds the events of the project's manifest\n"
 "(usdt/clr-events.man).  A runtime whose provider was generated from another\n"
 "manifest (CoreCLR's full ClrEtwAll.man) is traced with --manifest FILE,\n"
@@ -176,8 +188,9 @@ static const char doc_head[] =
 static const char doc_tail[] =
 "\n"
 "EXIT STATUS: 0 ok, 1 runtime failure, 2 no such process, 3 no (matching)\n"
-"runtime probes in the target, 4 missing privileges, 5 kernel lacks BTF or\n"
-"BPF ring buffers, 6 cannot create the output file, 64 usage.\n"
+"runtime probes and no .NET diagnostics socket in the target, 4 missing\n"
+"privileges, 5 kernel lacks BTF or BPF ring buffers, 6 cannot create the\n"
+"output file, 7 an EventPipe stream ended mid-trace (file kept), 64 usage.\n"
 "\n"
 "OPTIONS:";
 
@@ -558,12 +571,22 @@ static void print_notes(const char *file, const struct usdt_note_list *l)
 	}
 }
 
+/* Probes of the runtime's own providers (DotNETRuntime...) */
+static size_t count_ours(const struct usdt_note_list *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		n += ect_find_provider(&clretw_event_table, l->v[i].provider) != NULL;
+	return n;
+}
+
 static int list_probes(void)
 {
 	struct mapped_file_list files = {};
 	struct usdt_note_list notes;
-	size_t i, total = 0;
-	int err;
+	size_t i, total = 0, ours = 0;
+	int err, dotnet;
 
 	printf("%-20s %-36s %-12s %-12s %s  %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE",
 	       "FILE", "ARGS");
@@ -578,6 +601,9 @@ static int list_probes(void)
 		usdt_notes__free(&notes);
 		return total ? EXIT_OK : EXIT_NO_PROBES;
 	}
+	dotnet = eventpipe__describe(env.pids[0], stdout);	/* stock .NET */
+	if (dotnet == -EACCES || dotnet == -EPERM)
+		return EXIT_NO_PRIV;
 	err = proc_mapped_files(env.pids[0], &files);
 	if (err) {
 		if (err == -ESRCH)
@@ -591,10 +617,15 @@ static int list_probes(void)
 			continue;
 		print_notes(files.v[i].path, &notes);
 		total += notes.n;
+		ours += count_ours(&notes);
 		usdt_notes__free(&notes);
 	}
 	mapped_file_list__free(&files);
-	return total ? EXIT_OK : EXIT_NO_PROBES;
+	if (ours)
+		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
+	else if (dotnet == 1)
+		printf("pid %d: traced through EventPipe (no USDT provider)\n", env.pids[0]);
+	return total || dotnet == 1 ? EXIT_OK : EXIT_NO_PROBES;
 }
 
 /* ------------------------------------------------------------------ collector */
@@ -649,6 +680,8 @@ struct collector {
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
 	struct pause_site *pauses;	/* where to pause the runtime before detaching */
 	size_t nr_pauses, cap_pauses;
+	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
+	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
 };
 
 /* Hundreds of probe links and a perf event per CPU and target thread need
@@ -940,7 +973,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 	idx = CE_COOKIE_INDEX(e->cookie);
 	ev = &c->table->events[idx];
 	if (e->flags & CE_F_PAYLOAD_TRUNCATED) {
-		/* 64 KiB or more: TraceEvent could not read it; a gap on its thread */
+		/* over CE_MAX_PAYLOAD: TraceEvent could not read it; a gap on its thread */
 		c->oversize++;
 		pr_debug("%s/%s of tid %u: %u-byte payload over the %u-byte limit, dropped\n",
 			 ev->provider->usdt_name, ev->symbol, e->hdr.tid, e->payload_orig_len,
@@ -1063,6 +1096,28 @@ static int emit_kernel(struct collector *c, const struct ce_header *h, const voi
 	return 0;
 }
 
+/* An event of an EventPipe session (stock .NET) */
+static int emit_eventpipe(struct collector *c, const struct ce_header *h, const void *data,
+			  size_t len)
+{
+	int err = ep_targets__emit(&c->ept, c->w, c->sym, data, len);
+
+	if (err == -EINVAL) {
+		c->bad_records++;
+		return 0;
+	}
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	c->records++;
+	if (!c->first_ts)
+		c->first_ts = h->timestamp;
+	if (h->timestamp > c->last_ts)
+		c->last_ts = h->timestamp;
+	return 0;
+}
+
 /*
  * Write one record, in timestamp order (called by the reorder buffer).
  * Record types other than CLR events (kernel events, generic USDT: issues
@@ -1080,6 +1135,8 @@ static int emit_record(void *ctx, const void *data, size_t len)
 		return emit_usdt_generic(c, h, data, len);	/* --usdt (issue 8) */
 	case CE_REC_KERNEL_FIRST ... CE_REC_KERNEL_LAST:
 		return emit_kernel(c, h, data, len);		/* issue 7 */
+	case CE_REC_EVENTPIPE:
+		return emit_eventpipe(c, h, data, len);
 	default:
 		c->bad_records++;
 		return 0;
@@ -1218,6 +1275,15 @@ static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *
 	       -ENOMEM : 0;
 }
 
+/* -- dotnet: a runtime with USDT probes needs no session (ep_targets) */
+static bool child_has_usdt(void *ctx, pid_t pid)
+{
+	struct collector *c = ctx;
+
+	attach_pid(c, pid, false);
+	return c->ours_found > 0;
+}
+
 static int poll_loop(struct collector *c)
 {
 	uint64_t start = now_ns(), last_tick = start, last_scan = start, last_rec = 0;
@@ -1226,7 +1292,7 @@ static int poll_loop(struct collector *c)
 	int err = 0;
 
 	while (!exiting) {
-		uint64_t now;
+		uint64_t now, window;
 
 		/* Records are submitted without wakeups (decision 13): epoll only
 		 * returns early when BPF forced a wakeup at a fill threshold; on a
@@ -1251,11 +1317,15 @@ static int poll_loop(struct collector *c)
 			err = -ENOMEM;
 			break;
 		}
-		err = reorder__pop_before(c->ro, now - REORDER_WINDOW_NS, emit_record, c);
+		err = ep_targets__poll(&c->ept, c->ro, child_has_usdt, c);	/* stock .NET */
+		if (err)
+			break;
+		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
+		err = reorder__pop_before(c->ro, now - window, emit_record, c);
 		if (err)
 			break;
 		if (c->sym)	/* issue 6: snapshots while the targets live */
-			symbolize__tick(c->sym, now, now - REORDER_WINDOW_NS);
+			symbolize__tick(c->sym, now, now - window);
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
@@ -1463,7 +1533,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	fprintf(stderr, "ebpf-collect: %llu events (%.1f s), %llu bytes written to %s\n",
 		(unsigned long long)c->records, secs, (unsigned long long)bytes, env.output);
 	fprintf(stderr, "ebpf-collect: dropped %llu events (ring buffer full %llu, payload "
-		">= 64 KiB %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
+		"over " CE_STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
 		(unsigned long long)(total_lost(t) + c->oversize), (unsigned long long)t->rb_drops,
 		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,
@@ -1474,6 +1544,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		symbolize__print_summary(c->sym, stderr);
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt (issue 8) */
 	kernel_events__print_summary(c->ke, stderr);	/* issue 7 */
+	ep_targets__print_summary(&c->ept, stderr);
 	if (c->bad_records || reorder__late(c->ro))
 		fprintf(stderr, "ebpf-collect: %llu malformed records skipped, %llu records out "
 			"of order\n", (unsigned long long)c->bad_records,
@@ -1559,6 +1630,43 @@ static char *resolve_cmd(const char *name)
 	return NULL;
 }
 
+/* Does the file hold the string?  (the first 8 MiB) */
+static bool file_contains(const char *path, const char *needle)
+{
+	static char buf[1 << 16];
+	size_t n = strlen(needle), keep = 0, total = 0;
+	bool found = false;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	while (!found && total < (8 << 20) && (r = read(fd, buf + keep, sizeof(buf) - keep)) > 0) {
+		size_t have = keep + r;
+
+		found = memmem(buf, have, needle, n) != NULL;
+		keep = have < n - 1 ? have : n - 1;	/* a match across two reads */
+		memmove(buf, buf + have - keep, keep);
+		total += r;
+	}
+	close(fd);
+	return found;
+}
+
+/* A .NET host: `dotnet app.dll`, or an app's own apphost executable (it
+ * loads libhostfxr.so): the runtime's start can be held for EventPipe. */
+static bool is_dotnet_host(const char *cmd)
+{
+	char *path = resolve_cmd(cmd);
+	const char *base = path ? strrchr(path, '/') : NULL;
+	bool yes = base && (!strcmp(base + 1, "dotnet") || file_contains(path, "libhostfxr.so"));
+
+	free(path);
+	return yes;
+}
+
+static bool cmd_is_dotnet;	/* is_dotnet_host(the -- CMD), set before the fork */
+
 /* Fork the command; it waits on *release_fd before exec. */
 static pid_t spawn_held(char **cmd, int *release_fd)
 {
@@ -1581,6 +1689,10 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 			_exit(127);
 		if (orig_nofile.rlim_cur)
 			setrlimit(RLIMIT_NOFILE, &orig_nofile);
+		/* a .NET runtime waits at start-up until the collector has
+		 * started its EventPipe session and sends ResumeRuntime */
+		if (cmd_is_dotnet)
+			setenv("DOTNET_DefaultDiagnosticPortSuspend", "1", 1);
 		execvp(cmd[0], cmd);
 		fprintf(stderr, "ebpf-collect: cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
@@ -1592,12 +1704,34 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 
 /* ------------------------------------------------------------------ main */
 
+/* An unknown provider (an EventSource) is a usage error unless every
+ * target is .NET reachable over IPC, where EventPipe takes any. */
+static int check_ep_extra(struct collector *c)
+{
+	char err[256];
+
+	if (!env.nr_ep_extra || (env.cmd && is_dotnet_host(env.cmd[0])) ||
+	    (!env.cmd && ep_targets__all_dotnet(env.pids, env.nr_pids)))
+		return 0;
+	selection__add_spec(&c->sel, c->table, env.ep_extra[0], err, sizeof(err));
+	pr_warn("--providers: %s\n", err);
+	return -EINVAL;
+}
+
 static int build_selection(struct collector *c)
 {
 	char err[256];
 	int i;
 
 	for (i = 0; i < env.nr_providers; i++) {
+		char *keep;	/* freed at exit */
+
+		if (ep_targets__split_providers(c->table, env.providers[i], &keep, env.ep_extra,
+						&env.nr_ep_extra, SEL_MAX_REQ))
+			return -ENOMEM;
+		env.providers[i] = keep;
+		if (!*env.providers[i])
+			continue;	/* EventSources only: the EventPipe path */
 		if (selection__add_spec(&c->sel, c->table, env.providers[i], err, sizeof(err))) {
 			pr_warn("--providers: %s\n", err);
 			return -EINVAL;
@@ -1745,6 +1879,18 @@ static int attach_libs(struct collector *c, pid_t pid)
 	return total;
 }
 
+/* Does a target without runtime probes have a .NET diagnostics socket? */
+static bool dotnet_candidates(const struct collector *c)
+{
+	struct dn_socket s;
+	int i;
+
+	for (i = 0; i < env.nr_pids; i++)
+		if (c->ep_candidate[i] && dn_find_socket(env.pids[i], &s) != -ENOENT)
+			return true;
+	return false;
+}
+
 /* Initial attach.  Returns 0, or an exit code. */
 static int attach_all(struct collector *c, const char *cmd_path)
 {
@@ -1763,13 +1909,15 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			pr_warn("cannot attach to %s: %s\n", cmd_path, strerror(n < 0 ? -n : -total));
 			return EXIT_FAIL;
 		}
-		if (!n && !total)
+		if (!n && !total && !c->ept.wait_child)
 			pr_warn("no runtime probes attached in %s yet; libraries it maps later "
 				"are attached within a second (use --lib to catch their first "
 				"events)\n", cmd_path);
 		return EXIT_OK;
 	}
 	for (i = 0; i < env.nr_pids; i++) {
+		int ours = c->ours_found;
+
 		c->pid_alive[i] = true;
 		n = attach_libs(c, env.pids[i]);
 		if (n < 0)
@@ -1790,18 +1938,23 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			return EXIT_FAIL;
 		}
 		total += n;
+		c->ep_candidate[i] = c->ours_found == ours;	/* stock .NET? */
 	}
 	if (total)
 		return EXIT_OK;
+	if (dotnet_candidates(c))	/* EventPipe takes over: no warning */
+		return EXIT_NO_PROBES;
 	if (c->ug)	/* --usdt (issue 8) */
 		pr_warn("no USDT probes matching --usdt in pid%s %d%s (ebpf-collect -l -p PID "
 			"lists them)\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
 			env.nr_pids > 1 ? ",..." : "");
 	if (!c->ours_found)
 		pr_warn("no .NET runtime USDT probes (providers DotNETRuntime...) in pid%s %d%s: "
-			"the runtime must be built with the USDT provider (usdt/clr-events.man); "
-			"searched %s\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
-			env.nr_pids > 1 ? ",..." : "", c->searched ? c->searched : "no files");
+			"the runtime must be built with the USDT provider (usdt/clr-events.man), "
+			"and no .NET diagnostics socket for EventPipe either (not .NET, or "
+			"DOTNET_EnableDiagnostics=0); searched %s\n", env.nr_pids > 1 ? "s" : "",
+			env.pids[0], env.nr_pids > 1 ? ",..." : "",
+			c->searched ? c->searched : "no files");
 	else if (c->attach_failed)
 		pr_warn("could not attach any of the %d selected runtime probes (see above)\n",
 			c->attach_failed);
@@ -1914,6 +2067,7 @@ static void collector__free(struct collector *c)
 	ring_buffer__free(c->rb);
 	usdt_generic__free(c->ug);	/* issue 8 */
 	kernel_events__destroy(c->ke);	/* issue 7 */
+	ep_targets__free(&c->ept);
 	mmap_events__free(c->mm);
 	symbolize__free(c->sym);	/* issue 6 */
 	clr_events__destroy(c->skel);
@@ -1947,7 +2101,9 @@ int collect_main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	if (build_selection(&c)) {
+	if (build_selection(&c) ||
+	    ep_targets__config(&c.ept, &c.sel, env.ep_extra, env.nr_ep_extra, env.sample_hz,
+			       env.quiet)) {
 		ret = EXIT_USAGE;
 		goto free_table;
 	}
@@ -1961,6 +2117,10 @@ int collect_main(int argc, char **argv)
 	}
 	if (check_pids()) {
 		ret = EXIT_NO_PROCESS;
+		goto free_table;
+	}
+	if (check_ep_extra(&c)) {
+		ret = EXIT_USAGE;
 		goto free_table;
 	}
 
@@ -1994,7 +2154,10 @@ int collect_main(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto cleanup;
 		}
+		cmd_is_dotnet = is_dotnet_host(cmd_path);
 		c.child = spawn_held(env.cmd, &release_fd);
+		if (cmd_is_dotnet)	/* EventPipe from its start */
+			ep_targets__wait_child(&c.ept, c.child);
 		if (c.child < 0) {
 			pr_warn("cannot start %s: %s\n", env.cmd[0], strerror(-c.child));
 			ret = EXIT_FAIL;
@@ -2030,6 +2193,12 @@ int collect_main(int argc, char **argv)
 		goto cleanup;
 	}
 	ret = attach_all(&c, cmd_path);
+	if ((ret == EXIT_OK || ret == EXIT_NO_PROBES) && !c.child) {	/* stock .NET */
+		int ep = ep_targets__attach(&c.ept, env.pids, c.ep_candidate, env.nr_pids);
+
+		if (ret == EXIT_NO_PROBES || ep != EXIT_NO_PROBES)
+			ret = ep;
+	}
 	if (ret == EXIT_NO_PROBES && c.ke) {	/* issue 7: kernel events still apply */
 		pr_info("tracing kernel events only\n");
 		ret = EXIT_OK;
@@ -2050,11 +2219,17 @@ int collect_main(int argc, char **argv)
 
 	err = poll_loop(&c);
 	if (!err) {
+		int stop_err;
+
 		pause_runtimes(&c);
-		err = stop_and_drain(&c);
+		/* EventPipe's rundown goes into the reorder buffer before the drain */
+		err = ep_targets__stop(&c.ept, c.ro);
+		stop_err = stop_and_drain(&c);
 		resume_runtimes(&c);
+		if (!err)
+			err = stop_err;
 	}
-	ret = err ? EXIT_FAIL : EXIT_OK;
+	ret = err ? (c.ept.fail ? c.ept.fail : EXIT_FAIL) : c.ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_file(&c))
 		ret = EXIT_FAIL;
 cleanup:

@@ -987,10 +987,15 @@ int symbolize__finish(struct symbolize *sz, uint64_t ts)
 	}
 	for (i = 0; i < sz->n_mods; i++) {
 		const struct sz_module *md = &sz->mods[i];
+		/* Native path empty: TraceLog treats IL == native as an NGEN
+		 * image and searches the last 8 characters for ".ni.", which
+		 * throws for a path shorter than 7 ("[bpf]", "[vdso]") and
+		 * aborts the whole conversion (see "What TraceLog assumes"
+		 * in collector/README.md). */
 		struct sym_module_rec rec = {
 			.module_id = md->module_id,
 			.assembly_id = md->pseudo ? md->module_id : md->assembly_id,
-			.il_path = md->path, .native_path = md->pseudo ? md->path : "",
+			.il_path = md->path, .native_path = "",
 		};
 
 		if (!md->used || !md->path)

@@ -32,6 +32,30 @@ have_all() {
 	return 0
 }
 
+# tests/traceevent (TraceCheck) needs Microsoft.Diagnostics.Tracing.TraceEvent
+# from NuGet; the build (make) restores it too, this fetches it up front.
+# Never fatal: without dotnet or the package those tests skip, saying why.
+restore_tracecheck() {
+	local pkgs=${NUGET_PACKAGES:-$HOME/.nuget/packages}
+	[[ -d $pkgs/microsoft.diagnostics.tracing.traceevent/4.0.0/lib ]] && return 0
+	echo "setup: restoring the TraceEvent package for tests/traceevent (NuGet)" >&2
+	bash "$(dirname "$0")/../tests/traceevent/build.sh" --restore
+}
+restore_tracecheck
+
+# dotnet-trace (tests/dotnet.bats compares its traces with ours), as a
+# dotnet tool from the NuGet registry into a fixed directory; skipped when
+# the machine has no .NET SDK.
+DOTNET_TOOLS=/usr/local/lib/ebpf-collect/dotnet-tools
+DOTNET_TRACE_VERSION=10.0.750501
+if command -v dotnet >/dev/null 2>&1 && [[ ! -x $DOTNET_TOOLS/dotnet-trace ]]; then
+	echo "setup: installing dotnet-trace $DOTNET_TRACE_VERSION into $DOTNET_TOOLS" >&2
+	mkdir -p "$DOTNET_TOOLS"
+	DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet tool install --tool-path "$DOTNET_TOOLS" \
+		dotnet-trace --version "$DOTNET_TRACE_VERSION" >/dev/null ||
+		echo "setup: dotnet-trace not installed (tests/dotnet.bats skips its comparison)" >&2
+fi
+
 if have_all; then
 	exit 0
 fi

@@ -231,9 +231,22 @@ struct nt_reader *nt_reader__open(const char *path, const void *table);
 struct nt_reader *nt_reader__open_mem(const void *buf, size_t len, const void *table);
 const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
 
+/* Stream mode: an empty reader that nt_reader__feed fills piece by piece
+ * (a live EventPipe session).  nt_reader__next returns NT_READ_AGAIN while
+ * the next block is incomplete; after nt_reader__feed_end (the stream's
+ * end) a missing tail is truncation, as for a file.  Memory is bounded by
+ * the blocks still referenced, not by the stream's length. */
+#define NT_READ_AGAIN 2
+struct nt_reader *nt_reader__open_stream(const void *table);
+int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len);	/* 0 or -ENOMEM */
+void nt_reader__feed_end(struct nt_reader *r);
+/* 1 once nt_reader__info is valid (always, except in stream mode). */
+int nt_reader__header_read(const struct nt_reader *r);
+
 /* Next event: 1 = *ev filled, 0 = clean end of stream, -1 = stopped on
- * truncation or corruption (see nt_reader__error).  Pointers in *ev stay
- * valid until the next call. */
+ * truncation or corruption (see nt_reader__error), NT_READ_AGAIN (stream
+ * mode) = feed more bytes.  Pointers in *ev stay valid until the next call
+ * (and until the next nt_reader__feed). */
 int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev);
 
 /* "offset 4174144: EventBlock claims 2048 bytes, file ends after 0" */

@@ -237,9 +237,13 @@ struct nt_reader {
 	const uint8_t *data;
 	size_t size;
 	void *map;		/* mmap'ed file, or NULL */
-	uint8_t *copy;		/* read() fallback */
+	uint8_t *copy;		/* read() fallback; the stream's bytes in stream mode */
+	size_t copy_cap;
 	size_t pos;
 	int state;
+	int streaming;		/* more bytes may come (nt_reader__feed) */
+	int header_done;	/* stream mode: the trace header has been parsed */
+	uint64_t base;		/* stream offset of data[0] (bytes compacted away) */
 	struct nt_trace_info info;
 	const struct ect_table *table;
 
@@ -276,6 +280,7 @@ static int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	off += r->base;
 	n = snprintf(r->err, sizeof(r->err), "offset %" PRIu64 ": ", off);
 	va_start(ap, fmt);
 	vsnprintf(r->err + n, sizeof(r->err) - n, fmt, ap);
@@ -1546,6 +1551,127 @@ const struct nt_trace_info *nt_reader__info(const struct nt_reader *r)
 	return &r->info;
 }
 
+/* ------------------------------------------------------------ stream mode */
+
+/*
+ * Stream mode: bytes arrive in pieces (an EventPipe session's socket).  The
+ * parser itself is unchanged; it only runs once the whole next object or
+ * block is in memory, so a block is never parsed half.  Bytes no longer
+ * referenced (before the current position and the current sequence-point
+ * region's stacks) are dropped in multiples of 4, which keeps the V4
+ * container's padding (aligned to stream offsets) right.
+ */
+struct nt_reader *nt_reader__open_stream(const void *table)
+{
+	struct nt_reader *r = reader_new(table);
+
+	if (r)
+		r->streaming = 1;
+	return r;
+}
+
+/* Is the whole trace header in memory? */
+static int stream_have_header(const struct nt_reader *r)
+{
+	if (r->size < 24)
+		return 0;
+	if (nt_get_u32(r->data + 8) == 0)	/* V6: header + Trace block */
+		return r->size >= 24 + (size_t)(nt_get_u32(r->data + 20) & 0xffffff);
+	/* V4 container: 32-byte header, object header (16 + name), 49 bytes */
+	return r->size >= 32 + 16 + 38 + 49 ||
+	       (r->size >= 48 && r->size >= 32 + 16 + (size_t)nt_get_u32(r->data + 43) + 49);
+}
+
+/* Is the whole next object (V4) or block (V6) in memory?  Unparseable
+ * sizes say yes: the parser then reports the problem. */
+static int stream_have_block(const struct nt_reader *r)
+{
+	size_t avail = r->size - r->pos, nlen, len, content;
+	const uint8_t *p = r->data + r->pos;
+
+	if (r->v6)
+		return avail >= 4 && avail - 4 >= (nt_get_u32(p) & 0xffffff);
+	if (avail < 1)
+		return 0;
+	if (p[0] == NT_TAG_NULL)
+		return 1;
+	if (avail < 16)
+		return 0;
+	nlen = nt_get_u32(p + 11);
+	if (nlen > 38)
+		return 1;
+	if (avail < 16 + nlen + 4)
+		return 0;
+	len = nt_get_u32(p + 16 + nlen);
+	content = r->pos + 16 + nlen + 4;
+	content += (4 - (content + r->base) % 4) % 4;
+	return content <= r->size && r->size - content > len;
+}
+
+/* Drop the bytes nothing refers to any more. */
+static void stream_compact(struct nt_reader *r)
+{
+	size_t keep = r->pos, cut;
+
+	if (r->blk_p)
+		return;		/* an EventBlock is being delivered */
+	for (size_t i = 0; i < r->n_stacks; i++)
+		if (r->stacks[i].off < keep)
+			keep = r->stacks[i].off;
+	cut = keep & ~(size_t)3;
+	if (cut < 65536 || cut < r->size / 2)
+		return;
+	memmove(r->copy, r->copy + cut, r->size - cut);
+	r->size -= cut;
+	r->pos -= cut;
+	for (size_t i = 0; i < r->n_stacks; i++)
+		r->stacks[i].off -= cut;
+	r->base += cut;
+}
+
+int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len)
+{
+	if (!r->streaming)
+		return -EINVAL;
+	if (r->header_done)
+		stream_compact(r);
+	if (len > r->copy_cap - r->size) {
+		size_t cap = r->copy_cap ? r->copy_cap : 65536;
+		uint8_t *nc;
+
+		while (cap - r->size < len)
+			cap *= 2;
+		nc = realloc(r->copy, cap);
+		if (!nc)
+			return -ENOMEM;
+		if (r->blk_p) {		/* the block being delivered moved too */
+			r->blk_p = nc + (r->blk_p - r->copy);
+			r->blk_end = nc + (r->blk_end - r->copy);
+		}
+		r->copy = nc;
+		r->copy_cap = cap;
+	}
+	memcpy(r->copy + r->size, buf, len);
+	r->size += len;
+	r->data = r->copy;
+	return 0;
+}
+
+void nt_reader__feed_end(struct nt_reader *r)
+{
+	if (r->streaming && !r->header_done) {
+		r->header_done = 1;
+		r->streaming = 0;
+		read_trace_header(r);
+	}
+	r->streaming = 0;
+}
+
+int nt_reader__header_read(const struct nt_reader *r)
+{
+	return !r->streaming || r->header_done;
+}
+
 static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_read_event *ev)
 {
 	struct nt_map_ent *me = nt_map__find(&r->meta_ids, e->metadata_id);
@@ -1563,7 +1689,7 @@ static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_
 	ev->sorted = e->sorted;
 	ev->payload = r->data + e->payload_off;
 	ev->payload_size = e->payload_size;
-	ev->file_offset = e->blob_off;
+	ev->file_offset = e->blob_off + r->base;
 	if (e->stack_id) {
 		const struct rd_stack *s = &r->stacks[nt_map__find(&r->stack_ids, e->stack_id)->val];
 		uint32_t psize = r->info.pointer_size, n = s->bytes / psize;
@@ -1599,6 +1725,12 @@ static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_
 
 int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev)
 {
+	if (r->streaming && !r->header_done) {
+		if (!stream_have_header(r))
+			return NT_READ_AGAIN;
+		r->header_done = 1;
+		read_trace_header(r);
+	}
 	for (;;) {
 		if (r->blk_p && r->blk_p < r->blk_end) {
 			struct rd_event e;
@@ -1617,6 +1749,8 @@ int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev)
 			return -1;
 		if (r->state == RD_DONE)
 			return 0;
+		if (r->streaming && !stream_have_block(r))
+			return NT_READ_AGAIN;
 		if (r->v6 ? read_block_v6(r) : read_object(r))
 			return -1;
 	}

@@ -108,7 +108,8 @@ EOF
 	assert_output_contains "contention"
 	assert_output_contains "DotNETRuntime:0x14C14FCCBD:4"
 	assert_output_contains "3 no (matching)"
-	assert_output_contains "6 cannot create the output file, 64 usage"
+	assert_output_contains "6 cannot create the"
+	assert_output_contains "output file, 7 an EventPipe stream ended mid-trace (file kept), 64 usage"
 }
 
 @test "usage errors exit 64" {
@@ -310,16 +311,16 @@ EOF
 	assert_success "OK 2500 events"
 }
 
-@test "testprog: a 65535-byte payload arrives whole with its activity ids; 64 KiB is counted lost" {
+@test "testprog: a 65436-byte payload (the most TraceLog converts) arrives whole with its activity ids; 65437 bytes are counted lost" {
 	require_root
-	bg "$T/tp.json" "$TESTPROG" -n 20 -r 200 -w 10 -A -s 65535
+	bg "$T/tp.json" "$TESTPROG" -n 20 -r 200 -w 10 -A -s 65436
 	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/big.nettrace"
 	assert_success
 	cat >"$T/check.py" <<'EOF'
 for e in events:
     if e["event"] != "GCStart_V2":
         continue
-    if e["fields"].get("_extra") != 65535 - 26:
+    if e["fields"].get("_extra") != 65436 - 26:
         bad.append("payload not whole: %r" % e["fields"].get("_extra")); break
     if e.get("activity_id") != "04030201-0605-0807-090a-0b0c0d0e0f10" or \
        e.get("related_activity_id") != "14131211-1615-1817-191a-1b1c1d1e1f20":
@@ -328,10 +329,10 @@ EOF
 	CHECK_PY=$T/check.py run trace_check "$T/big.nettrace" '{"GCStart_V2": 20}'
 	assert_success "OK 20 events"
 
-	bg "$T/tp2.json" "$TESTPROG" -n 20 -r 200 -w 10 -s 65536
+	bg "$T/tp2.json" "$TESTPROG" -n 20 -r 200 -w 10 -s 65437
 	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/big2.nettrace"
 	assert_success
-	assert_output_contains "dropped 20 events (ring buffer full 0, payload >= 64 KiB 20,"
+	assert_output_contains "dropped 20 events (ring buffer full 0, payload over 65436 bytes 20,"
 	run "$EBPF_COLLECT" dump --json "$T/big2.nettrace"
 	assert_success
 	# the LossSummary, and the EventsLost marker that makes TraceEvent count the gap
@@ -579,6 +580,8 @@ filter_check() {
 	n=$(wc -l <<<"$sel")
 	run_scenario exceptions --providers "Microsoft-Windows-DotNETRuntime:$mask:$level"
 	assert_success
+	trace_note "$T/exceptions.nettrace" unnamed \
+		"JIT frames: no Jit/Loader keyword selected and no perf map"
 	assert_output_contains "attached $n of "
 	run trace_check "$T/exceptions.nettrace" "$(json_get "$T/exceptions.json" '["events"]')"
 	assert_success
@@ -857,6 +860,7 @@ EOF
 	run --separate-stderr "$EBPF_COLLECT" -o "$T/builtin.nettrace" \
 		--providers DotNETRuntime,DotNETRuntimeRundown -- "$T/caller"
 	assert_success
+	trace_note "$T/builtin.nettrace" placeholder "the caller fires every event once with placeholder values"
 	grep -q "attached 64 of 243 runtime probes in $T/caller" <<<"$stderr" || flunk "$stderr"
 	grep -q "$T/caller: 179 runtime probes are not in the event table of clr-events.man and are not traced (--manifest FILE" <<<"$stderr" ||
 		flunk "$stderr"
@@ -864,6 +868,7 @@ EOF
 	run --separate-stderr "$EBPF_COLLECT" -o "$T/all.nettrace" --manifest "$MANIFEST_REAL" \
 		--providers "$all" -- "$T/caller"
 	assert_success
+	trace_note "$T/all.nettrace" placeholder "the caller fires every event once with placeholder values"
 	grep -q "attached 430 of 430 runtime probes in $T/caller" <<<"$stderr" || flunk "$stderr"
 	grep -q "not in the event table" <<<"$stderr" && flunk "$stderr"
 	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$T/all.nettrace" >"$T/all.jsonl" ||

@@ -441,16 +441,34 @@ EOF
 }
 
 @test "[vdso] frames are named (a target that spends its time in clock_gettime)" {
-	# time.monotonic() is clock_gettime in the vDSO: about a tenth of the
-	# samples land there, so a 1.5 s run at 999 Hz always has some.
-	cat >"$T/vdso_loop.py" <<'EOF'
-import time
-end = time.monotonic() + 1.5
-while time.monotonic() < end:
-    pass
+	# clock_gettime(CLOCK_MONOTONIC) runs in the vDSO, so most samples of
+	# a 1.5 s loop at 999 Hz land there.  A C program with its symbols, not
+	# a stripped interpreter: every frame of the trace can then be named,
+	# which tests/traceevent.bats requires of each trace.
+	cat >"$T/vdso_loop.c" <<'EOF'
+#include <time.h>
+
+static double now(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(void)
+{
+	double end = now() + 1.5;
+
+	while (now() < end)
+		;
+	return 0;
+}
 EOF
+	gcc -O1 -fno-omit-frame-pointer -fno-inline -o "$T/vdso_loop" "$T/vdso_loop.c" ||
+		flunk "cannot build the vDSO loop"
 	run timeout 60 "$EBPF_COLLECT" -o "$T/vdso.nettrace" --cpu-sampling --kernel none \
-		-- /usr/bin/python3.11 "$T/vdso_loop.py"
+		-- "$T/vdso_loop"
 	assert_success
 	run "$EBPF_COLLECT" convert "$T/vdso.nettrace" --format folded
 	assert_success

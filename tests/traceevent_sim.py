@@ -16,10 +16,29 @@ and ThreadCache.cs (the 2025 rewrite, "new") and the EventCache before it
     old: every positive gap counts, and a sequence point's number for a
     thread never seen counts whole.
 
+It also checks the method and module events against what TraceEvent's
+TraceLog (the ETLX conversion PerfView runs first) assumes of them; see
+"What TraceLog assumes of method and module events" in collector/README.md.
+The rules apply to the symbol events we write: those of the collector's
+symbol thread (0x7FFFFFFF) and any naming one of our pseudo-modules
+(ModuleID 0xebc0...), whatever thread `ebpf-collect symbolize` gave them;
+the runtime's own method and module events are its business.
+"tracelog" counts the events breaking each rule (all 0 for a good trace):
+
+  short_ngen_path   IL path == native path, 1..6 characters: TraceLog's
+                    ".ni." search throws and the conversion fails
+  pseudo_native     one of our pseudo-modules has a native path
+  module_id_zero    a module event with ModuleID 0
+  pseudo_path_ids   a pseudo-module path under two IDs, or an ID with two paths
+  unnamed_module    a method of a pseudo-module that no module event names
+  bad_range         a method range of size 0, >= 2**31 or past 2**64
+  empty_name        a method with an empty name
+
 Usage: traceevent_sim.py FILE     prints one JSON object:
   {"new": {"lost", "dispatched", "negative_gaps"}, "old": {...},
    "unsorted", "unsorted_on_other_thread", "stack_misses",
-   "max_sp_threads", "sp_blocks", "out_of_order_dispatch"}
+   "max_sp_threads", "sp_blocks", "out_of_order_dispatch",
+   "tracelog": {"methods", "modules", RULE: count..., "first": text}}
 Exit 1 (with a message) when the file does not parse as TraceEvent would.
 """
 import json
@@ -27,7 +46,7 @@ import struct
 import sys
 from collections import defaultdict, deque
 
-from nettrace_walk import varint  # tests/, beside this file
+from nettrace_walk import utf16z, varint  # tests/, beside this file
 
 
 class Cache:
@@ -80,9 +99,85 @@ class Cache:
             self.dispatched.append(self.queues[best].popleft())
 
 
+CLR = "Microsoft-Windows-DotNETRuntime"
+RUNDOWN = "Microsoft-Windows-DotNETRuntimeRundown"
+# (provider, event id) of what TraceLog reads as a method range / a module
+METHOD_EVENTS = {(CLR, 143), (CLR, 144), (RUNDOWN, 143), (RUNDOWN, 144)}
+MODULE_EVENTS = {(CLR, 152), (CLR, 153), (RUNDOWN, 153), (RUNDOWN, 154)}
+PSEUDO_MODULE = 0xebc0  # top 16 bits of the collector's pseudo-module IDs
+SYMBOLIZE_TID = 0x7FFFFFFF  # thread of the collector's symbol events
+RULES = ("short_ngen_path", "pseudo_native", "module_id_zero", "pseudo_path_ids",
+         "unnamed_module", "bad_range", "empty_name")
+
+
+class Modules:
+    """The method/module rules TraceLog relies on (see the docstring)."""
+
+    def __init__(self):
+        self.count = dict.fromkeys(RULES, 0)
+        self.methods = self.modules = 0
+        self.first = None
+        self.paths = {}         # pseudo ModuleID -> IL paths
+        self.ids = {}           # pseudo IL path -> ModuleIDs
+        self.used = set()       # pseudo ModuleIDs methods refer to
+
+    def bad(self, rule, what):
+        self.count[rule] += 1
+        if self.first is None:
+            self.first = "%s: %s" % (rule, what)
+
+    def method(self, p, symbolizer):
+        mid, modid, start, size, _tok, _flags = struct.unpack_from("<QQQIII", p, 0)
+        ns, q = utf16z(p, 36)
+        name, q = utf16z(p, q)
+        if not symbolizer and modid >> 48 != PSEUDO_MODULE:
+            return  # the runtime's: its values are its own
+        self.methods += 1
+        if size == 0 or size >= 1 << 31 or start + size > 1 << 64:
+            self.bad("bad_range", "%#x+%#x %s" % (start, size, name))
+        if not name:
+            self.bad("empty_name", "method %#x at %#x" % (mid, start))
+        if modid >> 48 == PSEUDO_MODULE:
+            self.used.add(modid)
+
+    def module(self, p, symbolizer):
+        modid, _asm, _flags, _res = struct.unpack_from("<QQII", p, 0)
+        il, q = utf16z(p, 24)
+        native, q = utf16z(p, q)
+        if not symbolizer and modid >> 48 != PSEUDO_MODULE:
+            return
+        self.modules += 1
+        if il == native and 0 < len(il) < 7:
+            self.bad("short_ngen_path", repr(il))
+        if modid == 0:
+            self.bad("module_id_zero", repr(il))
+        if modid >> 48 != PSEUDO_MODULE:
+            return
+        if native:
+            self.bad("pseudo_native", "%r %r" % (il, native))
+        self.paths.setdefault(modid, set()).add(il)
+        self.ids.setdefault(il, set()).add(modid)
+
+    def report(self):
+        for modid, paths in self.paths.items():
+            if len(paths) > 1:
+                self.bad("pseudo_path_ids", "%#x: %s" % (modid, sorted(paths)))
+        for il, ids in self.ids.items():
+            if len(ids) > 1:
+                self.bad("pseudo_path_ids", "%r: %d IDs" % (il, len(ids)))
+        for modid in self.used:
+            if not any(self.paths.get(modid, ())):
+                self.bad("unnamed_module", "%#x" % modid)
+        out = dict(self.count, methods=self.methods, modules=self.modules)
+        out["first"] = self.first
+        return out
+
+
 class Sim:
     def __init__(self, data):
         self.b = data
+        self.meta = {}
+        self.mods = Modules()
         self.caches = [Cache(True), Cache(False)]
         self.stacks = set()
         self.unsorted = self.unsorted_other = self.stack_misses = 0
@@ -141,7 +236,7 @@ class Sim:
         elif h["meta"] != 0:
             h["seq"] = (h["seq"] + 1) & 0xFFFFFFFF
         if f & 4:
-            _tid, q = varint(blk, q)
+            h["tid"], q = varint(blk, q)
         if f & 8:
             h["stack"], q = varint(blk, q)
         d, q = varint(blk, q)
@@ -168,9 +263,28 @@ class Sim:
                 c.checkpoint(tid, seq)
         self.stacks = set()
 
+    def block_MetadataBlock(self, blk):
+        hs, = struct.unpack_from("<H", blk, 0)
+        h = dict(meta=0, seq=0, cap=0, tid=0, stack=0, ts=0, sorted=False, size=0)
+        q = hs
+        while q < len(blk):
+            q = self.header(blk, q, h)
+            mid, = struct.unpack_from("<i", blk, q)
+            prov, r = utf16z(blk, q + 4)
+            eid, = struct.unpack_from("<i", blk, r)
+            self.meta[mid] = (prov, eid & 0xFFFF)
+            q += h["size"]
+
+    def payload(self, meta, symbolizer, p):
+        key = self.meta.get(meta)
+        if key in METHOD_EVENTS:
+            self.mods.method(p, symbolizer)
+        elif key in MODULE_EVENTS:
+            self.mods.module(p, symbolizer)
+
     def block_EventBlock(self, blk):
         hs, = struct.unpack_from("<H", blk, 0)
-        h = dict(meta=0, seq=0, cap=0, stack=0, ts=0, sorted=False, size=0)
+        h = dict(meta=0, seq=0, cap=0, tid=0, stack=0, ts=0, sorted=False, size=0)
         peek = dict(h)
         self.header(blk, hs, peek)
         cur = peek["cap"]
@@ -179,6 +293,7 @@ class Sim:
         q = hs
         while q < len(blk):
             q = self.header(blk, q, h)
+            self.payload(h["meta"], h["tid"] == SYMBOLIZE_TID, blk[q:q + h["size"]])
             q += h["size"]
             if h["stack"] and h["stack"] not in self.stacks:
                 self.stack_misses += 1
@@ -214,7 +329,8 @@ def main():
     out.update(unsorted=sim.unsorted, unsorted_on_other_thread=sim.unsorted_other,
                stack_misses=sim.stack_misses, max_sp_threads=sim.max_sp_threads,
                sp_blocks=sim.sp_blocks,
-               out_of_order_dispatch=sum(1 for a, b in zip(ts, ts[1:]) if b < a))
+               out_of_order_dispatch=sum(1 for a, b in zip(ts, ts[1:]) if b < a),
+               tracelog=sim.mods.report())
     print(json.dumps(out, sort_keys=True))
     return 0
 

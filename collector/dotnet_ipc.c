@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * dotnet_ipc.c - the .NET diagnostics IPC channel: socket discovery and the
+ * commands ebpf-collect sends (see dotnet_ipc.h for the wire format).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+#include "dotnet_ipc.h"
+
+static const char ipc_magic[14] = "DOTNET_IPC_V1";	/* NUL included */
+
+/* A reply must come within this time: a stuck runtime must not hang us. */
+#define DN_REPLY_TIMEOUT_MS	10000
+
+static void put_u16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
+static void put_u32(uint8_t *p, uint32_t v) { put_u16(p, v); put_u16(p + 2, v >> 16); }
+static void put_u64(uint8_t *p, uint64_t v) { put_u32(p, v); put_u32(p + 4, v >> 32); }
+static uint16_t get_u16(const uint8_t *p) { return p[0] | p[1] << 8; }
+static uint32_t get_u32(const uint8_t *p) { return get_u16(p) | (uint32_t)get_u16(p + 2) << 16; }
+static uint64_t get_u64(const uint8_t *p) { return get_u32(p) | (uint64_t)get_u32(p + 4) << 32; }
+
+/* ------------------------------------------------------------ discovery */
+
+pid_t dn_nspid(pid_t pid)
+{
+	char fn[64], line[256];
+	pid_t last = 0;
+	FILE *f;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/status", pid);
+	f = fopen(fn, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *p = line + 6, *end;
+
+		if (strncmp(line, "NSpid:", 6))
+			continue;
+		for (;;) {	/* the last number is the innermost namespace's */
+			long v = strtol(p, &end, 10);
+
+			if (end == p)
+				break;
+			last = v;
+			p = end;
+		}
+		break;
+	}
+	fclose(f);
+	return last;
+}
+
+/* The process's TMPDIR (from its environment at exec), or "/tmp". */
+static void target_tmpdir(pid_t pid, char *out, size_t n)
+{
+	char fn[64], *buf = NULL;
+	size_t cap = 0, len = 0;
+	ssize_t r;
+	int fd;
+
+	snprintf(out, n, "/tmp");
+	snprintf(fn, sizeof(fn), "/proc/%d/environ", pid);
+	fd = open(fn, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	for (;;) {
+		if (len + 1 >= cap) {
+			char *nb = realloc(buf, cap ? cap * 2 : 16384);
+
+			if (!nb)
+				break;
+			buf = nb;
+			cap = cap ? cap * 2 : 16384;
+		}
+		r = read(fd, buf + len, cap - len - 1);
+		if (r <= 0)
+			break;
+		len += r;
+	}
+	close(fd);
+	for (size_t i = 0; buf && i < len; i += strlen(buf + i) + 1) {
+		buf[len] = 0;
+		if (!strncmp(buf + i, "TMPDIR=", 7) && buf[i + 7] == '/') {
+			snprintf(out, n, "%s", buf + i + 7);
+			break;
+		}
+	}
+	free(buf);
+}
+
+/* Field 22 of /proc/PID/stat: the runtime's disambiguator on Linux. */
+static unsigned long long start_time(pid_t pid)
+{
+	char fn[64], buf[1024], *p;
+	unsigned long long v = 0;
+	ssize_t r;
+	int fd, field;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/stat", pid);
+	fd = open(fn, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return 0;
+	buf[r] = 0;
+	p = strrchr(buf, ')');	/* the command name may hold spaces */
+	if (!p)
+		return 0;
+	for (field = 2; p && field < 22; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		v = strtoull(p + 1, NULL, 10);
+	return v;
+}
+
+int dn_find_socket(pid_t pid, struct dn_socket *s)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX / 2], prefix[64];
+	unsigned long long st = start_time(pid);
+	struct dirent *d;
+	time_t best_mtime = 0;
+	int found = 0;
+	DIR *dp;
+
+	memset(s, 0, sizeof(*s));
+	s->pid = pid;
+	s->nspid = dn_nspid(pid);
+	if (!s->nspid)
+		return kill(pid, 0) && errno == ESRCH ? -ESRCH : -ENOENT;
+	target_tmpdir(pid, tmp, sizeof(tmp));
+	snprintf(dir, sizeof(dir), "/proc/%d/root%s", pid, tmp);
+	snprintf(prefix, sizeof(prefix), "dotnet-diagnostic-%d-", s->nspid);
+	dp = opendir(dir);
+	if (!dp)
+		return errno == ENOENT ? -ENOENT : -errno;
+	while ((d = readdir(dp))) {
+		size_t pl = strlen(prefix), nl = strlen(d->d_name);
+		char path[PATH_MAX + 256];
+		struct stat sb;
+		int exact;
+
+		if (strncmp(d->d_name, prefix, pl) || nl < pl + 7 ||
+		    strcmp(d->d_name + nl - 7, "-socket"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		if (strlen(path) >= sizeof(s->path) || stat(path, &sb) || !S_ISSOCK(sb.st_mode))
+			continue;
+		/* a socket left by an earlier process with the same pid has
+		 * another start time: prefer the exact one, else the newest */
+		exact = st && strtoull(d->d_name + pl, NULL, 10) == st;
+		if (found == 2 || (!exact && found && sb.st_mtime < best_mtime))
+			continue;
+		snprintf(s->path, sizeof(s->path), "%s", path);
+		s->uid = sb.st_uid;
+		best_mtime = sb.st_mtime;
+		found = exact ? 2 : 1;
+	}
+	closedir(dp);
+	return found ? 0 : -ENOENT;
+}
+
+int dn_connect(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd, err;
+
+	/* sun_path holds 108 bytes; a longer /proc/PID/root/... path is
+	 * reached through an O_PATH descriptor of the socket instead */
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (strlen(path) < sizeof(sa.sun_path)) {
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+			return fd;
+		err = -errno;
+	} else {
+		int pfd = open(path, O_PATH | O_CLOEXEC);
+
+		if (pfd < 0) {
+			err = -errno;
+		} else {
+			snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", pfd);
+			err = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+			close(pfd);
+			if (!err)
+				return fd;
+		}
+	}
+	close(fd);
+	return err;
+}
+
+/* ------------------------------------------------------------ messages */
+
+void dn_put_header(uint8_t *buf, uint16_t total, uint8_t set, uint8_t id)
+{
+	memcpy(buf, ipc_magic, sizeof(ipc_magic));
+	put_u16(buf + 14, total);
+	buf[16] = set;
+	buf[17] = id;
+	put_u16(buf + 18, 0);
+}
+
+int dn_parse_header(const uint8_t *buf, uint16_t *total, uint8_t *set, uint8_t *id)
+{
+	if (memcmp(buf, ipc_magic, sizeof(ipc_magic)))
+		return -EPROTO;
+	*total = get_u16(buf + 14);
+	*set = buf[16];
+	*id = buf[17];
+	return *total < DN_IPC_HEADER_SIZE ? -EPROTO : 0;
+}
+
+long dn_put_string(uint8_t *buf, size_t cap, const char *s)
+{
+	size_t n = s && *s ? strlen(s) + 1 : 0;
+
+	if (cap < 4 + 2 * n)
+		return -E2BIG;
+	put_u32(buf, n);
+	for (size_t i = 0; i < n; i++)	/* provider names are ASCII */
+		put_u16(buf + 4 + 2 * i, (unsigned char)s[i]);
+	return 4 + 2 * n;
+}
+
+long dn_get_string(const uint8_t *p, size_t len, char *out, size_t outsz)
+{
+	uint32_t n;
+	size_t o = 0;
+
+	if (len < 4)
+		return -EPROTO;
+	n = get_u32(p);
+	if (n > (len - 4) / 2)
+		return -EPROTO;
+	for (uint32_t i = 0; i < n; i++) {
+		uint16_t c = get_u16(p + 4 + 2 * i);
+
+		if (!c)
+			break;
+		if (o + 1 < outsz)
+			out[o++] = c < 0x80 ? (char)c : '?';
+	}
+	if (outsz)
+		out[o] = 0;
+	return 4 + 2 * (long)n;
+}
+
+long dn_build_collect(uint8_t *buf, size_t cap, int version, uint32_t buffer_mb, int rundown,
+		      const struct dn_provider *provs, int n)
+{
+	size_t off = DN_IPC_HEADER_SIZE;
+	long r;
+
+	if (cap < off + 4 + 4 + 1 + 1 + 4)
+		return -E2BIG;
+	put_u32(buf + off, buffer_mb);
+	put_u32(buf + off + 4, 1);		/* format: NetTrace */
+	buf[off + 8] = !!rundown;
+	off += 9;
+	if (version >= 3)
+		buf[off++] = 1;			/* requestStackwalk */
+	put_u32(buf + off, n);
+	off += 4;
+	for (int i = 0; i < n; i++) {
+		if (cap - off < 12)
+			return -E2BIG;
+		put_u64(buf + off, provs[i].keywords);
+		put_u32(buf + off + 8, provs[i].level);
+		off += 12;
+		r = dn_put_string(buf + off, cap - off, provs[i].name);
+		if (r < 0)
+			return r;
+		off += r;
+		r = dn_put_string(buf + off, cap - off, NULL);	/* no filter data */
+		if (r < 0)
+			return r;
+		off += r;
+	}
+	if (off > 0xffff)
+		return -E2BIG;
+	dn_put_header(buf, off, DN_SET_EVENTPIPE,
+		      version >= 3 ? DN_EP_COLLECT_TRACING3 : DN_EP_COLLECT_TRACING2);
+	return off;
+}
+
+int dn_parse_process_info(const uint8_t *p, size_t len, int v2, struct dn_process_info *pi)
+{
+	size_t off = 24;	/* uint64 pid, GUID runtime cookie */
+	char *fields[] = { pi->cmdline, pi->os, pi->arch, pi->entry_assembly,
+			   pi->runtime_version };
+	size_t sizes[] = { sizeof(pi->cmdline), sizeof(pi->os), sizeof(pi->arch),
+			   sizeof(pi->entry_assembly), sizeof(pi->runtime_version) };
+	int nf = v2 ? 5 : 3;
+
+	memset(pi, 0, sizeof(*pi));
+	if (len < off)
+		return -EPROTO;
+	pi->pid = get_u64(p);
+	for (int i = 0; i < nf; i++) {
+		long r = dn_get_string(p + off, len - off, fields[i], sizes[i]);
+
+		if (r < 0)
+			return -EPROTO;
+		off += r;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ transport */
+
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const uint8_t *p = buf;
+
+	while (n) {
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		p += w;
+		n -= w;
+	}
+	return 0;
+}
+
+static int read_all(int fd, void *buf, size_t n)
+{
+	uint8_t *p = buf;
+
+	while (n) {
+		struct pollfd pfd = { .fd = fd, .events = POLLIN };
+		int pr = poll(&pfd, 1, DN_REPLY_TIMEOUT_MS);
+		ssize_t r;
+
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr < 0)
+			return -errno;
+		if (!pr)
+			return -ETIMEDOUT;
+		r = read(fd, p, n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (!r)
+			return -ECONNRESET;	/* the runtime closed without a reply */
+		p += r;
+		n -= r;
+	}
+	return 0;
+}
+
+int dn_command(const char *path, uint8_t set, uint8_t id, const void *payload,
+	       size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
+	       int *keep_fd)
+{
+	uint8_t hdr[DN_IPC_HEADER_SIZE], *body = NULL;
+	uint16_t total;
+	uint8_t rset, rid;
+	int fd, err;
+
+	if (resp)
+		*resp = NULL;
+	if (payload_len > 0xffff - DN_IPC_HEADER_SIZE)
+		return -E2BIG;
+	fd = dn_connect(path);
+	if (fd < 0)
+		return fd;
+	dn_put_header(hdr, DN_IPC_HEADER_SIZE + payload_len, set, id);
+	err = write_all(fd, hdr, sizeof(hdr));
+	if (!err && payload_len)
+		err = write_all(fd, payload, payload_len);
+	if (!err)
+		err = read_all(fd, hdr, sizeof(hdr));
+	if (!err)
+		err = dn_parse_header(hdr, &total, &rset, &rid);
+	if (!err && rset != DN_SET_SERVER)
+		err = -EPROTO;
+	if (!err) {
+		body = malloc(total - DN_IPC_HEADER_SIZE + 1);
+		err = body ? read_all(fd, body, total - DN_IPC_HEADER_SIZE) : -ENOMEM;
+	}
+	if (!err && rid != DN_RESP_OK) {
+		if (hresult)
+			*hresult = total >= DN_IPC_HEADER_SIZE + 4 ? get_u32(body) : 0;
+		err = -EPROTO;
+	}
+	if (!err && resp) {
+		*resp = body;
+		*resp_len = total - DN_IPC_HEADER_SIZE;
+		body = NULL;
+	}
+	free(body);
+	if (!err && keep_fd)
+		*keep_fd = fd;
+	else
+		close(fd);
+	return err;
+}
+
+int dn_process_info(const char *path, struct dn_process_info *pi, uint32_t *hresult)
+{
+	uint8_t *resp;
+	size_t len;
+	int err, v2 = 1;
+
+	err = dn_command(path, DN_SET_PROCESS, DN_PROC_INFO2, NULL, 0, &resp, &len, hresult,
+			 NULL);
+	if (err == -EPROTO) {	/* before .NET 6: ProcessInfo has no version */
+		v2 = 0;
+		err = dn_command(path, DN_SET_PROCESS, DN_PROC_INFO, NULL, 0, &resp, &len,
+				 hresult, NULL);
+	}
+	if (err)
+		return err;
+	err = dn_parse_process_info(resp, len, v2, pi);
+	free(resp);
+	return err;
+}
+
+const char *dn_hresult_str(uint32_t hr, char *buf, size_t n)
+{
+	const char *what = hr == DN_E_UNKNOWN_COMMAND ? " (unknown command)" :
+			   hr == DN_E_NOTSUPPORTED ? " (not supported)" : "";
+
+	snprintf(buf, n, "HRESULT 0x%08x%s", hr, what);
+	return buf;
+}

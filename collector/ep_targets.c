@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * ep_targets.c - the collector's EventPipe sessions (see ep_targets.h).
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "commands.h"
+#include "ep_targets.h"
+#include "event_table.h"
+#include "selection.h"
+
+#define EP_STOP_TIMEOUT_MS	30000
+/* -- dotnet: a runtime makes its socket early in start-up */
+#define EP_CHILD_SOCKET_NS	(10 * 1000000000ULL)
+
+#define warn(fmt, ...) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__)
+#define info(t, fmt, ...) do { if (!(t)->quiet) warn(fmt, ##__VA_ARGS__); } while (0)
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+int ep_targets__split_providers(const struct ect_table *t, const char *spec, char **keep,
+				char **extra, int *n_extra, int max)
+{
+	char *copy = strdup(spec), *save = NULL, *item;
+	size_t off = 0;
+
+	*keep = calloc(1, strlen(spec) + 1);
+	if (!copy || !*keep) {
+		free(copy);
+		free(*keep);
+		return -ENOMEM;
+	}
+	for (item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		size_t n = strcspn(item, ":");
+		char name[256];
+
+		snprintf(name, sizeof(name), "%.*s", (int)n, item);
+		if (!ect_find_provider(t, name) && n && *n_extra < max) {
+			extra[(*n_extra)++] = strdup(item);
+			continue;
+		}
+		off += sprintf(*keep + off, "%s%s", off ? "," : "", item);
+	}
+	free(copy);
+	return 0;
+}
+
+bool ep_targets__all_dotnet(const pid_t *pids, int n)
+{
+	struct dn_socket s;
+
+	for (int i = 0; i < n; i++)
+		if (dn_find_socket(pids[i], &s))
+			return false;
+	return true;
+}
+
+int ep_targets__config(struct ep_targets *t, const struct selection *sel, char *const *extra,
+		       int n_extra, bool cpu_sampling, bool quiet)
+{
+	t->quiet = quiet;
+	if (eventpipe__config(&t->cfg, sel, extra, n_extra, cpu_sampling, 256)) {
+		warn("too many providers for one EventPipe session (max %d)\n", EP_MAX_PROVIDERS);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* A session in pid, slot i.  An exit code. */
+static int start(struct ep_targets *t, int i, pid_t pid, bool child)
+{
+	struct dn_socket s;
+	enum ep_fail why;
+	char err[512];
+	int rc;
+
+	rc = dn_find_socket(pid, &s);
+	if (rc == -ESRCH) {
+		warn("no such process: %d\n", pid);
+		return EXIT_NO_PROCESS;
+	}
+	if (rc == -ENOENT && child) {
+		warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
+		     "TMPDIR): started with DOTNET_EnableDiagnostics=0?\n", pid, dn_nspid(pid));
+		return EXIT_NO_PROBES;
+	}
+	if (rc == -ENOENT)	/* the caller's no-probes line said so */
+		return EXIT_NO_PROBES;
+	if (rc) {
+		warn("pid %d: cannot look for its .NET diagnostics socket: %s\n", pid,
+		     strerror(-rc));
+		return rc == -EACCES ? EXIT_NO_PRIV : EXIT_FAIL;
+	}
+	t->ep[i] = eventpipe__start(&s, &t->cfg, &why, err, sizeof(err));
+	if (!t->ep[i]) {
+		warn("%s\n", err);
+		return why == EP_FAIL_ACCESS ? EXIT_NO_PRIV :
+		       why == EP_FAIL_NO_SOCKET ? EXIT_NO_PROBES : EXIT_FAIL;
+	}
+	info(t, "pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d%s)\n",
+	     pid, s.path, eventpipe__version(t->ep[i]),
+	     eventpipe__perfmap(t->ep[i]) ? ", perf map enabled" : "");
+	return EXIT_OK;
+}
+
+int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand, int n)
+{
+	int i, rc, fail = EXIT_NO_PROBES, started = 0;
+
+	for (i = 0; i < n && i < EP_TARGETS_MAX; i++) {
+		if (!cand[i])
+			continue;
+		rc = start(t, i, pids[i], false);
+		if (rc && rc != EXIT_NO_PROBES)
+			return rc;
+		fail = rc;
+		started += !rc;
+	}
+	return started ? EXIT_OK : fail;
+}
+
+void ep_targets__wait_child(struct ep_targets *t, pid_t child)
+{
+	t->child = child;
+	t->wait_child = true;
+	t->child_deadline = now_ns() + EP_CHILD_SOCKET_NS;
+}
+
+/* The child's runtime waits (DOTNET_DefaultDiagnosticPortSuspend) until its
+ * session runs; then ResumeRuntime.  0 or -errno. */
+static int child_tick(struct ep_targets *t, bool (*has_usdt)(void *ctx, pid_t pid), void *ctx)
+{
+	struct dn_socket s;
+	int rc;
+
+	if (dn_find_socket(t->child, &s)) {
+		if (now_ns() < t->child_deadline)
+			return 0;
+		warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
+		     "TMPDIR) %llu s after start: started with DOTNET_EnableDiagnostics=0?\n",
+		     t->child, dn_nspid(t->child), EP_CHILD_SOCKET_NS / 1000000000ULL);
+		t->fail = EXIT_NO_PROBES;
+		return -ENOENT;
+	}
+	t->wait_child = false;
+	rc = has_usdt(ctx, t->child) ? EXIT_OK : start(t, 0, t->child, true);
+	if (dn_command(s.path, DN_SET_PROCESS, DN_PROC_RESUME_RUNTIME, NULL, 0, NULL, NULL, NULL,
+		       NULL))
+		warn("pid %d: ResumeRuntime failed\n", t->child);
+	if (rc == EXIT_OK)
+		return 0;
+	t->fail = rc;
+	return -EPROTO;
+}
+
+int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
+		     bool (*has_usdt)(void *ctx, pid_t pid), void *ctx)
+{
+	int i, err;
+
+	if (t->wait_child && kill(t->child, 0) == 0 && (err = child_tick(t, has_usdt, ctx)))
+		return err;
+	for (i = 0; i < EP_TARGETS_MAX; i++) {
+		if (!t->ep[i])
+			continue;
+		err = eventpipe__poll(t->ep[i], ro);
+		if (err) {
+			warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
+			     strerror(-err));
+			return err;
+		}
+	}
+	return 0;
+}
+
+bool ep_targets__active(const struct ep_targets *t)
+{
+	for (int i = 0; i < EP_TARGETS_MAX; i++)
+		if (t->ep[i])
+			return true;
+	return false;
+}
+
+int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
+{
+	char msg[512];
+	int i, rc;
+
+	for (i = 0; i < EP_TARGETS_MAX; i++) {
+		if (!t->ep[i])
+			continue;
+		rc = eventpipe__stop(t->ep[i], ro, EP_STOP_TIMEOUT_MS, msg, sizeof(msg));
+		if (rc < 0) {
+			warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
+			     strerror(-rc));
+			return rc;
+		}
+		if (rc) {
+			warn("%s\n", msg);
+			t->cut = true;
+		} else if (eventpipe__exited(t->ep[i])) {
+			info(t, "pid %d exited during the trace; its EventPipe stream ended with "
+			     "it\n", eventpipe__pid(t->ep[i]));
+		}
+	}
+	return 0;
+}
+
+int ep_targets__emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
+		     const void *rec, size_t len)
+{
+	struct eventpipe *ep = eventpipe__find(t->ep, EP_TARGETS_MAX, rec);
+
+	return ep ? eventpipe__emit(ep, w, sym, rec, len) : -EINVAL;
+}
+
+void ep_targets__print_summary(const struct ep_targets *t, FILE *f)
+{
+	for (int i = 0; i < EP_TARGETS_MAX; i++)
+		eventpipe__print_summary(t->ep[i], f);
+}
+
+void ep_targets__free(struct ep_targets *t)
+{
+	for (int i = 0; i < EP_TARGETS_MAX; i++) {
+		eventpipe__free(t->ep[i]);
+		t->ep[i] = NULL;
+	}
+}

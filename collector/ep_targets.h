@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * ep_targets.h - the collector's EventPipe sessions: one per target that
+ * has no runtime USDT probes but a .NET diagnostics socket (eventpipe.h),
+ * and the -- dotnet child whose runtime waits at start-up until its session
+ * runs.  Messages go to stderr as one line each; results are the
+ * collector's exit codes (commands.h).
+ */
+#ifndef EBPF_COLLECT_EP_TARGETS_H
+#define EBPF_COLLECT_EP_TARGETS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "eventpipe.h"
+
+#define EP_TARGETS_MAX	64
+
+struct ect_table;
+struct reorder;
+struct selection;
+struct symbolize;
+struct nt_writer;
+
+struct ep_targets {
+	struct eventpipe *ep[EP_TARGETS_MAX];	/* by the target's -p slot */
+	struct ep_config cfg;
+	bool quiet;
+	pid_t child;		/* -- dotnet: waits for its session */
+	bool wait_child;
+	uint64_t child_deadline;
+	bool cut;		/* a stream ended mid-block */
+	int fail;		/* exit code behind a poll error, or 0 */
+};
+
+/* --providers: entries whose provider the event table lacks (EventSources,
+ * SampleProfiler) go to EventPipe only.  *keep gets the rest (malloc'd,
+ * "" when nothing is left), extra[] the others (malloc'd).  0 or -ENOMEM. */
+int ep_targets__split_providers(const struct ect_table *t, const char *spec, char **keep,
+				char **extra, int *n_extra, int max);
+
+/* Does every pid have a .NET diagnostics socket? */
+bool ep_targets__all_dotnet(const pid_t *pids, int n);
+
+/* The sessions' providers (eventpipe__config).  0 or EXIT_USAGE. */
+int ep_targets__config(struct ep_targets *t, const struct selection *sel, char *const *extra,
+		       int n_extra, bool cpu_sampling, bool quiet);
+
+/* Sessions for the targets with cand[i] set.  EXIT_OK when one started;
+ * EXIT_NO_PROBES when no candidate has a socket (the caller has said so);
+ * another exit code on failure. */
+int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand, int n);
+
+/* -- dotnet: wait (poll) for child's socket; then start its session unless
+ * has_usdt(ctx, child), and ResumeRuntime. */
+void ep_targets__wait_child(struct ep_targets *t, pid_t child);
+
+/* Every poll: the child's start, then each stream into ro.  0 or -errno
+ * (t->fail: the exit code). */
+int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
+		     bool (*has_usdt)(void *ctx, pid_t pid), void *ctx);
+
+/* Sessions running (records may come up to ~100 ms late)? */
+bool ep_targets__active(const struct ep_targets *t);
+
+/* StopTracing; rundown and the rest of every stream into ro.  0 or -errno;
+ * t->cut says a stream was cut. */
+int ep_targets__stop(struct ep_targets *t, struct reorder *ro);
+
+/* One CE_REC_EVENTPIPE record: 0, -EINVAL (malformed), -errno. */
+int ep_targets__emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
+		     const void *rec, size_t len);
+
+void ep_targets__print_summary(const struct ep_targets *t, FILE *f);
+void ep_targets__free(struct ep_targets *t);
+
+#endif

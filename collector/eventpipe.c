@@ -1,0 +1,731 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * eventpipe.c - an EventPipe session over the diagnostics IPC channel, its
+ * stream read incrementally, its events merged into the collector's output
+ * (see eventpipe.h).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/types.h>
+#include "collector_event.h"
+#include "eventpipe.h"
+#include "nettrace.h"
+#include "reorder.h"
+#include "selection.h"
+#include "event_table.h"
+#include "symbolize.h"
+
+#define EP_READ_CHUNK	(256 * 1024)
+
+/* A CE_REC_EVENTPIPE record: this, stack_depth u64 frames, the payload. */
+struct ep_rec {
+	struct ce_header hdr;		/* pid = host pid, tid = host tid */
+	const struct nt_metadata *meta;	/* the reader's, valid until eventpipe__free */
+	uint64_t capture_tid;
+	uint32_t processor;
+	uint32_t payload_size;
+	uint32_t stack_depth;
+	uint32_t lost_before;		/* the runtime's sequence gap found at this event */
+	uint8_t activity_id[16];
+	uint8_t related_activity_id[16];
+};
+
+struct tid_map {
+	uint32_t ns, host;
+};
+
+struct eventpipe {
+	struct dn_socket sock;
+	uint64_t session;
+	int version;		/* CollectTracing version the runtime accepted */
+	int fd;
+	pthread_t th;
+	bool th_started;
+
+	pthread_mutex_t mu;	/* guards the byte queue below */
+	uint8_t *q;
+	size_t qlen, qcap;
+	bool q_eof;
+	int q_err;
+	uint64_t bytes;
+
+	struct nt_reader *rd;
+	bool rd_done;		/* end of stream (clean or not) reached */
+	bool checked_clock;
+	uint64_t freq;
+	uint8_t *rec;
+	size_t rec_cap;
+	uint64_t pushed, written;
+	uint64_t lost_noted;	/* of the reader's lost count, carried by records */
+	uint64_t oversize;	/* payloads over CE_MAX_PAYLOAD, counted lost */
+	uint32_t *meta_ids;	/* writer id by the stream's metadata id */
+	size_t n_meta_ids;
+	struct tid_map *tids;	/* thread ids of another pid namespace */
+	size_t n_tids, cap_tids;
+	bool exited;		/* the process was gone at stop */
+	bool perfmap_on;	/* we asked the runtime for its perf map */
+	char perfmap_dir[PATH_MAX - 64];	/* where it writes it (through /proc/PID/root) */
+	int perfmap_dirfd;	/* that directory, still reachable after the process exits */
+	bool perfmap_existed;	/* already there: not ours to remove */
+};
+
+/* ------------------------------------------------------------ stream thread */
+
+static void *stream_thread(void *arg)
+{
+	struct eventpipe *ep = arg;
+	uint8_t *buf = malloc(EP_READ_CHUNK);
+	int err = buf ? 0 : ENOMEM;
+
+	while (!err) {
+		ssize_t n = read(ep->fd, buf, EP_READ_CHUNK);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? errno : 0;
+			break;
+		}
+		pthread_mutex_lock(&ep->mu);
+		if (ep->qcap - ep->qlen < (size_t)n) {
+			size_t cap = ep->qcap ? ep->qcap : EP_READ_CHUNK;
+			uint8_t *nq;
+
+			while (cap - ep->qlen < (size_t)n)
+				cap *= 2;
+			nq = realloc(ep->q, cap);
+			if (!nq) {
+				pthread_mutex_unlock(&ep->mu);
+				err = ENOMEM;
+				break;
+			}
+			ep->q = nq;
+			ep->qcap = cap;
+		}
+		memcpy(ep->q + ep->qlen, buf, n);
+		ep->qlen += n;
+		ep->bytes += n;
+		pthread_mutex_unlock(&ep->mu);
+	}
+	pthread_mutex_lock(&ep->mu);
+	ep->q_eof = true;
+	ep->q_err = err;
+	pthread_mutex_unlock(&ep->mu);
+	free(buf);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ config */
+
+static int add_provider(struct ep_config *cfg, const char *name, size_t len, uint64_t kw,
+			uint32_t level)
+{
+	for (int i = 0; i < cfg->n; i++) {
+		if (strlen(cfg->provs[i].name) != len || strncmp(cfg->provs[i].name, name, len))
+			continue;
+		cfg->provs[i].keywords |= kw;
+		if (level > cfg->provs[i].level)
+			cfg->provs[i].level = level;
+		return 0;
+	}
+	if (cfg->n == EP_MAX_PROVIDERS || len >= sizeof(cfg->names[0]))
+		return -E2BIG;
+	snprintf(cfg->names[cfg->n], sizeof(cfg->names[0]), "%.*s", (int)len, name);
+	cfg->provs[cfg->n] = (struct dn_provider){ cfg->names[cfg->n], kw, level };
+	cfg->n++;
+	return 0;
+}
+
+int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *const *extra,
+		      int n_extra, bool cpu_sampling, uint32_t buffer_mb)
+{
+	int err = 0;
+
+	cfg->n = 0;
+	cfg->rundown = 0;
+	cfg->buffer_mb = buffer_mb;
+	for (int i = 0; i < sel->n && !err; i++) {
+		const char *name = sel->req[i].prov->name;
+
+		/* the runtime runs its rundown provider itself, at stop */
+		if (strstr(name, "Rundown")) {
+			cfg->rundown = 1;
+			continue;
+		}
+		err = add_provider(cfg, name, strlen(name), sel->req[i].keywords,
+				   sel->req[i].level);
+	}
+	for (int i = 0; i < n_extra && !err; i++) {
+		const char *kw = strchr(extra[i], ':'), *lvl = kw ? strchr(kw + 1, ':') : NULL;
+		uint64_t k = kw && kw[1] && kw[1] != ':' ? strtoull(kw + 1, NULL, 16) : ~0ULL;
+		uint32_t l = lvl && lvl[1] ? strtoul(lvl + 1, NULL, 10) : 5;
+		size_t len = kw ? (size_t)(kw - extra[i]) : strlen(extra[i]);
+
+		/* BPF samples the CPU: the runtime's sampler would count twice */
+		if (cpu_sampling && len == 35 &&
+		    !strncmp(extra[i], "Microsoft-DotNETCore-SampleProfiler", len))
+			continue;
+		err = add_provider(cfg, extra[i], len, k, l);
+	}
+	return err;
+}
+
+/* ------------------------------------------------------------ perf map */
+
+/* Is NAME set in pid's environment (at exec)?  Copies its value. */
+static bool env_value(pid_t pid, const char *name, char *val, size_t n)
+{
+	char fn[64], buf[65536];
+	size_t nl = strlen(name), off = 0;
+	ssize_t r;
+	int fd;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/environ", pid);
+	fd = open(fn, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	r = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (r <= 0)
+		return false;
+	buf[r] = 0;
+	while (off < (size_t)r) {
+		const char *e = buf + off;
+
+		if (!strncmp(e, name, nl) && e[nl] == '=') {
+			snprintf(val, n, "%s", e + nl + 1);
+			return true;
+		}
+		off += strlen(e) + 1;
+	}
+	return false;
+}
+
+static void perfmap_name(const struct eventpipe *ep, const char *kind, char *out, size_t n)
+{
+	snprintf(out, n, "%s-%d.map", kind, ep->sock.nspid);
+}
+
+/* JIT frames get names from the runtime's perf map too (.NET 8+), unless
+ * the user configured perf maps (DOTNET_PerfMapEnabled) already. */
+static void perfmap_enable(struct eventpipe *ep)
+{
+	char val[PATH_MAX / 2], path[PATH_MAX];
+	uint8_t payload[4] = { DN_PERFMAP_TYPE_PERFMAP, 0, 0, 0 };
+	struct stat st;
+
+	if (env_value(ep->sock.pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
+	    env_value(ep->sock.pid, "COMPlus_PerfMapEnabled", val, sizeof(val)))
+		return;
+	if (!env_value(ep->sock.pid, "DOTNET_PerfMapJitDumpPath", val, sizeof(val)))
+		snprintf(val, sizeof(val), "/tmp");
+	snprintf(ep->perfmap_dir, sizeof(ep->perfmap_dir), "/proc/%d/root%s", ep->sock.pid, val);
+	ep->perfmap_dirfd = open(ep->perfmap_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (ep->perfmap_dirfd < 0)
+		return;
+	perfmap_name(ep, "perf", path, sizeof(path));
+	ep->perfmap_existed = !fstatat(ep->perfmap_dirfd, path, &st, 0);
+	ep->perfmap_on = !dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_ENABLE_PERFMAP,
+				     payload, sizeof(payload), NULL, NULL, NULL, NULL);
+}
+
+static void perfmap_disable(struct eventpipe *ep)
+{
+	if (ep->perfmap_on)
+		dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_DISABLE_PERFMAP, NULL, 0, NULL,
+			   NULL, NULL, NULL);
+}
+
+/* After the trace is written: remove the files we caused. */
+static void perfmap_remove(struct eventpipe *ep)
+{
+	char path[PATH_MAX];
+
+	if (ep->perfmap_on && !ep->perfmap_existed) {
+		perfmap_name(ep, "perf", path, sizeof(path));
+		unlinkat(ep->perfmap_dirfd, path, 0);
+		perfmap_name(ep, "perfinfo", path, sizeof(path));
+		unlinkat(ep->perfmap_dirfd, path, 0);
+	}
+	ep->perfmap_on = false;
+	if (ep->perfmap_dirfd >= 0)
+		close(ep->perfmap_dirfd);
+	ep->perfmap_dirfd = -1;
+}
+
+bool eventpipe__exited(const struct eventpipe *ep)
+{
+	return ep->exited;
+}
+
+bool eventpipe__perfmap(const struct eventpipe *ep)
+{
+	return ep->perfmap_on;
+}
+
+/* ------------------------------------------------------------ start */
+
+static int collect(struct eventpipe *ep, const struct ep_config *cfg, int version,
+		   uint32_t *hr)
+{
+	uint8_t buf[65536], *resp = NULL;
+	size_t rlen = 0;
+	long len;
+	int err;
+
+	len = dn_build_collect(buf, sizeof(buf), version, cfg->buffer_mb, cfg->rundown,
+			       cfg->provs, cfg->n);
+	if (len < 0)
+		return len;
+	err = dn_command(ep->sock.path, DN_SET_EVENTPIPE, buf[17], buf + DN_IPC_HEADER_SIZE,
+			 len - DN_IPC_HEADER_SIZE, &resp, &rlen, hr, &ep->fd);
+	if (err)
+		return err;
+	if (rlen < 8) {
+		free(resp);
+		close(ep->fd);
+		ep->fd = -1;
+		return -EPROTO;
+	}
+	memcpy(&ep->session, resp, 8);	/* little endian host */
+	free(resp);
+	ep->version = version;
+	return 0;
+}
+
+struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_config *cfg,
+				   enum ep_fail *why, char *err, size_t errsz)
+{
+	struct eventpipe *ep = calloc(1, sizeof(*ep));
+	char hrs[64];
+	uint32_t hr = 0;
+	int rc;
+
+	*why = EP_FAIL_RUNTIME;
+	if (!ep) {
+		snprintf(err, errsz, "out of memory");
+		return NULL;
+	}
+	ep->sock = *s;
+	ep->fd = -1;
+	ep->perfmap_dirfd = -1;
+	pthread_mutex_init(&ep->mu, NULL);
+	rc = collect(ep, cfg, 3, &hr);
+	if (rc == -EPROTO && hr)	/* an older runtime: the .NET 5/6 command */
+		rc = collect(ep, cfg, 2, &hr);
+	if (rc) {
+		if (rc == -EACCES || rc == -EPERM) {
+			*why = EP_FAIL_ACCESS;
+			snprintf(err, errsz, "pid %d: cannot connect to %s: %s (the socket belongs "
+				 "to uid %u: run as root or as that user)", s->pid, s->path,
+				 strerror(-rc), (unsigned)s->uid);
+		} else if (rc == -ENOENT || rc == -ECONNREFUSED) {
+			*why = EP_FAIL_NO_SOCKET;
+			snprintf(err, errsz, "pid %d: cannot connect to %s: %s", s->pid, s->path,
+				 strerror(-rc));
+		} else {
+			snprintf(err, errsz, "pid %d: the runtime rejected CollectTracing: %s",
+				 s->pid, rc == -EPROTO && hr ? dn_hresult_str(hr, hrs, sizeof(hrs)) :
+				 strerror(-rc));
+		}
+		goto fail;
+	}
+	ep->rd = nt_reader__open_stream(NULL);
+	if (!ep->rd) {
+		snprintf(err, errsz, "out of memory");
+		goto fail;
+	}
+	if (pthread_create(&ep->th, NULL, stream_thread, ep)) {
+		snprintf(err, errsz, "cannot start the stream thread: %s", strerror(errno));
+		goto fail;
+	}
+	ep->th_started = true;
+	perfmap_enable(ep);
+	*why = EP_FAIL_NONE;
+	return ep;
+fail:
+	eventpipe__free(ep);
+	return NULL;
+}
+
+/* ------------------------------------------------------------ records */
+
+/* The host's id of a thread the runtime knows by its namespace's id. */
+static uint32_t host_tid(struct eventpipe *ep, uint64_t tid)
+{
+	char fn[64];
+	struct dirent *d;
+	DIR *dp;
+
+	if (ep->sock.nspid == ep->sock.pid)
+		return tid;
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < ep->n_tids; i++)
+			if (ep->tids[i].ns == tid)
+				return ep->tids[i].host;
+		if (pass)
+			break;
+		snprintf(fn, sizeof(fn), "/proc/%d/task", ep->sock.pid);
+		dp = opendir(fn);
+		ep->n_tids = 0;
+		while (dp && (d = readdir(dp))) {
+			pid_t h = atoi(d->d_name), ns = h > 0 ? dn_nspid(h) : 0;
+			struct tid_map *nt;
+
+			if (!ns)
+				continue;
+			if (ep->n_tids == ep->cap_tids) {
+				ep->cap_tids = ep->cap_tids ? ep->cap_tids * 2 : 64;
+				nt = realloc(ep->tids, ep->cap_tids * sizeof(*nt));
+				if (!nt)
+					break;
+				ep->tids = nt;
+			}
+			ep->tids[ep->n_tids++] = (struct tid_map){ ns, h };
+		}
+		if (dp)
+			closedir(dp);
+	}
+	return tid;	/* gone already: keep the runtime's id */
+}
+
+static uint64_t to_ns(const struct eventpipe *ep, uint64_t ticks)
+{
+	if (ep->freq == 1000000000ULL || !ep->freq)
+		return ticks;
+	return (uint64_t)((unsigned __int128)ticks * 1000000000ULL / ep->freq);
+}
+
+static int push_event(struct eventpipe *ep, struct reorder *ro, const struct nt_read_event *ev)
+{
+	size_t need = sizeof(struct ep_rec) + ev->stack_depth * 8ULL + ev->payload_size;
+	struct ep_rec *r;
+	uint64_t gap;
+
+	need = (need + 7) & ~(size_t)7;
+	if (need > ep->rec_cap) {
+		uint8_t *nb = realloc(ep->rec, need);
+
+		if (!nb)
+			return -ENOMEM;
+		ep->rec = nb;
+		ep->rec_cap = need;
+	}
+	memset(ep->rec, 0, sizeof(*r));
+	r = (struct ep_rec *)ep->rec;
+	r->hdr.timestamp = to_ns(ep, ev->timestamp);
+	r->hdr.type = CE_REC_EVENTPIPE;
+	r->hdr.size = need;
+	r->hdr.pid = ep->sock.pid;
+	r->hdr.tid = host_tid(ep, ev->thread_id);
+	r->meta = ev->meta;
+	r->capture_tid = ev->capture_thread_id == ev->thread_id ? r->hdr.tid :
+			 host_tid(ep, ev->capture_thread_id);
+	r->processor = ev->processor;
+	r->payload_size = ev->payload_size;
+	r->stack_depth = ev->stack_depth;
+	/* the reader has just counted this thread's gap, if any: it travels with
+	 * the event, so the file shows it on the same thread (TraceEvent's
+	 * EventsLost) where the runtime lost it */
+	gap = nt_reader__lost(ep->rd) - ep->lost_noted;
+	r->lost_before = gap > UINT32_MAX ? UINT32_MAX : (uint32_t)gap;
+	ep->lost_noted += r->lost_before;
+	memcpy(r->activity_id, ev->activity_id, 16);
+	memcpy(r->related_activity_id, ev->related_activity_id, 16);
+	memcpy(r + 1, ev->stack, ev->stack_depth * 8ULL);
+	memcpy((uint8_t *)(r + 1) + ev->stack_depth * 8ULL, ev->payload, ev->payload_size);
+	ep->pushed++;
+	return reorder__push(ro, r->hdr.timestamp, r, need);
+}
+
+/*
+ * The stream header's sync point (QPC ticks at the session's start) and
+ * frequency: on Linux QPC is CLOCK_MONOTONIC in ns, the BPF side's clock.
+ * Another frequency is scaled; a sync point far from this host's
+ * CLOCK_MONOTONIC (a time namespace) is reported, not corrected.
+ */
+static void check_clock(struct eventpipe *ep)
+{
+	const struct nt_trace_info *info = nt_reader__info(ep->rd);
+	struct timespec ts;
+	uint64_t now, sync;
+
+	ep->checked_clock = true;
+	ep->freq = info->freq;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	sync = to_ns(ep, info->sync_ts);
+	if (sync > now + 1000000000ULL || now - sync > 60 * 1000000000ULL)
+		fprintf(stderr, "ebpf-collect: pid %d: its EventPipe clock (sync point %llu ns, "
+			"%llu ticks/s) is not this host's CLOCK_MONOTONIC (%llu ns): events merged "
+			"as timestamped\n", ep->sock.pid, (unsigned long long)sync,
+			(unsigned long long)info->freq, (unsigned long long)now);
+}
+
+/* Feed the queued bytes to the reader and push the complete events. */
+static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
+{
+	struct nt_read_event ev;
+	uint8_t *q;
+	size_t qlen;
+	int rc = NT_READ_AGAIN, err = 0;
+
+	pthread_mutex_lock(&ep->mu);
+	q = ep->q;
+	qlen = ep->qlen;
+	*eof = ep->q_eof;
+	ep->q = NULL;
+	ep->qlen = ep->qcap = 0;
+	pthread_mutex_unlock(&ep->mu);
+	if (qlen)
+		err = nt_reader__feed(ep->rd, q, qlen);
+	free(q);
+	if (err)
+		return err;
+	if (*eof)
+		nt_reader__feed_end(ep->rd);
+	while (!ep->rd_done && (rc = nt_reader__next(ep->rd, &ev)) == 1) {
+		if (!ep->checked_clock)
+			check_clock(ep);
+		err = push_event(ep, ro, &ev);
+		if (err)
+			return err;
+	}
+	if (!ep->rd_done && rc != NT_READ_AGAIN)
+		ep->rd_done = true;
+	return 0;
+}
+
+int eventpipe__poll(struct eventpipe *ep, struct reorder *ro)
+{
+	bool eof;
+
+	return ep->rd_done ? 0 : pump(ep, ro, &eof);
+}
+
+/* ------------------------------------------------------------ stop */
+
+static uint64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+int eventpipe__stop(struct eventpipe *ep, struct reorder *ro, int timeout_ms, char *err,
+		    size_t errsz)
+{
+	uint8_t payload[8];
+	uint64_t deadline = mono_ms() + timeout_ms;
+	bool eof = false;
+	int rc;
+
+	memcpy(payload, &ep->session, 8);
+	perfmap_disable(ep);
+	/* a process that has exited has ended the stream itself */
+	rc = dn_command(ep->sock.path, DN_SET_EVENTPIPE, DN_EP_STOP_TRACING, payload, 8, NULL,
+			NULL, NULL, NULL);
+	ep->exited = rc && kill(ep->sock.pid, 0) && errno == ESRCH;
+	while (!ep->rd_done) {
+		rc = pump(ep, ro, &eof);
+		if (rc)
+			return rc;
+		if (eof || ep->rd_done)
+			break;
+		if (mono_ms() >= deadline) {
+			shutdown(ep->fd, SHUT_RDWR);	/* unblock the thread */
+			deadline = UINT64_MAX;
+		}
+		usleep(5000);
+	}
+	while (!ep->rd_done) {		/* the bytes of the last read */
+		rc = pump(ep, ro, &eof);
+		if (rc)
+			return rc;
+	}
+	if (nt_reader__error(ep->rd)) {
+		snprintf(err, errsz, "pid %d: the EventPipe stream was cut after %llu bytes "
+			 "(%s); kept the %llu events before", ep->sock.pid,
+			 (unsigned long long)ep->bytes, nt_reader__error(ep->rd),
+			 (unsigned long long)ep->pushed);
+		return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ emit */
+
+struct eventpipe *eventpipe__find(struct eventpipe **eps, int n, const void *rec)
+{
+	const struct ce_header *h = rec;
+
+	for (int i = 0; i < n; i++)
+		if (eps[i] && (uint32_t)eps[i]->sock.pid == h->pid)
+			return eps[i];
+	return NULL;
+}
+
+static int define(struct eventpipe *ep, struct nt_writer *w, const struct nt_metadata *m,
+		  uint32_t *id)
+{
+	struct nt_event_desc d = {
+		.provider = m->provider, .event_id = m->event_id, .name = m->name,
+		.keywords = m->keywords, .version = m->version, .level = m->level,
+		.opcode = m->opcode, .fields = m->fields, .n_fields = m->n_fields,
+	};
+
+	if (m->id >= ep->n_meta_ids) {
+		size_t n = m->id + 64;
+		uint32_t *ni = realloc(ep->meta_ids, n * sizeof(*ni));
+
+		if (!ni)
+			return -ENOMEM;
+		memset(ni + ep->n_meta_ids, 0, (n - ep->n_meta_ids) * sizeof(*ni));
+		ep->meta_ids = ni;
+		ep->n_meta_ids = n;
+	}
+	if (!ep->meta_ids[m->id]) {
+		int err = nt_writer__define(w, &d, &ep->meta_ids[m->id]);
+
+		if (err)
+			return err;
+	}
+	*id = ep->meta_ids[m->id];
+	return 0;
+}
+
+int eventpipe__emit(struct eventpipe *ep, struct nt_writer *w, struct symbolize *sym,
+		    const void *rec, size_t len)
+{
+	const struct ep_rec *r = rec;
+	const uint64_t *stack = (const uint64_t *)(r + 1);
+	struct nt_event ne = {};
+	int err;
+
+	if (len < sizeof(*r) || len < sizeof(*r) + r->stack_depth * 8ULL + r->payload_size)
+		return -EINVAL;
+	if (r->lost_before) {
+		err = nt_writer__note_lost(w, r->capture_tid, r->lost_before);
+		if (err)
+			return err;
+	}
+	if (r->payload_size > CE_MAX_PAYLOAD) {	/* TraceLog could not convert the file */
+		ep->oversize++;
+		return nt_writer__note_lost(w, r->capture_tid, 1);
+	}
+	err = define(ep, w, r->meta, &ne.metadata_id);
+	if (err)
+		return err;
+	ne.timestamp = r->hdr.timestamp;
+	ne.thread_id = r->hdr.tid;
+	ne.capture_thread_id = r->capture_tid;
+	ne.processor = r->processor;
+	ne.activity_id = r->activity_id;
+	ne.related_activity_id = r->related_activity_id;
+	ne.payload = stack + r->stack_depth;
+	ne.payload_size = r->payload_size;
+	ne.stack = r->stack_depth ? stack : NULL;
+	ne.stack_depth = r->stack_depth;
+	if (sym) {	/* method events name JIT frames; frames get registered */
+		err = symbolize__clr_event(sym, r->meta->provider, r->meta->event_id, r->hdr.pid,
+					   ne.capture_thread_id, ne.timestamp, ne.payload,
+					   ne.payload_size, ne.stack, ne.stack_depth);
+		if (err)
+			return err;
+	}
+	err = nt_writer__write_event(w, &ne);
+	if (!err)
+		ep->written++;
+	return err;
+}
+
+/* ------------------------------------------------------------ misc */
+
+pid_t eventpipe__pid(const struct eventpipe *ep) { return ep->sock.pid; }
+uint64_t eventpipe__events(const struct eventpipe *ep) { return ep ? ep->written : 0; }
+uint64_t eventpipe__lost(const struct eventpipe *ep) { return ep && ep->rd ? nt_reader__lost(ep->rd) : 0; }
+int eventpipe__version(const struct eventpipe *ep) { return ep->version; }
+
+void eventpipe__print_summary(const struct eventpipe *ep, FILE *f)
+{
+	if (!ep)
+		return;
+	fprintf(f, "ebpf-collect: pid %d: EventPipe session (CollectTracing%d): %llu events, "
+		"%llu bytes of stream, %llu lost in the runtime, %llu over " CE_STR(CE_MAX_PAYLOAD)
+		" payload bytes counted lost\n", ep->sock.pid, ep->version,
+		(unsigned long long)ep->written, (unsigned long long)ep->bytes,
+		(unsigned long long)eventpipe__lost(ep), (unsigned long long)ep->oversize);
+}
+
+void eventpipe__free(struct eventpipe *ep)
+{
+	if (!ep)
+		return;
+	perfmap_remove(ep);
+	if (ep->th_started) {
+		shutdown(ep->fd, SHUT_RDWR);
+		pthread_join(ep->th, NULL);
+	}
+	if (ep->fd >= 0)
+		close(ep->fd);
+	nt_reader__close(ep->rd);
+	pthread_mutex_destroy(&ep->mu);
+	free(ep->q);
+	free(ep->rec);
+	free(ep->meta_ids);
+	free(ep->tids);
+	free(ep);
+}
+
+/* "10.0.12+abcdef" -> "10.0.12" */
+static void short_version(char *v)
+{
+	char *plus = strchr(v, '+');
+
+	if (plus)
+		*plus = 0;
+}
+
+int eventpipe__describe(pid_t pid, FILE *f)
+{
+	struct dn_process_info pi;
+	struct dn_socket s;
+	uint32_t hr = 0;
+	char hrs[64];
+	int err;
+
+	err = dn_find_socket(pid, &s);
+	if (err == -ENOENT || err == -ESRCH)
+		return 0;
+	if (err) {
+		fprintf(f, "pid %d: cannot look for a .NET diagnostics socket in /proc/%d/root: "
+			"%s%s\n", pid, pid, strerror(-err), err == -EACCES ?
+			" (another user's process: run as root or as that user)" : "");
+		return err;
+	}
+	err = dn_process_info(s.path, &pi, &hr);
+	if (err) {
+		fprintf(f, "pid %d: .NET diagnostics socket %s: %s\n", pid, s.path,
+			err == -EPROTO && hr ? dn_hresult_str(hr, hrs, sizeof(hrs)) :
+			err == -EACCES ? "Permission denied (the socket belongs to another user: "
+					 "run as root or as that user)" :
+			strerror(-err));
+		return err;
+	}
+	short_version(pi.runtime_version);
+	fprintf(f, "pid %d: EventPipe (.NET %s) over %s; %s\n", pid,
+		pi.runtime_version[0] ? pi.runtime_version : "5 or older", s.path, pi.cmdline);
+	return 1;
+}

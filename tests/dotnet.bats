@@ -1,0 +1,391 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Stock .NET (no USDT provider) through EventPipe over the diagnostics IPC
+# channel, against the real runtime of the machine's SDK.  The test app
+# (tests/dotnet/evtapp) is built once per $OUTPUT, offline (no package
+# references).  Traces are decoded with `ebpf-collect dump --json --manifest
+# ClrEtwAll.man` and checked by tests/dotnet_trace.py.
+
+load test_helper
+
+DT=$BATS_TEST_DIRNAME/dotnet_trace.py
+APP_DIR=$OUTPUT/tests/dotnet/evtapp
+APP=$APP_DIR/evtapp.dll
+APPHOST_DIR=$OUTPUT/tests/dotnet/evtapp-host
+APPHOST=$APPHOST_DIR/evtapp
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=180
+	command -v dotnet >/dev/null 2>&1 || return 0
+	build_app
+}
+
+build_app() {
+	local src=$BATS_TEST_DIRNAME/dotnet/evtapp
+	mkdir -p "$OUTPUT/tests/dotnet"
+	(
+		flock 9
+		if [[ ! -f $APP || $src/Program.cs -nt $APP || $src/evtapp.csproj -nt $APP ]]; then
+			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+				dotnet build "$src/evtapp.csproj" -c Release -o "$APP_DIR" \
+				-p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj/" \
+				>"$OUTPUT/tests/dotnet/build.log" 2>&1 ||
+				{ cat "$OUTPUT/tests/dotnet/build.log" >&2; exit 1; }
+		fi
+		# the same app as its own executable (apphost)
+		if [[ ! -x $APPHOST || $src/Program.cs -nt $APPHOST || $src/evtapp.csproj -nt $APPHOST ]]; then
+			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+				dotnet build "$src/evtapp.csproj" -c Release -o "$APPHOST_DIR" \
+				-p:UseAppHost=true -p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj-host/" \
+				>"$OUTPUT/tests/dotnet/build-host.log" 2>&1 ||
+				{ cat "$OUTPUT/tests/dotnet/build-host.log" >&2; exit 1; }
+		fi
+	) 9>"$OUTPUT/tests/dotnet/.lock"
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	APP_PID=
+	COL_PID=
+}
+
+teardown() {
+	[[ -n $COL_PID ]] && kill -INT "$COL_PID" 2>/dev/null && wait "$COL_PID" 2>/dev/null
+	if [[ -n $APP_PID ]]; then
+		{ kill -KILL "$APP_PID" && wait "$APP_PID"; } 2>/dev/null
+	fi
+	return 0
+}
+
+need() {
+	require_root
+	require_btf
+	require_cmd dotnet
+	require_shared
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	[[ -f $APP ]] || flunk "test app not built ($OUTPUT/tests/dotnet/build.log)"
+}
+
+# start_app [ENV=V ...] -- ARGS: the app waits for $T/go, then runs ARGS' workload
+start_app() {
+	local envs=()
+	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
+	shift
+	rm -f "$T/go"
+	env "${envs[@]}" dotnet "$APP" --wait "$T/go" "$@" >"$T/app.out" 2>&1 &
+	APP_PID=$!
+	for _ in $(seq 200); do
+		grep -q READY "$T/app.out" && return 0
+		sleep 0.05
+	done
+	flunk "app did not start: $(cat "$T/app.out")"
+}
+
+# collect ARGS: ebpf-collect -p $APP_PID in the background until "tracing"
+collect() {
+	"$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" "$@" 2>"$T/col.err" &
+	COL_PID=$!
+	for _ in $(seq 400); do
+		grep -q "tracing\|Ctrl-C" "$T/col.err" && return 0
+		kill -0 "$COL_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	flunk "collector did not start: $(cat "$T/col.err")"
+}
+
+run_workload() {
+	touch "$T/go"
+	for _ in $(seq 1200); do
+		grep -q DONE "$T/app.out" && return 0
+		sleep 0.05
+	done
+	flunk "workload did not finish: $(cat "$T/app.out")"
+}
+
+stop_collect() {
+	kill -INT "$COL_PID"
+	COL_STATUS=0
+	wait "$COL_PID" || COL_STATUS=$?
+	COL_PID=
+}
+
+dump() {
+	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$1" >"$1.json" ||
+		flunk "dump $1 failed"
+}
+
+check() {	# check KEY EXPECTED (from counts output in $output)
+	local got
+	got=$(grep "^$1 " <<<"$output" | cut -d' ' -f2-)
+	[[ $got == "$2" ]] || flunk "$1: expected '$2', got '$got'" $'\n'"$output"
+}
+
+runtime_version() {
+	dotnet --list-runtimes | awk '/Microsoft.NETCore.App/ {print $2}' | sort -V | tail -1
+}
+
+@test "dotnet: -l -p PID names the EventPipe path and the runtime version" {
+	need
+	start_app -- --linger
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_output_contains "pid $APP_PID: EventPipe (.NET $(runtime_version)) over /proc/$APP_PID/root/tmp/dotnet-diagnostic-$APP_PID-"
+	assert_output_contains "pid $APP_PID: traced through EventPipe (no USDT provider)"
+	# a process without a runtime says so too
+	run "$EBPF_COLLECT" -l -p $$
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+}
+
+@test "dotnet: exact exception, GC, JIT and contention events of a stock runtime" {
+	need
+	start_app -- --exceptions 7 --gcs 4 --contentions 3 --linger
+	collect --providers Microsoft-Windows-DotNETRuntime:0xC019:5,Microsoft-Windows-DotNETRuntimeRundown
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	grep -q "EventPipe session over" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$APP_PID"
+	assert_success
+	check exceptions "EvtAppTestException=7"
+	check gcstart 4
+	check gcend 4
+	check induced 4
+	check contention_start 3
+	check contention_stop 3
+	check methods "EvtAppContend EvtAppInduceGcs EvtAppManyEvents EvtAppMarkers EvtAppThrowOne"
+	# the rundown at stop names every method: MethodDCEndVerbose of the app's
+	grep -q '"provider":"Microsoft-Windows-DotNETRuntimeRundown".*"MethodName":"EvtAppThrowOne"' \
+		"$T/t.nettrace.json" || flunk "no rundown of EvtAppThrowOne"
+	grep -q "EventPipe session (CollectTracing3)" "$T/col.err" || flunk "$(cat "$T/col.err")"
+}
+
+@test "dotnet: BPF CPU samples name the hot method; kernel and JIT frames named" {
+	need
+	start_app -- --hot-ms 1500 --linger
+	# SampleProfiler asked for too: with --cpu-sampling it is left out of
+	# the session, so each sample is counted once (by BPF)
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:5,Microsoft-Windows-DotNETRuntimeRundown \
+		--providers Microsoft-DotNETCore-SampleProfiler --cpu-sampling --kernel syscalls
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" hot "$T/t.nettrace.json" "$APP_PID" EvtAppHotLoop
+	assert_success
+	read -r leaf window native kernel <<<"$output"
+	# 1.5 s at 999 Hz on one thread: ~1500 samples unless the CPUs are busy
+	[[ $window -ge 300 ]] || flunk "only $window samples in the hot phase: $output"
+	(( leaf * 100 >= window * 80 )) || flunk "hot method leaf in $leaf of $window samples"
+	(( native * 100 >= window * 80 )) || flunk "named native callers in $native of $window"
+	[[ $kernel -ge 1 ]] || flunk "no sample of the process with a named kernel frame"
+	local bpf in_file
+	bpf=$(sed -n 's/^kernel-events: \([0-9]*\) CPU samples.*/\1/p' "$T/col.err")
+	in_file=$(grep -c '"provider":"Microsoft-DotNETCore-SampleProfiler"' "$T/t.nettrace.json")
+	[[ -n $bpf && $in_file -eq $bpf ]] || flunk "$in_file samples in the file, BPF took '$bpf'"
+}
+
+@test "dotnet: runtime and kernel events share one clock (merge order)" {
+	need
+	start_app -- --marker-syscalls 25 --linger
+	collect --providers EvtApp-Marker,Microsoft-Windows-DotNETRuntime:0x0:4 --kernel sched,syscalls,proc
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" order "$T/t.nettrace.json" "$APP_PID"
+	assert_success
+	assert_output "25 25 1"
+	# the whole file is in time order with the scheduler's events in it too
+	grep -q "\"event\":\"SchedSwitch\".*\"pid\":$APP_PID," "$T/t.nettrace.json" ||
+		flunk "no SchedSwitch of the process"
+
+}
+
+@test "dotnet: JIT frames named from the perf map the collector enables, removed afterwards" {
+	need
+	start_app -- --hot-ms 1000 --linger
+	# no method events (level 4 has no MethodLoadVerbose) and no rundown:
+	# only the runtime's perf map names the JIT code
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4 --cpu-sampling
+	grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "no perf map written"
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	[[ ! -e /tmp/perf-$APP_PID.map && ! -e /tmp/perfinfo-$APP_PID.map ]] ||
+		flunk "perf map left behind"
+	dump "$T/t.nettrace"
+	run python3 "$DT" hot "$T/t.nettrace.json" "$APP_PID" EvtAppHotLoop
+	assert_success
+	read -r leaf window native kernel <<<"$output"
+	[[ $window -ge 100 ]] || flunk "only $window samples in the hot phase: $output"
+	(( leaf * 100 >= window * 80 )) || flunk "hot method leaf in $leaf of $window samples"
+}
+
+@test "dotnet: a perf map the user enabled is left alone" {
+	need
+	start_app DOTNET_PerfMapEnabled=3 -- --linger
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4
+	! grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	stop_collect
+	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "the user's perf map was removed"
+	rm -f "/tmp/perf-$APP_PID.map" "/tmp/perfinfo-$APP_PID.map"
+}
+
+@test "dotnet: -- dotnet app.dll is traced from its first managed method" {
+	need
+	run "$EBPF_COLLECT" -o "$T/t.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8018:5,Microsoft-Windows-DotNETRuntimeRundown \
+		-- dotnet "$APP" --exceptions 3
+	assert_success
+	assert_output_contains "no USDT provider: EventPipe session over"
+	assert_output_contains "exited during the trace; its EventPipe stream ended with it"
+	dump "$T/t.nettrace"
+	local pid
+	pid=$(grep -m1 -o '"pid":[0-9]*' "$T/t.nettrace.json" | cut -d: -f2)
+	run python3 "$DT" counts "$T/t.nettrace.json" "$pid"
+	check exceptions "EvtAppTestException=3"
+	# the runtime waited for the session: Main's JIT is in the trace
+	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
+		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
+}
+
+@test "dotnet: -- ./app (an apphost executable) is traced from its first managed method" {
+	need
+	[[ -x $APPHOST ]] || flunk "apphost build missing ($OUTPUT/tests/dotnet/build-host.log)"
+	run "$EBPF_COLLECT" -o "$T/t.nettrace" --providers Microsoft-Windows-DotNETRuntime:0x8018:5 \
+		-- "$APPHOST" --exceptions 2
+	assert_success
+	assert_output_contains "no USDT provider: EventPipe session over"
+	dump "$T/t.nettrace"
+	local pid
+	pid=$(grep -m1 -o '"pid":[0-9]*' "$T/t.nettrace.json" | cut -d: -f2)
+	run python3 "$DT" counts "$T/t.nettrace.json" "$pid"
+	check exceptions "EvtAppTestException=2"
+	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
+		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
+}
+
+@test "dotnet: a process started with DOTNET_EnableDiagnostics=0 exits 3 with one line" {
+	need
+	start_app DOTNET_EnableDiagnostics=0 -- --linger
+	run "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace"
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_output_contains "no .NET diagnostics socket for EventPipe either (not .NET, or DOTNET_EnableDiagnostics=0)"
+	[[ ${#lines[@]} -eq 1 ]] || flunk "more than one line: $output"
+	[[ ! -e $T/t.nettrace ]] || flunk "an empty trace was left"
+	# the same for -- dotnet: the socket never appears
+	DOTNET_EnableDiagnostics=0 run "$EBPF_COLLECT" -q -o "$T/c.nettrace" -- dotnet "$APP" --linger
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_output_contains "no .NET diagnostics socket (dotnet-diagnostic-"
+	assert_output_contains "started with DOTNET_EnableDiagnostics=0?"
+}
+
+@test "dotnet: another user's process is refused with exit 4 and one line" {
+	need
+	require_cmd setpriv
+	start_app -- --linger
+	run setpriv --reuid nobody --regid nogroup --clear-groups "$EBPF_COLLECT" -l -p "$APP_PID"
+	[[ $status -eq 4 ]] || flunk "status $status: $output"
+	assert_output_contains "pid $APP_PID: cannot look for a .NET diagnostics socket in /proc/$APP_PID/root: Permission denied (another user's process: run as root or as that user)"
+}
+
+@test "dotnet: a stream cut mid-trace (process killed) exits 7 and keeps a valid file" {
+	need
+	start_app -- --events 20000000 --linger
+	collect --providers EvtApp-Marker
+	touch "$T/go"
+	sleep 1.5
+	local app=$APP_PID
+	{ kill -KILL "$APP_PID" && wait "$APP_PID"; } 2>/dev/null || true
+	APP_PID=
+	COL_STATUS=0
+	wait "$COL_PID" || COL_STATUS=$?
+	COL_PID=
+	[[ $COL_STATUS -eq 7 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	grep -q "the EventPipe stream was cut after [0-9]* bytes (offset [0-9]*: .*); kept the [0-9]* events before" \
+		"$T/col.err" || flunk "$(cat "$T/col.err")"
+	# the file is complete: readers reach its end
+	run "$EBPF_COLLECT" dump "$T/t.nettrace"
+	assert_success
+	local kept markers
+	kept=$(sed -n 's/.*kept the \([0-9]*\) events before.*/\1/p' "$T/col.err")
+	markers=$(grep -c "EvtApp-Marker/Marker id=" <<<"$output")
+	[[ $markers -gt 1000 && $markers -le $kept ]] || flunk "$markers markers, $kept kept"
+	[[ ! -e /tmp/perf-$app.map ]] || flunk "perf map left behind"
+}
+
+@test "dotnet: a process in its own mount and pid namespace is traced by its host pid" {
+	need
+	require_cmd unshare pgrep
+	local go=$OUTPUT/tests/dotnet/ns-go.$$ out=$OUTPUT/tests/dotnet/ns-app.$$ up hp
+	rm -f "$go"
+	# private /tmp (tmpfs): the socket is only reachable through /proc/PID/root
+	(cd / && exec unshare --mount --pid --fork --mount-proc sh -c \
+		"mount -t tmpfs tmpfs /tmp && exec dotnet '$APP' --wait '$go' --exceptions 4 --linger" \
+		>"$out" 2>&1) &
+	up=$!
+	for _ in $(seq 200); do
+		grep -q READY "$out" && break
+		sleep 0.05
+	done
+	hp=$(pgrep -P "$up")
+	APP_PID=$hp
+	[[ -n $hp ]] || flunk "no app under unshare: $(cat "$out")"
+	assert_equal "$(cat "$out")" "READY 1"
+	run "$EBPF_COLLECT" -l -p "$hp"
+	assert_success
+	assert_output_contains "pid $hp: EventPipe (.NET $(runtime_version)) over /proc/$hp/root/tmp/dotnet-diagnostic-1-"
+	collect --providers Microsoft-Windows-DotNETRuntime:0x8000:5
+	touch "$go"
+	for _ in $(seq 200); do
+		grep -q DONE "$out" && break
+		sleep 0.05
+	done
+	stop_collect
+	rm -f "$go" "$out"
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$hp"
+	check exceptions "EvtAppTestException=4"
+	# thread ids are the host's (the runtime knows its main thread as 1)
+	grep -q "\"event\":\"ExceptionThrown_V1\".*\"tid\":$hp," "$T/t.nettrace.json" ||
+		flunk "exception events not on host tid $hp"
+}
+
+DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
+
+@test "dotnet: same runtime event counts as dotnet-trace, side by side on one run" {
+	need
+	[[ -x $DOTNET_TRACE ]] || skip "dotnet-trace not installed (scripts/setup.sh installs it)"
+	# Informational: at Verbose, GCAllocationTick reached only one of the two
+	# concurrent sessions (either one, run to run), a runtime matter
+	local pr=Microsoft-Windows-DotNETRuntime:0xC009:4 dt
+	start_app -- --exceptions 6 --gcs 3 --contentions 2 --linger
+	# both sessions run at once on the same process, same providers
+	"$DOTNET_TRACE" collect -p "$APP_PID" --providers "$pr" -o "$T/dt.nettrace" \
+		--duration 00:00:00:08 >"$T/dt.out" 2>&1 </dev/null &
+	dt=$!
+	for _ in $(seq 400); do	# its session runs once it names the output
+		grep -q "Output File" "$T/dt.out" && break
+		sleep 0.05
+	done
+	collect --providers "$pr"
+	run_workload
+	stop_collect
+	wait "$dt" || flunk "dotnet-trace failed: $(cat "$T/dt.out")"
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	dump "$T/dt.nettrace"
+	run python3 "$DT" hist "$T/dt.nettrace.json" "$APP_PID"
+	local theirs=$output
+	run python3 "$DT" hist "$T/t.nettrace.json" "$APP_PID"
+	[[ -n $theirs && $output == "$theirs" ]] ||
+		flunk $'dotnet-trace:\n'"$theirs"$'\nebpf-collect:\n'"$output"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$APP_PID"
+	check exceptions "EvtAppTestException=6"
+	check induced 3
+	check contention_start 2
+}

@@ -1,0 +1,163 @@
+// evtapp: a workload with known runtime event counts for tests/dotnet.bats.
+//
+//   dotnet evtapp.dll [--wait GOFILE] [--exceptions N] [--gcs G]
+//                     [--contentions C] [--hot-ms MS] [--marker-syscalls K]
+//                     [--events E] [--bench N] [--linger]
+//
+// Prints "READY <pid>" and, with --wait, polls for GOFILE before the
+// workload; prints "DONE" after it.  --linger then sleeps until killed, so
+// a collector can stop its session (rundown) while the process lives.
+// --bench N fires N marker events and prints one JSON line: the calling
+// thread's CPU time per event (ns) and the wall time (tests/bench_eventpipe.sh).
+using System;
+using System.Diagnostics.Tracing;
+using System.IO;
+using System.Runtime.InteropServices;
+using System.Runtime.CompilerServices;
+using System.Threading;
+
+sealed class EvtAppTestException : Exception
+{
+    public EvtAppTestException(int i) : base("evtapp " + i) { }
+}
+
+[EventSource(Name = "EvtApp-Marker")]
+sealed class MarkerSource : EventSource
+{
+    public static readonly MarkerSource Log = new MarkerSource();
+    [Event(1, Level = EventLevel.Informational)]
+    public void Marker(int Index) { WriteEvent(1, Index); }
+}
+
+static class Program
+{
+    static readonly object Gate = new object();
+    static volatile int sink;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void EvtAppThrowOne(int i)
+    {
+        try { throw new EvtAppTestException(i); }
+        catch (EvtAppTestException) { sink++; }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void EvtAppInduceGcs(int g)
+    {
+        for (int i = 0; i < g; i++)
+            GC.Collect(2, GCCollectionMode.Forced, true);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void EvtAppContend(int c)
+    {
+        for (int i = 0; i < c; i++) {
+            using var held = new ManualResetEventSlim(false);
+            var holder = new Thread(() => {
+                lock (Gate) { held.Set(); Thread.Sleep(60); }
+            });
+            holder.Start();
+            held.Wait();
+            lock (Gate) { sink++; }
+            holder.Join();
+        }
+    }
+
+    // The CPU-bound phase: all time in this one method (no calls).
+    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
+    static long EvtAppHotLoop(long ms)
+    {
+        long end = Environment.TickCount64 + ms, x = 1;
+        while (Environment.TickCount64 < end)
+            for (int i = 0; i < 200000; i++)
+                x = x * 6364136223846793005L + 1442695040888963407L;
+        return x;
+    }
+
+    // Marker events each right after a syscall the kernel side sees (a
+    // 1-byte write to /dev/null): their order in the trace is checked.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void EvtAppMarkers(int k)
+    {
+        using var f = new FileStream("/dev/null", FileMode.Open, FileAccess.Write);
+        var one = new byte[1];
+        for (int i = 0; i < k; i++) {
+            f.Write(one, 0, 1);
+            f.Flush();
+            MarkerSource.Log.Marker(i);
+            Thread.Sleep(2);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void EvtAppManyEvents(int e)
+    {
+        for (int i = 0; i < e; i++)
+            MarkerSource.Log.Marker(i);
+    }
+
+    [StructLayout(LayoutKind.Sequential)]
+    struct Timespec { public long Sec; public long Nsec; }
+
+    [DllImport("libc", EntryPoint = "clock_gettime")]
+    static extern int ClockGettime(int clock, out Timespec ts);
+
+    static long Ns(int clock)
+    {
+        ClockGettime(clock, out Timespec ts);
+        return ts.Sec * 1000000000L + ts.Nsec;
+    }
+
+    // CLOCK_MONOTONIC 1, CLOCK_THREAD_CPUTIME_ID 3
+    static void Bench(int n)
+    {
+        EvtAppManyEvents(1000);	// JIT and EventSource set-up outside the timing
+        long c0 = Ns(3), w0 = Ns(1);
+        EvtAppManyEvents(n);
+        long c1 = Ns(3), w1 = Ns(1);
+        Console.WriteLine("{\"events\":" + n + ",\"cpu_ns_per_event\":" +
+                          ((double)(c1 - c0) / n).ToString("F1") + ",\"seconds\":" +
+                          ((w1 - w0) / 1e9).ToString("F3") + "}");
+    }
+
+    static int Main(string[] args)
+    {
+        string go = null;
+        int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0;
+        long hot = 0;
+        bool linger = false;
+        for (int i = 0; i < args.Length; i++) {
+            switch (args[i]) {
+            case "--wait": go = args[++i]; break;
+            case "--exceptions": n = int.Parse(args[++i]); break;
+            case "--gcs": g = int.Parse(args[++i]); break;
+            case "--contentions": c = int.Parse(args[++i]); break;
+            case "--hot-ms": hot = long.Parse(args[++i]); break;
+            case "--marker-syscalls": k = int.Parse(args[++i]); break;
+            case "--events": e = int.Parse(args[++i]); break;
+            case "--bench": bench = int.Parse(args[++i]); break;
+            case "--linger": linger = true; break;
+            default: Console.Error.WriteLine("evtapp: unknown argument " + args[i]); return 64;
+            }
+        }
+        Console.WriteLine("READY " + Environment.ProcessId);
+        Console.Out.Flush();
+        while (go != null && !File.Exists(go))
+            Thread.Sleep(10);
+        for (int i = 0; i < n; i++)
+            EvtAppThrowOne(i);
+        EvtAppInduceGcs(g);
+        EvtAppContend(c);
+        if (hot > 0)
+            sink += (int)EvtAppHotLoop(hot);
+        EvtAppMarkers(k);
+        EvtAppManyEvents(e);
+        if (bench > 0)
+            Bench(bench);
+        Console.WriteLine("DONE");
+        Console.Out.Flush();
+        while (linger)
+            Thread.Sleep(1000);
+        return 0;
+    }
+}

@@ -1,0 +1,203 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Our traces opened with Microsoft's TraceEvent, as PerfView opens them:
+# tests/traceevent/ (TraceCheck) reads each file with EventPipeEventSource
+# and converts it with TraceLog.CreateFromEventPipeDataFile, symbol lookup
+# off, then counts the stack frames that have a method name.  Every file
+# must convert, every event must be parsed, the lost count must be ours,
+# and >= 99 % of frames must be named.  tests/traceevent_sim.py checks the
+# same files without .NET (sequence numbers and the method/module rules of
+# collector/README.md, "What TraceLog assumes").
+#
+# tests/run keeps every .nettrace the other bats files' tests wrote in
+# $SUITE_TRACES/<file>/ and runs this file last.
+
+load test_helper
+
+SIM=$BATS_TEST_DIRNAME/traceevent_sim.py
+TC_DIR=$OUTPUT/traceevent
+: "${SUITE_TRACES:=$OUTPUT/tests/traces}"
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=600
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+}
+
+require_tracecheck() {
+	require_cmd dotnet
+	[[ -f $TC_DIR/TraceCheck.dll ]] ||
+		skip "TraceEvent checker unavailable: $(cat "$TC_DIR/unavailable" 2>/dev/null || echo 'not built (make)')"
+}
+
+need_bpf() {
+	require_root
+	require_btf
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+}
+
+tracecheck() {
+	dotnet "$TC_DIR/TraceCheck.dll" "$@"
+}
+
+# check_traces OUT FILE...: the TraceEvent checker (when built) and the
+# simulation over FILEs, compared with `ebpf-collect dump --json`'s counts;
+# one line per file in OUT, "FAIL file: cause" lines make it fail.  Files
+# our own reader rejects were damaged on purpose (tests of error handling)
+# and are listed as skipped.  The 99 % named-frame floor is for traces the
+# collector wrote; those of nettrace.bats and symbolizer.bats are made by
+# hand or re-written from third-party traces (synthetic stacks, frames left
+# unnamed on purpose): they must convert, and their ratio is printed.  A
+# test marks other traces with trace_note (test_helper.bash), giving why.
+check_traces() {
+	local out=$1 f
+	shift
+	: >"$T/expect.jsonl"
+	: >"$T/sim.jsonl"
+	for f in "$@"; do
+		"$EBPF_COLLECT" dump --json "$f" | tail -1 >>"$T/expect.jsonl"
+		if [[ $(head -c 12 "$f" | tail -c 4 | od -An -tx1 | tr -d ' ') != 14000000 ]]; then
+			echo '{"v6": true}' >>"$T/sim.jsonl"	# the simulation reads V4/V5
+		elif ! python3 "$SIM" "$f" >>"$T/sim.jsonl"; then
+			echo '{"sim_error": true}' >>"$T/sim.jsonl"
+		fi
+	done
+	if [[ -f $TC_DIR/TraceCheck.dll ]] && command -v dotnet >/dev/null; then
+		tracecheck --json --frames --min-named 0 "$@" >"$T/tc.jsonl" 2>"$T/tc.err"
+	else
+		: >"$T/tc.jsonl"
+	fi
+	python3 - "$T/expect.jsonl" "$T/sim.jsonl" "$T/tc.jsonl" "$@" >"$out" <<'EOF'
+import json, sys
+expect = [json.loads(l) for l in open(sys.argv[1])]
+sims = [json.loads(l) for l in open(sys.argv[2])]
+tcs = {j["file"]: j for j in map(json.loads, open(sys.argv[3]))}
+HANDMADE = ("nettrace", "symbolizer")  # the reader/writer tests' traces
+bad = 0
+for f, e, s in zip(sys.argv[4:], expect, sims):
+    why = []
+    if not e.get("complete", True) or e.get("error"):
+        print("skip %s: damaged on purpose (our reader: %s)" % (f, e.get("error")))
+        continue
+    try:
+        note = open(f + ".note").read().split(None, 1)
+    except OSError:
+        note = ["", ""]
+    ours = not any("/%s/" % d in f for d in HANDMADE) and not note[0]
+    if note[0]:
+        print("note %s: %s (%s)" % (f, note[0], note[1].strip()))
+    if s.get("v6"):
+        pass
+    elif s.get("sim_error"):
+        why.append("simulation could not parse it")
+    else:
+        if s["new"]["lost"] != e["lost"]:
+            why.append("simulated TraceEvent lost %d, ours %d" % (s["new"]["lost"], e["lost"]))
+        rules = {k: v for k, v in s["tracelog"].items()
+                 if k not in ("methods", "modules", "first") and v}
+        if rules:
+            why.append("TraceLog rules broken %s (first: %s)" % (rules, s["tracelog"]["first"]))
+    t = tcs.get(f)
+    if t is not None:
+        why += t["causes"]
+        ratio = t.get("tracelog", {}).get("named_ratio", 1)
+        if ours and ratio < 0.99:
+            why.append("%.2f %% of frames named, below 99 %% (first unnamed: %s)" %
+                       (100 * ratio, ", ".join(list(t["tracelog"]["top_unnamed"])[:3])))
+        if "events" in t and t["events"] != e["events"] and note[0] != "placeholder":
+            why.append("TraceEvent dispatched %d events, ours %d" % (t["events"], e["events"]))
+        if "lost" in t and t["lost"] != e["lost"]:
+            why.append("TraceEvent lost %d, ours %d" % (t["lost"], e["lost"]))
+    tl = (t or {}).get("tracelog", {})
+    line = "%s %s: events %d lost %d" % ("FAIL" if why else "ok", f, e["events"], e["lost"])
+    if tl:
+        line += " frames %d named %.2f %%" % (tl["frames"], 100 * tl["named_ratio"])
+    print(line + ("" if not why else ": " + "; ".join(why)))
+    bad += bool(why)
+sys.exit(1 if bad else 0)
+EOF
+}
+
+# tc_get FILE EXPR: a value of the checker's JSON line for FILE ($T/tc.jsonl)
+tc_get() {
+	python3 -c 'import json,sys
+for l in open(sys.argv[1]):
+    j = json.loads(l)
+    if j["file"] == sys.argv[2]:
+        print(eval("j" + sys.argv[3]))' "$T/tc.jsonl" "$@"
+}
+
+# named_frame FILE NAME: how often NAME ("module!method") is a frame
+named_frame() {
+	tc_get "$1" "[\"tracelog\"][\"named_frames\"].get(\"$2\", 0)"
+}
+
+@test "traceevent: the checker reports a file it cannot read, by name, exit 1" {
+	require_tracecheck
+	printf 'Nettrace\x14\0\0\0!FastSerialization.1' >"$T/cut.nettrace"
+	run tracecheck "$T/cut.nettrace"
+	[[ $status -eq 1 ]] || flunk "status $status: $output"
+	[[ ${lines[-1]} == "tracecheck: $T/cut.nettrace: "* ]] || flunk "$output"
+	run tracecheck --bogus
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+}
+
+@test "traceevent: demo and --profile cpu-sampling traces of refrt convert with TraceLog, frames named" {
+	need_bpf
+	require_tracecheck
+	# scripts/demo.sh's trace, shorter
+	DOTNET_PerfMapEnabled=3 run --separate-stderr "$EBPF_COLLECT" -o "$T/demo.nettrace" \
+		--profile cpu-sampling -- "$REFRT" --scenario mixed --threads 2 --duration 3 --seed 1
+	assert_success
+	DOTNET_PerfMapEnabled=3 run --separate-stderr "$EBPF_COLLECT" -o "$T/cpu.nettrace" \
+		--profile cpu-sampling -- "$REFRT" --scenario cpu --threads 2 --duration 3
+	assert_success
+	run check_traces "$T/report.txt" "$T/demo.nettrace" "$T/cpu.nettrace"
+	cat "$T/report.txt" "$T/tc.err"
+	assert_success
+	local f n
+	for f in demo cpu; do
+		for n in 'refapp!RefApp.Workload.HotLoop(int32)' 'libc.so.6!.start_thread' \
+			 'refrt!.worker_main' '[kernel.kallsyms]!.asm_sysvec_apic_timer_interrupt'; do
+			[[ $f == demo && $n == *HotLoop* ]] && continue
+			(($(named_frame "$T/$f.nettrace" "$n") > 0)) ||
+				flunk "$f: no frame $n"
+		done
+	done
+	# the cpu scenario spends its time in HotLoop: most samples have it
+	local hot samples
+	hot=$(named_frame "$T/cpu.nettrace" 'refapp!RefApp.Workload.HotLoop(int32)')
+	samples=$(tc_get "$T/cpu.nettrace" '["by_event"]["Microsoft-DotNETCore-SampleProfiler/Thread/Sample"]')
+	echo "HotLoop in $hot frames, $samples samples"
+	((hot * 100 >= samples * 90)) || flunk "HotLoop in $hot frames of $samples samples"
+}
+
+@test "traceevent: --cpu-sampling --kernel sched,syscalls,proc trace converts, frames named" {
+	need_bpf
+	require_tracecheck
+	DOTNET_PerfMapEnabled=3 run --separate-stderr "$EBPF_COLLECT" -o "$T/k.nettrace" \
+		--cpu-sampling --kernel sched,syscalls,proc -- "$REFRT" --scenario mixed \
+		--threads 2 --duration 2 --seed 1
+	assert_success
+	run check_traces "$T/report.txt" "$T/k.nettrace"
+	cat "$T/report.txt" "$T/tc.err"
+	assert_success
+	(($(named_frame "$T/k.nettrace" '[kernel.kallsyms]!.do_syscall_64') > 0)) ||
+		flunk "no kernel syscall frame"
+}
+
+@test "traceevent: every trace the suite wrote converts, lost == ours, >= 99 % of frames named" {
+	local files=()
+	mapfile -t files < <(find "$SUITE_TRACES" -name '*.nettrace' -type f 2>/dev/null | sort)
+	((${#files[@]} > 0)) ||
+		skip "no suite traces in $SUITE_TRACES (tests/run keeps them; run the other bats files first)"
+	[[ -f $TC_DIR/TraceCheck.dll ]] ||
+		echo "# TraceEvent checker unavailable ($(cat "$TC_DIR/unavailable" 2>/dev/null)): simulation only" >&3
+	run check_traces "$T/report.txt" "${files[@]}"
+	sed "s:$SUITE_TRACES/::" "$T/report.txt"
+	echo "${#files[@]} traces"
+	assert_success
+}

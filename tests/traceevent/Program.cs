@@ -1,0 +1,320 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+//
+// TraceCheck: open .nettrace files with the real TraceEvent library, the way
+// PerfView and dotnet-trace do, and report what it made of them.
+//
+//   1. EventPipeEventSource read to the end with the CLR, CLR-rundown,
+//      sample-profiler and dynamic parsers attached: events dispatched per
+//      "Provider/EventName", events no parser knew (UnhandledEvents),
+//      payloads whose fields could not be decoded, and EventsLost.
+//   2. TraceLog.CreateFromEventPipeDataFile (what PerfView runs before any
+//      view opens) into a temporary ETLX, then every event's call stack:
+//      frames, and frames whose code address has a method (symbol lookup
+//      off, so names come only from the trace's own method events).
+//
+// Usage: TraceCheck [options] FILE...
+//   --json             one JSON object per file (one line each)
+//   --min-named R      fail when named frames / frames < R (default 0.99)
+//   --expect-lost N    fail unless EventsLost == N
+//   --top N            unnamed (and, with --frames, named) frames listed (10)
+//   --frames           also list every named frame "module!method" with counts
+//   --no-tracelog      step 1 only
+// Exit: 0 all files pass, 1 a file failed (one line per failure on stderr
+// naming the file and the cause), 64 usage.
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Microsoft.Diagnostics.Tracing;
+using Microsoft.Diagnostics.Tracing.Etlx;
+using Microsoft.Diagnostics.Tracing.Parsers;
+using Microsoft.Diagnostics.Tracing.EventPipe;
+using Microsoft.Diagnostics.Tracing.Parsers.Clr;
+
+namespace TraceCheck;
+
+sealed class Options
+{
+	public bool Json, Frames, NoTraceLog;
+	public double MinNamed = 0.99;
+	public long? ExpectLost;
+	public int Top = 10;
+	public List<string> Files = new();
+
+	public static Options? Parse(string[] args)
+	{
+		var o = new Options();
+		for (int i = 0; i < args.Length; i++) {
+			string a = args[i];
+			string? Next() => i + 1 < args.Length ? args[++i] : null;
+			switch (a) {
+			case "--json": o.Json = true; break;
+			case "--frames": o.Frames = true; break;
+			case "--no-tracelog": o.NoTraceLog = true; break;
+			case "--min-named":
+				if (!double.TryParse(Next(), System.Globalization.CultureInfo.InvariantCulture, out o.MinNamed))
+					return null;
+				break;
+			case "--expect-lost":
+				if (!long.TryParse(Next(), out long l))
+					return null;
+				o.ExpectLost = l;
+				break;
+			case "--top":
+				if (!int.TryParse(Next(), out o.Top))
+					return null;
+				break;
+			default:
+				if (a.StartsWith("--"))
+					return null;
+				o.Files.Add(a);
+				break;
+			}
+		}
+		return o.Files.Count > 0 ? o : null;
+	}
+}
+
+/// What the plain EventPipe reader dispatched.
+sealed class ReadResult
+{
+	public long Events, Unhandled, BadPayloads, Lost;
+	public SortedDictionary<string, long> ByEvent = new(StringComparer.Ordinal);
+	public SortedDictionary<string, long> UnhandledByEvent = new(StringComparer.Ordinal);
+	public string? FirstBadPayload;
+}
+
+/// What TraceLog made of the stacks.
+sealed class StackResult
+{
+	public long Events, EventsWithStack, Frames, Named;
+	public List<KeyValuePair<string, long>> TopUnnamed = new(), NamedFrames = new();
+	public double Ratio => Frames == 0 ? 1.0 : (double)Named / Frames;
+}
+
+static class Reader
+{
+	static string Key(TraceEvent e) => e.ProviderName + "/" + e.EventName;
+
+	static void Bump(SortedDictionary<string, long> d, string k) =>
+		d[k] = d.TryGetValue(k, out long n) ? n + 1 : 1;
+
+	// Every field decoded, as a viewer showing the event would.
+	static void Decode(TraceEvent e, ReadResult r)
+	{
+		try {
+			var names = e.PayloadNames;
+			for (int i = 0; i < names.Length; i++)
+				_ = e.PayloadValue(i);
+		} catch (Exception ex) {
+			r.BadPayloads++;
+			r.FirstBadPayload ??= $"{Key(e)} at {e.TimeStampRelativeMSec:f3} ms: {ex.GetType().Name}: {ex.Message}";
+		}
+	}
+
+	public static ReadResult Read(string file)
+	{
+		var r = new ReadResult();
+		using var src = new EventPipeEventSource(file);
+		var seen = new HashSet<TraceEvent>(ReferenceEqualityComparer.Instance);
+		Action<TraceEvent> onEvent = e => {
+			r.Events++;
+			Bump(r.ByEvent, Key(e));
+			Decode(e, r);
+		};
+		src.Clr.All += onEvent;
+		new ClrRundownTraceEventParser(src).All += onEvent;
+		new SampleProfilerTraceEventParser(src).All += onEvent;
+		src.Dynamic.All += onEvent;
+		src.UnhandledEvents += e => {
+			r.Unhandled++;
+			Bump(r.UnhandledByEvent, Key(e));
+		};
+		src.Process();
+		r.Lost = src.EventsLost;
+		return r;
+	}
+}
+
+static class Stacks
+{
+	public static StackResult Walk(string file, int top, bool listNamed)
+	{
+		string dir = Path.Combine(Path.GetTempPath(), "tracecheck-" + Guid.NewGuid().ToString("N"));
+		Directory.CreateDirectory(dir);
+		try {
+			string etlx = Path.Combine(dir, "t.etlx");
+			var opts = new TraceLogOptions {
+				ShouldResolveSymbols = _ => false,
+				ConversionLog = TextWriter.Null,
+			};
+			TraceLog.CreateFromEventPipeDataFile(file, etlx, opts);
+			using var log = new TraceLog(etlx);
+			return Count(log, top, listNamed);
+		} finally {
+			Directory.Delete(dir, true);
+		}
+	}
+
+	// Events per exact stack, then summed onto every caller: a frame's
+	// weight is how many event stacks contain it at that position.
+	static StackResult Count(TraceLog log, int top, bool listNamed)
+	{
+		var res = new StackResult();
+		var stacks = log.CallStacks;
+		var weight = new long[stacks.Count];
+		foreach (var e in log.Events) {
+			res.Events++;
+			var idx = e.CallStackIndex();
+			if (idx == CallStackIndex.Invalid)
+				continue;
+			res.EventsWithStack++;
+			weight[(int)idx]++;
+		}
+		for (int i = stacks.Count - 1; i >= 0; i--) {
+			var caller = stacks.Caller((CallStackIndex)i);
+			if (caller != CallStackIndex.Invalid)
+				weight[(int)caller] += weight[i];
+		}
+		Tally(log, weight, res, top, listNamed);
+		return res;
+	}
+
+	static void Tally(TraceLog log, long[] weight, StackResult res, int top, bool listNamed)
+	{
+		var stacks = log.CallStacks;
+		var code = log.CodeAddresses;
+		var unnamed = new Dictionary<string, long>();
+		var named = new Dictionary<string, long>();
+		for (int i = 0; i < weight.Length; i++) {
+			if (weight[i] == 0)
+				continue;
+			var ca = stacks.CodeAddressIndex((CallStackIndex)i);
+			var mi = code.MethodIndex(ca);
+			res.Frames += weight[i];
+			string mod = code.ModuleFile(ca)?.Name ?? "?";
+			if (mi != MethodIndex.Invalid && code.Methods.FullMethodName(mi).Length > 0) {
+				res.Named += weight[i];
+				if (listNamed)
+					Add(named, mod + "!" + code.Methods.FullMethodName(mi), weight[i]);
+			} else {
+				Add(unnamed, $"{mod}!0x{code.Address(ca):x}", weight[i]);
+			}
+		}
+		res.TopUnnamed = Sorted(unnamed, top);
+		res.NamedFrames = Sorted(named, int.MaxValue);
+	}
+
+	static void Add(Dictionary<string, long> d, string k, long n) =>
+		d[k] = d.TryGetValue(k, out long v) ? v + n : n;
+
+	static List<KeyValuePair<string, long>> Sorted(Dictionary<string, long> d, int n) =>
+		d.OrderByDescending(kv => kv.Value).ThenBy(kv => kv.Key, StringComparer.Ordinal)
+		 .Take(n).ToList();
+}
+
+static class Program
+{
+	static int Main(string[] args)
+	{
+		var o = Options.Parse(args);
+		if (o == null) {
+			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--no-tracelog] FILE...");
+			return 64;
+		}
+		int failed = 0;
+		foreach (var f in o.Files)
+			failed += CheckOne(f, o) ? 0 : 1;
+		return failed == 0 ? 0 : 1;
+	}
+
+	static bool CheckOne(string file, Options o)
+	{
+		ReadResult? rd = null;
+		StackResult? st = null;
+		string? error = null;
+		try {
+			rd = Reader.Read(file);
+			if (!o.NoTraceLog)
+				st = Stacks.Walk(file, o.Top, o.Frames);
+		} catch (Exception ex) {
+			error = $"{(rd == null ? "EventPipeEventSource" : "TraceLog")}: {ex.GetType().Name}: {ex.Message}";
+			if (Environment.GetEnvironmentVariable("TRACECHECK_TRACE") != null)
+				Console.Error.WriteLine(ex);
+		}
+		var causes = Causes(rd, st, error, o);
+		Print(file, rd, st, error, causes, o);
+		foreach (var c in causes)
+			Console.Error.WriteLine($"tracecheck: {file}: {c}");
+		return causes.Count == 0;
+	}
+
+	static List<string> Causes(ReadResult? rd, StackResult? st, string? error, Options o)
+	{
+		var c = new List<string>();
+		if (error != null)
+			c.Add(error);
+		if (rd != null && rd.Unhandled > 0)
+			c.Add($"{rd.Unhandled} events no parser handled (first: {rd.UnhandledByEvent.First().Key})");
+		if (rd != null && rd.BadPayloads > 0)
+			c.Add($"{rd.BadPayloads} payloads failed to decode (first: {rd.FirstBadPayload})");
+		if (rd != null && o.ExpectLost is long want && rd.Lost != want)
+			c.Add($"EventsLost {rd.Lost}, expected {want}");
+		if (st != null && st.Ratio < o.MinNamed)
+			c.Add($"{st.Named} of {st.Frames} frames named ({100 * st.Ratio:f2} %), below {100 * o.MinNamed:f2} %; first unnamed: {string.Join(", ", st.TopUnnamed.Take(3).Select(kv => kv.Key))}");
+		return c;
+	}
+
+	static void Print(string file, ReadResult? rd, StackResult? st, string? error,
+			  List<string> causes, Options o)
+	{
+		if (!o.Json) {
+			string s = rd == null ? "" : $"events {rd.Events} lost {rd.Lost}";
+			if (st != null)
+				s += $" frames {st.Frames} named {st.Named} ({100 * st.Ratio:f3} %)";
+			Console.WriteLine($"{(causes.Count == 0 ? "ok" : "FAIL")} {file}: {s}");
+			return;
+		}
+		var j = new JsonObject {
+			["file"] = file,
+			["ok"] = causes.Count == 0,
+			["error"] = error,
+			["causes"] = new JsonArray(causes.Select(c => (JsonNode?)c).ToArray()),
+		};
+		if (rd != null)
+			AddRead(j, rd);
+		if (st != null)
+			AddStacks(j, st, o.Frames);
+		Console.WriteLine(j.ToJsonString(new JsonSerializerOptions { WriteIndented = false }));
+	}
+
+	static JsonObject Counts(IEnumerable<KeyValuePair<string, long>> kvs)
+	{
+		var o = new JsonObject();
+		foreach (var kv in kvs)
+			o[kv.Key] = kv.Value;
+		return o;
+	}
+
+	static void AddRead(JsonObject j, ReadResult rd)
+	{
+		j["events"] = rd.Events;
+		j["lost"] = rd.Lost;
+		j["unhandled"] = rd.Unhandled;
+		j["bad_payloads"] = rd.BadPayloads;
+		j["by_event"] = Counts(rd.ByEvent);
+		j["unhandled_by_event"] = Counts(rd.UnhandledByEvent);
+	}
+
+	static void AddStacks(JsonObject j, StackResult st, bool frames)
+	{
+		j["tracelog"] = new JsonObject {
+			["events"] = st.Events,
+			["events_with_stack"] = st.EventsWithStack,
+			["frames"] = st.Frames,
+			["named"] = st.Named,
+			["named_ratio"] = Math.Round(st.Ratio, 6),
+			["top_unnamed"] = Counts(st.TopUnnamed),
+		};
+		if (frames)
+			j["tracelog"]!["named_frames"] = Counts(st.NamedFrames);
+	}
+}
