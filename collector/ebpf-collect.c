@@ -954,6 +954,17 @@ static int attach_pid(struct collector *c, pid_t pid, bool initial)
 	return err ? err : total;
 }
 
+/* Every emitter ends here once its record is in the file. */
+static int count_record(struct collector *c, uint64_t ts)
+{
+	c->records++;
+	if (!c->first_ts)
+		c->first_ts = ts;
+	if (ts > c->last_ts)
+		c->last_ts = ts;
+	return 0;
+}
+
 static int emit_clr_event(struct collector *c, const void *data, size_t len)
 {
 	static uint64_t stack[2 * CE_MAX_STACK_DEPTH];
@@ -1021,12 +1032,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		return err;
 	}
 	c->ev_counts[idx]++;
-	c->records++;
-	if (!c->first_ts)
-		c->first_ts = e->hdr.timestamp;
-	if (e->hdr.timestamp > c->last_ts)
-		c->last_ts = e->hdr.timestamp;
-	return 0;
+	return count_record(c, e->hdr.timestamp);
 }
 
 /* --usdt (issue 8): a record of bpf/usdt_generic.bpf.c */
@@ -1048,12 +1054,7 @@ static int emit_usdt_generic(struct collector *c, const struct ce_header *h, con
 	}
 	if (usdt_generic__events(c->ug) == before)
 		return 0;	/* malformed: counted by usdt_generic */
-	c->records++;
-	if (!c->first_ts)
-		c->first_ts = h->timestamp;
-	if (h->timestamp > c->last_ts)
-		c->last_ts = h->timestamp;
-	return 0;
+	return count_record(c, h->timestamp);
 }
 
 /* Kernel events (issue 7): frames are named by the symbolize module. */
@@ -1088,12 +1089,7 @@ static int emit_kernel(struct collector *c, const struct ce_header *h, const voi
 	}
 	if (kernel_events__written(c->ke) == before)
 		return 0;	/* malformed: counted by kernel_events */
-	c->records++;
-	if (!c->first_ts)
-		c->first_ts = h->timestamp;
-	if (h->timestamp > c->last_ts)
-		c->last_ts = h->timestamp;
-	return 0;
+	return count_record(c, h->timestamp);
 }
 
 /* An event of an EventPipe session (stock .NET) */
@@ -1110,12 +1106,7 @@ static int emit_eventpipe(struct collector *c, const struct ce_header *h, const 
 		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
 		return err;
 	}
-	c->records++;
-	if (!c->first_ts)
-		c->first_ts = h->timestamp;
-	if (h->timestamp > c->last_ts)
-		c->last_ts = h->timestamp;
-	return 0;
+	return count_record(c, h->timestamp);
 }
 
 /*
