@@ -206,7 +206,8 @@ runtime_version() {
 @test "dotnet: JIT frames named from the perf map the collector enables, removed afterwards" {
 	need
 	start_app -- --hot-ms 1000 --linger
-	# no method events (level 4 has no MethodLoadVerbose) and no rundown:
+	# no method events (level 4 has no MethodLoadVerbose); the rundown names
+	# only what was compiled before the session:
 	# only the runtime's perf map names the JIT code
 	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4 --cpu-sampling
 	grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
