@@ -153,16 +153,19 @@ int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *
 	int err = 0;
 
 	cfg->n = 0;
-	cfg->rundown = 0;
+	/* Always, as dotnet-trace does: the rundown's method and module events
+	 * are all that names the frames of methods compiled before the session
+	 * and of ReadyToRun code (no perf map or MethodLoad covers them), in
+	 * TraceLog as in our reader.  Without it, stacks of a selection such as
+	 * DotNETRuntime:0x0:4 were mostly unnamed. */
+	cfg->rundown = 1;
 	cfg->buffer_mb = buffer_mb;
 	for (int i = 0; i < sel->n && !err; i++) {
 		const char *name = sel->req[i].prov->name;
 
 		/* the runtime runs its rundown provider itself, at stop */
-		if (strstr(name, "Rundown")) {
-			cfg->rundown = 1;
+		if (strstr(name, "Rundown"))
 			continue;
-		}
 		err = add_provider(cfg, name, strlen(name), sel->req[i].keywords,
 				   sel->req[i].level);
 	}

@@ -206,8 +206,9 @@ runtime_version() {
 @test "dotnet: JIT frames named from the perf map the collector enables, removed afterwards" {
 	need
 	start_app -- --hot-ms 1000 --linger
-	# no method events (level 4 has no MethodLoadVerbose) and no rundown:
-	# only the runtime's perf map names the JIT code
+	# no MethodLoadVerbose at level 4: while the trace runs only the runtime's
+	# perf map names the JIT code (the rundown at stop, always requested,
+	# names it again in the file)
 	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4 --cpu-sampling
 	grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
 	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "no perf map written"

@@ -4,7 +4,12 @@
 // PerfView and dotnet-trace do, and report what it made of them.
 //
 //   1. EventPipeEventSource read to the end with the CLR, CLR-rundown,
-//      sample-profiler and dynamic parsers attached: events dispatched per
+//      sample-profiler, dynamic and GC-dynamic parsers attached (the CLR
+//      parser hands the runtime's GCDynamicEvent, id 39, to the GC-dynamic
+//      parser, which dispatches it as GC/CommittedUsage etc. only to its
+//      own subscribers: without it those events are read but neither
+//      dispatched nor unhandled, and the count falls short of the file's
+//      by exactly their number): events dispatched per
 //      "Provider/EventName", events no parser knew (UnhandledEvents),
 //      payloads whose fields could not be decoded, and EventsLost.
 //   2. TraceLog.CreateFromEventPipeDataFile (what PerfView runs before any
@@ -124,6 +129,7 @@ static class Reader
 		new ClrRundownTraceEventParser(src).All += onEvent;
 		new SampleProfilerTraceEventParser(src).All += onEvent;
 		src.Dynamic.All += onEvent;
+		new GCDynamicTraceEventParser(src).All += onEvent;
 		src.UnhandledEvents += e => {
 			r.Unhandled++;
 			Bump(r.UnhandledByEvent, Key(e));
