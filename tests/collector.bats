@@ -661,7 +661,7 @@ EOF
 	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 30 --summary "$T/rt.json"
 	local rt=$LAST_PID i n
 	for i in 1 2; do
-		"$EBPF_COLLECT" -p "$rt" -o "$T/p$i.nettrace" --providers DotNETRuntime -d 1s \
+		"$EBPF_COLLECT" -p "$rt" -o "$T/p$i.nettrace" --providers DotNETRuntime,DotNETRuntimeRundown -d 1s \
 			2>"$T/p$i.err" || flunk "collector $i failed: $(cat "$T/p$i.err")"
 		"$EBPF_COLLECT" dump --json "$T/p$i.nettrace" >"$T/p$i.jsonl" || flunk "dump failed"
 		n=$(python3 -c 'import json,sys; print(sum(1 for l in open(sys.argv[1]) if json.loads(l).get("type") == "event" and json.loads(l)["provider"] != "ebpf-collect"))' "$T/p$i.jsonl")

@@ -170,6 +170,7 @@ runtime_version() {
 		--providers Microsoft-DotNETCore-SampleProfiler --cpu-sampling --kernel syscalls
 	run_workload
 	stop_collect
+	trace_note "$T/t.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
 	dump "$T/t.nettrace"
 	run python3 "$DT" hot "$T/t.nettrace.json" "$APP_PID" EvtAppHotLoop
@@ -192,6 +193,7 @@ runtime_version() {
 	collect --providers EvtApp-Marker,Microsoft-Windows-DotNETRuntime:0x0:4 --kernel sched,syscalls,proc
 	run_workload
 	stop_collect
+	trace_note "$T/t.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
 	dump "$T/t.nettrace"
 	run python3 "$DT" order "$T/t.nettrace.json" "$APP_PID"
@@ -214,6 +216,7 @@ runtime_version() {
 	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "no perf map written"
 	run_workload
 	stop_collect
+	trace_note "$T/t.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
 	[[ ! -e /tmp/perf-$APP_PID.map && ! -e /tmp/perfinfo-$APP_PID.map ]] ||
 		flunk "perf map left behind"
@@ -305,6 +308,7 @@ runtime_version() {
 	COL_STATUS=0
 	wait "$COL_PID" || COL_STATUS=$?
 	COL_PID=
+	trace_note "$T/t.nettrace" unnamed "the process was killed, so the runtime sent no rundown: its ReadyToRun code has no method events and is not in a perf map"
 	[[ $COL_STATUS -eq 7 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
 	grep -q "the EventPipe stream was cut after [0-9]* bytes (offset [0-9]*: .*); kept the [0-9]* events before" \
 		"$T/col.err" || flunk "$(cat "$T/col.err")"

@@ -337,7 +337,7 @@ EOF
 	done ) >"$T/maps" 3>&- &
 	local mp=$!
 	run --separate-stderr "$EBPF_COLLECT" -p "$rt" -o "$T/c.nettrace" --cpu-sampling=4999 \
-		--providers DotNETRuntime -d 2s
+		--providers DotNETRuntime,DotNETRuntimeRundown -d 2s
 	assert_success
 	wait "$rt"
 	wait "$mp" || true

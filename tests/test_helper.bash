@@ -123,6 +123,10 @@ json_get() {	# json_get FILE EXPR   e.g. json_get s.json '["events"]["GCStart_V2
 # (kept beside it as FILE.note):
 #   unnamed      the >= 99 % named-frame floor: the trace holds no names for
 #                its frames by design (no method events, no perf map)
+#   stripped     the named-frame floor: its stacks run through binaries
+#                shipped without symbols (.NET's host and runtime libraries
+#                keep only a .gnu_debuglink; their debug files are not on
+#                the machine), whose frames no reader can name
 #   placeholder  the named-frame floor and equal event counts: the events
 #                were fired with placeholder field values, not a runtime's
 trace_note() {
