@@ -27,7 +27,7 @@ MANIFEST   := usdt/clr-events.man
 WARN       := -Wall -Wextra -Werror
 CFLAGS     ?= -g -O2
 ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
-              -I$(OUTPUT) -I$(GEN) -Iusdt -Isymbolizer -Icollector -Ibpf $(EXTRA_CFLAGS)
+              -I$(OUTPUT) -I$(GEN) -Icommon -Iusdt -Isymbolizer -Icollector -Ibpf $(EXTRA_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
 
 ifeq ($(V),1)
@@ -46,6 +46,7 @@ BENCH_TARGETS :=
 .PHONY: all
 all: real-all
 
+include common/build.mk
 include usdt/build.mk
 include usdt/refrt.mk
 include usdt/bench.mk
