@@ -27,7 +27,7 @@ MANIFEST   := usdt/clr-events.man
 WARN       := -Wall -Wextra -Werror
 CFLAGS     ?= -g -O2
 ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
-              -I$(OUTPUT) -I$(GEN) -Icommon -Iusdt -Isymbolizer -Icollector -Ibpf $(EXTRA_CFLAGS)
+              -I$(OUTPUT) -I$(GEN) -Icommon -Iusdt -Isymbolizer -Isymbolizer/nettrace -Icollector -Ibpf $(EXTRA_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
 
 ifeq ($(V),1)
@@ -50,13 +50,16 @@ include common/build.mk
 include usdt/build.mk
 include usdt/refrt.mk
 include usdt/bench.mk
+include symbolizer/nettrace/build.mk
 include symbolizer/build.mk
-include symbolizer/symbolizer.mk
 include bpf/build.mk
 include bpf/kernel.mk
 include bpf/generic.mk
 include collector/build.mk
 include tests/unit/build.mk
+include tests/bench/build.mk
+include tests/progs/build.mk
+include tests/fuzz/build.mk
 include tests/traceevent/build.mk
 
 .PHONY: real-all
@@ -65,8 +68,15 @@ real-all: $(ALL_TARGETS)
 $(OUTPUT) $(GEN) $(OUTPUT)/tests $(OUTPUT)/obj:
 	$(Q)mkdir -p $@
 
+# common/'s objects first: every other object waits for libcommon.a, so
+# every link line can name $(COMMON_LIB).
+$(OUTPUT)/obj/common/%.o: common/%.c | $(OUTPUT)/obj
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
 # Generic object rule for user-space C: .output/obj/<dir>/<name>.o
-$(OUTPUT)/obj/%.o: %.c | $(OUTPUT)/obj
+$(OUTPUT)/obj/%.o: %.c | $(OUTPUT)/obj $(COMMON_LIB)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@

@@ -29,7 +29,7 @@ UNIT_TESTS += $(OUTPUT)/tests/test_usdt_generic
 $(OUTPUT)/tests/test_usdt_generic: $(OUTPUT)/obj/tests/unit/test_usdt_generic.o $(UG_OBJS) \
 		$(NETTRACE_LIB) $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) -lbpf -lelf -lz -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) -lbpf -lelf -lz $(COMMON_LIB) -o $@
 
 # ebpf-collect links the --usdt module (an extra prerequisite: the link
 # recipe in collector/build.mk takes $(filter %.o,$^))

@@ -47,7 +47,7 @@ $(OUTPUT)/tests/kevtest: $(OUTPUT)/obj/collector/kernel_events_test.o $(KERNEL_E
 		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) -o $@
+		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
 
 # unit test: group / rate parsing, syscall table, record layouts
 UNIT_TESTS += $(OUTPUT)/tests/test_kernel_events
@@ -56,7 +56,7 @@ $(OUTPUT)/tests/test_kernel_events: $(OUTPUT)/obj/tests/unit/test_kernel_events.
 		| $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) -o $@
+		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
 
 # bench: CPU overhead of sampling (99 Hz, 999 Hz) on refrt's cpu scenario
 BENCH_TARGETS += $(OUTPUT)/bench_sampling

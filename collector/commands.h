@@ -15,9 +15,9 @@
 #define EXIT_USAGE	64	/* bad command line (argp's default) */
 
 int collect_main(int argc, char **argv);	/* collector/ebpf-collect.c */
-int dump_main(int argc, char **argv);		/* symbolizer/dump.c */
-int report_main(int argc, char **argv);		/* symbolizer/views.c */
-int convert_main(int argc, char **argv);	/* symbolizer/views.c */
-int symbolize_main(int argc, char **argv);	/* symbolizer/views.c */
+int dump_main(int argc, char **argv);		/* collector/views/dump.c */
+int report_main(int argc, char **argv);		/* collector/views/report.c */
+int convert_main(int argc, char **argv);	/* collector/views/convert.c */
+int symbolize_main(int argc, char **argv);	/* collector/views/symbolize_cmd.c */
 
 #endif

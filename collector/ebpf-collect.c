@@ -48,6 +48,7 @@
 #include "commands.h"
 #include "event_table.h"
 #include "nettrace.h"
+#include "manifest_meta.h"
 #include "reorder.h"
 #include "selection.h"
 #include "usdt_notes.h"
@@ -63,7 +64,6 @@ _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_counters) == 12 * 8, "ce_counters layout");
 
-extern const struct ect_table clretw_event_table;	/* $(GEN)/clretw_events.c */
 
 #define MAX_PIDS		64
 #define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
@@ -992,7 +992,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		return nt_writer__note_lost(c->w, e->hdr.tid, 1);
 	}
 	if (!c->meta_ids[idx]) {
-		err = nt_writer__define_manifest(c->w, ev, &c->meta_ids[idx]);
+		err = manifest_define_event(c->w, ev, &c->meta_ids[idx]);
 		if (err) {
 			pr_warn("cannot define %s/%s in %s: %s\n", ev->provider->name, ev->symbol,
 				env.output, strerror(-err));

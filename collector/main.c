@@ -3,10 +3,10 @@
  * ebpf-collect: subcommand dispatch.
  *
  *   ebpf-collect [collect] -p PID ...     trace (collector/ebpf-collect.c)
- *   ebpf-collect dump FILE [--json]       print a .nettrace (symbolizer/dump.c)
- *   ebpf-collect report FILE              top methods, GC pauses, exceptions (symbolizer/views.c)
- *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (views.c)
- *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (views.c)
+ *   ebpf-collect dump FILE [--json]       print a .nettrace (collector/views/dump.c)
+ *   ebpf-collect report FILE              top methods, GC pauses, exceptions (collector/views/report.c)
+ *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (collector/views/)
+ *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (collector/views/)
  *
  * Exit codes (all subcommands): 0 success, 1 runtime failure, 64 usage.
  */

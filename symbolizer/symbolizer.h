@@ -401,16 +401,9 @@ int sym_rundown__emit(struct sym_rundown *r, sym_rundown_cb cb, void *ctx);
  * keywords 0x30) and ModuleDCEnd (Rundown 154 v2, keywords 0x20000008) the
  * way the runtime does (manifest events: empty name, no fields) and write
  * every payload as an event of thread_id at ts (after the last sample).
- * In views.c (it links the nettrace writer).  0 or -errno. */
+ * In rundown_write.c.  0 or -errno. */
 struct nt_writer;
 int sym_rundown__write(struct sym_rundown *r, struct nt_writer *w, uint64_t thread_id,
 		       uint64_t ts);
-
-/* ------------------------------------------------------------- views */
-
-/* ebpf-collect report / convert / symbolize (exit 0, 1, or 64). */
-int report_main(int argc, char **argv);
-int convert_main(int argc, char **argv);
-int symbolize_main(int argc, char **argv);
 
 #endif /* EBPF_COLLECT_SYMBOLIZER_H */

@@ -28,7 +28,7 @@ $(OUTPUT)/obj/usdt/bench_probes.o $(OUTPUT)/obj/usdt/bench_lttng_tp.o: | $(GEN_P
 
 $(BENCH_DIR)/bench_probes: $(OUTPUT)/obj/usdt/bench_probes.o $(PROVIDER_OBJS) | $(BENCH_DIR)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lpthread -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lpthread $(COMMON_LIB) -o $@
 
 $(OUTPUT)/obj/usdt/bench_probes_lttng.o: usdt/bench_probes.c | $(GEN_PROVIDER_H)
 	$(call msg,CC,$@)
@@ -38,13 +38,13 @@ $(OUTPUT)/obj/usdt/bench_probes_lttng.o: usdt/bench_probes.c | $(GEN_PROVIDER_H)
 $(BENCH_DIR)/bench_probes_lttng: $(OUTPUT)/obj/usdt/bench_probes_lttng.o \
 				 $(OUTPUT)/obj/usdt/bench_lttng_tp.o $(PROVIDER_OBJS) | $(BENCH_DIR)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -llttng-ust -ldl -lpthread -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -llttng-ust -ldl -lpthread $(COMMON_LIB) -o $@
 
 $(OUTPUT)/obj/collector/bench_floor.o: $(OUTPUT)/bench_floor.skel.h
 
 $(BENCH_DIR)/bench_floor: $(OUTPUT)/obj/collector/bench_floor.o | $(BENCH_DIR)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lbpf -lelf -lz -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lbpf -lelf -lz $(COMMON_LIB) -o $@
 
 # the full real manifest, generated and compiled like tests/usdt_gen.bats does
 $(BENCH_ALL_FILES) &: $(USDT_GEN) $(BENCH_ALL_MAN) | $(BENCH_ALL_GEN)
@@ -58,7 +58,7 @@ $(BENCH_DIR)/attach_target: usdt/bench_attach_target.c $(BENCH_ALL_FILES) | $(BE
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(BENCH_ALL_GEN) -Dmain=caller_main \
 		-c $(BENCH_ALL_GEN)/clretw_caller.c -o $(BENCH_ALL_GEN)/caller.o
 	$(Q)$(CC) $(ALL_CFLAGS) usdt/bench_attach_target.c $(BENCH_ALL_GEN)/provider.o \
-		$(BENCH_ALL_GEN)/caller.o $(ALL_LDFLAGS) -o $@
+		$(BENCH_ALL_GEN)/caller.o $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 BENCH_TARGETS += $(BENCH_DIR)/bench_probes $(BENCH_DIR)/bench_probes_lttng \
 		 $(BENCH_DIR)/bench_floor $(BENCH_DIR)/attach_target

@@ -28,7 +28,7 @@ EVENT_TABLE_LOAD_OBJS := $(OUTPUT)/obj/usdt/event_table_load.o $(OUTPUT)/obj/usd
 
 $(USDT_GEN): $(USDT_GEN_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
 
 # one usdt-gen run writes all the files (grouped target, GNU make >= 4.3);
 # clretw_caller.c (calls every FireEtXplat) is only used by test_usdt_roundtrip
@@ -58,7 +58,7 @@ $(USDT_TEST_OBJS): | $(GEN_PROVIDER_H)
 $(OUTPUT)/tests/test_usdt_serialize: $(OUTPUT)/obj/tests/unit/test_usdt_serialize.o \
 				     $(OUTPUT)/obj/gen/clretw_provider_hook.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 # every event fired by the generated caller decodes to its own length
 $(OUTPUT)/obj/gen/clretw_provider_rt.o: $(GEN)/clretw_provider.c $(GEN_PROVIDER_H)
@@ -76,18 +76,18 @@ $(OUTPUT)/tests/test_usdt_roundtrip: $(OUTPUT)/obj/tests/unit/test_usdt_roundtri
 				     $(OUTPUT)/obj/gen/clretw_provider_rt.o \
 				     $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 $(OUTPUT)/tests/test_usdt_decode: $(OUTPUT)/obj/tests/unit/test_usdt_decode.o \
 				  $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 $(OUTPUT)/tests/test_usdt_manifest: $(OUTPUT)/obj/tests/unit/test_usdt_manifest.o \
 				    $(OUTPUT)/obj/usdt/manifest.o \
 				    $(OUTPUT)/obj/usdt/event_decode.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
 
 UNIT_TESTS += $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_usdt_*.c))
 
@@ -95,7 +95,7 @@ UNIT_TESTS += $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/
 # counting serializations through the provider's test hook
 $(OUTPUT)/tests/usdt_demo: $(OUTPUT)/obj/usdt/probe_demo.o $(PROVIDER_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 $(OUTPUT)/obj/usdt/probe_demo_hook.o: usdt/probe_demo.c $(GEN_PROVIDER_H)
 	$(call msg,CC,$@)
@@ -105,11 +105,11 @@ $(OUTPUT)/obj/usdt/probe_demo_hook.o: usdt/probe_demo.c $(GEN_PROVIDER_H)
 $(OUTPUT)/tests/usdt_demo_hook: $(OUTPUT)/obj/usdt/probe_demo_hook.o \
 				$(OUTPUT)/obj/gen/clretw_provider_hook.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 $(OUTPUT)/bench_fire: $(OUTPUT)/obj/usdt/bench_fire.o $(PROVIDER_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 ALL_TARGETS += $(OUTPUT)/tests/usdt_demo $(OUTPUT)/tests/usdt_demo_hook
 BENCH_TARGETS += $(OUTPUT)/bench_fire
@@ -118,4 +118,4 @@ BENCH_TARGETS += $(OUTPUT)/bench_fire
 $(OUTPUT)/tests/test_usdt_table_load: $(OUTPUT)/obj/tests/unit/test_usdt_table_load.o \
 				      $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@

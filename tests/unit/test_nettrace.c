@@ -17,6 +17,7 @@
 
 #include "test.h"
 #include "nettrace.h"
+#include "manifest_meta.h"
 #include "nettrace_internal.h"
 #include "event_table.h"
 
@@ -780,8 +781,8 @@ static void test_define_manifest(void)
 	w = nt_writer__open(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
-	ASSERT_OK(nt_writer__define_manifest(w, &gc, &id1), "gc");
-	ASSERT_OK(nt_writer__define_manifest(w, &mlv, &id2), "mlv");
+	ASSERT_OK(manifest_define_event(w, &gc, &id1), "gc");
+	ASSERT_OK(manifest_define_event(w, &mlv, &id2), "mlv");
 	nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id1, .timestamp = 1 });
 	nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id2, .timestamp = 2 });
 	ASSERT_OK(nt_writer__close(w, NULL, 0), "close");

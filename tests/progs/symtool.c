@@ -7,7 +7,7 @@
  *   symtool convert FILE ...             = ebpf-collect convert
  */
 #include <string.h>
-#include "symbolizer.h"
+#include "commands.h"
 
 int main(int argc, char **argv)
 {

@@ -4,13 +4,13 @@
  * .nettrace file and a summary.
  *
  * Payloads are decoded, in this order of preference, with the manifest event
- * table (when usdt/event_decode.c and the generated table are linked in; the
- * symbols are weak so dump also links without them), with the file's own
+ * table (the built-in one, or --manifest's), with the file's own
  * self-describing metadata, with the one built-in layout TraceEvent also
  * hard-codes (SampleProfiler ThreadSample: int32 Type), or printed as hex.
  */
 #include <argp.h>
 #include <errno.h>
+#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,14 +20,8 @@
 #include "event_table.h"
 #include "nettrace.h"
 #include "nettrace_internal.h"
+#include "manifest_meta.h"
 
-extern const struct ect_table clretw_event_table __attribute__((weak));
-extern int ect_payload_to_json(const struct ect_event *ev, const void *payload, size_t len,
-			       FILE *out) __attribute__((weak));
-/* --manifest: only where usdt/event_table_load.c is linked (ebpf-collect) */
-extern int ect_table__load(const char *path, const struct ect_table **out, char *err,
-			   size_t err_len) __attribute__((weak));
-extern void ect_table__free(const struct ect_table *t) __attribute__((weak));
 
 #define SAMPLE_PROFILER "Microsoft-DotNETCore-SampleProfiler"
 
@@ -92,8 +86,6 @@ static error_t dump_parse(int key, char *arg, struct argp_state *state)
 		env->json = 1;
 		break;
 	case OPT_MANIFEST:
-		if (!ect_table__load)
-			argp_error(state, "--manifest is not supported by this build");
 		env->manifest = arg;
 		break;
 	case ARGP_KEY_ARG:
@@ -111,13 +103,19 @@ static error_t dump_parse(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* The manifest event the reader matched (manifest_lookup_init), or NULL. */
+static const struct ect_event *ev_manifest(const struct nt_metadata *m)
+{
+	return m->manifest;
+}
+
 /* Display name of an event: its own, the manifest symbol, or EventID(N). */
 static void event_name(const struct nt_metadata *m, char *buf, size_t len)
 {
 	if (m->name[0])
 		snprintf(buf, len, "%s", m->name);
-	else if (m->manifest && m->manifest->symbol)
-		snprintf(buf, len, "%s", m->manifest->symbol);
+	else if (ev_manifest(m) && ev_manifest(m)->symbol)
+		snprintf(buf, len, "%s", ev_manifest(m)->symbol);
 	else if (m->event_id == 0 && !strcmp(m->provider, SAMPLE_PROFILER))
 		snprintf(buf, len, "ThreadSample");
 	else
@@ -128,9 +126,9 @@ static void print_fields(FILE *out, const struct nt_read_event *ev, int json)
 {
 	const struct nt_metadata *m = ev->meta;
 
-	if (m->manifest && ect_payload_to_json) {
+	if (ev_manifest(m)) {
 		fputs(json ? ",\"fields\":" : " ", out);
-		ect_payload_to_json(m->manifest, ev->payload, ev->payload_size, out);
+		ect_payload_to_json(ev_manifest(m), ev->payload, ev->payload_size, out);
 	} else if (m->n_fields) {
 		fputs(json ? ",\"fields\":" : " ", out);
 		nt_payload_to_json(m, ev->payload, ev->payload_size, out);
@@ -309,7 +307,8 @@ int dump_main(int argc, char **argv)
 {
 	const struct argp argp = { dump_opts, dump_parse, "FILE", dump_doc, NULL, NULL, NULL };
 	struct dump_env env = { 0 };
-	const struct ect_table *table = &clretw_event_table ? &clretw_event_table : NULL;
+	const struct ect_table *table = &clretw_event_table;
+	struct nt_event_lookup lookup;
 	struct nt_map per_meta = { 0 };
 	struct nt_read_event ev;
 	struct nt_reader *r;
@@ -329,7 +328,8 @@ int dump_main(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 	}
-	r = nt_reader__open(env.file, table);
+	manifest_lookup_init(&lookup, table);
+	r = nt_reader__open(env.file, &lookup);
 	if (!r) {
 		fprintf(stderr, "ebpf-collect dump: %s: %s\n", env.file, strerror(errno));
 		if (env.manifest)

@@ -24,7 +24,6 @@
 #include <stddef.h>
 #include <time.h>
 
-struct ect_event;
 
 /* Metadata type codes (V4/V5) */
 enum nt_type {
@@ -121,11 +120,6 @@ struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *
 int nt_writer__define(struct nt_writer *w, const struct nt_event_desc *desc,
 		      uint32_t *metadata_id);
 
-/* Define a manifest event the way the runtime does: full provider name, id,
- * version, keywords, level, empty name, no fields (and the opcode tag). */
-int nt_writer__define_manifest(struct nt_writer *w, const struct ect_event *ev,
-			       uint32_t *metadata_id);
-
 /* Append one event.  Sequence numbers are assigned per capture thread
  * (1, 2, 3, ...).  Events should come in timestamp order; one that goes
  * backwards starts a new block and is not flagged sorted.  Returns 0 or -errno. */
@@ -200,7 +194,7 @@ struct nt_metadata {
 	uint8_t opcode;
 	struct nt_field_desc *fields;	/* from V1 fields or the V2Params tag */
 	uint32_t n_fields;
-	const struct ect_event *manifest;	/* matched in the reader's table, or NULL */
+	const void *manifest;		/* the caller's description (nt_event_lookup), or NULL */
 };
 
 struct nt_read_event {
@@ -221,14 +215,25 @@ struct nt_read_event {
 	uint64_t file_offset;		/* of the event blob */
 };
 
-/* Open a file.  `table` (a const struct ect_table *, may be NULL) is used to
- * match manifest events (provider name + id + version) for decoding.  NULL +
- * errno only when the file cannot be opened or read; format errors (even in
- * the header) are reported by nt_reader__next returning -1. */
-struct nt_reader *nt_reader__open(const char *path, const void *table);
+/*
+ * The caller's descriptions of events the file's metadata names (e.g. the
+ * manifest's event table): find() gets provider name, event id and version
+ * and returns a pointer the reader stores, unread, in nt_metadata.manifest
+ * (NULL: not known).  The library itself knows no event layouts.
+ */
+struct nt_event_lookup {
+	const void *(*find)(void *ctx, const char *provider, uint16_t id, uint8_t version);
+	void *ctx;
+};
+
+/* Open a file; `lookup` may be NULL.  NULL + errno only when the file cannot
+ * be opened or read; format errors (even in the header) are reported by
+ * nt_reader__next returning -1. */
+struct nt_reader *nt_reader__open(const char *path, const struct nt_event_lookup *lookup);
 /* The same over a caller's buffer (kept valid until close); for fuzzing and
  * tests.  Format errors are reported by nt_reader__next, not here. */
-struct nt_reader *nt_reader__open_mem(const void *buf, size_t len, const void *table);
+struct nt_reader *nt_reader__open_mem(const void *buf, size_t len,
+				      const struct nt_event_lookup *lookup);
 const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
 
 /* Stream mode: an empty reader that nt_reader__feed fills piece by piece
@@ -237,7 +242,7 @@ const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
  * end) a missing tail is truncation, as for a file.  Memory is bounded by
  * the blocks still referenced, not by the stream's length. */
 #define NT_READ_AGAIN 2
-struct nt_reader *nt_reader__open_stream(const void *table);
+struct nt_reader *nt_reader__open_stream(const struct nt_event_lookup *lookup);
 int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len);	/* 0 or -ENOMEM */
 void nt_reader__feed_end(struct nt_reader *r);
 /* 1 once nt_reader__info is valid (always, except in stream mode). */

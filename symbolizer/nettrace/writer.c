@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * nettrace_writer.c - streaming .nettrace writer (NetTrace V5 semantics in the
+ * writer.c - streaming .nettrace writer (NetTrace V5 semantics in the
  * version-4 FastSerialization container; ../shared/docs/nettrace-format.md).
  *
  * Design
@@ -58,78 +58,7 @@
 
 #include "nettrace.h"
 #include "nettrace_internal.h"
-#include "event_table.h"
 
-#define NT_BLOCK_CAP		(100 * 1024)	/* block content, like the runtime */
-#define NT_SP_INTERVAL		(8u << 20)	/* bytes between sequence points */
-#define NT_MAX_STACKS		(1u << 16)	/* distinct stacks per SP region */
-#define NT_MAX_STACK_BYTES	(8u << 20)	/* their addresses, in the dedup arena */
-#define NT_MAX_HEADER		96		/* longest compressed event header */
-#define NT_THR_ACTIVE		(1ULL << 32)	/* wrote or lost since the last SPBlock */
-#define NT_SP_MAX_THREADS	4000		/* active threads per SP region (old readers keep 5000) */
-#define NT_NO_PROCESSOR		0xffffffffu	/* events of no CPU (TraceEvent skips -1) */
-
-struct nt_hdr {
-	uint32_t metadata_id;
-	uint32_t sequence;
-	uint64_t capture_thread_id;
-	uint32_t processor;
-	uint64_t thread_id;
-	uint32_t stack_id;
-	uint64_t timestamp;
-	uint8_t activity_id[16];
-	uint8_t related_activity_id[16];
-	uint32_t payload_size;
-};
-
-/* A MetadataBlock or EventBlock being filled. */
-struct nt_block {
-	struct nt_buf buf;	/* blobs, after the 20-byte block header */
-	struct nt_hdr prev;	/* header-compression state */
-	uint64_t min_ts, max_ts;
-	uint32_t count;
-};
-
-/* One distinct stack of the current SP region (dedup table entry). */
-struct nt_stack_ent {
-	uint64_t hash;
-	size_t off;		/* into stack_arena, in uint64 units */
-	uint32_t depth;
-	uint32_t id;		/* 0 = empty slot */
-};
-
-struct nt_writer {
-	int fd;
-	int err;		/* sticky first error */
-	char *path;
-	struct nt_trace_info info;
-	uint64_t offset;	/* bytes written to the file */
-	uint64_t good_offset;	/* end of the last whole write (a block boundary) */
-	uint64_t good_events;	/* events on disk up to good_offset */
-	uint64_t last_sp_offset;
-	uint64_t n_events;
-	uint64_t max_ts;	/* largest event timestamp written so far */
-	int any_event;
-	uint32_t next_meta_id;
-	uint32_t loss_meta_id;
-
-	struct nt_block meta, ev;
-
-	struct nt_buf stacks;	/* pending StackBlock entries (after FirstId/Count) */
-	uint32_t stacks_first_id, stacks_count;
-	uint32_t next_stack_id;	/* in the current SP region */
-	struct nt_stack_ent *stab;
-	uint32_t stab_cap, stab_used;
-	uint64_t *stack_arena;
-	size_t arena_len, arena_cap;
-
-	/* capture thread id -> last sequence number (low 32 bits) | NT_THR_ACTIVE */
-	struct nt_map threads;
-	uint32_t n_active;	/* threads with NT_THR_ACTIVE */
-	uint64_t ev_thread;	/* TraceEvent's current capture thread of w->ev */
-	uint32_t lost_meta_id;	/* EventsLost marker, 0 = not defined yet */
-	struct nt_buf out;	/* assembled bytes of one write */
-};
 
 /* ------------------------------------------------------------ raw output */
 
@@ -231,7 +160,7 @@ static int out_event_block(struct nt_writer *w, const char *name, struct nt_bloc
 }
 
 /* Write every pending block: Metadata -> Stack -> Event. */
-static int flush_blocks(struct nt_writer *w)
+int wr_flush_blocks(struct nt_writer *w)
 {
 	int err = 0;
 
@@ -271,7 +200,7 @@ static int write_sequence_point(struct nt_writer *w, uint64_t ts)
 	size_t i;
 	int err;
 
-	err = flush_blocks(w);
+	err = wr_flush_blocks(w);
 	if (err)
 		return err;
 	err = nt_buf__reserve(&body, 12 + w->threads.used * 12);
@@ -405,214 +334,6 @@ err_free:
 	return NULL;
 }
 
-/* ------------------------------------------------------------ metadata */
-
-static int fields_have_array(const struct nt_field_desc *f, uint32_t n, int depth)
-{
-	for (uint32_t i = 0; i < n; i++) {
-		if (f[i].type == NT_TYPE_ARRAY)
-			return 1;
-		if (f[i].type == NT_TYPE_OBJECT && depth < NT_MAX_FIELD_DEPTH &&
-		    fields_have_array(f[i].members, f[i].n_members, depth + 1))
-			return 1;
-	}
-	return 0;
-}
-
-static int valid_type(uint32_t t)
-{
-	return t == NT_TYPE_OBJECT || (t >= NT_TYPE_BOOLEAN && t <= NT_TYPE_ARRAY);
-}
-
-/* V1 descriptor: int32 TypeCode, [int32 count + members if Object], name */
-static int put_fields_v1(struct nt_buf *b, const struct nt_field_desc *f, uint32_t n,
-			 int depth)
-{
-	int err;
-
-	if (depth > NT_MAX_FIELD_DEPTH || (n && !f))
-		return -EINVAL;
-	for (uint32_t i = 0; i < n; i++) {
-		if (!valid_type(f[i].type) || f[i].type == NT_TYPE_ARRAY)
-			return -EINVAL;
-		if ((err = nt_buf__u32(b, f[i].type)))
-			return err;
-		if (f[i].type == NT_TYPE_OBJECT) {
-			if ((err = nt_buf__u32(b, f[i].n_members)))
-				return err;
-			err = put_fields_v1(b, f[i].members, f[i].n_members, depth + 1);
-			if (err)
-				return err;
-		}
-		if ((err = nt_buf__utf16(b, f[i].name ? f[i].name : "")))
-			return err;
-	}
-	return 0;
-}
-
-static int put_fields_v2(struct nt_buf *b, const struct nt_field_desc *f, uint32_t n,
-			 int depth);
-
-/* V2 type: TypeCode, then ElementType (recursively) for arrays or the
- * member list for objects. */
-static int put_type_v2(struct nt_buf *b, const struct nt_field_desc *f, uint32_t type,
-		       int depth)
-{
-	int err;
-
-	if (!valid_type(type) || depth > NT_MAX_FIELD_DEPTH)
-		return -EINVAL;
-	if ((err = nt_buf__u32(b, type)))
-		return err;
-	if (type == NT_TYPE_ARRAY) {
-		if (f->elem_type == NT_TYPE_ARRAY)
-			return -EINVAL;
-		return put_type_v2(b, f, f->elem_type, depth + 1);
-	}
-	if (type == NT_TYPE_OBJECT) {
-		if ((err = nt_buf__u32(b, f->n_members)))
-			return err;
-		return put_fields_v2(b, f->members, f->n_members, depth + 1);
-	}
-	return 0;
-}
-
-/* V2 descriptor: int32 Size (including itself), name, type */
-static int put_fields_v2(struct nt_buf *b, const struct nt_field_desc *f, uint32_t n,
-			 int depth)
-{
-	int err;
-
-	if (depth > NT_MAX_FIELD_DEPTH || (n && !f))
-		return -EINVAL;
-	for (uint32_t i = 0; i < n; i++) {
-		size_t start = b->len;
-
-		if ((err = nt_buf__u32(b, 0)))
-			return err;
-		if ((err = nt_buf__utf16(b, f[i].name ? f[i].name : "")))
-			return err;
-		if ((err = put_type_v2(b, &f[i], f[i].type, depth)))
-			return err;
-		uint32_t size = b->len - start;
-
-		for (int k = 0; k < 4; k++)
-			b->data[start + k] = (size >> (8 * k)) & 0xff;
-	}
-	return 0;
-}
-
-static int put_tag(struct nt_buf *b, uint8_t kind, const void *p, size_t n)
-{
-	if (nt_buf__reserve(b, 5 + n))
-		return -ENOMEM;
-	nt_put_u32(b, n);
-	nt_put_u8(b, kind);
-	nt_put_bytes(b, p, n);
-	return 0;
-}
-
-/* Build the metadata payload (format guide section 5). */
-static int build_metadata(struct nt_buf *b, uint32_t id, const struct nt_event_desc *d)
-{
-	struct nt_buf v2 = { 0 };
-	int err;
-	int use_v2 = fields_have_array(d->fields, d->n_fields, 0);
-
-	if ((err = nt_buf__u32(b, id)) || (err = nt_buf__utf16(b, d->provider)) ||
-	    (err = nt_buf__u32(b, d->event_id)) || (err = nt_buf__utf16(b, d->name ? d->name : "")))
-		return err;
-	if (nt_buf__reserve(b, 20))
-		return -ENOMEM;
-	nt_put_u64(b, d->keywords);
-	nt_put_u32(b, d->version);
-	nt_put_u32(b, d->level);
-	nt_put_u32(b, use_v2 ? 0 : d->n_fields);
-	if (!use_v2 && (err = put_fields_v1(b, d->fields, d->n_fields, 0)))
-		return err;
-	if (d->opcode && (err = put_tag(b, NT_META_TAG_OPCODE, &d->opcode, 1)))
-		return err;
-	if (use_v2) {
-		err = nt_buf__u32(&v2, d->n_fields);
-		if (!err)
-			err = put_fields_v2(&v2, d->fields, d->n_fields, 0);
-		if (!err)
-			err = put_tag(b, NT_META_TAG_V2PARAMS, v2.data, v2.len);
-		nt_buf__free(&v2);
-	}
-	return err;
-}
-
-/* Current "time" for metadata block headers: the newest event, or sync. */
-static uint64_t now_ts(const struct nt_writer *w)
-{
-	return w->any_event && w->max_ts > w->info.sync_ts ? w->max_ts : w->info.sync_ts;
-}
-
-int nt_writer__define(struct nt_writer *w, const struct nt_event_desc *desc,
-		      uint32_t *metadata_id)
-{
-	struct nt_buf payload = { 0 };
-	struct nt_block *blk;
-	uint64_t ts;
-	int err;
-
-	if (!w || !desc || !desc->provider || !metadata_id)
-		return -EINVAL;
-	if (w->err)
-		return w->err;
-	if (w->next_meta_id == INT32_MAX)
-		return -ENOSPC;
-	err = build_metadata(&payload, w->next_meta_id, desc);
-	if (err)
-		goto cleanup;
-	blk = &w->meta;
-	if (blk->count && blk->buf.len + payload.len + 16 > NT_BLOCK_CAP) {
-		err = flush_blocks(w);
-		if (err)
-			goto cleanup;
-	}
-	err = nt_buf__reserve(&blk->buf, payload.len + 16);
-	if (err)
-		goto cleanup;
-	/* header: id/seq/thread/stack/ts all 0, sorted, payload size */
-	nt_put_u8(&blk->buf, NT_F_SORTED |
-		  (blk->prev.payload_size != payload.len ? NT_F_PAYLOAD_SIZE : 0));
-	nt_put_varint(&blk->buf, 0);
-	if (blk->prev.payload_size != payload.len)
-		nt_put_varint(&blk->buf, payload.len);
-	nt_put_bytes(&blk->buf, payload.data, payload.len);
-	blk->prev.payload_size = payload.len;
-	blk->count++;
-	ts = now_ts(w);
-	if (ts < blk->min_ts)
-		blk->min_ts = ts;
-	if (ts > blk->max_ts)
-		blk->max_ts = ts;
-	*metadata_id = w->next_meta_id++;
-cleanup:
-	nt_buf__free(&payload);
-	return err;
-}
-
-int nt_writer__define_manifest(struct nt_writer *w, const struct ect_event *ev,
-			       uint32_t *metadata_id)
-{
-	struct nt_event_desc d;
-
-	if (!ev || !ev->provider || !ev->provider->name)
-		return -EINVAL;
-	memset(&d, 0, sizeof(d));
-	d.provider = ev->provider->name;
-	d.event_id = ev->id;
-	d.name = "";
-	d.keywords = ev->keywords;
-	d.version = ev->version;
-	d.level = ev->level;
-	d.opcode = ev->opcode;
-	return nt_writer__define(w, &d, metadata_id);
-}
-
 /* ------------------------------------------------------------ stacks */
 
 static uint64_t stack_hash(const uint64_t *ips, uint32_t n, uint32_t psize)
@@ -620,7 +341,7 @@ static uint64_t stack_hash(const uint64_t *ips, uint32_t n, uint32_t psize)
 	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
 
 	for (uint32_t i = 0; i < n; i++)
-		h = nt_hash64(h ^ (psize == 4 ? (uint32_t)ips[i] : ips[i]));
+		h = hash64(h ^ (psize == 4 ? (uint32_t)ips[i] : ips[i]));
 	return h;
 }
 
@@ -692,7 +413,7 @@ static int stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, ui
 			return err;
 	}
 	if (w->stacks_count && w->stacks.len + 4 + bytes > NT_BLOCK_CAP) {
-		err = flush_blocks(w);
+		err = wr_flush_blocks(w);
 		if (err)
 			return err;
 	}
@@ -806,7 +527,7 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	/* block boundaries and sequence points come before the stack lookup,
 	 * which must resolve in the region the event is written to */
 	if (w->ev.count && w->ev.buf.len + NT_MAX_HEADER + ev->payload_size > NT_BLOCK_CAP) {
-		err = flush_blocks(w);
+		err = wr_flush_blocks(w);
 		if (err)
 			return err;
 	}
@@ -829,7 +550,7 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	 * an unsorted one of a capture thread TraceEvent would not charge it to */
 	if (w->ev.count && (ev->timestamp < w->ev.prev.timestamp ||
 			    (!sorted && ev->capture_thread_id != w->ev_thread))) {
-		err = flush_blocks(w);
+		err = wr_flush_blocks(w);
 		if (err)
 			return err;
 	}

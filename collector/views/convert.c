@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * `convert`: a trace as folded stacks, speedscope JSON or a flame-graph SVG.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "commands.h"
+#include "view.h"
+
+/* ------------------------------------------------------------- convert */
+
+static void convert_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ebpf-collect convert FILE --format folded|speedscope|flamegraph\n"
+		"                            [-o OUT] [--event NAME] [--kind-suffix]\n"
+		"  folded       FlameGraph's folded stacks: root;...;leaf COUNT\n"
+		"  speedscope   speedscope JSON, one sampled profile per thread\n"
+		"  flamegraph   a flame-graph SVG (no Perl needed)\n"
+		"Input events: CPU samples if the trace has any, else every event with a\n"
+		"stack; --event NAME picks one event type (e.g. GCAllocationTick).\n"
+		"--kind-suffix appends _[j] to JIT and _[k] to kernel frames (folded).\n"
+		"Exit: 0 ok, 1 failure, 64 usage.\n");
+}
+
+int convert_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "format", required_argument, NULL, 'f' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "event", required_argument, NULL, 'e' },
+		{ "kind-suffix", no_argument, NULL, 'k' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	const char *format = NULL, *outpath = NULL, *event = NULL, *path;
+	int c, err, suffix = 0, exit_code = EXIT_OK;
+	struct view v;
+	FILE *out;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "f:o:e:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f':
+			format = optarg;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'e':
+			event = optarg;
+			break;
+		case 'k':
+			suffix = 1;
+			break;
+		case 'h':
+			convert_usage(stdout);
+			return EXIT_OK;
+		default:
+			convert_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1 || !format ||
+	    (strcmp(format, "folded") && strcmp(format, "speedscope") &&
+	     strcmp(format, "flamegraph"))) {
+		convert_usage(stderr);
+		return EXIT_USAGE;
+	}
+	path = argv[optind];
+	if (view__init(&v)) {
+		view__free(&v);
+		return EXIT_FAIL;
+	}
+	v.kind_suffix = suffix;
+	err = view__load(&v, path, event);
+	if (err) {
+		view__free(&v);
+		return EXIT_FAIL;
+	}
+	if (v.error) {
+		fprintf(stderr, "convert: %s is damaged (%s); converting what was read\n", path,
+			v.errmsg);
+		exit_code = EXIT_FAIL;
+	}
+	if (!v.selected)
+		fprintf(stderr, "convert: no events with stacks selected (%s)\n", v.select_desc);
+	out = outpath ? fopen(outpath, "w") : stdout;
+	if (!out) {
+		fprintf(stderr, "convert: cannot write %s: %s\n", outpath, strerror(errno));
+		view__free(&v);
+		return EXIT_FAIL;
+	}
+	if (!strcmp(format, "folded"))
+		err = view__write_folded(&v, out);
+	else if (!strcmp(format, "speedscope"))
+		err = view__write_speedscope(&v, path, out);
+	else
+		err = view__write_svg(&v, path, out);
+	if (outpath && fclose(out))
+		err = -errno;
+	else if (!outpath)
+		fflush(out);
+	if (err) {
+		fprintf(stderr, "convert: writing %s: %s\n", outpath ? outpath : "stdout",
+			strerror(-err));
+		exit_code = EXIT_FAIL;
+	}
+	view__free(&v);
+	return exit_code;
+}

@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * `report`: top methods, off-CPU time, events, GC pauses and exceptions of a trace.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "commands.h"
+#include "view.h"
+
+/* ------------------------------------------------------------- report */
+
+struct u64map {
+	uint64_t *keys, *vals;	/* key 0 is never used: callers add 1 */
+	size_t n, cap;
+};
+
+static uint64_t *u64map__slot(struct u64map *m, uint64_t key)
+{
+	size_t k, i;
+
+	if (m->n * 2 >= m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 256;
+		uint64_t *nk = calloc(cap, sizeof(*nk)), *nv = calloc(cap, sizeof(*nv));
+
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return NULL;
+		}
+		for (i = 0; i < m->cap; i++) {
+			if (!m->keys[i])
+				continue;
+			for (k = (m->keys[i] * 0x9e3779b97f4a7c15ULL) >> 7 & (cap - 1); nk[k];
+			     k = (k + 1) & (cap - 1))
+				;
+			nk[k] = m->keys[i];
+			nv[k] = m->vals[i];
+		}
+		free(m->keys);
+		free(m->vals);
+		m->keys = nk;
+		m->vals = nv;
+		m->cap = cap;
+	}
+	for (k = (key * 0x9e3779b97f4a7c15ULL) >> 7 & (m->cap - 1); m->keys[k];
+	     k = (k + 1) & (m->cap - 1))
+		if (m->keys[k] == key)
+			return &m->vals[k];
+	m->keys[k] = key;
+	m->n++;
+	return &m->vals[k];
+}
+
+static void u64map__free(struct u64map *m)
+{
+	free(m->keys);
+	free(m->vals);
+}
+
+struct etype {
+	char name[256];
+	uint64_t count;
+};
+
+struct exc_type {
+	char *type, *message;
+	uint64_t count;
+};
+
+struct gc_pending {
+	uint32_t count, gen;
+	uint64_t ts;
+};
+
+struct report {
+	struct view *v;
+	struct etype *etypes;
+	size_t n_etypes, cap_etypes;
+	struct u64map leaf;		/* (etype + 1) << 32 | frame → count */
+	struct exc_type *exc;
+	size_t n_exc, cap_exc;
+	uint64_t cpu_total, cpu_managed, cpu_external;
+	uint64_t pause_n, pause_total, pause_max, suspend_ts;
+	int suspended;
+	struct gc_pending pend[64];
+	int n_pend;
+	uint64_t gc_n[4], gc_total[4], gc_max[4];
+	/* off-CPU time (issue 7): key (managed frame + 1) << 32 | (user leaf + 1) */
+	struct u64map offcpu_ns, offcpu_n;
+	uint64_t offcpu_total, offcpu_events;
+};
+
+static int report__etype(struct report *rp, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < rp->n_etypes; i++)
+		if (!strcmp(rp->etypes[i].name, name))
+			return (int)i;
+	if (GROW(rp->etypes, rp->cap_etypes, rp->n_etypes + 1))
+		return -1;
+	snprintf(rp->etypes[rp->n_etypes].name, sizeof(rp->etypes[0].name), "%s", name);
+	rp->etypes[rp->n_etypes].count = 0;
+	return (int)rp->n_etypes++;
+}
+
+static uint32_t rd32(const struct nt_read_event *ev, size_t off)
+{
+	const uint8_t *p = ev->payload;
+
+	if (off + 4 > ev->payload_size)
+		return 0;
+	return (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 |
+	       (uint32_t)p[off + 3] << 24;
+}
+
+static int report__exception(struct report *rp, const struct nt_read_event *ev)
+{
+	char type[1024] = "", msg[1024] = "";
+	long n = sym_utf16_to_utf8(ev->payload, ev->payload_size, type, sizeof(type));
+	size_t i;
+
+	if (n > 0)
+		sym_utf16_to_utf8(ev->payload + n, ev->payload_size - (size_t)n, msg, sizeof(msg));
+	if (!type[0])
+		snprintf(type, sizeof(type), "[unknown]");
+	for (i = 0; i < rp->n_exc; i++)
+		if (!strcmp(rp->exc[i].type, type)) {
+			rp->exc[i].count++;
+			return 0;
+		}
+	if (GROW(rp->exc, rp->cap_exc, rp->n_exc + 1))
+		return -ENOMEM;
+	rp->exc[rp->n_exc].type = strdup(type);
+	rp->exc[rp->n_exc].message = strdup(msg);
+	rp->exc[rp->n_exc].count = 1;
+	rp->n_exc++;
+	return 0;
+}
+
+static void report__gc(struct report *rp, const struct nt_read_event *ev)
+{
+	const struct nt_metadata *m = ev->meta;
+	uint64_t dt;
+	int i;
+
+	if (view_is_clr(m, 9)) {		/* GCSuspendEEBegin */
+		rp->suspended = 1;
+		rp->suspend_ts = ev->timestamp;
+	} else if (view_is_clr(m, 3) && rp->suspended) {	/* GCRestartEEEnd */
+		rp->suspended = 0;
+		dt = ev->timestamp - rp->suspend_ts;
+		rp->pause_n++;
+		rp->pause_total += dt;
+		if (dt > rp->pause_max)
+			rp->pause_max = dt;
+	} else if (view_is_clr(m, 1)) {	/* GCStart: Count, Depth (v1+) */
+		if (rp->n_pend == 64)
+			rp->n_pend = 0;
+		rp->pend[rp->n_pend].count = rd32(ev, 0);
+		rp->pend[rp->n_pend].gen = m->version >= 1 ? rd32(ev, 4) : 0;
+		rp->pend[rp->n_pend].ts = ev->timestamp;
+		rp->n_pend++;
+	} else if (view_is_clr(m, 2)) {	/* GCEnd: Count, Depth */
+		uint32_t count = rd32(ev, 0);
+
+		for (i = rp->n_pend - 1; i >= 0; i--) {
+			uint32_t g;
+
+			if (rp->pend[i].count != count)
+				continue;
+			g = rp->pend[i].gen > 3 ? 3 : rp->pend[i].gen;
+			dt = ev->timestamp - rp->pend[i].ts;
+			rp->gc_n[g]++;
+			rp->gc_total[g] += dt;
+			if (dt > rp->gc_max[g])
+				rp->gc_max[g] = dt;
+			rp->pend[i] = rp->pend[--rp->n_pend];
+			break;
+		}
+	}
+}
+
+/* Leaf managed frame of a stack (first JIT frame from the leaf), else the leaf. */
+static uint32_t report__leaf_managed(const struct view *v, uint32_t sid)
+{
+	const struct vstack *st = &v->stacks[sid];
+	uint32_t d;
+
+	for (d = st->depth; d-- > 0;)
+		if (v->frames[v->frames_pool[st->off + d]].kind == SYM_KIND_JIT)
+			return v->frames_pool[st->off + d];
+	return st->depth ? v->frames_pool[st->off + st->depth - 1] : UINT32_MAX;
+}
+
+/* Kernel OffCpu events (issue 7, collector/kernel_events.c: provider
+ * Linux-Kernel-Sched, id 3, fields Pid, Tid, DurationNs, ...): blocked time
+ * by (leaf managed frame, leaf user frame) of the blocking stack. */
+static int report__offcpu(struct report *rp, const struct nt_read_event *ev)
+{
+	const struct nt_metadata *m = ev->meta;
+	struct view *v = rp->v;
+	uint32_t sid, managed, user = UINT32_MAX, d;
+	uint64_t ns, key, *slot;
+
+	if (m->event_id != 3 || !view_streq_ci(m->provider, "Linux-Kernel-Sched") ||
+	    m->n_fields < 3 || strcmp(m->fields[2].name, "DurationNs"))
+		return 0;
+	ns = rd32(ev, 8) | (uint64_t)rd32(ev, 12) << 32;
+	rp->offcpu_total += ns;
+	rp->offcpu_events++;
+	if (!ev->stack_depth)
+		return 0;
+	sid = view__event_stack(v, ev);
+	if (sid == UINT32_MAX)
+		return -ENOMEM;
+	managed = report__leaf_managed(v, sid);
+	for (d = v->stacks[sid].depth; d-- > 0;) {
+		uint32_t f = v->frames_pool[v->stacks[sid].off + d];
+
+		if (v->frames[f].kind != SYM_KIND_KERNEL) {
+			user = f;
+			break;
+		}
+	}
+	if (managed != UINT32_MAX && v->frames[managed].kind != SYM_KIND_JIT)
+		managed = UINT32_MAX;
+	key = ((uint64_t)managed + 1) << 32 | ((uint64_t)user + 1);
+	slot = u64map__slot(&rp->offcpu_ns, key);
+	if (!slot)
+		return -ENOMEM;
+	*slot += ns;
+	slot = u64map__slot(&rp->offcpu_n, key);
+	if (!slot)
+		return -ENOMEM;
+	(*slot)++;
+	return 0;
+}
+
+static int report__event(struct report *rp, const struct nt_read_event *ev)
+{
+	struct view *v = rp->v;
+	char name[256];
+	uint64_t *slot;
+	uint32_t sid, leaf;
+	int et;
+
+	if (view_is_cpu_sample(ev->meta)) {
+		rp->cpu_total++;
+		if (rd32(ev, 0) == 2)
+			rp->cpu_managed++;
+		else if (rd32(ev, 0) == 1)
+			rp->cpu_external++;
+		return ev->stack_depth ? view__add_sample(v, ev) : 0;
+	}
+	report__gc(rp, ev);
+	if (view_is_clr(ev->meta, 80) && report__exception(rp, ev))
+		return -ENOMEM;
+	if (report__offcpu(rp, ev))	/* issue 7 */
+		return -ENOMEM;
+	if (!ev->stack_depth)
+		return 0;
+	view_event_name(ev->meta, name, sizeof(name));
+	et = report__etype(rp, name);
+	if (et < 0)
+		return -ENOMEM;
+	rp->etypes[et].count++;
+	sid = view__event_stack(v, ev);
+	if (sid == UINT32_MAX)
+		return -ENOMEM;
+	leaf = report__leaf_managed(v, sid);
+	if (leaf == UINT32_MAX)
+		return 0;
+	slot = u64map__slot(&rp->leaf, ((uint64_t)et + 1) << 32 | leaf);
+	if (!slot)
+		return -ENOMEM;
+	(*slot)++;
+	return 0;
+}
+
+/* Fit a name into w columns: drop the argument list first ("(..)"), then
+ * keep the end of what is left (the type and method). */
+static void print_fit(const char *s, int w)
+{
+	int l = (int)strlen(s), p;
+	const char *paren = strchr(s, '(');
+
+	if (l <= w) {
+		printf("%s\n", s);
+		return;
+	}
+	p = paren ? (int)(paren - s) : l;
+	if (p + 4 <= w)
+		printf("%.*s(..)\n", p, s);
+	else
+		printf("..%.*s%s\n", w - 2 - (paren ? 4 : 0), s + p - (w - 2 - (paren ? 4 : 0)),
+		       paren ? "(..)" : "");
+}
+
+static uint32_t *sort_frames_by;	/* 0 = self, 1 = total */
+static const struct view *sort_view;
+
+static int frame_cmp(const void *a, const void *b)
+{
+	const struct vframe *x = &sort_view->frames[*(const uint32_t *)a];
+	const struct vframe *y = &sort_view->frames[*(const uint32_t *)b];
+	uint64_t kx = *sort_frames_by ? x->total : x->self, ky = *sort_frames_by ? y->total : y->self;
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+static void report__cpu(struct report *rp, int top)
+{
+	struct view *v = rp->v;
+	uint32_t *order, by = 0, d;
+	size_t i, n = 0;
+	uint64_t total = 0;
+
+	for (i = 0; i < v->n_stacks; i++) {
+		const struct vstack *st = &v->stacks[i];
+
+		if (!st->count || !st->depth)
+			continue;
+		total += st->count;
+		v->frames[v->frames_pool[st->off + st->depth - 1]].self += st->count;
+		for (d = 0; d < st->depth; d++) {
+			struct vframe *f = &v->frames[v->frames_pool[st->off + d]];
+
+			if (f->last_stack != i) {
+				f->last_stack = (uint32_t)i;
+				f->total += st->count;
+			}
+		}
+	}
+	printf("\nTop methods by CPU samples (%" PRIu64 " samples: %" PRIu64 " managed, %" PRIu64
+	       " external)\n", rp->cpu_total, rp->cpu_managed, rp->cpu_external);
+	if (!total) {
+		printf("  (no samples with stacks)\n");
+		return;
+	}
+	order = malloc(v->n_frames * sizeof(*order));
+	if (!order)
+		return;
+	for (i = 0; i < v->n_frames; i++)
+		if (v->frames[i].self)
+			order[n++] = (uint32_t)i;
+	sort_frames_by = &by;
+	sort_view = v;
+	qsort(order, n, sizeof(*order), frame_cmp);
+	printf("%8s %6s %8s %6s  %s\n", "Excl", "Excl%", "Incl", "Incl%", "Method");
+	for (i = 0; i < n && (int)i < top; i++) {
+		const struct vframe *f = &v->frames[order[i]];
+
+		printf("%8" PRIu64 " %5.1f%% %8" PRIu64 " %5.1f%%  ", f->self,
+		       100.0 * (double)f->self / (double)total, f->total,
+		       100.0 * (double)f->total / (double)total);
+		print_fit(f->name, 80 - 35);
+	}
+	free(order);
+}
+
+struct leaf_count {
+	uint32_t frame;
+	uint64_t count;
+};
+
+static int leaf_cmp(const void *a, const void *b)
+{
+	const struct leaf_count *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(sort_view->frames[x->frame].name, sort_view->frames[y->frame].name);
+}
+
+static uint64_t *offcpu_sort_vals;
+
+/* "module!Ns.Type.Method(args)" -> "Type.Method": no module, no arguments,
+ * at most the last two dotted parts. */
+static const char *short_name(const char *full, char *buf, size_t len)
+{
+	const char *p = strchr(full, '!'), *dot1 = NULL, *dot2 = NULL, *q;
+	size_t n, dots;
+
+	p = p ? p + 1 : full;
+	n = strcspn(p, "(");
+	dots = strchr(p, '@') ? 0 : n;	/* not in "sym@@GLIBC_2.3" */
+	for (q = p; q < p + dots; q++) {
+		if (*q == '.') {
+			dot2 = dot1;
+			dot1 = q;
+		}
+	}
+	if (dot2) {
+		n -= dot2 + 1 - p;
+		p = dot2 + 1;
+	}
+	snprintf(buf, len, "%.*s", (int)n, p);
+	return buf;
+}
+
+static int offcpu_cmp(const void *a, const void *b)
+{
+	uint64_t x = offcpu_sort_vals[*(const size_t *)a], y = offcpu_sort_vals[*(const size_t *)b];
+
+	return x == y ? 0 : x > y ? -1 : 1;
+}
+
+/* Off-CPU time by blocking frame (issue 7). */
+static void report__offcpu_print(struct report *rp, int top)
+{
+	struct view *v = rp->v;
+	size_t k, n = 0, *idx;
+	char name[512], a[240], b[240];
+	int i;
+
+	if (!rp->offcpu_events)
+		return;
+	printf("\nOff-CPU time by blocking frame (%.3f s in %" PRIu64 " OffCpu intervals;\n"
+	       "leaf managed frame <- leaf user frame where the thread blocked)\n",
+	       rp->offcpu_total / 1e9, rp->offcpu_events);
+	idx = malloc((rp->offcpu_ns.cap ? rp->offcpu_ns.cap : 1) * sizeof(*idx));
+	if (!idx)
+		return;
+	for (k = 0; k < rp->offcpu_ns.cap; k++)
+		if (rp->offcpu_ns.keys[k])
+			idx[n++] = k;
+	offcpu_sort_vals = rp->offcpu_ns.vals;
+	qsort(idx, n, sizeof(*idx), offcpu_cmp);
+	printf("%10s %6s %8s  %s\n", "ms", "%", "Count", "Frames");
+	for (i = 0; i < top && (size_t)i < n; i++) {
+		uint64_t key = rp->offcpu_ns.keys[idx[i]], *cnt = u64map__slot(&rp->offcpu_n, key);
+		uint32_t mf = (uint32_t)(key >> 32) - 1, uf = (uint32_t)key - 1;
+
+		snprintf(name, sizeof(name), "%s <- %s",
+			 mf != UINT32_MAX ? short_name(v->frames[mf].name, a, sizeof(a)) : "-",
+			 uf != UINT32_MAX ? short_name(v->frames[uf].name, b, sizeof(b)) : "-");
+		printf("%10.3f %5.1f%% %8" PRIu64 "  ", rp->offcpu_ns.vals[idx[i]] / 1e6,
+		       rp->offcpu_total ? 100.0 * rp->offcpu_ns.vals[idx[i]] / rp->offcpu_total : 0,
+		       cnt ? *cnt : 0);
+		printf("%.51s\n", name);
+	}
+	free(idx);
+}
+
+static void report__events(struct report *rp, int top)
+{
+	struct view *v = rp->v;
+	struct leaf_count *lc;
+	size_t e, k, n;
+	int i;
+
+	printf("\nTop methods by event count (events with stacks; leaf managed frame)\n");
+	if (!rp->n_etypes) {
+		printf("  (no events with stacks)\n");
+		return;
+	}
+	lc = malloc((rp->leaf.n ? rp->leaf.n : 1) * sizeof(*lc));
+	if (!lc)
+		return;
+	sort_view = v;
+	printf("%-24s %8s %8s  %s\n", "Event", "Events", "Count", "Method");
+	for (e = 0; e < rp->n_etypes; e++) {
+		printf("%-24.24s %8" PRIu64 "\n", rp->etypes[e].name, rp->etypes[e].count);
+		for (k = 0, n = 0; k < rp->leaf.cap; k++)
+			if (rp->leaf.keys[k] && (rp->leaf.keys[k] >> 32) == e + 1) {
+				lc[n].frame = (uint32_t)rp->leaf.keys[k];
+				lc[n++].count = rp->leaf.vals[k];
+			}
+		qsort(lc, n, sizeof(*lc), leaf_cmp);
+		for (i = 0; i < top && (size_t)i < n; i++) {
+			printf("%-24s %8s %8" PRIu64 "  ", "", "", lc[i].count);
+			print_fit(v->frames[lc[i].frame].name, 80 - 44);
+		}
+	}
+	free(lc);
+}
+
+static void report__gc_print(struct report *rp, const struct view *v)
+{
+	int g;
+
+	printf("\nGC pauses (GCSuspendEEBegin to GCRestartEEEnd)\n");
+	printf("%8s %12s %12s %12s\n", "Count", "Total ms", "Max ms", "Mean ms");
+	printf("%8" PRIu64 " %12.3f %12.3f %12.3f\n", rp->pause_n,
+	       view_ticks_to_ns(v, rp->pause_total) / 1e6, view_ticks_to_ns(v, rp->pause_max) / 1e6,
+	       rp->pause_n ? view_ticks_to_ns(v, rp->pause_total) / 1e6 / (double)rp->pause_n : 0.0);
+	printf("\nGCs by generation (GCStart to GCEnd)\n");
+	printf("%8s %8s %12s %12s\n", "Gen", "Count", "Total ms", "Max ms");
+	for (g = 0; g < 4; g++)
+		if (rp->gc_n[g])
+			printf("%8d %8" PRIu64 " %12.3f %12.3f\n", g, rp->gc_n[g],
+			       view_ticks_to_ns(v, rp->gc_total[g]) / 1e6, view_ticks_to_ns(v, rp->gc_max[g]) / 1e6);
+}
+
+static int exc_cmp(const void *a, const void *b)
+{
+	const struct exc_type *x = a, *y = b;
+
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->type, y->type);
+}
+
+static void report__exceptions(struct report *rp)
+{
+	size_t i;
+
+	printf("\nExceptions by type\n");
+	if (!rp->n_exc) {
+		printf("  (none)\n");
+		return;
+	}
+	qsort(rp->exc, rp->n_exc, sizeof(*rp->exc), exc_cmp);
+	printf("%8s  %-36s %s\n", "Count", "Type", "First message");
+	for (i = 0; i < rp->n_exc; i++)
+		printf("%8" PRIu64 "  %-36.36s %.32s\n", rp->exc[i].count, rp->exc[i].type,
+		       rp->exc[i].message ? rp->exc[i].message : "");
+}
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ebpf-collect report FILE [--top N]\n"
+		"Summarize a .nettrace: top methods by CPU samples (exclusive/inclusive) and by\n"
+		"event count (leaf managed frame per event type), GC pauses, GCs by generation,\n"
+		"exceptions by type.  Frames are named from the trace's own method events.\n"
+		"Exit: 0 ok, 1 unreadable or damaged file (what was read is reported), 64 usage.\n");
+}
+
+int report_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "top", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct view v;
+	struct report rp = { 0 };
+	struct nt_reader *r = NULL;
+	struct nt_read_event ev;
+	uint64_t top = 15;
+	int c, rc = 0, err, exit_code = EXIT_OK;
+	size_t i;
+	const char *path;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			if (view_parse_u64(optarg, &top) || !top || top > 1000) {
+				fprintf(stderr, "report: invalid --top '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'h':
+			report_usage(stdout);
+			return EXIT_OK;
+		default:
+			report_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind != argc - 1) {
+		report_usage(stderr);
+		return EXIT_USAGE;
+	}
+	path = argv[optind];
+	if (view__init(&v) || view__pass1(&v, path)) {
+		view__free(&v);
+		return EXIT_FAIL;
+	}
+	rp.v = &v;
+	r = view__open(&v, path);
+	if (!r) {
+		view__free(&v);
+		return EXIT_FAIL;
+	}
+	err = 0;
+	while (!err && (rc = nt_reader__next(r, &ev)) == 1)
+		err = report__event(&rp, &ev);
+	nt_reader__close(r);
+	printf("Trace: %.72s\n", sym_basename(path));
+	printf("Events: %" PRIu64 ", lost: %" PRIu64 ", samples span %.3f s, methods named: %zu\n",
+	       v.events, v.lost, v.selected ? view_ticks_to_ns(&v, v.last_ts - v.first_ts) / 1e9 : 0.0,
+	       range_table__count(v.methods));
+	if (v.error) {
+		printf("warning: the file is damaged: %s\n", v.errmsg);
+		exit_code = EXIT_FAIL;
+	}
+	report__cpu(&rp, (int)top);
+	report__offcpu_print(&rp, (int)top);	/* issue 7 */
+	report__events(&rp, 3);
+	report__gc_print(&rp, &v);
+	report__exceptions(&rp);
+	if (err) {
+		fprintf(stderr, "report: %s\n", strerror(-err));
+		exit_code = EXIT_FAIL;
+	}
+	for (i = 0; i < rp.n_exc; i++) {
+		free(rp.exc[i].type);
+		free(rp.exc[i].message);
+	}
+	free(rp.exc);
+	free(rp.etypes);
+	u64map__free(&rp.leaf);
+	u64map__free(&rp.offcpu_ns);
+	u64map__free(&rp.offcpu_n);
+	view__free(&v);
+	return exit_code;
+}

@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * `symbolize`: name addresses of a live process (or replay method events).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "commands.h"
+#include "view.h"
+
+/* ------------------------------------------------------------ symbolize */
+
+static const char *kind_name(enum sym_kind k)
+{
+	switch (k) {
+	case SYM_KIND_JIT:
+		return "jit";
+	case SYM_KIND_NATIVE:
+		return "native";
+	case SYM_KIND_KERNEL:
+		return "kernel";
+	default:
+		return "unknown";
+	}
+}
+
+int view_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	return errno || end == s || *end ? -EINVAL : 0;
+}
+
+static void symbolize_usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: ebpf-collect symbolize -p PID [options] [ADDR[@TS]...]\n"
+		"       ebpf-collect symbolize --perf-map FILE [options] [ADDR[@TS]...]\n"
+		"Name code addresses of a live process (or offline, from a perf-map file\n"
+		"and method events), one line each:\n"
+		"  ADDR KIND NAME [MODULE]     KIND: jit, native, kernel, unknown\n"
+		"Addresses come from the arguments, else from stdin (one per line).  @TS is\n"
+		"a CLOCK_MONOTONIC ns time: the entry live at that time is named.\n"
+		"  -p, --pid PID         the process (its perf map is found through /proc/PID/root)\n"
+		"  -m, --perf-map FILE   use this perf map (offline; with -p: instead of the found one)\n"
+		"  -e, --events FILE     method events, one per line, applied first:\n"
+		"                        load START SIZE TS NAME... | unload START SIZE TS NAME...\n"
+		"  -N, --no-perf-map     method events only\n"
+		"      --in-order        the @TS times never decrease (as in a collector):\n"
+		"                        entries unloaded before them leave the index\n"
+		"Exit: 0 all named, 1 some unnamed or an error, 64 usage.\n");
+}
+
+/* "load START SIZE TS NAME..." / "unload ..." lines → the symbolizer */
+static int symbolize_events(struct symbolizer *s, pid_t pid, const char *path)
+{
+	char *line = NULL, kind[16];
+	unsigned long long start, size, ts;
+	size_t cap = 0;
+	int pos, err = 0, lineno = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return -errno;
+	while (getline(&line, &cap, f) > 0) {
+		char *name;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		pos = 0;
+		if (sscanf(line, "%15s %lli %lli %lli %n", kind, &start, &size, &ts, &pos) < 4 || !pos) {
+			fprintf(stderr, "symbolize: %s:%d: bad event line\n", path, lineno);
+			err = -EINVAL;
+			break;
+		}
+		name = line + pos;
+		if (!strcmp(kind, "load"))
+			err = symbolizer__method_load(s, pid, start, size, name, 0, 0x8, ts);
+		else if (!strcmp(kind, "unload"))
+			err = symbolizer__method_unload(s, pid, start, size, name, 0, 0x8, ts);
+		else
+			err = -EINVAL;
+		if (err) {
+			fprintf(stderr, "symbolize: %s:%d: %s\n", path, lineno, strerror(-err));
+			break;
+		}
+	}
+	free(line);
+	fclose(f);
+	return err;
+}
+
+/* One ADDR[@TS]: print its line; returns 0 named, 1 unnamed, -EINVAL bad.
+ * in_order: the times only grow (the collector's case): set the horizon. */
+static int symbolize_one(struct symbolizer *s, pid_t pid, const char *arg, int in_order)
+{
+	char buf[64], name[4096], *at;
+	struct sym_info si;
+	uint64_t addr, ts = SYM_TS_NONE;
+
+	snprintf(buf, sizeof(buf), "%s", arg);
+	at = strchr(buf, '@');
+	if (at) {
+		*at++ = '\0';
+		if (view_parse_u64(at, &ts))
+			return -EINVAL;
+	}
+	if (view_parse_u64(buf, &addr))
+		return -EINVAL;
+	if (in_order && ts != SYM_TS_NONE)
+		symbolizer__set_horizon(s, ts);
+	symbolizer__resolve(s, pid, addr, ts, &si);
+	sym_info__format(&si, name, sizeof(name));
+	printf("%#" PRIx64 " %s %s%s%s\n", addr, kind_name(si.kind), name,
+	       si.module ? " " : "", si.module ? si.module : "");
+	return si.name ? 0 : 1;
+}
+
+int symbolize_main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "pid", required_argument, NULL, 'p' },
+		{ "perf-map", required_argument, NULL, 'm' },
+		{ "events", required_argument, NULL, 'e' },
+		{ "no-perf-map", no_argument, NULL, 'N' },
+		{ "in-order", no_argument, NULL, 'O' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct symbolizer_opts so = { 0 };
+	struct symbolizer *s = NULL;
+	struct symbolizer_stats st;
+	const char *map_path = NULL, *events = NULL;
+	uint64_t pid = 0;
+	int c, i, rc, err = EXIT_OK, verbose = 0, in_order = 0;
+	char *line = NULL;
+	size_t cap = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:m:e:Nvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			if (view_parse_u64(optarg, &pid) || !pid || pid > INT32_MAX) {
+				fprintf(stderr, "symbolize: invalid pid '%s'\n", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'm':
+			map_path = optarg;
+			break;
+		case 'e':
+			events = optarg;
+			break;
+		case 'N':
+			so.no_perf_map = 1;
+			break;
+		case 'O':
+			in_order = 1;
+			break;
+		case 'v':
+			verbose = 1;
+			break;
+		case 'h':
+			symbolize_usage(stdout);
+			return EXIT_OK;
+		default:
+			symbolize_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (!pid && !map_path && !events) {
+		symbolize_usage(stderr);
+		return EXIT_USAGE;
+	}
+	s = symbolizer__new(&so);
+	if (!s)
+		return EXIT_FAIL;
+	if (pid && symbolizer__add_pid(s, (pid_t)pid)) {
+		fprintf(stderr, "symbolize: no such process %" PRIu64 "\n", pid);
+		err = EXIT_FAIL;
+		goto out;
+	}
+	if (map_path && (rc = symbolizer__set_perf_map(s, (pid_t)pid, map_path))) {
+		fprintf(stderr, "symbolize: cannot read %s: %s\n", map_path, strerror(-rc));
+		err = EXIT_FAIL;
+		goto out;
+	}
+	if (events && symbolize_events(s, (pid_t)pid, events)) {
+		err = EXIT_FAIL;
+		goto out;
+	}
+	if (verbose && symbolizer__perf_map(s, (pid_t)pid))
+		fprintf(stderr, "symbolize: perf map %s\n",
+			perf_map__path(symbolizer__perf_map(s, (pid_t)pid)));
+	for (i = optind; i <= argc; i++) {
+		const char *arg = i < argc ? argv[i] : NULL;
+
+		if (optind == argc) {	/* addresses from stdin */
+			if (getline(&line, &cap, stdin) <= 0)
+				break;
+			line[strcspn(line, "\r\n")] = '\0';
+			arg = line;
+			i = optind - 1;
+		} else if (!arg) {
+			break;
+		}
+		rc = symbolize_one(s, (pid_t)pid, arg, in_order);
+		if (rc < 0) {
+			fprintf(stderr, "symbolize: invalid address '%s'\n", arg);
+			err = EXIT_USAGE;
+			break;
+		}
+		if (rc)
+			err = EXIT_FAIL;
+	}
+	symbolizer__stats(s, &st);
+	if (st.unreadable_maps)
+		fprintf(stderr, "symbolize: %" PRIu64 " perf map(s) refused or unreadable\n",
+			st.unreadable_maps);
+out:
+	free(line);
+	symbolizer__free(s);
+	return err;
+}

@@ -1,0 +1,529 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * view.c - the trace model under the Linux views of a .nettrace
+ * (`report`, `convert`).
+ *
+ * Names inside a trace come from the trace itself, the way TraceEvent does
+ * it (nettrace-format.md §11): a first pass collects the method events
+ * (MethodLoadVerbose / MethodDCStartVerbose = load at the event's time;
+ * MethodUnloadVerbose = unload; MethodDCEndVerbose = a range valid for the
+ * whole trace) and module events into a time-aware range table; the second
+ * pass resolves each event's stack at the event's time and aggregates.
+ * Payloads are parsed by their manifest layout here; no generated event
+ * table is needed.
+ *
+ * Frame names: "Module!Namespace.Name(args)" for methods whose module is
+ * known (module basename, ".dll" dropped), else "Namespace.Name(args)";
+ * "[unknown]" when no event covers the address.  Kinds: kernel for
+ * addresses >= 0xffff800000000000, JIT when MethodFlags has Jitted, else
+ * native.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "event_table.h"
+#include "manifest_meta.h"
+#include "view.h"
+
+/* ------------------------------------------------------ the trace model */
+
+/* Names of the runtime events the views use, for traces read without the
+ * generated event table (Microsoft-Windows-DotNETRuntime ids). */
+static const struct {
+	uint32_t id;
+	const char *name;
+} clr_names[] = {
+	{ 1, "GCStart" }, { 2, "GCEnd" }, { 3, "GCRestartEEEnd" }, { 4, "GCHeapStats" },
+	{ 5, "GCCreateSegment" }, { 7, "GCRestartEEBegin" }, { 8, "GCSuspendEEEnd" },
+	{ 9, "GCSuspendEEBegin" }, { 10, "GCAllocationTick" }, { 35, "GCTriggered" },
+	{ 80, "ExceptionThrown" }, { 81, "ContentionStart" }, { 85, "ThreadCreated" },
+	{ 91, "ContentionStop" }, { 143, "MethodLoadVerbose" }, { 144, "MethodUnloadVerbose" },
+	{ 145, "MethodJittingStarted" }, { 152, "ModuleLoad" }, { 154, "AssemblyLoad" },
+	{ 250, "ExceptionCatchStart" },
+};
+
+
+void *view_grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+	size_t c = *cap ? *cap : 64;
+	void *n;
+
+	if (need <= *cap)
+		return p;
+	while (c < need)
+		c *= 2;
+	n = realloc(p, c * elem);
+	if (n)
+		*cap = c;
+	return n;
+}
+
+
+static uint64_t fnv(const void *p, size_t n, uint64_t h)
+{
+	const unsigned char *c = p;
+
+	while (n--)
+		h = (h ^ *c++) * 1099511628211ULL;
+	return h;
+}
+
+void view__free(struct view *v)
+{
+	size_t i;
+
+	range_table__free(v->methods);
+	for (i = 0; i < v->n_mods; i++) {
+		free(v->mods[i].name);
+		free(v->mods[i].path);
+	}
+	free(v->mods);
+	strpool__free(v->pool);
+	free(v->frames);
+	free(v->frame_slots);
+	free(v->stacks);
+	free(v->stack_slots);
+	free(v->frames_pool);
+	for (i = 0; i < v->n_threads; i++) {
+		free(v->threads[i].stacks);
+		free(v->threads[i].ts);
+	}
+	free(v->threads);
+}
+
+int view__init(struct view *v)
+{
+	memset(v, 0, sizeof(*v));
+	v->methods = range_table__new();
+	v->pool = strpool__new();
+	return v->methods && v->pool ? 0 : -ENOMEM;
+}
+
+/* ---------------------------------------------------------- event names */
+
+int view_streq_ci(const char *a, const char *b)
+{
+	return a && b && !strcasecmp(a, b);
+}
+
+/* "GCStart_V2" and "GCStart" both match "GCStart" (and the full name). */
+static int name_matches(const char *have, const char *want)
+{
+	size_t wl = strlen(want);
+
+	if (!have || !have[0])
+		return 0;
+	if (!strcasecmp(have, want))
+		return 1;
+	return !strncasecmp(have, want, wl) && have[wl] == '_' && have[wl + 1] == 'V';
+}
+
+void view_event_name(const struct nt_metadata *m, char *buf, size_t len)
+{
+	size_t i;
+
+	if (m->name && m->name[0]) {
+		snprintf(buf, len, "%s", m->name);
+		return;
+	}
+	if (m->manifest) {
+		snprintf(buf, len, "%s", ((const struct ect_event *)m->manifest)->symbol);
+		return;
+	}
+	if (view_streq_ci(m->provider, SAMPLE_PROFILER) && m->event_id == 0) {
+		snprintf(buf, len, "ThreadSample");
+		return;
+	}
+	if (view_streq_ci(m->provider, CLR_PROVIDER))
+		for (i = 0; i < sizeof(clr_names) / sizeof(clr_names[0]); i++)
+			if (clr_names[i].id == m->event_id) {
+				snprintf(buf, len, "%s", clr_names[i].name);
+				return;
+			}
+	/* "DotNETRuntime/153": the provider's short (USDT) name and the id */
+	snprintf(buf, len, "%s/%u",
+		 !strncasecmp(m->provider, "Microsoft-Windows-", 18) ? m->provider + 18 : m->provider,
+		 m->event_id);
+}
+
+int view_is_clr(const struct nt_metadata *m, uint32_t id)
+{
+	return m->event_id == id && view_streq_ci(m->provider, CLR_PROVIDER);
+}
+
+static int is_rundown(const struct nt_metadata *m, uint32_t id)
+{
+	return m->event_id == id && view_streq_ci(m->provider, CLR_RUNDOWN_PROVIDER);
+}
+
+int view_is_cpu_sample(const struct nt_metadata *m)
+{
+	return m->event_id == 0 && view_streq_ci(m->provider, SAMPLE_PROFILER);
+}
+
+/* ------------------------------------------------- pass 1: name tables */
+
+static const char *module_display(const char *path, char *buf, size_t len)
+{
+	const char *b = sym_basename(path);
+	size_t l = strlen(b);
+
+	if (l > 4 && (!strcasecmp(b + l - 4, ".dll") || !strcasecmp(b + l - 4, ".exe")))
+		l -= 4;
+	snprintf(buf, len, "%.*s", (int)l, b);
+	return buf;
+}
+
+static int view__add_module(struct view *v, const struct sym_module_rec *m)
+{
+	const char *path = m->il_path && m->il_path[0] ? m->il_path : m->native_path;
+	char disp[512];
+	size_t i;
+
+	if (!path || !path[0])
+		return 0;
+	for (i = 0; i < v->n_mods; i++)
+		if (v->mods[i].id == m->module_id)
+			return 0;
+	if (GROW(v->mods, v->cap_mods, v->n_mods + 1))
+		return -ENOMEM;
+	v->mods[v->n_mods].id = m->module_id;
+	v->mods[v->n_mods].name = strdup(module_display(path, disp, sizeof(disp)));
+	v->mods[v->n_mods].path = strdup(path);
+	v->n_mods++;
+	return 0;
+}
+
+static const struct vmodule *view__module(const struct view *v, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < v->n_mods; i++)
+		if (v->mods[i].id == id)
+			return &v->mods[i];
+	return NULL;
+}
+
+/* A method event: load (ts), DCStart (always valid), unload (ts), DCEnd
+ * (names what came before it, as in TraceEvent: valid until ts, so a range
+ * the collector wrote once per incarnation of reused code names each
+ * incarnation's events). */
+static int view__method_event(struct view *v, const struct nt_read_event *ev, int kind)
+{
+	struct sym_method_rec m;
+	char strs[8192], disp[4096];
+	struct range_entry *e;
+	long idx;
+
+	if (sym_decode_method(ev->payload, ev->payload_size, &m, strs, sizeof(strs)) || !m.size)
+		return 0;	/* malformed: ignore, the frames stay [unknown] */
+	sym_method_display_name(m.ns, m.name, m.sig, disp, sizeof(disp));
+	if (kind == 'u' && range_table__unload(v->methods, m.start, ev->timestamp) >= 0)
+		return 0;
+	idx = range_table__add(v->methods, m.start, m.size, disp, strlen(disp),
+			       kind == 'l' ? ev->timestamp : 0);
+	if (idx < 0)
+		return (int)idx;
+	e = range_table__entry(v->methods, (size_t)idx);
+	e->module_id = m.module_id;
+	e->flags = m.flags;
+	if (kind == 'u' || kind == 'e')
+		e->unload_ts = ev->timestamp ? ev->timestamp : 1;
+	return 0;
+}
+
+static int view__module_event(struct view *v, const struct nt_read_event *ev, int domain)
+{
+	struct sym_module_rec m;
+	char strs[8192];
+
+	if (sym_decode_module(ev->payload, ev->payload_size, domain, &m, strs, sizeof(strs)))
+		return 0;
+	return view__add_module(v, &m);
+}
+
+struct nt_reader *view__open(struct view *v, const char *path)
+{
+	struct nt_event_lookup lookup;
+	struct nt_reader *r;
+
+	manifest_lookup_init(&lookup, &clretw_event_table);
+	r = nt_reader__open(path, &lookup);
+
+	if (!r)
+		fprintf(stderr, "ebpf-collect: cannot read %s: %s\n", path, strerror(errno));
+	else
+		v->info = *nt_reader__info(r);
+	return r;
+}
+
+int view__pass1(struct view *v, const char *path)
+{
+	struct nt_reader *r = view__open(v, path);
+	struct nt_read_event ev;
+	int rc, err = 0;
+
+	if (!r)
+		return -errno;
+	while ((rc = nt_reader__next(r, &ev)) == 1) {
+		const struct nt_metadata *m = ev.meta;
+
+		v->events++;
+		if (view_is_cpu_sample(m))
+			v->cpu_samples = 1;
+		if (view_is_clr(m, CLR_EV_METHOD_LOAD_VERBOSE))
+			err = view__method_event(v, &ev, 'l');
+		else if (view_is_clr(m, CLR_EV_METHOD_UNLOAD_VERBOSE))
+			err = view__method_event(v, &ev, 'u');
+		else if (is_rundown(m, CLR_EV_METHOD_LOAD_VERBOSE))
+			err = view__method_event(v, &ev, 'd');
+		else if (is_rundown(m, CLR_EV_METHOD_UNLOAD_VERBOSE))
+			err = view__method_event(v, &ev, 'e');
+		else if (view_is_clr(m, CLR_EV_MODULE_LOAD) || is_rundown(m, CLR_EV_MODULE_DCSTART) ||
+			 is_rundown(m, CLR_EV_MODULE_DCEND))
+			err = view__module_event(v, &ev, 0);
+		else if (is_rundown(m, CLR_EV_MODULE_LOAD))	/* DomainModuleDCEnd */
+			err = view__module_event(v, &ev, 1);
+		if (err)
+			break;
+	}
+	if (rc < 0) {
+		v->error = 1;
+		snprintf(v->errmsg, sizeof(v->errmsg), "%s", nt_reader__error(r));
+	}
+	v->lost = nt_reader__lost(r);
+	nt_reader__close(r);
+	return err;
+}
+
+/* --------------------------------------------------- frames and stacks */
+
+static uint32_t view__frame(struct view *v, const char *name, const char *file,
+			    enum sym_kind kind)
+{
+	uint64_t h = fnv(name, strlen(name), 1469598103934665603ULL) ^ (uint64_t)kind;
+	struct vframe *f;
+	size_t k, i;
+
+	if (v->n_frames * 2 >= v->n_frame_slots) {
+		size_t n = v->n_frame_slots ? v->n_frame_slots * 2 : 1024;
+		uint32_t *s = calloc(n, sizeof(*s));
+
+		if (!s)
+			return UINT32_MAX;
+		for (i = 0; i < v->n_frames; i++) {
+			for (k = v->frames[i].hash & (n - 1); s[k]; k = (k + 1) & (n - 1))
+				;
+			s[k] = (uint32_t)i + 1;
+		}
+		free(v->frame_slots);
+		v->frame_slots = s;
+		v->n_frame_slots = n;
+	}
+	for (k = h & (v->n_frame_slots - 1); v->frame_slots[k];
+	     k = (k + 1) & (v->n_frame_slots - 1)) {
+		f = &v->frames[v->frame_slots[k] - 1];
+		if (f->hash == h && f->kind == kind && !strcmp(f->name, name))
+			return v->frame_slots[k] - 1;
+	}
+	if (GROW(v->frames, v->cap_frames, v->n_frames + 1))
+		return UINT32_MAX;
+	f = &v->frames[v->n_frames];
+	memset(f, 0, sizeof(*f));
+	f->name = strpool__add(v->pool, name, strlen(name));
+	f->file = file ? strpool__add(v->pool, file, strlen(file)) : NULL;
+	f->kind = kind;
+	f->hash = h;
+	f->last_stack = UINT32_MAX;
+	v->frame_slots[k] = (uint32_t)v->n_frames + 1;
+	return (uint32_t)v->n_frames++;
+}
+
+static uint32_t view__stack(struct view *v, const uint32_t *fr, uint32_t depth)
+{
+	uint64_t h = fnv(fr, depth * sizeof(*fr), 1469598103934665603ULL);
+	struct vstack *st;
+	size_t k, i;
+
+	if (v->n_stacks * 2 >= v->n_stack_slots) {
+		size_t n = v->n_stack_slots ? v->n_stack_slots * 2 : 1024;
+		uint32_t *s = calloc(n, sizeof(*s));
+
+		if (!s)
+			return UINT32_MAX;
+		for (i = 0; i < v->n_stacks; i++) {
+			for (k = v->stacks[i].hash & (n - 1); s[k]; k = (k + 1) & (n - 1))
+				;
+			s[k] = (uint32_t)i + 1;
+		}
+		free(v->stack_slots);
+		v->stack_slots = s;
+		v->n_stack_slots = n;
+	}
+	for (k = h & (v->n_stack_slots - 1); v->stack_slots[k];
+	     k = (k + 1) & (v->n_stack_slots - 1)) {
+		st = &v->stacks[v->stack_slots[k] - 1];
+		if (st->hash == h && st->depth == depth &&
+		    !memcmp(v->frames_pool + st->off, fr, depth * sizeof(*fr)))
+			return v->stack_slots[k] - 1;
+	}
+	if (GROW(v->stacks, v->cap_stacks, v->n_stacks + 1) ||
+	    GROW(v->frames_pool, v->cap_pool, v->n_pool + depth))
+		return UINT32_MAX;
+	st = &v->stacks[v->n_stacks];
+	st->off = (uint32_t)v->n_pool;
+	st->depth = depth;
+	st->hash = h;
+	st->count = 0;
+	memcpy(v->frames_pool + v->n_pool, fr, depth * sizeof(*fr));
+	v->n_pool += depth;
+	v->stack_slots[k] = (uint32_t)v->n_stacks + 1;
+	return (uint32_t)v->n_stacks++;
+}
+
+/* Name one frame address at time ts; returns the frame id. */
+static uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts)
+{
+	const struct range_entry *e;
+	const struct vmodule *mod;
+	enum sym_kind kind;
+	char name[4200];
+
+	if (ip >= SYM_KERNEL_START)
+		kind = SYM_KIND_KERNEL;
+	else
+		kind = SYM_KIND_UNKNOWN;
+	e = range_table__find(v->methods, ip, ts ? ts : 1);
+	if (!e)
+		return view__frame(v, kind == SYM_KIND_KERNEL ? "[kernel.kallsyms]![unknown]" :
+				   "[unknown]", NULL, kind);
+	mod = view__module(v, e->module_id);
+	if (kind != SYM_KIND_KERNEL) {
+		if ((e->flags & RANGE_F_JITTED) ||
+		    (e->module_id & PSEUDO_ID_MASK) != PSEUDO_MODULE_PREFIX)
+			kind = SYM_KIND_JIT;	/* managed code: JIT or precompiled */
+		else if (mod && !strcmp(mod->path, "[kernel.kallsyms]"))
+			kind = SYM_KIND_KERNEL;
+		else
+			kind = SYM_KIND_NATIVE;
+	}
+	if (mod && kind != SYM_KIND_KERNEL)
+		snprintf(name, sizeof(name), "%s!%s", mod->name, e->name);
+	else
+		snprintf(name, sizeof(name), "%s", e->name);
+	return view__frame(v, name, mod ? mod->path : NULL, kind);
+}
+
+static struct vthread *view__thread(struct view *v, uint64_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < v->n_threads; i++)
+		if (v->threads[i].tid == tid)
+			return &v->threads[i];
+	if (GROW(v->threads, v->cap_threads, v->n_threads + 1))
+		return NULL;
+	memset(&v->threads[v->n_threads], 0, sizeof(v->threads[0]));
+	v->threads[v->n_threads].tid = tid;
+	return &v->threads[v->n_threads++];
+}
+
+/* Resolve ev's stack (root first) into a stack id; UINT32_MAX on ENOMEM. */
+uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev)
+{
+	uint32_t fr[1024], depth = 0, i;
+
+	for (i = ev->stack_depth; i-- > 0 && depth < 1024;) {
+		uint64_t ip = ev->stack[i];
+
+		if (!ip)
+			continue;
+		/* callers' addresses are return addresses: name the call */
+		fr[depth] = view__resolve(v, i ? ip - 1 : ip, ev->timestamp);
+		if (fr[depth] == UINT32_MAX)
+			return UINT32_MAX;
+		depth++;
+	}
+	return view__stack(v, fr, depth);
+}
+
+static int view__selected(struct view *v, const struct nt_read_event *ev)
+{
+	char name[256];
+
+	if (!ev->stack_depth)
+		return 0;
+	if (v->event_filter) {
+		view_event_name(ev->meta, name, sizeof(name));
+		return name_matches(name, v->event_filter) ||
+		       (ev->meta->name && name_matches(ev->meta->name, v->event_filter));
+	}
+	if (v->cpu_samples)
+		return view_is_cpu_sample(ev->meta);
+	return 1;
+}
+
+int view__add_sample(struct view *v, const struct nt_read_event *ev)
+{
+	struct vthread *t;
+	uint32_t sid = view__event_stack(v, ev);
+
+	if (sid == UINT32_MAX)
+		return -ENOMEM;
+	v->stacks[sid].count++;
+	if (!v->selected++)
+		v->first_ts = ev->timestamp;
+	v->last_ts = ev->timestamp;
+	t = view__thread(v, ev->thread_id);
+	if (!t)
+		return -ENOMEM;
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 256;
+		uint32_t *st = realloc(t->stacks, cap * sizeof(*st));
+		uint64_t *ts;
+
+		if (!st)
+			return -ENOMEM;
+		t->stacks = st;
+		ts = realloc(t->ts, cap * sizeof(*ts));
+		if (!ts)
+			return -ENOMEM;
+		t->ts = ts;
+		t->cap = cap;
+	}
+	t->stacks[t->n] = sid;
+	t->ts[t->n++] = ev->timestamp;
+	return 0;
+}
+
+/* Pass 2 for convert: collect the selected events' stacks. */
+static int view__collect(struct view *v, const char *path)
+{
+	struct nt_reader *r = view__open(v, path);
+	struct nt_read_event ev;
+	int rc, err = 0;
+
+	if (!r)
+		return -errno;
+	while (!err && (rc = nt_reader__next(r, &ev)) == 1)
+		if (view__selected(v, &ev))
+			err = view__add_sample(v, &ev);
+	nt_reader__close(r);
+	return err;
+}
+
+int view__load(struct view *v, const char *path, const char *event)
+{
+	int err = view__pass1(v, path);
+
+	if (err)
+		return err;
+	v->event_filter = event;
+	v->select_desc = event ? event : v->cpu_samples ? "CPU samples (ThreadSample)" :
+			 "all events with stacks";
+	return view__collect(v, path);
+}

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * view.h - the trace model the Linux views share: a .nettrace read in two
+ * passes (names first, then stacks resolved at each event's time), with
+ * frames and stacks interned.  report, convert (folded, speedscope, flame
+ * graph) are built on it.
+ */
+#ifndef EBPF_COLLECT_VIEW_H
+#define EBPF_COLLECT_VIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "nettrace.h"
+#include "symbolizer.h"
+
+#define SAMPLE_PROFILER		"Microsoft-DotNETCore-SampleProfiler"
+#define PSEUDO_ID_MASK		0xffff000000000000ULL
+#define PSEUDO_MODULE_PREFIX	0xebc0000000000000ULL
+
+struct vmodule {
+	uint64_t id;
+	char *name;		/* display: basename, ".dll"/".exe" dropped */
+	char *path;
+};
+
+struct vframe {
+	const char *name;
+	const char *file;	/* module path or name, for speedscope */
+	enum sym_kind kind;
+	uint64_t hash;
+	uint64_t self, total;	/* report: exclusive / inclusive */
+	uint32_t last_stack;	/* report: inclusive counted once per stack */
+};
+
+struct vstack {
+	uint32_t off, depth;	/* frames (root first) in v->frames_pool */
+	uint64_t hash;
+	uint64_t count;
+};
+
+struct vthread {
+	uint64_t tid;
+	uint32_t *stacks;	/* one per sample, in order */
+	uint64_t *ts;
+	size_t n, cap;
+};
+
+struct view {
+	struct nt_trace_info info;
+	struct range_table *methods;
+	struct vmodule *mods;
+	size_t n_mods, cap_mods;
+	struct strpool *pool;
+	/* frames, interned by name + kind */
+	struct vframe *frames;
+	size_t n_frames, cap_frames;
+	uint32_t *frame_slots;
+	size_t n_frame_slots;
+	/* stacks, interned by frame sequence */
+	struct vstack *stacks;
+	size_t n_stacks, cap_stacks;
+	uint32_t *stack_slots;
+	size_t n_stack_slots;
+	uint32_t *frames_pool;
+	size_t n_pool, cap_pool;
+	/* samples by thread (speedscope) */
+	struct vthread *threads;
+	size_t n_threads, cap_threads;
+	/* what is selected */
+	const char *event_filter;
+	int cpu_samples;	/* the input has SampleProfiler events */
+	uint64_t selected, first_ts, last_ts, events, lost;
+	const char *select_desc;
+	int kind_suffix;
+	int error;		/* the reader stopped on damage */
+	char errmsg[256];
+};
+
+/* Grow array p (element count *cap) to hold need elements; 0 or -ENOMEM. */
+#define GROW(arr, cap, need) ({							\
+	void *__n = view_grow((arr), &(cap), (need), sizeof(*(arr)));		\
+	if (__n)								\
+		(arr) = __n;							\
+	__n ? 0 : -ENOMEM; })
+
+/* view.c: the trace model */
+void *view_grow(void *p, size_t *cap, size_t need, size_t elem);
+int view_parse_u64(const char *s, uint64_t *out);
+int view_streq_ci(const char *a, const char *b);
+void view_event_name(const struct nt_metadata *m, char *buf, size_t len);
+int view_is_clr(const struct nt_metadata *m, uint32_t id);
+int view_is_cpu_sample(const struct nt_metadata *m);
+int view__init(struct view *v);
+void view__free(struct view *v);
+struct nt_reader *view__open(struct view *v, const char *path);
+int view__pass1(struct view *v, const char *path);
+uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev);
+int view__add_sample(struct view *v, const struct nt_read_event *ev);
+int view__load(struct view *v, const char *path, const char *event);
+double view_ticks_to_ns(const struct view *v, uint64_t ticks);
+
+/* the views: folded.c, speedscope.c, flamegraph.c */
+int view__write_folded(struct view *v, FILE *out);
+int view__write_speedscope(struct view *v, const char *file, FILE *out);
+int view__write_svg(struct view *v, const char *file, FILE *out);
+
+#endif
