@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * bench_floor.bpf.c - the floor of the side-by-side bench (issue 9): the
+ * bench_floor.bpf.c - the floor of the side-by-side bench: the
  * least a USDT + BPF tracer can do per event and still deliver the payload.
  *
  * It reads the probe's payload pointer and length (arg0/arg1, the generated

@@ -14,17 +14,17 @@
  *                      struct ce_clr_event, then ustack_depth u64 user
  *                      frames (leaf first), kstack_depth u64 kernel frames,
  *                      then payload_len payload bytes, zero-padded to 8.
- *   CE_REC_KERNEL_*    reserved for kernel events (issue 7: samples,
+ *   CE_REC_KERNEL_*    reserved for kernel events (samples,
  *                      sched, syscalls, process lifecycle).
- *   CE_REC_USDT_GENERIC reserved for arbitrary USDT probes (issue 8).
+ *   CE_REC_USDT_GENERIC reserved for arbitrary USDT probes.
  */
 #ifndef EBPF_COLLECT_COLLECTOR_EVENT_H
 #define EBPF_COLLECT_COLLECTOR_EVENT_H
 
 /* record types */
 #define CE_REC_CLR_EVENT	1
-#define CE_REC_USDT_GENERIC	2	/* issue 8 */
-#define CE_REC_KERNEL_FIRST	16	/* issue 7: 16..63 */
+#define CE_REC_USDT_GENERIC	2
+#define CE_REC_KERNEL_FIRST	16	/* 16..63 */
 #define CE_REC_KERNEL_LAST	63
 
 /* limits */

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # bpf/generic.mk: build fragment.
 #
-# bpf/usdt_generic.bpf.c (any USDT provider, issue 8): bpf/build.mk's chain
+# bpf/usdt_generic.bpf.c (any USDT provider): bpf/build.mk's chain
 # (its wildcard already turns every bpf/*.bpf.c into $(OUTPUT)/bpf/%.bpf.o and
 # $(OUTPUT)/%.skel.h); this fragment only adds the extra header dependency
 # and the users of the skeleton.

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# bpf/kernel.mk: build fragment for kernel events (issue 7).
+# bpf/kernel.mk: build fragment for kernel events.
 #
 # bpf/kernel_events.bpf.c goes through bpf/build.mk's chain (its wildcard
 # makes $(OUTPUT)/bpf/kernel_events.bpf.o and $(OUTPUT)/kernel_events.skel.h);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * kernel_event.h - records of bpf/kernel_events.bpf.c (issue 7: CPU samples,
+ * kernel_event.h - records of bpf/kernel_events.bpf.c (CPU samples,
  * context switches and wake-ups, off-CPU intervals, syscalls, process
  * lifecycle), shared with collector/kernel_events.c.
  *

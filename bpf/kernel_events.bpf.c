@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * kernel_events.bpf.c - kernel events next to the runtime's (issue 7).
+ * kernel_events.bpf.c - kernel events next to the runtime's.
  *
  *   cpu_sample      perf_event, PERF_COUNT_SW_CPU_CLOCK per CPU (this VM has
  *                   no hardware counters): one record with the kernel and

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * usdt_generic.bpf.c - one USDT program for any provider's probes (issue 8:
+ * usdt_generic.bpf.c - one USDT program for any provider's probes (for example
  * python, hotspot, postgresql, ...).
  *
  * libbpf decodes every argument (bpf_usdt_arg: register, memory or constant

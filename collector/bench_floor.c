@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * bench_floor.c - loader and consumer of the bench floor (bpf/bench_floor.bpf.c,
- * issue 9): the minimal libbpf USDT tracer the side-by-side bench compares
+ * bench_floor.c - loader and consumer of the bench floor (bpf/bench_floor.bpf.c):
+ * the minimal libbpf USDT tracer the side-by-side bench compares
  * ebpf-collect with.
  *
  *   bench_floor -p PID -x BINARY -e PROVIDER:NAME [-e ...] [-b MB] [-i MS] [-X MASK]

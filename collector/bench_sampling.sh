@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# bench_sampling: CPU overhead of ebpf-collect's CPU sampling (issue 7) on a
+# bench_sampling: CPU overhead of ebpf-collect's CPU sampling on a
 # CPU-bound process (installed as $OUTPUT/bench_sampling, run by
 # `make bench`, needs root).
 #

@@ -8,7 +8,7 @@
 
 COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/usdt_notes.c \
 		  collector/selection.c collector/reorder.c
-COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace (issue 6)
+COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace
 COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes
 COLLECTOR_SRCS += collector/tracer_pause.c	# the provider's pause word at the end of a trace
 COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c collector/ep_targets.c	# stock .NET: EventPipe
@@ -70,7 +70,7 @@ $(OUTPUT)/tests/test_collector: $(OUTPUT)/obj/tests/unit/test_collector.o \
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lelf $(COMMON_LIB) -o $@
 
-# unit test of collector/symbolize.c (issue 6): tests/unit/test_symbolize.c
+# unit test of collector/symbolize.c: tests/unit/test_symbolize.c
 UNIT_TESTS += $(OUTPUT)/tests/test_symbolize
 $(OUTPUT)/tests/test_symbolize: $(OUTPUT)/obj/tests/unit/test_symbolize.o \
 		$(OUTPUT)/obj/collector/symbolize.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests

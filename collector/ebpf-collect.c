@@ -53,10 +53,10 @@
 #include "selection.h"
 #include "usdt_notes.h"
 #include "tracer_pause.h"
-#include "usdt_generic.h"	/* --usdt (issue 8) */
-#include "kernel_events.h"	/* --kernel, --cpu-sampling (issue 7) */
-#include "symbolize.h"		/* frame names in the trace (issue 6) */
-#include "mmap_events.h"	/* mappings of short-lived processes (issue 6) */
+#include "usdt_generic.h"	/* --usdt */
+#include "kernel_events.h"	/* --kernel, --cpu-sampling */
+#include "symbolize.h"		/* frame names in the trace */
+#include "mmap_events.h"	/* mappings of short-lived processes */
 #include "symbolizer.h"
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 
@@ -99,15 +99,15 @@ static struct env {
 	bool no_ustack;
 	bool stack_helper;
 	bool quiet;
-	bool no_symbols;	/* issue 6 */
+	bool no_symbols;
 	char **cmd;
-	const char *usdt[32];	/* --usdt (issue 8) */
+	const char *usdt[32];	/* --usdt */
 	int nr_usdt;
 	bool usdt_children;
-	unsigned int kernel_groups;	/* --kernel (issue 7): KE_GROUP_* */
-	unsigned int sample_hz;		/* --cpu-sampling (issue 7); 0 = off */
+	unsigned int kernel_groups;	/* --kernel: KE_GROUP_* */
+	unsigned int sample_hz;		/* --cpu-sampling; 0 = off */
 	bool kernel_set, sampling_set;	/* given explicitly: profiles do not change them */
-	bool all_processes;		/* --all-processes (issue 7) */
+	bool all_processes;		/* --all-processes */
 	const char *manifest;		/* --manifest: the runtime's own event table */
 	char *ep_extra[SEL_MAX_REQ];	/* --providers entries only EventPipe knows */
 	int nr_ep_extra;
@@ -201,10 +201,10 @@ enum {
 	OPT_NO_USTACK,
 	OPT_STACK_HELPER,
 	OPT_LIB,
-	OPT_USDT,	/* issue 8 */
-	OPT_NO_SYMBOLS,	/* issue 6 */
+	OPT_USDT,
+	OPT_NO_SYMBOLS,
 	OPT_USDT_CHILDREN,
-	OPT_KERNEL,		/* issue 7 */
+	OPT_KERNEL,
 	OPT_CPU_SAMPLING,
 	OPT_ALL_PROCESSES,
 	OPT_MANIFEST,
@@ -342,7 +342,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--lib %s: %s", arg, strerror(errno));
 		env.libs[env.nr_libs++] = arg;
 		break;
-	case OPT_USDT: {	/* issue 8: checked here, parsed again in main */
+	case OPT_USDT: {	/* checked here, parsed again in main */
 		struct ug_spec sp;
 		char err[256];
 
@@ -357,7 +357,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_USDT_CHILDREN:
 		env.usdt_children = true;
 		break;
-	case OPT_KERNEL: {	/* issue 7 */
+	case OPT_KERNEL: {
 		char err[160];
 
 		if (kernel_events__parse_groups(arg, &env.kernel_groups, err, sizeof(err)))
@@ -383,7 +383,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'q':
 		env.quiet = true;
 		break;
-	case OPT_NO_SYMBOLS:	/* issue 6 */
+	case OPT_NO_SYMBOLS:
 		env.no_symbols = true;
 		break;
 	case 'v':
@@ -557,7 +557,7 @@ static int check_pids(void)
 
 static void print_notes(const char *file, const struct usdt_note_list *l)
 {
-	char fields[512];	/* --usdt's built-in table (issue 8) */
+	char fields[512];	/* --usdt's built-in table */
 	size_t i;
 
 	for (i = 0; i < l->n; i++) {
@@ -672,11 +672,11 @@ struct collector {
 	uint64_t lost_noted;
 	struct ce_counters totals;
 	int fatal;			/* -errno from a callback */
-	struct usdt_generic *ug;	/* --usdt (issue 8), NULL without */
+	struct usdt_generic *ug;	/* --usdt, NULL without */
 	struct ug_totals ug_totals;
-	struct symbolize *sym;		/* issue 6: NULL with --no-symbols */
+	struct symbolize *sym;		/* NULL with --no-symbols */
 	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
-	struct kernel_events *ke;	/* issue 7: NULL without kernel events */
+	struct kernel_events *ke;	/* NULL without kernel events */
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
 	struct pause_site *pauses;	/* where to pause the runtime before detaching */
 	size_t nr_pauses, cap_pauses;
@@ -1017,7 +1017,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		ne.stack = e->ustack_depth ? frames : NULL;
 	}
 	ne.stack_depth = e->ustack_depth + e->kstack_depth;
-	if (c->sym) {	/* issue 6: before the event, it may write method events */
+	if (c->sym) {	/* before the event, it may write method events */
 		err = symbolize__clr_event(c->sym, ev->provider->name, ev->id, e->hdr.pid,
 					   e->hdr.tid, ne.timestamp, ne.payload, ne.payload_size,
 					   ne.stack, ne.stack_depth);
@@ -1035,7 +1035,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 	return count_record(c, e->hdr.timestamp);
 }
 
-/* --usdt (issue 8): a record of bpf/usdt_generic.bpf.c */
+/* --usdt: a record of bpf/usdt_generic.bpf.c */
 static int emit_usdt_generic(struct collector *c, const struct ce_header *h, const void *data,
 			     size_t len)
 {
@@ -1057,14 +1057,14 @@ static int emit_usdt_generic(struct collector *c, const struct ce_header *h, con
 	return count_record(c, h->timestamp);
 }
 
-/* Kernel events (issue 7): frames are named by the symbolize module. */
+/* Kernel events: frames are named by the symbolize module. */
 static int ke_stack(void *ctx, pid_t pid, uint64_t tid, uint64_t ts, const uint64_t *stack,
 		    uint32_t depth)
 {
 	return symbolize__stack(ctx, pid, tid, ts, stack, depth);
 }
 
-/* Kernel events (issue 7): a record of bpf/kernel_events.bpf.c */
+/* Kernel events: a record of bpf/kernel_events.bpf.c */
 static int emit_kernel(struct collector *c, const struct ce_header *h, const void *data,
 		       size_t len)
 {
@@ -1123,9 +1123,9 @@ static int emit_record(void *ctx, const void *data, size_t len)
 	case CE_REC_CLR_EVENT:
 		return emit_clr_event(c, data, len);
 	case CE_REC_USDT_GENERIC:
-		return emit_usdt_generic(c, h, data, len);	/* --usdt (issue 8) */
+		return emit_usdt_generic(c, h, data, len);	/* --usdt */
 	case CE_REC_KERNEL_FIRST ... CE_REC_KERNEL_LAST:
-		return emit_kernel(c, h, data, len);		/* issue 7 */
+		return emit_kernel(c, h, data, len);
 	case CE_REC_EVENTPIPE:
 		return emit_eventpipe(c, h, data, len);
 	default:
@@ -1190,9 +1190,9 @@ static void note_losses(struct collector *c)
 	if (read_counters(c))
 		return;
 	lost = total_lost(&c->totals);
-	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals))	/* issue 8 */
+	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals))
 		lost += usdt_generic__lost(&c->ug_totals);
-	lost += kernel_events__lost(c->ke);	/* issue 7 */
+	lost += kernel_events__lost(c->ke);
 	while (lost > c->lost_noted) {
 		uint64_t d = lost - c->lost_noted;
 		uint32_t n = d > UINT32_MAX ? UINT32_MAX : d;
@@ -1211,7 +1211,7 @@ static void status_line(struct collector *c, uint64_t *last_records, uint64_t *l
 	fprintf(stderr, "\r\033[K%.0f events/s  %llu events  %.1f MB written  %llu dropped",
 		rate, (unsigned long long)c->records, nt_writer__bytes(c->w) / 1048576.0,
 		(unsigned long long)(total_lost(&c->totals) + c->oversize +
-				     kernel_events__lost(c->ke)));	/* issue 7 */
+				     kernel_events__lost(c->ke)));
 	*last_records = c->records;
 	*last_ns = now;
 }
@@ -1241,7 +1241,7 @@ static void rescan(struct collector *c)
 	if (c->child > 0) {
 		if (!c->child_exited) {
 			attach_pid(c, c->child, false);
-			if (c->ug)	/* --usdt (issue 8) */
+			if (c->ug)	/* --usdt */
 				usdt_generic__attach_pid(c->ug, c->child);
 		}
 		return;
@@ -1250,7 +1250,7 @@ static void rescan(struct collector *c)
 		if (!c->pid_alive[i])
 			continue;
 		attach_pid(c, env.pids[i], false);
-		if (c->ug)	/* --usdt (issue 8) */
+		if (c->ug)	/* --usdt */
 			usdt_generic__attach_pid(c->ug, env.pids[i]);
 	}
 }
@@ -1315,7 +1315,7 @@ static int poll_loop(struct collector *c)
 		err = reorder__pop_before(c->ro, now - window, emit_record, c);
 		if (err)
 			break;
-		if (c->sym)	/* issue 6: snapshots while the targets live */
+		if (c->sym)	/* snapshots while the targets live */
 			symbolize__tick(c->sym, now, now - window);
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
@@ -1531,10 +1531,10 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
 		(unsigned long long)t->kstack_truncated);
 	print_prog_stats(c);
-	if (c->sym)	/* issue 6 */
+	if (c->sym)
 		symbolize__print_summary(c->sym, stderr);
-	usdt_generic__print_summary(c->ug, stderr);	/* --usdt (issue 8) */
-	kernel_events__print_summary(c->ke, stderr);	/* issue 7 */
+	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */
+	kernel_events__print_summary(c->ke, stderr);
 	ep_targets__print_summary(&c->ept, stderr);
 	if (c->bad_records || reorder__late(c->ro))
 		fprintf(stderr, "ebpf-collect: %llu malformed records skipped, %llu records out "
@@ -1554,11 +1554,11 @@ static int finish_file(struct collector *c)
 		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->bad_records,
 	};
 
-	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {	/* issue 8 */
+	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {
 		loss.ringbuf_drops += c->ug_totals.rb_drops;
 		loss.other_drops += c->ug_totals.nested_drops + c->ug_totals.bad_records;
 	}
-	if (c->ke) {	/* issue 7 */
+	if (c->ke) {
 		struct ke_counters kc;
 
 		if (!kernel_events__counters(c->ke, &kc)) {
@@ -1572,7 +1572,7 @@ static int finish_file(struct collector *c)
 	struct nt_salvage salv = { 0 };
 	int err;
 
-	err = c->sym ? symbolize__finish(c->sym, last + 1) : 0;	/* issue 6 */
+	err = c->sym ? symbolize__finish(c->sym, last + 1) : 0;
 	if (!err)
 		err = nt_writer__flush(c->w);
 	bytes = nt_writer__bytes(c->w);
@@ -1732,7 +1732,7 @@ static int build_selection(struct collector *c)
 		unsigned int groups = 0, hz = 0;
 		const char *clr;
 
-		/* issue 7: cpu-sampling / contention also bring kernel events */
+		/* cpu-sampling / contention also bring kernel events */
 		if (kernel_events__profile(env.profiles[i], &groups, &hz, &clr)) {
 			if (!env.kernel_set)
 				env.kernel_groups |= groups;
@@ -1756,7 +1756,7 @@ static int open_output(struct collector *c, pid_t pid)
 		.pointer_size = 8,
 		.pid = pid,
 		.ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : c->ncpu,
-		/* issue 7: ExpectedCPUSamplingRate = the --cpu-sampling interval */
+		/* ExpectedCPUSamplingRate = the --cpu-sampling interval */
 		.sampling_interval_ns = env.sample_hz ? 1000000000U / env.sample_hz : 1000000,
 	};
 	struct stat st;
@@ -1802,7 +1802,7 @@ static int setup_bpf(struct collector *c)
 		pr_warn("cannot load BPF program: %s\n", strerror(-err));
 		return err;
 	}
-	if (c->ug) {	/* --usdt (issue 8): same ring buffer, same thresholds */
+	if (c->ug) {	/* --usdt: same ring buffer, same thresholds */
 		usdt_generic__set_follow(c->ug, env.all_processes ? UG_FOLLOW_ALL :
 					 env.usdt_children ? UG_FOLLOW_CHILDREN : UG_FOLLOW_NONE);
 		err = usdt_generic__load(c->ug, bpf_map__fd(c->skel->maps.rb), rb_bytes / 4,
@@ -1812,7 +1812,7 @@ static int setup_bpf(struct collector *c)
 		if (err)
 			return err;
 	}
-	if (env.kernel_groups || env.sample_hz) {	/* issue 7: same ring buffer */
+	if (env.kernel_groups || env.sample_hz) {	/* same ring buffer */
 		struct kernel_events_opts ko = {
 			.groups = env.kernel_groups,
 			.sample_hz = env.sample_hz,
@@ -1856,7 +1856,7 @@ static int attach_libs(struct collector *c, pid_t pid)
 
 	for (i = 0; i < env.nr_libs; i++) {
 		n = attach_path(c, pid, env.libs[i]);
-		if (n >= 0 && c->ug) {	/* --usdt (issue 8) */
+		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_path(c->ug, pid, env.libs[i]);
 
 			n = g < 0 ? g : n + g;
@@ -1889,7 +1889,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 
 	if (c->child > 0) {
 		n = attach_path(c, c->child, cmd_path);
-		if (n >= 0 && c->ug) {	/* --usdt (issue 8) */
+		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_path(c->ug, c->child, cmd_path);
 
 			n = g < 0 ? g : n + g;
@@ -1915,7 +1915,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			return EXIT_FAIL;
 		total += n;
 		n = attach_pid(c, env.pids[i], true);
-		if (n >= 0 && c->ug) {	/* --usdt (issue 8) */
+		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_pid(c->ug, env.pids[i]);
 
 			n = g < 0 ? g : n + g;
@@ -1935,7 +1935,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 		return EXIT_OK;
 	if (dotnet_candidates(c))	/* EventPipe takes over: no warning */
 		return EXIT_NO_PROBES;
-	if (c->ug)	/* --usdt (issue 8) */
+	if (c->ug)	/* --usdt */
 		pr_warn("no USDT probes matching --usdt in pid%s %d%s (ebpf-collect -l -p PID "
 			"lists them)\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
 			env.nr_pids > 1 ? ",..." : "");
@@ -2037,7 +2037,7 @@ static void detach_links(struct collector *c)
 	for (i = 0; i < c->nr_links; i++)
 		bpf_link__destroy(c->links[i]);
 	c->nr_links = 0;
-	usdt_generic__detach(c->ug);	/* --usdt (issue 8): same trick */
+	usdt_generic__detach(c->ug);	/* --usdt: same trick */
 	nth = n < DETACH_THREADS ? n : DETACH_THREADS;
 	for (i = 0; i < nth; i++) {
 		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
@@ -2056,11 +2056,11 @@ static void collector__free(struct collector *c)
 	detach_links(c);
 	free(c->links);
 	ring_buffer__free(c->rb);
-	usdt_generic__free(c->ug);	/* issue 8 */
-	kernel_events__destroy(c->ke);	/* issue 7 */
+	usdt_generic__free(c->ug);
+	kernel_events__destroy(c->ke);
 	ep_targets__free(&c->ept);
 	mmap_events__free(c->mm);
-	symbolize__free(c->sym);	/* issue 6 */
+	symbolize__free(c->sym);
 	clr_events__destroy(c->skel);
 	reorder__free(c->ro);
 	free(c->meta_ids);
@@ -2076,7 +2076,7 @@ int collect_main(int argc, char **argv)
 	struct sigaction sa = { .sa_handler = sig_handler };
 	char *cmd_path = NULL;
 	int release_fd = -1, ret, err;
-	int i;	/* issue 6 */
+	int i;
 
 	if (parse_cmdline(argc, argv))
 		return EXIT_USAGE;
@@ -2124,7 +2124,7 @@ int collect_main(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto cleanup;
 	}
-	if (env.nr_usdt) {	/* --usdt (issue 8) */
+	if (env.nr_usdt) {	/* --usdt */
 		char uerr[256];
 		int i;
 
@@ -2161,7 +2161,7 @@ int collect_main(int argc, char **argv)
 		ret = EXIT_OUTPUT;
 		goto cleanup;
 	}
-	if (!env.no_symbols) {	/* issue 6 */
+	if (!env.no_symbols) {
 		c.sym = symbolize__new(c.w, NULL);
 		if (!c.sym) {
 			pr_warn("out of memory\n");
@@ -2190,11 +2190,11 @@ int collect_main(int argc, char **argv)
 		if (ret == EXIT_NO_PROBES || ep != EXIT_NO_PROBES)
 			ret = ep;
 	}
-	if (ret == EXIT_NO_PROBES && c.ke) {	/* issue 7: kernel events still apply */
+	if (ret == EXIT_NO_PROBES && c.ke) {	/* kernel events still apply */
 		pr_info("tracing kernel events only\n");
 		ret = EXIT_OK;
 	}
-	if (!ret && c.ke && kernel_events__attach(c.ke))	/* issue 7 */
+	if (!ret && c.ke && kernel_events__attach(c.ke))
 		ret = EXIT_FAIL;
 	if (ret)
 		goto cleanup;

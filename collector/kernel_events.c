@@ -14,7 +14,7 @@
  * frequency mode at the requested rate, each with the cpu_sample program
  * attached; the program drops idle and non-target samples.  Samples become
  * the SampleProfiler thread-sample event exactly as EventPipe writes it
- * (nettrace-format.md section 10), so TraceEvent's CPU stack views work:
+ * (docs/nettrace-format.md section 10), so TraceEvent's CPU stack views work:
  * payload int32 2 (Managed) when the leaf user frame is JIT code -- the
  * symbolizer says SYM_KIND_JIT: an anonymous executable mapping named by a
  * perf map or a method-load event -- else 1 (External).  Deviation from

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * kernel_events.h - kernel events in the trace (issue 7): CPU samples,
+ * kernel_events.h - kernel events in the trace: CPU samples,
  * context switches, wake-ups and off-CPU time, syscalls, process lifecycle.
  *
  * Lifecycle (style item 2), driven by the collector:

@@ -12,7 +12,7 @@
  * files open, so a process that exits before the trace ends is still named.
  *
  * What TraceEvent does with method events (TraceLog, for a trace file; see
- * nettrace-format.md section 11):
+ * docs/nettrace-format.md section 11):
  *   - every distinct stack address of a process becomes one code-address
  *     entry, unresolved, the first time an event referencing it is read;
  *   - MethodUnloadVerbose and rundown MethodDCEndVerbose resolve every

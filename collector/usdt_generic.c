@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * usdt_generic.c - any USDT provider into the trace (issue 8).
+ * usdt_generic.c - any USDT provider into the trace.
  *
  * Each --usdt PROVIDER[:PROBE-GLOB][:ARGSPEC] selects probes by provider and
  * a glob on the probe name.  Probes are found in the stapsdt notes of the

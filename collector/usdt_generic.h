@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * usdt_generic.h - any USDT provider into the trace (issue 8):
+ * usdt_generic.h - any USDT provider into the trace:
  * `--usdt PROVIDER[:PROBE-GLOB][:ARGSPEC]`.
  *
  * ARGSPEC is a comma-separated list of  [arg]N=TYPE[/NAME]  with N the

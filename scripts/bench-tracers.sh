@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # bench-tracers: ebpf-collect side by side with bpftrace, perf and LTTng-UST
-# on the same probes, in one run on this machine (issue 9).  Run by
+# on the same probes, in one run on this machine.  Run by
 # `make bench` (scripts/bench.sh runs every executable scripts/bench-*.sh);
 # needs root.  Prints the summary table first (with the component benches'
 # results when scripts/bench.sh passes their outputs in BENCH_RESULTS), then

@@ -888,7 +888,7 @@ int sym_info__format(const struct sym_info *si, char *buf, size_t len)
 	return snprintf(buf, len, "[unknown]");
 }
 
-/* ------------------------------------------------- payloads (§11 layouts) */
+/* ------------------------------------------------- payloads (docs/nettrace-format.md section 11) */
 
 struct wbuf {
 	uint8_t *p;

@@ -332,7 +332,7 @@ const char *sym_basename(const char *path);
 int proc__nspid(pid_t pid, pid_t *nspid);
 int proc__uids(pid_t pid, uid_t *uids, int max);
 
-/* --------------------------------------------- rundown payloads (§11) */
+/* --------------------------------------------- rundown payloads (docs/nettrace-format.md section 11) */
 
 /* CLR event ids (Microsoft-Windows-DotNETRuntime / ...Rundown) */
 #define CLR_PROVIDER		"Microsoft-Windows-DotNETRuntime"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# Kernel events in the trace (issue 7), through the real CLI:
+# Kernel events in the trace, through the real CLI:
 # ebpf-collect --kernel sched,syscalls,proc --cpu-sampling[=HZ] [--all-processes].
 # Traces are read back with `ebpf-collect dump --json` and checked by
 # tests/kernel_trace.py, which names frames from the trace's own method

@@ -96,7 +96,7 @@ EOF
 	assert_equal "$(s '["summary"]["lost"]')" 0
 	assert_equal "$(s '["summary"]["complete"]')" True
 	assert_equal "$(s '["summary"]["pid"]')" 60178
-	# one GC suspend/restart quartet per sampling pass (format guide section 10)
+	# one GC suspend/restart quartet per sampling pass (docs/nettrace-format.md section 10)
 	assert_equal "$(s '["by_id"]["Microsoft-Windows-DotNETRuntime/9"]')" 7423
 	assert_equal "$(s '["by_id"]["Microsoft-Windows-DotNETRuntime/3"]')" 7423
 	cross_check "$TD/perfview/only_managed_samples.nettrace"
@@ -233,8 +233,8 @@ print(m < 2**32, m > 0)' "$BATS_TEST_TMPDIR/d.jsonl"
 	assert_output "True True"
 }
 
-@test "format guide section 9 golden file: exact dump output" {
-	# the bytes, from the hex rows of the guide's section 9
+@test "docs/nettrace-format.md section 9 golden file: exact dump output" {
+	# the bytes, from the hex rows of docs/nettrace-format.md section 9
 	python3 - "$SHARED/docs/nettrace-format.md" "$BATS_TEST_TMPDIR/golden.nettrace" <<'EOF'
 import re, sys
 text = open(sys.argv[1]).read()
@@ -293,7 +293,7 @@ events per provider/event:
 @test "manifest events: matched by provider + id + version, decoded through the event table" {
 	run dump_json "$TD/perfview/only_managed_samples.nettrace"
 	assert_success
-	# format guide section 11's real example (rundown MethodDCEndVerbose, 144 v1)
+	# docs/nettrace-format.md section 11's real example (rundown MethodDCEndVerbose, 144 v1)
 	run python3 -c 'import json,sys
 for l in open(sys.argv[1]):
     d = json.loads(l)

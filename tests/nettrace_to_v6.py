@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-"""Convert a V4/V5 .nettrace file to the V6 block format (format guide
+"""Convert a V4/V5 .nettrace file to the V6 block format (docs/nettrace-format.md
 section 12), for tests/nettrace.bats: the C reader must give the same events
-for both.  Written from the guide, independently of symbolizer/.
+for both.  Written from docs/nettrace-format.md, independently of symbolizer/.
 
 Threads become indexes defined by Thread blocks (emitted before the first
 block that uses them); metadata becomes V6 rows (V1 fields and V2Params

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 """Independent .nettrace block walker, used by tests/nettrace.bats to
-cross-check the C reader.  Written separately from symbolizer/ from the
-format guide; deliberately simple (whole file in memory).
+cross-check the C reader.  Written separately from symbolizer/ from
+docs/nettrace-format.md; deliberately simple (whole file in memory).
 
 Prints one JSON object: events, per "provider/id" counts, events with a
 non-empty stack, blocks per kind, lost events (sequence gaps), and, when the

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # Every frame of a trace written by ebpf-collect is named inside the trace
-# (collector/symbolize.c, issue 6).  The reference runtime ($REFRT) says
+# (collector/symbolize.c).  The reference runtime ($REFRT) says
 # which JIT method was live where and when (its --summary method table);
 # the check reads only the trace (`ebpf-collect dump --json`) and names each
 # frame the way TraceEvent's TraceLog does:
@@ -18,7 +18,7 @@
 # events would otherwise hide a wrong order); a control run that moves the
 # collector's events to the end of the file must then fail.  `ebpf-collect
 # convert` must print the same stacks.  Kernel frames (CPU samples and
-# context switches of issue 7) are checked against /proc/kallsyms.
+# context switches) are checked against /proc/kallsyms.
 #
 # Tags: root (BPF attach).  About 40 s.
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# --usdt (issue 8): any USDT provider into the trace, on runtimes nobody here
+# --usdt: any USDT provider into the trace, on runtimes nobody here
 # wrote -- Debian's own /usr/bin/python3.11, PostgreSQL 15 and OpenJDK 17
 # (scripts/setup.sh installs them).  Each test starts its own target, traces
 # it with `ebpf-collect --usdt ...`, reads the file back with

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-# usdt/bench.mk: side-by-side tracer benchmarks (issue 9).
+# usdt/bench.mk: side-by-side tracer benchmarks.
 #
 # Programs for scripts/bench-tracers.sh (run by `make bench` through
 # scripts/bench.sh), kept out of $(OUTPUT)/bench_* so that bench.sh does

@@ -15,7 +15,7 @@
  * alternating the order.  Prints median, min and max ns per call over
  * ROUNDS rounds, the per-round (paired) differences to the empty call,
  * which cancel most of the noise of a shared machine, and the ratios.
- * Target (issue 2): the difference is within 0.3 ns.
+ * Target: the difference is within 0.3 ns.
  *
  * Usage: bench_fire [ITERS [ROUNDS]]
  */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * bench_probes.c - the traced program of the side-by-side tracer bench
- * (scripts/bench-tracers.sh, issue 9).
+ * (scripts/bench-tracers.sh).
  *
  *   bench_probes -m MODE [-s BYTES] [-n COUNT] [-t THREADS] [-r RATE]
  *                [-w SECS] [-d MS] [-g FILE] [-b BATCH]

@@ -90,7 +90,7 @@ struct report {
 	struct gc_pending pend[64];
 	int n_pend;
 	uint64_t gc_n[4], gc_total[4], gc_max[4];
-	/* off-CPU time (issue 7): key (managed frame + 1) << 32 | (user leaf + 1) */
+	/* off-CPU time: key (managed frame + 1) << 32 | (user leaf + 1) */
 	struct u64map offcpu_ns, offcpu_n;
 	uint64_t offcpu_total, offcpu_events;
 };
@@ -198,7 +198,7 @@ static uint32_t report__leaf_managed(const struct view *v, uint32_t sid)
 	return st->depth ? v->frames_pool[st->off + st->depth - 1] : UINT32_MAX;
 }
 
-/* Kernel OffCpu events (issue 7, collector/kernel_events.c: provider
+/* Kernel OffCpu events (collector/kernel_events.c: provider
  * Linux-Kernel-Sched, id 3, fields Pid, Tid, DurationNs, ...): blocked time
  * by (leaf managed frame, leaf user frame) of the blocking stack. */
 static int report__offcpu(struct report *rp, const struct nt_read_event *ev)
@@ -261,7 +261,7 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 	report__gc(rp, ev);
 	if (view_is_clr(ev->meta, 80) && report__exception(rp, ev))
 		return -ENOMEM;
-	if (report__offcpu(rp, ev))	/* issue 7 */
+	if (report__offcpu(rp, ev))
 		return -ENOMEM;
 	if (!ev->stack_depth)
 		return 0;
@@ -413,7 +413,7 @@ static int offcpu_cmp(const void *a, const void *b)
 	return x == y ? 0 : x > y ? -1 : 1;
 }
 
-/* Off-CPU time by blocking frame (issue 7). */
+/* Off-CPU time by blocking frame. */
 static void report__offcpu_print(struct report *rp, int top)
 {
 	struct view *v = rp->v;
@@ -596,7 +596,7 @@ int report_main(int argc, char **argv)
 		exit_code = EXIT_FAIL;
 	}
 	report__cpu(&rp, (int)top);
-	report__offcpu_print(&rp, (int)top);	/* issue 7 */
+	report__offcpu_print(&rp, (int)top);
 	report__events(&rp, 3);
 	report__gc_print(&rp, &v);
 	report__exceptions(&rp);

@@ -4,7 +4,7 @@
  * (`report`, `convert`).
  *
  * Names inside a trace come from the trace itself, the way TraceEvent does
- * it (nettrace-format.md §11): a first pass collects the method events
+ * it (docs/nettrace-format.md section 11): a first pass collects the method events
  * (MethodLoadVerbose / MethodDCStartVerbose = load at the event's time;
  * MethodUnloadVerbose = unload; MethodDCEndVerbose = a range valid for the
  * whole trace) and module events into a time-aware range table; the second

@@ -3,7 +3,7 @@
  * nettrace.h - streaming writer and tolerant reader for .nettrace files
  * (NetTrace V5 semantics in the version-4 FastSerialization container,
  * as `dotnet-trace collect` writes them).  Format reference:
- * ../shared/docs/nettrace-format.md.
+ * docs/nettrace-format.md.
  *
  * Writer: bounded memory.  Events go into an EventBlock buffer (and their
  * stacks into a StackBlock buffer, each distinct stack once per

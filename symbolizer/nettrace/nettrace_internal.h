@@ -25,7 +25,7 @@
 
 #define NT_BLOCK_HEADER_SIZE	20	/* EventBlock/MetadataBlock header */
 
-/* compressed event-header flags (format guide section 4.2) */
+/* compressed event-header flags (docs/nettrace-format.md section 4.2) */
 #define NT_F_METADATA_ID	0x01
 #define NT_F_CAPTURE		0x02
 #define NT_F_THREAD_ID		0x04

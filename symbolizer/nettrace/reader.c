@@ -3,7 +3,7 @@
  * reader.c - tolerant .nettrace reader: the V4 FastSerialization
  * container with V5 metadata tags (what every runtime writes), uncompressed
  * NetPerf-era event headers, and the V6 block format
- * (../shared/docs/nettrace-format.md sections 2-8 and 12).
+ * (docs/nettrace-format.md sections 2-8 and 12).
  *
  * Design
  * ------
@@ -11,7 +11,7 @@
  * FastSerialization object at a time.  A block is only used when it is whole:
  * its BlockSize bytes and the closing EndObject byte must be present.  An
  * EventBlock is decoded completely into a per-block event array (and every
- * check of the format guide's section 8 list applied: known metadata id,
+ * check of docs/nettrace-format.md section 8 list applied: known metadata id,
  * stack id defined in the current sequence-point region, events ending
  * exactly at the block end) before the first of its events is handed out, so
  * the caller gets every event of every whole, valid block and then a clean
@@ -64,7 +64,7 @@ int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 enum { BLOB_UNCOMPRESSED, BLOB_V5, BLOB_V6 };
 
 /*
- * Decode one blob header at *pp (compressed: guide 4.2 - in V6 flag 0x10 is
+ * Decode one blob header at *pp (compressed: docs/nettrace-format.md section 4.2 - in V6 flag 0x10 is
  * a label-list id and 0x20 is unused - else 4.3) into ev, using and updating
  * prev.  Returns 0 or -1 with a static reason in *why.
  */

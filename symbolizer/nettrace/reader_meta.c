@@ -183,7 +183,7 @@ fail:
 }
 
 /*
- * Metadata payload (guide section 5).  The fixed part must parse (else the
+ * Metadata payload (docs/nettrace-format.md section 5).  The fixed part must parse (else the
  * file is corrupt); a field list or tag that does not parse leaves the event
  * without fields, as TraceEvent does.
  */

@@ -23,7 +23,7 @@
 /* ------------------------------------------------------------ V6 */
 
 /*
- * NetTrace V6 (guide section 12): "Nettrace", uint32 0, uint32 major 6,
+ * NetTrace V6 (docs/nettrace-format.md section 12): "Nettrace", uint32 0, uint32 major 6,
  * uint32 minor, then blocks of uint32 (size | kind << 24) + content, no
  * padding.  Threads are indexes defined by Thread blocks; metadata rows are
  * UTF-8 with optional properties; flag 0x10 of an event header is a label

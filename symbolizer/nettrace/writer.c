@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * writer.c - streaming .nettrace writer (NetTrace V5 semantics in the
- * version-4 FastSerialization container; ../shared/docs/nettrace-format.md).
+ * version-4 FastSerialization container; docs/nettrace-format.md).
  *
  * Design
  * ------

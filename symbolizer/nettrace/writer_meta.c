@@ -121,7 +121,7 @@ static int put_tag(struct nt_buf *b, uint8_t kind, const void *p, size_t n)
 	return 0;
 }
 
-/* Build the metadata payload (format guide section 5). */
+/* Build the metadata payload (docs/nettrace-format.md section 5). */
 static int build_metadata(struct nt_buf *b, uint32_t id, const struct nt_event_desc *d)
 {
 	struct nt_buf v2 = { 0 };

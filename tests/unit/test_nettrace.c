@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * test_nettrace.c - writer/reader unit tests: the format guide's section 9
+ * test_nettrace.c - writer/reader unit tests: docs/nettrace-format.md section 9
  * golden file byte for byte, section 4.4 header compression, random round
  * trips (threads, stacks, UTF-16, metadata kinds, out-of-order timestamps,
  * sequence points, lost-event gaps), a trace cut at every byte offset,
- * corruption checks of the section 8 list, write errors and bounded memory.
+ * corruption checks of docs/nettrace-format.md section 8, write errors and bounded memory.
  */
 #include <fcntl.h>
 #include <malloc.h>
@@ -21,7 +21,7 @@
 #include "nettrace_internal.h"
 #include "event_table.h"
 
-/* ../shared/docs/nettrace-format.md section 9, 446 bytes */
+/* docs/nettrace-format.md section 9, 446 bytes */
 static const uint8_t golden[] = {
 	0x4e, 0x65, 0x74, 0x74, 0x72, 0x61, 0x63, 0x65, 0x14, 0x00, 0x00, 0x00,
 	0x21, 0x46, 0x61, 0x73, 0x74, 0x53, 0x65, 0x72, 0x69, 0x61, 0x6c, 0x69,
@@ -1057,7 +1057,7 @@ static void test_validity_checks(void)
 	}
 }
 
-/* NetPerf-era uncompressed event blobs (guide 4.3) are still read. */
+/* NetPerf-era uncompressed event blobs (docs/nettrace-format.md section 4.3) are still read. */
 static void append_block(struct nt_buf *b, const char *name, const struct nt_buf *content)
 {
 	size_t n = strlen(name);
@@ -1154,7 +1154,7 @@ static void test_uncompressed_headers(void)
 
 /* ------------------------------------------------------------ V6 */
 
-/* The format guide's section 12.4 minimal V6 file (325 bytes), with its
+/* docs/nettrace-format.md section 12.4: the minimal V6 file (325 bytes), with its
  * placeholders filled in from the section 9 file (same sample). */
 static void v6_golden(struct nt_buf *b)
 {
