@@ -6,7 +6,8 @@
 # ($(EVENT_TABLE_OBJS), usdt/build.mk), the symbolizer and the nettrace
 # library.  $(OUTPUT)/nettrace-dump is `ebpf-collect dump` alone.
 
-COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/usdt_notes.c \
+COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/cli.c collector/clr_events.c \
+		  collector/stop.c collector/usdt_notes.c \
 		  collector/selection.c collector/reorder.c
 COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace
 COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes
@@ -22,7 +23,8 @@ COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
 
 # the skeleton must exist before the object that includes it is compiled
-$(OUTPUT)/obj/collector/ebpf-collect.o: $(OUTPUT)/clr_events.skel.h
+$(addprefix $(OUTPUT)/obj/collector/,ebpf-collect.o cli.o clr_events.o stop.o): \
+	$(OUTPUT)/clr_events.skel.h
 
 .PHONY: collector-objs
 collector-objs: $(COLLECTOR_OBJS)

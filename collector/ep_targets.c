@@ -16,8 +16,8 @@
 /* -- dotnet: a runtime makes its socket early in start-up */
 #define EP_CHILD_SOCKET_NS	(10 * 1000000000ULL)
 
-#define warn(fmt, ...) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__)
-#define info(t, fmt, ...) do { if (!(t)->quiet) warn(fmt, ##__VA_ARGS__); } while (0)
+#define LOG_PREFIX "ebpf-collect: "
+#include "log.h"
 
 static uint64_t now_ns(void)
 {
@@ -69,7 +69,7 @@ int ep_targets__config(struct ep_targets *t, const struct selection *sel, char *
 {
 	t->quiet = quiet;
 	if (eventpipe__config(&t->cfg, sel, extra, n_extra, cpu_sampling, 256)) {
-		warn("too many providers for one EventPipe session (max %d)\n", EP_MAX_PROVIDERS);
+		pr_warn("too many providers for one EventPipe session (max %d)\n", EP_MAX_PROVIDERS);
 		return EXIT_USAGE;
 	}
 	return EXIT_OK;
@@ -85,28 +85,28 @@ static int start(struct ep_targets *t, int i, pid_t pid, bool child)
 
 	rc = dn_find_socket(pid, &s);
 	if (rc == -ESRCH) {
-		warn("no such process: %d\n", pid);
+		pr_warn("no such process: %d\n", pid);
 		return EXIT_NO_PROCESS;
 	}
 	if (rc == -ENOENT && child) {
-		warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
+		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
 		     "TMPDIR): started with DOTNET_EnableDiagnostics=0?\n", pid, dn_nspid(pid));
 		return EXIT_NO_PROBES;
 	}
 	if (rc == -ENOENT)	/* the caller's no-probes line said so */
 		return EXIT_NO_PROBES;
 	if (rc) {
-		warn("pid %d: cannot look for its .NET diagnostics socket: %s\n", pid,
+		pr_warn("pid %d: cannot look for its .NET diagnostics socket: %s\n", pid,
 		     strerror(-rc));
 		return rc == -EACCES ? EXIT_NO_PRIV : EXIT_FAIL;
 	}
 	t->ep[i] = eventpipe__start(&s, &t->cfg, &why, err, sizeof(err));
 	if (!t->ep[i]) {
-		warn("%s\n", err);
+		pr_warn("%s\n", err);
 		return why == EP_FAIL_ACCESS ? EXIT_NO_PRIV :
 		       why == EP_FAIL_NO_SOCKET ? EXIT_NO_PROBES : EXIT_FAIL;
 	}
-	info(t, "pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d%s)\n",
+	pr_info("pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d%s)\n",
 	     pid, s.path, eventpipe__version(t->ep[i]),
 	     eventpipe__perfmap(t->ep[i]) ? ", perf map enabled" : "");
 	return EXIT_OK;
@@ -145,7 +145,7 @@ static int child_tick(struct ep_targets *t, bool (*has_usdt)(void *ctx, pid_t pi
 	if (dn_find_socket(t->child, &s)) {
 		if (now_ns() < t->child_deadline)
 			return 0;
-		warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
+		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
 		     "TMPDIR) %llu s after start: started with DOTNET_EnableDiagnostics=0?\n",
 		     t->child, dn_nspid(t->child), EP_CHILD_SOCKET_NS / 1000000000ULL);
 		t->fail = EXIT_NO_PROBES;
@@ -155,7 +155,7 @@ static int child_tick(struct ep_targets *t, bool (*has_usdt)(void *ctx, pid_t pi
 	rc = has_usdt(ctx, t->child) ? EXIT_OK : start(t, 0, t->child, true);
 	if (dn_command(s.path, DN_SET_PROCESS, DN_PROC_RESUME_RUNTIME, NULL, 0, NULL, NULL, NULL,
 		       NULL))
-		warn("pid %d: ResumeRuntime failed\n", t->child);
+		pr_warn("pid %d: ResumeRuntime failed\n", t->child);
 	if (rc == EXIT_OK)
 		return 0;
 	t->fail = rc;
@@ -174,7 +174,7 @@ int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 			continue;
 		err = eventpipe__poll(t->ep[i], ro);
 		if (err) {
-			warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
+			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
 			     strerror(-err));
 			return err;
 		}
@@ -200,15 +200,15 @@ int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
 			continue;
 		rc = eventpipe__stop(t->ep[i], ro, EP_STOP_TIMEOUT_MS, msg, sizeof(msg));
 		if (rc < 0) {
-			warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
+			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
 			     strerror(-rc));
 			return rc;
 		}
 		if (rc) {
-			warn("%s\n", msg);
+			pr_warn("%s\n", msg);
 			t->cut = true;
 		} else if (eventpipe__exited(t->ep[i])) {
-			info(t, "pid %d exited during the trace; its EventPipe stream ended with "
+			pr_info("pid %d exited during the trace; its EventPipe stream ended with "
 			     "it\n", eventpipe__pid(t->ep[i]));
 		}
 	}

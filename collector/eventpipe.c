@@ -20,6 +20,9 @@
 #include <linux/types.h>
 #include "collector_event.h"
 #include "eventpipe.h"
+
+#define LOG_PREFIX "ebpf-collect: "
+#include "log.h"
 #include "nettrace.h"
 #include "reorder.h"
 #include "selection.h"
@@ -470,7 +473,7 @@ static void check_clock(struct eventpipe *ep)
 	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 	sync = to_ns(ep, info->sync_ts);
 	if (sync > now + 1000000000ULL || now - sync > 60 * 1000000000ULL)
-		fprintf(stderr, "ebpf-collect: pid %d: its EventPipe clock (sync point %llu ns, "
+		pr_warn("pid %d: its EventPipe clock (sync point %llu ns, "
 			"%llu ticks/s) is not this host's CLOCK_MONOTONIC (%llu ns): events merged "
 			"as timestamped\n", ep->sock.pid, (unsigned long long)sync,
 			(unsigned long long)info->freq, (unsigned long long)now);

@@ -48,6 +48,9 @@
 #include <bpf/libbpf.h>
 #include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/kernel.mk) */
 #include "kernel_events.h"
+
+#define LOG_PREFIX "kernel-events: "
+#include "log.h"
 #include "nettrace.h"
 #include "symbolizer.h"
 #include "syscall_names.h"
@@ -62,9 +65,6 @@ _Static_assert(sizeof(struct ke_exec) == 304, "ke_exec layout");
 _Static_assert(sizeof(struct ke_exit) == 48, "ke_exit layout");
 _Static_assert(sizeof(struct ke_counters) == 12 * 8, "ke_counters layout");
 
-#define pr_warn(fmt, ...) fprintf(stderr, "kernel-events: " fmt, ##__VA_ARGS__)
-#define pr_debug(fmt, ...) \
-	do { if (ke->opts.verbose) fprintf(stderr, "kernel-events: " fmt, ##__VA_ARGS__); } while (0)
 
 /* ------------------------------------------------------ event metadata */
 

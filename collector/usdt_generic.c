@@ -40,6 +40,9 @@
 #include "collector_event.h"
 #include "../bpf/usdt_generic.h"	/* the record (same basename as ours) */
 #include "usdt_generic.h"
+
+#define LOG_PREFIX "ebpf-collect: "
+#include "log.h"
 #include "usdt_generic.skel.h"
 #include "nettrace.h"
 #include "usdt_notes.h"
@@ -49,9 +52,6 @@ _Static_assert(sizeof(struct ce_usdt_generic) == 168,
 _Static_assert(sizeof(struct ug_counters) == 10 * 8, "ug_counters layout (bpf/usdt_generic.h)");
 _Static_assert(UG_ARGS == UG_MAX_ARGS, "UG_ARGS");
 
-#define pr_warn(fmt, ...) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__)
-#define pr_debug(ug, fmt, ...) \
-	do { if ((ug)->verbose) fprintf(stderr, "ebpf-collect: " fmt, ##__VA_ARGS__); } while (0)
 
 /* ------------------------------------------------------------ built-in table */
 
@@ -702,8 +702,8 @@ static int attach_file(struct usdt_generic *ug, pid_t pid, const char *path,
 	}
 	usdt_notes__free(&notes);
 	ug->found += matched;
-	if (matched && ug->verbose >= 0)
-		fprintf(stderr, "ebpf-collect: pid %d: attached %d of %d --usdt probes in %s\n",
+	if (matched)
+		pr_info("pid %d: attached %d of %d --usdt probes in %s\n",
 			pid, attached, matched, path);
 	return err ? err : attached;
 }

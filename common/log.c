@@ -36,6 +36,11 @@ int log_enabled(enum log_level level)
 	return sink != stderr_print || level <= cur_level;
 }
 
+void log_vprint(enum log_level level, const char *fmt, va_list ap)
+{
+	sink(level, fmt, ap);
+}
+
 void log_print(enum log_level level, const char *fmt, ...)
 {
 	va_list ap;

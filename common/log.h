@@ -38,6 +38,8 @@ int log_enabled(enum log_level level);
 
 __attribute__((format(printf, 2, 3)))
 void log_print(enum log_level level, const char *fmt, ...);
+/* The same with a va_list (for sinks of other libraries, e.g. libbpf's). */
+void log_vprint(enum log_level level, const char *fmt, va_list ap);
 
 #ifndef LOG_PREFIX
 #define LOG_PREFIX ""

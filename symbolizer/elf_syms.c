@@ -26,6 +26,9 @@
 #include <unistd.h>
 #include "symbolizer.h"
 
+#define LOG_PREFIX "symbolizer: "
+#include "log.h"
+
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
 #endif
@@ -318,7 +321,7 @@ static int elf_syms__load_debug(struct elf_syms *es, Elf *elf, const char *path,
 	err = elf_syms__read_type(es, delf, SHT_SYMTAB);
 	if (!err) {
 		es->debug_file = strdup(found);
-		sym_debug("%s: symbols from %s\n", path, found);
+		pr_debug("%s: symbols from %s\n", path, found);
 	}
 	elf_end(delf);
 	close(fd);

@@ -13,6 +13,9 @@
 #include <string.h>
 #include "symbolizer.h"
 
+#define LOG_PREFIX "symbolizer: "
+#include "log.h"
+
 struct ksym {
 	struct elf_sym s;
 	const char *module;	/* "[kernel.kallsyms]" or "[mod]" (pooled) */
@@ -89,7 +92,7 @@ struct ksyms *ksyms__load(const char *path)
 	f = fopen(path, "re");
 	if (!ks->names || !f) {
 		err = -errno;
-		sym_warn("cannot read %s: %s\n", path, strerror(errno));
+		pr_warn("cannot read %s: %s\n", path, strerror(errno));
 		goto cleanup;
 	}
 	while (getline(&line, &lcap, f) > 0) {
@@ -111,7 +114,7 @@ struct ksyms *ksyms__load(const char *path)
 	}
 	if (!nonzero) {
 		err = -EPERM;
-		sym_warn("%s: all %zu addresses read as 0 (not root, or kernel.kptr_restrict); kernel frames stay unnamed\n",
+		pr_warn("%s: all %zu addresses read as 0 (not root, or kernel.kptr_restrict); kernel frames stay unnamed\n",
 			 path, ks->n);
 		goto cleanup;
 	}

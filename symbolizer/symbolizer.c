@@ -42,44 +42,8 @@
 #include <sys/sysmacros.h>
 #include "symbolizer.h"
 
-/* ------------------------------------------------------------- logging */
-
-static int sym_default_print(enum sym_print_level level, const char *fmt, va_list ap)
-{
-	if (level == SYM_DEBUG)
-		return 0;
-	return vfprintf(stderr, fmt, ap);
-}
-
-static sym_print_fn_t sym_print = sym_default_print;
-
-sym_print_fn_t symbolizer__set_print(sym_print_fn_t fn)
-{
-	sym_print_fn_t old = sym_print;
-
-	sym_print = fn ? fn : sym_default_print;
-	return old;
-}
-
-static void sym_call(enum sym_print_level level, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	sym_print(level, fmt, ap);
-	va_end(ap);
-}
-
-void sym_pr(enum sym_print_level level, const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	sym_call(level, "symbolizer: %s", buf);
-}
+#define LOG_PREFIX "symbolizer: "
+#include "log.h"
 
 /* ---------------------------------------------------------- DSO cache */
 
@@ -297,7 +261,7 @@ static void sym_proc__refuse(struct symbolizer *s, struct sym_proc *p, const cha
 			p->n_refused++;
 	}
 	s->st.unreadable_maps++;
-	sym_warn("perf map %s %s; skipped\n", shown, why);
+	pr_warn("perf map %s %s; skipped\n", shown, why);
 }
 
 /* DOTNET_PerfMapJitDumpPath (or COMPlus_...) from /proc/PID/environ. */
@@ -405,7 +369,7 @@ static void sym_proc__find_perf_map(struct symbolizer *s, struct sym_proc *p)
 
 		if (n > 0)
 			s->st.perf_map_entries += (uint64_t)n;
-		sym_debug("pid %d: perf map %s (%ld entries)\n", (int)p->pid,
+		pr_debug("pid %d: perf map %s (%ld entries)\n", (int)p->pid,
 			  perf_map__path(p->pm), n);
 	}
 }
@@ -676,7 +640,7 @@ static int symbolizer__native(struct symbolizer *s, const struct proc_map *m, ui
 		if (d->fd >= 0)
 			d->syms = elf_syms__load(d->fd, d->path, d->debug_root);
 		if (!d->syms)
-			sym_debug("%s: no ELF symbols\n", d->path);
+			pr_debug("%s: no ELF symbols\n", d->path);
 	}
 	if (!d->syms || elf_syms__addr_to_vaddr(d->syms, addr, m->start, m->offset, &vaddr))
 		return -ENOENT;

@@ -42,26 +42,6 @@
 #define SYM_TS_NONE		0ULL
 #define SYM_KERNEL_START	0xffff800000000000ULL
 
-/* ------------------------------------------------------------- logging */
-
-enum sym_print_level {
-	SYM_WARN,
-	SYM_INFO,
-	SYM_DEBUG,
-};
-
-typedef int (*sym_print_fn_t)(enum sym_print_level level, const char *fmt, va_list ap);
-
-/* Replace the message sink (default: warnings and info to stderr); returns
- * the old one.  Every message starts with "symbolizer: ". */
-sym_print_fn_t symbolizer__set_print(sym_print_fn_t fn);
-/* Internal: print through the sink (prefix added). */
-void sym_pr(enum sym_print_level level, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-#define sym_warn(...)	sym_pr(SYM_WARN, __VA_ARGS__)
-#define sym_info(...)	sym_pr(SYM_INFO, __VA_ARGS__)
-#define sym_debug(...)	sym_pr(SYM_DEBUG, __VA_ARGS__)
-
 /* ------------------------------------------------- string pool (names) */
 
 /* Chunked arena: strings never move, so pointers into it stay valid until

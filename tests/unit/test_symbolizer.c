@@ -14,16 +14,17 @@
 #include <sys/wait.h>
 #include "test.h"
 #include "symbolizer.h"
+#include "log.h"
 
 /* ------------------------------------------------ captured warnings */
 
 static char warnings[8192];
 
-static int capture_print(enum sym_print_level level, const char *fmt, va_list ap)
+static int capture_print(enum log_level level, const char *fmt, va_list ap)
 {
 	size_t len = strlen(warnings);
 
-	if (level != SYM_WARN)
+	if (level != LOG_WARN)
 		return 0;
 	return vsnprintf(warnings + len, sizeof(warnings) - len, fmt, ap);
 }
@@ -409,14 +410,14 @@ static void test_kallsyms(void)
 static void test_kallsyms_zero(void)
 {
 	char path[128];
-	sym_print_fn_t old;
+	log_print_fn old;
 
 	snprintf(path, sizeof(path), "%s/kallsyms0", tmpdir);
 	write_file(path, "0000000000000000 T _text\n0000000000000000 t foo\n", 0);
 	warnings[0] = '\0';
-	old = symbolizer__set_print(capture_print);
+	old = log_set_print(capture_print);
 	ASSERT_TRUE(ksyms__load(path) == NULL && errno == EPERM, "all-zero refused");
-	symbolizer__set_print(old);
+	log_set_print(old);
 	ASSERT_TRUE(strstr(warnings, "all 2 addresses read as 0") != NULL, "reported");
 	unlink(path);
 }
@@ -475,7 +476,7 @@ static void test_perf_map_symlink_refused(void)
 	struct symbolizer *s;
 	struct symbolizer_stats st;
 	char target[128];
-	sym_print_fn_t old;
+	log_print_fn old;
 
 	snprintf(target, sizeof(target), "%s/secret", tmpdir);
 	write_file(target, "1000 10 secret\n", 0);
@@ -483,10 +484,10 @@ static void test_perf_map_symlink_refused(void)
 	if (!ASSERT_OK(symlink(target, self_map), "plant symlink"))
 		return;
 	warnings[0] = '\0';
-	old = symbolizer__set_print(capture_print);
+	old = log_set_print(capture_print);
 	s = symbolizer__new(NULL);
 	symbolizer__add_pid(s, getpid());
-	symbolizer__set_print(old);
+	log_set_print(old);
 	ASSERT_TRUE(symbolizer__perf_map(s, getpid()) == NULL, "refused");
 	ASSERT_TRUE(strstr(warnings, self_map) != NULL, "warning names the file");
 	ASSERT_TRUE(strstr(warnings, "symbolic link") != NULL, "warning says why");
@@ -502,7 +503,7 @@ static void test_perf_map_other_owner_refused(void)
 {
 	struct symbolizer *s;
 	struct symbolizer_stats st;
-	sym_print_fn_t old;
+	log_print_fn old;
 	char why[160];
 	uid_t me = getuid();
 	struct perf_map *pm;
@@ -513,12 +514,12 @@ static void test_perf_map_other_owner_refused(void)
 	if (!ASSERT_OK(chown(self_map, 4242, 4242), "chown"))
 		return;
 	warnings[0] = '\0';
-	old = symbolizer__set_print(capture_print);
+	old = log_set_print(capture_print);
 	s = symbolizer__new(NULL);
 	symbolizer__add_pid(s, getpid());
 	/* lookups do not retry a refused file, nor warn again */
 	symbolizer__refresh(s, getpid(), 0);
-	symbolizer__set_print(old);
+	log_set_print(old);
 	ASSERT_TRUE(symbolizer__perf_map(s, getpid()) == NULL, "refused");
 	ASSERT_TRUE(strstr(warnings, self_map) != NULL, "warning names the file");
 	ASSERT_TRUE(strstr(warnings, "owned by uid 4242") != NULL, "warning says why");

@@ -1,0 +1,556 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * cli.c - the options of `ebpf-collect collect` (argp), the checks before
+ * anything is attached (privileges, kernel features, target pids), and -l.
+ */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "clr_events.skel.h"
+#include "collector_event.h"
+#include "commands.h"
+#include "event_table.h"
+#include "nettrace.h"
+#include "manifest_meta.h"
+#include "reorder.h"
+#include "selection.h"
+#include "usdt_notes.h"
+#include "tracer_pause.h"
+#include "usdt_generic.h"	/* --usdt */
+#include "kernel_events.h"	/* --kernel, --cpu-sampling */
+#include "symbolize.h"		/* frame names in the trace */
+#include "mmap_events.h"	/* mappings of short-lived processes */
+#include "symbolizer.h"
+#include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
+
+#include "collector.h"
+
+struct env env = {
+	.output = "trace.nettrace",
+	.buffer_mb = DEFAULT_BUFFER_MB,
+};
+
+const char *argp_program_version = "ebpf-collect 0.1";
+const char *argp_program_bug_address = "<https://github.com/ebpf-collect/ebpf-collect/issues>";
+
+static const char doc_head[] =
+"Trace a .NET runtime's events through its USDT probes into a .nettrace file.\n"
+"\n"
+"USAGE: ebpf-collect -p PID [-p PID ...] [-o FILE] [--providers SPEC]\n"
+"         [--profile NAME] [--duration D] [--buffer-size MB] [-v] [-- CMD ARGS]\n"
+"         [--usdt PROVIDER[:PROBE-GLOB][:ARGSPEC]]... [--manifest FILE]\n"
+"       ebpf-collect -l (-p PID | BINARY)\n"
+"       ebpf-collect dump FILE [--json]\n"
+"\n"
+"EXAMPLES:\n"
+"  ebpf-collect -p 1234                  # default profile into trace.nettrace\n"
+"  ebpf-collect -p 1234 --profile gc-collect -d 30s -o gc.nettrace\n"
+"  ebpf-collect -p 1234 --providers Microsoft-Windows-DotNETRuntime:0x8000:4\n"
+"  ebpf-collect -o app.nettrace -- ./app --arg   # trace a command from start\n"
+"  ebpf-collect -l -p 1234               # list the USDT probes of a process\n"
+"  ebpf-collect -p 42 --usdt 'python:function__*' --usdt python:gc__start\n"
+"  ebpf-collect -p 42 --usdt 'myapp:req*:0=str/url,1=int/status'\n"
+"\n"
+"PROVIDERS: Provider[:KEYWORDS[:LEVEL]],... with KEYWORDS in hex (omitted:\n"
+"all) and LEVEL 0-5 or LogAlways, Critical, Error, Warning, Informational,\n"
+"Verbose (omitted: 5).  Full names (Microsoft-Windows-DotNETRuntime) or USDT\n"
+"names (DotNETRuntime).  An event is traced when its level <= LEVEL\n"
+"(LogAlways: always) and it has no keyword or one in KEYWORDS.  The other\n"
+"probes are not attached and cost the runtime nothing.\n"
+"\n"
+"STOCK .NET (5+, no USDT provider): an EventPipe session over the process's\n"
+"diagnostics socket, same provider selection (EventSource names accepted),\n"
+"merged in time order with --kernel events and --cpu-sampling samples;\n"
+"-- dotnet app.dll starts the runtime suspended until the session runs.\n"
+"\n"
+"EVENT TABLE: the built-in table holds the events of the project's manifest\n"
+"(usdt/clr-events.man).  A runtime whose provider was generated from another\n"
+"manifest (CoreCLR's full ClrEtwAll.man) is traced with --manifest FILE,\n"
+"which reads that manifest's events instead; probes of the runtime's\n"
+"providers that the table lacks are counted per file and not attached.\n"
+"\n"
+"--usdt (any provider: python, hotspot, hotspot_jni, postgresql, ...):\n"
+"PROVIDER[:PROBE-GLOB][:ARGSPEC], repeatable.  ARGSPEC is N=TYPE[/NAME],...\n"
+"with N 0-based (field names default to arg0, arg1, ...) and TYPE int, u64,\n"
+"str (NUL-terminated, up to 256 bytes) or lstr (length in argument N+1).\n"
+"python, hotspot, hotspot_jni and postgresql probes are typed and named from\n"
+"a built-in table.  Each probe becomes a self-describing event: provider =\n"
+"the USDT provider, event = the probe name.  Probes in libraries the target\n"
+"maps later are attached within a second (--lib PATH: from the start).\n"
+"--usdt-children also traces the targets' descendants (forked later too),\n"
+"--all-processes every process that runs the same files.\n"
+"\n"
+"KERNEL EVENTS: --kernel LIST (sched, syscalls, proc, all, none) adds\n"
+"context switches, wake-ups and off-CPU intervals with their blocking stacks\n"
+"(provider Linux-Kernel-Sched), syscalls with durations (Linux-Kernel-\n"
+"Syscalls), fork/exec/exit (Linux-Kernel-Process).  --cpu-sampling[=HZ]\n"
+"(default 999 Hz) samples on-CPU stacks (kernel + user) into SampleProfiler\n"
+"thread samples, as EventPipe writes them.  Both cover the targets and the\n"
+"processes they fork, or every process with --all-processes.  Profiles:\n"
+"cpu-sampling = default + --cpu-sampling + proc; contention adds sched.\n"
+"\n"
+"PROFILES (--profile; combine with --providers; \"default\" when neither):\n";
+
+static const char doc_tail[] =
+"\n"
+"EXIT STATUS: 0 ok, 1 runtime failure, 2 no such process, 3 no (matching)\n"
+"runtime probes and no .NET diagnostics socket in the target, 4 missing\n"
+"privileges, 5 kernel lacks BTF or BPF ring buffers, 6 cannot create the\n"
+"output file, 7 an EventPipe stream ended mid-trace (file kept), 64 usage.\n"
+"\n"
+"OPTIONS:";
+
+enum {
+	OPT_PROVIDERS = 0x100,
+	OPT_PROFILE,
+	OPT_KSTACK,
+	OPT_NO_USTACK,
+	OPT_STACK_HELPER,
+	OPT_LIB,
+	OPT_USDT,
+	OPT_NO_SYMBOLS,
+	OPT_USDT_CHILDREN,
+	OPT_KERNEL,
+	OPT_CPU_SAMPLING,
+	OPT_ALL_PROCESSES,
+	OPT_MANIFEST,
+};
+
+static const struct argp_option opts[] = {
+	{ "pid", 'p', "PID", 0, "Trace this process (repeatable)", 0 },
+	{ "output", 'o', "FILE", 0, "Output file (default trace.nettrace; overwritten)", 0 },
+	{ "providers", OPT_PROVIDERS, "SPEC", 0, "Providers, keywords and levels (see above)", 0 },
+	{ "profile", OPT_PROFILE, "NAME", 0, "Named provider set (see above)", 0 },
+	{ "duration", 'd', "D", 0, "Stop after D (e.g. 30, 500ms, 10s, 2m, 1h)", 0 },
+	{ "buffer-size", 'b', "MB", 0, "Ring buffer size in MiB, power of two (default 32)", 0 },
+	{ "lib", OPT_LIB, "PATH", 0,
+	  "Also attach the probes of this ELF file, mapped now or later (repeatable)", 0 },
+	{ "kernel-stack", OPT_KSTACK, NULL, 0,
+	  "Also capture kernel stacks (empty for USDT events, which fire in user mode)", 0 },
+	{ "no-user-stack", OPT_NO_USTACK, NULL, 0, "Do not capture user stacks", 0 },
+	{ "stack-helper", OPT_STACK_HELPER, NULL, 0,
+	  "User stacks with bpf_get_stack() instead of the BPF frame-pointer walk", 0 },
+	{ "usdt", OPT_USDT, "SPEC", 0,
+	  "Also trace any USDT provider: PROVIDER[:PROBE-GLOB][:ARGSPEC] (repeatable)", 0 },
+	{ "usdt-children", OPT_USDT_CHILDREN, NULL, 0,
+	  "--usdt probes also in the targets' descendants (forking servers: PostgreSQL); "
+	  "attaches them for every process running the same files", 0 },
+	{ "kernel", OPT_KERNEL, "LIST", 0,
+	  "Kernel events: sched,syscalls,proc (or all, none); see above", 0 },
+	{ "cpu-sampling", OPT_CPU_SAMPLING, "HZ", OPTION_ARG_OPTIONAL,
+	  "Sample CPU stacks at HZ (default 999; 1-10000)", 0 },
+	{ "all-processes", OPT_ALL_PROCESSES, NULL, 0,
+	  "Kernel events, samples and --usdt probes of every process, not just the targets",
+	  0 },
+	{ "manifest", OPT_MANIFEST, "FILE", 0,
+	  "Event table from this ETW manifest instead of the built-in one (see above)", 0 },
+	{ "list", 'l', NULL, 0, "List the USDT probes of -p PID or of BINARY", 0 },
+	{ "no-symbols", OPT_NO_SYMBOLS, NULL, 0,
+	  "Do not write method/module events naming the stack frames", 0 },
+	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr", 0 },
+	{ "verbose", 'v', NULL, 0, "More diagnostics (repeat for libbpf debug)", 0 },
+	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
+	{},
+};
+
+/* strict number parsing: the whole string, in range */
+static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
+{
+	unsigned long v;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+static int parse_duration(const char *s, uint64_t *ns)
+{
+	static const struct { const char *sfx; uint64_t mul; } units[] = {
+		{ "", 1000000000ULL }, { "s", 1000000000ULL }, { "ms", 1000000ULL },
+		{ "m", 60000000000ULL }, { "h", 3600000000000ULL },
+	};
+	unsigned long long v;
+	unsigned int i;
+	char *end;
+
+	if (!*s || *s == '-' || *s == '+')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].sfx)) {
+			if (!v || v > UINT64_MAX / units[i].mul)
+				return -EINVAL;
+			*ns = v * units[i].mul;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	unsigned long v;
+
+	switch (key) {
+	case 'p':
+		if (parse_ulong(arg, 1, INT_MAX, &v))
+			argp_error(state, "invalid PID '%s' (a positive process id; 0 is not allowed)",
+				   arg);
+		if (env.nr_pids >= MAX_PIDS)
+			argp_error(state, "too many -p (max %d)", MAX_PIDS);
+		env.pids[env.nr_pids++] = v;
+		break;
+	case 'o':
+		env.output = arg;
+		break;
+	case OPT_PROVIDERS:
+		if (env.nr_providers >= SEL_MAX_REQ)
+			argp_error(state, "too many --providers");
+		env.providers[env.nr_providers++] = arg;
+		break;
+	case OPT_PROFILE:
+		if (env.nr_profiles >= 16)
+			argp_error(state, "too many --profile");
+		env.profiles[env.nr_profiles++] = arg;
+		break;
+	case 'd':
+		if (parse_duration(arg, &env.duration_ns))
+			argp_error(state, "invalid duration '%s' (e.g. 30, 500ms, 10s, 2m, 1h)", arg);
+		break;
+	case 'b':
+		if (parse_ulong(arg, 1, 4096, &v) || (v & (v - 1)))
+			argp_error(state, "invalid --buffer-size '%s' (MiB, a power of two, 1..4096)",
+				   arg);
+		env.buffer_mb = v;
+		break;
+	case OPT_KSTACK:
+		env.kstack = true;
+		break;
+	case OPT_NO_USTACK:
+		env.no_ustack = true;
+		break;
+	case OPT_STACK_HELPER:
+		env.stack_helper = true;
+		break;
+	case OPT_LIB:
+		if (env.nr_libs >= 16)
+			argp_error(state, "too many --lib");
+		if (access(arg, R_OK))
+			argp_error(state, "--lib %s: %s", arg, strerror(errno));
+		env.libs[env.nr_libs++] = arg;
+		break;
+	case OPT_USDT: {	/* checked here, parsed again in main */
+		struct ug_spec sp;
+		char err[256];
+
+		if (env.nr_usdt >= 32)
+			argp_error(state, "too many --usdt (max 32)");
+		if (ug_spec__parse(arg, &sp, err, sizeof(err)))
+			argp_error(state, "--usdt %s", err);
+		ug_spec__free(&sp);
+		env.usdt[env.nr_usdt++] = arg;
+		break;
+	}
+	case OPT_USDT_CHILDREN:
+		env.usdt_children = true;
+		break;
+	case OPT_KERNEL: {
+		char err[160];
+
+		if (kernel_events__parse_groups(arg, &env.kernel_groups, err, sizeof(err)))
+			argp_error(state, "--kernel: %s", err);
+		env.kernel_set = true;
+		break;
+	}
+	case OPT_CPU_SAMPLING:
+		if (kernel_events__parse_hz(arg, &env.sample_hz))
+			argp_error(state, "invalid --cpu-sampling rate '%s' (Hz, 1-%d)", arg,
+				   KE_MAX_HZ);
+		env.sampling_set = true;
+		break;
+	case OPT_ALL_PROCESSES:
+		env.all_processes = true;
+		break;
+	case OPT_MANIFEST:
+		env.manifest = arg;
+		break;
+	case 'l':
+		env.list = true;
+		break;
+	case 'q':
+		env.quiet = true;
+		break;
+	case OPT_NO_SYMBOLS:
+		env.no_symbols = true;
+		break;
+	case 'v':
+		env.verbose++;
+		break;
+	case 'h':
+		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
+		break;
+	case ARGP_KEY_ARG:
+		if (!env.list || env.list_path)
+			argp_error(state, "unexpected argument '%s' (a command goes after --)", arg);
+		env.list_path = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static char *help_filter(int key, const char *text, void *input)
+{
+	char *s;
+
+	(void)input;
+	if (key != ARGP_KEY_HELP_PRE_DOC)
+		return (char *)text;
+	if (asprintf(&s, "%s%s%s", doc_head, selection__profiles_help(), doc_tail) < 0)
+		return (char *)text;
+	return s;
+}
+
+int parse_cmdline(int argc, char **argv)
+{
+	static const struct argp argp = {
+		.options = opts, .parser = parse_arg, .doc = "x", .help_filter = help_filter,
+	};
+	int i, err;
+
+	/* Everything after "--" is the command: split before argp sees it. */
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--")) {
+			argv[i] = NULL;
+			if (i + 1 < argc)
+				env.cmd = &argv[i + 1];
+			argc = i;
+			break;
+		}
+	}
+	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
+	if (err)
+		return err;
+	log_set_level(env.verbose >= 2 ? LOG_DEBUG2 : env.verbose ? LOG_DEBUG :
+		      env.quiet ? LOG_WARN : LOG_INFO);
+	if (env.list) {
+		if (!env.nr_pids == !env.list_path || env.nr_pids > 1 || env.cmd) {
+			pr_warn("-l needs exactly one of -p PID or BINARY\n");
+			return -EINVAL;
+		}
+		return 0;
+	}
+	if (!env.nr_pids && !env.cmd) {
+		pr_warn("-p PID or -- CMD is required "
+			"(try 'ebpf-collect --help')\n");
+		return -EINVAL;
+	}
+	if (env.nr_pids && env.cmd) {
+		pr_warn("use either -p PID or -- CMD, not both\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	/* libbpf's warnings always; its info with -v, its debug output with -vv */
+	enum log_level l = level == LIBBPF_WARN ? LOG_WARN :
+			   level == LIBBPF_INFO ? LOG_DEBUG : LOG_DEBUG2;
+
+	log_vprint(l, fmt, args);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ checks */
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static int has_cap(const struct __user_cap_data_struct *d, int cap)
+{
+	return !!(d[cap / 32].effective & (1U << (cap % 32)));
+}
+
+/* CAP_SYS_ADMIN, or CAP_BPF + CAP_PERFMON (5.8+).  0 or -EPERM with a message. */
+int check_privileges(void)
+{
+	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+	char missing[128] = "";
+
+	if (syscall(SYS_capget, &hdr, d)) {
+		pr_warn("cannot read capabilities: %s\n", strerror(errno));
+		return -EPERM;
+	}
+	if (has_cap(d, CAP_SYS_ADMIN) || (has_cap(d, CAP_BPF) && has_cap(d, CAP_PERFMON)))
+		return 0;
+	if (!has_cap(d, CAP_BPF))
+		strcat(missing, "CAP_BPF, ");
+	if (!has_cap(d, CAP_PERFMON))
+		strcat(missing, "CAP_PERFMON, ");
+	missing[strlen(missing) - 2] = 0;
+	pr_warn("missing capabilities %s (or CAP_SYS_ADMIN): run as root, or grant "
+		"CAP_BPF,CAP_PERFMON,CAP_SYS_PTRACE,CAP_DAC_READ_SEARCH\n", missing);
+	return -EPERM;
+}
+
+int check_kernel(void)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
+		pr_warn("kernel has no BTF (/sys/kernel/btf/vmlinux missing): "
+			"needs CONFIG_DEBUG_INFO_BTF=y\n");
+		return -EOPNOTSUPP;
+	}
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
+		pr_warn("kernel has no BPF ring buffers (BPF_MAP_TYPE_RINGBUF, Linux 5.8+)\n");
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* Tgid of a pid or thread id from /proc/PID/status; 0 if unreadable. */
+static pid_t read_tgid(pid_t pid)
+{
+	char fn[64], line[128];
+	pid_t tgid = 0;
+	FILE *f;
+
+	snprintf(fn, sizeof(fn), "/proc/%d/status", pid);
+	f = fopen(fn, "re");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "Tgid: %d", &tgid) == 1)
+			break;
+	fclose(f);
+	return tgid;
+}
+
+/* Every -p must exist; a thread id is replaced by its process id. */
+int check_pids(void)
+{
+	pid_t tgid;
+	int i;
+
+	for (i = 0; i < env.nr_pids; i++) {
+		tgid = read_tgid(env.pids[i]);
+		if ((kill(env.pids[i], 0) && errno == ESRCH) || !tgid) {
+			pr_warn("no such process: %d\n", env.pids[i]);
+			return -ESRCH;
+		}
+		if (tgid != env.pids[i]) {
+			pr_info("%d is a thread of process %d: tracing the process\n",
+				env.pids[i], tgid);
+			env.pids[i] = tgid;
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ -l */
+
+static void print_notes(const char *file, const struct usdt_note_list *l)
+{
+	char fields[512];	/* --usdt's built-in table */
+	size_t i;
+
+	for (i = 0; i < l->n; i++) {
+		const char *f = ug_describe(l->v[i].provider, l->v[i].name, fields,
+					    sizeof(fields));
+
+		printf("%-20s %-36s 0x%-10llx 0x%-10llx %s  %s%s%s%s\n", l->v[i].provider,
+		       l->v[i].name, (unsigned long long)l->v[i].pc,
+		       (unsigned long long)l->v[i].semaphore, file, l->v[i].args,
+		       f ? "  {" : "", f ? f : "", f ? "}" : "");
+	}
+}
+
+/* Probes of the runtime's own providers (DotNETRuntime...) */
+static size_t count_ours(const struct usdt_note_list *l)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->n; i++)
+		n += ect_find_provider(&clretw_event_table, l->v[i].provider) != NULL;
+	return n;
+}
+
+int list_probes(void)
+{
+	struct mapped_file_list files = {};
+	struct usdt_note_list notes;
+	size_t i, total = 0, ours = 0;
+	int err, dotnet;
+
+	printf("%-20s %-36s %-12s %-12s %s  %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE",
+	       "FILE", "ARGS");
+	if (env.list_path) {
+		err = usdt_notes__load(env.list_path, &notes);
+		if (err) {
+			pr_warn("cannot read ELF notes of %s: %s\n", env.list_path, strerror(-err));
+			return err == -ENOENT || err == -ENOEXEC ? EXIT_USAGE : EXIT_FAIL;
+		}
+		print_notes(env.list_path, &notes);
+		total = notes.n;
+		usdt_notes__free(&notes);
+		return total ? EXIT_OK : EXIT_NO_PROBES;
+	}
+	dotnet = eventpipe__describe(env.pids[0], stdout);	/* stock .NET */
+	if (dotnet == -EACCES || dotnet == -EPERM)
+		return EXIT_NO_PRIV;
+	err = proc_mapped_files(env.pids[0], &files);
+	if (err) {
+		if (err == -ESRCH)
+			pr_warn("no such process: %d\n", env.pids[0]);
+		else
+			pr_warn("cannot read /proc/%d/maps: %s\n", env.pids[0], strerror(-err));
+		return err == -ESRCH ? EXIT_NO_PROCESS : EXIT_FAIL;
+	}
+	for (i = 0; i < files.n; i++) {
+		if (usdt_notes__load(files.v[i].open_path, &notes))
+			continue;
+		print_notes(files.v[i].path, &notes);
+		total += notes.n;
+		ours += count_ours(&notes);
+		usdt_notes__free(&notes);
+	}
+	mapped_file_list__free(&files);
+	if (ours)
+		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
+	else if (dotnet == 1)
+		printf("pid %d: traced through EventPipe (no USDT provider)\n", env.pids[0]);
+	return total || dotnet == 1 ? EXIT_OK : EXIT_NO_PROBES;
+}

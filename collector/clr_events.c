@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * clr_events.c - the runtime's own provider: find its probes in every file
+ * a target maps, attach the selected ones (cookie = event table index), and
+ * turn the records of bpf/clr_events.bpf.c (and of the other sources, by
+ * record type) into trace events.
+ */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "clr_events.skel.h"
+#include "collector_event.h"
+#include "commands.h"
+#include "event_table.h"
+#include "nettrace.h"
+#include "manifest_meta.h"
+#include "reorder.h"
+#include "selection.h"
+#include "usdt_notes.h"
+#include "tracer_pause.h"
+#include "usdt_generic.h"	/* --usdt */
+#include "kernel_events.h"	/* --kernel, --cpu-sampling */
+#include "symbolize.h"		/* frame names in the trace */
+#include "mmap_events.h"	/* mappings of short-lived processes */
+#include "symbolizer.h"
+#include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
+
+#include "collector.h"
+
+_Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
+_Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
+_Static_assert(sizeof(struct ce_counters) == 12 * 8, "ce_counters layout");
+
+
+
+static void note_searched(struct collector *c, const char *path)
+{
+	size_t n = strlen(path);
+	char *s;
+
+	if (c->searched_len > 4000)
+		return;
+	s = realloc(c->searched, c->searched_len + n + 3);
+	if (!s)
+		return;
+	c->searched = s;
+	memcpy(s + c->searched_len, c->searched_len ? ", " : "", c->searched_len ? 2 : 0);
+	c->searched_len += c->searched_len ? 2 : 0;
+	memcpy(s + c->searched_len, path, n + 1);
+	c->searched_len += n;
+}
+
+static int seen_before(const struct usdt_note_list *l, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(l->v[j].name, l->v[i].name) &&
+		    !strcmp(l->v[j].provider, l->v[i].provider))
+			return 1;
+	return 0;
+}
+
+static bool has_our_probes(const struct collector *c, const struct usdt_note_list *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		if (ect_find_provider(c->table, l->v[i].provider))
+			return true;
+	return false;
+}
+
+/*
+ * Where pid's copy of open_path keeps its pause word, if it has one; and,
+ * when pid already maps it, raise the word while the probes go in: the
+ * kernel raises a probe's semaphore count before it writes the
+ * breakpoint, and an event fired in between would be counted by the
+ * runtime and seen by nobody.  Returns true if ps describes a pause word.
+ */
+static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
+			     struct pause_site *ps)
+{
+	struct stat st;
+	uint64_t off = 0;
+	int err = tracer_pause__file_offset(open_path, &off);
+
+	*ps = (struct pause_site){ .pid = pid, .off = off };
+	if (!err && stat(open_path, &st))
+		err = -errno;
+	if (err) {
+		pr_debug("pid %d: %s has no tracer pause word (%s): its first and last "
+			 "events in the trace can be missed\n", pid, path, strerror(-err));
+		return false;
+	}
+	ps->dev = st.st_dev;
+	ps->ino = st.st_ino;
+	/* not mapped yet (-- CMD before exec, --lib): no event can fire yet */
+	err = tracer_pause__resolve(pid, ps->dev, ps->ino, ps->off, &ps->addr);
+	if (!err)
+		err = tracer_pause__add(pid, ps->addr, 1);
+	ps->raised = !err;
+	if (err && err != -ENOENT)
+		pr_debug("pid %d: cannot pause the runtime while attaching (%s); its first "
+			 "events can be missed\n", pid, strerror(-err));
+	return true;
+}
+
+/* Lower the word pause_for_attach raised, and keep the site for the end. */
+static void resume_after_attach(struct collector *c, struct pause_site *ps, int attached)
+{
+	if (ps->raised && tracer_pause__add(ps->pid, ps->addr, -1))
+		pr_warn("pid %d: cannot lower the runtime's tracer pause word; it fires no "
+			"events until it is 0 again\n", ps->pid);
+	ps->raised = false;
+	if (attached &&
+	    push_ptr((void **)&c->pauses, &c->nr_pauses, &c->cap_pauses, sizeof(*ps), ps))
+		pr_debug("pid %d: no memory to note a pause word\n", ps->pid);
+}
+
+/*
+ * Attach every selected probe of one file for one pid.  Returns the number
+ * of probes attached, or -errno on a failure that must stop the trace.
+ */
+static int attach_file(struct collector *c, pid_t pid, const char *path, const char *open_path)
+{
+	LIBBPF_OPTS(bpf_usdt_opts, uopts);
+	struct usdt_note_list notes;
+	int attached = 0, ours = 0, unknown = 0, err;
+	struct pause_site ps;
+	bool has_pause;
+	size_t i;
+
+	err = usdt_notes__load(open_path, &notes);
+	if (err) {
+		pr_debug("pid %d: skipping %s: %s\n", pid, path, strerror(-err));
+		return 0;
+	}
+	has_pause = has_our_probes(c, &notes) && pause_for_attach(pid, path, open_path, &ps);
+	for (i = 0; i < notes.n; i++) {
+		const struct usdt_note *n = &notes.v[i];
+		const struct ect_event *ev;
+		struct bpf_link *link;
+
+		if (!ect_find_provider(c->table, n->provider) || seen_before(&notes, i))
+			continue;
+		ours++;
+		ev = ect_find_symbol(c->table, n->provider, n->name);
+		if (!ev) {
+			pr_debug("%s: probe %s:%s is not in the event table (%s)\n", path,
+				 n->provider, n->name, c->table->manifest);
+			unknown++;
+			continue;
+		}
+		if (!selection__matches(&c->sel, ev))
+			continue;
+		uopts.usdt_cookie = ev - c->table->events;
+		link = bpf_program__attach_usdt(c->skel->progs.clr_event, pid, open_path,
+						n->provider, n->name, &uopts);
+		if (!link) {
+			err = -errno;
+			if (err == -E2BIG)
+				pr_warn("USDT spec limit reached (BPF_USDT_MAX_SPEC_CNT=4096) attaching "
+					"%s:%s in %s (pid %d): %s; trace fewer probes or processes\n",
+					n->provider, n->name, path, pid, strerror(-err));
+			else
+				pr_warn("cannot attach %s:%s in %s (pid %d): %s\n", n->provider,
+					n->name, path, pid, strerror(-err));
+			c->attach_failed++;
+			continue;
+		}
+		err = push_ptr((void **)&c->links, &c->nr_links, &c->cap_links, sizeof(link),
+			       &link);
+		if (err) {
+			bpf_link__destroy(link);
+			break;
+		}
+		attached++;
+	}
+	usdt_notes__free(&notes);
+	if (has_pause)
+		resume_after_attach(c, &ps, attached);
+	c->ours_found += ours;
+	if (ours)
+		pr_info("pid %d: attached %d of %d runtime probes in %s\n", pid, attached, ours,
+			path);
+	if (unknown)
+		pr_warn("%s: %d runtime probes are not in the event table of %s and are not "
+			"traced%s\n", path, unknown, c->table->manifest,
+			env.manifest ? "" : " (--manifest FILE reads the runtime's own manifest)");
+	return err == -ENOMEM ? err : attached;
+}
+
+static bool file_attached(const struct collector *c, pid_t pid, dev_t dev, ino_t ino)
+{
+	size_t j;
+
+	for (j = 0; j < c->nr_files; j++)
+		if (c->files[j].pid == pid && c->files[j].dev == dev && c->files[j].ino == ino)
+			return true;
+	return false;
+}
+
+/* Attach a file given by path (the -- CMD executable, --lib), mapped yet or
+ * not: the kernel installs the uprobes when the file gets mapped.  Returns
+ * probes attached or -errno. */
+int attach_path(struct collector *c, pid_t pid, const char *path)
+{
+	struct attached_file af = { .pid = pid };
+	struct stat st;
+
+	if (stat(path, &st))
+		return -errno;
+	af.dev = st.st_dev;
+	af.ino = st.st_ino;
+	if (file_attached(c, pid, af.dev, af.ino))
+		return 0;
+	if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af))
+		return -ENOMEM;
+	note_searched(c, path);
+	return attach_file(c, pid, path, path);
+}
+
+/* Attach to the files of pid not attached yet.  Returns probes attached or -errno. */
+int attach_pid(struct collector *c, pid_t pid, bool initial)
+{
+	struct mapped_file_list files;
+	int total = 0, n, err;
+	size_t i;
+
+	err = proc_mapped_files(pid, &files);
+	if (err)
+		return err;
+	for (i = 0; i < files.n; i++) {
+		struct attached_file af = { pid, files.v[i].dev, files.v[i].ino };
+
+		if (file_attached(c, pid, af.dev, af.ino))
+			continue;
+		if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af)) {
+			err = -ENOMEM;
+			break;
+		}
+		if (initial)
+			note_searched(c, files.v[i].path);
+		n = attach_file(c, pid, files.v[i].path, files.v[i].open_path);
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		total += n;
+	}
+	mapped_file_list__free(&files);
+	return err ? err : total;
+}
+
+/* Every emitter ends here once its record is in the file. */
+static int count_record(struct collector *c, uint64_t ts)
+{
+	c->records++;
+	if (!c->first_ts)
+		c->first_ts = ts;
+	if (ts > c->last_ts)
+		c->last_ts = ts;
+	return 0;
+}
+
+static int emit_clr_event(struct collector *c, const void *data, size_t len)
+{
+	static uint64_t stack[2 * CE_MAX_STACK_DEPTH];
+	const struct ce_clr_event *e = data;
+	const uint64_t *frames = (const uint64_t *)(e + 1);
+	struct nt_event ne = {};
+	const struct ect_event *ev;
+	uint32_t idx;
+	int err;
+
+	if (len < sizeof(*e) ||
+	    len != sizeof(*e) + (e->ustack_depth + e->kstack_depth) * 8ULL + e->payload_len ||
+	    CE_COOKIE_INDEX(e->cookie) >= c->table->n_events) {
+		c->bad_records++;
+		return 0;
+	}
+	idx = CE_COOKIE_INDEX(e->cookie);
+	ev = &c->table->events[idx];
+	if (e->flags & CE_F_PAYLOAD_TRUNCATED) {
+		/* over CE_MAX_PAYLOAD: TraceEvent could not read it; a gap on its thread */
+		c->oversize++;
+		pr_debug("%s/%s of tid %u: %u-byte payload over the %u-byte limit, dropped\n",
+			 ev->provider->usdt_name, ev->symbol, e->hdr.tid, e->payload_orig_len,
+			 CE_MAX_PAYLOAD);
+		return nt_writer__note_lost(c->w, e->hdr.tid, 1);
+	}
+	if (!c->meta_ids[idx]) {
+		err = manifest_define_event(c->w, ev, &c->meta_ids[idx]);
+		if (err) {
+			pr_warn("cannot define %s/%s in %s: %s\n", ev->provider->name, ev->symbol,
+				env.output, strerror(-err));
+			return err;
+		}
+	}
+	ne.metadata_id = c->meta_ids[idx];
+	ne.timestamp = e->hdr.timestamp;
+	ne.thread_id = e->hdr.tid;
+	ne.capture_thread_id = e->hdr.tid;
+	ne.processor = e->cpu;
+	ne.activity_id = (e->flags & CE_F_HAS_ACTIVITY) ? e->activity_id : NULL;
+	ne.related_activity_id = (e->flags & CE_F_HAS_RELATED) ? e->related_activity_id : NULL;
+	ne.payload = (const uint8_t *)(frames + e->ustack_depth + e->kstack_depth);
+	ne.payload_size = e->payload_len;
+	if (e->kstack_depth) {
+		/* leaf first: kernel frames, then user frames */
+		memcpy(stack, frames + e->ustack_depth, e->kstack_depth * 8);
+		memcpy(stack + e->kstack_depth, frames, e->ustack_depth * 8);
+		ne.stack = stack;
+	} else {
+		ne.stack = e->ustack_depth ? frames : NULL;
+	}
+	ne.stack_depth = e->ustack_depth + e->kstack_depth;
+	if (c->sym) {	/* before the event, it may write method events */
+		err = symbolize__clr_event(c->sym, ev->provider->name, ev->id, e->hdr.pid,
+					   e->hdr.tid, ne.timestamp, ne.payload, ne.payload_size,
+					   ne.stack, ne.stack_depth);
+		if (err) {
+			pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+			return err;
+		}
+	}
+	err = nt_writer__write_event(c->w, &ne);
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	c->ev_counts[idx]++;
+	return count_record(c, e->hdr.timestamp);
+}
+
+/* --usdt: a record of bpf/usdt_generic.bpf.c */
+static int emit_usdt_generic(struct collector *c, const struct ce_header *h, const void *data,
+			     size_t len)
+{
+	uint64_t before;
+	int err;
+
+	if (!c->ug) {
+		c->bad_records++;
+		return 0;
+	}
+	before = usdt_generic__events(c->ug);
+	err = usdt_generic__emit(c->ug, c->w, data, len);
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	if (usdt_generic__events(c->ug) == before)
+		return 0;	/* malformed: counted by usdt_generic */
+	return count_record(c, h->timestamp);
+}
+
+/* Kernel events: frames are named by the symbolize module. */
+static int ke_stack(void *ctx, pid_t pid, uint64_t tid, uint64_t ts, const uint64_t *stack,
+		    uint32_t depth)
+{
+	return symbolize__stack(ctx, pid, tid, ts, stack, depth);
+}
+
+/* Kernel events: a record of bpf/kernel_events.bpf.c */
+static int emit_kernel(struct collector *c, const struct ce_header *h, const void *data,
+		       size_t len)
+{
+	struct ke_sink sink = { .w = c->w };
+	uint64_t before;
+	int err;
+
+	if (!c->ke) {
+		c->bad_records++;
+		return 0;
+	}
+	if (c->sym) {
+		sink.sym = symbolize__symbolizer(c->sym);
+		sink.stack_cb = ke_stack;
+		sink.stack_ctx = c->sym;
+	}
+	before = kernel_events__written(c->ke);
+	err = kernel_events__emit(c->ke, data, len, &sink);
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	if (kernel_events__written(c->ke) == before)
+		return 0;	/* malformed: counted by kernel_events */
+	return count_record(c, h->timestamp);
+}
+
+/* An event of an EventPipe session (stock .NET) */
+static int emit_eventpipe(struct collector *c, const struct ce_header *h, const void *data,
+			  size_t len)
+{
+	int err = ep_targets__emit(&c->ept, c->w, c->sym, data, len);
+
+	if (err == -EINVAL) {
+		c->bad_records++;
+		return 0;
+	}
+	if (err) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		return err;
+	}
+	return count_record(c, h->timestamp);
+}
+
+/*
+ * Write one record, in timestamp order (called by the reorder buffer).
+ * Record types other than CLR events (kernel events, generic USDT: issues
+ * 7 and 8) get their own emit_* function here.
+ */
+int emit_record(void *ctx, const void *data, size_t len)
+{
+	const struct ce_header *h = data;
+	struct collector *c = ctx;
+
+	switch (h->type) {
+	case CE_REC_CLR_EVENT:
+		return emit_clr_event(c, data, len);
+	case CE_REC_USDT_GENERIC:
+		return emit_usdt_generic(c, h, data, len);	/* --usdt */
+	case CE_REC_KERNEL_FIRST ... CE_REC_KERNEL_LAST:
+		return emit_kernel(c, h, data, len);
+	case CE_REC_EVENTPIPE:
+		return emit_eventpipe(c, h, data, len);
+	default:
+		c->bad_records++;
+		return 0;
+	}
+}
+
+/* Ring-buffer callback: validate the common header, hold for reordering. */
+int handle_record(void *ctx, void *data, size_t len)
+{
+	struct collector *c = ctx;
+	const struct ce_header *h = data;
+	int err;
+
+	if (len < sizeof(*h) || h->size != len) {
+		c->bad_records++;
+		return 0;
+	}
+	err = reorder__push(c->ro, h->timestamp, data, len);
+	if (err) {
+		c->fatal = err;
+		return err;
+	}
+	return 0;
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * collector.h - the state `ebpf-collect collect` shares between its parts:
+ * the options (cli.c), the CLR-event attach and emit code (clr_events.c),
+ * the stop sequence and the end of the file (stop.c), and the main loop
+ * (ebpf-collect.c).
+ */
+#ifndef EBPF_COLLECT_COLLECTOR_H
+#define EBPF_COLLECT_COLLECTOR_H
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <bpf/libbpf.h>
+#include "collector_event.h"
+#include "ep_targets.h"
+#include "selection.h"
+#include "usdt_generic.h"
+
+#ifndef LOG_PREFIX
+#define LOG_PREFIX "ebpf-collect: "
+#endif
+#include "log.h"
+
+#define MAX_PIDS		64
+#define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
+#define DEFAULT_BUFFER_MB	32
+#define REORDER_WINDOW_NS	(30 * 1000000ULL)
+/* The runtime sends EventPipe events in blocks, up to ~100 ms after they
+ * happened (its flush period): the reorder buffer holds records longer
+ * while a session runs, so both sides still merge in time order. */
+#define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
+#define TICK_NS			(500 * 1000000ULL)
+#define RESCAN_NS		(1000 * 1000000ULL)
+/* Whole blocks reach the file as they fill (~100 KiB); at low event rates
+ * that could take minutes, so flush at least this often: a collector killed
+ * with SIGKILL then loses at most the last second of events. */
+#define FLUSH_NS		(1000ULL * 1000 * 1000)
+
+struct env {
+	pid_t pids[MAX_PIDS];
+	int nr_pids;
+	const char *output;
+	const char *providers[SEL_MAX_REQ];
+	int nr_providers;
+	const char *profiles[16];
+	int nr_profiles;
+	const char *libs[16];
+	int nr_libs;
+	uint64_t duration_ns;
+	unsigned long buffer_mb;
+	int verbose;
+	bool list;
+	const char *list_path;
+	bool kstack;
+	bool no_ustack;
+	bool stack_helper;
+	bool quiet;
+	bool no_symbols;
+	char **cmd;
+	const char *usdt[32];	/* --usdt */
+	int nr_usdt;
+	bool usdt_children;
+	unsigned int kernel_groups;	/* --kernel: KE_GROUP_* */
+	unsigned int sample_hz;		/* --cpu-sampling; 0 = off */
+	bool kernel_set, sampling_set;	/* given explicitly: profiles do not change them */
+	bool all_processes;		/* --all-processes */
+	const char *manifest;		/* --manifest: the runtime's own event table */
+	char *ep_extra[SEL_MAX_REQ];	/* --providers entries only EventPipe knows */
+	int nr_ep_extra;
+};
+
+extern struct env env;
+extern volatile sig_atomic_t exiting;
+
+struct attached_file {
+	pid_t pid;
+	dev_t dev;
+	ino_t ino;
+};
+
+/* A traced file that defines a provider's pause word (tracer_pause.h). */
+struct pause_site {
+	pid_t pid;
+	dev_t dev;
+	ino_t ino;
+	uint64_t off;		/* file offset of the word */
+	uint64_t addr;		/* its address in pid while raised */
+	bool raised;
+};
+
+struct collector {
+	const struct ect_table *table;
+	struct selection sel;
+	struct clr_events *skel;
+	struct ring_buffer *rb;
+	struct nt_writer *w;
+	struct reorder *ro;
+	uint32_t *meta_ids;		/* per table index, 0 = not defined yet */
+	uint64_t *ev_counts;		/* per table index */
+	struct bpf_link **links;
+	size_t nr_links, cap_links;
+	struct attached_file *files;
+	size_t nr_files, cap_files;
+	char *searched;			/* files searched, for the no-probes error */
+	size_t searched_len;
+	int ours_found;			/* probes of our providers seen */
+	int attach_failed;		/* selected probes libbpf could not attach */
+	int ncpu;
+	pid_t child;
+	int child_status;
+	bool child_exited;
+	bool pid_alive[MAX_PIDS];
+	uint64_t records, bad_records, oversize, first_ts, last_ts;
+	uint64_t lost_noted;
+	struct ce_counters totals;
+	int fatal;			/* -errno from a callback */
+	struct usdt_generic *ug;	/* --usdt, NULL without */
+	struct ug_totals ug_totals;
+	struct symbolize *sym;		/* NULL with --no-symbols */
+	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
+	struct kernel_events *ke;	/* NULL without kernel events */
+	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
+	struct pause_site *pauses;	/* where to pause the runtime before detaching */
+	size_t nr_pauses, cap_pauses;
+	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
+	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
+};
+
+/* cli.c */
+int parse_cmdline(int argc, char **argv);
+int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args);
+int check_privileges(void);
+int check_kernel(void);
+int check_pids(void);
+int list_probes(void);
+
+/* clr_events.c: attach to the targets' files, emit records */
+int attach_pid(struct collector *c, pid_t pid, bool initial);
+int attach_path(struct collector *c, pid_t pid, const char *path);
+int emit_record(void *ctx, const void *data, size_t len);
+int handle_record(void *ctx, void *data, size_t len);
+
+/* stop.c: the end of a trace */
+int stop_and_drain(struct collector *c);
+void pause_runtimes(struct collector *c);
+void resume_runtimes(struct collector *c);
+int finish_file(struct collector *c);
+void collector__free(struct collector *c);
+
+/* ebpf-collect.c: the main loop */
+uint64_t now_ns(void);
+int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v);
+int consume_step(struct collector *c, int timeout_ms, uint64_t before);
+void note_losses(struct collector *c);
+uint64_t total_lost(const struct ce_counters *t);
+
+#endif

@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * stop.c - the end of a trace: pause the runtimes' providers, detach every
+ * source while the main thread keeps reading, drain the ring, flush the
+ * reorder window, write the losses and the names, close the file.
+ */
+#include <argp.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/capability.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "clr_events.skel.h"
+#include "collector_event.h"
+#include "commands.h"
+#include "event_table.h"
+#include "nettrace.h"
+#include "manifest_meta.h"
+#include "reorder.h"
+#include "selection.h"
+#include "usdt_notes.h"
+#include "tracer_pause.h"
+#include "usdt_generic.h"	/* --usdt */
+#include "kernel_events.h"	/* --kernel, --cpu-sampling */
+#include "symbolize.h"		/* frame names in the trace */
+#include "mmap_events.h"	/* mappings of short-lived processes */
+#include "symbolizer.h"
+#include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
+
+#include "collector.h"
+
+static void detach_links(struct collector *c);
+
+/*
+ * Every event source off: kernel events, then the probes.  Closing a uprobe
+ * link returns once the RCU tasks-trace grace period has passed, i.e. once
+ * no handler can still be writing a record, so after this the ring only
+ * shrinks.  Runs in its own thread: the main thread keeps reading the ring
+ * meanwhile, so the events fired during the ~0.3 s of detaching neither
+ * fill the ring nor wait for a later read.
+ */
+static void *stop_sources(void *arg)
+{
+	struct collector *c = arg;
+
+	kernel_events__detach(c->ke);
+	detach_links(c);
+	__atomic_store_n(&c->sources_stopped, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* A thread of the runtime that read "traced, not paused" just before the
+ * pause went up is still on its way to the probe: this long is ample. */
+#define PAUSE_GRACE_US	10000
+
+/*
+ * Raise the pause word of every traced process's provider, so the runtime
+ * fires no event while the probes go: the kernel removes a probe's handler
+ * before the breakpoint and the semaphore count, and an event fired in
+ * between would be counted by the runtime and seen by nobody.  A process
+ * that cannot be paused (gone, not ours to write) keeps that window.
+ */
+void pause_runtimes(struct collector *c)
+{
+	size_t i, raised = 0;
+
+	for (i = 0; i < c->nr_pauses; i++) {
+		struct pause_site *ps = &c->pauses[i];
+		int err = tracer_pause__resolve(ps->pid, ps->dev, ps->ino, ps->off, &ps->addr);
+
+		if (!err)
+			err = tracer_pause__add(ps->pid, ps->addr, 1);
+		ps->raised = !err;
+		raised += ps->raised;
+		if (err && err != -ESRCH)	/* gone: nothing left to miss */
+			pr_debug("pid %d: cannot pause the runtime before detaching (%s); its "
+				 "last events can be missed\n", ps->pid, strerror(-err));
+	}
+	if (raised)
+		usleep(PAUSE_GRACE_US);
+}
+
+/* Lower the pause words again, so a later tracer sees events. */
+void resume_runtimes(struct collector *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nr_pauses; i++) {
+		struct pause_site *ps = &c->pauses[i];
+		int err;
+
+		if (!ps->raised)
+			continue;
+		err = tracer_pause__add(ps->pid, ps->addr, -1);
+		ps->raised = false;
+		if (err && err != -ESRCH)
+			pr_warn("pid %d: cannot lower the runtime's tracer pause word: %s; it "
+				"fires no events until it is 0 again\n", ps->pid, strerror(-err));
+	}
+}
+
+/* Up to this long for a record reserved before the detach to be committed. */
+#define DRAIN_WAIT_NS	(1000ULL * 1000 * 1000)
+
+/*
+ * The end of every trace (duration, signal, target exit): stop the sources,
+ * read the ring to empty, then flush the reorder buffer.  Every event whose
+ * handler ran is in the file or counted lost in it (counters are read after
+ * the last record).
+ */
+int stop_and_drain(struct collector *c)
+{
+	struct ring *r = ring_buffer__ring(c->rb, 0);
+	uint64_t deadline;
+	pthread_t th;
+	bool threaded = !pthread_create(&th, NULL, stop_sources, c);
+	int err = 0;
+
+	if (!threaded)
+		stop_sources(c);
+	while (!__atomic_load_n(&c->sources_stopped, __ATOMIC_ACQUIRE) && !err)
+		err = consume_step(c, 10, now_ns() - REORDER_WINDOW_NS);
+	if (threaded)
+		pthread_join(th, NULL);
+	deadline = now_ns() + DRAIN_WAIT_NS;
+	while (!err) {
+		err = consume_step(c, 0, 0);
+		if (err || !r || !ring__avail_data_size(r) || now_ns() > deadline)
+			break;
+		usleep(1000);	/* a record still being written: not readable yet */
+	}
+	if (err)
+		return err;
+	err = reorder__pop_before(c->ro, UINT64_MAX, emit_record, c);
+	if (err)
+		return err;
+	note_losses(c);
+	return 0;
+}
+
+static int compare_idx(const void *a, const void *b, void *arg)
+{
+	const struct collector *c = arg;
+	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
+	const struct ect_event *ea = &c->table->events[ia], *eb = &c->table->events[ib];
+	int r = strcmp(ea->provider->name, eb->provider->name);
+
+	if (r)
+		return r;
+	if (c->ev_counts[ia] != c->ev_counts[ib])
+		return c->ev_counts[ia] < c->ev_counts[ib] ? 1 : -1;
+	return strcmp(ea->symbol, eb->symbol);
+}
+
+/* With sysctl kernel.bpf_stats_enabled=1 the kernel times every program run. */
+static void print_prog_stats(const struct collector *c)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_prog_get_info_by_fd(bpf_program__fd(c->skel->progs.clr_event), &info, &len) ||
+	    !info.run_cnt)
+		return;
+	pr_warn("BPF program: %llu runs, %.0f ns per run "
+		"(kernel.bpf_stats_enabled)\n", (unsigned long long)info.run_cnt,
+		(double)info.run_time_ns / info.run_cnt);
+}
+
+static void print_summary(struct collector *c, uint64_t bytes)
+{
+	const struct ce_counters *t = &c->totals;
+	uint32_t *idx = calloc(c->table->n_events, sizeof(*idx));
+	uint32_t i, n = 0;
+	double secs = c->last_ts > c->first_ts ? (c->last_ts - c->first_ts) / 1e9 : 0;
+
+	if (env.quiet)
+		goto out;
+	for (i = 0; idx && i < c->table->n_events; i++)
+		if (c->ev_counts[i])
+			idx[n++] = i;
+	if (idx)
+		qsort_r(idx, n, sizeof(*idx), compare_idx, c);
+	if (n)
+		fprintf(stderr, "%-21s %-44s %10s\n", "PROVIDER", "EVENT", "COUNT");
+	for (i = 0; i < n; i++)
+		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
+			c->table->events[idx[i]].symbol,
+			(unsigned long long)c->ev_counts[idx[i]]);
+	pr_warn("%llu events (%.1f s), %llu bytes written to %s\n",
+		(unsigned long long)c->records, secs, (unsigned long long)bytes, env.output);
+	pr_warn("dropped %llu events (ring buffer full %llu, payload "
+		"over " CE_STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
+		"%llu user, %llu kernel\n",
+		(unsigned long long)(total_lost(t) + c->oversize), (unsigned long long)t->rb_drops,
+		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,
+		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
+		(unsigned long long)t->kstack_truncated);
+	print_prog_stats(c);
+	if (c->sym)
+		symbolize__print_summary(c->sym, stderr);
+	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */
+	kernel_events__print_summary(c->ke, stderr);
+	ep_targets__print_summary(&c->ept, stderr);
+	if (c->bad_records || reorder__late(c->ro))
+		pr_warn("%llu malformed records skipped, %llu records out "
+			"of order\n", (unsigned long long)c->bad_records,
+			(unsigned long long)reorder__late(c->ro));
+out:
+	free(idx);
+}
+
+int finish_file(struct collector *c)
+{
+	struct nt_loss_summary loss = {
+		.events_written = c->records,
+		.ringbuf_drops = c->totals.rb_drops,
+		.truncated_payloads = c->oversize,
+		.truncated_stacks = c->totals.ustack_truncated + c->totals.kstack_truncated,
+		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->bad_records,
+	};
+
+	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {
+		loss.ringbuf_drops += c->ug_totals.rb_drops;
+		loss.other_drops += c->ug_totals.nested_drops + c->ug_totals.bad_records;
+	}
+	if (c->ke) {
+		struct ke_counters kc;
+
+		if (!kernel_events__counters(c->ke, &kc)) {
+			loss.ringbuf_drops += kc.rb_drops;
+			loss.truncated_stacks += kc.kstack_truncated + kc.ustack_truncated;
+			loss.other_drops += kc.nested_drops;
+		}
+		loss.other_drops += kernel_events__bad_records(c->ke);
+	}
+	uint64_t bytes, last = c->last_ts ? c->last_ts : now_ns();
+	struct nt_salvage salv = { 0 };
+	int err;
+
+	err = c->sym ? symbolize__finish(c->sym, last + 1) : 0;
+	if (!err)
+		err = nt_writer__flush(c->w);
+	bytes = nt_writer__bytes(c->w);
+	/* a full disk keeps what fits (the rest is counted lost in the file) */
+	if (!err || nt_writer__is_space_error(err))
+		err = nt_writer__finish(c->w, &loss, last, &salv);
+	else
+		nt_writer__abort(c->w);
+	c->w = NULL;
+	if (err && salv.kept) {
+		pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
+			"fit%s\n", env.output, strerror(-err), (unsigned long long)salv.bytes,
+			(unsigned long long)salv.events,
+			salv.finalized ? "as a complete trace" : "cut at a block boundary",
+			(unsigned long long)salv.lost,
+			salv.finalized ? " and are counted lost in it" : "");
+		return err;
+	}
+	if (err) {
+		pr_warn("cannot finish %s: %s; removed it\n", env.output, strerror(-err));
+		return err;
+	}
+	print_summary(c, bytes);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ detach */
+
+/*
+ * Releasing a uprobe link waits for an RCU tasks-trace grace period
+ * (bpf_uprobe_multi_link_release -> uprobe_unregister_sync), ~65 ms here:
+ * 64 links destroyed one by one took 4 s, the full manifest's 430 would take
+ * ~28 s after Ctrl-C.  libbpf's USDT detach also updates its spec-id
+ * bookkeeping, so its handles must be destroyed from one thread.  So: take
+ * an extra reference (dup) to every BPF link fd of the process, let libbpf
+ * destroy its handles (fast: the kernel links stay alive), then close the
+ * duplicates from many threads at once, whose grace periods overlap.
+ *
+ * All at once the closes queue on the target's mmap lock, and while a
+ * probe waits its handler is gone but its semaphore is still set; our
+ * provider is paused by then (pause_runtimes), so spacing the closes out
+ * would buy nothing for it.
+ */
+#define DETACH_THREADS 64
+
+struct closer {
+	int *fds;
+	size_t n, start, step;
+};
+
+static void *close_fds(void *arg)
+{
+	struct closer *cl = arg;
+	size_t i;
+
+	for (i = cl->start; i < cl->n; i += cl->step)
+		close(cl->fds[i]);
+	return NULL;
+}
+
+/* dup() every bpf_link fd of this process; returns how many (fds malloc'd). */
+static size_t dup_link_fds(int **out)
+{
+	size_t n = 0, cap = 0;
+	struct dirent *d;
+	int *fds = NULL, *p;
+	DIR *dir = opendir("/proc/self/fd");
+	char target[64];
+
+	while (dir && (d = readdir(dir))) {
+		ssize_t len;
+		int fd;
+
+		len = readlinkat(dirfd(dir), d->d_name, target, sizeof(target) - 1);
+		if (len <= 0)
+			continue;
+		target[len] = 0;
+		if (strcmp(target, "anon_inode:bpf_link"))
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 256;
+			p = realloc(fds, cap * sizeof(*p));
+			if (!p)
+				break;
+			fds = p;
+		}
+		fd = fcntl(atoi(d->d_name), F_DUPFD_CLOEXEC, 0);
+		if (fd >= 0)
+			fds[n++] = fd;
+	}
+	if (dir)
+		closedir(dir);
+	*out = fds;
+	return n;
+}
+
+static void detach_links(struct collector *c)
+{
+	struct closer cl[DETACH_THREADS];
+	pthread_t th[DETACH_THREADS];
+	size_t i, n, nth;
+	int *fds = NULL;
+	bool started[DETACH_THREADS] = {};
+
+	n = c->nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
+	for (i = 0; i < c->nr_links; i++)
+		bpf_link__destroy(c->links[i]);
+	c->nr_links = 0;
+	usdt_generic__detach(c->ug);	/* --usdt: same trick */
+	nth = n < DETACH_THREADS ? n : DETACH_THREADS;
+	for (i = 0; i < nth; i++) {
+		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
+		started[i] = !pthread_create(&th[i], NULL, close_fds, &cl[i]);
+		if (!started[i])
+			close_fds(&cl[i]);	/* no thread: close this share here */
+	}
+	for (i = 0; i < nth; i++)
+		if (started[i])
+			pthread_join(th[i], NULL);
+	free(fds);
+}
+
+void collector__free(struct collector *c)
+{
+	detach_links(c);
+	free(c->links);
+	ring_buffer__free(c->rb);
+	usdt_generic__free(c->ug);
+	kernel_events__destroy(c->ke);
+	ep_targets__free(&c->ept);
+	mmap_events__free(c->mm);
+	symbolize__free(c->sym);
+	clr_events__destroy(c->skel);
+	reorder__free(c->ro);
+	free(c->meta_ids);
+	free(c->ev_counts);
+	free(c->files);
+	free(c->pauses);
+	free(c->searched);
+}
