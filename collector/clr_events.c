@@ -240,45 +240,53 @@ int attach_path(struct collector *c, pid_t pid, const char *path)
 }
 
 /* Attach to the files of pid not attached yet.  Returns probes attached or -errno. */
-int attach_pid(struct collector *c, pid_t pid, bool initial)
+struct attach_walk {
+	struct collector *c;
+	bool initial;
+};
+
+/* One mapped file of a target: attach it unless it was before. */
+static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 {
-	struct mapped_file_list files;
-	int total = 0, n, err;
-	size_t i;
+	struct attach_walk *aw = ctx;
+	struct collector *c = aw->c;
+	struct attached_file af = { pid, f->dev, f->ino };
 
-	err = proc_mapped_files(pid, &files);
-	if (err)
-		return err;
-	for (i = 0; i < files.n; i++) {
-		struct attached_file af = { pid, files.v[i].dev, files.v[i].ino };
-
-		if (file_attached(c, pid, af.dev, af.ino))
-			continue;
-		if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af)) {
-			err = -ENOMEM;
-			break;
-		}
-		if (initial)
-			note_searched(c, files.v[i].path);
-		n = attach_file(c, pid, files.v[i].path, files.v[i].open_path);
-		if (n < 0) {
-			err = n;
-			break;
-		}
-		total += n;
-	}
-	mapped_file_list__free(&files);
-	return err ? err : total;
+	if (file_attached(c, pid, af.dev, af.ino))
+		return 0;
+	if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af))
+		return -ENOMEM;
+	if (aw->initial)
+		note_searched(c, f->path);
+	return attach_file(c, pid, f->path, f->open_path);
 }
 
-/* Every emitter ends here once its record is in the file. */
-static int count_record(struct collector *c, uint64_t ts)
+int attach_pid(struct collector *c, pid_t pid, bool initial)
 {
-	c->records++;
-	if (!c->first_ts)
-		c->first_ts = ts;
-	if (ts > c->last_ts)
-		c->last_ts = ts;
+	struct attach_walk aw = { c, initial };
+
+	return attach_mapped_files(pid, attach_mapped, &aw);
+}
+
+/*
+ * Every emit_* function keeps one contract: 1 when the record became an
+ * event of the trace, 0 when it did not (malformed, filtered or a loss note;
+ * counted where that was decided), -errno when the file could not be
+ * written.  account() does what follows for all of them.
+ */
+static int account(struct collector *c, const struct ce_header *h, int ret)
+{
+	if (ret < 0) {
+		pr_warn("cannot write to %s: %s\n", env.output, strerror(-ret));
+		return ret;
+	}
+	if (ret > 0) {
+		c->records++;
+		if (!c->first_ts)
+			c->first_ts = h->timestamp;
+		if (h->timestamp > c->last_ts)
+			c->last_ts = h->timestamp;
+	}
 	return 0;
 }
 
@@ -338,40 +346,24 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		err = symbolize__clr_event(c->sym, ev->provider->name, ev->id, e->hdr.pid,
 					   e->hdr.tid, ne.timestamp, ne.payload, ne.payload_size,
 					   ne.stack, ne.stack_depth);
-		if (err) {
-			pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+		if (err)
 			return err;
-		}
 	}
 	err = nt_writer__write_event(c->w, &ne);
-	if (err) {
-		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
+	if (err)
 		return err;
-	}
 	c->ev_counts[idx]++;
-	return count_record(c, e->hdr.timestamp);
+	return 1;
 }
 
 /* --usdt: a record of bpf/usdt_generic.bpf.c */
-static int emit_usdt_generic(struct collector *c, const struct ce_header *h, const void *data,
-			     size_t len)
+static int emit_usdt_generic(struct collector *c, const void *data, size_t len)
 {
-	uint64_t before;
-	int err;
-
 	if (!c->ug) {
 		c->bad_records++;
 		return 0;
 	}
-	before = usdt_generic__events(c->ug);
-	err = usdt_generic__emit(c->ug, c->w, data, len);
-	if (err) {
-		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
-		return err;
-	}
-	if (usdt_generic__events(c->ug) == before)
-		return 0;	/* malformed: counted by usdt_generic */
-	return count_record(c, h->timestamp);
+	return usdt_generic__emit(c->ug, c->w, data, len);
 }
 
 /* Kernel events: frames are named by the symbolize module. */
@@ -382,12 +374,9 @@ static int ke_stack(void *ctx, pid_t pid, uint64_t tid, uint64_t ts, const uint6
 }
 
 /* Kernel events: a record of bpf/kernel_events.bpf.c */
-static int emit_kernel(struct collector *c, const struct ce_header *h, const void *data,
-		       size_t len)
+static int emit_kernel(struct collector *c, const void *data, size_t len)
 {
 	struct ke_sink sink = { .w = c->w };
-	uint64_t before;
-	int err;
 
 	if (!c->ke) {
 		c->bad_records++;
@@ -398,32 +387,19 @@ static int emit_kernel(struct collector *c, const struct ce_header *h, const voi
 		sink.stack_cb = ke_stack;
 		sink.stack_ctx = c->sym;
 	}
-	before = kernel_events__written(c->ke);
-	err = kernel_events__emit(c->ke, data, len, &sink);
-	if (err) {
-		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
-		return err;
-	}
-	if (kernel_events__written(c->ke) == before)
-		return 0;	/* malformed: counted by kernel_events */
-	return count_record(c, h->timestamp);
+	return kernel_events__emit(c->ke, data, len, &sink);
 }
 
 /* An event of an EventPipe session (stock .NET) */
-static int emit_eventpipe(struct collector *c, const struct ce_header *h, const void *data,
-			  size_t len)
+static int emit_eventpipe(struct collector *c, const void *data, size_t len)
 {
 	int err = ep_targets__emit(&c->ept, c->w, c->sym, data, len);
 
-	if (err == -EINVAL) {
+	if (err == -EINVAL) {	/* a record of no session, or malformed */
 		c->bad_records++;
 		return 0;
 	}
-	if (err) {
-		pr_warn("cannot write to %s: %s\n", env.output, strerror(-err));
-		return err;
-	}
-	return count_record(c, h->timestamp);
+	return err < 0 ? err : 1;
 }
 
 /*
@@ -436,19 +412,26 @@ int emit_record(void *ctx, const void *data, size_t len)
 	const struct ce_header *h = data;
 	struct collector *c = ctx;
 
+	int ret;
+
 	switch (h->type) {
 	case CE_REC_CLR_EVENT:
-		return emit_clr_event(c, data, len);
+		ret = emit_clr_event(c, data, len);
+		break;
 	case CE_REC_USDT_GENERIC:
-		return emit_usdt_generic(c, h, data, len);	/* --usdt */
+		ret = emit_usdt_generic(c, data, len);	/* --usdt */
+		break;
 	case CE_REC_KERNEL_FIRST ... CE_REC_KERNEL_LAST:
-		return emit_kernel(c, h, data, len);
+		ret = emit_kernel(c, data, len);
+		break;
 	case CE_REC_EVENTPIPE:
-		return emit_eventpipe(c, h, data, len);
+		ret = emit_eventpipe(c, data, len);
+		break;
 	default:
 		c->bad_records++;
-		return 0;
+		ret = 0;
 	}
+	return account(c, h, ret);
 }
 
 /* Ring-buffer callback: validate the common header, hold for reordering. */

@@ -1070,6 +1070,7 @@ int kernel_events__emit(struct kernel_events *ke, const void *rec, size_t len,
 			const struct ke_sink *sink)
 {
 	const struct ce_header *h = rec;
+	uint64_t before = kernel_events__written(ke);
 	int err;
 
 	if (len < sizeof(*h) || h->size != len)
@@ -1117,7 +1118,9 @@ int kernel_events__emit(struct kernel_events *ke, const void *rec, size_t len,
 #undef FIXED
 	if (err == -EBADMSG)
 		goto bad;
-	return err;
+	if (err < 0)
+		return err;
+	return kernel_events__written(ke) > before;	/* some records are filtered */
 bad:
 	ke->bad_records++;
 	return 0;

@@ -105,8 +105,8 @@ int kernel_events__attach(struct kernel_events *ke);
 /* Stop producing (detach everything; maps and counters stay readable, so
  * the collector can drain the ring buffer and emit what is left). */
 void kernel_events__detach(struct kernel_events *ke);
-/* One record (h->type in CE_REC_KERNEL_FIRST..LAST).  0 or -errno (write
- * failure); malformed records are counted and skipped. */
+/* One record (h->type in CE_REC_KERNEL_FIRST..LAST).  1 written, 0 not
+ * (malformed: counted; or filtered), -errno (write failure). */
 int kernel_events__emit(struct kernel_events *ke, const void *rec, size_t len,
 			const struct ke_sink *sink);
 /* Records lost in BPF so far (ring buffer full, scratch busy). */

@@ -65,7 +65,9 @@ static int emit(void *ctx, const void *rec, size_t len)
 
 	if (h->timestamp > k->last_ts)
 		k->last_ts = h->timestamp;
-	return kernel_events__emit(k->ke, rec, len, &k->sink);
+	int ret = kernel_events__emit(k->ke, rec, len, &k->sink);
+
+	return ret < 0 ? ret : 0;
 }
 
 static int on_record(void *ctx, void *data, size_t len)

@@ -739,31 +739,22 @@ int usdt_generic__attach_path(struct usdt_generic *ug, pid_t pid, const char *pa
 	return attach_file(ug, pid, path, path);
 }
 
+/* One mapped file of a target: attach it unless it was before. */
+static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
+{
+	struct usdt_generic *ug = ctx;
+	int n = note_file(ug, pid, f->dev, f->ino);
+
+	if (n <= 0)
+		return n;
+	return attach_file(ug, pid, f->path, f->open_path);
+}
+
 int usdt_generic__attach_pid(struct usdt_generic *ug, pid_t pid)
 {
-	struct mapped_file_list files;
-	int total = 0, n, err;
-	size_t i;
-
 	if (!ug->nr_specs)
 		return 0;
-	err = proc_mapped_files(pid, &files);
-	if (err)
-		return err;
-	for (i = 0; i < files.n; i++) {
-		n = note_file(ug, pid, files.v[i].dev, files.v[i].ino);
-		if (n == 0)
-			continue;
-		if (n > 0)
-			n = attach_file(ug, pid, files.v[i].path, files.v[i].open_path);
-		if (n < 0) {
-			err = n;
-			break;
-		}
-		total += n;
-	}
-	mapped_file_list__free(&files);
-	return err ? err : total;
+	return attach_mapped_files(pid, attach_mapped, ug);
 }
 
 size_t usdt_generic__nr_links(const struct usdt_generic *ug)
@@ -932,7 +923,7 @@ int usdt_generic__emit(struct usdt_generic *ug, struct nt_writer *w, const void 
 	ug->events++;
 	if (e->hdr.timestamp > ug->last_ts)
 		ug->last_ts = e->hdr.timestamp;
-	return 0;
+	return 1;
 }
 
 uint64_t usdt_generic__last_ts(const struct usdt_generic *ug)

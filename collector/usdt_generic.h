@@ -128,8 +128,8 @@ size_t usdt_generic__nr_links(const struct usdt_generic *ug);
 int usdt_generic__found(const struct usdt_generic *ug);
 
 /* Write one CE_REC_USDT_GENERIC record as a self-describing event (defined
- * on first use: provider = USDT provider, name = probe name).  0 or -errno
- * (a write error); malformed records are counted, not fatal. */
+ * on first use: provider = USDT provider, name = probe name).  1 written,
+ * 0 malformed (counted, not fatal), or -errno (a write error). */
 int usdt_generic__emit(struct usdt_generic *ug, struct nt_writer *w, const void *data,
 		       size_t len);
 uint64_t usdt_generic__last_ts(const struct usdt_generic *ug);

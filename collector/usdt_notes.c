@@ -285,3 +285,24 @@ void mapped_file_list__free(struct mapped_file_list *l)
 	l->v = NULL;
 	l->n = 0;
 }
+
+int attach_mapped_files(pid_t pid, mapped_file_fn fn, void *ctx)
+{
+	struct mapped_file_list files;
+	int total = 0, n, err;
+	size_t i;
+
+	err = proc_mapped_files(pid, &files);
+	if (err)
+		return err;
+	for (i = 0; i < files.n; i++) {
+		n = fn(ctx, pid, &files.v[i]);
+		if (n < 0) {
+			err = n;
+			break;
+		}
+		total += n;
+	}
+	mapped_file_list__free(&files);
+	return err ? err : total;
+}

@@ -52,4 +52,13 @@ struct mapped_file_list {
 int proc_mapped_files(pid_t pid, struct mapped_file_list *out);
 void mapped_file_list__free(struct mapped_file_list *l);	/* NULL-safe */
 
+/*
+ * Attach to every file pid maps: fn gets each distinct executable file and
+ * returns the probes it attached there (>= 0), or -errno, which ends the
+ * walk.  Returns the sum, or the first -errno.  Used by the runtime
+ * provider's attach (clr_events.c) and by --usdt (usdt_generic.c).
+ */
+typedef int (*mapped_file_fn)(void *ctx, pid_t pid, const struct mapped_file *f);
+int attach_mapped_files(pid_t pid, mapped_file_fn fn, void *ctx);
+
 #endif

@@ -127,14 +127,14 @@ static int write_trace(const char *path, uint64_t *bad)
 	xt.exit_code = 3 << 8;
 	xt.group_dead = 1;
 	strcpy(xt.comm, "sh");
-	if (!ASSERT_OK(kernel_events__emit(ke, &sw, sizeof(sw), &sink), "switch") ||
-	    !ASSERT_OK(kernel_events__emit(ke, &off, sizeof(off), &sink), "offcpu") ||
-	    !ASSERT_OK(kernel_events__emit(ke, &sc, sizeof(sc), &sink), "syscall") ||
-	    !ASSERT_OK(kernel_events__emit(ke, &ex, sizeof(ex), &sink), "exec") ||
-	    !ASSERT_OK(kernel_events__emit(ke, &fk, sizeof(fk), &sink), "fork") ||
-	    !ASSERT_OK(kernel_events__emit(ke, &xt, sizeof(xt), &sink), "exit") ||
+	if (!ASSERT_EQ(kernel_events__emit(ke, &sw, sizeof(sw), &sink), 1, "switch") ||
+	    !ASSERT_EQ(kernel_events__emit(ke, &off, sizeof(off), &sink), 1, "offcpu") ||
+	    !ASSERT_EQ(kernel_events__emit(ke, &sc, sizeof(sc), &sink), 1, "syscall") ||
+	    !ASSERT_EQ(kernel_events__emit(ke, &ex, sizeof(ex), &sink), 1, "exec") ||
+	    !ASSERT_EQ(kernel_events__emit(ke, &fk, sizeof(fk), &sink), 1, "fork") ||
+	    !ASSERT_EQ(kernel_events__emit(ke, &xt, sizeof(xt), &sink), 1, "exit") ||
 	    /* malformed: a fixed record with the wrong size is skipped, counted */
-	    !ASSERT_OK(kernel_events__emit(ke, &sc, sizeof(sc) - 8, &sink), "short"))
+	    !ASSERT_EQ(kernel_events__emit(ke, &sc, sizeof(sc) - 8, &sink), 0, "short"))
 		goto out;
 	*bad = kernel_events__bad_records(ke);
 	ASSERT_EQ(kernel_events__written(ke), 6, "events written");

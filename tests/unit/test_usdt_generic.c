@@ -198,8 +198,11 @@ static int on_rec(void *arg, void *data, size_t len)
 {
 	struct self_ctx *c = arg;
 
-	if (!c->err)
-		c->err = usdt_generic__emit(c->ug, c->w, data, len);
+	if (!c->err) {
+		int ret = usdt_generic__emit(c->ug, c->w, data, len);
+
+		c->err = ret < 0 ? ret : 0;
+	}
 	return 0;
 }
 
