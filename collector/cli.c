@@ -214,7 +214,8 @@ static int parse_duration(const char *s, uint64_t *ns)
 	return -EINVAL;
 }
 
-static error_t parse_arg(int key, char *arg, struct argp_state *state)
+/* Options with a value to check. */
+static error_t parse_value(int key, char *arg, struct argp_state *state)
 {
 	unsigned long v;
 
@@ -250,15 +251,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   arg);
 		env.buffer_mb = v;
 		break;
-	case OPT_KSTACK:
-		env.kstack = true;
-		break;
-	case OPT_NO_USTACK:
-		env.no_ustack = true;
-		break;
-	case OPT_STACK_HELPER:
-		env.stack_helper = true;
-		break;
 	case OPT_LIB:
 		if (env.nr_libs >= 16)
 			argp_error(state, "too many --lib");
@@ -278,9 +270,6 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		env.usdt[env.nr_usdt++] = arg;
 		break;
 	}
-	case OPT_USDT_CHILDREN:
-		env.usdt_children = true;
-		break;
 	case OPT_KERNEL: {
 		char err[160];
 
@@ -295,11 +284,37 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 				   KE_MAX_HZ);
 		env.sampling_set = true;
 		break;
-	case OPT_ALL_PROCESSES:
-		env.all_processes = true;
-		break;
 	case OPT_MANIFEST:
 		env.manifest = arg;
+		break;
+	case ARGP_KEY_ARG:
+		if (!env.list || env.list_path)
+			argp_error(state, "unexpected argument '%s' (a command goes after --)", arg);
+		env.list_path = arg;
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
+static error_t parse_arg(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_KSTACK:
+		env.kstack = true;
+		break;
+	case OPT_NO_USTACK:
+		env.no_ustack = true;
+		break;
+	case OPT_STACK_HELPER:
+		env.stack_helper = true;
+		break;
+	case OPT_USDT_CHILDREN:
+		env.usdt_children = true;
+		break;
+	case OPT_ALL_PROCESSES:
+		env.all_processes = true;
 		break;
 	case 'l':
 		env.list = true;
@@ -316,13 +331,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 'h':
 		argp_state_help(state, stderr, ARGP_HELP_STD_HELP);
 		break;
-	case ARGP_KEY_ARG:
-		if (!env.list || env.list_path)
-			argp_error(state, "unexpected argument '%s' (a command goes after --)", arg);
-		env.list_path = arg;
-		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return parse_value(key, arg, state);
 	}
 	return 0;
 }

@@ -683,13 +683,203 @@ static int attach_all(struct collector *c, const char *cmd_path)
 
 /* ------------------------------------------------------------------ main */
 
+/* Options, the event table, the selection and every check before anything
+ * is started.  EXIT_OK or the exit code. */
+static int prepare(struct collector *c)
+{
+	if (env.manifest) {
+		char merr[512];
+
+		if (ect_table__load(env.manifest, &c->table, merr, sizeof(merr))) {
+			pr_warn("--manifest %s\n", merr);
+			return EXIT_USAGE;
+		}
+	}
+	if (build_selection(c) ||
+	    ep_targets__config(&c->ept, &c->sel, env.ep_extra, env.nr_ep_extra, env.sample_hz,
+			       env.quiet))
+		return EXIT_USAGE;
+	if (check_privileges())
+		return EXIT_NO_PRIV;
+	if (check_kernel())
+		return EXIT_NO_KERNEL;
+	if (check_pids())
+		return EXIT_NO_PROCESS;
+	if (check_ep_extra(c))
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+/* Per-event tables, the reorder buffer and the --usdt specs. */
+static int alloc_state(struct collector *c)
+{
+	char uerr[256];
+	int i;
+
+	c->ncpu = libbpf_num_possible_cpus();
+	c->meta_ids = calloc(c->table->n_events, sizeof(*c->meta_ids));
+	c->ev_counts = calloc(c->table->n_events, sizeof(*c->ev_counts));
+	c->ro = reorder__new();
+	if (c->ncpu <= 0 || !c->meta_ids || !c->ev_counts || !c->ro) {
+		pr_warn("out of memory\n");
+		return EXIT_FAIL;
+	}
+	if (!env.nr_usdt)
+		return EXIT_OK;
+	c->ug = usdt_generic__new(env.quiet ? -1 : env.verbose);
+	for (i = 0; c->ug && i < env.nr_usdt; i++)
+		if (usdt_generic__add_spec(c->ug, env.usdt[i], uerr, sizeof(uerr)))
+			break;
+	if (!c->ug || i < env.nr_usdt) {
+		pr_warn("--usdt: out of memory\n");
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* -- CMD: fork it, held before exec until everything is attached. */
+static int start_command(struct collector *c, char **cmd_path, int *release_fd)
+{
+	*cmd_path = resolve_cmd(env.cmd[0]);
+	if (!*cmd_path) {
+		pr_warn("command not found: %s\n", env.cmd[0]);
+		return EXIT_USAGE;
+	}
+	cmd_is_dotnet = is_dotnet_host(*cmd_path);
+	c->child = spawn_held(env.cmd, release_fd);
+	if (cmd_is_dotnet)	/* EventPipe from its start */
+		ep_targets__wait_child(&c->ept, c->child);
+	if (c->child < 0) {
+		pr_warn("cannot start %s: %s\n", env.cmd[0], strerror(-c->child));
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+/* Frame names: the symbolizer, and the targets' mappings as they are made
+ * (for what exits before a /proc snapshot). */
+static int start_symbols(struct collector *c)
+{
+	int i, err, n = c->child > 0 ? 1 : env.nr_pids;
+
+	c->sym = symbolize__new(c->w, NULL);
+	if (!c->sym) {
+		pr_warn("out of memory\n");
+		return EXIT_FAIL;
+	}
+	c->mm = mmap_events__new();
+	for (i = 0; i < n; i++) {
+		pid_t p = c->child > 0 ? c->child : env.pids[i];
+
+		symbolize__add_pid(c->sym, p);
+		if (c->mm && (err = mmap_events__add_pid(c->mm, p)))
+			pr_debug("pid %d: no mapping records (perf_event_open: %s); "
+				 "/proc snapshots only\n", p, strerror(-err));
+	}
+	return EXIT_OK;
+}
+
+/* BPF, the runtime probes, EventPipe sessions for stock .NET, kernel events. */
+static int attach_sources(struct collector *c, const char *cmd_path)
+{
+	int ret;
+
+	if (setup_bpf(c))
+		return EXIT_FAIL;
+	ret = attach_all(c, cmd_path);
+	if ((ret == EXIT_OK || ret == EXIT_NO_PROBES) && !c->child) {	/* stock .NET */
+		int ep = ep_targets__attach(&c->ept, env.pids, c->ep_candidate, env.nr_pids);
+
+		if (ret == EXIT_NO_PROBES || ep != EXIT_NO_PROBES)
+			ret = ep;
+	}
+	if (ret == EXIT_NO_PROBES && c->ke) {	/* kernel events still apply */
+		pr_info("tracing kernel events only\n");
+		ret = EXIT_OK;
+	}
+	if (!ret && c->ke && kernel_events__attach(c->ke))
+		ret = EXIT_FAIL;
+	return ret;
+}
+
+static void release_command(int *release_fd)
+{
+	if (*release_fd < 0)
+		return;
+	if (write(*release_fd, "g", 1) != 1)
+		pr_warn("cannot release %s: %s\n", env.cmd[0], strerror(errno));
+	close(*release_fd);
+	*release_fd = -1;
+}
+
+/* Trace until told to stop, then stop every source and write the end. */
+static int trace(struct collector *c)
+{
+	int ret, err;
+
+	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
+		(unsigned long long)(c->nr_links + usdt_generic__nr_links(c->ug)),
+		env.duration_ns ? " for the given duration" : "", env.output);
+	err = poll_loop(c);
+	if (!err) {
+		int stop_err;
+
+		pause_runtimes(c);
+		/* EventPipe's rundown goes into the reorder buffer before the drain */
+		err = ep_targets__stop(&c->ept, c->ro);
+		stop_err = stop_and_drain(c);
+		resume_runtimes(c);
+		if (!err)
+			err = stop_err;
+	}
+	ret = err ? (c->ept.fail ? c->ept.fail : EXIT_FAIL) : c->ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
+	if (finish_file(c))
+		ret = EXIT_FAIL;
+	return ret;
+}
+
+/* The file after a failure: keep what was written, or remove an empty one. */
+static void close_output(struct collector *c, int ret)
+{
+	if (!c->w)
+		return;
+	if (c->records) {
+		finish_file(c);
+		return;
+	}
+	if (ret == EXIT_OK)
+		pr_warn("no events written; removing %s\n", env.output);
+	nt_writer__abort(c->w);
+}
+
+/* What became of -- CMD. */
+static void end_command(struct collector *c, int ret)
+{
+	if (c->child <= 0)
+		return;
+	if (c->child_exited) {
+		if (WIFEXITED(c->child_status) && WEXITSTATUS(c->child_status))
+			pr_info("%s exited with status %d\n", env.cmd[0],
+				WEXITSTATUS(c->child_status));
+		else if (WIFSIGNALED(c->child_status))
+			pr_info("%s was killed by signal %d\n", env.cmd[0],
+				WTERMSIG(c->child_status));
+		return;
+	}
+	if (ret != EXIT_OK) {
+		kill(c->child, SIGKILL);
+		waitpid(c->child, &c->child_status, 0);
+	} else {
+		pr_info("%s (pid %d) is still running\n", env.cmd[0], c->child);
+	}
+}
+
 int collect_main(int argc, char **argv)
 {
 	struct collector c = { .table = &clretw_event_table };
 	struct sigaction sa = { .sa_handler = sig_handler };
 	char *cmd_path = NULL;
-	int release_fd = -1, ret, err;
-	int i;
+	int release_fd = -1, ret;
 
 	if (parse_cmdline(argc, argv))
 		return EXIT_USAGE;
@@ -697,174 +887,33 @@ int collect_main(int argc, char **argv)
 	raise_nofile();
 	if (env.list)
 		return list_probes();
-	if (env.manifest) {
-		char merr[512];
-
-		if (ect_table__load(env.manifest, &c.table, merr, sizeof(merr))) {
-			pr_warn("--manifest %s\n", merr);
-			return EXIT_USAGE;
-		}
-	}
-	if (build_selection(&c) ||
-	    ep_targets__config(&c.ept, &c.sel, env.ep_extra, env.nr_ep_extra, env.sample_hz,
-			       env.quiet)) {
-		ret = EXIT_USAGE;
+	ret = prepare(&c);
+	if (ret)
 		goto free_table;
-	}
-	if (check_privileges()) {
-		ret = EXIT_NO_PRIV;
-		goto free_table;
-	}
-	if (check_kernel()) {
-		ret = EXIT_NO_KERNEL;
-		goto free_table;
-	}
-	if (check_pids()) {
-		ret = EXIT_NO_PROCESS;
-		goto free_table;
-	}
-	if (check_ep_extra(&c)) {
-		ret = EXIT_USAGE;
-		goto free_table;
-	}
-
-	c.ncpu = libbpf_num_possible_cpus();
-	c.meta_ids = calloc(c.table->n_events, sizeof(*c.meta_ids));
-	c.ev_counts = calloc(c.table->n_events, sizeof(*c.ev_counts));
-	c.ro = reorder__new();
-	if (c.ncpu <= 0 || !c.meta_ids || !c.ev_counts || !c.ro) {
-		pr_warn("out of memory\n");
-		ret = EXIT_FAIL;
+	ret = alloc_state(&c);
+	if (!ret && env.cmd)
+		ret = start_command(&c, &cmd_path, &release_fd);
+	if (ret)
 		goto cleanup;
-	}
-	if (env.nr_usdt) {	/* --usdt */
-		char uerr[256];
-		int i;
-
-		c.ug = usdt_generic__new(env.quiet ? -1 : env.verbose);
-		for (i = 0; c.ug && i < env.nr_usdt; i++)
-			if (usdt_generic__add_spec(c.ug, env.usdt[i], uerr, sizeof(uerr)))
-				break;
-		if (!c.ug || i < env.nr_usdt) {
-			pr_warn("--usdt: out of memory\n");
-			ret = EXIT_FAIL;
-			goto cleanup;
-		}
-	}
-	if (env.cmd) {
-		cmd_path = resolve_cmd(env.cmd[0]);
-		if (!cmd_path) {
-			pr_warn("command not found: %s\n", env.cmd[0]);
-			ret = EXIT_USAGE;
-			goto cleanup;
-		}
-		cmd_is_dotnet = is_dotnet_host(cmd_path);
-		c.child = spawn_held(env.cmd, &release_fd);
-		if (cmd_is_dotnet)	/* EventPipe from its start */
-			ep_targets__wait_child(&c.ept, c.child);
-		if (c.child < 0) {
-			pr_warn("cannot start %s: %s\n", env.cmd[0], strerror(-c.child));
-			ret = EXIT_FAIL;
-			goto cleanup;
-		}
-	}
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	if (open_output(&c, c.child > 0 ? c.child : env.pids[0])) {
 		ret = EXIT_OUTPUT;
 		goto cleanup;
 	}
-	if (!env.no_symbols) {
-		c.sym = symbolize__new(c.w, NULL);
-		if (!c.sym) {
-			pr_warn("out of memory\n");
-			ret = EXIT_FAIL;
-			goto cleanup;
-		}
-		/* mappings as the kernel makes them: for what exits before a snapshot */
-		c.mm = mmap_events__new();
-		for (i = 0; i < (c.child > 0 ? 1 : env.nr_pids); i++) {
-			pid_t p = c.child > 0 ? c.child : env.pids[i];
-
-			symbolize__add_pid(c.sym, p);
-			if (c.mm && (err = mmap_events__add_pid(c.mm, p)))
-				pr_debug("pid %d: no mapping records (perf_event_open: %s); "
-					 "/proc snapshots only\n", p, strerror(-err));
-		}
-	}
-	if (setup_bpf(&c)) {
-		ret = EXIT_FAIL;
-		goto cleanup;
-	}
-	ret = attach_all(&c, cmd_path);
-	if ((ret == EXIT_OK || ret == EXIT_NO_PROBES) && !c.child) {	/* stock .NET */
-		int ep = ep_targets__attach(&c.ept, env.pids, c.ep_candidate, env.nr_pids);
-
-		if (ret == EXIT_NO_PROBES || ep != EXIT_NO_PROBES)
-			ret = ep;
-	}
-	if (ret == EXIT_NO_PROBES && c.ke) {	/* kernel events still apply */
-		pr_info("tracing kernel events only\n");
-		ret = EXIT_OK;
-	}
-	if (!ret && c.ke && kernel_events__attach(c.ke))
-		ret = EXIT_FAIL;
+	ret = env.no_symbols ? EXIT_OK : start_symbols(&c);
+	if (!ret)
+		ret = attach_sources(&c, cmd_path);
 	if (ret)
 		goto cleanup;
-	if (release_fd >= 0) {
-		if (write(release_fd, "g", 1) != 1)
-			pr_warn("cannot release %s: %s\n", env.cmd[0], strerror(errno));
-		close(release_fd);
-		release_fd = -1;
-	}
-	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
-		(unsigned long long)(c.nr_links + usdt_generic__nr_links(c.ug)), env.duration_ns ? " for the given duration" : "",
-		env.output);
-
-	err = poll_loop(&c);
-	if (!err) {
-		int stop_err;
-
-		pause_runtimes(&c);
-		/* EventPipe's rundown goes into the reorder buffer before the drain */
-		err = ep_targets__stop(&c.ept, c.ro);
-		stop_err = stop_and_drain(&c);
-		resume_runtimes(&c);
-		if (!err)
-			err = stop_err;
-	}
-	ret = err ? (c.ept.fail ? c.ept.fail : EXIT_FAIL) : c.ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
-	if (finish_file(&c))
-		ret = EXIT_FAIL;
+	release_command(&release_fd);
+	ret = trace(&c);
 cleanup:
-	if (c.w) {
-		if (c.records) {
-			finish_file(&c);
-		} else {
-			if (ret == EXIT_OK)
-				pr_warn("no events written; removing %s\n", env.output);
-			nt_writer__abort(c.w);
-		}
-	}
+	close_output(&c, ret);
 	if (release_fd >= 0)
 		close(release_fd);	/* the held child exits on EOF */
 	collector__free(&c);
-	if (c.child > 0 && c.child_exited) {
-		if (WIFEXITED(c.child_status) && WEXITSTATUS(c.child_status))
-			pr_info("%s exited with status %d\n", env.cmd[0],
-				WEXITSTATUS(c.child_status));
-		else if (WIFSIGNALED(c.child_status))
-			pr_info("%s was killed by signal %d\n", env.cmd[0],
-				WTERMSIG(c.child_status));
-	}
-	if (c.child > 0 && !c.child_exited) {
-		if (ret != EXIT_OK) {
-			kill(c.child, SIGKILL);
-			waitpid(c.child, &c.child_status, 0);
-		} else {
-			pr_info("%s (pid %d) is still running\n", env.cmd[0], c.child);
-		}
-	}
+	end_command(&c, ret);
 	free(cmd_path);
 free_table:
 	if (c.table != &clretw_event_table)
