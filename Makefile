@@ -49,12 +49,9 @@ all: real-all
 include common/build.mk
 include usdt/build.mk
 include usdt/refrt.mk
-include usdt/bench.mk
 include symbolizer/nettrace/build.mk
 include symbolizer/build.mk
 include bpf/build.mk
-include bpf/kernel.mk
-include bpf/generic.mk
 include collector/build.mk
 include tests/unit/build.mk
 include tests/bench/build.mk

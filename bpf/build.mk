@@ -48,3 +48,19 @@ $(OUTPUT)/%.skel.h: $(OUTPUT)/bpf/%.bpf.o | $(OUTPUT)
 
 .PHONY: bpf
 bpf: $(BPF_SKELS)
+
+# Skeletons whose default name would collide with the collector's own API
+# (kernel_events__*, usdt_generic__*) get an explicit name; these rules
+# override the pattern rule above.
+$(OUTPUT)/kernel_events.skel.h: $(OUTPUT)/bpf/kernel_events.bpf.o | $(OUTPUT)
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name kernel_events_bpf > $@
+
+$(OUTPUT)/bpf/kernel_events.bpf.o: bpf/kernel_event.h
+
+$(OUTPUT)/usdt_generic.skel.h: $(OUTPUT)/bpf/usdt_generic.bpf.o | $(OUTPUT)
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name usdt_generic_bpf > $@
+
+$(OUTPUT)/bpf/usdt_generic.bpf.o: bpf/usdt_generic_event.h
+

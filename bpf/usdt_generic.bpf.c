@@ -37,7 +37,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/usdt.bpf.h>
 #include "collector_event.h"
-#include "usdt_generic.h"
+#include "usdt_generic_event.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 

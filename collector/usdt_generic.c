@@ -38,7 +38,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "collector_event.h"
-#include "../bpf/usdt_generic.h"	/* the record (same basename as ours) */
+#include "usdt_generic_event.h"	/* the record */
 #include "usdt_generic.h"
 
 #define LOG_PREFIX "ebpf-collect: "

@@ -8,7 +8,7 @@
 # results when scripts/bench.sh passes their outputs in BENCH_RESULTS), then
 # the detailed tables.
 #
-# The traced program is $OUTPUT/bench/bench_probes (usdt/bench_probes.c): a
+# The traced program is $OUTPUT/bench/bench_probes (tests/bench/bench_probes.c): a
 # 64 B or 1 KiB GCDynamicEvent fired through the generated provider
 # (DotNETRuntime:GCDynamicEvent, 5-byte nop, semaphore), or the same bytes
 # through our own probe sites BenchProbes:Nop5 (5-byte nop) / BenchProbes:Nop1

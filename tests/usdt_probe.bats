@@ -5,7 +5,7 @@
 # only while a tracer is attached, payload bytes arrive intact on every hit,
 # and nothing is serialized while no tracer is attached.
 #
-# Targets (usdt/probe_demo.c): every 1 ms they fire GCStart_V2 and
+# Targets (tests/progs/probe_demo.c): every 1 ms they fire GCStart_V2 and
 # MethodLoadVerbose_V2 with fixed arguments, and every 20 ms print
 #   tick N enabled G M fired F serialized S
 #   usdt_demo       the provider linked as a runtime links it (S is -1)

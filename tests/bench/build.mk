@@ -17,3 +17,98 @@ $(OUTPUT)/bench_symbolizer: $(OUTPUT)/obj/tests/bench/bench_symbolizer.o $(SYMBO
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
 
 BENCH_TARGETS += $(OUTPUT)/bench_symbolizer
+
+# the untraced cost of FireEtXplat (the generated provider)
+$(OUTPUT)/bench_fire: $(OUTPUT)/obj/tests/bench/bench_fire.o $(PROVIDER_OBJS)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+
+BENCH_TARGETS += $(OUTPUT)/bench_fire
+
+# Programs of the side-by-side tracer bench (scripts/bench-tracers.sh), kept
+# out of $(OUTPUT)/bench_* so that bench.sh does not run them on their own:
+#   $(BENCH_DIR)/bench_probes        the traced program: generated probe
+#                                    (DotNETRuntime:GCDynamicEvent), own
+#                                    5-byte-nop and 1-byte-nop sites
+#   $(BENCH_DIR)/bench_probes_lttng  the same plus an LTTng-UST tracepoint
+#   $(BENCH_DIR)/bench_floor         minimal libbpf USDT tracer (the floor)
+#   $(BENCH_DIR)/attach_target       idle process with the provider generated
+#                                    from the full ClrEtwAll.man (430 probes)
+BENCH_DIR     := $(OUTPUT)/bench
+BENCH_ALL_MAN := $(SHARED)/manifests/ClrEtwAll.man
+BENCH_ALL_GEN := $(BENCH_DIR)/gen-all
+BENCH_ALL_FILES := $(BENCH_ALL_GEN)/clretw_provider.h $(BENCH_ALL_GEN)/clretw_provider.c \
+		   $(BENCH_ALL_GEN)/clretw_caller.c
+
+$(BENCH_DIR) $(BENCH_ALL_GEN):
+	$(Q)mkdir -p $@
+
+$(OUTPUT)/obj/tests/bench/bench_probes.o $(OUTPUT)/obj/tests/bench/bench_lttng_tp.o: | $(GEN_PROVIDER_H)
+
+$(BENCH_DIR)/bench_probes: $(OUTPUT)/obj/tests/bench/bench_probes.o $(PROVIDER_OBJS) | $(BENCH_DIR)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lpthread $(COMMON_LIB) -o $@
+
+$(OUTPUT)/obj/tests/bench/bench_probes_lttng.o: tests/bench/bench_probes.c | $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DBENCH_LTTNG -MMD -MP -c $< -o $@
+
+$(BENCH_DIR)/bench_probes_lttng: $(OUTPUT)/obj/tests/bench/bench_probes_lttng.o \
+				 $(OUTPUT)/obj/tests/bench/bench_lttng_tp.o $(PROVIDER_OBJS) | $(BENCH_DIR)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -llttng-ust -ldl -lpthread $(COMMON_LIB) -o $@
+
+$(OUTPUT)/obj/tests/bench/bench_floor.o: $(OUTPUT)/bench_floor.skel.h
+
+$(BENCH_DIR)/bench_floor: $(OUTPUT)/obj/tests/bench/bench_floor.o | $(BENCH_DIR)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lbpf -lelf -lz $(COMMON_LIB) -o $@
+
+# the full real manifest, generated and compiled like tests/usdt_gen.bats does
+$(BENCH_ALL_FILES) &: $(USDT_GEN) $(BENCH_ALL_MAN) | $(BENCH_ALL_GEN)
+	$(call msg,GEN,$(BENCH_ALL_GEN)/clretw_*)
+	$(Q)$(USDT_GEN) $(BENCH_ALL_MAN) -o $(BENCH_ALL_GEN) --emit-caller >/dev/null
+
+$(BENCH_DIR)/attach_target: tests/bench/bench_attach_target.c $(BENCH_ALL_FILES) | $(BENCH_DIR)
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BENCH_ALL_GEN) -c $(BENCH_ALL_GEN)/clretw_provider.c \
+		-o $(BENCH_ALL_GEN)/provider.o
+	$(Q)$(CC) $(ALL_CFLAGS) -I$(BENCH_ALL_GEN) -Dmain=caller_main \
+		-c $(BENCH_ALL_GEN)/clretw_caller.c -o $(BENCH_ALL_GEN)/caller.o
+	$(Q)$(CC) $(ALL_CFLAGS) tests/bench/bench_attach_target.c $(BENCH_ALL_GEN)/provider.o \
+		$(BENCH_ALL_GEN)/caller.o $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+
+BENCH_TARGETS += $(BENCH_DIR)/bench_probes $(BENCH_DIR)/bench_probes_lttng \
+		 $(BENCH_DIR)/bench_floor $(BENCH_DIR)/attach_target
+
+# bench: CPU overhead of sampling (99 Hz, 999 Hz) on refrt's cpu scenario
+BENCH_TARGETS += $(OUTPUT)/bench_sampling
+$(OUTPUT)/bench_sampling: tests/bench/bench_sampling.sh $(OUTPUT)/tests/kevtest | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@
+
+
+# `make bench`: scripts/bench.sh runs every $(OUTPUT)/bench_*
+BENCH_TARGETS += $(OUTPUT)/bench_collector
+$(OUTPUT)/bench_collector: tests/bench/bench_collector.sh $(OUTPUT)/tests/usdt_testprog | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@
+
+
+# `make bench`: the EventPipe path next to the USDT path (tests/bench/bench_eventpipe.sh)
+BENCH_TARGETS += $(OUTPUT)/bench_eventpipe
+$(OUTPUT)/bench_eventpipe: tests/bench/bench_eventpipe.sh $(OUTPUT)/tests/usdt_testprog | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@
+
+# the floor's BPF program: bpf/build.mk's chain, from this folder
+$(OUTPUT)/bpf/bench_floor.bpf.o: tests/bench/bench_floor.bpf.c $(VMLINUX_DIR)/vmlinux.h | $(OUTPUT)/bpf
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $(@:.o=.tmp.o)
+	$(Q)$(BPFTOOL) gen object $@ $(@:.o=.tmp.o)
+	$(Q)rm -f $(@:.o=.tmp.o)
+
+# bench_lttng_tp.h includes itself by a relative name (LTTng-UST's
+# tracepoint header convention)
+$(OUTPUT)/obj/tests/bench/%.o: ALL_CFLAGS += -Itests/bench

@@ -20,3 +20,46 @@ $(OUTPUT)/tests/nettrace_scenarios: $(OUTPUT)/obj/tests/progs/nettrace_scenarios
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 ALL_TARGETS += $(OUTPUT)/tests/nettrace_scenarios
+
+# probe demos for tests/usdt_probe.bats: one linked like a runtime, one
+# counting serializations through the provider's test hook
+$(OUTPUT)/tests/usdt_demo: $(OUTPUT)/obj/tests/progs/probe_demo.o $(PROVIDER_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+
+$(OUTPUT)/obj/tests/progs/probe_demo_hook.o: tests/progs/probe_demo.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DDEMO_HOOK -c $< -o $@
+
+$(OUTPUT)/tests/usdt_demo_hook: $(OUTPUT)/obj/tests/progs/probe_demo_hook.o \
+				$(OUTPUT)/obj/gen/clretw_provider_hook.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+
+ALL_TARGETS += $(OUTPUT)/tests/usdt_demo $(OUTPUT)/tests/usdt_demo_hook
+
+# kevtest: attach the kernel events for a pid (or a command) and write a
+# .nettrace through the same ring buffer / reorder / writer path as the
+# collector.  See tests/progs/kernel_events_test.c.
+ALL_TARGETS += $(OUTPUT)/tests/kevtest
+$(OUTPUT)/tests/kevtest: $(OUTPUT)/obj/tests/progs/kernel_events_test.o $(KERNEL_EVENTS_OBJS) \
+		$(OUTPUT)/obj/collector/reorder.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+
+
+# USDT test target for tests/collector.bats: sys/sdt.h probes with the
+# runtime's provider/probe names and argument convention.
+# libusdt_testlib.so: a library with a probe that testprog -L dlopen()s.
+ALL_TARGETS += $(OUTPUT)/tests/usdt_testprog $(OUTPUT)/tests/libusdt_testlib.so
+$(OUTPUT)/tests/usdt_testprog: $(OUTPUT)/obj/tests/progs/testprog.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ -lpthread -ldl $(COMMON_LIB) -o $@
+
+$(OUTPUT)/tests/libusdt_testlib.so: tests/progs/testlib.c | $(OUTPUT)/tests
+	$(call msg,LIB,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(ALL_LDFLAGS) $< -o $@
+

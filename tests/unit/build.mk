@@ -29,3 +29,101 @@ UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views
 # truncation warning fires for any char[] argument larger than that.
 $(OUTPUT)/obj/tests/unit/test_symbolizer.o $(OUTPUT)/obj/tests/unit/test_views.o: \
 	ALL_CFLAGS += -Wno-format-truncation
+
+# the generated provider, the manifest parser and the event table
+# the generated provider with a capture hook (test_usdt_serialize, usdt_demo_hook)
+$(OUTPUT)/obj/gen/clretw_provider_hook.o: $(GEN)/clretw_provider.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DCLRETW_TEST_HOOK=test_capture -c $< -o $@
+
+USDT_TEST_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(wildcard tests/unit/test_usdt_*.c) \
+		  tests/bench/bench_fire.c tests/progs/probe_demo.c)
+$(USDT_TEST_OBJS): | $(GEN_PROVIDER_H)
+
+$(OUTPUT)/tests/test_usdt_serialize: $(OUTPUT)/obj/tests/unit/test_usdt_serialize.o \
+				     $(OUTPUT)/obj/gen/clretw_provider_hook.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+
+# every event fired by the generated caller decodes to its own length
+$(OUTPUT)/obj/gen/clretw_provider_rt.o: $(GEN)/clretw_provider.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -DCLRETW_TEST_HOOK=roundtrip_hook -c $< -o $@
+
+$(OUTPUT)/obj/gen/clretw_caller_rt.o: $(GEN)/clretw_caller.c $(GEN_PROVIDER_H)
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -Dmain=caller_main -c $< -o $@
+
+$(OUTPUT)/tests/test_usdt_roundtrip: $(OUTPUT)/obj/tests/unit/test_usdt_roundtrip.o \
+				     $(OUTPUT)/obj/gen/clretw_caller_rt.o \
+				     $(OUTPUT)/obj/gen/clretw_provider_rt.o \
+				     $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+
+$(OUTPUT)/tests/test_usdt_decode: $(OUTPUT)/obj/tests/unit/test_usdt_decode.o \
+				  $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+
+$(OUTPUT)/tests/test_usdt_manifest: $(OUTPUT)/obj/tests/unit/test_usdt_manifest.o \
+				    $(OUTPUT)/obj/usdt/manifest.o \
+				    $(OUTPUT)/obj/usdt/event_decode.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
+
+UNIT_TESTS += $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_usdt_*.c))
+
+# ect_table__load() against the generated table and the real manifest
+$(OUTPUT)/tests/test_usdt_table_load: $(OUTPUT)/obj/tests/unit/test_usdt_table_load.o \
+				      $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
+
+# kernel events: group / rate parsing, syscall table, record layouts
+UNIT_TESTS += $(OUTPUT)/tests/test_kernel_events
+$(OUTPUT)/tests/test_kernel_events: $(OUTPUT)/obj/tests/unit/test_kernel_events.o \
+		$(KERNEL_EVENTS_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(EVENT_TABLE_OBJS) \
+		| $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+
+
+# --usdt: spec parser, built-in table, UTF-8 -> UTF-16
+UNIT_TESTS += $(OUTPUT)/tests/test_usdt_generic
+$(OUTPUT)/tests/test_usdt_generic: $(OUTPUT)/obj/tests/unit/test_usdt_generic.o $(UG_OBJS) \
+		$(NETTRACE_LIB) $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) -lbpf -lelf -lz $(COMMON_LIB) -o $@
+
+
+# unit tests (tests/unit/test_collector.c)
+UNIT_TESTS += $(OUTPUT)/tests/test_collector
+$(OUTPUT)/tests/test_collector: $(OUTPUT)/obj/tests/unit/test_collector.o \
+		$(OUTPUT)/obj/collector/usdt_notes.o $(OUTPUT)/obj/collector/selection.o \
+		$(OUTPUT)/obj/collector/reorder.o $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lelf $(COMMON_LIB) -o $@
+
+# unit test of collector/symbolize.c: tests/unit/test_symbolize.c
+UNIT_TESTS += $(OUTPUT)/tests/test_symbolize
+$(OUTPUT)/tests/test_symbolize: $(OUTPUT)/obj/tests/unit/test_symbolize.o \
+		$(OUTPUT)/obj/collector/symbolize.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+
+# unit test of the diagnostics IPC and the EventPipe session (fake runtime)
+UNIT_TESTS += $(OUTPUT)/tests/test_dotnet_ipc
+$(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
+		$(OUTPUT)/obj/collector/dotnet_ipc.o $(OUTPUT)/obj/collector/eventpipe.o \
+		$(OUTPUT)/obj/collector/reorder.o $(OUTPUT)/obj/collector/symbolize.o \
+		$(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(SYMBOLIZER_LDLIBS) -lpthread $(COMMON_LIB) -o $@
+

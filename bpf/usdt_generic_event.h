@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * usdt_generic.h - record of bpf/usdt_generic.bpf.c (any USDT probe),
+ * usdt_generic_event.h - record of bpf/usdt_generic.bpf.c (any USDT probe),
  * shared with collector/usdt_generic.c.
  *
  * MUST MATCH between the BPF object and user space: only __u8/__u16/__u32/

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * bench_floor.c - loader and consumer of the bench floor (bpf/bench_floor.bpf.c):
+ * bench_floor.c - loader and consumer of the bench floor (tests/bench/bench_floor.bpf.c):
  * the minimal libbpf USDT tracer the side-by-side bench compares
  * ebpf-collect with.
  *

@@ -9,7 +9,7 @@
  * ring buffer (created here, shared with the kernel-event skeleton through
  * bpf_map__reuse_fd as the collector's is), the reorder buffer, the
  * symbolizer + rundown, and the nettrace writer.  Used by the bench
- * (collector/bench_sampling.sh) and for development; tests/kernel.bats
+ * (tests/bench/bench_sampling.sh) and for development; tests/kernel.bats
  * drives the real CLI.  Exit: 0 ok, 1 failure, 64 usage.
  */
 #include <errno.h>
