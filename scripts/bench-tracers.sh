@@ -14,7 +14,7 @@
 # through our own probe sites BenchProbes:Nop5 (5-byte nop) / BenchProbes:Nop1
 # (sys/sdt.h's stock 1-byte nop), or an LTTng-UST tracepoint
 # (bench_probes_lttng).  Tracers, each copying the payload into its output:
-#   floor         bench_floor (bpf/bench_floor.bpf.c): reserve, copy payload,
+#   floor         bench_floor (tests/bench/bench_floor.bpf.c): reserve, copy payload,
 #                 submit without wakeup; consumer polls every 10 ms; also on
 #                 our own 5-byte and 1-byte nop sites, and with -X 15 (the
 #                 per-record information ebpf-collect adds)

@@ -15,7 +15,7 @@
  * side's counters (submitted, ring full, oversize, faults), detach time and,
  * with kernel.bpf_stats_enabled=1, the program's mean run time per event.
  * -X MASK adds per-event work ebpf-collect's program does (see
- * bpf/bench_floor.bpf.c, targ_extra), to attribute the gap to the floor.
+ * tests/bench/bench_floor.bpf.c, targ_extra), to attribute the gap to the floor.
  * Exit status: 0, 1 failure, 64 usage.
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * bench_lttng_tp.h - LTTng-UST tracepoint provider for the side-by-side
- * bench (usdt/bench_probes.c).  One event, bench_lttng:gc_dynamic,
+ * bench (tests/bench/bench_probes.c).  One event, bench_lttng:gc_dynamic,
  * carrying the same serialized payload the generated USDT probe
  * DotNETRuntime:GCDynamicEvent carries (manifest layout, 64 B or 1 KiB) as a
  * byte sequence, so LTTng-UST records exactly the bytes the BPF tracers copy.
