@@ -31,6 +31,25 @@ static __always_inline __u64 ce_wakeup_flags(__u64 size)
 }
 
 /*
+ * Hand a record assembled in per-CPU scratch memory to the ring buffer and
+ * count it in cnt, the program's per-CPU counters (any struct with
+ * submitted, bytes, rb_drops and wakeups).  A full ring drops the record:
+ * the traced program never waits for the reader.
+ */
+#define ce_submit(buf, size, cnt) do {						\
+	__u64 __wflags = ce_wakeup_flags(size);					\
+										\
+	if (bpf_ringbuf_output(&rb, (buf), (size), __wflags)) {			\
+		(cnt)->rb_drops++;						\
+	} else {								\
+		(cnt)->submitted++;						\
+		(cnt)->bytes += (size);						\
+		if (__wflags == BPF_RB_FORCE_WAKEUP)				\
+			(cnt)->wakeups++;					\
+	}									\
+} while (0)
+
+/*
  * User stack by frame-pointer walk (decision 6), used instead of
  * bpf_get_stack(BPF_F_USER_STACK), which follows %rbp blindly:
  *  - the last frame of a thread (glibc's start_thread, built without frame

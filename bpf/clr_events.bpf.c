@@ -163,68 +163,94 @@ static __always_inline void read_id(__u8 *dst, long uptr, __u32 *ev_flags, __u32
 	__builtin_memset(dst, 0, 16);
 }
 
-static __always_inline int handle_clr_event(struct pt_regs *ctx)
+/* This CPU's scratch record, claimed for one event; NULL (counted) when the
+ * process is not a target or a preempted event still holds it. */
+static __always_inline struct scratch *claim_scratch(struct ce_counters *cnt, __u32 tgid,
+						     __u32 cpu)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	__u32 tgid = id >> 32, zero = 0, cpu, off, ulen, klen, plen, size;
-	long payload = 0, len = 0, act = 0, rel = 0;
-	struct ce_counters *cnt;
-	struct ce_clr_event *e;
 	struct scratch *s;
-	__u32 flags = 0;
-	__u64 wflags;
 
-	cnt = bpf_map_lookup_elem(&counters, &zero);
-	if (!cnt)
-		return 0;
 	if (targ_filter_tgid && !bpf_map_lookup_elem(&targets, &tgid)) {
 		__sync_fetch_and_add(&cnt->filtered, 1);
-		return 0;
+		return NULL;
 	}
-	cpu = bpf_get_smp_processor_id();
 	s = bpf_map_lookup_elem(&scratch, &cpu);
 	if (!s)
-		return 0;
+		return NULL;
 	if (__sync_val_compare_and_swap(&s->busy, 0, 1) != 0) {
 		__sync_fetch_and_add(&cnt->nested_drops, 1);
-		return 0;
+		return NULL;
 	}
-	cnt->hits++;
+	return s;
+}
 
-	bpf_usdt_arg(ctx, 0, &payload);
-	bpf_usdt_arg(ctx, 1, &len);
+/* The record's header and activity ids; the payload's address and length. */
+static __always_inline void fill_header(struct pt_regs *ctx, struct ce_clr_event *e, __u64 id,
+					__u32 cpu, __u32 *flags, long *payload, long *len)
+{
+	long act = 0, rel = 0;
+
+	bpf_usdt_arg(ctx, 0, payload);
+	bpf_usdt_arg(ctx, 1, len);
 	bpf_usdt_arg(ctx, 2, &act);
 	bpf_usdt_arg(ctx, 3, &rel);
 
-	e = (void *)s->buf;
 	e->hdr.timestamp = bpf_ktime_get_ns();
 	e->hdr.type = CE_REC_CLR_EVENT;
-	e->hdr.pid = tgid;
+	e->hdr.pid = id >> 32;
 	e->hdr.tid = (__u32)id;
 	e->cookie = bpf_usdt_cookie(ctx);
 	e->cpu = cpu;
 	e->reserved = 0;
-	read_id(e->activity_id, act, &flags, CE_F_HAS_ACTIVITY);
-	read_id(e->related_activity_id, rel, &flags, CE_F_HAS_RELATED);
+	read_id(e->activity_id, act, flags, CE_F_HAS_ACTIVITY);
+	read_id(e->related_activity_id, rel, flags, CE_F_HAS_RELATED);
+}
 
-	ulen = 0;
+/* The user stack, then the kernel stack, after the header. */
+static __always_inline void copy_stacks(struct pt_regs *ctx, struct scratch *s,
+					struct ce_clr_event *e, __u32 *flags,
+					struct ce_counters *cnt, __u32 *ulen, __u32 *klen)
+{
+	*ulen = 0;
 	if (targ_ustack == 1)
-		ulen = walk_user_stack(ctx, (__u64 *)(s->buf + sizeof(*e)), &flags, cnt);
+		*ulen = walk_user_stack(ctx, (__u64 *)(s->buf + sizeof(*e)), flags, cnt);
 	else if (targ_ustack == 2)
-		ulen = copy_stack(ctx, s->buf + sizeof(*e), BPF_F_USER_STACK, &flags,
-				  CE_F_USTACK_TRUNCATED, &cnt->ustack_truncated,
-				  &cnt->ustack_errors);
-	if (ulen > CE_STACK_BYTES)	/* for the verifier */
-		ulen = CE_STACK_BYTES;
-	off = sizeof(*e) + ulen;
-
-	klen = 0;
+		*ulen = copy_stack(ctx, s->buf + sizeof(*e), BPF_F_USER_STACK, flags,
+				   CE_F_USTACK_TRUNCATED, &cnt->ustack_truncated,
+				   &cnt->ustack_errors);
+	if (*ulen > CE_STACK_BYTES)	/* for the verifier */
+		*ulen = CE_STACK_BYTES;
+	*klen = 0;
 	if (targ_kstack)
-		klen = copy_stack(ctx, s->buf + off, 0, &flags, CE_F_KSTACK_TRUNCATED,
-				  &cnt->kstack_truncated, NULL);
-	if (klen > CE_STACK_BYTES)
-		klen = CE_STACK_BYTES;
-	off += klen;
+		*klen = copy_stack(ctx, s->buf + sizeof(*e) + *ulen, 0, flags,
+				   CE_F_KSTACK_TRUNCATED, &cnt->kstack_truncated, NULL);
+	if (*klen > CE_STACK_BYTES)
+		*klen = CE_STACK_BYTES;
+}
+
+static __always_inline int handle_clr_event(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 zero = 0, cpu, off, ulen, klen, plen, size;
+	long payload = 0, len = 0;
+	struct ce_counters *cnt;
+	struct ce_clr_event *e;
+	struct scratch *s;
+	__u32 flags = 0;
+
+	cnt = bpf_map_lookup_elem(&counters, &zero);
+	if (!cnt)
+		return 0;
+	cpu = bpf_get_smp_processor_id();
+	s = claim_scratch(cnt, id >> 32, cpu);
+	if (!s)
+		return 0;
+	cnt->hits++;
+
+	e = (void *)s->buf;
+	fill_header(ctx, e, id, cpu, &flags, &payload, &len);
+	copy_stacks(ctx, s, e, &flags, cnt, &ulen, &klen);
+	off = sizeof(*e) + ulen + klen;
 
 	/* Over what TraceEvent reads (CE_MAX_PAYLOAD): send the header alone,
 	 * flagged, so the collector counts the event lost on its own thread. */
@@ -251,15 +277,7 @@ static __always_inline int handle_clr_event(struct pt_regs *ctx)
 		goto out;
 	e->hdr.size = size;
 
-	wflags = ce_wakeup_flags(size);
-	if (bpf_ringbuf_output(&rb, s->buf, size, wflags)) {
-		cnt->rb_drops++;
-	} else {
-		cnt->submitted++;
-		cnt->bytes += size;
-		if (wflags == BPF_RB_FORCE_WAKEUP)
-			cnt->wakeups++;
-	}
+	ce_submit(s->buf, size, cnt);
 out:
 	*(volatile __u32 *)&s->busy = 0;	/* helper calls above are barriers */
 	return 0;

@@ -192,7 +192,7 @@ static long copy_str_arg(__u32 i, void *arg)
 
 static __always_inline int handle_usdt(struct pt_regs *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid(), cookie = bpf_usdt_cookie(ctx), wflags;
+	__u64 id = bpf_get_current_pid_tgid(), cookie = bpf_usdt_cookie(ctx);
 	__u32 zero = 0, off, size;
 	struct str_ctx sc;
 	struct ce_usdt_generic *e;
@@ -252,15 +252,7 @@ static __always_inline int handle_usdt(struct pt_regs *ctx)
 	size = (off + 7) & ~7u;
 	e->hdr.size = size;
 
-	wflags = ce_wakeup_flags(size);
-	if (bpf_ringbuf_output(&rb, s->buf, size, wflags)) {
-		cnt->rb_drops++;
-	} else {
-		cnt->submitted++;
-		cnt->bytes += size;
-		if (wflags == BPF_RB_FORCE_WAKEUP)
-			cnt->wakeups++;
-	}
+	ce_submit(s->buf, size, cnt);
 out:
 	*(volatile __u32 *)&s->busy = 0;	/* helper calls above are barriers */
 	return 0;
