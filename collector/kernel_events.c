@@ -48,6 +48,7 @@
 #include <bpf/libbpf.h>
 #include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/kernel.mk) */
 #include "kernel_events.h"
+#include "rundown.h"
 
 #define LOG_PREFIX "kernel-events: "
 #include "log.h"

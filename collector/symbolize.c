@@ -82,6 +82,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "nettrace.h"
+#include "rundown.h"
+#include "strpool.h"
 #include "symbolize.h"
 #include "symbolizer.h"
 

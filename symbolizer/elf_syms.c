@@ -24,7 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "symbolizer.h"
+#include "elf_syms.h"
+#include "strpool.h"
 
 #define LOG_PREFIX "symbolizer: "
 #include "log.h"

@@ -11,7 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "symbolizer.h"
+#include "kallsyms.h"
+#include "strpool.h"
 
 #define LOG_PREFIX "symbolizer: "
 #include "log.h"

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "symbolizer.h"
+#include "proc_maps.h"
 
 static int proc_map__parse(char *line, struct proc_map *m)
 {

@@ -4,7 +4,7 @@
  * sym_rundown written into a nettrace writer: the names a trace carries.
  */
 #include "nettrace.h"
-#include "symbolizer.h"
+#include "rundown.h"
 
 struct rundown_write {
 	struct nt_writer *w;

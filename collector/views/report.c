@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include "commands.h"
+#include "utf16.h"
 #include "view.h"
 
 /* ------------------------------------------------------------- report */
@@ -122,11 +123,11 @@ static uint32_t rd32(const struct nt_read_event *ev, size_t off)
 static int report__exception(struct report *rp, const struct nt_read_event *ev)
 {
 	char type[1024] = "", msg[1024] = "";
-	long n = sym_utf16_to_utf8(ev->payload, ev->payload_size, type, sizeof(type));
+	long n = utf16le_to_utf8(ev->payload, ev->payload_size, type, sizeof(type));
 	size_t i;
 
 	if (n > 0)
-		sym_utf16_to_utf8(ev->payload + n, ev->payload_size - (size_t)n, msg, sizeof(msg));
+		utf16le_to_utf8(ev->payload + n, ev->payload_size - (size_t)n, msg, sizeof(msg));
 	if (!type[0])
 		snprintf(type, sizeof(type), "[unknown]");
 	for (i = 0; i < rp->n_exc; i++)

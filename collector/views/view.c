@@ -26,6 +26,8 @@
 #include <string.h>
 #include <strings.h>
 #include "event_table.h"
+#include "rundown.h"
+#include "strpool.h"
 #include "manifest_meta.h"
 #include "view.h"
 

@@ -26,6 +26,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "kernel_events.h"
+#include "rundown.h"
 #include "nettrace.h"
 #include "reorder.h"
 #include "symbolizer.h"

@@ -13,6 +13,7 @@
 #include "nettrace.h"
 #include "symbolize.h"
 #include "symbolizer.h"
+#include "rundown.h"
 #include "test.h"
 
 #define MAX_EV 64

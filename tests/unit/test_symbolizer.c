@@ -13,6 +13,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include "test.h"
+#include "kallsyms.h"
+#include "elf_syms.h"
+#include "rundown.h"
 #include "symbolizer.h"
 #include "log.h"
 

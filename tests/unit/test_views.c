@@ -15,6 +15,7 @@
 #include "test.h"
 #include "nettrace.h"
 #include "symbolizer.h"
+#include "rundown.h"
 #include "commands.h"
 #include "event_table.h"
 

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * elf_syms.h - the function symbols of an ELF file (.symtab, .dynsym, and a
+ * separate debug file found by build id or debuglink).
+ */
+#ifndef EBPF_COLLECT_ELF_SYMS_H
+#define EBPF_COLLECT_ELF_SYMS_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ---------------------------------------------------------- ELF symbols */
+
+struct elf_sym {
+	uint64_t start;		/* ELF virtual address */
+	uint64_t size;		/* 0: extends to the next symbol */
+	const char *name;
+};
+
+struct elf_syms;
+
+/* Load PT_LOAD headers and .symtab (else .dynsym) from fd (not closed).
+ * When the file has no .symtab, a separate debug file is looked for by
+ * build-id (<root>/usr/lib/debug/.build-id/xx/yyyy.debug) and by
+ * .gnu_debuglink (<root>/usr/lib/debug/<dir>/<f>, <dir>/.debug/<f>,
+ * <dir>/<f>), first under debug_root (may be NULL) then in our own root.
+ * path is the file's path in its process (for the debuglink dirs). */
+struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root);
+void elf_syms__free(struct elf_syms *es);
+/* Runtime address in a mapping (start, file offset) → ELF vaddr.  -ENOENT
+ * when no PT_LOAD covers the file offset. */
+int elf_syms__addr_to_vaddr(const struct elf_syms *es, uint64_t addr, uint64_t map_start,
+			    uint64_t map_offset, uint64_t *vaddr);
+/* Largest start <= vaddr < start + size (size 0: until the next symbol). */
+const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr);
+size_t elf_syms__count(const struct elf_syms *es);
+const char *elf_syms__debug_file(const struct elf_syms *es);	/* or NULL */
+const char *elf_syms__build_id(const struct elf_syms *es);	/* hex or "" */
+
+#endif

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * proc_maps.h - a process's executable mappings (/proc/PID/maps) and the
+ * /proc/PID/status facts the symbolizer needs (namespaced pid, uids).
+ */
+#ifndef EBPF_COLLECT_PROC_MAPS_H
+#define EBPF_COLLECT_PROC_MAPS_H
+
+#include <stddef.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* ----------------------------------------------------- process mappings */
+
+struct proc_map {
+	uint64_t start, end, offset;
+	uint64_t ino;
+	uint32_t dev_major, dev_minor;
+	uint32_t prot;		/* PROT_READ|PROT_WRITE|PROT_EXEC */
+	char *path;		/* "" for anonymous */
+	int dso;		/* index into the symbolizer's DSO cache, -1 none */
+};
+
+struct proc_maps {
+	struct proc_map *maps;	/* sorted by start, non-overlapping */
+	size_t n, cap;
+};
+
+/* Read /proc/PID/maps (exec mappings only when exec_only) and merge into pm:
+ * new mappings replace overlapping old ones; old ones that vanished stay
+ * (a library dlclose'd or a process gone is still symbolized).
+ * Returns the number of mappings read or -errno. */
+int proc_maps__snapshot(struct proc_maps *pm, pid_t pid, int exec_only);
+/* Merge one mapping (copied, path included) the same way: it replaces the
+ * old mappings it overlaps.  0 or -ENOMEM. */
+int proc_maps__add(struct proc_maps *pm, const struct proc_map *m);
+const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr);
+void proc_maps__clear(struct proc_maps *pm);
+/* "", "//anon", "[anon:...]", "/memfd:..." and "[heap]"-style names have no
+ * ELF file behind them. */
+int proc_map__is_anon(const struct proc_map *m);
+
+int proc__nspid(pid_t pid, pid_t *nspid);
+int proc__uids(pid_t pid, uid_t *uids, int max);
+
+#endif
