@@ -85,6 +85,7 @@
 #include "rundown.h"
 #include "strpool.h"
 #include "symbolize.h"
+#include "hash.h"
 #include "symbolizer.h"
 
 #define PSEUDO_MODULE_ID	0xebc0000000000000ULL	/* collector/views/view.c: native/kernel */
@@ -162,24 +163,9 @@ struct symbolize {
 
 /* ------------------------------------------------------------ helpers */
 
-static uint64_t mix(uint64_t h, uint64_t v)
-{
-	h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
-	return h * 0xff51afd7ed558ccdULL;
-}
-
-static uint64_t str_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (s && *s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return h;
-}
-
 static uint64_t ident_hash(uint32_t pid, uint64_t start, uint64_t size, const char *name)
 {
-	return mix(mix(mix(pid, start), size), str_hash(name));
+	return hash_mix(hash_mix(hash_mix(pid, start), size), hash_str(name));
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)

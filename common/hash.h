@@ -31,7 +31,8 @@ static inline uint64_t hash_mix(uint64_t h, uint64_t v)
 	return h * 0xff51afd7ed558ccdULL;
 }
 
-/* FNV-1a over n bytes, continuing from h (start with HASH_FNV_SEED). */
+/* FNV-1a-style over n bytes, continuing from h (start with HASH_FNV_SEED;
+ * the tables only need a good spread, not FNV's exact values). */
 static inline uint64_t hash_bytes(const void *p, size_t n, uint64_t h)
 {
 	const unsigned char *c = p;

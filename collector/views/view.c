@@ -29,6 +29,7 @@
 #include "rundown.h"
 #include "strpool.h"
 #include "manifest_meta.h"
+#include "hash.h"
 #include "view.h"
 
 /* ------------------------------------------------------ the trace model */
@@ -64,15 +65,6 @@ void *view_grow(void *p, size_t *cap, size_t need, size_t elem)
 	return n;
 }
 
-
-static uint64_t fnv(const void *p, size_t n, uint64_t h)
-{
-	const unsigned char *c = p;
-
-	while (n--)
-		h = (h ^ *c++) * 1099511628211ULL;
-	return h;
-}
 
 void view__free(struct view *v)
 {
@@ -307,7 +299,7 @@ int view__pass1(struct view *v, const char *path)
 static uint32_t view__frame(struct view *v, const char *name, const char *file,
 			    enum sym_kind kind)
 {
-	uint64_t h = fnv(name, strlen(name), 1469598103934665603ULL) ^ (uint64_t)kind;
+	uint64_t h = hash_bytes(name, strlen(name), HASH_FNV_SEED) ^ (uint64_t)kind;
 	struct vframe *f;
 	size_t k, i;
 
@@ -347,7 +339,7 @@ static uint32_t view__frame(struct view *v, const char *name, const char *file,
 
 static uint32_t view__stack(struct view *v, const uint32_t *fr, uint32_t depth)
 {
-	uint64_t h = fnv(fr, depth * sizeof(*fr), 1469598103934665603ULL);
+	uint64_t h = hash_bytes(fr, depth * sizeof(*fr), HASH_FNV_SEED);
 	struct vstack *st;
 	size_t k, i;
 
