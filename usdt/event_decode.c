@@ -22,6 +22,7 @@
 #include <strings.h>
 
 #include "event_table.h"
+#include "utf16.h"
 
 #define MAX_LEVEL_FIELDS 256
 
@@ -145,26 +146,11 @@ static void json_utf8_char(FILE *out, uint32_t c)
 /* UTF-16LE code units [p, p+2n) as a JSON string (lone surrogates -> U+FFFD) */
 static void json_utf16(FILE *out, const uint8_t *p, size_t n)
 {
-	size_t i;
+	size_t i = 0;
 
 	fputc('"', out);
-	for (i = 0; i < n; i++) {
-		uint32_t c = (uint32_t)load_le(p + 2 * i, 2);
-
-		if (c >= 0xd800 && c < 0xdc00 && i + 1 < n) {
-			uint32_t lo = (uint32_t)load_le(p + 2 * i + 2, 2);
-
-			if (lo >= 0xdc00 && lo < 0xe000) {
-				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-				i++;
-			} else {
-				c = 0xfffd;
-			}
-		} else if (c >= 0xd800 && c < 0xe000) {
-			c = 0xfffd;
-		}
-		json_utf8_char(out, c);
-	}
+	while (i < 2 * n)
+		json_utf8_char(out, utf16le_decode(p, 2 * n, &i));
 	fputc('"', out);
 }
 

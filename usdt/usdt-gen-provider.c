@@ -429,6 +429,48 @@ int gen_provider_h(struct gen_ctx *g, FILE *f)
 
 /* --- source --- */
 
+/* The generated file's little-endian writers (one per manifest in-type). */
+static void emit_c_serializers(FILE *f, const char *up)
+{
+	fprintf(f,
+		"static inline __attribute__((unused)) unsigned char *clretw__u8(unsigned char *p, uint8_t v)\n"
+		"{\n\tp[0] = v;\n\treturn p + 1;\n}\n\n"
+		"static inline __attribute__((unused)) unsigned char *clretw__u16(unsigned char *p, uint16_t v)\n"
+		"{\n\tmemcpy(p, &v, 2);\n\treturn p + 2;\n}\n\n"
+		"static inline __attribute__((unused)) unsigned char *clretw__u32(unsigned char *p, uint32_t v)\n"
+		"{\n\tmemcpy(p, &v, 4);\n\treturn p + 4;\n}\n\n"
+		"static inline __attribute__((unused)) unsigned char *clretw__u64(unsigned char *p, uint64_t v)\n"
+		"{\n\tmemcpy(p, &v, 8);\n\treturn p + 8;\n}\n\n"
+		"static inline __attribute__((unused)) unsigned char *clretw__f64(unsigned char *p, double v)\n"
+		"{\n\tmemcpy(p, &v, 8);\n\treturn p + 8;\n}\n\n"
+		"/* GUID in .NET byte order (Data1..3 little-endian); NULL writes zeros */\n"
+		"static inline __attribute__((unused)) unsigned char *clretw__guid(unsigned char *p, const GUID *g)\n{\n"
+		"\tif (!g) {\n\t\tmemset(p, 0, 16);\n\t\treturn p + 16;\n\t}\n"
+		"\tp = clretw__u32(p, g->Data1);\n\tp = clretw__u16(p, g->Data2);\n"
+		"\tp = clretw__u16(p, g->Data3);\n\tmemcpy(p, g->Data4, 8);\n\treturn p + 8;\n}\n\n"
+		"/* UTF-16LE with its NUL; NULL is the empty string */\n"
+		"static inline __attribute__((unused)) size_t clretw__wlen(const char16_t *s)\n{\n\tsize_t n = 0;\n\n"
+		"\tif (s)\n\t\twhile (s[n])\n\t\t\tn++;\n\treturn 2 * (n + 1);\n}\n\n"
+		"static inline __attribute__((unused)) unsigned char *clretw__wstr(unsigned char *p, const char16_t *s)\n{\n"
+		"\tsize_t n = clretw__wlen(s) - 2;\n\n\tif (n)\n\t\tmemcpy(p, s, n);\n"
+		"\tp[n] = 0;\n\tp[n + 1] = 0;\n\treturn p + n + 2;\n}\n\n"
+		"static inline __attribute__((unused)) size_t clretw__alen(const char *s)\n{\n"
+		"\treturn s ? strlen(s) + 1 : 1;\n}\n\n"
+		"static inline __attribute__((unused)) unsigned char *clretw__astr(unsigned char *p, const char *s)\n{\n"
+		"\tsize_t n = clretw__alen(s) - 1;\n\n\tif (n)\n\t\tmemcpy(p, s, n);\n"
+		"\tp[n] = 0;\n\treturn p + n + 1;\n}\n\n"
+		"/* n bytes from src; a NULL src writes zeros */\n"
+		"static inline __attribute__((unused)) unsigned char *clretw__bytes(unsigned char *p, const void *src, size_t n)\n{\n"
+		"\tif (n && src)\n\t\tmemcpy(p, src, n);\n\telse if (n)\n\t\tmemset(p, 0, n);\n"
+		"\treturn p + n;\n}\n\n"
+		"/* n elements of e bytes, saturated just above the payload limit */\n"
+		"static inline __attribute__((unused)) size_t clretw__arr(uint64_t n, size_t e)\n{\n"
+		"\treturn n > %s_MAX_PAYLOAD ? (size_t)%s_MAX_PAYLOAD + 1 : (size_t)n * e;\n}\n\n"
+		"static ULONG clretw__drop(unsigned long long *counter)\n{\n"
+		"\t__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);\n"
+		"\treturn ERROR_WRITE_FAULT;\n}\n\n", up, up);
+}
+
 static void emit_c_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 {
 	gen_banner(g, f, "USDT provider: semaphores, serializers, probes");
@@ -485,43 +527,7 @@ static void emit_c_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 		"\tSTAP_PROBE4(prov, name, (const void *)(buf), (unsigned int)(len), a__, r__); \\\n"
 		"\tclretw__nonleaf();\t\t\t\t\t\t\t\\\n"
 		"} while (0)\n\n", up, up);
-	fprintf(f,
-		"static inline __attribute__((unused)) unsigned char *clretw__u8(unsigned char *p, uint8_t v)\n"
-		"{\n\tp[0] = v;\n\treturn p + 1;\n}\n\n"
-		"static inline __attribute__((unused)) unsigned char *clretw__u16(unsigned char *p, uint16_t v)\n"
-		"{\n\tmemcpy(p, &v, 2);\n\treturn p + 2;\n}\n\n"
-		"static inline __attribute__((unused)) unsigned char *clretw__u32(unsigned char *p, uint32_t v)\n"
-		"{\n\tmemcpy(p, &v, 4);\n\treturn p + 4;\n}\n\n"
-		"static inline __attribute__((unused)) unsigned char *clretw__u64(unsigned char *p, uint64_t v)\n"
-		"{\n\tmemcpy(p, &v, 8);\n\treturn p + 8;\n}\n\n"
-		"static inline __attribute__((unused)) unsigned char *clretw__f64(unsigned char *p, double v)\n"
-		"{\n\tmemcpy(p, &v, 8);\n\treturn p + 8;\n}\n\n"
-		"/* GUID in .NET byte order (Data1..3 little-endian); NULL writes zeros */\n"
-		"static inline __attribute__((unused)) unsigned char *clretw__guid(unsigned char *p, const GUID *g)\n{\n"
-		"\tif (!g) {\n\t\tmemset(p, 0, 16);\n\t\treturn p + 16;\n\t}\n"
-		"\tp = clretw__u32(p, g->Data1);\n\tp = clretw__u16(p, g->Data2);\n"
-		"\tp = clretw__u16(p, g->Data3);\n\tmemcpy(p, g->Data4, 8);\n\treturn p + 8;\n}\n\n"
-		"/* UTF-16LE with its NUL; NULL is the empty string */\n"
-		"static inline __attribute__((unused)) size_t clretw__wlen(const char16_t *s)\n{\n\tsize_t n = 0;\n\n"
-		"\tif (s)\n\t\twhile (s[n])\n\t\t\tn++;\n\treturn 2 * (n + 1);\n}\n\n"
-		"static inline __attribute__((unused)) unsigned char *clretw__wstr(unsigned char *p, const char16_t *s)\n{\n"
-		"\tsize_t n = clretw__wlen(s) - 2;\n\n\tif (n)\n\t\tmemcpy(p, s, n);\n"
-		"\tp[n] = 0;\n\tp[n + 1] = 0;\n\treturn p + n + 2;\n}\n\n"
-		"static inline __attribute__((unused)) size_t clretw__alen(const char *s)\n{\n"
-		"\treturn s ? strlen(s) + 1 : 1;\n}\n\n"
-		"static inline __attribute__((unused)) unsigned char *clretw__astr(unsigned char *p, const char *s)\n{\n"
-		"\tsize_t n = clretw__alen(s) - 1;\n\n\tif (n)\n\t\tmemcpy(p, s, n);\n"
-		"\tp[n] = 0;\n\treturn p + n + 1;\n}\n\n"
-		"/* n bytes from src; a NULL src writes zeros */\n"
-		"static inline __attribute__((unused)) unsigned char *clretw__bytes(unsigned char *p, const void *src, size_t n)\n{\n"
-		"\tif (n && src)\n\t\tmemcpy(p, src, n);\n\telse if (n)\n\t\tmemset(p, 0, n);\n"
-		"\treturn p + n;\n}\n\n"
-		"/* n elements of e bytes, saturated just above the payload limit */\n"
-		"static inline __attribute__((unused)) size_t clretw__arr(uint64_t n, size_t e)\n{\n"
-		"\treturn n > %s_MAX_PAYLOAD ? (size_t)%s_MAX_PAYLOAD + 1 : (size_t)n * e;\n}\n\n"
-		"static ULONG clretw__drop(unsigned long long *counter)\n{\n"
-		"\t__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);\n"
-		"\treturn ERROR_WRITE_FAULT;\n}\n\n", up, up);
+	emit_c_serializers(f, up);
 }
 
 /* len/put functions of one template; static inline, so unused ones cost nothing */

@@ -35,6 +35,9 @@
 #include "manifest.h"
 #include "usdt-gen.h"
 
+#define LOG_PREFIX "usdt-gen: "
+#include "log.h"
+
 #define MAX_OUT 4
 
 struct out_file {
@@ -71,7 +74,7 @@ static int out_open(struct out_file *o, const char *dir, const char *prefix, con
 	if (!o->f) {
 		int err = -errno;
 
-		fprintf(stderr, "usdt-gen: %s: cannot create: %s\n", o->tmp, strerror(errno));
+		pr_warn("%s: cannot create: %s\n", o->tmp, strerror(errno));
 		o->tmp[0] = 0;
 		return err;
 	}
@@ -155,6 +158,62 @@ static void print_counts(const struct manifest *m, const char *outdir)
 	print_shapes(m);
 }
 
+/* Close every output; then move them into place, all or none. */
+static int commit_outputs(struct out_file *outs, int n_out)
+{
+	int i;
+
+	for (i = 0; i < n_out; i++) {
+		int bad = ferror(outs[i].f);
+
+		bad |= fclose(outs[i].f);
+		outs[i].f = NULL;
+		if (bad) {
+			pr_warn("%s: write error\n", outs[i].tmp);
+			return -1;
+		}
+	}
+	for (i = 0; i < n_out; i++) {
+		if (rename(outs[i].tmp, outs[i].final)) {
+			pr_warn("%s: cannot rename: %s\n", outs[i].final, strerror(errno));
+			return -1;
+		}
+		outs[i].tmp[0] = 0;
+	}
+	return 0;
+}
+
+/* Write the provider, its event table and (optionally) the caller. */
+static int generate(struct gen_ctx *g, const char *manifest, const char *outdir,
+		    int emit_caller)
+{
+	struct out_file outs[MAX_OUT] = {};
+	int n_out = 0, i, ret = -1;
+
+	if (out_open(&outs[n_out++], outdir, g->prefix, "_provider.h") ||
+	    out_open(&outs[n_out++], outdir, g->prefix, "_provider.c") ||
+	    out_open(&outs[n_out++], outdir, g->prefix, "_events.c") ||
+	    (emit_caller && out_open(&outs[n_out++], outdir, g->prefix, "_caller.c")))
+		goto cleanup;
+	if (gen_provider_h(g, outs[0].f) || gen_provider_c(g, outs[1].f) ||
+	    gen_events_c(g, outs[2].f) || (emit_caller && gen_caller_c(g, outs[3].f))) {
+		if (g->err[0])
+			pr_warn("%s\n", g->err);
+		else
+			pr_warn("%s: cannot generate\n", manifest);
+		goto cleanup;
+	}
+	ret = commit_outputs(outs, n_out);
+cleanup:
+	for (i = 0; i < n_out; i++) {
+		if (outs[i].f)
+			fclose(outs[i].f);
+		if (outs[i].tmp[0])
+			unlink(outs[i].tmp);
+	}
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -164,12 +223,11 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct out_file outs[MAX_OUT] = {};
 	const char *outdir = NULL, *prefix = "clretw";
 	struct gen_ctx g = {};
 	struct manifest *m = NULL;
 	char err[1024], base_buf[PATH_MAX];
-	int emit_caller = 0, n_out = 0, i, ret = 1, opt;
+	int emit_caller = 0, ret = 1, opt;
 
 	while ((opt = getopt_long(argc, argv, "o:n:h", opts, NULL)) != -1) {
 		switch (opt) {
@@ -195,63 +253,26 @@ int main(int argc, char **argv)
 		return 64;
 	}
 	if (!is_ident(prefix)) {
-		fprintf(stderr, "usdt-gen: --name %s: not a C identifier\n", prefix);
+		pr_warn("--name %s: not a C identifier\n", prefix);
 		return 64;
 	}
 	if (manifest__load(argv[optind], &m, err, sizeof(err))) {
-		fprintf(stderr, "usdt-gen: %s\n", err);
+		pr_warn("%s\n", err);
 		return 1;
 	}
 	if (mkdir(outdir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "usdt-gen: %s: cannot create directory: %s\n", outdir,
-			strerror(errno));
+		pr_warn("%s: cannot create directory: %s\n", outdir, strerror(errno));
 		goto cleanup;
 	}
 	snprintf(base_buf, sizeof(base_buf), "%s", argv[optind]);
 	g.m = m;
 	g.prefix = prefix;
 	g.manifest_base = basename(base_buf);
-
-	if (out_open(&outs[n_out++], outdir, prefix, "_provider.h") ||
-	    out_open(&outs[n_out++], outdir, prefix, "_provider.c") ||
-	    out_open(&outs[n_out++], outdir, prefix, "_events.c") ||
-	    (emit_caller && out_open(&outs[n_out++], outdir, prefix, "_caller.c")))
+	if (generate(&g, argv[optind], outdir, emit_caller))
 		goto cleanup;
-	if (gen_provider_h(&g, outs[0].f) || gen_provider_c(&g, outs[1].f) ||
-	    gen_events_c(&g, outs[2].f) || (emit_caller && gen_caller_c(&g, outs[3].f))) {
-		if (g.err[0])
-			fprintf(stderr, "usdt-gen: %s\n", g.err);
-		else
-			fprintf(stderr, "usdt-gen: %s: cannot generate\n", argv[optind]);
-		goto cleanup;
-	}
-	for (i = 0; i < n_out; i++) {
-		int bad = ferror(outs[i].f);
-
-		bad |= fclose(outs[i].f);
-		outs[i].f = NULL;
-		if (bad) {
-			fprintf(stderr, "usdt-gen: %s: write error\n", outs[i].tmp);
-			goto cleanup;
-		}
-	}
-	for (i = 0; i < n_out; i++) {
-		if (rename(outs[i].tmp, outs[i].final)) {
-			fprintf(stderr, "usdt-gen: %s: cannot rename: %s\n", outs[i].final,
-				strerror(errno));
-			goto cleanup;
-		}
-		outs[i].tmp[0] = 0;
-	}
 	print_counts(m, outdir);
 	ret = 0;
 cleanup:
-	for (i = 0; i < n_out; i++) {
-		if (outs[i].f)
-			fclose(outs[i].f);
-		if (outs[i].tmp[0])
-			unlink(outs[i].tmp);
-	}
 	manifest__free(m);
 	return ret;
 }

@@ -20,7 +20,7 @@
  * CoreCLR maps its code heap W^X (double-mapped RW/RX views) by default
  * since .NET 7; we use plain RWX anonymous memory, which tools see the same
  * way (anonymous executable memory described by the perf map) and which
- * keeps code patching trivial.  All calls happen under rt_jit_lock.
+ * keeps code patching trivial.  All calls happen under rt->jit_lock.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,6 +28,8 @@
 #include <sys/mman.h>
 
 #include "refrt.h"
+
+static struct refrt *rt;	/* the runtime, from this part's init */
 
 #define CODEHEAP_RESERVE (64ul << 20)
 #define CODEHEAP_REGION (256ul << 10)
@@ -44,11 +46,12 @@ static struct block *blocks;
 static int n_blocks, cap_blocks;
 static uint64_t heap_used;
 
-int codeheap__init(void)
+int codeheap__init(struct refrt *r)
 {
 	void *p = mmap(NULL, CODEHEAP_RESERVE, PROT_NONE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 
+	rt = r;
 	if (p == MAP_FAILED)
 		return -errno;
 	heap_base = p;

@@ -26,6 +26,8 @@
 #include "events.h"
 #include "refrt.h"
 
+static struct refrt *rt;	/* the runtime, from this part's init */
+
 #define EV_LIST(X)				\
 	X(RuntimeInformationStart)		\
 	X(AppDomainLoad_V1)			\
@@ -132,7 +134,7 @@ void ev_runtime_information(bool rundown)
 	if (!(rundown ? ON(RuntimeInformationDCStart) : ON(RuntimeInformationStart)))
 		return;
 	snprintf(cmd, sizeof(cmd), "refrt --scenario %s --threads %d",
-		 rt_scenario_name(env.scenario), env.threads);
+		 rt_scenario_name(rt->env.scenario), rt->env.threads);
 	wcmd = wstr(cmd);
 	wdll = wstr("/proc/self/exe");
 	/* Sku 2 = CoreCLR; version 8.0.0.0; StartupMode 1 = managed exe */
@@ -152,15 +154,15 @@ static void appdomain(int which)
 	switch (which) {
 	case 0:
 		if (ON(AppDomainLoad_V1))
-			FIRE(AppDomainLoad_V1, rt_appdomain_id, 1, name.s, 1, CLR_INSTANCE_ID);
+			FIRE(AppDomainLoad_V1, rt->appdomain_id, 1, name.s, 1, CLR_INSTANCE_ID);
 		break;
 	case 1:
 		if (ON(AppDomainDCStart_V1))
-			FIRE(AppDomainDCStart_V1, rt_appdomain_id, 1, name.s, 1, CLR_INSTANCE_ID);
+			FIRE(AppDomainDCStart_V1, rt->appdomain_id, 1, name.s, 1, CLR_INSTANCE_ID);
 		break;
 	default:
 		if (ON(AppDomainDCEnd_V1))
-			FIRE(AppDomainDCEnd_V1, rt_appdomain_id, 1, name.s, 1, CLR_INSTANCE_ID);
+			FIRE(AppDomainDCEnd_V1, rt->appdomain_id, 1, name.s, 1, CLR_INSTANCE_ID);
 		break;
 	}
 }
@@ -178,14 +180,14 @@ void ev_rundown_appdomain(bool start)
 void ev_thread_created(const struct rt_thread *t)
 {
 	if (ON(ThreadCreated))	/* Flags 0x1: thread pool worker (0 for main) */
-		FIRE(ThreadCreated, t->managed_id, rt_appdomain_id, t->index >= 0 ? 0x1 : 0,
+		FIRE(ThreadCreated, t->managed_id, rt->appdomain_id, t->index >= 0 ? 0x1 : 0,
 		     t->managed_index, (unsigned int)t->tid, CLR_INSTANCE_ID);
 }
 
 void ev_thread_terminated(const struct rt_thread *t)
 {
 	if (ON(ThreadTerminated))
-		FIRE(ThreadTerminated, t->managed_id, rt_appdomain_id, CLR_INSTANCE_ID);
+		FIRE(ThreadTerminated, t->managed_id, rt->appdomain_id, CLR_INSTANCE_ID);
 }
 
 /* ---- loader ------------------------------------------------------------- */
@@ -203,10 +205,10 @@ void ev_assembly_load(const struct rt_assembly *a, bool unload)
 		return;
 	name = wstr(a->full_name);
 	if (unload)
-		FIRE(AssemblyUnload_V1, a->id, rt_appdomain_id, a->id, assembly_flags(a), name.s,
+		FIRE(AssemblyUnload_V1, a->id, rt->appdomain_id, a->id, assembly_flags(a), name.s,
 		     CLR_INSTANCE_ID);
 	else
-		FIRE(AssemblyLoad_V1, a->id, rt_appdomain_id, a->id, assembly_flags(a), name.s,
+		FIRE(AssemblyLoad_V1, a->id, rt->appdomain_id, a->id, assembly_flags(a), name.s,
 		     CLR_INSTANCE_ID);
 }
 
@@ -218,10 +220,10 @@ void ev_rundown_assembly(const struct rt_assembly *a, bool start)
 		return;
 	name = wstr(a->full_name);
 	if (start)
-		FIRE(AssemblyDCStart_V1, a->id, rt_appdomain_id, a->id, assembly_flags(a), name.s,
+		FIRE(AssemblyDCStart_V1, a->id, rt->appdomain_id, a->id, assembly_flags(a), name.s,
 		     CLR_INSTANCE_ID);
 	else
-		FIRE(AssemblyDCEnd_V1, a->id, rt_appdomain_id, a->id, assembly_flags(a), name.s,
+		FIRE(AssemblyDCEnd_V1, a->id, rt->appdomain_id, a->id, assembly_flags(a), name.s,
 		     CLR_INSTANCE_ID);
 }
 
@@ -242,7 +244,7 @@ static void module_event(const struct rt_assembly *a, int which)
 			FIRE(ModuleLoad_V2, a->module_id, a->id, flags, 0, il.s, native.s,
 			     CLR_INSTANCE_ID, &sig, 1, pdb.s, &zero_guid, 0, native.s);
 		if (ON(DomainModuleLoad_V1))
-			FIRE(DomainModuleLoad_V1, a->module_id, a->id, rt_appdomain_id, flags, 0,
+			FIRE(DomainModuleLoad_V1, a->module_id, a->id, rt->appdomain_id, flags, 0,
 			     il.s, native.s, CLR_INSTANCE_ID);
 		break;
 	case 1:
@@ -255,7 +257,7 @@ static void module_event(const struct rt_assembly *a, int which)
 			FIRE(ModuleDCStart_V2, a->module_id, a->id, flags, 0, il.s, native.s,
 			     CLR_INSTANCE_ID, &sig, 1, pdb.s, &zero_guid, 0, native.s);
 		if (ON(DomainModuleDCStart_V1))
-			FIRE(DomainModuleDCStart_V1, a->module_id, a->id, rt_appdomain_id, flags, 0,
+			FIRE(DomainModuleDCStart_V1, a->module_id, a->id, rt->appdomain_id, flags, 0,
 			     il.s, native.s, CLR_INSTANCE_ID);
 		break;
 	default:
@@ -263,7 +265,7 @@ static void module_event(const struct rt_assembly *a, int which)
 			FIRE(ModuleDCEnd_V2, a->module_id, a->id, flags, 0, il.s, native.s,
 			     CLR_INSTANCE_ID, &sig, 1, pdb.s, &zero_guid, 0, native.s);
 		if (ON(DomainModuleDCEnd_V1))
-			FIRE(DomainModuleDCEnd_V1, a->module_id, a->id, rt_appdomain_id, flags, 0,
+			FIRE(DomainModuleDCEnd_V1, a->module_id, a->id, rt->appdomain_id, flags, 0,
 			     il.s, native.s, CLR_INSTANCE_ID);
 		break;
 	}
@@ -538,4 +540,9 @@ void ev_summary(FILE *f)
 		(unsigned long long)eventsource__count());
 	fprintf(f, "  \"provider_drops\": {\"oversize\": %llu, \"nomem\": %llu},\n",
 		clretw_dropped_oversize, clretw_dropped_nomem);
+}
+
+void events__init(struct refrt *r)
+{
+	rt = r;
 }

@@ -31,6 +31,8 @@
 #include "events.h"
 #include "refrt.h"
 
+static struct refrt *rt;	/* the runtime, from this part's init */
+
 unsigned short RefAppEventSource_WorkItem_semaphore __attribute__((section(".probes")));
 static atomic_ullong work_item_count;
 static atomic_ullong work_item_seq;
@@ -42,7 +44,7 @@ void ev_work_item(uint32_t worker, uint64_t iteration, uint64_t result, uint64_t
 
 	if (!__builtin_expect(*(volatile unsigned short *)&RefAppEventSource_WorkItem_semaphore, 0))
 		return;
-	scenario = rt_scenario_name(env.scenario);
+	scenario = rt_scenario_name(rt->env.scenario);
 	item = atomic_fetch_add(&work_item_seq, 1) + 1;
 	STAP_PROBE6(RefAppEventSource, WorkItem, item, worker, iteration, scenario, result,
 		    elapsed_ns);
@@ -52,4 +54,9 @@ void ev_work_item(uint32_t worker, uint64_t iteration, uint64_t result, uint64_t
 uint64_t eventsource__count(void)
 {
 	return atomic_load(&work_item_count);
+}
+
+void eventsource__init(struct refrt *r)
+{
+	rt = r;
 }

@@ -38,6 +38,8 @@
 #include "events.h"
 #include "refrt.h"
 
+static struct refrt *rt;	/* the runtime, from this part's init */
+
 #define GEN0_BUDGET (512u << 10)
 #define LOH_BUDGET (4u << 20)
 #define LOH_THRESHOLD 85000u
@@ -95,11 +97,12 @@ void rt_gc_poll(void)
 	}
 }
 
-int gc__init(void)
+int gc__init(struct refrt *r)
 {
 	pthread_rwlockattr_t a;
 	void *p;
 
+	rt = r;
 	pthread_rwlockattr_init(&a);
 	pthread_rwlockattr_setkind_np(&a, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
 	pthread_rwlock_init(&suspend_lock, &a);
@@ -194,7 +197,7 @@ static void collect_one(uint32_t reason, uint32_t gen)
 	s.promoted[1] = p1;
 	s.promoted[2] = p2;
 	s.promoted[3] = p3;
-	s.handles = 64 + (uint32_t)env.threads * 4;
+	s.handles = 64 + (uint32_t)rt->env.threads * 4;
 	ev_gc_heap_stats(&s);
 	ev_gc_restart(false);
 	atomic_store(&gc_pending, 0);

@@ -37,6 +37,8 @@
 #include "events.h"
 #include "refrt.h"
 
+static struct refrt *rt;	/* the runtime, from this part's init */
+
 #define TIER_UP_AT 30		/* CoreCLR's call-count threshold */
 #define TP_ADJUST_EVERY 64
 #define LOH_EVERY 256
@@ -98,10 +100,11 @@ struct pair_lock {
 static struct pair_lock *pairs;
 static atomic_ullong contention_count, contention_ns, contention_max_ns;
 
-int helpers__init(void)
+int helpers__init(struct refrt *r)
 {
-	int n = (env.threads + 1) / 2;
+	int n = (r->env.threads + 1) / 2;
 
+	rt = r;
 	pairs = calloc(n, sizeof(*pairs));
 	if (!pairs)
 		return -ENOMEM;
@@ -120,7 +123,7 @@ static void sleep_ns(uint64_t ns)
 	const uint64_t slice = 50 * 1000 * 1000;
 	uint64_t end = rt_now_ns() + ns, now;
 
-	while (!rt_stopping && (now = rt_now_ns()) < end) {
+	while (!rt->stopping && (now = rt_now_ns()) < end) {
 		uint64_t d = end - now < slice ? end - now : slice;
 		struct timespec ts = { 0, (long)d };
 
@@ -141,7 +144,7 @@ static void worker0_duties(struct rt_thread *t)
 		double secs = (double)(rt_now_ns() - run_start_ns) / 1e9;
 		double tput = secs > 0 ? (double)atomic_load(&ops_done) / secs : 0;
 
-		ev_threadpool_adjustment(tput, (uint32_t)env.threads, 3 /* ClimbingMove */);
+		ev_threadpool_adjustment(tput, (uint32_t)rt->env.threads, 3 /* ClimbingMove */);
 	}
 }
 
@@ -156,9 +159,9 @@ int64_t rt_helper_tp_dequeue(void)
 		if (t->index == 0)
 			worker0_duties(t);
 	}
-	if (rt_stopping || (env.iterations && t->iterations_done >= env.iterations))
+	if (rt->stopping || (rt->env.iterations && t->iterations_done >= rt->env.iterations))
 		return -1;
-	if (env.rate > 0) {
+	if (rt->env.rate > 0) {
 		uint64_t now = rt_now_ns();
 
 		if (!t->next_start_ns)
@@ -168,8 +171,8 @@ int64_t rt_helper_tp_dequeue(void)
 			sleep_ns(t->next_start_ns - now);
 			rt_coop_enter();
 		}
-		t->next_start_ns += (uint64_t)(1e9 / env.rate);
-		if (rt_stopping)
+		t->next_start_ns += (uint64_t)(1e9 / rt->env.rate);
+		if (rt->stopping)
 			return -1;
 	}
 	rt_gc_poll();
@@ -356,7 +359,7 @@ void rt_helper_throw(int64_t arg)
 static void handshake_wait(struct pair_lock *pl, uint64_t *field, uint64_t want)
 {
 	pthread_mutex_lock(&pl->m);
-	while (*field < want && !rt_stopping) {
+	while (*field < want && !rt->stopping) {
 		struct timespec ts;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
@@ -423,7 +426,7 @@ void rt_helper_monitor_enter(int64_t iter)
 
 	rt_gc_poll();
 	rt_coop_leave();
-	if (partner >= env.threads) {			/* no partner: uncontended */
+	if (partner >= rt->env.threads) {			/* no partner: uncontended */
 		pthread_mutex_lock(&pl->monitor);
 	} else if ((t->index & 1) == (int)(iter & 1)) {	/* holder */
 		/* the previous waiter must have got the monitor first (no barging) */
@@ -471,7 +474,7 @@ void helpers__summary(FILE *f)
 		"\"max_wait_ns\": %llu, \"hold_us\": %u},\n",
 		(unsigned long long)atomic_load(&contention_count),
 		(unsigned long long)atomic_load(&contention_ns),
-		(unsigned long long)atomic_load(&contention_max_ns), env.hold_us);
+		(unsigned long long)atomic_load(&contention_max_ns), rt->env.hold_us);
 	fprintf(f, "  \"exceptions\": {\"total\": %llu, \"frames_unwound\": %llu, \"by_type\": {",
 		(unsigned long long)(atomic_load(&exc_by_type[0]) + atomic_load(&exc_by_type[1]) +
 				     atomic_load(&exc_by_type[2])),

@@ -26,7 +26,7 @@
  *
  * Each method version records an IL-to-native map: PROLOG (-2) at 0, one
  * entry per template "statement" and EPILOG (-3), as CoreCLR reports.
- * The method table (rt_codes) keeps every version ever compiled, including
+ * The method table (rt->codes) keeps every version ever compiled, including
  * unloaded ones, for the JSON summary; it only grows.
  */
 #include <errno.h>
@@ -37,14 +37,12 @@
 #include "refrt.h"
 #include "x86emit.h"
 
+static struct refrt *rt;	/* the runtime, from this part's init */
+
 #define IL_PROLOG 0xfffffffeu
 #define IL_EPILOG 0xfffffffdu
 
-pthread_mutex_t rt_jit_lock = PTHREAD_MUTEX_INITIALIZER;
-struct rt_code **rt_codes;
-int rt_n_codes;
 static int cap_codes;
-struct rt_well_known rt_wk;
 
 static struct rt_method **methods;
 static int n_methods, cap_methods;
@@ -181,7 +179,7 @@ static void call_method(struct jctx *j, struct rt_method *callee)
 
 static uint64_t mix_k1(void)
 {
-	return (0x9e3779b97f4a7c15ull ^ (env.seed << 1)) | 1;
+	return (0x9e3779b97f4a7c15ull ^ (rt->env.seed << 1)) | 1;
 }
 
 /* rax = mix(rdi); clobbers rcx, rdx */
@@ -195,7 +193,7 @@ static void emit_mix_ops(struct jctx *j)
 	xe_mov(e, RDX, RAX);
 	xe_shift(e, 5, RDX, 29);
 	xe_alu(e, ALU_XOR, RAX, RDX);
-	xe_alu_imm(e, ALU_ADD, RAX, (int32_t)(0x1234567 ^ (env.seed & 0xffff)));
+	xe_alu_imm(e, ALU_ADD, RAX, (int32_t)(0x1234567 ^ (rt->env.seed & 0xffff)));
 }
 
 /* ---- templates -------------------------------------------------------- */
@@ -262,7 +260,7 @@ static void body_hot_loop(struct jctx *j)
 	stmt(j);
 	xe_mov(e, R12, RDI);
 	xe_alu(e, ALU_XOR, R13, R13);
-	xe_mov_imm(e, RBX, env.seed * 0x100000001b3ull + 1);
+	xe_mov_imm(e, RBX, rt->env.seed * 0x100000001b3ull + 1);
 	xe_align(e, 16);
 	xe_bind(e, top);
 	stmt(j);
@@ -271,7 +269,7 @@ static void body_hot_loop(struct jctx *j)
 	xe_mov(e, RDI, RBX);
 	xe_alu(e, ALU_XOR, RDI, R13);
 	if (j->tier == TIER_QUICK)
-		call_method(j, rt_wk.mix);
+		call_method(j, rt->wk.mix);
 	else
 		emit_mix_ops(j);	/* inlined */
 	xe_mov(e, RBX, RAX);
@@ -279,7 +277,7 @@ static void body_hot_loop(struct jctx *j)
 	xe_mov(e, RDI, RBX);
 	xe_mov(e, RSI, R13);
 	if (j->tier == TIER_QUICK)
-		call_method(j, rt_wk.step);
+		call_method(j, rt->wk.step);
 	else
 		emit_step_ops(j);	/* inlined */
 	xe_alu(e, ALU_ADD, RBX, RAX);
@@ -312,7 +310,7 @@ static void body_build_list(struct jctx *j)
 	stmt(j);
 	xe_store(e, R14, 8, R13);
 	xe_mov(e, RDI, R14);
-	call_method(j, rt_wk.touch);
+	call_method(j, rt->wk.touch);
 	xe_alu(e, ALU_ADD, RBX, RAX);
 	xe_inc(e, R13);
 	xe_jmp(e, top);
@@ -371,7 +369,7 @@ static void call_helper_iter(struct jctx *j, void *helper)
 static void body_run_iteration(struct jctx *j)
 {
 	struct xe *e = &j->e;
-	uint32_t w = env.work;
+	uint32_t w = rt->env.work;
 	int skip;
 
 	prolog(j, true, 0);
@@ -379,37 +377,37 @@ static void body_run_iteration(struct jctx *j)
 	xe_mov(e, RBX, RDI);
 	xe_alu(e, ALU_XOR, R12, R12);
 	stmt(j);
-	switch (env.scenario) {
+	switch (rt->env.scenario) {
 	case SC_CPU:
-		call_with_imm(j, rt_wk.hot_loop, w);
+		call_with_imm(j, rt->wk.hot_loop, w);
 		break;
 	case SC_ALLOC:
-		call_with_imm(j, rt_wk.build_list, 64);
+		call_with_imm(j, rt->wk.build_list, 64);
 		break;
 	case SC_EXCEPTIONS:
-		call_with_iter(j, rt_wk.exc_run);
+		call_with_iter(j, rt->wk.exc_run);
 		stmt(j);
-		call_with_imm(j, rt_wk.hot_loop, w / 16);
+		call_with_imm(j, rt->wk.hot_loop, w / 16);
 		break;
 	case SC_CONTENTION:
-		call_with_iter(j, rt_wk.increment);
+		call_with_iter(j, rt->wk.increment);
 		break;
 	case SC_JIT_CHURN:
 		call_helper_iter(j, (void *)rt_helper_churn);
 		stmt(j);
-		call_with_imm(j, rt_wk.hot_loop, w / 8);
+		call_with_imm(j, rt->wk.hot_loop, w / 8);
 		break;
 	case SC_MIXED:
-		call_with_imm(j, rt_wk.hot_loop, w / 4);
+		call_with_imm(j, rt->wk.hot_loop, w / 4);
 		stmt(j);
-		call_with_imm(j, rt_wk.build_list, 16);
+		call_with_imm(j, rt->wk.build_list, 16);
 		stmt(j);
 		skip = when_begin(j, 3, 1);
-		call_with_iter(j, rt_wk.exc_run);
+		call_with_iter(j, rt->wk.exc_run);
 		xe_bind(e, skip);
 		stmt(j);
 		skip = when_begin(j, 3, 3);
-		call_with_iter(j, rt_wk.increment);
+		call_with_iter(j, rt->wk.increment);
 		xe_bind(e, skip);
 		stmt(j);
 		skip = when_begin(j, 7, 5);
@@ -417,7 +415,7 @@ static void body_run_iteration(struct jctx *j)
 		xe_bind(e, skip);
 		stmt(j);
 		skip = when_begin(j, 63, 62);
-		call_method(j, rt_wk.gc_collect);
+		call_method(j, rt->wk.gc_collect);
 		xe_bind(e, skip);
 		break;
 	}
@@ -442,7 +440,7 @@ static void body_worker_start(struct jctx *j)
 	xe_jcc(e, CC_L, done);
 	stmt(j);
 	xe_mov(e, RDI, RAX);
-	call_method(j, rt_wk.dispatch);
+	call_method(j, rt->wk.dispatch);
 	xe_jmp(e, top);
 	xe_bind(e, done);
 	xe_alu(e, ALU_XOR, RAX, RAX);
@@ -500,7 +498,7 @@ static void body_level2(struct jctx *j)
 	prolog(j, true, 0);
 	stmt(j);
 	xe_mov(e, RBX, RDI);
-	call_method(j, rt_wk.exc_level3);
+	call_method(j, rt->wk.exc_level3);
 	stmt(j);
 	xe_mov(e, R12, RAX);
 	xe_mov(e, RDI, RBX);	/* finally on the normal path: call the funclet */
@@ -532,13 +530,13 @@ static void body_increment(struct jctx *j)
 	stmt(j);
 	xe_mov(e, RBX, RDI);
 	xe_alu(e, ALU_XOR, R12, R12);
-	call_with_iter(j, rt_wk.monitor_enter);
+	call_with_iter(j, rt->wk.monitor_enter);
 	stmt(j);
-	call_with_imm(j, rt_wk.hot_loop, env.work / 8);
+	call_with_imm(j, rt->wk.hot_loop, rt->env.work / 8);
 	stmt(j);
-	call_with_imm(j, rt_wk.thread_sleep, env.hold_us);
+	call_with_imm(j, rt->wk.thread_sleep, rt->env.hold_us);
 	stmt(j);
-	call_with_iter(j, rt_wk.monitor_exit);
+	call_with_iter(j, rt->wk.monitor_exit);
 	xe_mov(e, RAX, R12);
 	epilog(j, true);
 }
@@ -562,7 +560,7 @@ static void body_plugin_handler(struct jctx *j)
 {
 	struct xe *e = &j->e;
 	struct rt_method *m = j->m;
-	struct rt_prng r = { env.seed ^ m->token ^ ((uint64_t)m->assembly->index << 32) };
+	struct rt_prng r = { rt->env.seed ^ m->token ^ ((uint64_t)m->assembly->index << 32) };
 
 	prolog(j, true, 0);
 	stmt(j);
@@ -581,7 +579,7 @@ static void body_plugin_handler(struct jctx *j)
 	}
 	stmt(j);
 	xe_mov(e, RDI, RBX);
-	call_method(j, rt_wk.mix);
+	call_method(j, rt->wk.mix);
 	xe_mov(e, RBX, RAX);
 	stmt(j);
 	if (m->next_handler && m->next_handler->current) {
@@ -604,7 +602,7 @@ static void emit_body(struct jctx *j)
 {
 	switch (j->m->body) {
 	case B_WORKER_START: body_worker_start(j); break;
-	case B_DISPATCH: body_forward(j, rt_wk.run_iteration); break;
+	case B_DISPATCH: body_forward(j, rt->wk.run_iteration); break;
 	case B_MONITOR_ENTER: body_helper_call(j, (void *)rt_helper_monitor_enter); break;
 	case B_MONITOR_EXIT: body_helper_call(j, (void *)rt_helper_monitor_exit); break;
 	case B_THREAD_SLEEP: body_helper_call(j, (void *)rt_helper_sleep); break;
@@ -615,10 +613,10 @@ static void emit_body(struct jctx *j)
 	case B_STEP: body_step(j); break;
 	case B_BUILD_LIST: body_build_list(j); break;
 	case B_TOUCH: body_touch(j); break;
-	case B_EXC_RUN: body_try(j, rt_wk.exc_level1, CLAUSE_RUN_CATCH_ALL); break;
-	case B_EXC_LEVEL1: body_try(j, rt_wk.exc_level2, CLAUSE_LEVEL1_FILTERED); break;
+	case B_EXC_RUN: body_try(j, rt->wk.exc_level1, CLAUSE_RUN_CATCH_ALL); break;
+	case B_EXC_LEVEL1: body_try(j, rt->wk.exc_level2, CLAUSE_LEVEL1_FILTERED); break;
 	case B_EXC_LEVEL2: body_level2(j); break;
-	case B_EXC_LEVEL3: body_forward(j, rt_wk.exc_validate); break;
+	case B_EXC_LEVEL3: body_forward(j, rt->wk.exc_validate); break;
 	case B_EXC_VALIDATE: body_validate(j); break;
 	case B_INCREMENT: body_increment(j); break;
 	case B_PLUGIN_INVOKE: body_plugin_invoke(j); break;
@@ -638,12 +636,12 @@ static const char *tier_name(enum rt_tier t)
 
 static int table_add(struct rt_code *c)
 {
-	if (rt_n_codes == cap_codes) {
-		void *p = xgrow(rt_codes, &cap_codes, sizeof(*rt_codes));
+	if (rt->n_codes == cap_codes) {
+		void *p = xgrow(rt->codes, &cap_codes, sizeof(*rt->codes));
 
 		if (!p)
 			return -ENOMEM;
-		rt_codes = p;
+		rt->codes = p;
 	}
 	if (n_live == cap_live) {
 		void *p = xgrow(live, &cap_live, sizeof(*live));
@@ -652,8 +650,8 @@ static int table_add(struct rt_code *c)
 			return -ENOMEM;
 		live = p;
 	}
-	c->index = rt_n_codes;
-	rt_codes[rt_n_codes++] = c;
+	c->index = rt->n_codes;
+	rt->codes[rt->n_codes++] = c;
 	live[n_live++] = c;
 	return 0;
 }
@@ -690,8 +688,8 @@ struct rt_code *jit__compile(struct rt_method *m, enum rt_tier tier)
 	c->flags = METHOD_FLAG_JITTED | ((uint32_t)tier << METHOD_TIER_SHIFT);
 	snprintf(c->perfmap_name, sizeof(c->perfmap_name), "%s [%s] %s::%s(%s)%s%s%s",
 		 m->ret, m->assembly->name, m->ns, m->name, m->args,
-		 env.perfmap_tiers ? "[" : "", env.perfmap_tiers ? tier_name(tier) : "",
-		 env.perfmap_tiers ? "]" : "");
+		 rt->env.perfmap_tiers ? "[" : "", rt->env.perfmap_tiers ? tier_name(tier) : "",
+		 rt->env.perfmap_tiers ? "]" : "");
 	c->load_ns = rt_now_ns();
 	err = table_add(c);
 	if (err) {
@@ -733,7 +731,7 @@ struct rt_code *jit__find_code(uintptr_t ip)
 {
 	struct rt_code *found = NULL;
 
-	pthread_mutex_lock(&rt_jit_lock);
+	pthread_mutex_lock(&rt->jit_lock);
 	for (int i = 0; i < n_live; i++) {
 		struct rt_code *c = live[i];
 
@@ -742,6 +740,11 @@ struct rt_code *jit__find_code(uintptr_t ip)
 			break;
 		}
 	}
-	pthread_mutex_unlock(&rt_jit_lock);
+	pthread_mutex_unlock(&rt->jit_lock);
 	return found;
+}
+
+void jit__init(struct refrt *r)
+{
+	rt = r;
 }

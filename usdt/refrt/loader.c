@@ -28,7 +28,7 @@
  * one), then emits DCStartInit, RuntimeInformationDCStart,
  * MethodDCStartVerbose (+ MethodDCStartILToNativeMap) for every live code
  * version, ModuleDCStart + DomainModuleDCStart, AssemblyDCStart,
- * AppDomainDCStart and DCStartComplete -- under rt_jit_lock, so the set is
+ * AppDomainDCStart and DCStartComplete -- under rt->jit_lock, so the set is
  * consistent.  It re-arms when DCStartInit_V1 is cleared again.  The first
  * check runs synchronously before the workers start.  At exit,
  * loader__rundown(false) emits the DCEnd equivalents (each only if enabled).
@@ -43,16 +43,15 @@
 #include "events.h"
 #include "refrt.h"
 
+static struct refrt *rt;	/* the runtime, from this part's init */
+
 #define PLUGINS_LIVE 2
 #define RUNDOWN_POLL_MS 10
 #define RUNDOWN_SETTLE_MS 300
 #define MAX_RUNDOWNS 64
 
-struct rt_assembly **rt_assemblies;
-int rt_n_assemblies;
 static int cap_assemblies;
 static char appdomain_anchor;
-uint64_t rt_appdomain_id = 0;
 static char app_dir[PATH_MAX];
 
 static struct rt_prng churn_rng;
@@ -88,15 +87,15 @@ struct rt_assembly *loader__load_assembly(const char *name, const char *path, bo
 
 	if (!a)
 		return NULL;
-	if (rt_n_assemblies == cap_assemblies) {
+	if (rt->n_assemblies == cap_assemblies) {
 		int cap = cap_assemblies ? cap_assemblies * 2 : 16;
-		void *p = realloc(rt_assemblies, cap * sizeof(*rt_assemblies));
+		void *p = realloc(rt->assemblies, cap * sizeof(*rt->assemblies));
 
 		if (!p) {
 			free(a);
 			return NULL;
 		}
-		rt_assemblies = p;
+		rt->assemblies = p;
 		cap_assemblies = cap;
 	}
 	a->id = (uint64_t)(uintptr_t)a;
@@ -111,20 +110,20 @@ struct rt_assembly *loader__load_assembly(const char *name, const char *path, bo
 			 "%s, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null", name);
 	fnv_guid(a->mvid, name);
 	a->collectible = collectible;
-	a->index = rt_n_assemblies;
+	a->index = rt->n_assemblies;
 	a->load_ns = rt_now_ns();
-	rt_assemblies[rt_n_assemblies++] = a;
+	rt->assemblies[rt->n_assemblies++] = a;
 	ev_assembly_load(a, false);
 	ev_module_load(a, false);
 	perfmap__log_image(a);
 	return a;
 }
 
-/* caller holds rt_jit_lock */
+/* caller holds rt->jit_lock */
 void loader__unload_assembly(struct rt_assembly *a)
 {
-	for (int i = 0; i < rt_n_codes; i++) {
-		struct rt_code *c = rt_codes[i];
+	for (int i = 0; i < rt->n_codes; i++) {
+		struct rt_code *c = rt->codes[i];
 
 		if (c->method->assembly == a && !c->unload_ns)
 			jit__free_code(c);
@@ -145,7 +144,7 @@ static struct rt_method *def(struct rt_assembly *a, const char *ns, const char *
 
 static int define_program(struct rt_assembly *corelib, struct rt_assembly *app)
 {
-	struct rt_well_known *w = &rt_wk;
+	struct rt_well_known *w = &rt->wk;
 
 	w->worker_start = def(corelib, "System.Threading.PortableThreadPool+WorkerThread",
 			      "WorkerThreadStart", "void", "", B_WORKER_START);
@@ -183,32 +182,33 @@ static int define_program(struct rt_assembly *corelib, struct rt_assembly *app)
 	return 0;
 }
 
-int loader__init(void)
+int loader__init(struct refrt *r)
 {
 	struct rt_assembly *corelib, *app;
 	char exe[PATH_MAX], path[PATH_MAX + 64];
 	ssize_t n;
 	int err;
 
+	rt = r;
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	exe[n > 0 ? n : 0] = 0;
 	snprintf(app_dir, sizeof(app_dir), "%s", n > 0 ? exe : "/app/refrt");
 	*(strrchr(app_dir, '/') ? strrchr(app_dir, '/') : app_dir) = 0;
-	churn_rng.s = env.seed * 0x2545f4914f6cdd1dull + 0x5851f42d4c957f2dull;
+	churn_rng.s = rt->env.seed * 0x2545f4914f6cdd1dull + 0x5851f42d4c957f2dull;
 
-	rt_appdomain_id = (uint64_t)(uintptr_t)&appdomain_anchor;
+	rt->appdomain_id = (uint64_t)(uintptr_t)&appdomain_anchor;
 	ev_appdomain_load();
-	pthread_mutex_lock(&rt_jit_lock);
+	pthread_mutex_lock(&rt->jit_lock);
 	corelib = loader__load_assembly("System.Private.CoreLib",
 		"/usr/share/dotnet/shared/Microsoft.NETCore.App/8.0.0/System.Private.CoreLib.dll",
 		false);
 	snprintf(path, sizeof(path), "%s/RefApp.dll", app_dir);
 	app = loader__load_assembly("RefApp", path, false);
 	err = corelib && app ? define_program(corelib, app) : -ENOMEM;
-	for (struct rt_method **m = &rt_wk.worker_start; !err && m <= &rt_wk.plugin_invoke; m++)
+	for (struct rt_method **m = &rt->wk.worker_start; !err && m <= &rt->wk.plugin_invoke; m++)
 		if (!jit__compile(*m, TIER_QUICK))
 			err = -errno;
-	pthread_mutex_unlock(&rt_jit_lock);
+	pthread_mutex_unlock(&rt->jit_lock);
 	return err;
 }
 
@@ -217,15 +217,15 @@ int loader__init(void)
 void loader__tier_up(void)
 {
 	struct rt_method *hot[] = {
-		rt_wk.mix, rt_wk.step, rt_wk.hot_loop, rt_wk.build_list, rt_wk.touch,
-		rt_wk.run_iteration, rt_wk.dispatch,
+		rt->wk.mix, rt->wk.step, rt->wk.hot_loop, rt->wk.build_list, rt->wk.touch,
+		rt->wk.run_iteration, rt->wk.dispatch,
 	};
 
-	pthread_mutex_lock(&rt_jit_lock);
+	pthread_mutex_lock(&rt->jit_lock);
 	for (size_t i = 0; i < sizeof(hot) / sizeof(hot[0]); i++)
 		if (hot[i]->tiered)
 			jit__compile(hot[i], TIER_1);
-	pthread_mutex_unlock(&rt_jit_lock);
+	pthread_mutex_unlock(&rt->jit_lock);
 }
 
 /* ---- collectible plug-ins ---------------------------------------------- */
@@ -265,26 +265,26 @@ int64_t loader__plugin_churn(uint64_t iter)
 	struct rt_method *entry = NULL;
 	int64_t r = 0;
 
-	pthread_mutex_lock(&rt_jit_lock);
+	pthread_mutex_lock(&rt->jit_lock);
 	a = load_plugin();
-	for (int i = 0; a && i < rt_n_codes; i++)
-		if (rt_codes[i]->method->assembly == a && !strcmp(rt_codes[i]->method->name,
+	for (int i = 0; a && i < rt->n_codes; i++)
+		if (rt->codes[i]->method->assembly == a && !strcmp(rt->codes[i]->method->name,
 								  "Handler0"))
-			entry = rt_codes[i]->method;
-	pthread_mutex_unlock(&rt_jit_lock);
+			entry = rt->codes[i]->method;
+	pthread_mutex_unlock(&rt->jit_lock);
 	if (!a)
 		return 0;
 	if (entry && entry->current) {
-		invoke_fn invoke = (invoke_fn)__atomic_load_n(&rt_wk.plugin_invoke->slot,
+		invoke_fn invoke = (invoke_fn)__atomic_load_n(&rt->wk.plugin_invoke->slot,
 							      __ATOMIC_ACQUIRE);
 
 		r = invoke(entry->current->start, (int64_t)iter);
 	}
 	live_plugins[n_live_plugins++] = a;
 	if (n_live_plugins > PLUGINS_LIVE) {
-		pthread_mutex_lock(&rt_jit_lock);
+		pthread_mutex_lock(&rt->jit_lock);
 		loader__unload_assembly(live_plugins[0]);
-		pthread_mutex_unlock(&rt_jit_lock);
+		pthread_mutex_unlock(&rt->jit_lock);
 		memmove(live_plugins, live_plugins + 1, --n_live_plugins * sizeof(live_plugins[0]));
 	}
 	return r;
@@ -296,21 +296,21 @@ void loader__rundown(bool start)
 {
 	int methods = 0, assemblies = 0;
 
-	pthread_mutex_lock(&rt_jit_lock);
+	pthread_mutex_lock(&rt->jit_lock);
 	ev_rundown_bracket(start, false);
 	if (start)
 		ev_runtime_information(true);
-	for (int i = 0; i < rt_n_codes; i++) {
-		if (rt_codes[i]->unload_ns)
+	for (int i = 0; i < rt->n_codes; i++) {
+		if (rt->codes[i]->unload_ns)
 			continue;
-		ev_rundown_method(rt_codes[i], start);
+		ev_rundown_method(rt->codes[i], start);
 		methods++;
 	}
-	for (int i = 0; i < rt_n_assemblies; i++) {
-		if (rt_assemblies[i]->unloaded)
+	for (int i = 0; i < rt->n_assemblies; i++) {
+		if (rt->assemblies[i]->unloaded)
 			continue;
-		ev_rundown_module(rt_assemblies[i], start);
-		ev_rundown_assembly(rt_assemblies[i], start);
+		ev_rundown_module(rt->assemblies[i], start);
+		ev_rundown_assembly(rt->assemblies[i], start);
 		assemblies++;
 	}
 	ev_rundown_appdomain(start);
@@ -322,7 +322,7 @@ void loader__rundown(bool start)
 		rundowns[n_rundowns].assemblies = assemblies;
 		n_rundowns++;
 	}
-	pthread_mutex_unlock(&rt_jit_lock);
+	pthread_mutex_unlock(&rt->jit_lock);
 }
 
 static void sleep_ms(int ms)
@@ -337,7 +337,7 @@ static void settle(void)
 {
 	int last = -1, stable = 0;
 
-	while (stable < RUNDOWN_SETTLE_MS && !rt_stopping) {
+	while (stable < RUNDOWN_SETTLE_MS && !rt->stopping) {
 		int n = ev_enabled_probe_count();
 
 		stable = n == last ? stable + RUNDOWN_POLL_MS : 0;
@@ -364,7 +364,7 @@ static void rundown_check(void)
 static void *watch_main(void *arg)
 {
 	(void)arg;
-	while (!rt_stopping) {
+	while (!rt->stopping) {
 		sleep_ms(RUNDOWN_POLL_MS);
 		rundown_check();
 	}

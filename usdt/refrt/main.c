@@ -32,18 +32,20 @@
 
 #define EX_USAGE 64
 
-struct env env = {
-	.scenario = SC_MIXED,
-	.threads = 2,
-	.seed = 1,
-	.work = 20000,
-	.hold_us = 500,
+/* The runtime: main() passes it to every part's init. */
+static struct refrt runtime = {
+	.env = {
+		.scenario = SC_MIXED,
+		.threads = 2,
+		.seed = 1,
+		.work = 20000,
+		.hold_us = 500,
+	},
+	.jit_lock = PTHREAD_MUTEX_INITIALIZER,
 };
-volatile int rt_stopping;
+static struct refrt *const rt = &runtime;
 static volatile sig_atomic_t go_signal;
 __thread struct rt_thread *rt_self;
-struct rt_thread rt_main_thread;
-struct rt_thread *rt_workers;
 static int active_workers;
 
 const char *argp_program_version = "refrt 0.1 (ebpf-collect)";
@@ -164,7 +166,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 's':
 		for (size_t i = 0; i < sizeof(scenario_names) / sizeof(scenario_names[0]); i++)
 			if (!strcmp(arg, scenario_names[i])) {
-				env.scenario = (enum rt_scenario)i;
+				rt->env.scenario = (enum rt_scenario)i;
 				return 0;
 			}
 		argp_error(state, "unknown scenario '%s'", arg);
@@ -172,50 +174,50 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case 't':
 		if (parse_u64(arg, 1, 64, &u))
 			argp_error(state, "--threads: expected 1..64, got '%s'", arg);
-		env.threads = (int)u;
+		rt->env.threads = (int)u;
 		break;
 	case 'n':
 		if (parse_u64(arg, 1, UINT32_MAX, &u))
 			argp_error(state, "--iterations: expected a positive integer, got '%s'", arg);
-		env.iterations = u;
+		rt->env.iterations = u;
 		have_iterations = true;
 		break;
 	case 'd':
 		if (parse_double(arg, 0.001, 86400, &d))
 			argp_error(state, "--duration: expected seconds (0.001..86400), got '%s'", arg);
-		env.duration_ns = (uint64_t)(d * 1e9);
+		rt->env.duration_ns = (uint64_t)(d * 1e9);
 		have_duration = true;
 		break;
 	case 'r':
 		if (parse_double(arg, 0, 1e7, &d))
 			argp_error(state, "--rate: expected operations per second, got '%s'", arg);
-		env.rate = d;
+		rt->env.rate = d;
 		break;
 	case OPT_SEED:
 		if (parse_u64(arg, 0, UINT64_MAX, &u))
 			argp_error(state, "--seed: expected an unsigned integer, got '%s'", arg);
-		env.seed = u;
+		rt->env.seed = u;
 		break;
 	case 'o':
-		env.summary_path = arg;
+		rt->env.summary_path = arg;
 		break;
 	case OPT_WAIT:
 	case OPT_WAIT_SIGNAL:
 		if (parse_double(arg, 0, 3600, &d))
 			argp_error(state, "%s: expected seconds, got '%s'",
 				   key == OPT_WAIT ? "--wait-for-tracer" : "--wait-for-signal", arg);
-		env.wait_for_tracer = d;
-		env.wait_signal_only = key == OPT_WAIT_SIGNAL;
+		rt->env.wait_for_tracer = d;
+		rt->env.wait_signal_only = key == OPT_WAIT_SIGNAL;
 		break;
 	case OPT_WORK:
 		if (parse_u64(arg, 16, 100000000, &u))
 			argp_error(state, "--work: expected 16..100000000, got '%s'", arg);
-		env.work = (uint32_t)u;
+		rt->env.work = (uint32_t)u;
 		break;
 	case OPT_HOLD:
 		if (parse_u64(arg, 0, 1000000, &u))
 			argp_error(state, "--hold-us: expected 0..1000000, got '%s'", arg);
-		env.hold_us = (uint32_t)u;
+		rt->env.hold_us = (uint32_t)u;
 		break;
 	case ARGP_KEY_ARG:
 		argp_error(state, "unexpected argument '%s'", arg);
@@ -224,7 +226,7 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		if (have_iterations && have_duration)
 			argp_error(state, "--iterations and --duration are exclusive");
 		if (!have_iterations && !have_duration)
-			env.iterations = 100;
+			rt->env.iterations = 100;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -251,19 +253,19 @@ static void read_environment(void)
 	uint64_t u;
 
 	if (v && !parse_u64(v, 0, 3, &u))
-		env.perfmap_mode = (int)u;
+		rt->env.perfmap_mode = (int)u;
 	else if (v)
 		pr_warn("ignoring DOTNET_PerfMapEnabled=%s (expected 0..3)\n", v);
 	v = getenv2("PerfMapShowOptimizationTiers");
-	env.perfmap_tiers = v && !strcmp(v, "1");
+	rt->env.perfmap_tiers = v && !strcmp(v, "1");
 	v = getenv2("PerfMapJitDumpPath");
-	snprintf(env.perfmap_dir, sizeof(env.perfmap_dir), "%s", v && *v ? v : "/tmp");
+	snprintf(rt->env.perfmap_dir, sizeof(rt->env.perfmap_dir), "%s", v && *v ? v : "/tmp");
 }
 
 static void on_stop(int sig)
 {
 	(void)sig;
-	rt_stopping = 2;
+	rt->stopping = 2;
 }
 
 static void on_go(int sig)
@@ -288,23 +290,23 @@ static void install_signals(void)
  * and stay unchanged for 300 ms */
 static void wait_for_tracer(void)
 {
-	uint64_t deadline = rt_now_ns() + (uint64_t)(env.wait_for_tracer * 1e9);
+	uint64_t deadline = rt_now_ns() + (uint64_t)(rt->env.wait_for_tracer * 1e9);
 	int last = 0, stable = 0;
 
-	fprintf(stderr, "refrt: pid %d waiting for %s\n", getpid(),
-		env.wait_signal_only ? "SIGUSR1" : "a tracer (SIGUSR1 or probes)");
-	while (!go_signal && !rt_stopping && rt_now_ns() < deadline) {
+	pr_info("pid %d waiting for %s\n", getpid(),
+		rt->env.wait_signal_only ? "SIGUSR1" : "a tracer (SIGUSR1 or probes)");
+	while (!go_signal && !rt->stopping && rt_now_ns() < deadline) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		int n = ev_enabled_probe_count();
 
 		stable = (n && n == last) ? stable + 10 : 0;
 		last = n;
-		if (stable >= 300 && !env.wait_signal_only)
+		if (stable >= 300 && !rt->env.wait_signal_only)
 			break;
 		nanosleep(&ts, NULL);
 	}
 	if (!go_signal && rt_now_ns() >= deadline)
-		pr_warn("no tracer after %gs, starting anyway\n", env.wait_for_tracer);
+		pr_warn("no tracer after %gs, starting anyway\n", rt->env.wait_for_tracer);
 }
 
 static void thread_init(struct rt_thread *t, int index)
@@ -313,7 +315,7 @@ static void thread_init(struct rt_thread *t, int index)
 	t->tid = (pid_t)syscall(SYS_gettid);
 	t->managed_id = (uint64_t)(uintptr_t)t;
 	t->managed_index = (uint32_t)(index + 2);	/* main thread is 1 */
-	t->rng.s = env.seed ^ (0xd1b54a32d192ed03ull * (uint64_t)(index + 2));
+	t->rng.s = rt->env.seed ^ (0xd1b54a32d192ed03ull * (uint64_t)(index + 2));
 	rt_self = t;
 }
 
@@ -328,7 +330,7 @@ static void *worker_main(void *arg)
 	active = __atomic_add_fetch(&active_workers, 1, __ATOMIC_SEQ_CST);
 	ev_threadpool_worker(false, (uint32_t)active, 0);
 	rt_coop_enter();
-	((entry_fn)__atomic_load_n(&rt_wk.worker_start->slot, __ATOMIC_ACQUIRE))();
+	((entry_fn)__atomic_load_n(&rt->wk.worker_start->slot, __ATOMIC_ACQUIRE))();
 	rt_coop_leave();
 	active = __atomic_sub_fetch(&active_workers, 1, __ATOMIC_SEQ_CST);
 	ev_threadpool_worker(true, (uint32_t)active, 0);
@@ -338,9 +340,9 @@ static void *worker_main(void *arg)
 
 static void wait_duration(void)
 {
-	uint64_t end = rt_now_ns() + env.duration_ns;
+	uint64_t end = rt_now_ns() + rt->env.duration_ns;
 
-	while (!rt_stopping) {
+	while (!rt->stopping) {
 		uint64_t now = rt_now_ns();
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 
@@ -350,8 +352,8 @@ static void wait_duration(void)
 			ts.tv_nsec = (long)(end - now);
 		nanosleep(&ts, NULL);
 	}
-	if (!rt_stopping)
-		rt_stopping = 1;
+	if (!rt->stopping)
+		rt->stopping = 1;
 }
 
 int main(int argc, char **argv)
@@ -366,58 +368,61 @@ int main(int argc, char **argv)
 		return EX_USAGE;
 	read_environment();
 	install_signals();
-	thread_init(&rt_main_thread, -1);
-	rt_main_thread.managed_index = 1;
-	rt_workers = calloc((size_t)env.threads, sizeof(*rt_workers));
-	if (!rt_workers)
+	thread_init(&rt->main_thread, -1);
+	rt->main_thread.managed_index = 1;
+	rt->workers = calloc((size_t)rt->env.threads, sizeof(*rt->workers));
+	if (!rt->workers)
 		return 1;
-	err = codeheap__init();
+	jit__init(rt);
+	events__init(rt);
+	eventsource__init(rt);
+	err = codeheap__init(rt);
 	if (!err)
-		err = gc__init();
+		err = gc__init(rt);
 	if (!err)
-		err = helpers__init();
+		err = helpers__init(rt);
 	if (err) {
 		pr_warn("initialization failed: %s\n", strerror(-err));
 		return 1;
 	}
-	perfmap__init();	/* a failure is reported and the run goes on */
-	if (env.wait_for_tracer > 0)
+	perfmap__init(rt);	/* a failure is reported and the run goes on */
+	if (rt->env.wait_for_tracer > 0)
 		wait_for_tracer();
 
 	start_ns = rt_now_ns();
 	ev_runtime_information(false);
-	ev_thread_created(&rt_main_thread);
-	err = loader__init();
+	ev_thread_created(&rt->main_thread);
+	err = loader__init(rt);
 	if (err) {
 		pr_warn("start-up JIT failed: %s\n", strerror(-err));
 		return 1;
 	}
-	ev_threadpool_adjustment(0, (uint32_t)env.threads, 1 /* Initializing */);
+	ev_threadpool_adjustment(0, (uint32_t)rt->env.threads, 1 /* Initializing */);
 	err = loader__rundown_watch_start();
 	if (err)
 		pr_warn("cannot start the rundown watcher: %s\n", strerror(-err));
-	fprintf(stderr, "refrt: pid %d running scenario %s on %d threads\n", getpid(),
-		rt_scenario_name(env.scenario), env.threads);
-	for (int i = 0; i < env.threads; i++) {
-		rt_workers[i].index = i;
-		err = pthread_create(&rt_workers[i].pthread, NULL, worker_main, &rt_workers[i]);
+	pr_info("pid %d running scenario %s on %d threads\n", getpid(),
+		rt_scenario_name(rt->env.scenario), rt->env.threads);
+	for (int i = 0; i < rt->env.threads; i++) {
+		rt->workers[i].index = i;
+		err = pthread_create(&rt->workers[i].pthread, NULL, worker_main, &rt->workers[i]);
 		if (err) {
 			pr_warn("cannot start worker %d: %s\n", i, strerror(err));
-			rt_stopping = 1;
+			rt->stopping = 1;
 			break;
 		}
 		started++;
 	}
-	if (env.duration_ns && !rt_stopping)
+	if (rt->env.duration_ns && !rt->stopping)
 		wait_duration();
 	for (int i = 0; i < started; i++)
-		pthread_join(rt_workers[i].pthread, NULL);
-	if (!rt_stopping)
-		rt_stopping = 1;
+		pthread_join(rt->workers[i].pthread, NULL);
+	if (!rt->stopping)
+		rt->stopping = 1;
 	loader__rundown_watch_stop();
 	loader__rundown(false);
 	end_ns = rt_now_ns();
 	perfmap__close();
-	err = summary__write(env.summary_path, start_ns, end_ns);
-	return err || started < env.threads ? 1 : 0;
+	err = summary__write(rt, rt->env.summary_path, start_ns, end_ns);
+	return err || started < rt->env.threads ? 1 : 0;
 }

@@ -29,6 +29,8 @@
 
 #include "refrt.h"
 
+static struct refrt *rt;	/* the runtime, from this part's init */
+
 #define JITDUMP_MAGIC 0x4A695444
 #define JIT_CODE_LOAD 0
 #define JIT_CODE_CLOSE 3
@@ -69,7 +71,7 @@ static int jitdump_open(void)
 		  rt_now_ns(), 0 };
 
 	_Static_assert(sizeof(hdr) == 40, "jitdump header is 40 bytes");
-	snprintf(dump_path, sizeof(dump_path), "%s/jit-%d.dump", env.perfmap_dir, getpid());
+	snprintf(dump_path, sizeof(dump_path), "%s/jit-%d.dump", rt->env.perfmap_dir, getpid());
 	dump_fd = open(dump_path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (dump_fd < 0)
 		return -errno;
@@ -82,13 +84,14 @@ static int jitdump_open(void)
 	return 0;
 }
 
-int perfmap__init(void)
+int perfmap__init(struct refrt *r)
 {
-	int mode = env.perfmap_mode, err = 0;
+	int mode = r->env.perfmap_mode, err = 0;
 
+	rt = r;
 	if (mode == 1 || mode == 3) {
-		snprintf(map_path, sizeof(map_path), "%s/perf-%d.map", env.perfmap_dir, getpid());
-		snprintf(info_path, sizeof(info_path), "%s/perfinfo-%d.map", env.perfmap_dir,
+		snprintf(map_path, sizeof(map_path), "%s/perf-%d.map", rt->env.perfmap_dir, getpid());
+		snprintf(info_path, sizeof(info_path), "%s/perfinfo-%d.map", rt->env.perfmap_dir,
 			 getpid());
 		map_fd = open_out(map_path);
 		if (map_fd < 0) {
@@ -195,7 +198,7 @@ static void path_or_null(FILE *f, const char *key, const char *path, bool on)
 
 void perfmap__summary(FILE *f)
 {
-	int m = env.perfmap_mode;
+	int m = rt->env.perfmap_mode;
 
 	fprintf(f, "  \"perfmap\": {\"mode\": %d, ", m);
 	path_or_null(f, "perf_map", map_path, m == 1 || m == 3);
@@ -203,6 +206,6 @@ void perfmap__summary(FILE *f)
 	path_or_null(f, "perfinfo", info_path, m == 1 || m == 3);
 	fprintf(f, ", ");
 	path_or_null(f, "jitdump", dump_path, m == 1 || m == 2);
-	fprintf(f, ", \"show_tiers\": %s, \"lines\": %llu},\n", env.perfmap_tiers ? "true" : "false",
+	fprintf(f, ", \"show_tiers\": %s, \"lines\": %llu},\n", rt->env.perfmap_tiers ? "true" : "false",
 		(unsigned long long)map_lines);
 }

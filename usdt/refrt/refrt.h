@@ -33,7 +33,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#define pr_warn(fmt, ...) fprintf(stderr, "refrt: " fmt, ##__VA_ARGS__)
+#define LOG_PREFIX "refrt: "
+#include "log.h"
 
 /* ------------------------------------------------------------------ */
 /* configuration (main.c)                                              */
@@ -46,6 +47,8 @@ enum rt_scenario {
 	SC_JIT_CHURN,
 	SC_MIXED,
 };
+
+struct refrt;
 
 struct env {
 	enum rt_scenario scenario;
@@ -64,8 +67,6 @@ struct env {
 	char perfmap_dir[256];	/* DOTNET_PerfMapJitDumpPath or /tmp */
 };
 
-extern struct env env;
-extern volatile int rt_stopping;	/* set by SIGINT/SIGTERM or end of duration */
 
 const char *rt_scenario_name(enum rt_scenario s);
 uint64_t rt_now_ns(void);		/* CLOCK_MONOTONIC */
@@ -110,15 +111,13 @@ struct rt_thread {
 };
 
 extern __thread struct rt_thread *rt_self;
-extern struct rt_thread rt_main_thread;
-extern struct rt_thread *rt_workers;
 
 /* ------------------------------------------------------------------ */
 /* code heap (codeheap.c)                                              */
 
 #define CODE_ALIGN 32
 
-int codeheap__init(void);
+int codeheap__init(struct refrt *r);
 void *codeheap__alloc(uint32_t size);	/* NULL + errno when out of space */
 void codeheap__free(void *p);
 void codeheap__stats(uint64_t *reserved, uint64_t *committed, uint64_t *used);
@@ -219,7 +218,6 @@ struct rt_well_known {
 	struct rt_method *exc_level2, *exc_level3, *exc_validate, *increment;
 	struct rt_method *plugin_invoke;
 };
-extern struct rt_well_known rt_wk;
 
 /* exception clauses of the templates (rt_helper_try_call's clause_id) */
 enum { CLAUSE_RUN_CATCH_ALL = 1, CLAUSE_LEVEL1_FILTERED = 2 };
@@ -227,16 +225,9 @@ enum { CLAUSE_RUN_CATCH_ALL = 1, CLAUSE_LEVEL1_FILTERED = 2 };
 enum { EXC_INVALID_OPERATION = 0, EXC_ARGUMENT = 1, EXC_FORMAT = 2, EXC__COUNT };
 extern const char *const rt_exception_types[EXC__COUNT];
 
-/* method table (jit.c); guarded by rt_jit_lock */
-extern pthread_mutex_t rt_jit_lock;
-extern struct rt_code **rt_codes;
-extern int rt_n_codes;
 
-extern struct rt_assembly **rt_assemblies;
-extern int rt_n_assemblies;
-extern uint64_t rt_appdomain_id;
 
-int loader__init(void);	/* app domain, CoreLib + RefApp, start-up JIT */
+int loader__init(struct refrt *r);	/* app domain, CoreLib + RefApp, start-up JIT */
 struct rt_assembly *loader__load_assembly(const char *name, const char *path, bool collectible);
 void loader__unload_assembly(struct rt_assembly *a);
 /* rundown: emits DCStart/DCEnd events for everything live */
@@ -263,7 +254,7 @@ struct rt_code *jit__find_code(uintptr_t ip);
 /* ------------------------------------------------------------------ */
 /* perf map / perfinfo / jitdump (perfmap.c)                           */
 
-int perfmap__init(void);
+int perfmap__init(struct refrt *r);
 void perfmap__log_code(const struct rt_code *c);
 void perfmap__log_image(const struct rt_assembly *a);
 void perfmap__close(void);
@@ -277,7 +268,7 @@ struct rt_type {
 };
 #define RT_TYPE_ID(t) ((uint64_t)(uintptr_t)(t))
 
-int gc__init(void);
+int gc__init(struct refrt *r);
 void rt_coop_enter(void);	/* cooperative mode: running managed code */
 void rt_coop_leave(void);	/* preemptive mode: blocking, GC may run */
 void rt_gc_poll(void);		/* safe point */
@@ -300,13 +291,40 @@ void rt_helper_gc_collect(void);
 int64_t rt_helper_churn(int64_t iter);
 int64_t rt_helper_work_item_done(int64_t iter, int64_t result);
 
-int helpers__init(void);
+int helpers__init(struct refrt *r);
 void helpers__summary(FILE *f);
 
 /* ------------------------------------------------------------------ */
 /* JSON helpers (summary.c)                                            */
 
 void json_str(FILE *f, const char *s);
-int summary__write(const char *path, uint64_t start_ns, uint64_t end_ns);
+int summary__write(struct refrt *r, const char *path, uint64_t start_ns, uint64_t end_ns);
+
+/* ------------------------------------------------------------------ */
+/* the runtime                                                         */
+
+/*
+ * Everything the parts share, in one place: main() owns it and passes it
+ * to each part's init (codeheap, gc, helpers, jit, events, eventsource,
+ * perfmap, loader) and to summary__write; a part keeps the pointer.  Per
+ * thread state is struct rt_thread (rt_self).
+ */
+struct refrt {
+	struct env env;			/* options and environment */
+	volatile int stopping;		/* set by SIGINT/SIGTERM or end of duration */
+	struct rt_thread main_thread;
+	struct rt_thread *workers;	/* env.threads of them */
+	struct rt_well_known wk;	/* methods the runtime calls by name */
+	pthread_mutex_t jit_lock;	/* guards the method table */
+	struct rt_code **codes;		/* every code version (jit.c) */
+	int n_codes;
+	struct rt_assembly **assemblies;	/* loaded assemblies (loader.c) */
+	int n_assemblies;
+	uint64_t appdomain_id;
+};
+
+void jit__init(struct refrt *r);
+void events__init(struct refrt *r);
+void eventsource__init(struct refrt *r);
 
 #endif /* REFRT_H */

@@ -14,6 +14,8 @@
 #include "events.h"
 #include "refrt.h"
 
+static struct refrt *rt;	/* the runtime, from this part's init */
+
 void json_str(FILE *f, const char *s)
 {
 	fputc('"', f);
@@ -38,8 +40,8 @@ static const char *tier_str(enum rt_tier t)
 static void write_methods(FILE *f)
 {
 	fprintf(f, "  \"methods\": [");
-	for (int i = 0; i < rt_n_codes; i++) {
-		const struct rt_code *c = rt_codes[i];
+	for (int i = 0; i < rt->n_codes; i++) {
+		const struct rt_code *c = rt->codes[i];
 		const struct rt_method *m = c->method;
 		char name[200];
 
@@ -79,8 +81,8 @@ static void write_methods(FILE *f)
 static void write_assemblies(FILE *f)
 {
 	fprintf(f, "  \"assemblies\": [");
-	for (int i = 0; i < rt_n_assemblies; i++) {
-		const struct rt_assembly *a = rt_assemblies[i];
+	for (int i = 0; i < rt->n_assemblies; i++) {
+		const struct rt_assembly *a = rt->assemblies[i];
 
 		fprintf(f, "%s\n    {\"name\": ", i ? "," : "");
 		json_str(f, a->name);
@@ -103,8 +105,8 @@ static void write_threads(FILE *f)
 	uint64_t total = 0;
 
 	fprintf(f, "  \"workers\": [");
-	for (int i = 0; i < env.threads; i++) {
-		const struct rt_thread *t = &rt_workers[i];
+	for (int i = 0; i < rt->env.threads; i++) {
+		const struct rt_thread *t = &rt->workers[i];
 
 		total += t->iterations_done;
 		fprintf(f, "%s\n    {\"index\": %d, \"tid\": %d, \"iterations\": %llu, "
@@ -119,12 +121,13 @@ static void write_threads(FILE *f)
 	fprintf(f, "\n  ],\n  \"operations\": %llu,\n", (unsigned long long)total);
 }
 
-int summary__write(const char *path, uint64_t start_ns, uint64_t end_ns)
+int summary__write(struct refrt *r, const char *path, uint64_t start_ns, uint64_t end_ns)
 {
 	FILE *f = stdout;
 	uint64_t reserved, committed, used;
 	int err = 0;
 
+	rt = r;
 	if (path && strcmp(path, "-")) {
 		f = fopen(path, "w");
 		if (!f) {
@@ -134,17 +137,17 @@ int summary__write(const char *path, uint64_t start_ns, uint64_t end_ns)
 		}
 	}
 	fprintf(f, "{\n  \"pid\": %d,\n  \"scenario\": \"%s\",\n  \"threads\": %d,\n",
-		getpid(), rt_scenario_name(env.scenario), env.threads);
-	fprintf(f, "  \"seed\": %llu,\n  \"iterations\": ", (unsigned long long)env.seed);
-	if (env.iterations)
-		fprintf(f, "%llu,\n", (unsigned long long)env.iterations);
+		getpid(), rt_scenario_name(rt->env.scenario), rt->env.threads);
+	fprintf(f, "  \"seed\": %llu,\n  \"iterations\": ", (unsigned long long)rt->env.seed);
+	if (rt->env.iterations)
+		fprintf(f, "%llu,\n", (unsigned long long)rt->env.iterations);
 	else
 		fprintf(f, "null,\n");
 	fprintf(f, "  \"duration_ns\": %llu,\n  \"rate\": %g,\n  \"work\": %u,\n",
-		(unsigned long long)(end_ns - start_ns), env.rate, env.work);
+		(unsigned long long)(end_ns - start_ns), rt->env.rate, rt->env.work);
 	fprintf(f, "  \"start_ns\": %llu,\n  \"end_ns\": %llu,\n  \"interrupted\": %s,\n",
 		(unsigned long long)start_ns, (unsigned long long)end_ns,
-		rt_stopping == 2 ? "true" : "false");
+		rt->stopping == 2 ? "true" : "false");
 	write_threads(f);
 	perfmap__summary(f);
 	ev_summary(f);
