@@ -59,9 +59,10 @@ $(GEN)/syscall_names.h: | $(GEN)
 		     END { print "};" }' > $@.tmp
 	$(Q)mv $@.tmp $@
 
-$(OUTPUT)/obj/collector/kernel_events.o: $(OUTPUT)/kernel_events.skel.h $(GEN)/syscall_names.h
+$(OUTPUT)/obj/collector/kernel_events.o: $(OUTPUT)/kernel_events.skel.h
+$(OUTPUT)/obj/collector/kernel_events_parse.o: $(GEN)/syscall_names.h
 
-KERNEL_EVENTS_OBJS := $(OUTPUT)/obj/collector/kernel_events.o
+KERNEL_EVENTS_OBJS := $(OUTPUT)/obj/collector/kernel_events.o $(OUTPUT)/obj/collector/kernel_events_meta.o $(OUTPUT)/obj/collector/kernel_events_parse.o
 KERNEL_EVENTS_LIBS := -lbpf -lelf -lz
 
 .PHONY: kernel-events
@@ -75,6 +76,6 @@ $(OUTPUT)/obj/collector/usdt_generic.o: $(OUTPUT)/usdt_generic.skel.h
 .PHONY: usdt-generic-skel
 usdt-generic-skel: $(OUTPUT)/usdt_generic.skel.h
 
-UG_OBJS := $(OUTPUT)/obj/collector/usdt_generic.o $(OUTPUT)/obj/collector/usdt_notes.o
+UG_OBJS := $(OUTPUT)/obj/collector/usdt_generic.o $(OUTPUT)/obj/collector/usdt_generic_spec.o $(OUTPUT)/obj/collector/usdt_notes.o
 
-$(OUTPUT)/ebpf-collect: $(OUTPUT)/obj/collector/usdt_generic.o
+$(OUTPUT)/ebpf-collect: $(OUTPUT)/obj/collector/usdt_generic.o $(OUTPUT)/obj/collector/usdt_generic_spec.o

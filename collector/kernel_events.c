@@ -50,11 +50,12 @@
 #include "kernel_events.h"
 #include "rundown.h"
 
+#include "utf16.h"
+
 #define LOG_PREFIX "kernel-events: "
 #include "log.h"
 #include "nettrace.h"
 #include "symbolizer.h"
-#include "syscall_names.h"
 
 _Static_assert(sizeof(struct ke_sample) == 40, "ke_sample layout (bpf/kernel_event.h)");
 _Static_assert(sizeof(struct ke_switch) == 96, "ke_switch layout");
@@ -67,81 +68,7 @@ _Static_assert(sizeof(struct ke_exit) == 48, "ke_exit layout");
 _Static_assert(sizeof(struct ke_counters) == 12 * 8, "ke_counters layout");
 
 
-/* ------------------------------------------------------ event metadata */
-
-enum ke_kind {
-	KIND_SAMPLE,
-	KIND_SWITCH,
-	KIND_WAKEUP,
-	KIND_OFFCPU,
-	KIND_SYSCALL,
-	KIND_FORK,
-	KIND_EXEC,
-	KIND_EXIT,
-	NR_KINDS,
-};
-
-#define F(n, t) { .name = n, .type = NT_TYPE_##t }
-
-static const struct nt_field_desc ke_fields_switch[] = {
-	F("PrevPid", UINT32), F("PrevTid", UINT32), F("PrevComm", STRING),
-	F("PrevState", UINT64), F("PrevPrio", INT32),
-	F("NextPid", UINT32), F("NextTid", UINT32), F("NextComm", STRING),
-	F("NextPrio", INT32), F("Cpu", UINT32),
-};
-static const struct nt_field_desc ke_fields_wakeup[] = {
-	F("WakeePid", UINT32), F("WakeeTid", UINT32), F("WakeeComm", STRING),
-	F("WakeePrio", INT32), F("TargetCpu", UINT32),
-	F("WakerPid", UINT32), F("WakerTid", UINT32),
-};
-static const struct nt_field_desc ke_fields_offcpu[] = {
-	F("Pid", UINT32), F("Tid", UINT32), F("DurationNs", UINT64), F("PrevState", UINT64),
-	F("WakerPid", UINT32), F("WakerTid", UINT32), F("HasStack", BOOLEAN),
-};
-static const struct nt_field_desc ke_fields_syscall[] = {
-	F("Id", UINT32), F("Name", STRING), F("Ret", INT64), F("DurationNs", UINT64),
-	F("Arg0", UINT64), F("Arg1", UINT64), F("Arg2", UINT64), F("Arg3", UINT64),
-	F("Arg4", UINT64), F("Arg5", UINT64), F("NoReturn", BOOLEAN),
-};
-static const struct nt_field_desc ke_fields_fork[] = {
-	F("ParentPid", UINT32), F("ParentTid", UINT32), F("ParentComm", STRING),
-	F("ChildPid", UINT32), F("ChildTid", UINT32), F("ChildComm", STRING),
-	F("IsThread", BOOLEAN),
-};
-static const struct nt_field_desc ke_fields_exec[] = {
-	F("Pid", UINT32), F("Tid", UINT32), F("OldTid", UINT32), F("Filename", STRING),
-	F("Comm", STRING),
-};
-static const struct nt_field_desc ke_fields_exit[] = {
-	F("Pid", UINT32), F("Tid", UINT32), F("ExitStatus", INT32), F("ExitCode", INT32),
-	F("Signal", INT32), F("GroupDead", BOOLEAN), F("Comm", STRING),
-};
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define DESC(prov, id, nm, kw, fl) \
-	{ .provider = prov, .event_id = id, .name = nm, .keywords = kw, .version = 0, \
-	  .level = 4, .fields = fl, .n_fields = ARRAY_SIZE(fl) }
-
-#define PROV_SAMPLE	"Microsoft-DotNETCore-SampleProfiler"
-#define PROV_SCHED	"Linux-Kernel-Sched"
-#define PROV_SYSCALLS	"Linux-Kernel-Syscalls"
-#define PROV_PROCESS	"Linux-Kernel-Process"
-
-static const struct nt_event_desc ke_descs[NR_KINDS] = {
-	[KIND_SAMPLE] = { .provider = PROV_SAMPLE, .event_id = 0, .name = "", .keywords = 0,
-			  .version = 0, .level = 4 },
-	[KIND_SWITCH] = DESC(PROV_SCHED, 1, "SchedSwitch", KE_GROUP_SCHED, ke_fields_switch),
-	[KIND_WAKEUP] = DESC(PROV_SCHED, 2, "SchedWakeup", KE_GROUP_SCHED, ke_fields_wakeup),
-	[KIND_OFFCPU] = DESC(PROV_SCHED, 3, "OffCpu", KE_GROUP_SCHED, ke_fields_offcpu),
-	[KIND_SYSCALL] = DESC(PROV_SYSCALLS, 1, "Syscall", KE_GROUP_SYSCALLS, ke_fields_syscall),
-	[KIND_FORK] = DESC(PROV_PROCESS, 1, "Fork", KE_GROUP_PROC, ke_fields_fork),
-	[KIND_EXEC] = DESC(PROV_PROCESS, 2, "Exec", KE_GROUP_PROC, ke_fields_exec),
-	[KIND_EXIT] = DESC(PROV_PROCESS, 3, "Exit", KE_GROUP_PROC, ke_fields_exit),
-};
-
-static const char *const kind_names[NR_KINDS] = {
-	"CpuSample", "SchedSwitch", "SchedWakeup", "OffCpu", "Syscall", "Fork", "Exec", "Exit",
-};
+#include "kernel_events_meta.h"
 
 /* ------------------------------------------------------------- state */
 
@@ -176,82 +103,6 @@ struct kernel_events {
 	struct symbolizer *own_sym;	/* when the sink has none */
 	uint64_t frame_buf[2 * CE_MAX_STACK_DEPTH];
 };
-
-/* ------------------------------------------------------------ parsing */
-
-int kernel_events__parse_groups(const char *spec, unsigned int *groups, char *err,
-				size_t err_len)
-{
-	char *dup = strdup(spec), *tok, *save = NULL;
-	unsigned int g = 0;
-	int rc = 0;
-
-	if (!dup)
-		return -ENOMEM;
-	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (!strcmp(tok, "sched"))
-			g |= KE_GROUP_SCHED;
-		else if (!strcmp(tok, "syscalls") || !strcmp(tok, "syscall"))
-			g |= KE_GROUP_SYSCALLS;
-		else if (!strcmp(tok, "proc") || !strcmp(tok, "process"))
-			g |= KE_GROUP_PROC;
-		else if (!strcmp(tok, "all"))
-			g |= KE_GROUP_SCHED | KE_GROUP_SYSCALLS | KE_GROUP_PROC;
-		else if (strcmp(tok, "none")) {
-			snprintf(err, err_len, "unknown kernel event group '%s' (sched, syscalls, "
-				 "proc, all, none)", tok);
-			rc = -EINVAL;
-			break;
-		}
-	}
-	free(dup);
-	if (!rc)
-		*groups = g;
-	return rc;
-}
-
-int kernel_events__parse_hz(const char *arg, unsigned int *hz)
-{
-	unsigned long v;
-	char *end;
-
-	if (!arg) {
-		*hz = KE_DEFAULT_HZ;
-		return 0;
-	}
-	if (*arg < '0' || *arg > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoul(arg, &end, 10);
-	if (errno || *end || v < 1 || v > KE_MAX_HZ)
-		return -EINVAL;
-	*hz = v;
-	return 0;
-}
-
-int kernel_events__profile(const char *name, unsigned int *groups, unsigned int *hz,
-			   const char **clr_profile)
-{
-	*clr_profile = name;
-	if (!strcmp(name, "cpu-sampling")) {
-		*groups |= KE_GROUP_PROC;
-		*hz = KE_DEFAULT_HZ;
-		*clr_profile = "default";
-		return 1;
-	}
-	if (!strcmp(name, "contention")) {
-		*groups |= KE_GROUP_SCHED;
-		return 1;
-	}
-	return 0;
-}
-
-const char *ke_syscall_name(unsigned int nr)
-{
-	if (nr >= ARRAY_SIZE(ke_syscall_names))
-		return NULL;
-	return ke_syscall_names[nr];
-}
 
 /* ------------------------------------------------------ open / attach */
 
@@ -469,7 +320,7 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 	kernel_events__counters(ke, &c);
 	for (i = 0; i < NR_KINDS; i++)
 		if (ke->written[i])
-			fprintf(f, "%-21s %-44s %10llu\n", ke_descs[i].provider, kind_names[i],
+			fprintf(f, "%-21s %-44s %10llu\n", ke_descs[i].provider, ke_kind_names[i],
 				(unsigned long long)ke->written[i]);
 	if (ke->written[KIND_SAMPLE])
 		fprintf(f, "kernel-events: %llu CPU samples (%llu managed, %llu external) at "
@@ -767,55 +618,16 @@ static void put_u64(struct pbuf *p, uint64_t v) { put(p, &v, 8); }
 static void put_i64(struct pbuf *p, int64_t v) { put(p, &v, 8); }
 static void put_bool(struct pbuf *p, int v) { put_u32(p, v ? 1 : 0); }
 
-static void put_u16(struct pbuf *p, uint32_t c)
-{
-	uint16_t v = c;
-
-	put(p, &v, 2);
-}
+#define KE_MAX_STR	512	/* bytes of one UTF-8 string field kept */
 
 /* UTF-8 (at most max bytes, stops at NUL) as UTF-16LE + NUL; invalid
  * sequences become U+FFFD. */
 static void put_str(struct pbuf *p, const char *s, size_t max)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0;
+	uint8_t u16[2 * KE_MAX_STR + 2];
+	size_t n = strnlen(s, max < KE_MAX_STR ? max : KE_MAX_STR);
 
-	while (i < max && u[i]) {
-		uint32_t c = u[i], need = 0, k;
-
-		if (c >= 0xf0 && c < 0xf8) {
-			need = 3;
-			c &= 0x07;
-		} else if (c >= 0xe0) {
-			need = 2;
-			c &= 0x0f;
-		} else if (c >= 0xc0) {
-			need = 1;
-			c &= 0x1f;
-		} else if (c >= 0x80) {
-			need = 0;
-			c = 0xfffd;
-		}
-		for (k = 1; k <= need; k++) {
-			if (i + k >= max || (u[i + k] & 0xc0) != 0x80)
-				break;
-			c = c << 6 | (u[i + k] & 0x3f);
-		}
-		if (k <= need) {
-			c = 0xfffd;
-			need = k - 1;
-		}
-		i += need + 1;
-		if (c >= 0x10000) {
-			c -= 0x10000;
-			put_u16(p, 0xd800 | (c >> 10));
-			put_u16(p, 0xdc00 | (c & 0x3ff));
-		} else {
-			put_u16(p, c);
-		}
-	}
-	put_u16(p, 0);
+	put(p, u16, utf8_to_utf16le(s, n, u16));
 }
 
 /* -------------------------------------------------------------- emit */

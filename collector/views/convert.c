@@ -28,6 +28,35 @@ static void convert_usage(FILE *f)
 		"Exit: 0 ok, 1 failure, 64 usage.\n");
 }
 
+/* The view in the format asked for, to outpath or stdout; 0 or -1 (said why). */
+static int convert_write(struct view *v, const char *format, const char *path,
+			 const char *outpath)
+{
+	FILE *out = outpath ? fopen(outpath, "w") : stdout;
+	int err;
+
+	if (!out) {
+		fprintf(stderr, "convert: cannot write %s: %s\n", outpath, strerror(errno));
+		return -1;
+	}
+	if (!strcmp(format, "folded"))
+		err = view__write_folded(v, out);
+	else if (!strcmp(format, "speedscope"))
+		err = view__write_speedscope(v, path, out);
+	else
+		err = view__write_svg(v, path, out);
+	if (outpath && fclose(out))
+		err = -errno;
+	else if (!outpath)
+		fflush(out);
+	if (err) {
+		fprintf(stderr, "convert: writing %s: %s\n", outpath ? outpath : "stdout",
+			strerror(-err));
+		return -1;
+	}
+	return 0;
+}
+
 int convert_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -41,7 +70,6 @@ int convert_main(int argc, char **argv)
 	const char *format = NULL, *outpath = NULL, *event = NULL, *path;
 	int c, err, suffix = 0, exit_code = EXIT_OK;
 	struct view v;
-	FILE *out;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:e:h", opts, NULL)) != -1) {
@@ -90,27 +118,8 @@ int convert_main(int argc, char **argv)
 	}
 	if (!v.selected)
 		fprintf(stderr, "convert: no events with stacks selected (%s)\n", v.select_desc);
-	out = outpath ? fopen(outpath, "w") : stdout;
-	if (!out) {
-		fprintf(stderr, "convert: cannot write %s: %s\n", outpath, strerror(errno));
-		view__free(&v);
-		return EXIT_FAIL;
-	}
-	if (!strcmp(format, "folded"))
-		err = view__write_folded(&v, out);
-	else if (!strcmp(format, "speedscope"))
-		err = view__write_speedscope(&v, path, out);
-	else
-		err = view__write_svg(&v, path, out);
-	if (outpath && fclose(out))
-		err = -errno;
-	else if (!outpath)
-		fflush(out);
-	if (err) {
-		fprintf(stderr, "convert: writing %s: %s\n", outpath ? outpath : "stdout",
-			strerror(-err));
+	if (convert_write(&v, format, path, outpath))
 		exit_code = EXIT_FAIL;
-	}
 	view__free(&v);
 	return exit_code;
 }

@@ -124,7 +124,15 @@ static int symbolize_one(struct symbolizer *s, pid_t pid, const char *arg, int i
 	return si.name ? 0 : 1;
 }
 
-int symbolize_main(int argc, char **argv)
+struct symbolize_args {
+	struct symbolizer_opts so;
+	const char *map_path, *events;
+	uint64_t pid;
+	int verbose, in_order;
+};
+
+/* Options; EXIT_OK, or the exit code to return at once (-1: help shown). */
+static int symbolize_parse(int argc, char **argv, struct symbolize_args *a)
 {
 	static const struct option opts[] = {
 		{ "pid", required_argument, NULL, 'p' },
@@ -136,71 +144,77 @@ int symbolize_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	struct symbolizer_opts so = { 0 };
-	struct symbolizer *s = NULL;
-	struct symbolizer_stats st;
-	const char *map_path = NULL, *events = NULL;
-	uint64_t pid = 0;
-	int c, i, rc, err = EXIT_OK, verbose = 0, in_order = 0;
-	char *line = NULL;
-	size_t cap = 0;
+	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "p:m:e:Nvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (view_parse_u64(optarg, &pid) || !pid || pid > INT32_MAX) {
+			if (view_parse_u64(optarg, &a->pid) || !a->pid || a->pid > INT32_MAX) {
 				fprintf(stderr, "symbolize: invalid pid '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'm':
-			map_path = optarg;
+			a->map_path = optarg;
 			break;
 		case 'e':
-			events = optarg;
+			a->events = optarg;
 			break;
 		case 'N':
-			so.no_perf_map = 1;
+			a->so.no_perf_map = 1;
 			break;
 		case 'O':
-			in_order = 1;
+			a->in_order = 1;
 			break;
 		case 'v':
-			verbose = 1;
+			a->verbose = 1;
 			break;
 		case 'h':
 			symbolize_usage(stdout);
-			return EXIT_OK;
+			return -1;
 		default:
 			symbolize_usage(stderr);
 			return EXIT_USAGE;
 		}
 	}
-	if (!pid && !map_path && !events) {
+	if (!a->pid && !a->map_path && !a->events) {
 		symbolize_usage(stderr);
 		return EXIT_USAGE;
 	}
-	s = symbolizer__new(&so);
-	if (!s)
+	return EXIT_OK;
+}
+
+/* The process, its perf map and recorded method events. */
+static int symbolize_sources(struct symbolizer *s, const struct symbolize_args *a)
+{
+	pid_t pid = (pid_t)a->pid;
+	int rc;
+
+	if (pid && symbolizer__add_pid(s, pid)) {
+		fprintf(stderr, "symbolize: no such process %" PRIu64 "\n", a->pid);
 		return EXIT_FAIL;
-	if (pid && symbolizer__add_pid(s, (pid_t)pid)) {
-		fprintf(stderr, "symbolize: no such process %" PRIu64 "\n", pid);
-		err = EXIT_FAIL;
-		goto out;
 	}
-	if (map_path && (rc = symbolizer__set_perf_map(s, (pid_t)pid, map_path))) {
-		fprintf(stderr, "symbolize: cannot read %s: %s\n", map_path, strerror(-rc));
-		err = EXIT_FAIL;
-		goto out;
+	if (a->map_path && (rc = symbolizer__set_perf_map(s, pid, a->map_path))) {
+		fprintf(stderr, "symbolize: cannot read %s: %s\n", a->map_path, strerror(-rc));
+		return EXIT_FAIL;
 	}
-	if (events && symbolize_events(s, (pid_t)pid, events)) {
-		err = EXIT_FAIL;
-		goto out;
-	}
-	if (verbose && symbolizer__perf_map(s, (pid_t)pid))
+	if (a->events && symbolize_events(s, pid, a->events))
+		return EXIT_FAIL;
+	if (a->verbose && symbolizer__perf_map(s, pid))
 		fprintf(stderr, "symbolize: perf map %s\n",
-			perf_map__path(symbolizer__perf_map(s, (pid_t)pid)));
+			perf_map__path(symbolizer__perf_map(s, pid)));
+	return EXIT_OK;
+}
+
+/* Every address on the command line, or one per line of stdin. */
+static int symbolize_all(struct symbolizer *s, const struct symbolize_args *a, int argc,
+			 char **argv)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	int i, rc, err = EXIT_OK;
+
 	for (i = optind; i <= argc; i++) {
 		const char *arg = i < argc ? argv[i] : NULL;
 
@@ -213,7 +227,7 @@ int symbolize_main(int argc, char **argv)
 		} else if (!arg) {
 			break;
 		}
-		rc = symbolize_one(s, (pid_t)pid, arg, in_order);
+		rc = symbolize_one(s, (pid_t)a->pid, arg, a->in_order);
 		if (rc < 0) {
 			fprintf(stderr, "symbolize: invalid address '%s'\n", arg);
 			err = EXIT_USAGE;
@@ -222,12 +236,30 @@ int symbolize_main(int argc, char **argv)
 		if (rc)
 			err = EXIT_FAIL;
 	}
-	symbolizer__stats(s, &st);
-	if (st.unreadable_maps)
-		fprintf(stderr, "symbolize: %" PRIu64 " perf map(s) refused or unreadable\n",
-			st.unreadable_maps);
-out:
 	free(line);
+	return err;
+}
+
+int symbolize_main(int argc, char **argv)
+{
+	struct symbolize_args a = { 0 };
+	struct symbolizer_stats st;
+	struct symbolizer *s;
+	int err = symbolize_parse(argc, argv, &a);
+
+	if (err)
+		return err < 0 ? EXIT_OK : err;
+	s = symbolizer__new(&a.so);
+	if (!s)
+		return EXIT_FAIL;
+	err = symbolize_sources(s, &a);
+	if (!err) {
+		err = symbolize_all(s, &a, argc, argv);
+		symbolizer__stats(s, &st);
+		if (st.unreadable_maps)
+			fprintf(stderr, "symbolize: %" PRIu64 " perf map(s) refused or unreadable\n",
+				st.unreadable_maps);
+	}
 	symbolizer__free(s);
 	return err;
 }

@@ -78,6 +78,57 @@ static void json_double(FILE *f, double d)
 		fprintf(f, "%.17g", d);
 }
 
+/* A fixed-size value of type t at p (sz bytes, already bounds-checked). */
+static void json_fixed(FILE *f, uint32_t t, const uint8_t *p, int sz)
+{
+	switch (t) {
+	case NT_TYPE_BOOLEAN: fputs(nt_get_u32(p) ? "true" : "false", f); break;
+	case NT_TYPE_BOOLEAN8: fputs(p[0] ? "true" : "false", f); break;
+	case NT_TYPE_UTF8_CODE_UNIT:	/* one byte of UTF-8; non-ASCII bytes alone: U+FFFD */
+		fputc('"', f);
+		json_cp(f, p[0] < 0x80 ? p[0] : 0xfffd);
+		fputc('"', f);
+		break;
+	case NT_TYPE_CHAR: nt_json_utf16(f, p, 2); break;
+	case NT_TYPE_SBYTE: fprintf(f, "%d", (int8_t)p[0]); break;
+	case NT_TYPE_BYTE: fprintf(f, "%u", p[0]); break;
+	case NT_TYPE_INT16: fprintf(f, "%d", (int16_t)nt_get_u16(p)); break;
+	case NT_TYPE_UINT16: fprintf(f, "%u", nt_get_u16(p)); break;
+	case NT_TYPE_INT32: fprintf(f, "%d", (int32_t)nt_get_u32(p)); break;
+	case NT_TYPE_UINT32: fprintf(f, "%u", nt_get_u32(p)); break;
+	case NT_TYPE_INT64: case NT_TYPE_DATETIME:
+		fprintf(f, "%" PRId64, (int64_t)nt_get_u64(p));
+		break;
+	case NT_TYPE_UINT64: fprintf(f, "%" PRIu64, nt_get_u64(p)); break;
+	case NT_TYPE_SINGLE: {
+		uint32_t u = nt_get_u32(p);
+		float x;
+
+		memcpy(&x, &u, 4);
+		json_double(f, x);
+		break;
+	}
+	case NT_TYPE_DOUBLE: {
+		uint64_t u = nt_get_u64(p);
+		double x;
+
+		memcpy(&x, &u, 8);
+		json_double(f, x);
+		break;
+	}
+	case NT_TYPE_GUID:
+		fprintf(f, "\"%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
+			nt_get_u32(p), nt_get_u16(p + 4), nt_get_u16(p + 6), p[8], p[9], p[10],
+			p[11], p[12], p[13], p[14], p[15]);
+		break;
+	default:	/* Decimal: raw hex */
+		fputc('"', f);
+		for (int i = 0; i < sz; i++)
+			fprintf(f, "%02x", p[i]);
+		fputc('"', f);
+	}
+}
+
 static int json_fields(FILE *f, const struct nt_field_desc *fd, uint32_t n, struct cur *c,
 		       int depth);
 
@@ -145,54 +196,8 @@ static int json_value(FILE *f, const struct nt_field_desc *fd, uint32_t t, struc
 	if (!sz || c->end - p < sz)
 		return -1;
 	c->p += sz;
-	if (!f)
-		return 0;
-	switch (t) {
-	case NT_TYPE_BOOLEAN: fputs(nt_get_u32(p) ? "true" : "false", f); break;
-	case NT_TYPE_BOOLEAN8: fputs(p[0] ? "true" : "false", f); break;
-	case NT_TYPE_UTF8_CODE_UNIT:	/* one byte of UTF-8; non-ASCII bytes alone: U+FFFD */
-		fputc('"', f);
-		json_cp(f, p[0] < 0x80 ? p[0] : 0xfffd);
-		fputc('"', f);
-		break;
-	case NT_TYPE_CHAR: nt_json_utf16(f, p, 2); break;
-	case NT_TYPE_SBYTE: fprintf(f, "%d", (int8_t)p[0]); break;
-	case NT_TYPE_BYTE: fprintf(f, "%u", p[0]); break;
-	case NT_TYPE_INT16: fprintf(f, "%d", (int16_t)nt_get_u16(p)); break;
-	case NT_TYPE_UINT16: fprintf(f, "%u", nt_get_u16(p)); break;
-	case NT_TYPE_INT32: fprintf(f, "%d", (int32_t)nt_get_u32(p)); break;
-	case NT_TYPE_UINT32: fprintf(f, "%u", nt_get_u32(p)); break;
-	case NT_TYPE_INT64: case NT_TYPE_DATETIME:
-		fprintf(f, "%" PRId64, (int64_t)nt_get_u64(p));
-		break;
-	case NT_TYPE_UINT64: fprintf(f, "%" PRIu64, nt_get_u64(p)); break;
-	case NT_TYPE_SINGLE: {
-		uint32_t u = nt_get_u32(p);
-		float x;
-
-		memcpy(&x, &u, 4);
-		json_double(f, x);
-		break;
-	}
-	case NT_TYPE_DOUBLE: {
-		uint64_t u = nt_get_u64(p);
-		double x;
-
-		memcpy(&x, &u, 8);
-		json_double(f, x);
-		break;
-	}
-	case NT_TYPE_GUID:
-		fprintf(f, "\"%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x\"",
-			nt_get_u32(p), nt_get_u16(p + 4), nt_get_u16(p + 6), p[8], p[9], p[10],
-			p[11], p[12], p[13], p[14], p[15]);
-		break;
-	default:	/* Decimal: raw hex */
-		fputc('"', f);
-		for (int i = 0; i < sz; i++)
-			fprintf(f, "%02x", p[i]);
-		fputc('"', f);
-	}
+	if (f)
+		json_fixed(f, t, p, sz);
 	return 0;
 }
 

@@ -63,10 +63,48 @@ int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 /* decode_blob modes */
 enum { BLOB_UNCOMPRESSED, BLOB_V5, BLOB_V6 };
 
+/* A NetPerf-era fixed header (docs/nettrace-format.md section 4.3). */
+static int decode_uncompressed(const uint8_t **pp, const uint8_t *end, const uint8_t *base,
+			       struct rd_event *ev, const char **why)
+{
+	const uint8_t *p = *pp;
+	uint32_t id;
+
+	if (end - p < 4 + 4 + 4 + 8 + 8 + 4 + 4 + 8 + 32 + 4) {
+		*why = "uncompressed event header truncated";
+		return -1;
+	}
+	id = nt_get_u32(p + 4);
+	memset(ev, 0, sizeof(*ev));
+	ev->metadata_id = id & 0x7fffffff;
+	ev->sorted = !(id & 0x80000000u);
+	ev->sequence = nt_get_u32(p + 8);
+	ev->thread_id = nt_get_u64(p + 12);
+	ev->capture_thread_id = nt_get_u64(p + 20);
+	ev->processor = nt_get_u32(p + 28);
+	ev->stack_id = nt_get_u32(p + 32);
+	ev->timestamp = nt_get_u64(p + 36);
+	memcpy(ev->activity_id, p + 44, 16);
+	memcpy(ev->related_activity_id, p + 60, 16);
+	ev->payload_size = nt_get_u32(p + 76);
+	p += 80;
+	if (ev->payload_size > (size_t)(end - p)) {
+		*why = "event payload runs past the end of its block";
+		return -1;
+	}
+	ev->payload_off = p - base;
+	p += ev->payload_size;
+	/* blobs are 4-byte aligned (block content starts aligned) */
+	while ((p - base) % 4 && p < end)
+		p++;
+	*pp = p;
+	return 0;
+}
+
 /*
- * Decode one blob header at *pp (compressed: docs/nettrace-format.md section 4.2 - in V6 flag 0x10 is
- * a label-list id and 0x20 is unused - else 4.3) into ev, using and updating
- * prev.  Returns 0 or -1 with a static reason in *why.
+ * Decode one blob header at *pp (compressed: docs/nettrace-format.md
+ * section 4.2 - in V6 flag 0x10 is a label-list id and 0x20 is unused -
+ * else 4.3) into ev, using and updating prev.  Returns 0 or -1 with a static reason in *why.
  */
 static int decode_blob(const uint8_t **pp, const uint8_t *end, const uint8_t *base,
 		       int mode, struct rd_event *ev, struct rd_event *prev,
@@ -82,38 +120,8 @@ static int decode_blob(const uint8_t **pp, const uint8_t *end, const uint8_t *ba
 		p += n; (dst) = v;					\
 	} while (0)
 
-	if (mode == BLOB_UNCOMPRESSED) {
-		if (end - p < 4 + 4 + 4 + 8 + 8 + 4 + 4 + 8 + 32 + 4) {
-			*why = "uncompressed event header truncated";
-			return -1;
-		}
-		uint32_t id = nt_get_u32(p + 4);
-
-		memset(ev, 0, sizeof(*ev));
-		ev->metadata_id = id & 0x7fffffff;
-		ev->sorted = !(id & 0x80000000u);
-		ev->sequence = nt_get_u32(p + 8);
-		ev->thread_id = nt_get_u64(p + 12);
-		ev->capture_thread_id = nt_get_u64(p + 20);
-		ev->processor = nt_get_u32(p + 28);
-		ev->stack_id = nt_get_u32(p + 32);
-		ev->timestamp = nt_get_u64(p + 36);
-		memcpy(ev->activity_id, p + 44, 16);
-		memcpy(ev->related_activity_id, p + 60, 16);
-		ev->payload_size = nt_get_u32(p + 76);
-		p += 80;
-		if (ev->payload_size > (size_t)(end - p)) {
-			*why = "event payload runs past the end of its block";
-			return -1;
-		}
-		ev->payload_off = p - base;
-		p += ev->payload_size;
-		/* blobs are 4-byte aligned (block content starts aligned) */
-		while ((p - base) % 4 && p < end)
-			p++;
-		*pp = p;
-		return 0;
-	}
+	if (mode == BLOB_UNCOMPRESSED)
+		return decode_uncompressed(pp, end, base, ev, why);
 
 	uint8_t flags = *p++;
 
