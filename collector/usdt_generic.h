@@ -137,7 +137,7 @@ uint64_t usdt_generic__events(const struct usdt_generic *ug);	/* written so far 
 
 /* Destroy the links now (NULL-safe); __free does it too.  The collector
  * calls this while it holds duplicates of every link fd, so the kernel's
- * per-link grace periods overlap (see detach_links in ebpf-collect.c). */
+ * per-link grace periods overlap (see detach_links in stop.c). */
 void usdt_generic__detach(struct usdt_generic *ug);
 
 int usdt_generic__read_counters(struct usdt_generic *ug, struct ug_totals *t);
