@@ -132,7 +132,10 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev);
  * timestamp: TraceEvent counts no gap before a thread's first event. */
 int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n);
 
-/* Write out all pending blocks followed by a sequence-point block. */
+/* Write out all pending blocks followed by a sequence-point block.  (After
+ * every write, not only a flush, the file ends with the end-of-stream byte,
+ * which the next write overwrites: the file on disk is always a complete
+ * trace, and survives kill -9.) */
 int nt_writer__flush(struct nt_writer *w);
 
 /* Bytes written to the file so far. */

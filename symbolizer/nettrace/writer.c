@@ -81,18 +81,30 @@ static int out_write(struct nt_writer *w, const uint8_t *p, size_t n)
 	return 0;
 }
 
-/* Write and empty w->out; errors stick. */
+/*
+ * Write and empty w->out; errors stick.  Every write of whole blocks is
+ * followed by the end-of-stream byte, written past w->offset without moving
+ * the file position, so the next write overwrites it: the file on disk is
+ * always a complete trace.  A collector killed with SIGKILL (or a power cut
+ * once the page cache reached the disk) leaves a file every reader takes to
+ * its end, short of what was still in memory (at most one flush interval).
+ * The byte is best effort: if it cannot be written, the next write fails too
+ * and reports why.
+ */
 static int out_commit(struct nt_writer *w)
 {
+	static const uint8_t end = NT_TAG_NULL;
 	int err;
 
 	err = out_write(w, w->out.data, w->out.len);
 	w->out.len = 0;
 	if (err && !w->err)
 		w->err = err;
-	if (!err)
-		w->good_offset = w->offset;
-	return err;
+	if (err)
+		return err;
+	w->good_offset = w->offset;
+	(void)!pwrite(w->fd, &end, 1, (off_t)w->offset);	/* best effort: see above */
+	return 0;
 }
 
 /* Object framing: 05 05 01 version minVersion nameLen name 06 */
