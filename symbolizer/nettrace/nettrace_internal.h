@@ -338,6 +338,11 @@ struct nt_reader {
 	int blk_mode;
 	uint64_t *stack_buf;
 	size_t stack_cap;
+	uint32_t buf_stack_id;		/* the stack in stack_buf (ids reset at SPBlocks) */
+	uint32_t buf_stack_depth;
+	uint32_t buf_meta_id;		/* the last event's metadata (0: none) */
+	const struct nt_metadata *buf_meta;
+	struct nt_map_ent *buf_thread;	/* the last capture thread's entry in threads */
 
 	char err[256];
 	uint64_t err_off;

@@ -104,11 +104,13 @@ static int decode_uncompressed(const uint8_t **pp, const uint8_t *end, const uin
 /*
  * Decode one blob header at *pp (compressed: docs/nettrace-format.md
  * section 4.2 - in V6 flag 0x10 is a label-list id and 0x20 is unused -
- * else 4.3) into ev, using and updating prev.  Returns 0 or -1 with a static reason in *why.
+ * else 4.3) into ev, which holds the previous blob's header: the fields
+ * the flags leave out keep their values.  Decoded in place, with no copy of
+ * the header per event (the reader's hottest loop); on an error ev is left
+ * half updated and the block is not read further.  Returns 0 or -1 with a static reason in *why.
  */
 static int decode_blob(const uint8_t **pp, const uint8_t *end, const uint8_t *base,
-		       int mode, struct rd_event *ev, struct rd_event *prev,
-		       const char **why)
+		       int mode, struct rd_event *ev, const char **why)
 {
 	const uint8_t *p = *pp;
 	uint64_t v;
@@ -125,25 +127,24 @@ static int decode_blob(const uint8_t **pp, const uint8_t *end, const uint8_t *ba
 
 	uint8_t flags = *p++;
 
-	*ev = *prev;
 	if (flags & NT_F_METADATA_ID)
 		VARINT(5, ev->metadata_id);
 	if (flags & NT_F_CAPTURE) {
 		uint32_t d;
 
 		VARINT(5, d);
-		ev->sequence = prev->sequence + d + 1;
+		ev->sequence += d + 1;
 		VARINT(10, ev->capture_thread_id);
 		VARINT(5, ev->processor);
 	} else if (ev->metadata_id) {
-		ev->sequence = prev->sequence + 1;
+		ev->sequence++;
 	}
 	if (flags & NT_F_THREAD_ID)
 		VARINT(10, ev->thread_id);
 	if (flags & NT_F_STACK_ID)
 		VARINT(5, ev->stack_id);
 	VARINT(10, v);
-	ev->timestamp = prev->timestamp + v;
+	ev->timestamp += v;
 	if (mode == BLOB_V6) {
 		if (flags & NT_F_ACTIVITY_ID)
 			VARINT(5, ev->label_list);
@@ -168,7 +169,6 @@ static int decode_blob(const uint8_t **pp, const uint8_t *end, const uint8_t *ba
 	}
 	ev->payload_off = p - base;
 	p += ev->payload_size;
-	*prev = *ev;
 	*pp = p;
 	return 0;
 short_hdr:
@@ -199,18 +199,18 @@ static int block_header(struct nt_reader *r, size_t start, size_t len, size_t *f
 static int read_metadata_block(struct nt_reader *r, size_t start, size_t len)
 {
 	const uint8_t *p, *end = r->data + start + len;
-	struct rd_event prev, ev;
+	struct rd_event ev;
 	const char *why;
 	size_t first;
 	int mode;
 
 	if (block_header(r, start, len, &first, &mode))
 		return -1;
-	memset(&prev, 0, sizeof(prev));
+	memset(&ev, 0, sizeof(ev));
 	for (p = r->data + first; p < end;) {
 		size_t blob = p - r->data;
 
-		if (decode_blob(&p, end, r->data, mode, &ev, &prev, &why))
+		if (decode_blob(&p, end, r->data, mode, &ev, &why))
 			return rd_fail(r, blob, "MetadataBlock: %s", why);
 		if (rd_parse_metadata(r, r->data + ev.payload_off, ev.payload_size, blob))
 			return -1;
@@ -276,11 +276,16 @@ int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len)
 /* Count sequence gaps of one capture thread up to seq. */
 void rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int from_sp)
 {
-	struct nt_map_ent *e;
+	struct nt_map_ent *e = r->buf_thread;
 	uint32_t last, gap;
 
-	if (nt_map__get(&r->threads, thread, &e))
-		return;
+	/* consecutive events mostly come from one capture thread: keep its
+	 * entry (valid until the next insertion, which goes through here) */
+	if (!e || e->key != thread) {
+		if (nt_map__get(&r->threads, thread, &e))
+			return;
+		r->buf_thread = e;
+	}
 	last = (uint32_t)e->val;
 	gap = seq - last - (from_sp ? 0 : 1);
 	/* a "gap" of more than 2^31 is a reordering, not a loss */
@@ -304,6 +309,7 @@ static int read_sp_block(struct nt_reader *r, size_t start, size_t len)
 		rd_note_sequence(r, nt_get_u64(p + 12 + 12 * i), nt_get_u32(p + 20 + 12 * i), 1);
 	nt_map__clear(&r->stack_ids);
 	r->n_stacks = 0;
+	r->buf_stack_id = 0;
 	return 0;
 }
 
@@ -316,18 +322,18 @@ static int read_sp_block(struct nt_reader *r, size_t start, size_t len)
 int rd_read_event_block(struct nt_reader *r, size_t start, size_t len)
 {
 	const uint8_t *p, *end = r->data + start + len;
-	struct rd_event prev, ev;
+	struct rd_event ev;
 	const char *why;
 	size_t first;
 	int mode;
 
 	if (block_header(r, start, len, &first, &mode))
 		return -1;
-	memset(&prev, 0, sizeof(prev));
+	memset(&ev, 0, sizeof(ev));
 	for (p = r->data + first; p < end;) {
 		size_t blob = p - r->data;
 
-		if (decode_blob(&p, end, r->data, mode, &ev, &prev, &why))
+		if (decode_blob(&p, end, r->data, mode, &ev, &why))
 			return rd_fail(r, blob, "EventBlock: %s", why);
 		if (!nt_map__find(&r->meta_ids, ev.metadata_id))
 			return rd_fail(r, blob, "event uses undefined metadata id %u",
@@ -720,10 +726,12 @@ int nt_reader__header_read(const struct nt_reader *r)
 
 static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_read_event *ev)
 {
-	struct nt_map_ent *me = nt_map__find(&r->meta_ids, e->metadata_id);
-
+	if (e->metadata_id != r->buf_meta_id) {	/* the last event's metadata */
+		r->buf_meta = r->metas[nt_map__find(&r->meta_ids, e->metadata_id)->val];
+		r->buf_meta_id = e->metadata_id;
+	}
 	memset(ev, 0, sizeof(*ev));
-	ev->meta = r->metas[me->val];
+	ev->meta = r->buf_meta;
 	ev->sequence = e->sequence;
 	ev->thread_id = e->thread_id;
 	ev->capture_thread_id = e->capture_thread_id;
@@ -736,7 +744,10 @@ static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_
 	ev->payload = r->data + e->payload_off;
 	ev->payload_size = e->payload_size;
 	ev->file_offset = e->blob_off + r->base;
-	if (e->stack_id) {
+	if (e->stack_id && e->stack_id == r->buf_stack_id) {	/* the last event's stack */
+		ev->stack = r->stack_buf;
+		ev->stack_depth = r->buf_stack_depth;
+	} else if (e->stack_id) {
 		const struct rd_stack *s = &r->stacks[nt_map__find(&r->stack_ids, e->stack_id)->val];
 		uint32_t psize = r->info.pointer_size, n = s->bytes / psize;
 
@@ -755,6 +766,8 @@ static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_
 						       nt_get_u32(r->data + s->off + 4 * i);
 		ev->stack = r->stack_buf;
 		ev->stack_depth = n;
+		r->buf_stack_id = e->stack_id;
+		r->buf_stack_depth = n;
 	}
 	rd_note_sequence(r, e->capture_thread_id, e->sequence, 0);
 	if (r->v6) {
@@ -779,15 +792,14 @@ int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev)
 	}
 	for (;;) {
 		if (r->blk_p && r->blk_p < r->blk_end) {
-			struct rd_event e;
 			const char *why;
 			size_t blob = r->blk_p - r->data;
 
 			/* cannot fail: the block was validated by read_event_block */
-			decode_blob(&r->blk_p, r->blk_end, r->data, r->blk_mode, &e,
-				    &r->blk_prev, &why);
-			e.blob_off = blob;
-			fill_event(r, &e, ev);
+			decode_blob(&r->blk_p, r->blk_end, r->data, r->blk_mode, &r->blk_prev,
+				    &why);
+			r->blk_prev.blob_off = blob;
+			fill_event(r, &r->blk_prev, ev);
 			return 1;
 		}
 		r->blk_p = r->blk_end = NULL;

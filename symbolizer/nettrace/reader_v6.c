@@ -387,6 +387,7 @@ static int read_v6_sp(struct nt_reader *r, size_t start, size_t len, int remove)
 		if (remove) {
 			v6_forget_thread(&r->v6_threads, index);
 			v6_forget_thread(&r->threads, index);
+			r->buf_thread = NULL;	/* entries may have moved */
 		}
 	}
 	if (c.p != c.end)
@@ -394,12 +395,16 @@ static int read_v6_sp(struct nt_reader *r, size_t start, size_t len, int remove)
 	if (!remove) {
 		nt_map__clear(&r->stack_ids);
 		r->n_stacks = 0;
+		r->buf_stack_id = 0;
 		if (flags & 1) {
 			nt_map__clear(&r->v6_threads);
 			nt_map__clear(&r->threads);
+			r->buf_thread = NULL;
 		}
-		if (flags & 2)
+		if (flags & 2) {
 			nt_map__clear(&r->meta_ids);	/* records stay allocated */
+			r->buf_meta_id = 0;
+		}
 	}
 	return 0;
 }
