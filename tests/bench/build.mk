@@ -112,3 +112,9 @@ $(OUTPUT)/bpf/bench_floor.bpf.o: tests/bench/bench_floor.bpf.c $(VMLINUX_DIR)/vm
 # bench_lttng_tp.h includes itself by a relative name (LTTng-UST's
 # tracepoint header convention)
 $(OUTPUT)/obj/tests/bench/%.o: ALL_CFLAGS += -Itests/bench
+
+# the collector's own CPU, start-up and steady state apart
+BENCH_TARGETS += $(OUTPUT)/bench_collector_cpu
+$(OUTPUT)/bench_collector_cpu: tests/bench/bench_collector_cpu.sh | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@
