@@ -66,6 +66,14 @@ struct range_table {
 	uint32_t *by_start, *by_end;	/* per node: by start asc / by end desc */
 	size_t n_node_ents;
 	int32_t root;
+	/* buckets of 1 << bkt_shift bytes from bkt_lo: flat entries starting
+	 * before bucket j are bkt_first[j]; bit j of bkt_tree is set when a
+	 * tree entry reaches into bucket j (else the tree is not walked) */
+	uint64_t bkt_lo, bkt_hi;
+	unsigned int bkt_shift;
+	size_t n_bkt;
+	uint32_t *bkt_first;
+	uint64_t *bkt_tree;
 	struct strpool *names;
 };
 
@@ -92,6 +100,11 @@ static void range_table__free_index(struct range_table *rt)
 	free(rt->nodes);
 	free(rt->by_start);
 	free(rt->by_end);
+	free(rt->bkt_first);
+	free(rt->bkt_tree);
+	rt->bkt_first = NULL;
+	rt->bkt_tree = NULL;
+	rt->n_bkt = 0;
 	rt->flat = rt->by_start = rt->by_end = NULL;
 	rt->flat_starts = NULL;
 	rt->nodes = NULL;
@@ -235,6 +248,60 @@ static int32_t itree_build(struct range_table *rt, const uint32_t *ents, size_t 
 	return me;
 }
 
+/*
+ * A lookup's first steps without a search over the whole table: the address
+ * range of the index is cut into about as many buckets as there are
+ * entries; a bucket narrows the flat layer's binary search to the entries
+ * that start in it, and says whether the tree needs a walk at all (most
+ * addresses lie where no range was ever reused).  A random address then
+ * costs a few cache lines instead of two searches of ~17 steps each.
+ */
+static int range_table__buckets(struct range_table *rt, const uint32_t *rest, size_t n_rest)
+{
+	uint64_t lo = UINT64_MAX, hi = 0, span;
+	size_t nb = 1024, i, j, f = 0;
+	unsigned int shift = 0;
+
+	for (i = 0; i < rt->n_idx; i++) {
+		const struct range_entry *c = &rt->e[rt->idx[i]];
+
+		lo = c->start < lo ? c->start : lo;
+		hi = c->end > hi ? c->end : hi;
+	}
+	if (lo >= hi)
+		return 0;	/* empty: no buckets, lookups search */
+	while (nb < rt->n_idx && nb < (1u << 22))
+		nb *= 2;
+	span = hi - lo;
+	while (shift < 63 && (span >> shift) >= nb)
+		shift++;
+	nb = (size_t)(span >> shift) + 1;
+	rt->bkt_first = malloc((nb + 1) * sizeof(*rt->bkt_first));
+	rt->bkt_tree = calloc((nb + 63) / 64, sizeof(*rt->bkt_tree));
+	if (!rt->bkt_first || !rt->bkt_tree)
+		return -ENOMEM;
+	for (j = 0; j <= nb; j++) {
+		uint64_t b = lo + ((uint64_t)j << shift);
+
+		while (f < rt->n_flat && rt->flat_starts[f] < b)
+			f++;
+		rt->bkt_first[j] = (uint32_t)f;
+	}
+	for (i = 0; i < n_rest; i++) {
+		const struct range_entry *c = &rt->e[rest[i]];
+
+		if (c->end <= c->start)
+			continue;
+		for (j = (c->start - lo) >> shift; j <= (c->end - 1 - lo) >> shift; j++)
+			rt->bkt_tree[j / 64] |= 1ULL << (j % 64);
+	}
+	rt->bkt_lo = lo;
+	rt->bkt_hi = hi;
+	rt->bkt_shift = shift;
+	rt->n_bkt = nb;
+	return 0;
+}
+
 /* Split the sorted entries into the flat layer and the tree. */
 static int range_table__build(struct range_table *rt)
 {
@@ -273,6 +340,8 @@ static int range_table__build(struct range_table *rt)
 	rt->root = itree_build(rt, rest, n_rest, tmp);
 	err = rt->root == -2 ? -ENOMEM : 0;
 cleanup:
+	if (!err)
+		err = range_table__buckets(rt, rest, n_rest);
 	free(rest);
 	free(tmp);
 	if (err)
@@ -447,6 +516,21 @@ static void range_table__stab(const struct range_table *rt, uint64_t addr, struc
 	int32_t node = rt->root;
 	uint32_t j;
 
+	if (rt->n_bkt) {
+		if (addr < rt->bkt_lo || addr >= rt->bkt_hi) {
+			hi = 0;		/* no indexed range reaches here */
+			node = -1;
+		} else {
+			size_t b = (addr - rt->bkt_lo) >> rt->bkt_shift;
+
+			/* the entries before the bucket start before addr; the
+			 * ones after it, after addr */
+			lo = rt->bkt_first[b];
+			hi = rt->bkt_first[b + 1];
+			if (!(rt->bkt_tree[b / 64] & (1ULL << (b % 64))))
+				node = -1;
+		}
+	}
 	while (lo < hi) {	/* last flat entry with start <= addr */
 		size_t mid = lo + (hi - lo) / 2;
 
