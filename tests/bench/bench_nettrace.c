@@ -409,6 +409,10 @@ int main(int argc, char **argv)
 	row("close incl. fsync, ms", cl, runs);
 	row("reader MB/s", rm, runs);
 	row("reader Mevents/s", re, runs);
+	/* row() sorted them: [runs / 2] is the median */
+	printf("  target writer >= 500 MB/s: %s (median %.0f); reader >= 300 MB/s: %s (median %.0f)\n",
+	       wm[runs / 2] >= 500 ? "met" : "MISSED", wm[runs / 2],
+	       rm[runs / 2] >= 300 ? "met" : "MISSED", rm[runs / 2]);
 	printf("  bytes/event %.2f = header %.2f + payload %.2f (+ stacks, block framing)\n",
 	       (double)sr.bytes / sr.events, (double)sr.header_bytes / sr.events,
 	       (double)sr.payload_bytes / sr.events);

@@ -251,9 +251,16 @@ int main(void)
 		for (k = 0; k < range_table__count(rt); k++)
 			range_table__entry(rt, k)->load_ts = k < N_ENTRIES - N_REUSED ? t1 : t2;
 	}
-	if (run("symbolizer__resolve, no timestamp", NULL, s, pr, N_LOOKUPS, 0) < 0 ||
-	    run("symbolizer__resolve, timestamp", NULL, s, pr, N_LOOKUPS, 1) < 0)
-		goto cleanup;
+	{
+		double r_none = run("symbolizer__resolve, no timestamp", NULL, s, pr, N_LOOKUPS, 0);
+		double r_ts = run("symbolizer__resolve, timestamp", NULL, s, pr, N_LOOKUPS, 1);
+
+		if (r_none < 0 || r_ts < 0)
+			goto cleanup;
+		printf("target (symbolizer__resolve >= 20 M addresses/s): no timestamp %s, "
+		       "timestamp %s\n", r_none >= 20e6 ? "met" : "MISSED",
+		       r_ts >= 20e6 ? "met" : "MISSED");
+	}
 	{
 		double r0, r1;
 		int b0, b1;
