@@ -349,27 +349,31 @@ err_free:
 /* ------------------------------------------------------------ stacks */
 
 /*
- * The dedup table's hash of a stack: two lanes of one multiply and one shift
- * per address, so the loop is not one chain of dependent multiplies (a full
- * hash64 per frame was most of the writer's time); hash64 mixes the lanes
- * at the end.  Equal hashes are confirmed by stack_equal.
+ * The dedup table's hash of a stack: four lanes of one multiply and one
+ * shift per address, so the loop is not one chain of dependent multiplies
+ * (a full hash64 per frame was most of the writer's time); hash64 mixes
+ * the lanes at the end.  Equal hashes are confirmed by stack_equal.
  */
+#define LANE(h, x, k, r) ((h) = ((h) ^ (x)) * (k), (h) ^= (h) >> (r))
+
 static uint64_t stack_hash(const uint64_t *ips, uint32_t n, uint32_t psize)
 {
 	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xc2b2ae3d27d4eb4fULL;
+	uint64_t c = 0x165667b19e3779f9ULL, d = 0x27d4eb2f165667c5ULL;
 	uint64_t mask = psize == 4 ? 0xffffffffULL : ~0ULL;
 	uint32_t i;
 
-	for (i = 0; i + 1 < n; i += 2) {
-		a = (a ^ (ips[i] & mask)) * 0xff51afd7ed558ccdULL;
-		b = (b ^ (ips[i + 1] & mask)) * 0xc4ceb9fe1a85ec53ULL;
-		a ^= a >> 32;
-		b ^= b >> 29;
+	for (i = 0; i + 3 < n; i += 4) {
+		LANE(a, ips[i] & mask, 0xff51afd7ed558ccdULL, 32);
+		LANE(b, ips[i + 1] & mask, 0xc4ceb9fe1a85ec53ULL, 29);
+		LANE(c, ips[i + 2] & mask, 0x9e3779b97f4a7c15ULL, 31);
+		LANE(d, ips[i + 3] & mask, 0xd6e8feb86659fd93ULL, 30);
 	}
-	if (i < n)
-		a = (a ^ (ips[i] & mask)) * 0xff51afd7ed558ccdULL;
-	return hash64(a ^ (b << 17 | b >> 47));
+	for (; i < n; i++)
+		LANE(a, ips[i] & mask, 0xff51afd7ed558ccdULL, 32);
+	return hash64(a ^ (b << 17 | b >> 47) ^ (c << 31 | c >> 33) ^ (d << 47 | d >> 17));
 }
+#undef LANE
 
 static int stack_equal(const struct nt_writer *w, const struct nt_stack_ent *e,
 		       const uint64_t *ips, uint32_t n)
@@ -378,6 +382,8 @@ static int stack_equal(const struct nt_writer *w, const struct nt_stack_ent *e,
 
 	if (e->depth != n)
 		return 0;
+	if (w->info.pointer_size == 8)
+		return !memcmp(a, ips, (size_t)n * 8);
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t x = ips[i];
 
@@ -519,10 +525,12 @@ static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt
 	if (memcmp(h->activity_id, prev->activity_id, 16)) {
 		flags |= NT_F_ACTIVITY_ID;
 		nt_put_bytes(b, h->activity_id, 16);
+		memcpy(prev->activity_id, h->activity_id, 16);
 	}
 	if (memcmp(h->related_activity_id, prev->related_activity_id, 16)) {
 		flags |= NT_F_RELATED_ID;
 		nt_put_bytes(b, h->related_activity_id, 16);
+		memcpy(prev->related_activity_id, h->related_activity_id, 16);
 	}
 	if (sorted)
 		flags |= NT_F_SORTED;
@@ -531,7 +539,15 @@ static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt
 		nt_put_varint(b, h->payload_size);
 	}
 	b->data[flag_pos] = flags;
-	*prev = *h;
+	/* the rest of the state (the ids above were copied only when changed) */
+	prev->metadata_id = h->metadata_id;
+	prev->sequence = h->sequence;
+	prev->capture_thread_id = h->capture_thread_id;
+	prev->processor = h->processor;
+	prev->thread_id = h->thread_id;
+	prev->stack_id = h->stack_id;
+	prev->timestamp = h->timestamp;
+	prev->payload_size = h->payload_size;
 }
 
 int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
