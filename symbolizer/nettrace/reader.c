@@ -196,26 +196,42 @@ static int block_header(struct nt_reader *r, size_t start, size_t len, size_t *f
 	return 0;
 }
 
-static int read_metadata_block(struct nt_reader *r, size_t start, size_t len)
+typedef int (*blob_fn)(struct nt_reader *r, const struct rd_event *ev, size_t blob);
+
+/* Decode every blob of an Event or Metadata block and give each to fn;
+ * *first and *mode say where the blobs start and how they are encoded. */
+static inline int walk_blobs(struct nt_reader *r, size_t start, size_t len, const char *what,
+		      blob_fn fn, size_t *first, int *mode)
 {
 	const uint8_t *p, *end = r->data + start + len;
 	struct rd_event ev;
 	const char *why;
-	size_t first;
-	int mode;
 
-	if (block_header(r, start, len, &first, &mode))
+	if (block_header(r, start, len, first, mode))
 		return -1;
 	memset(&ev, 0, sizeof(ev));
-	for (p = r->data + first; p < end;) {
+	for (p = r->data + *first; p < end;) {
 		size_t blob = p - r->data;
 
-		if (decode_blob(&p, end, r->data, mode, &ev, &why))
-			return rd_fail(r, blob, "MetadataBlock: %s", why);
-		if (rd_parse_metadata(r, r->data + ev.payload_off, ev.payload_size, blob))
+		if (decode_blob(&p, end, r->data, *mode, &ev, &why))
+			return rd_fail(r, blob, "%s: %s", what, why);
+		if (fn(r, &ev, blob))
 			return -1;
 	}
 	return 0;
+}
+
+static int metadata_blob(struct nt_reader *r, const struct rd_event *ev, size_t blob)
+{
+	return rd_parse_metadata(r, r->data + ev->payload_off, ev->payload_size, blob);
+}
+
+static int read_metadata_block(struct nt_reader *r, size_t start, size_t len)
+{
+	size_t first = 0;
+	int mode = 0;
+
+	return walk_blobs(r, start, len, "MetadataBlock", metadata_blob, &first, &mode);
 }
 
 int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len)
@@ -319,34 +335,30 @@ static int read_sp_block(struct nt_reader *r, size_t start, size_t len)
  * storing anything; nt_reader__next then decodes it again one event at a
  * time, so memory does not depend on the block size.
  */
+/* An event's references: metadata, stack and (V6) threads are defined. */
+static int check_event_blob(struct nt_reader *r, const struct rd_event *ev, size_t blob)
+{
+	if (!nt_map__find(&r->meta_ids, ev->metadata_id))
+		return rd_fail(r, blob, "event uses undefined metadata id %u", ev->metadata_id);
+	if (ev->stack_id && !nt_map__find(&r->stack_ids, ev->stack_id))
+		return rd_fail(r, blob, "event uses stack id %u, not defined since the "
+			       "last sequence point", ev->stack_id);
+	if (r->v6 && (!nt_map__find(&r->v6_threads, ev->thread_id) ||
+		      !nt_map__find(&r->v6_threads, ev->capture_thread_id)))
+		return rd_fail(r, blob, "event uses thread index %" PRIu64 "/%" PRIu64
+			       " not defined by a Thread block", ev->thread_id,
+			       ev->capture_thread_id);
+	return 0;
+}
+
 int rd_read_event_block(struct nt_reader *r, size_t start, size_t len)
 {
-	const uint8_t *p, *end = r->data + start + len;
-	struct rd_event ev;
-	const char *why;
-	size_t first;
-	int mode;
+	const uint8_t *end = r->data + start + len;
+	size_t first = 0;
+	int mode = 0;
 
-	if (block_header(r, start, len, &first, &mode))
+	if (walk_blobs(r, start, len, "EventBlock", check_event_blob, &first, &mode))
 		return -1;
-	memset(&ev, 0, sizeof(ev));
-	for (p = r->data + first; p < end;) {
-		size_t blob = p - r->data;
-
-		if (decode_blob(&p, end, r->data, mode, &ev, &why))
-			return rd_fail(r, blob, "EventBlock: %s", why);
-		if (!nt_map__find(&r->meta_ids, ev.metadata_id))
-			return rd_fail(r, blob, "event uses undefined metadata id %u",
-				       ev.metadata_id);
-		if (ev.stack_id && !nt_map__find(&r->stack_ids, ev.stack_id))
-			return rd_fail(r, blob, "event uses stack id %u, not defined since the "
-				       "last sequence point", ev.stack_id);
-		if (r->v6 && (!nt_map__find(&r->v6_threads, ev.thread_id) ||
-			      !nt_map__find(&r->v6_threads, ev.capture_thread_id)))
-			return rd_fail(r, blob, "event uses thread index %" PRIu64 "/%" PRIu64
-				       " not defined by a Thread block", ev.thread_id,
-				       ev.capture_thread_id);
-	}
 	r->blk_p = r->data + first;
 	r->blk_end = end;
 	r->blk_mode = mode;
