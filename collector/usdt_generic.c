@@ -41,6 +41,8 @@
 #include "usdt_generic_event.h"	/* the record */
 #include "usdt_generic.h"
 
+#include "utf16.h"
+
 #define LOG_PREFIX "ebpf-collect: "
 #include "log.h"
 #include "usdt_generic.skel.h"
@@ -378,60 +380,6 @@ int usdt_generic__found(const struct usdt_generic *ug)
 
 /* ------------------------------------------------------------ records */
 
-/* UTF-8 bytes (up to the first NUL) to UTF-16LE with a NUL; returns bytes
- * written.  dst has room for 2 * n + 2 bytes. */
-size_t ug_utf8_to_utf16le(const uint8_t *s, size_t n, uint8_t *dst)
-{
-	size_t i = 0, o = 0;
-
-	while (i < n && s[i]) {
-		uint32_t cp = 0xfffd;
-		unsigned int len = 1, k;
-		uint8_t b = s[i];
-
-		if (b < 0x80) {
-			cp = b;
-		} else if ((b & 0xe0) == 0xc0) {
-			len = 2;
-			cp = b & 0x1f;
-		} else if ((b & 0xf0) == 0xe0) {
-			len = 3;
-			cp = b & 0x0f;
-		} else if ((b & 0xf8) == 0xf0) {
-			len = 4;
-			cp = b & 0x07;
-		}
-		if (len > 1) {
-			for (k = 1; k < len; k++) {
-				if (i + k >= n || (s[i + k] & 0xc0) != 0x80)
-					break;
-				cp = cp << 6 | (s[i + k] & 0x3f);
-			}
-			if (k < len || cp > 0x10ffff || (cp >= 0xd800 && cp < 0xe000) ||
-			    cp < (len == 2 ? 0x80u : len == 3 ? 0x800u : 0x10000u)) {
-				cp = 0xfffd;
-				len = 1;
-			}
-		}
-		i += len;
-		if (cp >= 0x10000) {
-			/* a 4-byte sequence: 2 code units for 4 input bytes */
-			uint32_t v = cp - 0x10000, hi = 0xd800 | (v >> 10), lo = 0xdc00 | (v & 0x3ff);
-
-			dst[o++] = hi;
-			dst[o++] = hi >> 8;
-			dst[o++] = lo;
-			dst[o++] = lo >> 8;
-		} else {
-			dst[o++] = cp;
-			dst[o++] = cp >> 8;
-		}
-	}
-	dst[o++] = 0;
-	dst[o++] = 0;
-	return o;
-}
-
 static int define_event(struct usdt_generic *ug, struct nt_writer *w, uint32_t idx,
 			uint16_t nargs)
 {
@@ -481,7 +429,7 @@ static size_t build_payload(struct usdt_generic *ug, const struct ug_probe *p,
 		if (n > UG_MAX_STR || str + n > end)
 			return 0;
 		if (is_str) {
-			out += ug_utf8_to_utf16le(str, n, out);
+			out += utf8_to_utf16le((const char *)str, n, out);
 			str += n;
 		} else {
 			memcpy(out, &v, 8);

@@ -69,10 +69,6 @@ void ug_argspec__free(struct ug_argspec *a);
 const char *ug_known_args(const char *provider, const char *probe);
 /* Entry i of the built-in table (its ARGSPEC), NULL past the end. */
 const char *ug_known_entry(size_t i, const char **provider, const char **probe);
-/* UTF-8 bytes up to the first NUL (at most n) to UTF-16LE plus a NUL; an
- * invalid sequence becomes U+FFFD.  dst needs 2 * n + 2 bytes.  Returns the
- * bytes written. */
-size_t ug_utf8_to_utf16le(const uint8_t *s, size_t n, uint8_t *dst);
 /* Whether provider is in the built-in table. */
 int ug_known_provider(const char *provider);
 /* "filename:str funcname:str lineno:int" for -l, from the table; NULL when

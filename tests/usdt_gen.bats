@@ -78,11 +78,11 @@ setup() {
 	local b=$BATS_TEST_TMPDIR/rt
 	mkdir -p "$b"
 	local flags=(-O1 -Wall -Wextra -Werror -std=gnu11 -D_GNU_SOURCE -I"$REAL" -I"$ROOT/usdt"
-		     -I"$ROOT/tests/unit")
+		     -I"$ROOT/common" -I"$ROOT/tests/unit")
 	cc "${flags[@]}" -DCLRETW_TEST_HOOK=roundtrip_hook -c "$REAL/clretw_provider.c" -o "$b/p.o" &&
 	cc "${flags[@]}" -Dmain=caller_main -c "$REAL/clretw_caller.c" -o "$b/c.o" &&
 	cc "${flags[@]}" "$ROOT/tests/unit/test_usdt_roundtrip.c" "$REAL/clretw_events.c" \
-		"$ROOT/usdt/event_decode.c" "$b/p.o" "$b/c.o" -o "$b/roundtrip" ||
+		"$ROOT/usdt/event_decode.c" "$ROOT/common/utf16.c" "$b/p.o" "$b/c.o" -o "$b/roundtrip" ||
 		flunk "roundtrip test does not build against ClrEtwAll.man"
 	run "$b/roundtrip"
 	assert_success
