@@ -48,7 +48,7 @@ all: real-all
 
 include common/build.mk
 include usdt/build.mk
-include usdt/refrt.mk
+include usdt/refrt/build.mk
 include symbolizer/nettrace/build.mk
 include symbolizer/build.mk
 include bpf/build.mk

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 #include "commands.h"
+#define LOG_PREFIX "convert: "
+#include "log.h"
 #include "view.h"
 
 /* ------------------------------------------------------------- convert */
@@ -36,7 +38,7 @@ static int convert_write(struct view *v, const char *format, const char *path,
 	int err;
 
 	if (!out) {
-		fprintf(stderr, "convert: cannot write %s: %s\n", outpath, strerror(errno));
+		pr_warn("cannot write %s: %s\n", outpath, strerror(errno));
 		return -1;
 	}
 	if (!strcmp(format, "folded"))
@@ -50,7 +52,7 @@ static int convert_write(struct view *v, const char *format, const char *path,
 	else if (!outpath)
 		fflush(out);
 	if (err) {
-		fprintf(stderr, "convert: writing %s: %s\n", outpath ? outpath : "stdout",
+		pr_warn("writing %s: %s\n", outpath ? outpath : "stdout",
 			strerror(-err));
 		return -1;
 	}
@@ -112,12 +114,12 @@ int convert_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	if (v.error) {
-		fprintf(stderr, "convert: %s is damaged (%s); converting what was read\n", path,
+		pr_warn("%s is damaged (%s); converting what was read\n", path,
 			v.errmsg);
 		exit_code = EXIT_FAIL;
 	}
 	if (!v.selected)
-		fprintf(stderr, "convert: no events with stacks selected (%s)\n", v.select_desc);
+		pr_warn("no events with stacks selected (%s)\n", v.select_desc);
 	if (convert_write(&v, format, path, outpath))
 		exit_code = EXIT_FAIL;
 	view__free(&v);

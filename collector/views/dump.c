@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include "commands.h"
+
+#define LOG_PREFIX "ebpf-collect dump: "
+#include "log.h"
 #include "event_table.h"
 #include "nettrace.h"
 #include "nettrace_internal.h"
@@ -324,14 +327,14 @@ int dump_main(int argc, char **argv)
 		char err[512];
 
 		if (ect_table__load(env.manifest, &table, err, sizeof(err))) {
-			fprintf(stderr, "ebpf-collect dump: --manifest %s\n", err);
+			pr_warn("--manifest %s\n", err);
 			return EXIT_USAGE;
 		}
 	}
 	manifest_lookup_init(&lookup, table);
 	r = nt_reader__open(env.file, &lookup);
 	if (!r) {
-		fprintf(stderr, "ebpf-collect dump: %s: %s\n", env.file, strerror(errno));
+		pr_warn("%s: %s\n", env.file, strerror(errno));
 		if (env.manifest)
 			ect_table__free(table);
 		return EXIT_FAIL;
@@ -349,19 +352,19 @@ int dump_main(int argc, char **argv)
 	}
 	nc = collect_counts(&per_meta, &counts);
 	if (nc < 0) {
-		fprintf(stderr, "ebpf-collect dump: %s: out of memory\n", env.file);
+		pr_warn("%s: out of memory\n", env.file);
 		ret = EXIT_FAIL;
 		goto cleanup;
 	}
 	print_summary(stdout, r, env.file, env.json, events, with_stack, counts, nc);
 	if (rc < 0) {
 		fflush(stdout);
-		fprintf(stderr, "ebpf-collect dump: %s: %s\n", env.file, nt_reader__error(r));
+		pr_warn("%s: %s\n", env.file, nt_reader__error(r));
 		ret = EXIT_FAIL;
 	}
 cleanup:
 	if (fflush(stdout) && ret == EXIT_OK) {
-		fprintf(stderr, "ebpf-collect dump: writing output: %s\n", strerror(errno));
+		pr_warn("writing output: %s\n", strerror(errno));
 		ret = EXIT_FAIL;
 	}
 	for (long i = 0; i < nc; i++)

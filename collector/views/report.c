@@ -11,6 +11,8 @@
 #include <strings.h>
 #include "commands.h"
 #include "utf16.h"
+#define LOG_PREFIX "report: "
+#include "log.h"
 #include "view.h"
 
 /* ------------------------------------------------------------- report */
@@ -557,7 +559,7 @@ int report_main(int argc, char **argv)
 		switch (c) {
 		case 'n':
 			if (view_parse_u64(optarg, &top) || !top || top > 1000) {
-				fprintf(stderr, "report: invalid --top '%s'\n", optarg);
+				pr_warn("invalid --top '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -602,7 +604,7 @@ int report_main(int argc, char **argv)
 	report__gc_print(&rp, &v);
 	report__exceptions(&rp);
 	if (err) {
-		fprintf(stderr, "report: %s\n", strerror(-err));
+		pr_warn("%s\n", strerror(-err));
 		exit_code = EXIT_FAIL;
 	}
 	for (i = 0; i < rp.n_exc; i++) {

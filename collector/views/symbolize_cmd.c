@@ -10,6 +10,8 @@
 #include <string.h>
 #include <strings.h>
 #include "commands.h"
+#define LOG_PREFIX "symbolize: "
+#include "log.h"
 #include "view.h"
 
 /* ------------------------------------------------------------ symbolize */
@@ -77,7 +79,7 @@ static int symbolize_events(struct symbolizer *s, pid_t pid, const char *path)
 			continue;
 		pos = 0;
 		if (sscanf(line, "%15s %lli %lli %lli %n", kind, &start, &size, &ts, &pos) < 4 || !pos) {
-			fprintf(stderr, "symbolize: %s:%d: bad event line\n", path, lineno);
+			pr_warn("%s:%d: bad event line\n", path, lineno);
 			err = -EINVAL;
 			break;
 		}
@@ -89,7 +91,7 @@ static int symbolize_events(struct symbolizer *s, pid_t pid, const char *path)
 		else
 			err = -EINVAL;
 		if (err) {
-			fprintf(stderr, "symbolize: %s:%d: %s\n", path, lineno, strerror(-err));
+			pr_warn("%s:%d: %s\n", path, lineno, strerror(-err));
 			break;
 		}
 	}
@@ -151,7 +153,7 @@ static int symbolize_parse(int argc, char **argv, struct symbolize_args *a)
 		switch (c) {
 		case 'p':
 			if (view_parse_u64(optarg, &a->pid) || !a->pid || a->pid > INT32_MAX) {
-				fprintf(stderr, "symbolize: invalid pid '%s'\n", optarg);
+				pr_warn("invalid pid '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
 			break;
@@ -192,17 +194,17 @@ static int symbolize_sources(struct symbolizer *s, const struct symbolize_args *
 	int rc;
 
 	if (pid && symbolizer__add_pid(s, pid)) {
-		fprintf(stderr, "symbolize: no such process %" PRIu64 "\n", a->pid);
+		pr_warn("no such process %" PRIu64 "\n", a->pid);
 		return EXIT_FAIL;
 	}
 	if (a->map_path && (rc = symbolizer__set_perf_map(s, pid, a->map_path))) {
-		fprintf(stderr, "symbolize: cannot read %s: %s\n", a->map_path, strerror(-rc));
+		pr_warn("cannot read %s: %s\n", a->map_path, strerror(-rc));
 		return EXIT_FAIL;
 	}
 	if (a->events && symbolize_events(s, pid, a->events))
 		return EXIT_FAIL;
 	if (a->verbose && symbolizer__perf_map(s, pid))
-		fprintf(stderr, "symbolize: perf map %s\n",
+		pr_warn("perf map %s\n",
 			perf_map__path(symbolizer__perf_map(s, pid)));
 	return EXIT_OK;
 }
@@ -229,7 +231,7 @@ static int symbolize_all(struct symbolizer *s, const struct symbolize_args *a, i
 		}
 		rc = symbolize_one(s, (pid_t)a->pid, arg, a->in_order);
 		if (rc < 0) {
-			fprintf(stderr, "symbolize: invalid address '%s'\n", arg);
+			pr_warn("invalid address '%s'\n", arg);
 			err = EXIT_USAGE;
 			break;
 		}
@@ -257,7 +259,7 @@ int symbolize_main(int argc, char **argv)
 		err = symbolize_all(s, &a, argc, argv);
 		symbolizer__stats(s, &st);
 		if (st.unreadable_maps)
-			fprintf(stderr, "symbolize: %" PRIu64 " perf map(s) refused or unreadable\n",
+			pr_warn("%" PRIu64 " perf map(s) refused or unreadable\n",
 				st.unreadable_maps);
 	}
 	symbolizer__free(s);

@@ -30,6 +30,8 @@
 #include "strpool.h"
 #include "manifest_meta.h"
 #include "hash.h"
+#define LOG_PREFIX "ebpf-collect: "
+#include "log.h"
 #include "view.h"
 
 /* ------------------------------------------------------ the trace model */
@@ -249,7 +251,7 @@ struct nt_reader *view__open(struct view *v, const char *path)
 	r = nt_reader__open(path, &lookup);
 
 	if (!r)
-		fprintf(stderr, "ebpf-collect: cannot read %s: %s\n", path, strerror(errno));
+		pr_warn("cannot read %s: %s\n", path, strerror(errno));
 	else
 		v->info = *nt_reader__info(r);
 	return r;
