@@ -350,6 +350,7 @@ struct nt_reader {
 
 int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+int rd_fields_alloc(uint32_t n, int depth, struct nt_field_desc **out);
 void rd_fields_free(struct nt_field_desc *f, uint32_t n);
 void rd_metadata_free(struct nt_metadata *m);
 int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off);

@@ -82,20 +82,29 @@ static int parse_count(struct cur *c, uint32_t *n)
 	return 0;
 }
 
+/* The array for n field descriptions at this nesting depth in *out (NULL
+ * for none); -1 when nested too deep or out of memory. */
+int rd_fields_alloc(uint32_t n, int depth, struct nt_field_desc **out)
+{
+	*out = NULL;
+	if (depth > NT_MAX_FIELD_DEPTH)
+		return -1;
+	if (n && !(*out = calloc(n, sizeof(**out))))
+		return -1;
+	return 0;
+}
+
 /* V1: int32 type, [int32 count + fields if Object], name */
 static int parse_fields_v1(struct cur *c, uint32_t n, struct nt_field_desc **out, int depth)
 {
 	struct nt_field_desc *f;
 	uint32_t i;
 
-	*out = NULL;
-	if (depth > NT_MAX_FIELD_DEPTH)
+	if (rd_fields_alloc(n, depth, out))
 		return -1;
 	if (!n)
 		return 0;
-	f = calloc(n, sizeof(*f));
-	if (!f)
-		return -1;
+	f = *out;
 	for (i = 0; i < n; i++) {
 		struct nt_field_desc *m = NULL;
 		char *name = NULL;
@@ -116,6 +125,7 @@ static int parse_fields_v1(struct cur *c, uint32_t n, struct nt_field_desc **out
 	return 0;
 fail:
 	rd_fields_free(f, n);
+	*out = NULL;
 	return -1;
 }
 
@@ -151,14 +161,11 @@ static int parse_fields_v2(struct cur *c, uint32_t n, struct nt_field_desc **out
 	struct nt_field_desc *f;
 	uint32_t i;
 
-	*out = NULL;
-	if (depth > NT_MAX_FIELD_DEPTH)
+	if (rd_fields_alloc(n, depth, out))
 		return -1;
 	if (!n)
 		return 0;
-	f = calloc(n, sizeof(*f));
-	if (!f)
-		return -1;
+	f = *out;
 	for (i = 0; i < n; i++) {
 		const uint8_t *start = c->p;
 		uint32_t size;
@@ -179,6 +186,7 @@ static int parse_fields_v2(struct cur *c, uint32_t n, struct nt_field_desc **out
 	return 0;
 fail:
 	rd_fields_free(f, n);
+	*out = NULL;
 	return -1;
 }
 

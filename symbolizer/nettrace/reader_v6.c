@@ -121,13 +121,11 @@ static int parse_fields_v6(struct cur *c, struct nt_field_desc **out, uint32_t *
 
 	*out = NULL;
 	*n_out = 0;
-	if (depth > NT_MAX_FIELD_DEPTH || cur_u16(c, &n) || n > (c->end - c->p) / 2)
+	if (cur_u16(c, &n) || n > (c->end - c->p) / 2 || rd_fields_alloc(n, depth, out))
 		return -1;
 	if (!n)
 		return 0;
-	f = calloc(n, sizeof(*f));
-	if (!f)
-		return -1;
+	f = *out;
 	for (i = 0; i < n; i++) {
 		uint16_t size;
 		struct cur fc;
@@ -150,6 +148,7 @@ static int parse_fields_v6(struct cur *c, struct nt_field_desc **out, uint32_t *
 	return 0;
 fail:
 	rd_fields_free(f, n);
+	*out = NULL;
 	return -1;
 }
 
