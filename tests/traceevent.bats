@@ -163,10 +163,20 @@ named_frame() {
 		for n in 'refapp!RefApp.Workload.HotLoop(int32)' 'libc.so.6!.start_thread' \
 			 'refrt!.worker_main' '[kernel.kallsyms]!.asm_sysvec_apic_timer_interrupt'; do
 			[[ $f == demo && $n == *HotLoop* ]] && continue
+			# the mixed scenario is mostly blocked: a sample inside the
+			# timer interrupt is a matter of chance there (0-3 per 3 s
+			# demo, none in about one run of three); its kernel frames
+			# are checked by count below instead
+			[[ $f == demo && $n == *apic_timer* ]] && continue
 			(($(named_frame "$T/$f.nettrace" "$n") > 0)) ||
 				flunk "$f: no frame $n"
 		done
 	done
+	local kframes
+	kframes=$(tc_get "$T/demo.nettrace" \
+		'["tracelog"]["named_frames"] and sum(v for k, v in j["tracelog"]["named_frames"].items() if k.startswith("[kernel.kallsyms]!"))')
+	echo "demo: $kframes named kernel frames"
+	((kframes >= 100)) || flunk "demo: only $kframes named kernel frames"
 	# the cpu scenario spends its time in HotLoop: most samples have it
 	local hot samples
 	hot=$(named_frame "$T/cpu.nettrace" 'refapp!RefApp.Workload.HotLoop(int32)')
