@@ -135,6 +135,11 @@ named_frame() {
 	tc_get "$1" "[\"tracelog\"][\"named_frames\"].get(\"$2\", 0)"
 }
 
+# kernel_frames FILE: how many frames TraceLog named as [kernel.kallsyms]!...
+kernel_frames() {
+	tc_get "$1" '["tracelog"]["named_frames"] and sum(v for k, v in j["tracelog"]["named_frames"].items() if k.startswith("[kernel.kallsyms]!"))'
+}
+
 @test "traceevent: the checker reports a file it cannot read, by name, exit 1" {
 	require_tracecheck
 	printf 'Nettrace\x14\0\0\0!FastSerialization.1' >"$T/cut.nettrace"
@@ -161,22 +166,23 @@ named_frame() {
 	local f n
 	for f in demo cpu; do
 		for n in 'refapp!RefApp.Workload.HotLoop(int32)' 'libc.so.6!.start_thread' \
-			 'refrt!.worker_main' '[kernel.kallsyms]!.asm_sysvec_apic_timer_interrupt'; do
+			 'refrt!.worker_main'; do
 			[[ $f == demo && $n == *HotLoop* ]] && continue
-			# the mixed scenario is mostly blocked: a sample inside the
-			# timer interrupt is a matter of chance there (0-3 per 3 s
-			# demo, none in about one run of three); its kernel frames
-			# are checked by count below instead
-			[[ $f == demo && $n == *apic_timer* ]] && continue
 			(($(named_frame "$T/$f.nettrace" "$n") > 0)) ||
 				flunk "$f: no frame $n"
 		done
 	done
-	local kframes
-	kframes=$(tc_get "$T/demo.nettrace" \
-		'["tracelog"]["named_frames"] and sum(v for k, v in j["tracelog"]["named_frames"].items() if k.startswith("[kernel.kallsyms]!"))')
-	echo "demo: $kframes named kernel frames"
-	((kframes >= 100)) || flunk "demo: only $kframes named kernel frames"
+	# Kernel frames, by count: which kernel functions a sample catches is
+	# chance (the timer interrupt's own frames are in 0-7 samples of a 3 s
+	# trace and in none about one time in three), that TraceLog names the
+	# kernel frames there are is not.  Measured: demo 1,400-1,750 named
+	# kernel frames, cpu 60-75.
+	local kdemo kcpu
+	kdemo=$(kernel_frames "$T/demo.nettrace")
+	kcpu=$(kernel_frames "$T/cpu.nettrace")
+	echo "named kernel frames: demo $kdemo, cpu $kcpu"
+	((kdemo >= 100)) || flunk "demo: only $kdemo named kernel frames"
+	((kcpu >= 10)) || flunk "cpu: only $kcpu named kernel frames"
 	# the cpu scenario spends its time in HotLoop: most samples have it
 	local hot samples
 	hot=$(named_frame "$T/cpu.nettrace" 'refapp!RefApp.Workload.HotLoop(int32)')
