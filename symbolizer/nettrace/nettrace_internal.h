@@ -357,6 +357,7 @@ int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off);
 void rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int from_sp);
 int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len);
 int rd_read_event_block(struct nt_reader *r, size_t start, size_t len);
+struct timespec rd_systemtime(const uint8_t *p);
 /* reader_meta.c */
 int rd_parse_metadata(struct nt_reader *r, const uint8_t *p, uint32_t len, uint64_t off);
 /* reader_v6.c */

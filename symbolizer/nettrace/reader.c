@@ -405,6 +405,25 @@ static int read_object_header(struct nt_reader *r, size_t *pos, char *name, uint
 }
 
 
+/* A SYSTEMTIME (year, month, day of week, day, hour, minute, second, ms:
+ * 8 x uint16, UTC) as a timespec; the V5 Trace object and the V6 Trace block
+ * both start with one. */
+struct timespec rd_systemtime(const uint8_t *p)
+{
+	struct tm tm = { 0 };
+	struct timespec ts;
+
+	tm.tm_year = nt_get_u16(p) - 1900;
+	tm.tm_mon = nt_get_u16(p + 2) - 1;
+	tm.tm_mday = nt_get_u16(p + 6);
+	tm.tm_hour = nt_get_u16(p + 8);
+	tm.tm_min = nt_get_u16(p + 10);
+	tm.tm_sec = nt_get_u16(p + 12);
+	ts.tv_sec = timegm(&tm);
+	ts.tv_nsec = (long)(nt_get_u16(p + 14) % 1000) * 1000000;
+	return ts;
+}
+
 static int read_trace_header(struct nt_reader *r)
 {
 	const uint8_t *p;
@@ -431,18 +450,7 @@ static int read_trace_header(struct nt_reader *r)
 	p = r->data + pos;
 	if (p[48] != NT_TAG_END)
 		return rd_fail(r, pos + 48, "Trace object not closed by 06");
-	{
-		struct tm tm = { 0 };
-
-		tm.tm_year = nt_get_u16(p) - 1900;
-		tm.tm_mon = nt_get_u16(p + 2) - 1;
-		tm.tm_mday = nt_get_u16(p + 6);
-		tm.tm_hour = nt_get_u16(p + 8);
-		tm.tm_min = nt_get_u16(p + 10);
-		tm.tm_sec = nt_get_u16(p + 12);
-		r->info.sync_utc.tv_sec = timegm(&tm);
-		r->info.sync_utc.tv_nsec = (long)(nt_get_u16(p + 14) % 1000) * 1000000;
-	}
+	r->info.sync_utc = rd_systemtime(p);
 	r->info.sync_ts = nt_get_u64(p + 16);
 	r->info.freq = nt_get_u64(p + 24);
 	r->info.pointer_size = nt_get_u32(p + 32);

@@ -263,20 +263,12 @@ static int read_v6_trace(struct nt_reader *r, size_t start, size_t len)
 {
 	const uint8_t *p = r->data + start;
 	struct cur c = { p + 40, p + len, 0 };
-	struct tm tm = { 0 };
 	uint32_t count;
 
 	/* SYSTEMTIME 16, ticks 8, frequency 8, pointer size 4, key/value count 4 */
 	if (len < 40)
 		return rd_fail(r, start, "V6 Trace block of %zu bytes is too short", len);
-	tm.tm_year = nt_get_u16(p) - 1900;
-	tm.tm_mon = nt_get_u16(p + 2) - 1;
-	tm.tm_mday = nt_get_u16(p + 6);
-	tm.tm_hour = nt_get_u16(p + 8);
-	tm.tm_min = nt_get_u16(p + 10);
-	tm.tm_sec = nt_get_u16(p + 12);
-	r->info.sync_utc.tv_sec = timegm(&tm);
-	r->info.sync_utc.tv_nsec = (long)(nt_get_u16(p + 14) % 1000) * 1000000;
+	r->info.sync_utc = rd_systemtime(p);
 	r->info.sync_ts = nt_get_u64(p + 16);
 	r->info.freq = nt_get_u64(p + 24);
 	r->info.pointer_size = nt_get_u32(p + 32);
