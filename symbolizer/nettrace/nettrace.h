@@ -112,7 +112,8 @@ struct nt_loss_summary {
 struct nt_writer;
 
 /* Create the file (O_EXCL: an existing file is never overwritten, EEXIST) and
- * write the stream header and Trace object.  NULL + errno on failure. */
+ * write the stream header and Trace object.  path NULL: no file yet (see
+ * nt_writer__next_file).  NULL + errno on failure. */
 struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *info);
 
 /* Define an event; *metadata_id receives the id to use in nt_event.  Ids are
@@ -178,6 +179,26 @@ struct nt_salvage {
  * is still the write error. */
 int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,
 		      uint64_t last_ts, struct nt_salvage *salvaged);
+
+/*
+ * A series of files from one writer (rotation, flight-recorder dumps): end
+ * the current file, if any, as nt_writer__finish does (loss summary, final
+ * sequence point, end of stream, fsync, close; salvaged as there), then, if
+ * path is not NULL, create path (O_EXCL) and start it with the stream
+ * header, the Trace object and every event defined so far, under the same
+ * metadata ids.  Each file is a complete trace on its own: sequence numbers
+ * restart at 1, stacks are written again.  With path NULL the writer stays
+ * between files: nt_writer__define still works (the definition goes into the
+ * next file), writing events returns -EBADF.  nt_writer__open(NULL, info)
+ * starts a writer between files.  Returns the first error (ending the old
+ * file, or creating the new one).
+ */
+int nt_writer__next_file(struct nt_writer *w, const char *path,
+			 const struct nt_loss_summary *loss, uint64_t last_ts,
+			 struct nt_salvage *salvaged);
+/* 1 while a file is open; its path (NULL between files). */
+int nt_writer__has_file(const struct nt_writer *w);
+const char *nt_writer__path(const struct nt_writer *w);
 
 /* Abandon: close and unlink the file, free. NULL-safe. */
 void nt_writer__abort(struct nt_writer *w);

@@ -436,9 +436,19 @@ struct nt_writer {
 	uint64_t ev_thread;	/* TraceEvent's current capture thread of w->ev */
 	uint32_t lost_meta_id;	/* EventsLost marker, 0 = not defined yet */
 	struct nt_buf out;	/* assembled bytes of one write */
+	/* every metadata payload defined, [u32 length][bytes]...: a next file
+	 * (nt_writer__next_file) starts with them, so ids stay valid */
+	struct nt_buf meta_hist;
 };
 
 /* Write the pending metadata and event blocks; 0 or -errno. */
 int wr_flush_blocks(struct nt_writer *w);
+/* Append one metadata record (payload starting with its id) to w->meta. */
+int wr_meta_append(struct nt_writer *w, const void *payload, size_t len);
+/* Create path and write the stream header and Trace object. */
+int wr_begin_file(struct nt_writer *w, const char *path);
+/* Summary, last blocks, sequence point, end of stream, fsync, close. */
+int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_t last_ts,
+		struct nt_salvage *salvaged);
 
 #endif /* EBPF_COLLECT_NETTRACE_INTERNAL_H */

@@ -60,6 +60,8 @@
 #include "nettrace_internal.h"
 
 
+static void writer_free(struct nt_writer *w);
+
 /* ------------------------------------------------------------ raw output */
 
 static int out_write(struct nt_writer *w, const uint8_t *p, size_t n)
@@ -281,14 +283,94 @@ static void put_trace_object(struct nt_buf *b, const struct nt_trace_info *info)
 	nt_put_u8(b, NT_TAG_END);
 }
 
-struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *info)
+/* Per-file state back to "nothing written": offsets, sequence numbers,
+ * stack table, block buffers.  Metadata ids and their history stay. */
+static void reset_file_state(struct nt_writer *w)
+{
+	w->offset = w->good_offset = w->good_events = w->last_sp_offset = 0;
+	w->n_events = 0;
+	w->max_ts = 0;
+	w->any_event = 0;
+	w->err = 0;
+	w->meta.buf.len = w->meta.count = 0;
+	w->ev.buf.len = w->ev.count = 0;
+	memset(&w->meta.prev, 0, sizeof(w->meta.prev));
+	memset(&w->ev.prev, 0, sizeof(w->ev.prev));
+	w->meta.min_ts = w->ev.min_ts = UINT64_MAX;
+	w->meta.max_ts = w->ev.max_ts = 0;
+	w->stacks.len = w->stacks_count = 0;
+	if (w->stab_cap)
+		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
+	w->stab_used = 0;
+	w->arena_len = 0;
+	w->next_stack_id = 1;
+	w->stacks_first_id = 1;
+	nt_map__clear(&w->threads);
+	w->n_active = 0;
+	w->ev_thread = 0;
+	w->out.len = 0;
+}
+
+/* Every metadata record defined so far, into the new file's first block. */
+static int replay_metadata(struct nt_writer *w)
+{
+	size_t off = 0;
+	uint32_t n;
+	int err = 0;
+
+	while (!err && off + 4 <= w->meta_hist.len) {
+		memcpy(&n, w->meta_hist.data + off, 4);
+		err = wr_meta_append(w, w->meta_hist.data + off + 4, n);
+		off += 4 + n;
+	}
+	return err;
+}
+
+int wr_begin_file(struct nt_writer *w, const char *path)
 {
 	static const char magic[] = "Nettrace";
 	static const char fs[] = "!FastSerialization.1";
-	struct nt_writer *w;
+	char *copy = strdup(path);
 	int err;
 
-	if (!path || !*path || !info) {
+	if (!copy)
+		return -ENOMEM;
+	reset_file_state(w);
+	free(w->path);
+	w->path = copy;
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (w->fd < 0)
+		return -errno;
+	err = nt_buf__reserve(&w->out, 256);
+	if (err)
+		goto err_unlink;
+	nt_put_bytes(&w->out, magic, 8);
+	nt_put_u32(&w->out, 20);
+	nt_put_bytes(&w->out, fs, 20);
+	put_trace_object(&w->out, &w->info);
+	err = out_commit(w);
+	if (err)
+		goto err_unlink;
+	w->last_sp_offset = w->offset;
+	err = replay_metadata(w);
+	if (err)
+		goto err_unlink;
+	return 0;
+
+err_unlink:
+	close(w->fd);
+	unlink(path);
+	w->fd = -1;
+	w->err = 0;
+	return err;
+}
+
+struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *info)
+{
+	struct nt_writer *w;
+	int err = 0;
+
+	if ((path && !*path) || !info) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -301,49 +383,20 @@ struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *
 	w->info = *info;
 	if (!w->info.pointer_size)
 		w->info.pointer_size = 8;
-	if (w->info.pointer_size != 4 && w->info.pointer_size != 8) {
+	if (w->info.pointer_size != 4 && w->info.pointer_size != 8)
 		err = -EINVAL;
-		goto err_free;
-	}
 	if (!w->info.freq)
 		w->info.freq = 1000000000ULL;
 	w->next_meta_id = 1;
-	w->next_stack_id = 1;
-	w->stacks_first_id = 1;
-	w->meta.min_ts = w->ev.min_ts = UINT64_MAX;
-	w->path = strdup(path);
-	if (!w->path) {
-		err = -ENOMEM;
-		goto err_free;
+	reset_file_state(w);
+	if (!err && path)
+		err = wr_begin_file(w, path);
+	if (err) {
+		writer_free(w);
+		errno = -err;
+		return NULL;
 	}
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (w->fd < 0) {
-		err = -errno;
-		goto err_free;
-	}
-	err = nt_buf__reserve(&w->out, 256);
-	if (err)
-		goto err_unlink;
-	nt_put_bytes(&w->out, magic, 8);
-	nt_put_u32(&w->out, 20);
-	nt_put_bytes(&w->out, fs, 20);
-	put_trace_object(&w->out, &w->info);
-	err = out_commit(w);
-	if (err)
-		goto err_unlink;
-	w->last_sp_offset = w->offset;
 	return w;
-
-err_unlink:
-	close(w->fd);
-	unlink(path);
-	w->fd = -1;
-err_free:
-	nt_buf__free(&w->out);
-	free(w->path);
-	free(w);
-	errno = -err;
-	return NULL;
 }
 
 /* ------------------------------------------------------------ stacks */
@@ -561,6 +614,8 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 		return -EINVAL;
 	if (w->err)
 		return w->err;
+	if (w->fd < 0)
+		return -EBADF;	/* between files (nt_writer__next_file) */
 	if (!ev->metadata_id || ev->metadata_id >= w->next_meta_id ||
 	    (ev->payload_size && !ev->payload) || (ev->stack_depth && !ev->stack) ||
 	    ev->stack_depth > (1u << 20))
@@ -681,6 +736,8 @@ int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32
 		return -EINVAL;
 	if (w->err)
 		return w->err;
+	if (w->fd < 0)
+		return -EBADF;
 	if (!n)
 		return 0;
 	err = nt_map__get(&w->threads, capture_thread_id, &thr);
@@ -705,6 +762,8 @@ int nt_writer__flush(struct nt_writer *w)
 		return -EINVAL;
 	if (w->err)
 		return w->err;
+	if (w->fd < 0)
+		return -EBADF;
 	return write_sequence_point(w, w->max_ts);
 }
 
@@ -757,6 +816,7 @@ static void writer_free(struct nt_writer *w)
 	nt_buf__free(&w->ev.buf);
 	nt_buf__free(&w->stacks);
 	nt_buf__free(&w->out);
+	nt_buf__free(&w->meta_hist);
 	nt_map__free(&w->threads);
 	free(w->stab);
 	free(w->stack_arena);
@@ -801,14 +861,12 @@ static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 	return 0;
 }
 
-int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,
-		      uint64_t last_ts, struct nt_salvage *salvaged)
+int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_t last_ts,
+		struct nt_salvage *salvaged)
 {
 	static const uint8_t end = NT_TAG_NULL;
 	int err;
 
-	if (!w)
-		return -EINVAL;
 	if (salvaged)
 		memset(salvaged, 0, sizeof(*salvaged));
 	err = w->err;
@@ -829,6 +887,20 @@ int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,
 	w->fd = -1;
 	if (err && !(salvaged && salvaged->kept))
 		unlink(w->path);
+	return err;
+}
+
+int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,
+		      uint64_t last_ts, struct nt_salvage *salvaged)
+{
+	int err = 0;
+
+	if (!w)
+		return -EINVAL;
+	if (salvaged)
+		memset(salvaged, 0, sizeof(*salvaged));
+	if (w->fd >= 0)
+		err = wr_end_file(w, loss, last_ts, salvaged);
 	writer_free(w);
 	return err;
 }

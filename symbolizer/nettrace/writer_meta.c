@@ -158,12 +158,54 @@ static uint64_t now_ts(const struct nt_writer *w)
 	return w->any_event && w->max_ts > w->info.sync_ts ? w->max_ts : w->info.sync_ts;
 }
 
+int wr_meta_append(struct nt_writer *w, const void *payload, size_t len)
+{
+	struct nt_block *blk = &w->meta;
+	uint64_t ts;
+	int err;
+
+	if (blk->count && blk->buf.len + len + 16 > NT_BLOCK_CAP) {
+		err = wr_flush_blocks(w);
+		if (err)
+			return err;
+	}
+	err = nt_buf__reserve(&blk->buf, len + 16);
+	if (err)
+		return err;
+	/* header: id/seq/thread/stack/ts all 0, sorted, payload size */
+	nt_put_u8(&blk->buf, NT_F_SORTED |
+		  (blk->prev.payload_size != len ? NT_F_PAYLOAD_SIZE : 0));
+	nt_put_varint(&blk->buf, 0);
+	if (blk->prev.payload_size != len)
+		nt_put_varint(&blk->buf, len);
+	nt_put_bytes(&blk->buf, payload, len);
+	blk->prev.payload_size = len;
+	blk->count++;
+	ts = now_ts(w);
+	if (ts < blk->min_ts)
+		blk->min_ts = ts;
+	if (ts > blk->max_ts)
+		blk->max_ts = ts;
+	return 0;
+}
+
+/* Keep the record for the files after this one. */
+static int remember(struct nt_writer *w, const struct nt_buf *payload)
+{
+	uint32_t n = (uint32_t)payload->len;
+	int err = nt_buf__reserve(&w->meta_hist, 4 + payload->len);
+
+	if (err)
+		return err;
+	nt_put_u32(&w->meta_hist, n);
+	nt_put_bytes(&w->meta_hist, payload->data, payload->len);
+	return 0;
+}
+
 int nt_writer__define(struct nt_writer *w, const struct nt_event_desc *desc,
 		      uint32_t *metadata_id)
 {
 	struct nt_buf payload = { 0 };
-	struct nt_block *blk;
-	uint64_t ts;
 	int err;
 
 	if (!w || !desc || !desc->provider || !metadata_id)
@@ -173,33 +215,12 @@ int nt_writer__define(struct nt_writer *w, const struct nt_event_desc *desc,
 	if (w->next_meta_id == INT32_MAX)
 		return -ENOSPC;
 	err = build_metadata(&payload, w->next_meta_id, desc);
-	if (err)
-		goto cleanup;
-	blk = &w->meta;
-	if (blk->count && blk->buf.len + payload.len + 16 > NT_BLOCK_CAP) {
-		err = wr_flush_blocks(w);
-		if (err)
-			goto cleanup;
-	}
-	err = nt_buf__reserve(&blk->buf, payload.len + 16);
-	if (err)
-		goto cleanup;
-	/* header: id/seq/thread/stack/ts all 0, sorted, payload size */
-	nt_put_u8(&blk->buf, NT_F_SORTED |
-		  (blk->prev.payload_size != payload.len ? NT_F_PAYLOAD_SIZE : 0));
-	nt_put_varint(&blk->buf, 0);
-	if (blk->prev.payload_size != payload.len)
-		nt_put_varint(&blk->buf, payload.len);
-	nt_put_bytes(&blk->buf, payload.data, payload.len);
-	blk->prev.payload_size = payload.len;
-	blk->count++;
-	ts = now_ts(w);
-	if (ts < blk->min_ts)
-		blk->min_ts = ts;
-	if (ts > blk->max_ts)
-		blk->max_ts = ts;
-	*metadata_id = w->next_meta_id++;
-cleanup:
+	if (!err)
+		err = remember(w, &payload);
+	if (!err && w->fd >= 0)
+		err = wr_meta_append(w, payload.data, payload.len);
+	if (!err)
+		*metadata_id = w->next_meta_id++;
 	nt_buf__free(&payload);
 	return err;
 }
