@@ -41,6 +41,7 @@
 #include "symbolizer.h"
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 
+#include "series.h"
 #include "collector.h"
 
 struct env env = {
@@ -132,6 +133,12 @@ enum {
 	OPT_CPU_SAMPLING,
 	OPT_ALL_PROCESSES,
 	OPT_MANIFEST,
+	OPT_ROTATE,
+	OPT_KEEP,
+	OPT_FLIGHT,
+	OPT_DUMP_ON,
+	OPT_STOP_ON,
+	OPT_FILTER,
 };
 
 static const struct argp_option opts[] = {
@@ -162,6 +169,20 @@ static const struct argp_option opts[] = {
 	  0 },
 	{ "manifest", OPT_MANIFEST, "FILE", 0,
 	  "Event table from this ETW manifest instead of the built-in one (see above)", 0 },
+	{ "rotate", OPT_ROTATE, "LIMIT", 0,
+	  "Start a new file every LIMIT: a time (10m, 30s) or a size (1GB, 256MB); "
+	  "files are -o's name with .1, .2, ... before the extension (repeatable: both)", 0 },
+	{ "keep", OPT_KEEP, "N", 0, "With --rotate or dumps: keep only the newest N files", 0 },
+	{ "flight-recorder", OPT_FLIGHT, "WINDOW", 0,
+	  "Keep only the last WINDOW (30s, or a size: 256MB; both: 30s,256MB) in memory; "
+	  "kill -USR1, --dump-on and exit write it to a numbered file", 0 },
+	{ "dump-on", OPT_DUMP_ON, "PRED", 0,
+	  "Write the flight-recorder window when an event matches PRED: "
+	  "EVENT[:FIELD OP VALUE] or GCPause>DURATION (repeatable)", 0 },
+	{ "stop-on", OPT_STOP_ON, "PRED", 0, "Stop tracing when an event matches PRED", 0 },
+	{ "filter", OPT_FILTER, "PRED", 0,
+	  "Keep EVENT only when it matches (EVENT:FIELD OP VALUE; in the kernel where the "
+	  "field sits at a fixed offset)", 0 },
 	{ "list", 'l', NULL, 0, "List the USDT probes of -p PID or of BINARY", 0 },
 	{ "no-symbols", OPT_NO_SYMBOLS, NULL, 0,
 	  "Do not write method/module events naming the stack frames", 0 },
@@ -212,6 +233,52 @@ static int parse_duration(const char *s, uint64_t *ns)
 		}
 	}
 	return -EINVAL;
+}
+
+/* --rotate, --flight-recorder (LIMIT[,LIMIT]: a time and/or a size), --keep */
+static void parse_series_opt(int key, char *arg, struct argp_state *state)
+{
+	char buf[64], *tok, *save = NULL;
+	unsigned long v;
+	uint64_t val;
+	int kind;
+
+	if (key == OPT_KEEP) {
+		if (parse_ulong(arg, 1, 1000000, &v))
+			argp_error(state, "invalid --keep '%s' (a number of files, 1 or more)", arg);
+		env.keep = v;
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		kind = series__parse_limit(tok, &val);
+		if (!kind)
+			argp_error(state, "invalid %s '%s' (a time: 30s, 10m, 1h; or a size: "
+				   "256MB, 1GB)", key == OPT_ROTATE ? "--rotate" :
+				   "--flight-recorder", tok);
+		if (key == OPT_ROTATE)
+			*(kind == 't' ? &env.rotate_ns : &env.rotate_bytes) = val;
+		else
+			*(kind == 't' ? &env.fr_ns : &env.fr_bytes) = val;
+	}
+	if (key == OPT_FLIGHT)
+		env.flight = true;
+}
+
+/* --dump-on, --stop-on, --filter: checked against the event table later */
+static void parse_trigger_opt(int key, char *arg, struct argp_state *state)
+{
+	const char **list = key == OPT_DUMP_ON ? env.dump_on : key == OPT_STOP_ON ?
+			    env.stop_on : env.filter;
+	int *n = key == OPT_DUMP_ON ? &env.nr_dump_on : key == OPT_STOP_ON ?
+		 &env.nr_stop_on : &env.nr_filter;
+
+	if (*n >= MAX_TRIGGERS)
+		argp_error(state, "too many --%s (max %d)", key == OPT_DUMP_ON ? "dump-on" :
+			   key == OPT_STOP_ON ? "stop-on" : "filter", MAX_TRIGGERS);
+	list[(*n)++] = arg;
+	if (key == OPT_DUMP_ON)
+		env.flight = true;
 }
 
 /* Options with a value to check. */
@@ -286,6 +353,16 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MANIFEST:
 		env.manifest = arg;
+		break;
+	case OPT_ROTATE:
+	case OPT_FLIGHT:
+	case OPT_KEEP:
+		parse_series_opt(key, arg, state);
+		break;
+	case OPT_DUMP_ON:
+	case OPT_STOP_ON:
+	case OPT_FILTER:
+		parse_trigger_opt(key, arg, state);
 		break;
 	case ARGP_KEY_ARG:
 		if (!env.list || env.list_path)
@@ -387,6 +464,13 @@ int parse_cmdline(int argc, char **argv)
 		pr_warn("use either -p PID or -- CMD, not both\n");
 		return -EINVAL;
 	}
+	if (env.flight && (env.rotate_ns || env.rotate_bytes)) {
+		pr_warn("--rotate writes every event; --flight-recorder and --dump-on keep only "
+			"a window: use one or the other\n");
+		return -EINVAL;
+	}
+	if (env.flight && !env.fr_ns && !env.fr_bytes)
+		env.fr_ns = DEFAULT_FLIGHT_NS;
 	return 0;
 }
 

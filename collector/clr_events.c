@@ -277,11 +277,12 @@ int attach_pid(struct collector *c, pid_t pid, bool initial)
 static int account(struct collector *c, const struct ce_header *h, int ret)
 {
 	if (ret < 0) {
-		pr_warn("cannot write to %s: %s\n", env.output, strerror(-ret));
+		pr_warn("cannot write to %s: %s\n", c->rec.path, strerror(-ret));
 		return ret;
 	}
 	if (ret > 0) {
 		c->records++;
+		c->rec.file_records++;
 		if (!c->first_ts)
 			c->first_ts = h->timestamp;
 		if (h->timestamp > c->last_ts)
@@ -426,6 +427,9 @@ int emit_record(void *ctx, const void *data, size_t len)
 		break;
 	case CE_REC_EVENTPIPE:
 		ret = emit_eventpipe(c, data, len);
+		break;
+	case CE_REC_LOSS_NOTE:	/* flight recorder: a loss in the window */
+		ret = recorder__emit_loss(c, data, len);
 		break;
 	default:
 		c->bad_records++;

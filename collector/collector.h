@@ -18,6 +18,7 @@
 #include "ep_targets.h"
 #include "selection.h"
 #include "usdt_generic.h"
+#include "recorder.h"
 
 #ifndef LOG_PREFIX
 #define LOG_PREFIX "ebpf-collect: "
@@ -25,6 +26,9 @@
 #include "log.h"
 
 #define MAX_PIDS		64
+#define MAX_TRIGGERS		8	/* --dump-on, --stop-on, --filter each */
+/* --dump-on without --flight-recorder: the window a dump reaches back */
+#define DEFAULT_FLIGHT_NS	(30 * 1000000000ULL)
 #define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
 #define DEFAULT_BUFFER_MB	32
 #define REORDER_WINDOW_NS	(30 * 1000000ULL)
@@ -70,6 +74,12 @@ struct env {
 	const char *manifest;		/* --manifest: the runtime's own event table */
 	char *ep_extra[SEL_MAX_REQ];	/* --providers entries only EventPipe knows */
 	int nr_ep_extra;
+	uint64_t rotate_ns, rotate_bytes;	/* --rotate; 0 = not by that */
+	unsigned int keep;			/* --keep; 0 = every file */
+	uint64_t fr_ns, fr_bytes;		/* --flight-recorder window */
+	bool flight;				/* flight-recorder mode */
+	const char *dump_on[MAX_TRIGGERS], *stop_on[MAX_TRIGGERS], *filter[MAX_TRIGGERS];
+	int nr_dump_on, nr_stop_on, nr_filter;
 };
 
 extern struct env env;
@@ -127,6 +137,7 @@ struct collector {
 	size_t nr_pauses, cap_pauses;
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
+	struct recorder rec;		/* files, flight recorder, triggers */
 };
 
 /* cli.c */
@@ -148,6 +159,7 @@ int stop_and_drain(struct collector *c);
 void pause_runtimes(struct collector *c);
 void resume_runtimes(struct collector *c);
 int finish_file(struct collector *c);
+void collect_loss(struct collector *c, struct nt_loss_summary *loss);
 void collector__free(struct collector *c);
 
 /* ebpf-collect.c: the main loop */

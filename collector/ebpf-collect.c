@@ -88,6 +88,13 @@ static void sig_handler(int sig)
 	exiting = 1;
 }
 
+/* kill -USR1: the flight recorder writes its window (without one: nothing) */
+static void sig_usr1(int sig)
+{
+	(void)sig;
+	dump_requested = 1;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -158,7 +165,7 @@ void note_losses(struct collector *c)
 		uint64_t d = lost - c->lost_noted;
 		uint32_t n = d > UINT32_MAX ? UINT32_MAX : d;
 
-		if (nt_writer__note_lost(c->w, LOSS_CAPTURE_THREAD, n))
+		if (recorder__note_lost(c, n))
 			break;
 		c->lost_noted += n;
 	}
@@ -273,11 +280,13 @@ static int poll_loop(struct collector *c)
 		if (err)
 			break;
 		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
-		err = reorder__pop_before(c->ro, now - window, emit_record, c);
+		err = reorder__pop_before(c->ro, now - window, route_record, c);
+		if (!err)
+			err = recorder__tick(c, now, now - window);	/* --rotate, SIGUSR1 */
 		if (err)
 			break;
 		if (c->sym)	/* snapshots while the targets live */
-			symbolize__tick(c->sym, now, now - window);
+			symbolize__tick(c->sym, now, recorder__horizon(c, now - window));
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
@@ -288,11 +297,11 @@ static int poll_loop(struct collector *c)
 			rescan(c);
 			last_scan = now;
 		}
-		if (now - last_flush >= FLUSH_NS &&
+		if (now - last_flush >= FLUSH_NS && nt_writer__has_file(c->w) &&
 		    nt_writer__events(c->w) != flushed_events) {
 			err = nt_writer__flush(c->w);
 			if (err) {
-				pr_warn("cannot write %s: %s\n", env.output, strerror(-err));
+				pr_warn("cannot write %s: %s\n", c->rec.path, strerror(-err));
 				break;
 			}
 			flushed_events = nt_writer__events(c->w);
@@ -322,7 +331,7 @@ int consume_step(struct collector *c, int timeout_ms, uint64_t before)
 		return c->fatal ? c->fatal : err;
 	if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0)
 		return -ENOMEM;
-	return reorder__pop_before(c->ro, before, emit_record, c);
+	return reorder__pop_before(c->ro, before, route_record, c);
 }
 
 /* ------------------------------------------------------------------ -- CMD */
@@ -487,6 +496,7 @@ static int open_output(struct collector *c, pid_t pid)
 	};
 	struct stat st;
 	uint64_t sub_ms;
+	const char *path;
 
 	clock_gettime(CLOCK_REALTIME, &info.sync_utc);
 	info.sync_ts = now_ns();
@@ -495,11 +505,14 @@ static int open_output(struct collector *c, pid_t pid)
 	sub_ms = info.sync_utc.tv_nsec % 1000000;
 	info.sync_utc.tv_nsec -= sub_ms;
 	info.sync_ts -= sub_ms;
-	if (!stat(env.output, &st) && S_ISREG(st.st_mode))
-		unlink(env.output);	/* overwrite, as dotnet-trace does */
-	c->w = nt_writer__open(env.output, &info);
+	path = recorder__first_path(c);	/* NULL: flight recorder, no file until a dump */
+	if (c->rec.series && !path && !c->rec.fr)
+		return -EINVAL;
+	if (path && !c->rec.series && !stat(path, &st) && S_ISREG(st.st_mode))
+		unlink(path);	/* overwrite, as dotnet-trace does */
+	c->w = nt_writer__open(path, &info);
 	if (!c->w) {
-		pr_warn("cannot create output %s: %s\n", env.output, strerror(errno));
+		pr_warn("cannot create output %s: %s\n", path ? path : env.output, strerror(errno));
 		return -errno;
 	}
 	return 0;
@@ -707,7 +720,7 @@ static int prepare(struct collector *c)
 		return EXIT_NO_PROCESS;
 	if (check_ep_extra(c))
 		return EXIT_USAGE;
-	return EXIT_OK;
+	return recorder__init(c);
 }
 
 /* Per-event tables, the reorder buffer and the --usdt specs. */
@@ -819,7 +832,9 @@ static int trace(struct collector *c)
 
 	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
 		(unsigned long long)(c->nr_links + usdt_generic__nr_links(c->ug)),
-		env.duration_ns ? " for the given duration" : "", env.output);
+		env.duration_ns ? " for the given duration" : "",
+		c->rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
+		"--dump-on and exit" : c->rec.path);
 	err = poll_loop(c);
 	if (!err) {
 		int stop_err;
@@ -831,6 +846,8 @@ static int trace(struct collector *c)
 		resume_runtimes(c);
 		if (!err)
 			err = stop_err;
+		if (!err)
+			err = recorder__finish(c);	/* the flight recorder's exit dump */
 	}
 	ret = err ? (c->ept.fail ? c->ept.fail : EXIT_FAIL) : c->ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_file(c))
@@ -848,7 +865,7 @@ static void close_output(struct collector *c, int ret)
 		return;
 	}
 	if (ret == EXIT_OK)
-		pr_warn("no events written; removing %s\n", env.output);
+		pr_warn("no events written; removing %s\n", c->rec.path);
 	nt_writer__abort(c->w);
 }
 
@@ -897,6 +914,8 @@ int collect_main(int argc, char **argv)
 		goto cleanup;
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = sig_usr1;
+	sigaction(SIGUSR1, &sa, NULL);
 	if (open_output(&c, c.child > 0 ? c.child : env.pids[0])) {
 		ret = EXIT_OUTPUT;
 		goto cleanup;

@@ -146,7 +146,7 @@ int stop_and_drain(struct collector *c)
 	}
 	if (err)
 		return err;
-	err = reorder__pop_before(c->ro, UINT64_MAX, emit_record, c);
+	err = reorder__pop_before(c->ro, UINT64_MAX, route_record, c);
 	if (err)
 		return err;
 	note_losses(c);
@@ -201,8 +201,13 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
 			c->table->events[idx[i]].symbol,
 			(unsigned long long)c->ev_counts[idx[i]]);
-	pr_warn("%llu events (%.1f s), %llu bytes written to %s\n",
-		(unsigned long long)c->records, secs, (unsigned long long)bytes, env.output);
+	if (c->rec.fr)
+		pr_warn("%llu events (%.1f s) written into %llu flight-recorder dumps\n",
+			(unsigned long long)c->records, secs, (unsigned long long)c->rec.dumps);
+	else
+		pr_warn("%llu events (%.1f s), %llu bytes written to %s\n",
+			(unsigned long long)c->records, secs, (unsigned long long)bytes,
+			c->rec.path);
 	pr_warn("dropped %llu events (ring buffer full %llu, payload "
 		"over " CE_STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
@@ -216,6 +221,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */
 	kernel_events__print_summary(c->ke, stderr);
 	ep_targets__print_summary(&c->ept, stderr);
+	recorder__print_summary(c);
 	if (c->bad_records || reorder__late(c->ro))
 		pr_warn("%llu malformed records skipped, %llu records out "
 			"of order\n", (unsigned long long)c->bad_records,
@@ -224,34 +230,65 @@ out:
 	free(idx);
 }
 
-int finish_file(struct collector *c)
+/* Every loss counter of the run so far, as the LossSummary event has them. */
+void collect_loss(struct collector *c, struct nt_loss_summary *loss)
 {
-	struct nt_loss_summary loss = {
+	*loss = (struct nt_loss_summary){
 		.events_written = c->records,
 		.ringbuf_drops = c->totals.rb_drops,
 		.truncated_payloads = c->oversize,
 		.truncated_stacks = c->totals.ustack_truncated + c->totals.kstack_truncated,
 		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->bad_records,
 	};
-
 	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {
-		loss.ringbuf_drops += c->ug_totals.rb_drops;
-		loss.other_drops += c->ug_totals.nested_drops + c->ug_totals.bad_records;
+		loss->ringbuf_drops += c->ug_totals.rb_drops;
+		loss->other_drops += c->ug_totals.nested_drops + c->ug_totals.bad_records;
 	}
 	if (c->ke) {
 		struct ke_counters kc;
 
 		if (!kernel_events__counters(c->ke, &kc)) {
-			loss.ringbuf_drops += kc.rb_drops;
-			loss.truncated_stacks += kc.kstack_truncated + kc.ustack_truncated;
-			loss.other_drops += kc.nested_drops;
+			loss->ringbuf_drops += kc.rb_drops;
+			loss->truncated_stacks += kc.kstack_truncated + kc.ustack_truncated;
+			loss->other_drops += kc.nested_drops;
 		}
-		loss.other_drops += kernel_events__bad_records(c->ke);
+		loss->other_drops += kernel_events__bad_records(c->ke);
 	}
+}
+
+/* This file's share of the run's losses (--rotate: since it began). */
+static void file_loss(struct collector *c, struct nt_loss_summary *loss)
+{
+	const struct nt_loss_summary *b = &c->rec.base;
+
+	collect_loss(c, loss);
+	loss->events_written = c->rec.file_records;
+	loss->ringbuf_drops -= b->ringbuf_drops;
+	loss->truncated_payloads -= b->truncated_payloads;
+	loss->truncated_stacks -= b->truncated_stacks;
+	loss->other_drops -= b->other_drops;
+}
+
+/* The flight recorder's files were written by its dumps: only the summary. */
+static int finish_flight(struct collector *c)
+{
+	nt_writer__finish(c->w, NULL, 0, NULL);	/* between files: frees it */
+	c->w = NULL;
+	print_summary(c, 0);
+	return 0;
+}
+
+int finish_file(struct collector *c)
+{
 	uint64_t bytes, last = c->last_ts ? c->last_ts : now_ns();
+	struct nt_loss_summary loss;
 	struct nt_salvage salv = { 0 };
+	const char *path = c->rec.path;
 	int err;
 
+	if (c->rec.fr)
+		return finish_flight(c);
+	file_loss(c, &loss);
 	err = c->sym ? symbolize__finish(c->sym, last + 1) : 0;
 	if (!err)
 		err = nt_writer__flush(c->w);
@@ -264,7 +301,7 @@ int finish_file(struct collector *c)
 	c->w = NULL;
 	if (err && salv.kept) {
 		pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
-			"fit%s\n", env.output, strerror(-err), (unsigned long long)salv.bytes,
+			"fit%s\n", path, strerror(-err), (unsigned long long)salv.bytes,
 			(unsigned long long)salv.events,
 			salv.finalized ? "as a complete trace" : "cut at a block boundary",
 			(unsigned long long)salv.lost,
@@ -272,9 +309,10 @@ int finish_file(struct collector *c)
 		return err;
 	}
 	if (err) {
-		pr_warn("cannot finish %s: %s; removed it\n", env.output, strerror(-err));
+		pr_warn("cannot finish %s: %s; removed it\n", path, strerror(-err));
 		return err;
 	}
+	recorder__file_done(c, path);
 	print_summary(c, bytes);
 	return 0;
 }
@@ -392,4 +430,5 @@ void collector__free(struct collector *c)
 	free(c->files);
 	free(c->pauses);
 	free(c->searched);
+	recorder__free(c);
 }

@@ -155,6 +155,7 @@ struct symbolize {
 	struct sz_pid *pids;
 	size_t n_pids, cap_pids;
 	uint32_t meta_method, meta_module;
+	bool no_learn;			/* method events were fed at arrival */
 	uint64_t last_refresh;
 	unsigned int ticks;
 	char self_exe[PATH_MAX];
@@ -932,30 +933,52 @@ static int sz_module_event(struct symbolize *sz, int domain, pid_t pid, const vo
 	return mod->path ? 0 : -ENOMEM;
 }
 
-int symbolize__clr_event(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
-			 uint64_t tid, uint64_t ts, const void *payload, size_t len,
-			 const uint64_t *stack, uint32_t depth)
+int symbolize__learn(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
+		     uint64_t ts, const void *payload, size_t len)
 {
 	int rt = streq(provider, CLR_PROVIDER), rd = streq(provider, CLR_RUNDOWN_PROVIDER);
-	int err = 0;
 
 	if (rt || rd)
 		sz_note_pid(sz, pid);
 	if ((rt || rd) && id == CLR_EV_METHOD_LOAD_VERBOSE)
-		err = sz_method_event(sz, 1, rd, pid, ts, payload, len);
-	else if ((rt || rd) && id == CLR_EV_METHOD_UNLOAD_VERBOSE)
-		err = sz_method_event(sz, 0, rd, pid, ts, payload, len);
-	else if ((rt && id == CLR_EV_MODULE_LOAD) ||
-		 (rd && (id == CLR_EV_MODULE_DCSTART || id == CLR_EV_MODULE_DCEND)))
-		err = sz_module_event(sz, 0, pid, payload, len);
-	else if ((rt && id == 151) || (rd && id == CLR_EV_MODULE_LOAD))	/* DomainModule* */
-		err = sz_module_event(sz, 1, pid, payload, len);
+		return sz_method_event(sz, 1, rd, pid, ts, payload, len);
+	if ((rt || rd) && id == CLR_EV_METHOD_UNLOAD_VERBOSE)
+		return sz_method_event(sz, 0, rd, pid, ts, payload, len);
+	if ((rt && id == CLR_EV_MODULE_LOAD) ||
+	    (rd && (id == CLR_EV_MODULE_DCSTART || id == CLR_EV_MODULE_DCEND)))
+		return sz_module_event(sz, 0, pid, payload, len);
+	if ((rt && id == 151) || (rd && id == CLR_EV_MODULE_LOAD))	/* DomainModule* */
+		return sz_module_event(sz, 1, pid, payload, len);
+	return 0;
+}
+
+void symbolize__learn_on_arrival(struct symbolize *sz)
+{
+	sz->no_learn = true;
+}
+
+int symbolize__clr_event(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
+			 uint64_t tid, uint64_t ts, const void *payload, size_t len,
+			 const uint64_t *stack, uint32_t depth)
+{
+	int err = sz->no_learn ? 0 : symbolize__learn(sz, provider, id, pid, ts, payload, len);
+
 	if (err)
 		return err;
 	return symbolize__stack(sz, pid, tid, ts, stack, depth);
 }
 
 /* ---------------------------------------------------------------- end */
+
+void symbolize__new_file(struct symbolize *sz)
+{
+	size_t i;
+
+	/* after symbolize__finish nothing is pending; every range is written
+	 * again into the new file when a frame refers to it */
+	for (i = 0; i < sz->n_mods; i++)
+		sz->mods[i].used = false;
+}
 
 int symbolize__finish(struct symbolize *sz, uint64_t ts)
 {

@@ -388,3 +388,41 @@ int ect_payload_get_u64(const struct ect_event *ev, const void *payload, size_t 
 	}
 	return -ENOENT;
 }
+
+int ect_payload_field(const struct ect_event *ev, const void *payload, size_t len,
+		      const char *field, struct ect_field_loc *loc)
+{
+	struct walk w = { .p = payload, .len = payload ? len : 0 };
+	uint64_t vals[MAX_LEVEL_FIELDS];
+	uint16_t i;
+	size_t foff = 0;	/* offset while every field before is fixed-size */
+	int fixed = 1;
+
+	if (!ev || !field || !loc)
+		return -EINVAL;
+	for (i = 0; i < ev->n_fields && i < MAX_LEVEL_FIELDS; i++) {
+		const struct ect_field *f = &ev->fields[i];
+		size_t start = w.off;
+
+		if (f->count_kind == ECT_COUNT_FIELD && f->count >= i)
+			return -EINVAL;
+		if (!strcmp(f->name, field) && !payload) {
+			*loc = (struct ect_field_loc){ .field = f, .offset = foff,
+						       .fixed_offset = fixed };
+			return 0;	/* description only */
+		}
+		if (payload && walk_field(&w, f, vals, &vals[i]))
+			return -EINVAL;
+		if (!strcmp(f->name, field)) {
+			*loc = (struct ect_field_loc){ .field = f, .p = (const uint8_t *)payload + start,
+						       .n = w.off - start, .offset = start,
+						       .fixed_offset = fixed };
+			return 0;
+		}
+		if (f->intype == ECT_STRUCT || f->count_kind != ECT_COUNT_NONE ||
+		    !ect_intype_size(f->intype))
+			fixed = 0;
+		foff += ect_intype_size(f->intype);
+	}
+	return -ENOENT;
+}

@@ -145,6 +145,22 @@ long ect_payload_size(const struct ect_event *ev, const void *payload, size_t le
 int ect_payload_get_u64(const struct ect_event *ev, const void *payload, size_t len,
 			const char *field, uint64_t *out);
 
+/* Where a top-level field sits in a payload.  fixed_offset: every field
+ * before it has a fixed size, so it is at the same offset in every event. */
+struct ect_field_loc {
+	const struct ect_field *field;
+	const uint8_t *p;	/* its bytes (NULL when no payload was given) */
+	size_t n;
+	size_t offset;
+	int fixed_offset;
+};
+
+/* Find field in payload (payload NULL: only the description and whether its
+ * offset is fixed).  0, -ENOENT (no such field), -EINVAL (payload does not
+ * match the layout). */
+int ect_payload_field(const struct ect_event *ev, const void *payload, size_t len,
+		      const char *field, struct ect_field_loc *loc);
+
 const char *ect_intype_name(enum ect_intype t);	/* "win:UInt32" */
 
 /* Bytes of one fixed-size in-type in the payload, or 0 for strings,

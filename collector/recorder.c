@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * recorder.c - records after the reorder buffer (recorder.h).
+ *
+ * Plain tracing writes every record at once.  --rotate ends the file when
+ * it is old or big enough and goes on in the next one (nt_writer__next_file:
+ * the same metadata ids, a complete trace per file).  The flight recorder
+ * writes nothing while it runs: records go into the window (flight.c), the
+ * runtime's method events also to the symbolizer at once, so that a frame
+ * in a dump is named even when its method was compiled long before; a dump
+ * then replays the window's records through the same emit path into a new
+ * file, names its frames and closes it.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <linux/types.h>
+#include "commands.h"
+#include "collector_event.h"
+#include "event_table.h"
+#include "flight.h"
+#include "nettrace.h"
+#include "recorder.h"
+#include "symbolize.h"
+#include "collector.h"
+
+/* Without a size bound the window is bounded by this many bytes anyway. */
+#define FLIGHT_DEFAULT_MAX	(1ULL << 30)
+/* A --dump-on trigger that matches again within the window of its last dump
+ * (at least this long) writes no file of its own: one burst of matching
+ * events makes one file, and files do not overlap. */
+#define TRIGGER_HOLD_NS		(1000ULL * 1000 * 1000)
+
+volatile sig_atomic_t dump_requested;
+static uint64_t usr1_ts;	/* when the SIGUSR1 was seen: the dump's end */
+
+struct loss_note {
+	struct ce_header hdr;
+	uint32_t n;
+	uint32_t pad;
+};
+
+static int parse_list(struct trigger *out, int *nr, const char *const *specs, int n,
+		      const char *opt, const struct collector *c)
+{
+	char err[320];
+	uint32_t idx[2];
+	int i, k, m;
+
+	for (i = 0; i < n; i++) {
+		if (trigger__parse(&out[i], specs[i], c->table, err, sizeof(err))) {
+			pr_warn("%s %s\n", opt, err);
+			return EXIT_USAGE;
+		}
+		*nr = i + 1;
+		if (!strcmp(opt, "--filter") && (!out[i].field || out[i].gc_pause)) {
+			pr_warn("--filter %s: expected EVENT:FIELD OP VALUE\n", specs[i]);
+			return EXIT_USAGE;
+		}
+		m = trigger__indexes(&out[i], idx);
+		for (k = 0; k < m; k++)
+			if (!selection__matches(&c->sel, &c->table->events[idx[k]])) {
+				pr_warn("%s %s: %s is not among the selected events (add its "
+					"keyword with --providers): it would never fire\n", opt,
+					specs[i], c->table->events[idx[k]].symbol);
+				return EXIT_USAGE;
+			}
+	}
+	return EXIT_OK;
+}
+
+int recorder__init(struct collector *c)
+{
+	struct recorder *r = &c->rec;
+	int ret;
+
+	ret = parse_list(r->dump_on, &r->nr_dump_on, env.dump_on, env.nr_dump_on, "--dump-on", c);
+	if (!ret)
+		ret = parse_list(r->stop_on, &r->nr_stop_on, env.stop_on, env.nr_stop_on,
+				 "--stop-on", c);
+	if (!ret)
+		ret = parse_list(r->filter, &r->nr_filter, env.filter, env.nr_filter, "--filter", c);
+	if (ret)
+		return ret;
+	r->series = env.flight || env.rotate_ns || env.rotate_bytes;
+	if (r->series && series__init(&r->files, env.output, env.keep))
+		goto nomem;
+	if (env.flight) {
+		r->fr = flight__new(env.fr_ns, env.fr_bytes ? env.fr_bytes : FLIGHT_DEFAULT_MAX);
+		if (!r->fr)
+			goto nomem;
+	}
+	return EXIT_OK;
+nomem:
+	pr_warn("out of memory\n");
+	return EXIT_FAIL;
+}
+
+void recorder__free(struct collector *c)
+{
+	struct recorder *r = &c->rec;
+	int i;
+
+	for (i = 0; i < r->nr_dump_on; i++)
+		trigger__free(&r->dump_on[i]);
+	for (i = 0; i < r->nr_stop_on; i++)
+		trigger__free(&r->stop_on[i]);
+	for (i = 0; i < r->nr_filter; i++)
+		trigger__free(&r->filter[i]);
+	flight__free(r->fr);
+	r->fr = NULL;
+	if (r->series)
+		series__free(&r->files);
+}
+
+bool recorder__writes_live(const struct collector *c)
+{
+	return !c->rec.fr;
+}
+
+const char *recorder__first_path(struct collector *c)
+{
+	struct recorder *r = &c->rec;
+	int err;
+
+	if (r->fr)
+		return NULL;
+	if (!r->series) {
+		snprintf(r->path, sizeof(r->path), "%s", env.output);
+		return r->path;
+	}
+	err = series__next_path(&r->files, r->path, sizeof(r->path));
+	if (err) {
+		pr_warn("cannot create output %s: %s\n", env.output, strerror(-err));
+		return NULL;
+	}
+	return r->path;
+}
+
+/* ------------------------------------------------------------ records */
+
+/* A runtime event's table index and payload, or false for anything else. */
+static bool clr_fields(const struct collector *c, const void *rec, size_t len, uint32_t *idx,
+		       const uint8_t **payload, uint32_t *plen)
+{
+	const struct ce_clr_event *e = rec;
+
+	if (e->hdr.type != CE_REC_CLR_EVENT || len < sizeof(*e) ||
+	    len != sizeof(*e) + (e->ustack_depth + e->kstack_depth) * 8ULL + e->payload_len ||
+	    CE_COOKIE_INDEX(e->cookie) >= c->table->n_events ||
+	    (e->flags & CE_F_PAYLOAD_TRUNCATED))
+		return false;
+	*idx = CE_COOKIE_INDEX(e->cookie);
+	*payload = (const uint8_t *)(e + 1) + (e->ustack_depth + e->kstack_depth) * 8ULL;
+	*plen = e->payload_len;
+	return true;
+}
+
+static bool any_match(struct trigger *t, int n, uint32_t idx, const struct ce_header *h,
+		      const uint8_t *p, uint32_t plen, const char **which)
+{
+	bool hit = false;
+	int i;
+
+	/* every predicate sees every event: GCPause keeps per-process state */
+	for (i = 0; i < n; i++)
+		if (trigger__match(&t[i], idx, h->pid, h->timestamp, p, plen) && !hit) {
+			hit = true;
+			*which = t[i].spec;
+		}
+	return hit;
+}
+
+static bool filtered_out(struct recorder *r, uint32_t idx, const struct ce_header *h,
+			 const uint8_t *p, uint32_t plen)
+{
+	int i;
+
+	for (i = 0; i < r->nr_filter; i++)
+		if (r->filter[i].idx == idx &&
+		    !trigger__match(&r->filter[i], idx, h->pid, h->timestamp, p, plen))
+			return true;
+	return false;
+}
+
+static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why);
+
+static uint64_t trigger_hold(void)
+{
+	return env.fr_ns > TRIGGER_HOLD_NS ? env.fr_ns : TRIGGER_HOLD_NS;
+}
+
+/* Filters, learning and triggers of one runtime event; *dump_now for --dump-on. */
+static int clr_checks(struct collector *c, const void *rec, size_t len, bool *keep,
+		      bool *dump_now, const char **why)
+{
+	struct recorder *r = &c->rec;
+	const struct ce_header *h = rec;
+	const struct ect_event *ev;
+	const uint8_t *p;
+	const char *which = NULL;
+	uint32_t idx, plen;
+	int err;
+
+	if (!clr_fields(c, rec, len, &idx, &p, &plen))
+		return 0;
+	if (r->nr_filter && filtered_out(r, idx, h, p, plen)) {
+		r->filtered++;
+		*keep = false;
+		return 0;
+	}
+	ev = &c->table->events[idx];
+	if (r->fr && c->sym) {
+		err = symbolize__learn(c->sym, ev->provider->name, ev->id, h->pid, h->timestamp,
+				       p, plen);
+		if (err)
+			return err;
+	}
+	if (r->nr_stop_on && !r->stop_ts &&
+	    any_match(r->stop_on, r->nr_stop_on, idx, h, p, plen, &which)) {
+		r->stop_ts = h->timestamp;
+		exiting = 1;
+		pr_info("--stop-on %s: pid %u tid %u; stopping\n", which, h->pid, h->tid);
+	}
+	if (r->nr_dump_on && any_match(r->dump_on, r->nr_dump_on, idx, h, p, plen, &which)) {
+		if (r->last_trigger_dump && h->timestamp < r->last_trigger_dump + trigger_hold()) {
+			r->triggers_held++;
+		} else {
+			*dump_now = true;
+			*why = which;
+		}
+	}
+	return 0;
+}
+
+int route_record(void *ctx, const void *rec, size_t len)
+{
+	struct collector *c = ctx;
+	struct recorder *r = &c->rec;
+	const struct ce_header *h = rec;
+	bool keep = true, dump_now = false;
+	const char *why = NULL;
+	int err;
+
+	if (r->stop_ts && h->timestamp > r->stop_ts)
+		return 0;	/* the trace ends at the --stop-on event */
+	err = clr_checks(c, rec, len, &keep, &dump_now, &why);
+	if (err || !keep)
+		return err;
+	if (!r->fr)
+		return emit_record(c, rec, len);
+	err = flight__push(r->fr, h->timestamp, rec, len);
+	if (err) {
+		pr_warn("flight recorder: %s\n", strerror(-err));
+		return err;
+	}
+	r->seen++;
+	if (h->timestamp > r->last_pushed)
+		r->last_pushed = h->timestamp;
+	if (!dump_now)
+		return 0;
+	r->last_trigger_dump = h->timestamp;
+	return dump(c, h->timestamp > env.fr_ns ? h->timestamp - env.fr_ns : 0, h->timestamp, why);
+}
+
+int recorder__note_lost(struct collector *c, uint32_t n)
+{
+	struct recorder *r = &c->rec;
+	struct loss_note ln = {
+		.hdr = { .timestamp = r->last_pushed, .type = CE_REC_LOSS_NOTE,
+			 .size = sizeof(ln) },
+		.n = n,
+	};
+
+	if (!r->fr)
+		return nt_writer__note_lost(c->w, LOSS_CAPTURE_THREAD, n);
+	return flight__push(r->fr, ln.hdr.timestamp, &ln, sizeof(ln));
+}
+
+/* emit_record's case for CE_REC_LOSS_NOTE (a dump replaying the window). */
+int recorder__emit_loss(struct collector *c, const void *rec, size_t len)
+{
+	const struct loss_note *ln = rec;
+
+	if (len != sizeof(*ln))
+		return 0;
+	c->rec.file_lost += ln->n;
+	return nt_writer__note_lost(c->w, LOSS_CAPTURE_THREAD, ln->n);
+}
+
+/* ------------------------------------------------------------ files */
+
+void recorder__file_done(struct collector *c, const char *path)
+{
+	if (c->rec.series)
+		series__done(&c->rec.files, path);
+}
+
+static int replay_one(void *ctx, const void *rec, size_t len)
+{
+	return emit_record(ctx, rec, len);
+}
+
+/* Write the window's records with from <= ts <= to into the next file. */
+static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why)
+{
+	struct recorder *r = &c->rec;
+	struct nt_loss_summary loss = { 0 };
+	struct nt_salvage salv;
+	uint64_t last = to < r->last_pushed ? to : r->last_pushed;
+	int err, err2;
+
+	err = series__next_path(&r->files, r->path, sizeof(r->path));
+	if (!err)
+		err = nt_writer__next_file(c->w, r->path, NULL, 0, NULL);
+	if (err) {
+		pr_warn("flight recorder: cannot create %s: %s; no dump\n", r->path, strerror(-err));
+		return err == -ENOMEM ? err : 0;
+	}
+	if (c->sym)
+		symbolize__new_file(c->sym);
+	r->file_records = r->file_lost = 0;
+	err = flight__replay(r->fr, from, to, replay_one, c);
+	if (!err && c->sym)
+		err = symbolize__finish(c->sym, last + 1);
+	loss.events_written = r->file_records;
+	loss.other_drops = r->file_lost;
+	err2 = nt_writer__next_file(c->w, NULL, err ? NULL : &loss, last, &salv);
+	if (err || err2) {
+		pr_warn("flight recorder: cannot write %s: %s\n", r->path, strerror(-(err ? err : err2)));
+		return nt_writer__is_space_error(err ? err : err2) ? 0 : (err ? err : err2);
+	}
+	series__done(&r->files, r->path);
+	r->dumps++;
+	pr_info("flight recorder (%s): wrote %s: %llu events, %llu lost, the %.3f s up to "
+		"%llu\n", why, r->path, (unsigned long long)r->file_records,
+		(unsigned long long)r->file_lost, (to - from) / 1e9, (unsigned long long)to);
+	return 0;
+}
+
+/* Close the file and go on in the next one. */
+static int rotate(struct collector *c, uint64_t now)
+{
+	struct recorder *r = &c->rec;
+	struct nt_loss_summary tot, loss;
+	struct nt_salvage salv;
+	char old[sizeof(r->path)];
+	int err;
+
+	err = c->sym ? symbolize__finish(c->sym, c->last_ts + 1) : 0;
+	collect_loss(c, &tot);
+	loss = tot;
+	loss.ringbuf_drops -= r->base.ringbuf_drops;
+	loss.truncated_payloads -= r->base.truncated_payloads;
+	loss.truncated_stacks -= r->base.truncated_stacks;
+	loss.other_drops -= r->base.other_drops;
+	loss.events_written = r->file_records;
+	memcpy(old, r->path, sizeof(old));
+	if (!err)
+		err = series__next_path(&r->files, r->path, sizeof(r->path));
+	if (!err)
+		err = nt_writer__next_file(c->w, r->path, &loss, c->last_ts, &salv);
+	if (err) {
+		pr_warn("--rotate: cannot go from %s to %s: %s\n", old, r->path, strerror(-err));
+		return err;
+	}
+	series__done(&r->files, old);
+	pr_info("--rotate: %s complete (%llu events); now %s\n", old,
+		(unsigned long long)r->file_records, r->path);
+	if (c->sym)
+		symbolize__new_file(c->sym);
+	r->file_records = 0;
+	r->base = tot;
+	r->file_start = now;
+	return 0;
+}
+
+int recorder__tick(struct collector *c, uint64_t now, uint64_t watermark)
+{
+	struct recorder *r = &c->rec;
+
+	if (!r->file_start)
+		r->file_start = now;
+	if (r->fr) {
+		if (dump_requested && !usr1_ts)
+			usr1_ts = now;	/* the poll returns at the signal: its time */
+		if (!usr1_ts || watermark < usr1_ts)
+			return 0;
+		dump_requested = 0;
+		now = usr1_ts;
+		usr1_ts = 0;
+		return dump(c, now > env.fr_ns ? now - env.fr_ns : 0, now, "SIGUSR1");
+	}
+	if (!r->series || !nt_writer__has_file(c->w))
+		return 0;
+	if ((env.rotate_bytes && nt_writer__bytes(c->w) >= env.rotate_bytes) ||
+	    (env.rotate_ns && now - r->file_start >= env.rotate_ns))
+		return rotate(c, now);
+	return 0;
+}
+
+uint64_t recorder__horizon(const struct collector *c, uint64_t watermark)
+{
+	if (!c->rec.fr)
+		return watermark;
+	return watermark > env.fr_ns ? watermark - env.fr_ns : 0;
+}
+
+int recorder__finish(struct collector *c)
+{
+	struct recorder *r = &c->rec;
+	uint64_t to;
+
+	if (!r->fr)
+		return 0;
+	to = r->stop_ts ? r->stop_ts : r->last_pushed;
+	if (!r->seen)
+		return 0;
+	return dump(c, to > env.fr_ns ? to - env.fr_ns : 0, to, "exit");
+}
+
+void recorder__print_summary(const struct collector *c)
+{
+	const struct recorder *r = &c->rec;
+	struct flight_stats st;
+
+	if (r->filtered)
+		pr_warn("--filter: %llu events dropped in user space\n",
+			(unsigned long long)r->filtered);
+	if (r->triggers_held)
+		pr_warn("--dump-on: %llu matches inside the window of an earlier dump wrote no "
+			"file of their own\n", (unsigned long long)r->triggers_held);
+	if (!r->fr)
+		return;
+	flight__stats(r->fr, &st);
+	pr_warn("flight recorder: %llu records seen, %llu dumps; window now %llu records, "
+		"%.1f MB%s\n", (unsigned long long)r->seen, (unsigned long long)r->dumps,
+		(unsigned long long)st.records, st.bytes / 1048576.0,
+		st.evicted_early ? " (the size bound shortened the window)" : "");
+}
