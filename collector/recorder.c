@@ -27,6 +27,10 @@
 
 /* Without a size bound the window is bounded by this many bytes anyway. */
 #define FLIGHT_DEFAULT_MAX	(1ULL << 30)
+/* Records are kept this much longer than the window: a SIGUSR1 dump is
+ * written once the reorder buffer has passed the signal's time, by when up
+ * to one poll period (100 ms) of newer records are in the window too. */
+#define FLIGHT_SLACK_NS		(1000ULL * 1000 * 1000)
 /* A --dump-on trigger that matches again within the window of its last dump
  * (at least this long) writes no file of its own: one burst of matching
  * events makes one file, and files do not overlap. */
@@ -87,7 +91,8 @@ int recorder__init(struct collector *c)
 	if (r->series && series__init(&r->files, env.output, env.keep))
 		goto nomem;
 	if (env.flight) {
-		r->fr = flight__new(env.fr_ns, env.fr_bytes ? env.fr_bytes : FLIGHT_DEFAULT_MAX);
+		r->fr = flight__new(env.fr_ns ? env.fr_ns + FLIGHT_SLACK_NS : 0,
+				    env.fr_bytes ? env.fr_bytes : FLIGHT_DEFAULT_MAX);
 		if (!r->fr)
 			goto nomem;
 	}

@@ -1,0 +1,312 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Always-on tracing: the flight recorder (a window of the last N seconds in
+# memory, written on SIGUSR1, on a --dump-on trigger and at exit), --stop-on,
+# --filter, and --rotate/--keep.  refrt's summary lists every GC and every
+# exception with its CLOCK_MONOTONIC time, the clock of the trace, so a
+# file's window is checked event by event against what refrt did in it.
+
+load test_helper
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=180
+}
+
+setup() {
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built ($EBPF_COLLECT)"
+	[[ -x $REFRT ]] || flunk "reference runtime not built ($REFRT)"
+	T=$BATS_TEST_TMPDIR
+}
+
+teardown() {
+	local p
+	for p in ${BG_PIDS:-}; do
+		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
+	done
+}
+
+bg() {	# bg OUTFILE CMD...: start CMD in the background
+	local out=$1
+	shift
+	"$@" >"$out" 2>"$out.err" 3>&- &
+	BG_PIDS="${BG_PIDS:-} $!"
+	LAST_PID=$!
+}
+
+# window_check TRACE SUMMARY FROM TO [LAST_EVENT]: the trace is complete,
+# (FROM "traced": from the file's first event, for a window that reaches
+# back before the collector attached)
+# 0 lost, its runtime events lie in [FROM, TO], and it holds exactly the
+# GCs (GCStart_V2) and exceptions (ExceptionThrown_V1) refrt's summary
+# places in that window (1 ms at each edge is left out: refrt reads the
+# clock a few microseconds before it fires).  LAST_EVENT: the name of the
+# last runtime event, which must be at TO.
+window_check() {
+	"$EBPF_COLLECT" dump --json "$1" >"$1.jsonl" || flunk "dump $1 failed"
+	python3 - "$1.jsonl" "$2" "$3" "$4" "${5:-}" <<'PY'
+import json, sys
+path, summ, lo, hi, last_name = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), sys.argv[5]
+ev, summary = [], None
+for l in open(path):
+    o = json.loads(l)
+    if o.get("type") == "summary":
+        summary = o
+    elif o.get("type") == "event" and o["provider"] != "ebpf-collect" and o["tid"] != 0x7fffffff:
+        ev.append(o)
+s = json.load(open(summ))
+bad = []
+if not summary or not summary.get("complete"):
+    bad.append("not complete")
+if summary and summary.get("lost"):
+    bad.append("lost %d" % summary["lost"])
+ts = [e["timestamp"] for e in ev]
+lo = min(ts) if lo == "traced" and ts else int(lo) if lo != "traced" else 0
+if not ts or min(ts) < lo or max(ts) > hi:
+    bad.append("events outside the window: %s..%s vs %d..%d" % (ts and min(ts), ts and max(ts), lo, hi))
+M = 1000000
+gcs = sorted(e["timestamp"] for e in ev if e["event"] == "GCStart_V2")
+want = [c["start_ns"] for c in s["gc"]["collections"]]
+inner = [t for t in want if lo + M <= t <= hi - M]
+outer = [t for t in want if lo - M <= t <= hi + M]
+if not len(inner) <= len(gcs) <= len(outer):
+    bad.append("GCs: %d in the file, refrt had %d..%d in the window" % (len(gcs), len(inner), len(outer)))
+exc = [e for e in ev if e["event"] == "ExceptionThrown_V1"]
+want = s["exceptions"]["thrown"]
+if len(want) != s["exceptions"]["total"] or len(s["gc"]["collections"]) != s["gc"]["count"]:
+    bad.append("refrt's lists are capped: run it slower")
+inner = [x for x in want if lo + M <= x["ns"] <= hi - M]
+outer = [x for x in want if lo - M <= x["ns"] <= hi + M]
+if not len(inner) <= len(exc) <= len(outer):
+    bad.append("exceptions: %d in the file, refrt had %d..%d in the window" % (len(exc), len(inner), len(outer)))
+got_msgs = {e["fields"]["ExceptionMessage"] for e in exc}
+missing = [x["message"] for x in inner if x["message"] not in got_msgs]
+if missing:
+    bad.append("%d exceptions of the window missing, e.g. %s" % (len(missing), missing[0]))
+if last_name and (ev[-1]["event"] != last_name or ev[-1]["timestamp"] != hi):
+    bad.append("last event %s at %d, not %s at %d" % (ev[-1]["event"], ev[-1]["timestamp"], last_name, hi))
+print("MISMATCH " + "; ".join(bad) if bad else "OK %d events, %d GCs, %d exceptions" % (len(ev), len(gcs), len(exc)))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# counts_check TRACE... -- SUMMARY: the traces together hold exactly the
+# events refrt fired, each complete with 0 lost.
+counts_check() {
+	local files=()
+	while [[ $1 != -- ]]; do files+=("$1"); shift; done
+	for f in "${files[@]}"; do
+		"$EBPF_COLLECT" dump --json "$f" >"$f.jsonl" || flunk "dump $f failed"
+	done
+	python3 - "$2" "${files[@]/%/.jsonl}" <<'PY'
+import json, sys
+fired = {k: v for k, v in json.load(open(sys.argv[1]))["events"].items() if v}
+got, bad = {}, []
+for p in sys.argv[2:]:
+    summary = None
+    for l in open(p):
+        o = json.loads(l)
+        if o.get("type") == "summary":
+            summary = o
+        elif o.get("type") == "event" and o["provider"] != "ebpf-collect" and o["tid"] != 0x7fffffff:
+            got[o["event"]] = got.get(o["event"], 0) + 1
+    if not summary or not summary.get("complete") or summary.get("lost"):
+        bad.append("%s: %r" % (p, summary))
+differ = {k: (got.get(k, 0), fired.get(k, 0)) for k in set(got) | set(fired) if got.get(k, 0) != fired.get(k, 0)}
+if differ:
+    bad.append("counts (files, refrt): %r" % differ)
+print("MISMATCH " + "; ".join(bad) if bad else "OK %d events in %d files" % (sum(got.values()), len(sys.argv) - 2))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# the "up to TS" of the N-th "flight recorder (...): wrote" line of FILE
+dump_end() {
+	grep "flight recorder (.*): wrote" "$1" | sed -n "${2}p" | sed 's/.* up to \([0-9]*\)$/\1/'
+}
+
+@test "flight recorder: the exit dump of a run shorter than the window holds exactly what refrt fired" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario mixed --iterations 300 --rate 500 --threads 2 \
+		--wait-for-tracer 10 --summary "$T/s.json"
+	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" --flight-recorder 60s -o "$T/fr.nettrace" \
+		--providers DotNETRuntime,DotNETRuntimeRundown
+	assert_success
+	assert_output_contains "flight recorder (exit): wrote $T/fr.1.nettrace"
+	[[ ! -e $T/fr.nettrace && ! -e $T/fr.2.nettrace ]] || flunk "unexpected files: $(ls "$T")"
+	run counts_check "$T/fr.1.nettrace" -- "$T/s.json"
+	assert_success
+}
+
+@test "flight recorder: SIGUSR1 writes exactly the last N seconds, 0 lost, and recording goes on" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 30 --rate 250 --threads 2 \
+		--summary "$T/s.json"
+	local rt=$LAST_PID
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" --flight-recorder 2s -o "$T/fr.nettrace"
+	local col=$LAST_PID
+	wait_for_grep "tracing .* probes" "$T/c.out.err" || flunk "$(cat "$T/c.out.err")"
+	sleep 3.5
+	kill -USR1 "$col"
+	wait_for_grep "(SIGUSR1): wrote" "$T/c.out.err" || flunk "no dump: $(cat "$T/c.out.err")"
+	sleep 1.5
+	kill -USR1 "$col"
+	wait_for_grep "(SIGUSR1): wrote $T/fr.2" "$T/c.out.err" || flunk "no 2nd dump: $(cat "$T/c.out.err")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
+	kill -INT "$rt"
+	wait "$rt" || flunk "refrt failed"
+	local end1 end2
+	end1=$(dump_end "$T/c.out.err" 1)
+	end2=$(dump_end "$T/c.out.err" 2)
+	((end2 - end1 > 1000000000)) || flunk "second window ends only $(((end2 - end1) / 1000000)) ms later"
+	run window_check "$T/fr.1.nettrace" "$T/s.json" $((end1 - 2000000000)) "$end1"
+	echo "$output"
+	assert_success
+	run window_check "$T/fr.2.nettrace" "$T/s.json" $((end2 - 2000000000)) "$end2"
+	echo "$output"
+	assert_success
+	[[ -s $T/fr.3.nettrace ]] || flunk "no exit dump"
+}
+
+@test "flight recorder: --dump-on a field predicate writes the window ending at the matching event" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario exceptions --duration 30 --rate 200 --threads 2 \
+		--summary "$T/s.json"
+	local rt=$LAST_PID
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" --flight-recorder 1s -o "$T/fr.nettrace" \
+		--dump-on 'ExceptionThrown_V1:ExceptionType==System.InvalidOperationException'
+	local col=$LAST_PID
+	wait_for_grep "ExceptionType==System.InvalidOperationException): wrote" "$T/c.out.err" ||
+		flunk "no dump: $(cat "$T/c.out.err")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
+	kill -INT "$rt"
+	wait "$rt" || flunk "refrt failed"
+	local end
+	end=$(dump_end "$T/c.out.err" 1)
+	# the first match comes right after the attach: the window reaches back
+	# before the trace began, so it is checked from the first event traced
+	run window_check "$T/fr.1.nettrace" "$T/s.json" traced "$end" ExceptionThrown_V1
+	echo "$output"
+	assert_success
+	run python3 -c "
+import json
+ev = [json.loads(l) for l in open('$T/fr.1.nettrace.jsonl')]
+ex = [e for e in ev if e.get('event') == 'ExceptionThrown_V1']
+print(ex[-1]['fields']['ExceptionType'])"
+	assert_output "System.InvalidOperationException"
+}
+
+@test "flight recorder: --dump-on GCPause fires on a suspend-to-restart pause over the bound" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario alloc --duration 30 --rate 500 --threads 2 \
+		--summary "$T/s.json"
+	local rt=$LAST_PID
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" --flight-recorder 1s -o "$T/fr.nettrace" \
+		--dump-on 'GCPause>=100us'
+	local col=$LAST_PID
+	wait_for_grep "(GCPause>=100us): wrote" "$T/c.out.err" 20 || flunk "no dump: $(cat "$T/c.out.err")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
+	kill -INT "$rt"
+	wait "$rt"
+	"$EBPF_COLLECT" dump --json "$T/fr.1.nettrace" >"$T/d.jsonl"
+	run python3 -c "
+import json
+ev = [json.loads(l) for l in open('$T/d.jsonl')]
+ev = [e for e in ev if e.get('type') == 'event' and e['provider'] != 'ebpf-collect' and e['tid'] != 0x7fffffff]
+last = ev[-1]
+sus = [e for e in ev if e['event'] == 'GCSuspendEEBegin_V1' and e['pid'] == last['pid']]
+print(last['event'], (last['timestamp'] - sus[-1]['timestamp']) >= 100000)"
+	assert_output "GCRestartEEEnd_V1 True"
+}
+
+@test "--stop-on ends the trace at the first matching event" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 30 --rate 500 --threads 2 \
+		--summary "$T/s.json"
+	local rt=$LAST_PID
+	run timeout 60 "$EBPF_COLLECT" -p "$rt" -o "$T/s.nettrace" --stop-on 'GCEnd_V1:Depth>=2'
+	kill -INT "$rt"
+	wait "$rt"
+	assert_success
+	assert_output_contains "--stop-on GCEnd_V1:Depth>=2: pid $rt"
+	"$EBPF_COLLECT" dump --json "$T/s.nettrace" >"$T/d.jsonl"
+	run python3 -c "
+import json
+ev = [json.loads(l) for l in open('$T/d.jsonl')]
+ev = [e for e in ev if e.get('type') == 'event' and e['provider'] != 'ebpf-collect' and e['tid'] != 0x7fffffff]
+ends = [e['fields']['Depth'] for e in ev if e['event'] == 'GCEnd_V1']
+print(ev[-1]['event'], ev[-1]['fields'].get('Depth'), ends.count(2))"
+	assert_output "GCEnd_V1 2 1"
+}
+
+@test "--filter keeps only the matching events of that kind; the others are untouched" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario mixed --iterations 300 --rate 500 --threads 2 \
+		--wait-for-tracer 10 --summary "$T/s.json"
+	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/f.nettrace" --filter 'GCEnd_V1:Depth>=1'
+	assert_success
+	"$EBPF_COLLECT" dump --json "$T/f.nettrace" >"$T/d.jsonl"
+	run python3 -c "
+import json
+s = json.load(open('$T/s.json'))
+ev = [json.loads(l) for l in open('$T/d.jsonl')]
+ends = [e['fields']['Depth'] for e in ev if e.get('event') == 'GCEnd_V1']
+starts = [e for e in ev if e.get('event') == 'GCStart_V2']
+print(len(ends) == s['gc']['gen1'] + s['gc']['gen2'] and min(ends) >= 1,
+      len(starts) == s['gc']['count'], s['gc']['gen0'] > 0)"
+	assert_output "True True True"
+}
+
+@test "--rotate: every file complete, together exactly what refrt fired; --keep N leaves N" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 3 --rate 1000 --threads 2 \
+		--wait-for-tracer 10 --summary "$T/s.json"
+	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/r.nettrace" --rotate 500ms \
+		--providers DotNETRuntime,DotNETRuntimeRundown
+	assert_success
+	local files=("$T"/r.*.nettrace)
+	((${#files[@]} >= 5)) || flunk "only ${#files[@]} files"
+	run counts_check "${files[@]}" -- "$T/s.json"
+	echo "$output"
+	assert_success
+
+	bg "$T/rt2.out" "$REFRT" --scenario mixed --duration 3 --rate 1000 --threads 2 \
+		--wait-for-tracer 10 --summary "$T/s2.json"
+	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/k.nettrace" --rotate 300ms --keep 2
+	assert_success
+	files=("$T"/k.*.nettrace)
+	assert_equal "${#files[@]}" 2
+	local n
+	n=$(grep -c -- "--rotate: .* complete" <<<"$output")
+	[[ -e $T/k.$((n + 1)).nettrace && -e $T/k.$n.nettrace ]] || flunk "not the newest: ${files[*]}"
+	for f in "${files[@]}"; do
+		"$EBPF_COLLECT" dump "$f" >/dev/null || flunk "$f does not read to its end"
+	done
+}
+
+@test "usage: flight recorder, trigger and rotation mistakes exit 64 with one line" {
+	run "$EBPF_COLLECT" -p 1 --rotate 10m --flight-recorder 30s
+	assert_equal "$status" 64
+	assert_output_contains "use one or the other"
+	run "$EBPF_COLLECT" -p 1 --rotate 10parsecs
+	assert_equal "$status" 64
+	assert_output_contains "invalid --rotate '10parsecs'"
+	require_root
+	run "$EBPF_COLLECT" -p $$ --dump-on NoSuchEvent
+	assert_equal "$status" 64
+	assert_output "ebpf-collect: --dump-on NoSuchEvent: no event NoSuchEvent in the event table"
+	run "$EBPF_COLLECT" -p $$ --dump-on 'GCEnd_V1:Depth>>2'
+	assert_equal "$status" 64
+	run "$EBPF_COLLECT" -p $$ --dump-on 'GCEnd_V1:Colour==2'
+	assert_output "ebpf-collect: --dump-on GCEnd_V1:Colour==2: GCEnd_V1 has no field Colour"
+	run "$EBPF_COLLECT" -p $$ --stop-on 'ExceptionThrown_V1:ExceptionType<x'
+	assert_output "ebpf-collect: --stop-on ExceptionThrown_V1:ExceptionType<x: a string field takes == or !="
+	run "$EBPF_COLLECT" -p $$ --filter GCEnd_V1
+	assert_output "ebpf-collect: --filter GCEnd_V1: expected EVENT:FIELD OP VALUE"
+	run "$EBPF_COLLECT" -p $$ --profile gc-collect --dump-on ExceptionThrown_V1
+	assert_equal "$status" 64
+	assert_output_contains "ExceptionThrown_V1 is not among the selected events"
+}
