@@ -80,6 +80,7 @@ const volatile __u32 targ_ustack = 1;		/* user stacks: 0 no, 1 fp walk, 2 bpf_ge
 const volatile __u32 targ_kstack = 0;		/* capture kernel stacks */
 const volatile __u64 targ_wakeup_bytes = 0;	/* wake the consumer above this fill */
 const volatile __u64 targ_backstop_bytes = 0;	/* and again above this one */
+const volatile __u32 targ_filters = 0;		/* 1: `filters` holds --filter predicates */
 
 #define CE_SCRATCH_BYTES (sizeof(struct ce_clr_event) + 2 * CE_STACK_BYTES + CE_MAX_PAYLOAD)
 
@@ -114,6 +115,13 @@ struct {
 	__type(key, __u32);			/* tgid */
 	__type(value, __u8);
 } targets SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 4096);		/* event table indexes */
+	__type(key, __u32);
+	__type(value, struct ce_filter);
+} filters SEC(".maps");
 
 #include "ce_common.bpf.h"
 
@@ -161,6 +169,88 @@ static __always_inline void read_id(__u8 *dst, long uptr, __u32 *ev_flags, __u32
 		return;
 	}
 	__builtin_memset(dst, 0, 16);
+}
+
+static __always_inline int compare_u64(__u64 a, __u64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static __always_inline int compare_s64(__s64 a, __s64 b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* The string field against the filter's bytes: 0 equal, 1 different. */
+static __always_inline int compare_str(const struct ce_filter *f, long payload)
+{
+	__u8 buf[CE_FILTER_STR_MAX];
+	__u32 n = f->str_len, i;
+
+	if (n > CE_FILTER_STR_MAX || n == 0 ||
+	    bpf_probe_read_user(buf, n & (CE_FILTER_STR_MAX - 1) ? n : CE_FILTER_STR_MAX,
+				(const void *)(payload + f->offset)))
+		return -1;
+	for (i = 0; i < CE_FILTER_STR_MAX; i++) {
+		if (i >= n)
+			break;
+		if (buf[i] != f->str[i])
+			return 1;
+	}
+	return 0;
+}
+
+/* Does the event pass its --filter?  Read the field where it sits. */
+static __always_inline bool filter_pass(struct pt_regs *ctx, const struct ce_filter *f)
+{
+	long payload = 0, len = 0;
+	__u64 v = 0;
+	int c;
+
+	bpf_usdt_arg(ctx, 0, &payload);
+	bpf_usdt_arg(ctx, 1, &len);
+	if (f->kind == CE_FK_STRING) {
+		if (len < f->offset + f->str_len)
+			return f->op == CE_FOP_NE;	/* shorter: not equal */
+		c = compare_str(f, payload);
+		if (c < 0)
+			return true;	/* unreadable: let user space decide */
+	} else {
+		if (f->size > 8 || len < f->offset + f->size ||
+		    bpf_probe_read_user(&v, f->size & 15, (const void *)(payload + f->offset)))
+			return true;
+		if (f->kind == CE_FK_SIGNED) {
+			__u32 sh = 64 - 8 * (f->size & 15);
+
+			c = compare_s64((__s64)(v << sh) >> sh, (__s64)f->value);
+		} else {
+			c = compare_u64(v, f->value);
+		}
+	}
+	switch (f->op) {
+	case CE_FOP_EQ: return c == 0;
+	case CE_FOP_NE: return c != 0;
+	case CE_FOP_LT: return c < 0;
+	case CE_FOP_LE: return c <= 0;
+	case CE_FOP_GT: return c > 0;
+	case CE_FOP_GE: return c >= 0;
+	}
+	return true;
+}
+
+/* Dropped by --filter before any copy (counted)? */
+static __always_inline bool filtered_out(struct pt_regs *ctx, struct ce_counters *cnt)
+{
+	__u32 idx = CE_COOKIE_INDEX(bpf_usdt_cookie(ctx));
+	const struct ce_filter *f;
+
+	if (!targ_filters)
+		return false;
+	f = bpf_map_lookup_elem(&filters, &idx);
+	if (!f || !f->op || filter_pass(ctx, f))
+		return false;
+	__sync_fetch_and_add(&cnt->filter_drops, 1);
+	return true;
 }
 
 /* This CPU's scratch record, claimed for one event; NULL (counted) when the
@@ -240,6 +330,8 @@ static __always_inline int handle_clr_event(struct pt_regs *ctx)
 
 	cnt = bpf_map_lookup_elem(&counters, &zero);
 	if (!cnt)
+		return 0;
+	if (filtered_out(ctx, cnt))
 		return 0;
 	cpu = bpf_get_smp_processor_id();
 	s = claim_scratch(cnt, id >> 32, cpu);

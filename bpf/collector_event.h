@@ -90,6 +90,29 @@ struct ce_counters {
 	__u64 filtered;		/* tgid not a target (guard) */
 	__u64 wakeups;		/* forced consumer wakeups */
 	__u64 bytes;		/* bytes submitted */
+	__u64 filter_drops;	/* --filter: the field did not match */
+};
+
+/*
+ * --filter on one event, evaluated before anything is copied: the field at
+ * a fixed payload offset compared with a value (ARRAY map `filters`, key =
+ * the event's table index).  Strings compare their UTF-16LE bytes with the
+ * terminating NUL unit, so equal means the whole string.
+ */
+#define CE_FILTER_STR_MAX	128
+
+enum ce_filter_op { CE_FOP_EQ = 1, CE_FOP_NE, CE_FOP_LT, CE_FOP_LE, CE_FOP_GT, CE_FOP_GE };
+enum ce_filter_kind { CE_FK_UNSIGNED = 1, CE_FK_SIGNED, CE_FK_STRING };
+
+struct ce_filter {
+	__u8 op;		/* enum ce_filter_op; 0 = no filter */
+	__u8 kind;		/* enum ce_filter_kind */
+	__u8 size;		/* integer field: 1, 2, 4, 8 bytes */
+	__u8 pad;
+	__u16 offset;		/* in the payload */
+	__u16 str_len;		/* string: bytes to compare, NUL unit included */
+	__u64 value;		/* integers (signed ones sign-extended) */
+	__u8 str[CE_FILTER_STR_MAX];
 };
 
 #endif /* EBPF_COLLECT_COLLECTOR_EVENT_H */

@@ -47,7 +47,8 @@
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
-_Static_assert(sizeof(struct ce_counters) == 12 * 8, "ce_counters layout");
+_Static_assert(sizeof(struct ce_counters) == 13 * 8, "ce_counters layout");
+_Static_assert(sizeof(struct ce_filter) == 16 + CE_FILTER_STR_MAX, "ce_filter layout");
 
 
 

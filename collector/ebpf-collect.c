@@ -536,11 +536,15 @@ static int setup_bpf(struct collector *c)
 	c->skel->rodata->targ_backstop_bytes = rb_bytes / 4 * 3;
 	bpf_map__set_max_entries(c->skel->maps.rb, rb_bytes);
 	bpf_map__set_max_entries(c->skel->maps.scratch, c->ncpu);
+	c->skel->rodata->targ_filters = recorder__kernel_filters(c, NULL, false) > 0;
 	err = clr_events__load(c->skel);
 	if (err) {
 		pr_warn("cannot load BPF program: %s\n", strerror(-err));
 		return err;
 	}
+	err = recorder__kernel_filters(c, c->skel->maps.filters, true);
+	if (err < 0)
+		return err;
 	if (c->ug) {	/* --usdt: same ring buffer, same thresholds */
 		usdt_generic__set_follow(c->ug, env.all_processes ? UG_FOLLOW_ALL :
 					 env.usdt_children ? UG_FOLLOW_CHILDREN : UG_FOLLOW_NONE);

@@ -23,6 +23,7 @@
 #include "nettrace.h"
 #include "recorder.h"
 #include "symbolize.h"
+#include "utf16.h"
 #include "collector.h"
 
 /* Without a size bound the window is bounded by this many bytes anyway. */
@@ -294,6 +295,71 @@ int recorder__emit_loss(struct collector *c, const void *rec, size_t len)
 	return nt_writer__note_lost(c->w, LOSS_CAPTURE_THREAD, ln->n);
 }
 
+/* ------------------------------------------------------------ --filter in BPF */
+
+/* The BPF form of a predicate whose field sits at a fixed offset; false when
+ * it has none (user space evaluates it then, as it does every predicate). */
+static bool kernel_form(const struct trigger *tr, struct ce_filter *f)
+{
+	static const uint8_t fop[] = {
+		[TRIG_EQ] = CE_FOP_EQ, [TRIG_NE] = CE_FOP_NE, [TRIG_LT] = CE_FOP_LT,
+		[TRIG_LE] = CE_FOP_LE, [TRIG_GT] = CE_FOP_GT, [TRIG_GE] = CE_FOP_GE,
+	};
+	size_t n = ect_intype_size(tr->intype);
+
+	memset(f, 0, sizeof(*f));
+	if (!tr->fixed || tr->offset > UINT16_MAX || tr->op == TRIG_ANY)
+		return false;
+	f->op = fop[tr->op];
+	f->offset = (uint16_t)tr->offset;
+	if (tr->intype == ECT_UNICODE) {
+		if (2 * strlen(tr->str) + 2 > CE_FILTER_STR_MAX)
+			return false;
+		f->kind = CE_FK_STRING;
+		f->str_len = (uint16_t)utf8_to_utf16le(tr->str, strlen(tr->str), f->str);
+		return f->str_len <= CE_FILTER_STR_MAX;
+	}
+	if (tr->is_string || tr->intype == ECT_DOUBLE || !n || n > 8)
+		return false;
+	f->size = (uint8_t)n;
+	f->kind = tr->intype == ECT_INT32 || tr->intype == ECT_INT64 ? CE_FK_SIGNED :
+		  CE_FK_UNSIGNED;
+	f->value = f->kind == CE_FK_SIGNED ? (uint64_t)tr->s : tr->u;
+	return true;
+}
+
+int recorder__kernel_filters(struct collector *c, struct bpf_map *map, bool loaded)
+{
+	struct recorder *r = &c->rec;
+	struct ce_filter f;
+	uint32_t done[8];
+	int i, k, n = 0, err;
+
+	for (i = 0; i < r->nr_filter; i++) {
+		const struct trigger *tr = &r->filter[i];
+
+		for (k = 0; k < n && done[k] != tr->idx; k++)
+			;
+		if (k < n || !kernel_form(tr, &f)) {
+			if (loaded)
+				pr_info("--filter %s: in user space (%s)\n", tr->spec, k < n ?
+					"a second filter on the event" : "the field has no fixed offset");
+			continue;
+		}
+		done[n++] = tr->idx;
+		if (!loaded)
+			continue;
+		err = bpf_map__update_elem(map, &tr->idx, sizeof(tr->idx), &f, sizeof(f), 0);
+		if (err) {
+			pr_warn("--filter %s: cannot load it into the kernel: %s\n", tr->spec,
+				strerror(-err));
+			return err;
+		}
+		pr_info("--filter %s: in the kernel (offset %u)\n", tr->spec, f.offset);
+	}
+	return n;
+}
+
 /* ------------------------------------------------------------ files */
 
 void recorder__file_done(struct collector *c, const char *path)
@@ -430,9 +496,9 @@ void recorder__print_summary(const struct collector *c)
 	const struct recorder *r = &c->rec;
 	struct flight_stats st;
 
-	if (r->filtered)
-		pr_warn("--filter: %llu events dropped in user space\n",
-			(unsigned long long)r->filtered);
+	if (r->nr_filter)
+		pr_warn("--filter: %llu events dropped in the kernel, %llu in user space\n",
+			(unsigned long long)c->totals.filter_drops, (unsigned long long)r->filtered);
 	if (r->triggers_held)
 		pr_warn("--dump-on: %llu matches inside the window of an earlier dump wrote no "
 			"file of their own\n", (unsigned long long)r->triggers_held);

@@ -56,6 +56,12 @@ void recorder__free(struct collector *c);
 const char *recorder__first_path(struct collector *c);
 bool recorder__writes_live(const struct collector *c);
 
+/* --filter predicates the BPF program can evaluate (field at a fixed
+ * offset): before the load (loaded false) how many there are; after it,
+ * into map.  Count, or -errno. */
+struct bpf_map;
+int recorder__kernel_filters(struct collector *c, struct bpf_map *map, bool loaded);
+
 /* The reorder buffer's callback in place of emit_record. */
 int route_record(void *ctx, const void *rec, size_t len);
 

@@ -242,12 +242,17 @@ print(ev[-1]['event'], ev[-1]['fields'].get('Depth'), ends.count(2))"
 	assert_output "GCEnd_V1 2 1"
 }
 
-@test "--filter keeps only the matching events of that kind; the others are untouched" {
+@test "--filter drops non-matching events in the kernel; the others are untouched" {
 	require_root
 	bg "$T/rt.out" "$REFRT" --scenario mixed --iterations 300 --rate 500 --threads 2 \
 		--wait-for-tracer 10 --summary "$T/s.json"
-	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/f.nettrace" --filter 'GCEnd_V1:Depth>=1'
+	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/f.nettrace" --filter 'GCEnd_V1:Depth>=1' \
+		--filter 'ExceptionThrown_V1:ExceptionType==System.FormatException'
 	assert_success
+	assert_output_contains "--filter GCEnd_V1:Depth>=1: in the kernel (offset 4)"
+	assert_output_contains "--filter ExceptionThrown_V1:ExceptionType==System.FormatException: in the kernel (offset 0)"
+	local dropped
+	dropped=$(sed -n 's/.*--filter: \([0-9]*\) events dropped in the kernel, 0 in user space/\1/p' <<<"$output")
 	"$EBPF_COLLECT" dump --json "$T/f.nettrace" >"$T/d.jsonl"
 	run python3 -c "
 import json
@@ -255,9 +260,13 @@ s = json.load(open('$T/s.json'))
 ev = [json.loads(l) for l in open('$T/d.jsonl')]
 ends = [e['fields']['Depth'] for e in ev if e.get('event') == 'GCEnd_V1']
 starts = [e for e in ev if e.get('event') == 'GCStart_V2']
+exc = [e['fields']['ExceptionType'] for e in ev if e.get('event') == 'ExceptionThrown_V1']
+by = s['exceptions']['by_type']
 print(len(ends) == s['gc']['gen1'] + s['gc']['gen2'] and min(ends) >= 1,
-      len(starts) == s['gc']['count'], s['gc']['gen0'] > 0)"
-	assert_output "True True True"
+      len(starts) == s['gc']['count'], s['gc']['gen0'] > 0,
+      exc == ['System.FormatException'] * by['System.FormatException'],
+      '$dropped' == str(s['gc']['gen0'] + s['exceptions']['total'] - by['System.FormatException']))"
+	assert_output "True True True True True"
 }
 
 @test "--rotate: every file complete, together exactly what refrt fired; --keep N leaves N" {
