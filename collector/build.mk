@@ -13,6 +13,7 @@ COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace
 COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes
 COLLECTOR_SRCS += collector/tracer_pause.c	# the provider's pause word at the end of a trace
 COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c collector/ep_targets.c	# stock .NET: EventPipe
+COLLECTOR_SRCS += collector/host.c	# --all
 COLLECTOR_SRCS += collector/recorder.c collector/flight.c collector/trigger.c collector/series.c	# flight recorder, triggers, rotation
 COLLECTOR_SRCS += collector/manifest_meta.c	# the manifest's events in the nettrace library's terms
 # the subcommands over a trace: dump, report, convert, symbolize
@@ -24,7 +25,7 @@ COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
 
 # the skeleton must exist before the object that includes it is compiled
-$(addprefix $(OUTPUT)/obj/collector/,ebpf-collect.o cli.o clr_events.o stop.o): \
+$(addprefix $(OUTPUT)/obj/collector/,ebpf-collect.o cli.o clr_events.o stop.o host.o): \
 	$(OUTPUT)/clr_events.skel.h
 
 .PHONY: collector-objs

@@ -139,6 +139,9 @@ enum {
 	OPT_DUMP_ON,
 	OPT_STOP_ON,
 	OPT_FILTER,
+	OPT_ALL,
+	OPT_COMM,
+	OPT_PID_FILTER,
 };
 
 static const struct argp_option opts[] = {
@@ -169,6 +172,12 @@ static const struct argp_option opts[] = {
 	  0 },
 	{ "manifest", OPT_MANIFEST, "FILE", 0,
 	  "Event table from this ETW manifest instead of the built-in one (see above)", 0 },
+	{ "all", OPT_ALL, NULL, 0,
+	  "Host-wide: every process with the runtime provider, a --usdt provider or a .NET "
+	  "diagnostics socket, also those started later; kernel events of every process", 0 },
+	{ "comm", OPT_COMM, "GLOB", 0, "With --all: only processes whose comm matches (repeatable)",
+	  0 },
+	{ "pid-filter", OPT_PID_FILTER, "PID,...", 0, "With --all: only these processes", 0 },
 	{ "rotate", OPT_ROTATE, "LIMIT", 0,
 	  "Start a new file every LIMIT: a time (10m, 30s) or a size (1GB, 256MB); "
 	  "files are -o's name with .1, .2, ... before the extension (repeatable: both)", 0 },
@@ -263,6 +272,21 @@ static void parse_series_opt(int key, char *arg, struct argp_state *state)
 	}
 	if (key == OPT_FLIGHT)
 		env.flight = true;
+}
+
+/* --pid-filter PID,PID,... */
+static void parse_pid_filter(char *arg, struct argp_state *state)
+{
+	char *tok, *save = NULL;
+	unsigned long v;
+
+	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (parse_ulong(tok, 1, INT_MAX, &v))
+			argp_error(state, "invalid --pid-filter PID '%s'", tok);
+		if (env.nr_pid_filter >= MAX_PIDS)
+			argp_error(state, "too many --pid-filter PIDs (max %d)", MAX_PIDS);
+		env.pid_filter[env.nr_pid_filter++] = v;
+	}
 }
 
 /* --dump-on, --stop-on, --filter: checked against the event table later */
@@ -364,6 +388,14 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 	case OPT_FILTER:
 		parse_trigger_opt(key, arg, state);
 		break;
+	case OPT_COMM:
+		if (env.nr_comm >= 16)
+			argp_error(state, "too many --comm (max 16)");
+		env.comm[env.nr_comm++] = arg;
+		break;
+	case OPT_PID_FILTER:
+		parse_pid_filter(arg, state);
+		break;
 	case ARGP_KEY_ARG:
 		if (!env.list || env.list_path)
 			argp_error(state, "unexpected argument '%s' (a command goes after --)", arg);
@@ -389,6 +421,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_USDT_CHILDREN:
 		env.usdt_children = true;
+		break;
+	case OPT_ALL:
+		env.all = true;
 		break;
 	case OPT_ALL_PROCESSES:
 		env.all_processes = true;
@@ -455,8 +490,21 @@ int parse_cmdline(int argc, char **argv)
 		}
 		return 0;
 	}
-	if (!env.nr_pids && !env.cmd) {
-		pr_warn("-p PID or -- CMD is required "
+	if (env.all && (env.nr_pids || env.cmd)) {
+		pr_warn("--all traces every process: use --pid-filter or --comm to narrow it, "
+			"not -p or -- CMD\n");
+		return -EINVAL;
+	}
+	if ((env.nr_comm || env.nr_pid_filter) && !env.all) {
+		pr_warn("--comm and --pid-filter narrow --all\n");
+		return -EINVAL;
+	}
+	if (env.all) {	/* host-wide kernel events; exec events find new processes */
+		env.all_processes = true;
+		env.kernel_groups |= KE_GROUP_PROC;	/* profiles add theirs */
+	}
+	if (!env.nr_pids && !env.cmd && !env.all) {
+		pr_warn("-p PID, -- CMD or --all is required "
 			"(try 'ebpf-collect --help')\n");
 		return -EINVAL;
 	}

@@ -450,6 +450,8 @@ int handle_record(void *ctx, void *data, size_t len)
 		c->bad_records++;
 		return 0;
 	}
+	if (h->type == KE_REC_EXEC)	/* --all: a new program to look at */
+		host__note_exec(c, h->pid);
 	err = reorder__push(c->ro, h->timestamp, data, len);
 	if (err) {
 		c->fatal = err;

@@ -19,13 +19,14 @@
 #include "selection.h"
 #include "usdt_generic.h"
 #include "recorder.h"
+#include "host.h"
 
 #ifndef LOG_PREFIX
 #define LOG_PREFIX "ebpf-collect: "
 #endif
 #include "log.h"
 
-#define MAX_PIDS		64
+#define MAX_PIDS		256	/* -p, and the processes --all traces */
 #define MAX_TRIGGERS		8	/* --dump-on, --stop-on, --filter each */
 /* --dump-on without --flight-recorder: the window a dump reaches back */
 #define DEFAULT_FLIGHT_NS	(30 * 1000000000ULL)
@@ -80,6 +81,11 @@ struct env {
 	bool flight;				/* flight-recorder mode */
 	const char *dump_on[MAX_TRIGGERS], *stop_on[MAX_TRIGGERS], *filter[MAX_TRIGGERS];
 	int nr_dump_on, nr_stop_on, nr_filter;
+	bool all;				/* --all: every process with what we trace */
+	pid_t pid_filter[MAX_PIDS];		/* --pid-filter */
+	int nr_pid_filter;
+	const char *comm[16];			/* --comm */
+	int nr_comm;
 };
 
 extern struct env env;
@@ -138,6 +144,7 @@ struct collector {
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
 	struct recorder rec;		/* files, flight recorder, triggers */
+	struct host host;		/* --all */
 };
 
 /* cli.c */

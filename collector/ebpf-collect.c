@@ -189,6 +189,8 @@ static bool targets_alive(struct collector *c)
 	bool any = false;
 	int i;
 
+	if (c->host.on)
+		return true;	/* --all runs until told to stop */
 	if (c->child > 0) {
 		if (!c->child_exited && waitpid(c->child, &c->child_status, WNOHANG) == c->child)
 			c->child_exited = true;
@@ -283,6 +285,10 @@ static int poll_loop(struct collector *c)
 		err = reorder__pop_before(c->ro, now - window, route_record, c);
 		if (!err)
 			err = recorder__tick(c, now, now - window);	/* --rotate, SIGUSR1 */
+		if (err)
+			break;
+		if (!err && c->host.on)
+			err = host__tick(c, now);	/* --all: processes exec'd lately */
 		if (err)
 			break;
 		if (c->sym)	/* snapshots while the targets live */
@@ -724,6 +730,10 @@ static int prepare(struct collector *c)
 		return EXIT_NO_PROCESS;
 	if (check_ep_extra(c))
 		return EXIT_USAGE;
+	if (host__init(c)) {
+		pr_warn("out of memory\n");
+		return EXIT_FAIL;
+	}
 	return recorder__init(c);
 }
 
@@ -803,8 +813,11 @@ static int attach_sources(struct collector *c, const char *cmd_path)
 
 	if (setup_bpf(c))
 		return EXIT_FAIL;
-	ret = attach_all(c, cmd_path);
-	if ((ret == EXIT_OK || ret == EXIT_NO_PROBES) && !c->child) {	/* stock .NET */
+	if (c->host.on)
+		ret = host__scan(c);	/* --all */
+	else
+		ret = attach_all(c, cmd_path);
+	if ((ret == EXIT_OK || ret == EXIT_NO_PROBES) && !c->child && !c->host.on) {
 		int ep = ep_targets__attach(&c->ept, env.pids, c->ep_candidate, env.nr_pids);
 
 		if (ret == EXIT_NO_PROBES || ep != EXIT_NO_PROBES)
@@ -920,7 +933,7 @@ int collect_main(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sa.sa_handler = sig_usr1;
 	sigaction(SIGUSR1, &sa, NULL);
-	if (open_output(&c, c.child > 0 ? c.child : env.pids[0])) {
+	if (open_output(&c, c.child > 0 ? c.child : env.nr_pids ? env.pids[0] : 0)) {
 		ret = EXIT_OUTPUT;
 		goto cleanup;
 	}

@@ -128,6 +128,13 @@ int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand
 	return started ? EXIT_OK : fail;
 }
 
+int ep_targets__attach_one(struct ep_targets *t, int slot, pid_t pid)
+{
+	if (slot < 0 || slot >= EP_TARGETS_MAX || t->ep[slot])
+		return EXIT_NO_PROBES;
+	return start(t, slot, pid, false);
+}
+
 void ep_targets__wait_child(struct ep_targets *t, pid_t child)
 {
 	t->child = child;

@@ -15,7 +15,7 @@
 #include <sys/types.h>
 #include "eventpipe.h"
 
-#define EP_TARGETS_MAX	64
+#define EP_TARGETS_MAX	256	/* = MAX_PIDS (collector.h) */
 
 struct ect_table;
 struct reorder;
@@ -55,6 +55,10 @@ int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand
 /* -- dotnet: wait (poll) for child's socket; then start its session unless
  * has_usdt(ctx, child), and ResumeRuntime. */
 void ep_targets__wait_child(struct ep_targets *t, pid_t child);
+
+/* --all: a session for a process found after the start (slot = its index
+ * among the targets).  EXIT_OK, EXIT_NO_PROBES (no socket) or an exit code. */
+int ep_targets__attach_one(struct ep_targets *t, int slot, pid_t pid);
 
 /* Every poll: the child's start, then each stream into ro.  0 or -errno
  * (t->fail: the exit code). */

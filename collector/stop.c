@@ -222,6 +222,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	kernel_events__print_summary(c->ke, stderr);
 	ep_targets__print_summary(&c->ept, stderr);
 	recorder__print_summary(c);
+	host__print_summary(c);
 	if (c->bad_records || reorder__late(c->ro))
 		pr_warn("%llu malformed records skipped, %llu records out "
 			"of order\n", (unsigned long long)c->bad_records,
@@ -431,4 +432,5 @@ void collector__free(struct collector *c)
 	free(c->pauses);
 	free(c->searched);
 	recorder__free(c);
+	host__free(c);
 }

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * host.c - --all (host.h).  A process becomes a target as a -p PID would at
+ * the start: its tgid goes into the BPF target map before its probes are
+ * attached (the runtime provider pauses itself while they go in), the
+ * symbolizer and the mapping records follow it, and it gets a slot among
+ * the targets for its EventPipe session when it has no USDT provider.
+ * Which files have which providers is remembered per file (device, inode),
+ * so a library every process maps is read once.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "clr_events.skel.h"
+#include "commands.h"
+#include "dotnet_ipc.h"
+#include "event_table.h"
+#include "host.h"
+#include "kernel_events.h"
+#include "mmap_events.h"
+#include "symbolize.h"
+#include "usdt_notes.h"
+#include "collector.h"
+
+#define HOST_F_OURS	1	/* the runtime provider */
+#define HOST_F_UG	2	/* a --usdt provider */
+/* A process that exec'd is looked at again this long: a runtime maps its
+ * libraries and opens its diagnostics socket after the exec. */
+#define PENDING_NS	(5000ULL * 1000 * 1000)
+
+int host__init(struct collector *c)
+{
+	struct host *h = &c->host;
+	struct ug_spec sp;
+	char err[256];
+	int i;
+
+	h->on = env.all;
+	if (!h->on || !env.nr_usdt)
+		return 0;
+	h->ug_providers = calloc(env.nr_usdt, sizeof(*h->ug_providers));
+	if (!h->ug_providers)
+		return -ENOMEM;
+	for (i = 0; i < env.nr_usdt; i++) {
+		if (ug_spec__parse(env.usdt[i], &sp, err, sizeof(err)))
+			continue;	/* checked on the command line */
+		h->ug_providers[h->n_ug++] = strdup(sp.provider);
+		ug_spec__free(&sp);
+	}
+	return 0;
+}
+
+void host__free(struct collector *c)
+{
+	struct host *h = &c->host;
+	int i;
+
+	for (i = 0; i < h->n_ug; i++)
+		free(h->ug_providers[i]);
+	free(h->ug_providers);
+	free(h->seen);
+	free(h->pend);
+	free(h->files);
+	memset(h, 0, sizeof(*h));
+}
+
+static int grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 64;
+	void *q;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*cap = n;
+	return 0;
+}
+
+static bool is_seen(const struct host *h, pid_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < h->n_seen; i++)
+		if (h->seen[i] == pid)
+			return true;
+	return false;
+}
+
+static void mark_seen(struct host *h, pid_t pid)
+{
+	if (!grow((void **)&h->seen, &h->cap_seen, h->n_seen + 1, sizeof(*h->seen)))
+		h->seen[h->n_seen++] = pid;
+}
+
+/* Which of the providers we trace this file's notes name. */
+static uint8_t notes_flags(const struct collector *c, const struct usdt_note_list *l)
+{
+	const struct host *h = &c->host;
+	uint8_t flags = 0;
+	size_t i;
+	int k;
+
+	for (i = 0; i < l->n; i++) {
+		if (ect_find_provider(c->table, l->v[i].provider))
+			flags |= HOST_F_OURS;
+		for (k = 0; k < h->n_ug; k++)
+			if (!strcmp(l->v[i].provider, h->ug_providers[k]))
+				flags |= HOST_F_UG;
+	}
+	return flags;
+}
+
+static uint8_t file_flags(struct collector *c, const struct mapped_file *f)
+{
+	struct host *h = &c->host;
+	struct usdt_note_list notes;
+	uint8_t flags = 0;
+	size_t i;
+
+	for (i = 0; i < h->n_files; i++)
+		if (h->files[i].dev == f->dev && h->files[i].ino == f->ino)
+			return h->files[i].flags;
+	if (!usdt_notes__load(f->open_path, &notes)) {
+		flags = notes_flags(c, &notes);
+		usdt_notes__free(&notes);
+	}
+	if (!grow((void **)&h->files, &h->cap_files, h->n_files + 1, sizeof(*h->files)))
+		h->files[h->n_files++] = (struct host_file){ f->dev, f->ino, flags };
+	return flags;
+}
+
+/* The providers pid's mapped files carry (HOST_F_*), or -errno. */
+static int process_flags(struct collector *c, pid_t pid)
+{
+	struct mapped_file_list files;
+	int flags = 0, err;
+	size_t i;
+
+	err = proc_mapped_files(pid, &files);
+	if (err)
+		return err;
+	for (i = 0; i < files.n; i++)
+		flags |= file_flags(c, &files.v[i]);
+	mapped_file_list__free(&files);
+	return flags;
+}
+
+/* --comm, --pid-filter */
+static bool wanted(pid_t pid)
+{
+	char fn[64], comm[64] = "";
+	FILE *f;
+	int i;
+
+	if (pid == getpid())
+		return false;
+	if (env.nr_pid_filter) {
+		for (i = 0; i < env.nr_pid_filter && env.pid_filter[i] != pid; i++)
+			;
+		if (i == env.nr_pid_filter)
+			return false;
+	}
+	if (!env.nr_comm)
+		return true;
+	snprintf(fn, sizeof(fn), "/proc/%d/comm", (int)pid);
+	f = fopen(fn, "r");
+	if (!f || !fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	if (f)
+		fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	for (i = 0; i < env.nr_comm; i++)
+		if (!fnmatch(env.comm[i], comm, 0))
+			return true;
+	return false;
+}
+
+static int set_target_map(struct collector *c, pid_t pid, bool on)
+{
+	__u32 tgid = pid;
+	__u8 one = 1;
+
+	if (!on)
+		return bpf_map__delete_elem(c->skel->maps.targets, &tgid, sizeof(tgid), 0);
+	return bpf_map__update_elem(c->skel->maps.targets, &tgid, sizeof(tgid), &one,
+				    sizeof(one), 0);
+}
+
+/* pid is a target from now on, in slot env.nr_pids. */
+static void add_target(struct collector *c, pid_t pid, const char *how)
+{
+	int slot = env.nr_pids++;
+
+	env.pids[slot] = pid;
+	c->pid_alive[slot] = true;
+	if (c->sym)
+		symbolize__add_pid(c->sym, pid);
+	if (c->mm)
+		mmap_events__add_pid(c->mm, pid);
+	if (c->ug)
+		usdt_generic__add_target(c->ug, pid);
+	c->host.found++;
+	pr_info("--all: tracing pid %d (%s)\n", pid, how);
+}
+
+/*
+ * Make pid a target if it has what we trace.  1 it is (or was already),
+ * 0 not (yet), -errno.  final: it will not be looked at again.
+ */
+static int consider(struct collector *c, pid_t pid, bool final)
+{
+	int flags, n = 0, g = 0, slot = env.nr_pids;
+
+	if (is_seen(&c->host, pid))
+		return 1;
+	if (!wanted(pid)) {
+		mark_seen(&c->host, pid);
+		return 0;
+	}
+	if (env.nr_pids >= MAX_PIDS) {
+		c->host.full++;
+		mark_seen(&c->host, pid);
+		return 0;
+	}
+	flags = process_flags(c, pid);
+	if (flags < 0) {
+		if (flags == -ESRCH || final)
+			mark_seen(&c->host, pid);
+		return flags == -ESRCH || flags == -EACCES ? 0 : flags;
+	}
+	if (flags) {
+		set_target_map(c, pid, true);	/* before the probes: their first events */
+		n = flags & HOST_F_OURS ? attach_pid(c, pid, false) : 0;
+		g = flags & HOST_F_UG ? usdt_generic__attach_pid(c->ug, pid) : 0;
+		if (n < 0 || g < 0)
+			return n < 0 ? n : g;
+	}
+	if (n > 0 || g > 0) {
+		add_target(c, pid, n > 0 ? "runtime provider" : "--usdt provider");
+		mark_seen(&c->host, pid);
+		return 1;
+	}
+	if (ep_targets__attach_one(&c->ept, slot, pid) == EXIT_OK) {
+		set_target_map(c, pid, true);
+		add_target(c, pid, "EventPipe");
+		mark_seen(&c->host, pid);
+		return 1;
+	}
+	if (flags)
+		set_target_map(c, pid, false);
+	if (final)
+		mark_seen(&c->host, pid);
+	return 0;
+}
+
+int host__scan(struct collector *c)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *de;
+	int err = 0;
+
+	if (!d) {
+		pr_warn("--all: cannot read /proc: %s\n", strerror(errno));
+		return EXIT_FAIL;
+	}
+	while (!err && (de = readdir(d))) {
+		char *end;
+		long pid = strtol(de->d_name, &end, 10);
+
+		if (*end || pid <= 0)
+			continue;
+		err = consider(c, (pid_t)pid, true);
+		err = err < 0 && err != -ENOENT ? err : 0;
+	}
+	closedir(d);
+	if (err) {
+		pr_warn("--all: %s\n", strerror(-err));
+		return EXIT_FAIL;
+	}
+	pr_info("--all: %llu processes traced; new ones are added as they exec\n",
+		(unsigned long long)c->host.found);
+	return EXIT_OK;
+}
+
+void host__note_exec(struct collector *c, pid_t pid)
+{
+	struct host *h = &c->host;
+	size_t i;
+
+	if (!h->on)
+		return;
+	h->execs++;
+	for (i = 0; i < (size_t)env.nr_pids; i++)
+		if (env.pids[i] == pid)
+			return;	/* a target already: the rescan attaches its new files */
+	for (i = 0; i < h->n_seen; i++)	/* the pid is a new program now */
+		if (h->seen[i] == pid) {
+			h->seen[i] = h->seen[--h->n_seen];
+			break;
+		}
+	if (grow((void **)&h->pend, &h->cap_pend, h->n_pend + 1, sizeof(*h->pend)))
+		return;
+	h->pend[h->n_pend++] = (struct host_pending){ pid, now_ns() + PENDING_NS };
+}
+
+int host__tick(struct collector *c, uint64_t now)
+{
+	struct host *h = &c->host;
+	size_t i = 0;
+	int rc;
+
+	while (i < h->n_pend) {
+		bool last = now >= h->pend[i].until;
+
+		rc = consider(c, h->pend[i].pid, last);
+		if (rc < 0 && rc != -ENOENT)
+			return rc;
+		if (rc == 1 || last)
+			h->pend[i] = h->pend[--h->n_pend];
+		else
+			i++;
+	}
+	return 0;
+}
+
+void host__print_summary(const struct collector *c)
+{
+	const struct host *h = &c->host;
+
+	if (!h->on)
+		return;
+	pr_warn("--all: %llu processes traced, %llu execs seen%s\n",
+		(unsigned long long)h->found, (unsigned long long)h->execs,
+		h->full ? "; more than the target limit were left out" : "");
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * host.h - --all: every process of the host that carries the runtime
+ * provider (any generated manifest's providers in the event table), a
+ * --usdt provider asked for, or a .NET diagnostics socket (EventPipe),
+ * traced like a -p target: those running at the start, and those that exec
+ * later (the Linux-Kernel-Process Exec event, host-wide, makes the collector
+ * look within the next poll, and again for a few seconds while a runtime
+ * maps its libraries and opens its socket).  --comm and --pid-filter narrow
+ * it.
+ */
+#ifndef EBPF_COLLECT_HOST_H
+#define EBPF_COLLECT_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct collector;
+
+struct host_file {
+	dev_t dev;
+	ino_t ino;
+	uint8_t flags;		/* HOST_F_* */
+};
+
+struct host_pending {
+	pid_t pid;
+	uint64_t until;		/* look again until then */
+};
+
+struct host {
+	bool on;			/* --all */
+	pid_t *seen;			/* processes looked at and settled */
+	size_t n_seen, cap_seen;
+	struct host_pending *pend;	/* exec'd lately, not a target yet */
+	size_t n_pend, cap_pend;
+	struct host_file *files;	/* per file: which providers its notes have */
+	size_t n_files, cap_files;
+	char **ug_providers;		/* --usdt providers */
+	int n_ug;
+	uint64_t execs, found, full;	/* exec events seen, targets found, over MAX_PIDS */
+};
+
+/* Before the start: --usdt providers.  0 or -ENOMEM. */
+int host__init(struct collector *c);
+void host__free(struct collector *c);
+
+/* Every process running now; EXIT_OK (no target yet is no error). */
+int host__scan(struct collector *c);
+
+/* An Exec event of pid (handle_record, before reordering). */
+void host__note_exec(struct collector *c, pid_t pid);
+
+/* Every poll: look at the processes exec'd lately.  0 or -errno. */
+int host__tick(struct collector *c, uint64_t now);
+
+void host__print_summary(const struct collector *c);
+
+#endif
