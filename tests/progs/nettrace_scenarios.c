@@ -11,8 +11,11 @@
  *   nettrace_scenarios threads OUT   18000 capture threads in 3 regions
  *   nettrace_scenarios full OUT      a file system that fills up (RLIMIT_FSIZE,
  *                                    EFBIG); prints {"events","lost","bytes"}
+ *   nettrace_scenarios v6 OUT        NetTrace V6: 3 processes x 3 threads, each
+ *                                    thread a GCStart_V2 and 2 stacked samples,
+ *                                    4 lost on (2002, 11): 27 events + LossSummary
  *
- * Every scenario but "full" writes 16 + N events as said in its comment.
+ * Every scenario but "full" and "v6" writes 16 + N events as said in its comment.
  */
 #include <errno.h>
 #include <signal.h>
@@ -26,10 +29,10 @@
 static struct nt_writer *w;
 static uint32_t sample_id;
 
-static int open_trace(const char *path)
+static int open_trace(const char *path, uint32_t format)
 {
 	struct nt_trace_info info = { .sync_ts = 1000, .pid = 42, .ncpu = 2,
-				      .sampling_interval_ns = 1000000 };
+				      .sampling_interval_ns = 1000000, .format = format };
 	struct nt_event_desc d = { .provider = "Microsoft-DotNETCore-SampleProfiler",
 				   .name = "ThreadSample", .level = 4 };
 
@@ -103,6 +106,66 @@ static int threads(void)
 	return err;
 }
 
+/* GCStart_V2's payload (the runtime's manifest layout, which TraceEvent
+ * knows: the metadata carries no fields) */
+static void gc_start_payload(uint8_t *p, uint32_t pid, uint64_t tid)
+{
+	uint32_t u32[4] = { pid, tid % 3, 1, 0 };	/* Count, Depth, Reason, Type */
+	uint16_t clr = 9;
+	uint64_t seq = pid * 100 + tid;			/* ClientSequenceNumber */
+
+	memcpy(p, u32, 16);
+	memcpy(p + 16, &clr, 2);
+	memcpy(p + 18, &seq, 8);
+}
+
+static int v6_thread(uint32_t gc_id, uint32_t pid, uint64_t tid, uint64_t *ts)
+{
+	static const int32_t type = 1;
+	uint64_t stack[3] = { 0x7f0000001000ULL + tid, 0x7f0000002000ULL, 0x7f0000003000ULL };
+	uint8_t act[16], gc[26];
+	int err;
+
+	memset(act, (int)(pid / 1000), 16);
+	gc_start_payload(gc, pid, tid);
+	err = nt_writer__write_event(w, &(struct nt_event){
+		.metadata_id = gc_id, .timestamp = *ts += 100, .thread_id = tid,
+		.capture_thread_id = tid, .pid = pid, .activity_id = act, .payload = gc,
+		.payload_size = sizeof(gc) });
+	for (int i = 0; i < 2 && !err; i++) {
+		if (i == 1 && pid == 2002 && tid == 11)
+			err = nt_writer__note_lost_pid(w, pid, tid, 4);
+		err = err ?: nt_writer__write_event(w, &(struct nt_event){
+			.metadata_id = sample_id, .timestamp = *ts += 100, .thread_id = tid,
+			.capture_thread_id = tid, .pid = pid, .payload = &type, .payload_size = 4,
+			.stack = stack, .stack_depth = 3 });
+	}
+	return err;
+}
+
+/* the same thread ids in three processes: nine threads of TraceEvent */
+static int v6(void)
+{
+	static const struct nt_event_desc gc = {
+		.provider = "Microsoft-Windows-DotNETRuntime", .event_id = 1, .name = "",
+		.keywords = 1, .version = 2, .level = 4, .opcode = 1,
+	};
+	static const uint32_t pids[3] = { 1001, 2002, 3003 };
+	uint64_t ts = 2000;
+	uint32_t gc_id;
+	int err;
+
+	err = nt_writer__define(w, &gc, &gc_id);
+	for (int p = 0; p < 3 && !err; p++)
+		for (uint64_t tid = 10; tid < 13 && !err; tid++)
+			err = v6_thread(gc_id, pids[p], tid, &ts);
+	if (!err) {
+		err = nt_writer__close(w, &(struct nt_loss_summary){ .ringbuf_drops = 4 }, ts);
+		w = NULL;
+	}
+	return err;
+}
+
 /* 100000 events of 3 threads into at most 150000 bytes */
 static int full(void)
 {
@@ -129,7 +192,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: nettrace_scenarios late|loss|threads|full OUT\n");
+		fprintf(stderr, "usage: nettrace_scenarios late|loss|threads|full|v6 OUT\n");
 		return 64;
 	}
 	if (!strcmp(argv[1], "full")) {
@@ -138,7 +201,7 @@ int main(int argc, char **argv)
 		signal(SIGXFSZ, SIG_IGN);
 		setrlimit(RLIMIT_FSIZE, &rl);
 	}
-	if (open_trace(argv[2]))
+	if (open_trace(argv[2], strcmp(argv[1], "v6") ? 0 : 6))
 		return 1;
 	if (!strcmp(argv[1], "late"))
 		err = late();
@@ -148,6 +211,8 @@ int main(int argc, char **argv)
 		err = threads();
 	else if (!strcmp(argv[1], "full"))
 		err = full();
+	else if (!strcmp(argv[1], "v6"))
+		err = v6();
 	else
 		err = -EINVAL;
 	if (!err && w)
