@@ -242,6 +242,75 @@ static void check_metadata(const struct nt_metadata *m)
 	ASSERT_EQ(m->fields[18].n_members, 2, "array of objects: members");
 }
 
+static uint64_t digest_event(uint64_t h, const struct nt_read_event *ev)
+{
+	h = hash_mix(h, ev->pid);
+	h = hash_mix(h, ev->thread_id);
+	h = hash_mix(h, ev->capture_thread_id);
+	h = hash_mix(h, ev->timestamp);
+	h = hash_mix(h, ev->lost_before);
+	h = hash_bytes(ev->activity_id, 16, h);
+	h = hash_bytes(ev->related_activity_id, 16, h);
+	h = hash_bytes(ev->stack, ev->stack_depth * 8ull, h);
+	return hash_bytes(ev->payload, ev->payload_size, h);
+}
+
+/* Every event of a file through the stream reader fed step bytes at a time
+ * (step 0: the whole file at once with nt_reader__open_mem). */
+static uint64_t digest_file(const uint8_t *buf, size_t len, size_t step, long *n)
+{
+	struct nt_reader *r = step ? nt_reader__open_stream(NULL) : nt_reader__open_mem(buf, len, NULL);
+	struct nt_read_event ev;
+	uint64_t h = 0;
+	size_t off = 0;
+	int rc;
+
+	*n = 0;
+	for (;;) {
+		rc = nt_reader__next(r, &ev);
+		if (rc == 1) {
+			h = digest_event(h, &ev);
+			++*n;
+			continue;
+		}
+		if (rc != NT_READ_AGAIN)
+			break;
+		if (off == len) {
+			nt_reader__feed_end(r);
+			continue;
+		}
+		size_t k = len - off < step ? len - off : step;
+
+		if (nt_reader__feed(r, buf + off, k))
+			break;
+		off += k;
+	}
+	nt_reader__close(r);
+	if (rc != 0)
+		*n = -1;
+	return h;
+}
+
+static uint8_t *slurp(const char *path, size_t *len);
+
+/* The stream reader (live sessions) gives the same V6 events, labels and
+ * pids included, whatever the pieces. */
+static void check_stream(const char *path)
+{
+	size_t len;
+	uint8_t *buf = slurp(path, &len);
+	long n0, n;
+	uint64_t h0 = digest_file(buf, len, 0, &n0);
+
+	for (size_t step = 1; step < 5000; step = step * 3 + 1) {
+		uint64_t h = digest_file(buf, len, step, &n);
+
+		if (!ASSERT_EQ(n, n0, "stream: events") || !ASSERT_TRUE(h == h0, "stream: same events"))
+			printf("#   step %zu\n", step);
+	}
+	free(buf);
+}
+
 static void test_v6_roundtrip(void)
 {
 	static struct expect x[N_EV];
@@ -300,6 +369,7 @@ static void test_v6_roundtrip(void)
 	ASSERT_EQ(rc, 0, "clean end");
 	ASSERT_EQ(nt_reader__lost(r), 5, "the gap, once");
 	nt_reader__close(r);
+	check_stream(path);
 	for (i = 0; i < N_EV; i++)
 		nt_buf__free(&x[i].payload);
 }
