@@ -421,7 +421,7 @@ EOF
 	check full "$events" "$lost"
 }
 
-@test "V6 writer: three processes with the same thread ids, each event's pid, GCStart_V2 decoded, the gap of (2002, 11)" {
+@test "V6 writer: three processes with the same thread ids, each event's pid, GCStart_V2 decoded, the gaps" {
 	local sc=$OUTPUT/tests/nettrace_scenarios d=$BATS_TEST_TMPDIR
 	[[ -x $sc ]] || flunk "$sc not built"
 	"$sc" v6 "$d/v6.nettrace" || flunk "v6 scenario"
@@ -432,13 +432,15 @@ EOF
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1])]
 summary, events = lines[-1], lines[:-1]
-assert summary["complete"] and summary["events"] == 28 and summary["lost"] == 4, summary
+assert summary["complete"] and summary["events"] == 29 and summary["lost"] == 6, summary
 assert summary["pid"] == 42, summary
 by_pid = {}
 for e in events:
     by_pid[e["pid"]] = by_pid.get(e["pid"], 0) + 1
-assert by_pid == {1001: 9, 2002: 9, 3003: 9, 42: 1}, by_pid
-assert len({(e["pid"], e["tid"]) for e in events if e["pid"] != 42}) == 9
+assert by_pid == {1001: 9, 2002: 9, 3003: 10, 42: 1}, by_pid
+assert len({(e["pid"], e["tid"]) for e in events if e["pid"] != 42}) == 10
+lost = [e for e in events if e["event"] == "EventsLost"]
+assert [(e["pid"], e["tid"], e["fields"]["Count"]) for e in lost] == [(3003, 50, 2)], lost
 guid = lambda b: "-".join(("%02x" % b) * n for n in (4, 2, 2, 2, 6))
 gc = [e for e in events if e["event"] == "GCStart_V2"]
 assert len(gc) == 9, len(gc)

@@ -218,20 +218,21 @@ kernel_frames() {
 	assert_success
 }
 
-@test "traceevent: a V6 trace of three processes: events per process, GCStart_V2 fields, the loss gap" {
+@test "traceevent: a V6 trace of three processes: events per process, GCStart_V2 fields, the loss gaps" {
 	require_tracecheck
 	local sc=$OUTPUT/tests/nettrace_scenarios
 	[[ -x $sc ]] || flunk "$sc not built"
 	"$sc" v6 "$T/v6.nettrace" || flunk "v6 scenario"
-	run tracecheck --json --min-named 0 --expect-lost 4 \
+	run tracecheck --json --min-named 0 --expect-lost 6 \
 		--show Microsoft-Windows-DotNETRuntime/GC/Start "$T/v6.nettrace"
 	assert_success
 	python3 - "$output" <<'EOF' || flunk "$output"
 import json, sys
 j = json.loads(sys.argv[1])
-assert j["ok"] and j["events"] == 28 and j["lost"] == 4, j
+assert j["ok"] and j["events"] == 29 and j["lost"] == 6, j
 assert j["unhandled"] == 0 and j["bad_payloads"] == 0, j
-assert j["by_process"] == {"1001": 9, "2002": 9, "3003": 9, "42": 1}, j["by_process"]
+assert j["by_process"] == {"1001": 9, "2002": 9, "3003": 10, "42": 1}, j["by_process"]
+assert j["by_event"]["ebpf-collect/EventsLost"] == 1, j["by_event"]
 assert j["by_event"]["Microsoft-Windows-DotNETRuntime/GC/Start"] == 9, j["by_event"]
 assert j["by_event"]["Microsoft-DotNETCore-SampleProfiler/Thread/Sample"] == 18, j["by_event"]
 guid = lambda b: "-".join(("%02x" % b) * n for n in (4, 2, 2, 2, 6))
@@ -245,6 +246,6 @@ for e in shown:
     assert f["Reason"] == "Induced" and f["Type"] == "NonConcurrentGC", e
     assert f["ClrInstanceID"] == "9" and f["ClientSequenceNumber"] == str(pid * 100 + tid), e
 t = j["tracelog"]
-assert t["events"] == 28 and t["events_with_stack"] == 18 and t["frames"] == 54, t
+assert t["events"] == 29 and t["events_with_stack"] == 18 and t["frames"] == 54, t
 EOF
 }

@@ -2,7 +2,9 @@
 /*
  * nettrace.h - streaming writer and tolerant reader for .nettrace files
  * (NetTrace V5 semantics in the version-4 FastSerialization container,
- * as `dotnet-trace collect` writes them).  Format reference:
+ * as `dotnet-trace collect` writes them; with nt_trace_info.format = 6 the
+ * writer writes NetTrace V6 instead, whose threads are (process, thread)
+ * pairs, so one file holds events of many processes).  Format reference:
  * docs/nettrace-format.md.
  *
  * Writer: bounded memory.  Events go into an EventBlock buffer (and their
@@ -272,6 +274,10 @@ const char *nt_reader__error(const struct nt_reader *r);
 uint64_t nt_reader__error_offset(const struct nt_reader *r);
 /* Events lost according to sequence-number gaps and sequence points. */
 uint64_t nt_reader__lost(const struct nt_reader *r);
+/* The same for one capture thread (pid 0 = the trace's; V5 files have only
+ * that one), as far as the file has been read. */
+uint64_t nt_reader__thread_lost(const struct nt_reader *r, uint32_t pid,
+				uint64_t capture_thread_id);
 void nt_reader__close(struct nt_reader *r);
 
 /* Decode a payload from the file's own metadata as one JSON object

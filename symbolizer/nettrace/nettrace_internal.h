@@ -327,6 +327,7 @@ struct nt_reader {
 	struct nt_map stack_ids;
 
 	struct nt_map threads;		/* capture thread -> last sequence seen */
+	struct nt_map thread_lost;	/* capture thread -> events lost on it */
 	uint64_t lost;
 
 	int v6;				/* NetTrace V6 block container */
@@ -368,6 +369,7 @@ int rd_parse_metadata(struct nt_reader *r, const uint8_t *p, uint32_t len, uint6
 int rd_read_v6_header(struct nt_reader *r);
 int rd_read_block_v6(struct nt_reader *r);
 void rd_v6_fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_read_event *ev);
+int rd_v6_thread_index(const struct nt_reader *r, uint32_t pid, uint64_t tid, uint64_t *index);
 
 /* ------------------------------------------------------------ writer state
  * Shared by writer.c and writer_meta.c. */

@@ -307,8 +307,12 @@ uint32_t rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, in
 	gap = seq - last - (from_sp ? 0 : 1);
 	/* a "gap" of more than 2^31 is a reordering, not a loss */
 	if (seq != last && gap < 0x80000000u) {
+		struct nt_map_ent *l;
+
 		r->lost += gap;
 		e->val = seq;
+		if (gap && !nt_map__get(&r->thread_lost, thread, &l))
+			l->val += gap;
 		return gap;
 	}
 	return 0;
@@ -845,6 +849,19 @@ uint64_t nt_reader__lost(const struct nt_reader *r)
 	return r->lost;
 }
 
+uint64_t nt_reader__thread_lost(const struct nt_reader *r, uint32_t pid,
+				uint64_t capture_thread_id)
+{
+	uint64_t key = capture_thread_id;	/* V6: the thread's index */
+	struct nt_map_ent *e;
+
+	if (r->v6 ? rd_v6_thread_index(r, pid, capture_thread_id, &key)
+		  : pid && pid != r->info.pid)
+		return 0;
+	e = nt_map__find(&r->thread_lost, key);
+	return e ? e->val : 0;
+}
+
 void nt_reader__close(struct nt_reader *r)
 {
 	if (!r)
@@ -860,6 +877,7 @@ void nt_reader__close(struct nt_reader *r)
 	nt_map__free(&r->stack_ids);
 	nt_map__free(&r->threads);
 	nt_map__free(&r->v6_threads);
+	nt_map__free(&r->thread_lost);
 	nt_map__free(&r->v6_pids);
 	nt_map__free(&r->v6_labels);
 	free(r->label_ids);

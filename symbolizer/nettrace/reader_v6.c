@@ -494,6 +494,27 @@ void rd_v6_fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_r
 	}
 }
 
+/* The index of OS thread tid of process pid (0: the trace's); -1 if no
+ * Thread row (still in use) names it. */
+int rd_v6_thread_index(const struct nt_reader *r, uint32_t pid, uint64_t tid, uint64_t *index)
+{
+	if (!pid)
+		pid = r->info.pid;
+	for (size_t i = 0; i < r->v6_threads.cap; i++) {
+		const struct nt_map_ent *t = &r->v6_threads.ents[i];
+		const struct nt_map_ent *p;
+
+		if (!t->used || t->val != tid + 1)
+			continue;
+		p = nt_map__find(&r->v6_pids, t->key);
+		if ((p ? p->val - 1 : r->info.pid) == pid) {
+			*index = t->key;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 int rd_read_block_v6(struct nt_reader *r)
 {
 	size_t start = r->pos, content, len;

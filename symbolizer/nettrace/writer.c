@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * writer.c - streaming .nettrace writer (NetTrace V5 semantics in the
- * version-4 FastSerialization container; docs/nettrace-format.md).
+ * version-4 FastSerialization container; docs/nettrace-format.md).  What
+ * follows holds for V6 output too; writer_v6.c frames its blocks and maps
+ * threads to indexes, the rest is shared.
  *
  * Design
  * ------

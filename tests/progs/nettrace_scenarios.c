@@ -13,7 +13,9 @@
  *                                    EFBIG); prints {"events","lost","bytes"}
  *   nettrace_scenarios v6 OUT        NetTrace V6: 3 processes x 3 threads, each
  *                                    thread a GCStart_V2 and 2 stacked samples,
- *                                    4 lost on (2002, 11): 27 events + LossSummary
+ *                                    4 lost on (2002, 11), 2 on (3003, 50) before
+ *                                    any event: 27 events + EventsLost marker +
+ *                                    LossSummary, 6 lost
  *
  * Every scenario but "full" and "v6" writes 16 + N events as said in its comment.
  */
@@ -159,6 +161,7 @@ static int v6(void)
 	for (int p = 0; p < 3 && !err; p++)
 		for (uint64_t tid = 10; tid < 13 && !err; tid++)
 			err = v6_thread(gc_id, pids[p], tid, &ts);
+	err = err ?: nt_writer__note_lost_pid(w, 3003, 50, 2);
 	if (!err) {
 		err = nt_writer__close(w, &(struct nt_loss_summary){ .ringbuf_drops = 4 }, ts);
 		w = NULL;

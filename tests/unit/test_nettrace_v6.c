@@ -368,6 +368,9 @@ static void test_v6_roundtrip(void)
 	}
 	ASSERT_EQ(rc, 0, "clean end");
 	ASSERT_EQ(nt_reader__lost(r), 5, "the gap, once");
+	ASSERT_EQ(nt_reader__thread_lost(r, 2002, 10), 5, "on its thread");
+	ASSERT_EQ(nt_reader__thread_lost(r, 1001, 10), 0, "same tid, other process");
+	ASSERT_EQ(nt_reader__thread_lost(r, 3003, 10), 0, "same tid, third process");
 	nt_reader__close(r);
 	check_stream(path);
 	for (i = 0; i < N_EV; i++)
@@ -463,6 +466,9 @@ static void test_v6_lost_marker(void)
 	ASSERT_EQ(rc, 0, "clean end");
 	ASSERT_EQ(n, 3, "marker + 2 events");
 	ASSERT_EQ(nt_reader__lost(r), 3 + 4, "both gaps");
+	ASSERT_EQ(nt_reader__thread_lost(r, 777, 70), 3, "gap after the marker");
+	ASSERT_EQ(nt_reader__thread_lost(r, 888, 70), 4, "gap between events");
+	ASSERT_EQ(nt_reader__thread_lost(r, 0, 70), 0, "tid 70 of the trace's process: none");
 	nt_reader__close(r);
 }
 
@@ -616,6 +622,17 @@ static void test_v5_unchanged(void)
 	if (ASSERT_EQ(len[0], len[1], "same size"))
 		ASSERT_MEMEQ(data[0], data[1], len[0], "same bytes");
 	ASSERT_TRUE(len[0] > 8 && !memcmp(data[0] + 8, "\x14\0\0\0", 4), "V5 header");
+	{
+		struct nt_reader *r = nt_reader__open(paths[1], NULL);
+		struct nt_read_event ev;
+
+		while (nt_reader__next(r, &ev) == 1)
+			ASSERT_EQ(ev.pid, 4242, "V5: the trace's process");
+		ASSERT_EQ(nt_reader__thread_lost(r, 0, 1), 2, "V5: the gap on thread 1");
+		ASSERT_EQ(nt_reader__thread_lost(r, 4242, 1), 2, "V5: pid = the trace's");
+		ASSERT_EQ(nt_reader__thread_lost(r, 1, 1), 0, "V5: no other process");
+		nt_reader__close(r);
+	}
 	free(data[0]);
 	free(data[1]);
 	v6_info(&info, 7);
