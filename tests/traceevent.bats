@@ -249,3 +249,26 @@ t = j["tracelog"]
 assert t["events"] == 29 and t["events_with_stack"] == 18 and t["frames"] == 54, t
 EOF
 }
+
+@test "traceevent: every field kind decodes the same from V6 metadata as from V5" {
+	require_tracecheck
+	local sc=$OUTPUT/tests/nettrace_scenarios k
+	[[ -x $sc ]] || flunk "$sc not built"
+	for k in 5 6; do
+		"$sc" kinds$k "$T/kinds$k.nettrace" || flunk "kinds$k scenario"
+		tracecheck --json --no-tracelog --show Test-AllKinds/Everything \
+			"$T/kinds$k.nettrace" >"$T/kinds$k.json" || flunk "$(cat "$T/kinds$k.json")"
+	done
+	python3 - "$T/kinds5.json" "$T/kinds6.json" <<'EOF' || flunk "$(cat "$T"/kinds?.json)"
+import json, sys
+v5, v6 = (json.load(open(f))["shown"] for f in sys.argv[1:])
+assert len(v5) == 1 and len(v6) == 1, (v5, v6)
+f = v6[0]["fields"]
+assert f == v5[0]["fields"], (v5, v6)
+assert (v5[0]["pid"], v6[0]["pid"]) == (42, 77), "V5: the trace's process; V6: the event's"
+assert v6[0]["version"] == 3
+assert f["Values"] == "[30, 31, 32]" and f["Name"] == "h\u00e9llo" and f["I64"] == "-5000000000", f
+assert f["Pair"] == '{ "Code":"42", "Text":"pair" }', f
+assert f["Pairs"] == '[{ "Code":"0", "Text":"a" }, { "Code":"1", "Text":"b" }]', f
+EOF
+}

@@ -16,8 +16,10 @@
  *                                    4 lost on (2002, 11), 2 on (3003, 50) before
  *                                    any event: 27 events + EventsLost marker +
  *                                    LossSummary, 6 lost
+ *   nettrace_scenarios kinds5 OUT    one self-describing event with a field of
+ *   nettrace_scenarios kinds6 OUT    every kind (arrays and objects too), V5/V6
  *
- * Every scenario but "full" and "v6" writes 16 + N events as said in its comment.
+ * "late", "loss" and "threads" write 16 + N events as said in their comments.
  */
 #include <errno.h>
 #include <signal.h>
@@ -169,6 +171,50 @@ static int v6(void)
 	return err;
 }
 
+/* One event whose fields are of every kind the writer describes. */
+static int kinds(void)
+{
+	static const struct nt_field_desc pair[] = {
+		{ .name = "Code", .type = NT_TYPE_UINT16 },
+		{ .name = "Text", .type = NT_TYPE_STRING },
+	};
+#define F(n, t) { .name = n, .type = NT_TYPE_##t }
+	static const struct nt_field_desc fields[] = {
+		F("Bool", BOOLEAN), F("Char", CHAR), F("SByte", SBYTE), F("Byte", BYTE),
+		F("I16", INT16), F("U16", UINT16), F("I32", INT32), F("U32", UINT32),
+		F("I64", INT64), F("U64", UINT64), F("F32", SINGLE), F("F64", DOUBLE),
+		F("Time", DATETIME), F("Id", GUID), F("Name", STRING),
+		{ .name = "Values", .type = NT_TYPE_ARRAY, .elem_type = NT_TYPE_UINT32 },
+		{ .name = "Pair", .type = NT_TYPE_OBJECT, .members = pair, .n_members = 2 },
+		{ .name = "Pairs", .type = NT_TYPE_ARRAY, .elem_type = NT_TYPE_OBJECT,
+		  .members = pair, .n_members = 2 },
+	};
+#undef F
+	static const struct nt_event_desc d = {
+		.provider = "Test-AllKinds", .event_id = 7, .name = "Everything", .version = 3,
+		.level = 5, .keywords = 0x8000000000000001ULL, .fields = fields, .n_fields = 18,
+	};
+	/* the payload, field by field (little-endian; strings UTF-16LE + NUL) */
+	static const uint8_t p[] = {
+		1, 0, 0, 0,  'D', 0,  0xfd,  200,  0x2e, 0xfb,  0xe8, 0xfd,
+		0x60, 0x79, 0xfe, 0xff,  3, 0, 0, 0,
+		0x00, 0x0e, 0xfa, 0xd5, 0xfe, 0xff, 0xff, 0xff,
+		0xf2, 0xde, 0xbc, 0x9a, 0x78, 0x56, 0x34, 0x12,
+		0, 0, 0xc0, 0x3f,  0, 0, 0, 0, 0, 0, 0x04, 0x40,
+		0x00, 0x00, 0x34, 0xd4, 0x03, 0x84, 0xd8, 0x01,
+		3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18,
+		'h', 0, 0xe9, 0, 'l', 0, 'l', 0, 'o', 0, 0, 0,
+		3, 0,  30, 0, 0, 0,  31, 0, 0, 0,  32, 0, 0, 0,
+		42, 0,  'p', 0, 'a', 0, 'i', 0, 'r', 0, 0, 0,
+		2, 0,  0, 0, 'a', 0, 0, 0,  1, 0, 'b', 0, 0, 0,
+	};
+	uint32_t id;
+
+	return nt_writer__define(w, &d, &id) ?: nt_writer__write_event(w, &(struct nt_event){
+		.metadata_id = id, .timestamp = 2000, .thread_id = 5, .capture_thread_id = 5,
+		.pid = 77, .payload = p, .payload_size = sizeof(p) });
+}
+
 /* 100000 events of 3 threads into at most 150000 bytes */
 static int full(void)
 {
@@ -195,7 +241,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: nettrace_scenarios late|loss|threads|full|v6 OUT\n");
+		fprintf(stderr, "usage: nettrace_scenarios late|loss|threads|full|v6|kinds5|kinds6 OUT\n");
 		return 64;
 	}
 	if (!strcmp(argv[1], "full")) {
@@ -204,7 +250,7 @@ int main(int argc, char **argv)
 		signal(SIGXFSZ, SIG_IGN);
 		setrlimit(RLIMIT_FSIZE, &rl);
 	}
-	if (open_trace(argv[2], strcmp(argv[1], "v6") ? 0 : 6))
+	if (open_trace(argv[2], !strcmp(argv[1], "v6") || !strcmp(argv[1], "kinds6") ? 6 : 0))
 		return 1;
 	if (!strcmp(argv[1], "late"))
 		err = late();
@@ -216,6 +262,8 @@ int main(int argc, char **argv)
 		err = full();
 	else if (!strcmp(argv[1], "v6"))
 		err = v6();
+	else if (!strcmp(argv[1], "kinds5") || !strcmp(argv[1], "kinds6"))
+		err = kinds();
 	else
 		err = -EINVAL;
 	if (!err && w)

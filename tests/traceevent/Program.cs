@@ -126,12 +126,17 @@ static class Reader
 		}
 	}
 
+	// A field value as text; arrays element by element.
+	static string? Text(object? v) => v is Array a && v is not byte[]
+		? "[" + string.Join(", ", a.Cast<object?>().Select(Text)) + "]"
+		: v?.ToString();
+
 	// One event as --show lists it (the object is reused after the callback).
 	static JsonObject Describe(TraceEvent e)
 	{
 		var fields = new JsonObject();
 		for (int i = 0; i < e.PayloadNames.Length; i++)
-			fields[e.PayloadNames[i]] = e.PayloadValue(i)?.ToString();
+			fields[e.PayloadNames[i]] = Text(e.PayloadValue(i));
 		return new JsonObject {
 			["pid"] = e.ProcessID, ["tid"] = e.ThreadID, ["version"] = (int)e.Version,
 			["activity_id"] = e.ActivityID.ToString(), ["fields"] = fields,
