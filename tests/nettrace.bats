@@ -453,3 +453,15 @@ seq = [e["seq"] for e in events if (e["pid"], e["capture_tid"]) == (2002, 11)]
 assert seq == [1, 2, 7], seq
 EOF
 }
+
+@test "V6 writer: 60000 events, late events, 177 lost, sequence points: our reader counts what the writer wrote" {
+	local sc=$OUTPUT/tests/nettrace_scenarios d=$BATS_TEST_TMPDIR
+	[[ -x $sc ]] || flunk "$sc not built"
+	run "$sc" v6mix "$d/v6mix.nettrace"
+	assert_success
+	[[ $output == '{"events": 60000, "lost": 177}' ]] || flunk "$output"
+	run dump --json "$d/v6mix.nettrace"
+	assert_success
+	[[ ${lines[${#lines[@]}-1]} == *'"events":60000,"lost":177,"with_stack":60000,'*'"complete":true,'* ]] ||
+		flunk "dump: ${lines[${#lines[@]}-1]}"
+}

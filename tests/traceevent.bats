@@ -272,3 +272,19 @@ assert f["Pair"] == '{ "Code":"42", "Text":"pair" }', f
 assert f["Pairs"] == '[{ "Code":"0", "Text":"a" }, { "Code":"1", "Text":"b" }]', f
 EOF
 }
+
+@test "traceevent: a 60000-event V6 trace (late events, activity ids, sequence points) reads as ours" {
+	require_tracecheck
+	local sc=$OUTPUT/tests/nettrace_scenarios
+	[[ -x $sc ]] || flunk "$sc not built"
+	"$sc" v6mix "$T/v6mix.nettrace" >/dev/null || flunk "v6mix scenario"
+	run tracecheck --json --min-named 0 --expect-lost 177 "$T/v6mix.nettrace"
+	assert_success
+	python3 - "$output" <<'EOF' || flunk "$output"
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["ok"] and j["events"] == 60000 and j["lost"] == 177, j
+assert j["by_process"] == {"1001": 20000, "2002": 20000, "3003": 20000}, j["by_process"]
+assert j["tracelog"]["events"] == 60000 and j["tracelog"]["events_with_stack"] == 60000, j
+EOF
+}

@@ -16,6 +16,11 @@
  *                                    4 lost on (2002, 11), 2 on (3003, 50) before
  *                                    any event: 27 events + EventsLost marker +
  *                                    LossSummary, 6 lost
+ *   nettrace_scenarios v6mix OUT     NetTrace V6, 60000 events of 3 processes x
+ *                                    20 threads: activity ids, 3000 distinct stacks,
+ *                                    late events of other threads, a loss every
+ *                                    1000 events (59 x 3 lost), a sequence point
+ *                                    every 20000; prints {"events","lost"}
  *   nettrace_scenarios kinds5 OUT    one self-describing event with a field of
  *   nettrace_scenarios kinds6 OUT    every kind (arrays and objects too), V5/V6
  *
@@ -171,6 +176,51 @@ static int v6(void)
 	return err;
 }
 
+/* Many blocks and sequence points of a V6 trace (a fixed pseudo-random
+ * sequence, so every run writes the same file). */
+static int v6mix(void)
+{
+	static const int32_t type = 1;
+	uint64_t stack[8], ts = 2000, events = 0, lost = 0, x = 12345;
+	uint8_t act[16] = { 0 }, payload[200] = { 0 };
+	int err = 0;
+
+	for (int i = 0; i < 60000 && !err; i++) {
+		uint32_t pid = 1001 + (i % 3) * 1001, depth;
+		uint64_t tid = 10 + (i / 3) % 20, late = 0;
+
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		depth = 1 + (x >> 60) % 8;
+		for (uint32_t k = 0; k < depth; k++)
+			stack[k] = 0x7f0000000000ULL + ((x >> 33) % 3000) * 64 + k;
+		act[0] = (x >> 20) % 50;
+		if (i % 97 == 0 && i)
+			late = 50;	/* older than its predecessors: not sorted */
+		ts += 10;
+		err = nt_writer__write_event(w, &(struct nt_event){
+			.metadata_id = sample_id, .timestamp = ts - late, .thread_id = tid,
+			.capture_thread_id = tid, .pid = pid, .processor = i % 4,
+			.activity_id = act[0] ? act : NULL, .payload = i % 2 ? payload : (const void *)&type,
+			.payload_size = i % 2 ? 20 + (x >> 40) % 180 : 4, .stack = stack,
+			.stack_depth = depth });
+		events++;
+		if (!err && i % 1000 == 999 && i < 59000) {
+			err = nt_writer__note_lost_pid(w, pid, tid, 3);
+			lost += 3;
+		}
+		if (!err && i % 20000 == 19999)
+			err = nt_writer__flush(w);
+	}
+	if (!err) {
+		err = nt_writer__close(w, NULL, ts);
+		w = NULL;
+	}
+	if (!err)
+		printf("{\"events\": %llu, \"lost\": %llu}\n", (unsigned long long)events,
+		       (unsigned long long)lost);
+	return err;
+}
+
 /* One event whose fields are of every kind the writer describes. */
 static int kinds(void)
 {
@@ -241,7 +291,7 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: nettrace_scenarios late|loss|threads|full|v6|kinds5|kinds6 OUT\n");
+		fprintf(stderr, "usage: nettrace_scenarios late|loss|threads|full|v6|v6mix|kinds5|kinds6 OUT\n");
 		return 64;
 	}
 	if (!strcmp(argv[1], "full")) {
@@ -250,7 +300,8 @@ int main(int argc, char **argv)
 		signal(SIGXFSZ, SIG_IGN);
 		setrlimit(RLIMIT_FSIZE, &rl);
 	}
-	if (open_trace(argv[2], !strcmp(argv[1], "v6") || !strcmp(argv[1], "kinds6") ? 6 : 0))
+	if (open_trace(argv[2], !strcmp(argv[1], "v6") || !strcmp(argv[1], "v6mix") ||
+		       !strcmp(argv[1], "kinds6") ? 6 : 0))
 		return 1;
 	if (!strcmp(argv[1], "late"))
 		err = late();
@@ -262,6 +313,8 @@ int main(int argc, char **argv)
 		err = full();
 	else if (!strcmp(argv[1], "v6"))
 		err = v6();
+	else if (!strcmp(argv[1], "v6mix"))
+		err = v6mix();
 	else if (!strcmp(argv[1], "kinds5") || !strcmp(argv[1], "kinds6"))
 		err = kinds();
 	else
