@@ -56,7 +56,9 @@ static int put_str(struct nt_buf *b, const char *s)
 {
 	size_t n = s ? strlen(s) : 0;
 
-	if (n > UINT32_MAX || nt_buf__reserve(b, 5 + n))
+	if (n > UINT32_MAX)
+		return -E2BIG;
+	if (nt_buf__reserve(b, 5 + n))
 		return -ENOMEM;
 	nt_put_varint(b, n);
 	nt_put_bytes(b, s, n);
@@ -334,13 +336,19 @@ uint32_t wr_v6_capture_pid(struct nt_writer *w, uint64_t capture_thread_id)
 	return e ? (uint32_t)e->val : w->info.pid;
 }
 
-/* ev with its thread ids replaced by thread indexes (process 0 = the trace's). */
+/*
+ * ev with its thread ids replaced by thread indexes (process 0 = the
+ * trace's).  An event too big for one block is refused here, before it
+ * could make a block write fail and stop the whole trace.
+ */
 int wr_v6_map_event(struct nt_writer *w, const struct nt_event *ev, struct nt_event *out)
 {
 	uint32_t pid = ev->pid ? ev->pid : w->info.pid;
 	struct nt_map_ent *e;
 	int err;
 
+	if (ev->payload_size > V6_MAX_BLOCK - NT_BLOCK_HEADER_SIZE - NT_MAX_HEADER)
+		return -E2BIG;
 	*out = *ev;
 	err = wr_v6_thread_index(w, pid, ev->thread_id, &out->thread_id);
 	if (!err)

@@ -329,6 +329,13 @@ static void test_v6_roundtrip(void)
 		return;
 	ASSERT_OK(nt_writer__define(w, &all_desc, &ids[0]), "define all kinds");
 	ASSERT_OK(nt_writer__define(w, &gc_desc, &ids[1]), "define GCStart");
+	{
+		static uint8_t big[1 << 24];
+
+		ASSERT_EQ(nt_writer__write_event(w, &(struct nt_event){ .metadata_id = ids[1],
+			.timestamp = 2000000000ULL, .payload = big, .payload_size = sizeof(big) }),
+			  -E2BIG, "an event bigger than a V6 block: refused, the trace goes on");
+	}
 	for (i = 0; i < N_EV; i++) {
 		make_event(&x[i], i, ids);
 		if (i == 61)	/* (2002, 10)'s next event, #64, follows a gap */
