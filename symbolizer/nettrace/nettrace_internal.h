@@ -473,6 +473,8 @@ struct nt_v6 {
 	uint32_t threads_in_out;	/* indexes whose rows are in w->out or on disk */
 	uint32_t threads_on_disk;	/* ... on disk */
 	struct nt_map capture_pid;	/* capture thread id -> pid of its last event */
+	uint32_t last_pid;		/* the last event's thread, when it was its own */
+	uint64_t last_tid, last_index;	/* capture thread (index 0: none yet) */
 
 	struct nt_map label_of;		/* hash of the two ids -> label list id */
 	uint8_t (*labels)[32];		/* by id - 1: activity, related activity */

@@ -343,6 +343,7 @@ uint32_t wr_v6_capture_pid(struct nt_writer *w, uint64_t capture_thread_id)
  */
 int wr_v6_map_event(struct nt_writer *w, const struct nt_event *ev, struct nt_event *out)
 {
+	struct nt_v6 *v = w->v6;
 	uint32_t pid = ev->pid ? ev->pid : w->info.pid;
 	struct nt_map_ent *e;
 	int err;
@@ -350,14 +351,30 @@ int wr_v6_map_event(struct nt_writer *w, const struct nt_event *ev, struct nt_ev
 	if (ev->payload_size > V6_MAX_BLOCK - NT_BLOCK_HEADER_SIZE - NT_MAX_HEADER)
 		return -E2BIG;
 	*out = *ev;
+	/* consecutive events mostly come from one thread: its last lookup (and
+	 * capture_pid is still right, as any other event clears last_index) */
+	if (v->last_index && pid == v->last_pid && ev->thread_id == v->last_tid &&
+	    ev->capture_thread_id == ev->thread_id) {
+		out->thread_id = out->capture_thread_id = v->last_index;
+		return 0;
+	}
+	v->last_index = 0;
 	err = wr_v6_thread_index(w, pid, ev->thread_id, &out->thread_id);
-	if (!err)
+	if (!err && ev->capture_thread_id == ev->thread_id)
+		out->capture_thread_id = out->thread_id;
+	else if (!err)
 		err = wr_v6_thread_index(w, pid, ev->capture_thread_id, &out->capture_thread_id);
 	if (!err)
-		err = nt_map__get(&w->v6->capture_pid, ev->capture_thread_id, &e);
-	if (!err)
-		e->val = pid;
-	return err;
+		err = nt_map__get(&v->capture_pid, ev->capture_thread_id, &e);
+	if (err)
+		return err;
+	e->val = pid;
+	if (ev->capture_thread_id == ev->thread_id) {
+		v->last_pid = pid;
+		v->last_tid = ev->thread_id;
+		v->last_index = out->thread_id;
+	}
+	return 0;
 }
 
 /* ------------------------------------------------------------ label lists */

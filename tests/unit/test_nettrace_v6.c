@@ -479,6 +479,37 @@ static void test_v6_lost_marker(void)
 	nt_reader__close(r);
 }
 
+/* note_lost without a pid follows the capture thread's latest process, even
+ * when the writer's one-thread lookup cache skips the map. */
+static void test_v6_lost_latest_pid(void)
+{
+	static const struct { uint32_t pid; uint64_t tid, capture; } evs[] = {
+		{ 500, 80, 80 }, { 500, 80, 80 }, { 600, 81, 80 }, { 500, 80, 80 },
+	};
+	const char *path = tmp_path("latest.nettrace");
+	struct nt_trace_info info;
+	struct nt_reader *r;
+	struct nt_read_event ev;
+	struct nt_writer *w;
+	uint32_t id;
+
+	v6_info(&info, 6);
+	w = nt_writer__open(path, &info);
+	nt_writer__define(w, &gc_desc, &id);
+	for (size_t i = 0; i < sizeof(evs) / sizeof(evs[0]); i++)
+		nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id, .pid = evs[i].pid,
+			.timestamp = 2000000000ULL + i, .thread_id = evs[i].tid,
+			.capture_thread_id = evs[i].capture });
+	ASSERT_OK(nt_writer__note_lost(w, 80, 2), "lost");
+	ASSERT_OK(nt_writer__close(w, NULL, 0), "close");
+	r = nt_reader__open(path, NULL);
+	while (nt_reader__next(r, &ev) == 1)
+		;
+	ASSERT_EQ(nt_reader__thread_lost(r, 500, 80), 2, "charged to (500, 80)");
+	ASSERT_EQ(nt_reader__thread_lost(r, 600, 80), 0, "not to (600, 80)");
+	nt_reader__close(r);
+}
+
 /* ------------------------------------------------------------ on disk */
 
 static long count_complete(const char *path, uint32_t *pid_mask)
@@ -657,6 +688,7 @@ int main(void)
 	RUN(test_v6_roundtrip);
 	RUN(test_v6_payload_json);
 	RUN(test_v6_lost_marker);
+	RUN(test_v6_lost_latest_pid);
 	RUN(test_v6_cut_after_flush);
 	RUN(test_v6_full_disk);
 	RUN(test_v5_unchanged);
