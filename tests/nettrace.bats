@@ -420,3 +420,48 @@ EOF
 	((events > 1000 && lost > 1000)) || flunk "full: $output"
 	check full "$events" "$lost"
 }
+
+@test "V6 writer: three processes with the same thread ids, each event's pid, GCStart_V2 decoded, the gaps" {
+	local sc=$OUTPUT/tests/nettrace_scenarios d=$BATS_TEST_TMPDIR
+	[[ -x $sc ]] || flunk "$sc not built"
+	"$sc" v6 "$d/v6.nettrace" || flunk "v6 scenario"
+	[[ $(head -c 16 "$d/v6.nettrace" | od -An -tx1 | tr -d ' \n') == 4e657474726163650000000006000000 ]] ||
+		flunk "not a V6 header"
+	dump "$d/v6.nettrace" --json >"$d/v6.jsonl" || flunk "dump failed"
+	python3 - "$d/v6.jsonl" <<'EOF' || flunk "$(tail -1 "$d/v6.jsonl")"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+summary, events = lines[-1], lines[:-1]
+assert summary["complete"] and summary["events"] == 29 and summary["lost"] == 6, summary
+assert summary["pid"] == 42, summary
+by_pid = {}
+for e in events:
+    by_pid[e["pid"]] = by_pid.get(e["pid"], 0) + 1
+assert by_pid == {1001: 9, 2002: 9, 3003: 10, 42: 1}, by_pid
+assert len({(e["pid"], e["tid"]) for e in events if e["pid"] != 42}) == 10
+lost = [e for e in events if e["event"] == "EventsLost"]
+assert [(e["pid"], e["tid"], e["fields"]["Count"]) for e in lost] == [(3003, 50, 2)], lost
+guid = lambda b: "-".join(("%02x" % b) * n for n in (4, 2, 2, 2, 6))
+gc = [e for e in events if e["event"] == "GCStart_V2"]
+assert len(gc) == 9, len(gc)
+for e in gc:
+    f = e["fields"]
+    assert (f["Count"], f["Depth"], f["ClrInstanceID"]) == (e["pid"], e["tid"] % 3, 9), e
+    assert f["ClientSequenceNumber"] == e["pid"] * 100 + e["tid"], e
+    assert e["activity_id"] == guid(e["pid"] // 1000), e
+seq = [e["seq"] for e in events if (e["pid"], e["capture_tid"]) == (2002, 11)]
+assert seq == [1, 2, 7], seq
+EOF
+}
+
+@test "V6 writer: 60000 events, late events, 177 lost, sequence points: our reader counts what the writer wrote" {
+	local sc=$OUTPUT/tests/nettrace_scenarios d=$BATS_TEST_TMPDIR
+	[[ -x $sc ]] || flunk "$sc not built"
+	run "$sc" v6mix "$d/v6mix.nettrace"
+	assert_success
+	[[ $output == '{"events": 60000, "lost": 177}' ]] || flunk "$output"
+	run dump --json "$d/v6mix.nettrace"
+	assert_success
+	[[ ${lines[${#lines[@]}-1]} == *'"events":60000,"lost":177,"with_stack":60000,'*'"complete":true,'* ]] ||
+		flunk "dump: ${lines[${#lines[@]}-1]}"
+}

@@ -217,3 +217,74 @@ kernel_frames() {
 	echo "${#files[@]} traces"
 	assert_success
 }
+
+@test "traceevent: a V6 trace of three processes: events per process, GCStart_V2 fields, the loss gaps" {
+	require_tracecheck
+	local sc=$OUTPUT/tests/nettrace_scenarios
+	[[ -x $sc ]] || flunk "$sc not built"
+	"$sc" v6 "$T/v6.nettrace" || flunk "v6 scenario"
+	run tracecheck --json --min-named 0 --expect-lost 6 \
+		--show Microsoft-Windows-DotNETRuntime/GC/Start "$T/v6.nettrace"
+	assert_success
+	python3 - "$output" <<'EOF' || flunk "$output"
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["ok"] and j["events"] == 29 and j["lost"] == 6, j
+assert j["unhandled"] == 0 and j["bad_payloads"] == 0, j
+assert j["by_process"] == {"1001": 9, "2002": 9, "3003": 10, "42": 1}, j["by_process"]
+assert j["by_event"]["ebpf-collect/EventsLost"] == 1, j["by_event"]
+assert j["by_event"]["Microsoft-Windows-DotNETRuntime/GC/Start"] == 9, j["by_event"]
+assert j["by_event"]["Microsoft-DotNETCore-SampleProfiler/Thread/Sample"] == 18, j["by_event"]
+guid = lambda b: "-".join(("%02x" % b) * n for n in (4, 2, 2, 2, 6))
+shown = j["shown"]
+assert {(e["pid"], e["tid"]) for e in shown} == {(p, t) for p in (1001, 2002, 3003) for t in (10, 11, 12)}
+assert len(shown) == 9, shown
+for e in shown:
+    f, pid, tid = e["fields"], e["pid"], e["tid"]
+    assert e["version"] == 2 and e["activity_id"] == guid(pid // 1000), e
+    assert f["Count"] == str(pid) and f["Depth"] == str(tid % 3), e
+    assert f["Reason"] == "Induced" and f["Type"] == "NonConcurrentGC", e
+    assert f["ClrInstanceID"] == "9" and f["ClientSequenceNumber"] == str(pid * 100 + tid), e
+t = j["tracelog"]
+assert t["events"] == 29 and t["events_with_stack"] == 18 and t["frames"] == 54, t
+EOF
+}
+
+@test "traceevent: every field kind decodes the same from V6 metadata as from V5" {
+	require_tracecheck
+	local sc=$OUTPUT/tests/nettrace_scenarios k
+	[[ -x $sc ]] || flunk "$sc not built"
+	for k in 5 6; do
+		"$sc" kinds$k "$T/kinds$k.nettrace" || flunk "kinds$k scenario"
+		tracecheck --json --no-tracelog --show Test-AllKinds/Everything \
+			"$T/kinds$k.nettrace" >"$T/kinds$k.json" || flunk "$(cat "$T/kinds$k.json")"
+	done
+	python3 - "$T/kinds5.json" "$T/kinds6.json" <<'EOF' || flunk "$(cat "$T"/kinds?.json)"
+import json, sys
+v5, v6 = (json.load(open(f))["shown"] for f in sys.argv[1:])
+assert len(v5) == 1 and len(v6) == 1, (v5, v6)
+f = v6[0]["fields"]
+assert f == v5[0]["fields"], (v5, v6)
+assert (v5[0]["pid"], v6[0]["pid"]) == (42, 77), "V5: the trace's process; V6: the event's"
+assert v6[0]["version"] == 3
+assert f["Values"] == "[30, 31, 32]" and f["Name"] == "h\u00e9llo" and f["I64"] == "-5000000000", f
+assert f["Pair"] == '{ "Code":"42", "Text":"pair" }', f
+assert f["Pairs"] == '[{ "Code":"0", "Text":"a" }, { "Code":"1", "Text":"b" }]', f
+EOF
+}
+
+@test "traceevent: a 60000-event V6 trace (late events, activity ids, sequence points) reads as ours" {
+	require_tracecheck
+	local sc=$OUTPUT/tests/nettrace_scenarios
+	[[ -x $sc ]] || flunk "$sc not built"
+	"$sc" v6mix "$T/v6mix.nettrace" >/dev/null || flunk "v6mix scenario"
+	run tracecheck --json --min-named 0 --expect-lost 177 "$T/v6mix.nettrace"
+	assert_success
+	python3 - "$output" <<'EOF' || flunk "$output"
+import json, sys
+j = json.loads(sys.argv[1])
+assert j["ok"] and j["events"] == 60000 and j["lost"] == 177, j
+assert j["by_process"] == {"1001": 20000, "2002": 20000, "3003": 20000}, j["by_process"]
+assert j["tracelog"]["events"] == 60000 and j["tracelog"]["events_with_stack"] == 60000, j
+EOF
+}

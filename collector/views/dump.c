@@ -45,7 +45,7 @@ static const char dump_doc[] =
 "\n"
 "--json: JSON Lines.  One object per event:\n"
 "  {\"type\":\"event\", \"provider\", \"event\", \"id\", \"version\", \"timestamp\"\n"
-"   (clock ticks), \"pid\" (the trace's process), \"tid\", \"capture_tid\", \"seq\",\n"
+"   (clock ticks), \"pid\" (the event's process), \"tid\", \"capture_tid\", \"seq\",\n"
 "   \"cpu\", \"stack\" (leaf-first \"0x...\" strings, [] if none), \"fields\" (decoded\n"
 "   payload object) or \"payload_hex\", and when non-zero \"activity_id\",\n"
 "   \"related_activity_id\"}\n"
@@ -348,7 +348,7 @@ int dump_main(int argc, char **argv)
 			with_stack++;
 		if (!nt_map__get(&per_meta, (uintptr_t)ev.meta, &e))
 			e->val++;
-		print_event(stdout, &ev, nt_reader__info(r)->pid, env.json);
+		print_event(stdout, &ev, ev.pid, env.json);	/* V6: many processes */
 	}
 	nc = collect_counts(&per_meta, &counts);
 	if (nc < 0) {

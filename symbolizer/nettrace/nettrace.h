@@ -2,7 +2,9 @@
 /*
  * nettrace.h - streaming writer and tolerant reader for .nettrace files
  * (NetTrace V5 semantics in the version-4 FastSerialization container,
- * as `dotnet-trace collect` writes them).  Format reference:
+ * as `dotnet-trace collect` writes them; with nt_trace_info.format = 6 the
+ * writer writes NetTrace V6 instead, whose threads are (process, thread)
+ * pairs, so one file holds events of many processes).  Format reference:
  * docs/nettrace-format.md.
  *
  * Writer: bounded memory.  Events go into an EventBlock buffer (and their
@@ -81,6 +83,7 @@ struct nt_trace_info {
 	uint32_t pid;
 	uint32_t ncpu;
 	uint32_t sampling_interval_ns;	/* ExpectedCPUSamplingRate */
+	uint32_t format;		/* 0 or 5: NetTrace V5; 6: V6 (many processes) */
 };
 
 struct nt_event {
@@ -95,6 +98,7 @@ struct nt_event {
 	uint32_t payload_size;
 	const uint64_t *stack;		/* leaf first; NULL/0 = no stack */
 	uint32_t stack_depth;
+	uint32_t pid;			/* V6: OS process of thread_id, 0 = info->pid */
 };
 
 /* Counters the collector hands over at the end; written as a summary event. */
@@ -132,6 +136,12 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev);
  * "ebpf-collect", id 2, UInt32 Count) is written first, at the newest
  * timestamp: TraceEvent counts no gap before a thread's first event. */
 int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n);
+/* The same for the capture thread of process pid (0 = info->pid); V6 keeps
+ * one sequence per (pid, thread).  nt_writer__note_lost takes, in V6, the
+ * process of that thread's last event (Linux thread ids are unique across
+ * processes while they run). */
+int nt_writer__note_lost_pid(struct nt_writer *w, uint32_t pid, uint64_t capture_thread_id,
+			     uint32_t n);
 
 /* Write out all pending blocks followed by a sequence-point block.  (After
  * every write, not only a flush, the file ends with the end-of-stream byte,
@@ -237,6 +247,8 @@ struct nt_read_event {
 	const uint64_t *stack;		/* leaf first, zero-extended to 64 bits */
 	uint32_t stack_depth;
 	uint64_t file_offset;		/* of the event blob */
+	uint32_t pid;			/* OS process of thread_id (V5: the trace's) */
+	uint32_t lost_before;		/* sequence gap just before it on its capture thread */
 };
 
 /*
@@ -283,6 +295,10 @@ const char *nt_reader__error(const struct nt_reader *r);
 uint64_t nt_reader__error_offset(const struct nt_reader *r);
 /* Events lost according to sequence-number gaps and sequence points. */
 uint64_t nt_reader__lost(const struct nt_reader *r);
+/* The same for one capture thread (pid 0 = the trace's; V5 files have only
+ * that one), as far as the file has been read. */
+uint64_t nt_reader__thread_lost(const struct nt_reader *r, uint32_t pid,
+				uint64_t capture_thread_id);
 void nt_reader__close(struct nt_reader *r);
 
 /* Decode a payload from the file's own metadata as one JSON object

@@ -327,10 +327,15 @@ struct nt_reader {
 	struct nt_map stack_ids;
 
 	struct nt_map threads;		/* capture thread -> last sequence seen */
+	struct nt_map thread_lost;	/* capture thread -> events lost on it */
 	uint64_t lost;
 
 	int v6;				/* NetTrace V6 block container */
 	struct nt_map v6_threads;	/* V6 thread index -> OS thread id + 1 */
+	struct nt_map v6_pids;		/* V6 thread index -> OS process id + 1 */
+	struct nt_map v6_labels;	/* label list id -> index in label_ids */
+	uint8_t (*label_ids)[32];	/* activity, related activity (this SP region) */
+	size_t n_label_ids, cap_label_ids;
 
 	/* the current (validated) EventBlock, decoded again event by event */
 	const uint8_t *blk_p, *blk_end;
@@ -354,7 +359,7 @@ int rd_fields_alloc(uint32_t n, int depth, struct nt_field_desc **out);
 void rd_fields_free(struct nt_field_desc *f, uint32_t n);
 void rd_metadata_free(struct nt_metadata *m);
 int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off);
-void rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int from_sp);
+uint32_t rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int from_sp);
 int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len);
 int rd_read_event_block(struct nt_reader *r, size_t start, size_t len);
 struct timespec rd_systemtime(const uint8_t *p);
@@ -363,6 +368,8 @@ int rd_parse_metadata(struct nt_reader *r, const uint8_t *p, uint32_t len, uint6
 /* reader_v6.c */
 int rd_read_v6_header(struct nt_reader *r);
 int rd_read_block_v6(struct nt_reader *r);
+void rd_v6_fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_read_event *ev);
+int rd_v6_thread_index(const struct nt_reader *r, uint32_t pid, uint64_t tid, uint64_t *index);
 
 /* ------------------------------------------------------------ writer state
  * Shared by writer.c and writer_meta.c. */
@@ -387,6 +394,7 @@ struct nt_hdr {
 	uint8_t activity_id[16];
 	uint8_t related_activity_id[16];
 	uint32_t payload_size;
+	uint32_t label_list;	/* V6: replaces the two activity ids */
 };
 
 /* A MetadataBlock or EventBlock being filled. */
@@ -439,6 +447,7 @@ struct nt_writer {
 	/* every metadata payload defined, [u32 length][bytes]...: a next file
 	 * (nt_writer__next_file) starts with them, so ids stay valid */
 	struct nt_buf meta_hist;
+	struct nt_v6 *v6;	/* NetTrace V6 output, or NULL for V5 */
 };
 
 /* Write the pending metadata and event blocks; 0 or -errno. */
@@ -450,5 +459,53 @@ int wr_begin_file(struct nt_writer *w, const char *path);
 /* Summary, last blocks, sequence point, end of stream, fsync, close. */
 int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_t last_ts,
 		struct nt_salvage *salvaged);
+/* Empty a written Metadata/Event block and its header-compression state. */
+void wr_block_reset(struct nt_block *blk);
+/* SYSTEMTIME (8 uint16, day of week included) of a wall-clock time */
+void wr_put_systemtime(struct nt_buf *b, const struct timespec *t);
+
+/* ------------------------------------------------------------ V6 writer
+ * writer_v6.c: the block container, thread indexes, label lists. */
+
+#define NT_V6_MAX_LABELS	(1u << 16)	/* label lists per SP region */
+
+/* (pid, tid) of one thread index (index - 1) */
+struct nt_v6_thread {
+	uint64_t tid;
+	uint32_t pid;
+};
+
+struct nt_v6 {
+	struct nt_map index_of;		/* hash of (pid, tid) -> thread index */
+	struct nt_v6_thread *threads;	/* by index - 1 */
+	uint32_t n_threads, cap_threads;
+	struct nt_buf thread_rows;	/* pending Thread block */
+	uint32_t threads_in_out;	/* indexes whose rows are in w->out or on disk */
+	uint32_t threads_on_disk;	/* ... on disk */
+	struct nt_map capture_pid;	/* capture thread id -> pid of its last event */
+	uint32_t last_pid;		/* the last event's thread, when it was its own */
+	uint64_t last_tid, last_index;	/* capture thread (index 0: none yet) */
+
+	struct nt_map label_of;		/* hash of the two ids -> label list id */
+	uint8_t (*labels)[32];		/* by id - 1: activity, related activity */
+	uint32_t n_labels, cap_labels;
+	struct nt_buf label_rows;	/* pending LabelList block */
+	uint32_t labels_first, labels_count;
+};
+
+int wr_v6_open(struct nt_writer *w);
+void wr_v6_free(struct nt_writer *w);
+int wr_v6_blocks(struct nt_writer *w);
+int wr_v6_sequence_point(struct nt_writer *w, uint64_t ts);
+void wr_v6_new_region(struct nt_writer *w);
+int wr_v6_drop_pending(struct nt_writer *w);
+int wr_v6_thread_index(struct nt_writer *w, uint32_t pid, uint64_t tid, uint64_t *index);
+uint32_t wr_v6_capture_pid(struct nt_writer *w, uint64_t capture_thread_id);
+int wr_v6_map_event(struct nt_writer *w, const struct nt_event *ev, struct nt_event *out);
+int wr_v6_label_id(struct nt_writer *w, const uint8_t *activity, const uint8_t *related,
+		   uint32_t *id);
+void wr_v6_encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt_hdr *h,
+			 int sorted);
+int wr_v6_metadata_row(struct nt_buf *b, uint32_t id, const struct nt_event_desc *d);
 
 #endif /* EBPF_COLLECT_NETTRACE_INTERNAL_H */

@@ -290,7 +290,8 @@ int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len)
 }
 
 /* Count sequence gaps of one capture thread up to seq. */
-void rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int from_sp)
+/* Returns the events lost before seq (0: none). */
+uint32_t rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int from_sp)
 {
 	struct nt_map_ent *e = r->buf_thread;
 	uint32_t last, gap;
@@ -299,16 +300,22 @@ void rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int fr
 	 * entry (valid until the next insertion, which goes through here) */
 	if (!e || e->key != thread) {
 		if (nt_map__get(&r->threads, thread, &e))
-			return;
+			return 0;
 		r->buf_thread = e;
 	}
 	last = (uint32_t)e->val;
 	gap = seq - last - (from_sp ? 0 : 1);
 	/* a "gap" of more than 2^31 is a reordering, not a loss */
 	if (seq != last && gap < 0x80000000u) {
+		struct nt_map_ent *l;
+
 		r->lost += gap;
 		e->val = seq;
+		if (gap && !nt_map__get(&r->thread_lost, thread, &l))
+			l->val += gap;
+		return gap;
 	}
+	return 0;
 }
 
 static int read_sp_block(struct nt_reader *r, size_t start, size_t len)
@@ -789,17 +796,10 @@ static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_
 		r->buf_stack_id = e->stack_id;
 		r->buf_stack_depth = n;
 	}
-	rd_note_sequence(r, e->capture_thread_id, e->sequence, 0);
-	if (r->v6) {
-		/* thread indexes -> OS thread ids (the index when none was given) */
-		struct nt_map_ent *t = nt_map__find(&r->v6_threads, e->thread_id);
-
-		if (t && t->val)
-			ev->thread_id = t->val - 1;
-		t = nt_map__find(&r->v6_threads, e->capture_thread_id);
-		if (t && t->val)
-			ev->capture_thread_id = t->val - 1;
-	}
+	ev->lost_before = rd_note_sequence(r, e->capture_thread_id, e->sequence, 0);
+	ev->pid = r->info.pid;
+	if (r->v6)
+		rd_v6_fill_event(r, e, ev);
 }
 
 int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev)
@@ -849,6 +849,19 @@ uint64_t nt_reader__lost(const struct nt_reader *r)
 	return r->lost;
 }
 
+uint64_t nt_reader__thread_lost(const struct nt_reader *r, uint32_t pid,
+				uint64_t capture_thread_id)
+{
+	uint64_t key = capture_thread_id;	/* V6: the thread's index */
+	struct nt_map_ent *e;
+
+	if (r->v6 ? rd_v6_thread_index(r, pid, capture_thread_id, &key)
+		  : pid && pid != r->info.pid)
+		return 0;
+	e = nt_map__find(&r->thread_lost, key);
+	return e ? e->val : 0;
+}
+
 void nt_reader__close(struct nt_reader *r)
 {
 	if (!r)
@@ -864,6 +877,10 @@ void nt_reader__close(struct nt_reader *r)
 	nt_map__free(&r->stack_ids);
 	nt_map__free(&r->threads);
 	nt_map__free(&r->v6_threads);
+	nt_map__free(&r->thread_lost);
+	nt_map__free(&r->v6_pids);
+	nt_map__free(&r->v6_labels);
+	free(r->label_ids);
 	free(r->stack_buf);
 	free(r);
 }

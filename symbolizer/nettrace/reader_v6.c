@@ -302,7 +302,7 @@ static int read_v6_thread(struct nt_reader *r, size_t start, size_t len)
 	while (c.p < c.end) {
 		size_t off = c.p - r->data;
 		struct nt_map_ent *e;
-		uint64_t index, v, tid = 0;
+		uint64_t index, pid = 0, tid = 0;
 		uint16_t rsize;
 		struct cur row;
 
@@ -320,7 +320,7 @@ static int read_v6_thread(struct nt_reader *r, size_t start, size_t len)
 
 			switch (kind) {
 			case 1: bad = skip_str6(&row); break;
-			case 2: bad = cur_varint(&row, 10, &v); break;
+			case 2: bad = cur_varint(&row, 10, &pid); pid++; break;
 			case 3: bad = cur_varint(&row, 10, &tid); break;
 			case 4: bad = skip_str6(&row) || skip_str6(&row); break;
 			default:
@@ -334,6 +334,10 @@ static int read_v6_thread(struct nt_reader *r, size_t start, size_t len)
 		if (nt_map__get(&r->v6_threads, index, &e))
 			return rd_fail(r, off, "out of memory");
 		e->val = tid + 1;
+		if (pid && nt_map__get(&r->v6_pids, index, &e))
+			return rd_fail(r, off, "out of memory");
+		if (pid)
+			e->val = pid;
 	}
 	return 0;
 }
@@ -377,6 +381,7 @@ static int read_v6_sp(struct nt_reader *r, size_t start, size_t len, int remove)
 		rd_note_sequence(r, index, seq, 1);
 		if (remove) {
 			v6_forget_thread(&r->v6_threads, index);
+			v6_forget_thread(&r->v6_pids, index);
 			v6_forget_thread(&r->threads, index);
 			r->buf_thread = NULL;	/* entries may have moved */
 		}
@@ -387,8 +392,11 @@ static int read_v6_sp(struct nt_reader *r, size_t start, size_t len, int remove)
 		nt_map__clear(&r->stack_ids);
 		r->n_stacks = 0;
 		r->buf_stack_id = 0;
+		nt_map__clear(&r->v6_labels);
+		r->n_label_ids = 0;
 		if (flags & 1) {
 			nt_map__clear(&r->v6_threads);
+			nt_map__clear(&r->v6_pids);
 			nt_map__clear(&r->threads);
 			r->buf_thread = NULL;
 		}
@@ -398,6 +406,113 @@ static int read_v6_sp(struct nt_reader *r, size_t start, size_t len, int remove)
 		}
 	}
 	return 0;
+}
+
+/* Label lengths by kind (1..10); 0: strings, handled apart */
+static const uint8_t label_len[11] = { 0, 16, 16, 16, 8, 0, 0, 1, 8, 1, 1 };
+
+/* One label list: the activity ids are kept, other labels skipped. */
+static int parse_label_list(struct cur *c, uint8_t *ids)
+{
+	uint8_t kind;
+
+	memset(ids, 0, 32);
+	do {
+		uint64_t v;
+
+		if (c->p >= c->end)
+			return -1;
+		kind = *c->p++;
+		uint8_t k = kind & 0x7f;
+
+		if (k == 0 || k > 10)
+			return -1;
+		if (k == 5 || k == 6) {
+			if (skip_str6(c) || (k == 5 ? skip_str6(c) : cur_varint(c, 10, &v)))
+				return -1;
+			continue;
+		}
+		if (c->end - c->p < label_len[k])
+			return -1;
+		if (k == 1 || k == 2)
+			memcpy(ids + (k - 1) * 16, c->p, 16);
+		c->p += label_len[k];
+	} while (!(kind & 0x80));
+	return 0;
+}
+
+static int read_v6_labels(struct nt_reader *r, size_t start, size_t len)
+{
+	struct cur c = { r->data + start, r->data + start + len, 0 };
+	uint32_t first, count;
+
+	if (len < 8)
+		return rd_fail(r, start, "LabelList block too short");
+	first = nt_get_u32(c.p);
+	count = nt_get_u32(c.p + 4);
+	c.p += 8;
+	for (uint32_t i = 0; i < count; i++) {
+		struct nt_map_ent *e;
+
+		if (r->n_label_ids == r->cap_label_ids) {
+			size_t ncap = r->cap_label_ids ? r->cap_label_ids * 2 : 64;
+			uint8_t (*n)[32] = realloc(r->label_ids, ncap * sizeof(*n));
+
+			if (!n)
+				return rd_fail(r, start, "out of memory");
+			r->label_ids = n;
+			r->cap_label_ids = ncap;
+		}
+		if (parse_label_list(&c, r->label_ids[r->n_label_ids]))
+			return rd_fail(r, c.p - r->data, "label list %u truncated or unknown",
+				       first + i);
+		if (nt_map__get(&r->v6_labels, (uint64_t)first + i, &e))
+			return rd_fail(r, start, "out of memory");
+		e->val = r->n_label_ids++;
+	}
+	return 0;
+}
+
+/* Thread indexes -> OS process and thread ids (the index when the Thread
+ * row gave no id), label list -> activity ids. */
+void rd_v6_fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_read_event *ev)
+{
+	struct nt_map_ent *t = nt_map__find(&r->v6_threads, e->thread_id);
+
+	if (t && t->val)
+		ev->thread_id = t->val - 1;
+	t = nt_map__find(&r->v6_pids, e->thread_id);
+	if (t)
+		ev->pid = t->val - 1;
+	t = nt_map__find(&r->v6_threads, e->capture_thread_id);
+	if (t && t->val)
+		ev->capture_thread_id = t->val - 1;
+	t = e->label_list ? nt_map__find(&r->v6_labels, e->label_list) : NULL;
+	if (t) {
+		memcpy(ev->activity_id, r->label_ids[t->val], 16);
+		memcpy(ev->related_activity_id, r->label_ids[t->val] + 16, 16);
+	}
+}
+
+/* The index of OS thread tid of process pid (0: the trace's); -1 if no
+ * Thread row (still in use) names it. */
+int rd_v6_thread_index(const struct nt_reader *r, uint32_t pid, uint64_t tid, uint64_t *index)
+{
+	if (!pid)
+		pid = r->info.pid;
+	for (size_t i = 0; i < r->v6_threads.cap; i++) {
+		const struct nt_map_ent *t = &r->v6_threads.ents[i];
+		const struct nt_map_ent *p;
+
+		if (!t->used || t->val != tid + 1)
+			continue;
+		p = nt_map__find(&r->v6_pids, t->key);
+		if ((p ? p->val - 1 : r->info.pid) == pid) {
+			*index = t->key;
+			return 0;
+		}
+	}
+	return -1;
 }
 
 int rd_read_block_v6(struct nt_reader *r)
@@ -445,7 +560,10 @@ int rd_read_block_v6(struct nt_reader *r)
 	case V6_REMOVE_THREAD:
 		err = read_v6_sp(r, content, len, 1);
 		break;
-	default:	/* LabelList and unknown kinds: skipped */
+	case V6_LABEL_LIST:
+		err = read_v6_labels(r, content, len);
+		break;
+	default:	/* unknown kinds: skipped */
 		break;
 	}
 	if (err)
@@ -464,6 +582,7 @@ int rd_read_v6_header(struct nt_reader *r)
 	if (major != 6)
 		return rd_fail(r, 12, "NetTrace major version %u (6 expected)", major);
 	r->v6 = 1;
+	r->info.format = 6;
 	if (r->size < 24)
 		return rd_fail(r, 20, "file ends before the Trace block");
 	len = nt_get_u32(r->data + 20) & 0xffffff;

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * writer.c - streaming .nettrace writer (NetTrace V5 semantics in the
- * version-4 FastSerialization container; docs/nettrace-format.md).
+ * version-4 FastSerialization container; docs/nettrace-format.md).  What
+ * follows holds for V6 output too; writer_v6.c frames its blocks and maps
+ * threads to indexes, the rest is shared.
  *
  * Design
  * ------
@@ -64,6 +66,16 @@ static void writer_free(struct nt_writer *w);
 
 /* ------------------------------------------------------------ raw output */
 
+/* The end-of-stream marker: the byte 01 (V5), an empty block of kind 0 (V6) */
+static const uint8_t end_marker[4];
+static const uint8_t end_marker_v5[1] = { NT_TAG_NULL };
+
+static const uint8_t *end_bytes(const struct nt_writer *w, size_t *len)
+{
+	*len = w->v6 ? sizeof(end_marker) : sizeof(end_marker_v5);
+	return w->v6 ? end_marker : end_marker_v5;
+}
+
 static int out_write(struct nt_writer *w, const uint8_t *p, size_t n)
 {
 	while (n) {
@@ -95,7 +107,8 @@ static int out_write(struct nt_writer *w, const uint8_t *p, size_t n)
  */
 static int out_commit(struct nt_writer *w)
 {
-	static const uint8_t end = NT_TAG_NULL;
+	size_t end_len;
+	const uint8_t *end = end_bytes(w, &end_len);
 	int err;
 
 	err = out_write(w, w->out.data, w->out.len);
@@ -105,7 +118,9 @@ static int out_commit(struct nt_writer *w)
 	if (err)
 		return err;
 	w->good_offset = w->offset;
-	(void)!pwrite(w->fd, &end, 1, (off_t)w->offset);	/* best effort: see above */
+	if (w->v6)
+		w->v6->threads_on_disk = w->v6->threads_in_out;
+	(void)!pwrite(w->fd, end, end_len, (off_t)w->offset);	/* best effort: see above */
 	return 0;
 }
 
@@ -163,14 +178,18 @@ static int out_event_block(struct nt_writer *w, const char *name, struct nt_bloc
 	nt_put_u64(&h, blk->min_ts);
 	nt_put_u64(&h, blk->max_ts);
 	err = out_block(w, name, hdr, sizeof(hdr), blk->buf.data, blk->buf.len);
-	if (err)
-		return err;
+	if (!err)
+		wr_block_reset(blk);
+	return err;
+}
+
+void wr_block_reset(struct nt_block *blk)
+{
 	blk->buf.len = 0;
 	blk->count = 0;
 	memset(&blk->prev, 0, sizeof(blk->prev));
 	blk->min_ts = UINT64_MAX;
 	blk->max_ts = 0;
-	return 0;
 }
 
 /* Write every pending block: Metadata -> Stack -> Event. */
@@ -180,9 +199,11 @@ int wr_flush_blocks(struct nt_writer *w)
 
 	if (w->err)
 		return w->err;
-	if (w->meta.count)
+	if (w->v6)
+		err = wr_v6_blocks(w);
+	else if (w->meta.count)
 		err = out_event_block(w, "MetadataBlock", &w->meta);
-	if (!err && w->stacks_count) {
+	if (!err && !w->v6 && w->stacks_count) {
 		uint8_t hdr[8];
 		struct nt_buf h = { .data = hdr, .cap = sizeof(hdr) };
 
@@ -194,7 +215,7 @@ int wr_flush_blocks(struct nt_writer *w)
 			w->stacks_count = 0;
 		}
 	}
-	if (!err && w->ev.count)
+	if (!err && !w->v6 && w->ev.count)
 		err = out_event_block(w, "EventBlock", &w->ev);
 	if (err) {
 		w->err = err;
@@ -217,6 +238,10 @@ static int write_sequence_point(struct nt_writer *w, uint64_t ts)
 	err = wr_flush_blocks(w);
 	if (err)
 		return err;
+	if (w->v6) {
+		err = wr_v6_sequence_point(w, ts);
+		goto written;
+	}
 	err = nt_buf__reserve(&body, 12 + w->threads.used * 12);
 	if (err)
 		goto cleanup;
@@ -233,6 +258,7 @@ static int write_sequence_point(struct nt_writer *w, uint64_t ts)
 	}
 	memcpy(body.data + 8, &n_listed, 4);	/* little-endian hosts only, as everywhere */
 	err = out_block(w, "SPBlock", NULL, 0, body.data, body.len);
+written:
 	if (err)
 		goto cleanup;
 	err = out_commit(w);
@@ -249,6 +275,8 @@ static int write_sequence_point(struct nt_writer *w, uint64_t ts)
 	w->arena_len = 0;
 	w->next_stack_id = 1;
 	w->stacks_first_id = 1;
+	if (w->v6)
+		wr_v6_new_region(w);
 cleanup:
 	if (err && !w->err)
 		w->err = err;
@@ -258,14 +286,13 @@ cleanup:
 
 /* ------------------------------------------------------------ open */
 
-static void put_trace_object(struct nt_buf *b, const struct nt_trace_info *info)
+void wr_put_systemtime(struct nt_buf *b, const struct timespec *t)
 {
 	struct tm tm;
-	time_t secs = info->sync_utc.tv_sec;
+	time_t secs = t->tv_sec;
 
 	memset(&tm, 0, sizeof(tm));
 	gmtime_r(&secs, &tm);
-	put_object_start(b, "Trace", 4);
 	nt_put_u16(b, tm.tm_year + 1900);
 	nt_put_u16(b, tm.tm_mon + 1);
 	nt_put_u16(b, tm.tm_wday);
@@ -273,7 +300,13 @@ static void put_trace_object(struct nt_buf *b, const struct nt_trace_info *info)
 	nt_put_u16(b, tm.tm_hour);
 	nt_put_u16(b, tm.tm_min);
 	nt_put_u16(b, tm.tm_sec);
-	nt_put_u16(b, info->sync_utc.tv_nsec / 1000000);
+	nt_put_u16(b, t->tv_nsec / 1000000);
+}
+
+static void put_trace_object(struct nt_buf *b, const struct nt_trace_info *info)
+{
+	put_object_start(b, "Trace", 4);
+	wr_put_systemtime(b, &info->sync_utc);
 	nt_put_u64(b, info->sync_ts);
 	nt_put_u64(b, info->freq);
 	nt_put_u32(b, info->pointer_size);
@@ -344,10 +377,17 @@ int wr_begin_file(struct nt_writer *w, const char *path)
 	err = nt_buf__reserve(&w->out, 256);
 	if (err)
 		goto err_unlink;
-	nt_put_bytes(&w->out, magic, 8);
-	nt_put_u32(&w->out, 20);
-	nt_put_bytes(&w->out, fs, 20);
-	put_trace_object(&w->out, &w->info);
+	if (w->info.format == 6) {	/* thread indexes and label lists per file */
+		wr_v6_free(w);
+		err = wr_v6_open(w);
+		if (err)
+			goto err_unlink;
+	} else {
+		nt_put_bytes(&w->out, magic, 8);
+		nt_put_u32(&w->out, 20);
+		nt_put_bytes(&w->out, fs, 20);
+		put_trace_object(&w->out, &w->info);
+	}
 	err = out_commit(w);
 	if (err)
 		goto err_unlink;
@@ -383,12 +423,15 @@ struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *
 	w->info = *info;
 	if (!w->info.pointer_size)
 		w->info.pointer_size = 8;
-	if (w->info.pointer_size != 4 && w->info.pointer_size != 8)
+	if ((w->info.pointer_size != 4 && w->info.pointer_size != 8) ||
+	    (w->info.format && w->info.format != 5 && w->info.format != 6))
 		err = -EINVAL;
 	if (!w->info.freq)
 		w->info.freq = 1000000000ULL;
 	w->next_meta_id = 1;
 	reset_file_state(w);
+	if (!err && w->info.format == 6 && !path)
+		err = wr_v6_open(w);	/* V6 metadata rows before the first file */
 	if (!err && path)
 		err = wr_begin_file(w, path);
 	if (err) {
@@ -603,11 +646,49 @@ static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt
 	prev->payload_size = h->payload_size;
 }
 
+/* Append the event's header and payload to the EventBlock (room reserved). */
+static void append_event(struct nt_writer *w, const struct nt_event *ev,
+			 struct nt_map_ent *thr, uint32_t stack_id, uint32_t label, int sorted)
+{
+	struct nt_hdr h;
+
+	memset(&h, 0, sizeof(h));
+	h.metadata_id = ev->metadata_id;
+	h.sequence = (uint32_t)thr->val + 1;
+	w->n_active += !(thr->val & NT_THR_ACTIVE);
+	thr->val = NT_THR_ACTIVE | h.sequence;
+	h.capture_thread_id = ev->capture_thread_id;
+	h.processor = ev->processor;
+	h.thread_id = ev->thread_id;
+	h.stack_id = stack_id;
+	h.timestamp = ev->timestamp;
+	memcpy(h.activity_id, ev->activity_id ? ev->activity_id : zero_guid, 16);
+	memcpy(h.related_activity_id,
+	       ev->related_activity_id ? ev->related_activity_id : zero_guid, 16);
+	h.payload_size = ev->payload_size;
+	h.label_list = label;
+	if (w->v6)
+		wr_v6_encode_header(&w->ev.buf, &w->ev.prev, &h, sorted);
+	else
+		encode_header(&w->ev.buf, &w->ev.prev, &h, sorted);
+	nt_put_bytes(&w->ev.buf, ev->payload, ev->payload_size);
+
+	w->ev.count++;
+	if (ev->timestamp < w->ev.min_ts)
+		w->ev.min_ts = ev->timestamp;
+	if (ev->timestamp > w->ev.max_ts)
+		w->ev.max_ts = ev->timestamp;
+	if (!w->any_event || ev->timestamp > w->max_ts)
+		w->max_ts = ev->timestamp;
+	w->any_event = 1;
+	w->n_events++;
+}
+
 int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 {
 	struct nt_map_ent *thr;
-	struct nt_hdr h;
-	uint32_t stack_id = 0;
+	struct nt_event mapped;
+	uint32_t stack_id = 0, label = 0;
 	int sorted, err;
 
 	if (!w || !ev)
@@ -620,6 +701,13 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	    (ev->payload_size && !ev->payload) || (ev->stack_depth && !ev->stack) ||
 	    ev->stack_depth > (1u << 20))
 		return -EINVAL;
+	/* V6: thread ids become thread indexes of (pid, tid) from here on */
+	if (w->v6) {
+		err = wr_v6_map_event(w, ev, &mapped);
+		if (err)
+			return err;
+		ev = &mapped;
+	}
 
 	/* block boundaries and sequence points come before the stack lookup,
 	 * which must resolve in the region the event is written to */
@@ -630,6 +718,7 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	}
 	/* the thread lookup only when the active-thread bound is reached (rare) */
 	if (w->offset - w->last_sp_offset >= NT_SP_INTERVAL ||
+	    (w->v6 && w->v6->n_labels >= NT_V6_MAX_LABELS) ||
 	    (w->n_active >= NT_SP_MAX_THREADS &&
 	     (!(thr = nt_map__find(&w->threads, ev->capture_thread_id)) ||
 	      !(thr->val & NT_THR_ACTIVE)))) {
@@ -639,6 +728,11 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	}
 	if (ev->stack_depth) {
 		err = stack_id_for(w, ev->stack, ev->stack_depth, &stack_id);
+		if (err)
+			return err;
+	}
+	if (w->v6 && (ev->activity_id || ev->related_activity_id)) {
+		err = wr_v6_label_id(w, ev->activity_id, ev->related_activity_id, &label);
 		if (err)
 			return err;
 	}
@@ -659,33 +753,7 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 		return err;
 	if (sorted || !w->ev.count)
 		w->ev_thread = ev->capture_thread_id;
-
-	memset(&h, 0, sizeof(h));
-	h.metadata_id = ev->metadata_id;
-	h.sequence = (uint32_t)thr->val + 1;
-	w->n_active += !(thr->val & NT_THR_ACTIVE);
-	thr->val = NT_THR_ACTIVE | h.sequence;
-	h.capture_thread_id = ev->capture_thread_id;
-	h.processor = ev->processor;
-	h.thread_id = ev->thread_id;
-	h.stack_id = stack_id;
-	h.timestamp = ev->timestamp;
-	memcpy(h.activity_id, ev->activity_id ? ev->activity_id : zero_guid, 16);
-	memcpy(h.related_activity_id,
-	       ev->related_activity_id ? ev->related_activity_id : zero_guid, 16);
-	h.payload_size = ev->payload_size;
-	encode_header(&w->ev.buf, &w->ev.prev, &h, sorted);
-	nt_put_bytes(&w->ev.buf, ev->payload, ev->payload_size);
-
-	w->ev.count++;
-	if (ev->timestamp < w->ev.min_ts)
-		w->ev.min_ts = ev->timestamp;
-	if (ev->timestamp > w->ev.max_ts)
-		w->ev.max_ts = ev->timestamp;
-	if (!w->any_event || ev->timestamp > w->max_ts)
-		w->max_ts = ev->timestamp;
-	w->any_event = 1;
-	w->n_events++;
+	append_event(w, ev, thr, stack_id, label, sorted);
 	return 0;
 }
 
@@ -693,7 +761,7 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
  * into *meta_id, on no CPU. */
 static int write_own_event(struct nt_writer *w, const struct nt_event_desc *desc,
 			   uint32_t *meta_id, const void *payload, uint32_t size, uint64_t ts,
-			   uint64_t tid)
+			   uint32_t pid, uint64_t tid)
 {
 	int err;
 
@@ -702,12 +770,13 @@ static int write_own_event(struct nt_writer *w, const struct nt_event_desc *desc
 	return nt_writer__write_event(w, &(struct nt_event){
 		.metadata_id = *meta_id, .timestamp = ts, .thread_id = tid,
 		.capture_thread_id = tid, .processor = NT_NO_PROCESSOR, .payload = payload,
-		.payload_size = size });
+		.payload_size = size, .pid = pid });
 }
 
 /* The first event of a capture thread that loses events before it wrote any:
  * TraceEvent only counts a gap after an event it has seen on the thread. */
-static int write_lost_marker(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n)
+static int write_lost_marker(struct nt_writer *w, uint32_t pid, uint64_t capture_thread_id,
+			     uint32_t n)
 {
 	static const struct nt_field_desc fields[] = {
 		{ .name = "Count", .type = NT_TYPE_UINT32 },
@@ -724,12 +793,14 @@ static int write_lost_marker(struct nt_writer *w, uint64_t capture_thread_id, ui
 
 	memcpy(payload, &n, 4);
 	return write_own_event(w, &desc, &w->lost_meta_id, payload, sizeof(payload),
-			       w->any_event ? w->max_ts : w->info.sync_ts, capture_thread_id);
+			       w->any_event ? w->max_ts : w->info.sync_ts, pid, capture_thread_id);
 }
 
-int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n)
+int nt_writer__note_lost_pid(struct nt_writer *w, uint32_t pid, uint64_t capture_thread_id,
+			     uint32_t n)
 {
 	struct nt_map_ent *thr;
+	uint64_t key = capture_thread_id;	/* V6: the thread's index */
 	int err;
 
 	if (!w)
@@ -740,20 +811,30 @@ int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32
 		return -EBADF;
 	if (!n)
 		return 0;
-	err = nt_map__get(&w->threads, capture_thread_id, &thr);
+	if (w->v6 && (err = wr_v6_thread_index(w, pid ? pid : w->info.pid, capture_thread_id,
+					       &key)))
+		return err;
+	err = nt_map__get(&w->threads, key, &thr);
 	if (err)
 		return err;
 	if (!(uint32_t)thr->val) {
-		err = write_lost_marker(w, capture_thread_id, n);
+		err = write_lost_marker(w, pid, capture_thread_id, n);
 		if (err)
 			return err;
-		err = nt_map__get(&w->threads, capture_thread_id, &thr);	/* may have moved */
+		err = nt_map__get(&w->threads, key, &thr);	/* may have moved */
 		if (err)
 			return err;
 	}
 	w->n_active += !(thr->val & NT_THR_ACTIVE);
 	thr->val = NT_THR_ACTIVE | (uint32_t)(thr->val + n);
 	return 0;
+}
+
+int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n)
+{
+	uint32_t pid = w && w->v6 ? wr_v6_capture_pid(w, capture_thread_id) : 0;
+
+	return nt_writer__note_lost_pid(w, pid, capture_thread_id, n);
 }
 
 int nt_writer__flush(struct nt_writer *w)
@@ -807,7 +888,7 @@ static int write_loss_summary(struct nt_writer *w, const struct nt_loss_summary 
 	nt_put_u64(&p, loss->truncated_stacks);
 	nt_put_u64(&p, loss->unreadable_maps);
 	nt_put_u64(&p, loss->other_drops);
-	return write_own_event(w, &desc, &w->loss_meta_id, payload, sizeof(payload), ts, 0);
+	return write_own_event(w, &desc, &w->loss_meta_id, payload, sizeof(payload), ts, 0, 0);
 }
 
 static void writer_free(struct nt_writer *w)
@@ -818,6 +899,7 @@ static void writer_free(struct nt_writer *w)
 	nt_buf__free(&w->out);
 	nt_buf__free(&w->meta_hist);
 	nt_map__free(&w->threads);
+	wr_v6_free(w);
 	free(w->stab);
 	free(w->stack_arena);
 	free(w->path);
@@ -835,7 +917,8 @@ static void writer_free(struct nt_writer *w)
  */
 static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 {
-	static const uint8_t end = NT_TAG_NULL;
+	size_t end_len;
+	const uint8_t *end = end_bytes(w, &end_len);
 	uint64_t cut = w->good_offset;
 	int err = 0;
 
@@ -849,9 +932,11 @@ static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 	w->meta.buf.len = w->meta.count = 0;
 	w->ev.buf.len = w->ev.count = 0;
 	w->stacks.len = w->stacks_count = 0;
-	err = write_sequence_point(w, ts);
+	err = w->v6 ? wr_v6_drop_pending(w) : 0;
 	if (!err)
-		err = out_write(w, &end, 1);
+		err = write_sequence_point(w, ts);
+	if (!err)
+		err = out_write(w, end, end_len);
 	if (!err && fsync(w->fd))
 		err = -errno;
 	out->finalized = !err;
@@ -864,11 +949,13 @@ static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_t last_ts,
 		struct nt_salvage *salvaged)
 {
-	static const uint8_t end = NT_TAG_NULL;
+	size_t end_len;
+	const uint8_t *end;
 	int err;
 
 	if (salvaged)
 		memset(salvaged, 0, sizeof(*salvaged));
+	end = end_bytes(w, &end_len);
 	err = w->err;
 	if (w->any_event && last_ts < w->max_ts)
 		last_ts = w->max_ts;
@@ -877,7 +964,7 @@ int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_
 	if (!err)
 		err = write_sequence_point(w, last_ts);
 	if (!err)
-		err = out_write(w, &end, 1);
+		err = out_write(w, end, end_len);
 	if (!err && fsync(w->fd))
 		err = -errno;
 	if (err && salvaged && nt_writer__is_space_error(err) && !salvage(w, last_ts, salvaged))

@@ -2,7 +2,8 @@
 /*
  * writer_meta.c - metadata of the events a writer defines: the V5 metadata
  * payload (provider, id, name, keywords, version, level, V1 fields and the
- * opcode/V2Params tags) appended to the MetadataBlock.
+ * opcode/V2Params tags) appended to the MetadataBlock, or the V6 metadata
+ * row (writer_v6.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -172,6 +173,11 @@ int wr_meta_append(struct nt_writer *w, const void *payload, size_t len)
 	err = nt_buf__reserve(&blk->buf, len + 16);
 	if (err)
 		return err;
+	if (w->v6) {	/* V6 metadata rows have no event header */
+		nt_put_bytes(&blk->buf, payload, len);
+		blk->count++;
+		return 0;
+	}
 	/* header: id/seq/thread/stack/ts all 0, sorted, payload size */
 	nt_put_u8(&blk->buf, NT_F_SORTED |
 		  (blk->prev.payload_size != len ? NT_F_PAYLOAD_SIZE : 0));
@@ -214,7 +220,10 @@ int nt_writer__define(struct nt_writer *w, const struct nt_event_desc *desc,
 		return w->err;
 	if (w->next_meta_id == INT32_MAX)
 		return -ENOSPC;
-	err = build_metadata(&payload, w->next_meta_id, desc);
+	if (w->v6)
+		err = wr_v6_metadata_row(&payload, w->next_meta_id, desc);
+	else
+		err = build_metadata(&payload, w->next_meta_id, desc);
 	if (!err)
 		err = remember(w, &payload);
 	if (!err && w->fd >= 0)

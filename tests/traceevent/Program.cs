@@ -24,6 +24,10 @@
 //   --top N            unnamed (and, with --frames, named) frames listed (10)
 //   --frames           also list every named frame "module!method" with counts
 //   --no-tracelog      step 1 only
+//   --show KEY         list (--json: "shown") the first 50 events KEY
+//                      ("Provider/EventName") with process, thread,
+//                      activity id and every field's value
+// --json also gives "by_process": events dispatched per process id.
 // Exit: 0 all files pass, 1 a file failed (one line per failure on stderr
 // naming the file and the cause), 64 usage.
 using System.Text.Json;
@@ -39,6 +43,7 @@ namespace TraceCheck;
 sealed class Options
 {
 	public bool Json, Frames, NoTraceLog;
+	public string? Show;
 	public double MinNamed = 0.99;
 	public long? ExpectLost;
 	public int Top = 10;
@@ -54,6 +59,10 @@ sealed class Options
 			case "--json": o.Json = true; break;
 			case "--frames": o.Frames = true; break;
 			case "--no-tracelog": o.NoTraceLog = true; break;
+			case "--show":
+				if ((o.Show = Next()) == null)
+					return null;
+				break;
 			case "--min-named":
 				if (!double.TryParse(Next(), System.Globalization.CultureInfo.InvariantCulture, out o.MinNamed))
 					return null;
@@ -84,6 +93,8 @@ sealed class ReadResult
 	public long Events, Unhandled, BadPayloads, Lost;
 	public SortedDictionary<string, long> ByEvent = new(StringComparer.Ordinal);
 	public SortedDictionary<string, long> UnhandledByEvent = new(StringComparer.Ordinal);
+	public SortedDictionary<string, long> ByProcess = new(StringComparer.Ordinal);
+	public JsonArray Shown = new();
 	public string? FirstBadPayload;
 }
 
@@ -115,15 +126,34 @@ static class Reader
 		}
 	}
 
-	public static ReadResult Read(string file)
+	// A field value as text; arrays element by element.
+	static string? Text(object? v) => v is Array a && v is not byte[]
+		? "[" + string.Join(", ", a.Cast<object?>().Select(Text)) + "]"
+		: v?.ToString();
+
+	// One event as --show lists it (the object is reused after the callback).
+	static JsonObject Describe(TraceEvent e)
+	{
+		var fields = new JsonObject();
+		for (int i = 0; i < e.PayloadNames.Length; i++)
+			fields[e.PayloadNames[i]] = Text(e.PayloadValue(i));
+		return new JsonObject {
+			["pid"] = e.ProcessID, ["tid"] = e.ThreadID, ["version"] = (int)e.Version,
+			["activity_id"] = e.ActivityID.ToString(), ["fields"] = fields,
+		};
+	}
+
+	public static ReadResult Read(string file, string? show)
 	{
 		var r = new ReadResult();
 		using var src = new EventPipeEventSource(file);
-		var seen = new HashSet<TraceEvent>(ReferenceEqualityComparer.Instance);
 		Action<TraceEvent> onEvent = e => {
 			r.Events++;
 			Bump(r.ByEvent, Key(e));
+			Bump(r.ByProcess, e.ProcessID.ToString());
 			Decode(e, r);
+			if (show == Key(e) && r.Shown.Count < 50)
+				r.Shown.Add(Describe(e));
 		};
 		src.Clr.All += onEvent;
 		new ClrRundownTraceEventParser(src).All += onEvent;
@@ -223,7 +253,7 @@ static class Program
 	{
 		var o = Options.Parse(args);
 		if (o == null) {
-			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--no-tracelog] FILE...");
+			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--no-tracelog] [--show KEY] FILE...");
 			return 64;
 		}
 		int failed = 0;
@@ -238,7 +268,7 @@ static class Program
 		StackResult? st = null;
 		string? error = null;
 		try {
-			rd = Reader.Read(file);
+			rd = Reader.Read(file, o.Show);
 			if (!o.NoTraceLog)
 				st = Stacks.Walk(file, o.Top, o.Frames);
 		} catch (Exception ex) {
@@ -308,6 +338,9 @@ static class Program
 		j["bad_payloads"] = rd.BadPayloads;
 		j["by_event"] = Counts(rd.ByEvent);
 		j["unhandled_by_event"] = Counts(rd.UnhandledByEvent);
+		j["by_process"] = Counts(rd.ByProcess);
+		if (rd.Shown.Count > 0)
+			j["shown"] = rd.Shown;
 	}
 
 	static void AddStacks(JsonObject j, StackResult st, bool frames)

@@ -80,15 +80,17 @@ static void write_ticks(struct nt_writer *w, uint32_t id, uint32_t from, uint32_
 	}
 }
 
-static void test_series(void)
+static void series(uint32_t format)
 {
 	struct nt_trace_info info = { .freq = 1000000000ULL, .pointer_size = 8, .pid = 42,
-				      .ncpu = 2, .sync_ts = 1000 };
+				      .ncpu = 2, .sync_ts = 1000, .format = format };
 	struct counts c[3];
 	struct nt_writer *w;
 	uint32_t tick, late;
 
 	info.sync_utc.tv_sec = 1736942400;
+	for (int i = 1; i <= 3; i++)
+		unlink(path_of(i));
 	w = nt_writer__open(path_of(1), &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
@@ -130,6 +132,18 @@ static void test_series(void)
 	ASSERT_EQ(c[2].lost, 0, "file 3: no loss");
 }
 
+static void test_series(void)
+{
+	series(5);
+}
+
+
+/* The same with NetTrace V6: thread indexes and label lists per file. */
+static void test_series_v6(void)
+{
+	series(6);
+}
+
 static void test_excl(void)
 {
 	struct nt_trace_info info = { .freq = 1000000000ULL, .pointer_size = 8, .pid = 1 };
@@ -151,8 +165,9 @@ int main(void)
 {
 	if (!mkdtemp(dir))
 		return 1;
+	RUN(test_series_v6);
 	RUN(test_series);
-	RUN(test_excl);
+	RUN(test_excl);	/* after test_series: its first file exists */
 	for (int i = 1; i <= 4; i++)
 		unlink(path_of(i));
 	rmdir(dir);
