@@ -305,6 +305,34 @@ static void parse_trigger_opt(int key, char *arg, struct argp_state *state)
 		env.flight = true;
 }
 
+/* --all, flight recorder, triggers and rotation options with a value */
+static error_t parse_always_on(int key, char *arg, struct argp_state *state)
+{
+	switch (key) {
+	case OPT_ROTATE:
+	case OPT_FLIGHT:
+	case OPT_KEEP:
+		parse_series_opt(key, arg, state);
+		break;
+	case OPT_DUMP_ON:
+	case OPT_STOP_ON:
+	case OPT_FILTER:
+		parse_trigger_opt(key, arg, state);
+		break;
+	case OPT_COMM:
+		if (env.nr_comm >= 16)
+			argp_error(state, "too many --comm (max 16)");
+		env.comm[env.nr_comm++] = arg;
+		break;
+	case OPT_PID_FILTER:
+		parse_pid_filter(arg, state);
+		break;
+	default:
+		return ARGP_ERR_UNKNOWN;
+	}
+	return 0;
+}
+
 /* Options with a value to check. */
 static error_t parse_value(int key, char *arg, struct argp_state *state)
 {
@@ -378,31 +406,13 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 	case OPT_MANIFEST:
 		env.manifest = arg;
 		break;
-	case OPT_ROTATE:
-	case OPT_FLIGHT:
-	case OPT_KEEP:
-		parse_series_opt(key, arg, state);
-		break;
-	case OPT_DUMP_ON:
-	case OPT_STOP_ON:
-	case OPT_FILTER:
-		parse_trigger_opt(key, arg, state);
-		break;
-	case OPT_COMM:
-		if (env.nr_comm >= 16)
-			argp_error(state, "too many --comm (max 16)");
-		env.comm[env.nr_comm++] = arg;
-		break;
-	case OPT_PID_FILTER:
-		parse_pid_filter(arg, state);
-		break;
 	case ARGP_KEY_ARG:
 		if (!env.list || env.list_path)
 			argp_error(state, "unexpected argument '%s' (a command goes after --)", arg);
 		env.list_path = arg;
 		break;
 	default:
-		return ARGP_ERR_UNKNOWN;
+		return parse_always_on(key, arg, state);
 	}
 	return 0;
 }

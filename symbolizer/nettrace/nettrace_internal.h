@@ -454,6 +454,10 @@ struct nt_writer {
 int wr_flush_blocks(struct nt_writer *w);
 /* Append one metadata record (payload starting with its id) to w->meta. */
 int wr_meta_append(struct nt_writer *w, const void *payload, size_t len);
+/* Per-file state back to nothing written (writer_files.c). */
+void wr_reset_file_state(struct nt_writer *w);
+/* Every metadata record defined so far into the meta block (writer_files.c). */
+int wr_replay_metadata(struct nt_writer *w);
 /* Create path and write the stream header and Trace object. */
 int wr_begin_file(struct nt_writer *w, const char *path);
 /* Summary, last blocks, sequence point, end of stream, fsync, close. */

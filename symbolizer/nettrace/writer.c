@@ -316,49 +316,6 @@ static void put_trace_object(struct nt_buf *b, const struct nt_trace_info *info)
 	nt_put_u8(b, NT_TAG_END);
 }
 
-/* Per-file state back to "nothing written": offsets, sequence numbers,
- * stack table, block buffers.  Metadata ids and their history stay. */
-static void reset_file_state(struct nt_writer *w)
-{
-	w->offset = w->good_offset = w->good_events = w->last_sp_offset = 0;
-	w->n_events = 0;
-	w->max_ts = 0;
-	w->any_event = 0;
-	w->err = 0;
-	w->meta.buf.len = w->meta.count = 0;
-	w->ev.buf.len = w->ev.count = 0;
-	memset(&w->meta.prev, 0, sizeof(w->meta.prev));
-	memset(&w->ev.prev, 0, sizeof(w->ev.prev));
-	w->meta.min_ts = w->ev.min_ts = UINT64_MAX;
-	w->meta.max_ts = w->ev.max_ts = 0;
-	w->stacks.len = w->stacks_count = 0;
-	if (w->stab_cap)
-		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
-	w->stab_used = 0;
-	w->arena_len = 0;
-	w->next_stack_id = 1;
-	w->stacks_first_id = 1;
-	nt_map__clear(&w->threads);
-	w->n_active = 0;
-	w->ev_thread = 0;
-	w->out.len = 0;
-}
-
-/* Every metadata record defined so far, into the new file's first block. */
-static int replay_metadata(struct nt_writer *w)
-{
-	size_t off = 0;
-	uint32_t n;
-	int err = 0;
-
-	while (!err && off + 4 <= w->meta_hist.len) {
-		memcpy(&n, w->meta_hist.data + off, 4);
-		err = wr_meta_append(w, w->meta_hist.data + off + 4, n);
-		off += 4 + n;
-	}
-	return err;
-}
-
 int wr_begin_file(struct nt_writer *w, const char *path)
 {
 	static const char magic[] = "Nettrace";
@@ -368,7 +325,7 @@ int wr_begin_file(struct nt_writer *w, const char *path)
 
 	if (!copy)
 		return -ENOMEM;
-	reset_file_state(w);
+	wr_reset_file_state(w);
 	free(w->path);
 	w->path = copy;
 	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -392,7 +349,7 @@ int wr_begin_file(struct nt_writer *w, const char *path)
 	if (err)
 		goto err_unlink;
 	w->last_sp_offset = w->offset;
-	err = replay_metadata(w);
+	err = wr_replay_metadata(w);
 	if (err)
 		goto err_unlink;
 	return 0;
@@ -429,7 +386,7 @@ struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *
 	if (!w->info.freq)
 		w->info.freq = 1000000000ULL;
 	w->next_meta_id = 1;
-	reset_file_state(w);
+	wr_reset_file_state(w);
 	if (!err && w->info.format == 6 && !path)
 		err = wr_v6_open(w);	/* V6 metadata rows before the first file */
 	if (!err && path)

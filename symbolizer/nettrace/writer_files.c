@@ -7,10 +7,54 @@
  * callers' cached metadata ids stay valid across files.
  */
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "nettrace.h"
 #include "nettrace_internal.h"
+
+/* Per-file state back to "nothing written": offsets, sequence numbers,
+ * stack table, block buffers.  Metadata ids and their history stay. */
+void wr_reset_file_state(struct nt_writer *w)
+{
+	w->offset = w->good_offset = w->good_events = w->last_sp_offset = 0;
+	w->n_events = 0;
+	w->max_ts = 0;
+	w->any_event = 0;
+	w->err = 0;
+	w->meta.buf.len = w->meta.count = 0;
+	w->ev.buf.len = w->ev.count = 0;
+	memset(&w->meta.prev, 0, sizeof(w->meta.prev));
+	memset(&w->ev.prev, 0, sizeof(w->ev.prev));
+	w->meta.min_ts = w->ev.min_ts = UINT64_MAX;
+	w->meta.max_ts = w->ev.max_ts = 0;
+	w->stacks.len = w->stacks_count = 0;
+	if (w->stab_cap)
+		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
+	w->stab_used = 0;
+	w->arena_len = 0;
+	w->next_stack_id = 1;
+	w->stacks_first_id = 1;
+	nt_map__clear(&w->threads);
+	w->n_active = 0;
+	w->ev_thread = 0;
+	w->out.len = 0;
+}
+
+/* Every metadata record defined so far, into the new file's first block. */
+int wr_replay_metadata(struct nt_writer *w)
+{
+	size_t off = 0;
+	uint32_t n;
+	int err = 0;
+
+	while (!err && off + 4 <= w->meta_hist.len) {
+		memcpy(&n, w->meta_hist.data + off, 4);
+		err = wr_meta_append(w, w->meta_hist.data + off + 4, n);
+		off += 4 + n;
+	}
+	return err;
+}
 
 int nt_writer__next_file(struct nt_writer *w, const char *path,
 			 const struct nt_loss_summary *loss, uint64_t last_ts,
