@@ -18,7 +18,7 @@ COLLECTOR_SRCS += collector/recorder.c collector/flight.c collector/trigger.c co
 COLLECTOR_SRCS += collector/manifest_meta.c	# the manifest's events in the nettrace library's terms
 # the subcommands over a trace: dump, report, convert, symbolize
 VIEWS_SRCS     := $(addprefix collector/views/,dump.c view.c report.c convert.c folded.c \
-		  speedscope.c flamegraph.c symbolize_cmd.c)
+		  speedscope.c flamegraph.c symbolize_cmd.c split.c)
 VIEWS_OBJS     := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(VIEWS_SRCS))
 COLLECTOR_SRCS += $(VIEWS_SRCS)
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))

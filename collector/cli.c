@@ -142,6 +142,8 @@ enum {
 	OPT_ALL,
 	OPT_COMM,
 	OPT_PID_FILTER,
+	OPT_FORMAT,
+	OPT_SPLIT,
 };
 
 static const struct argp_option opts[] = {
@@ -178,6 +180,11 @@ static const struct argp_option opts[] = {
 	{ "comm", OPT_COMM, "GLOB", 0, "With --all: only processes whose comm matches (repeatable)",
 	  0 },
 	{ "pid-filter", OPT_PID_FILTER, "PID,...", 0, "With --all: only these processes", 0 },
+	{ "format", OPT_FORMAT, "v5|v6", 0,
+	  "NetTrace version: v6 holds many processes (default with --all), v5 one (default "
+	  "otherwise; what PerfView before .NET 10 reads)", 0 },
+	{ "split-by-process", OPT_SPLIT, "DIR", 0,
+	  "Also write one V5 file per process into DIR (NAME.PID.nettrace)", 0 },
 	{ "rotate", OPT_ROTATE, "LIMIT", 0,
 	  "Start a new file every LIMIT: a time (10m, 30s) or a size (1GB, 256MB); "
 	  "files are -o's name with .1, .2, ... before the extension (repeatable: both)", 0 },
@@ -326,6 +333,14 @@ static error_t parse_always_on(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_PID_FILTER:
 		parse_pid_filter(arg, state);
+		break;
+	case OPT_FORMAT:
+		if (strcmp(arg, "v5") && strcmp(arg, "v6") && strcmp(arg, "5") && strcmp(arg, "6"))
+			argp_error(state, "invalid --format '%s' (v5 or v6)", arg);
+		env.format = arg[strlen(arg) - 1] - '0';
+		break;
+	case OPT_SPLIT:
+		env.split_dir = arg;
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;
@@ -507,6 +522,13 @@ int parse_cmdline(int argc, char **argv)
 	}
 	if ((env.nr_comm || env.nr_pid_filter) && !env.all) {
 		pr_warn("--comm and --pid-filter narrow --all\n");
+		return -EINVAL;
+	}
+	if (!env.format)
+		env.format = env.all ? 6 : 5;
+	if (env.split_dir && env.flight) {
+		pr_warn("--split-by-process splits the trace at its end; with --flight-recorder "
+			"split a dump with 'ebpf-collect split FILE DIR'\n");
 		return -EINVAL;
 	}
 	if (env.all) {	/* host-wide kernel events; exec events find new processes */

@@ -316,7 +316,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		pr_debug("%s/%s of tid %u: %u-byte payload over the %u-byte limit, dropped\n",
 			 ev->provider->usdt_name, ev->symbol, e->hdr.tid, e->payload_orig_len,
 			 CE_MAX_PAYLOAD);
-		return nt_writer__note_lost(c->w, e->hdr.tid, 1);
+		return nt_writer__note_lost_pid(c->w, e->hdr.pid, e->hdr.tid, 1);
 	}
 	if (!c->meta_ids[idx]) {
 		err = manifest_define_event(c->w, ev, &c->meta_ids[idx]);
@@ -328,6 +328,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 	}
 	ne.metadata_id = c->meta_ids[idx];
 	ne.timestamp = e->hdr.timestamp;
+	ne.pid = e->hdr.pid;
 	ne.thread_id = e->hdr.tid;
 	ne.capture_thread_id = e->hdr.tid;
 	ne.processor = e->cpu;

@@ -86,6 +86,8 @@ struct env {
 	int nr_pid_filter;
 	const char *comm[16];			/* --comm */
 	int nr_comm;
+	uint32_t format;			/* --format: 5, 6; 0 = 6 with --all, else 5 */
+	const char *split_dir;			/* --split-by-process */
 };
 
 extern struct env env;

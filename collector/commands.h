@@ -19,5 +19,6 @@ int dump_main(int argc, char **argv);		/* collector/views/dump.c */
 int report_main(int argc, char **argv);		/* collector/views/report.c */
 int convert_main(int argc, char **argv);	/* collector/views/convert.c */
 int symbolize_main(int argc, char **argv);	/* collector/views/symbolize_cmd.c */
+int split_main(int argc, char **argv);		/* collector/views/split.c */
 
 #endif

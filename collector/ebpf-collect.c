@@ -499,6 +499,7 @@ static int open_output(struct collector *c, pid_t pid)
 		.ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : c->ncpu,
 		/* ExpectedCPUSamplingRate = the --cpu-sampling interval */
 		.sampling_interval_ns = env.sample_hz ? 1000000000U / env.sample_hz : 1000000,
+		.format = env.format,
 	};
 	struct stat st;
 	uint64_t sub_ms;
@@ -787,9 +788,10 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
  * (for what exits before a /proc snapshot). */
 static int start_symbols(struct collector *c)
 {
+	struct symbolize_opts so = { .per_process = env.format == 6 };
 	int i, err, n = c->child > 0 ? 1 : env.nr_pids;
 
-	c->sym = symbolize__new(c->w, NULL);
+	c->sym = symbolize__new(c->w, &so);
 	if (!c->sym) {
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;

@@ -623,18 +623,19 @@ int eventpipe__emit(struct eventpipe *ep, struct nt_writer *w, struct symbolize 
 	if (len < sizeof(*r) || len < sizeof(*r) + r->stack_depth * 8ULL + r->payload_size)
 		return -EINVAL;
 	if (r->lost_before) {
-		err = nt_writer__note_lost(w, r->capture_tid, r->lost_before);
+		err = nt_writer__note_lost_pid(w, r->hdr.pid, r->capture_tid, r->lost_before);
 		if (err)
 			return err;
 	}
 	if (r->payload_size > CE_MAX_PAYLOAD) {	/* TraceLog could not convert the file */
 		ep->oversize++;
-		return nt_writer__note_lost(w, r->capture_tid, 1);
+		return nt_writer__note_lost_pid(w, r->hdr.pid, r->capture_tid, 1);
 	}
 	err = define(ep, w, r->meta, &ne.metadata_id);
 	if (err)
 		return err;
 	ne.timestamp = r->hdr.timestamp;
+	ne.pid = r->hdr.pid;
 	ne.thread_id = r->hdr.tid;
 	ne.capture_thread_id = r->capture_tid;
 	ne.processor = r->processor;

@@ -638,6 +638,7 @@ static int write_ev(struct kernel_events *ke, const struct ke_sink *sink, enum k
 {
 	struct nt_event ne = {
 		.timestamp = h->timestamp,
+		.pid = h->pid,
 		.thread_id = h->tid,
 		.capture_thread_id = h->tid,
 		.processor = cpu,

@@ -7,6 +7,7 @@
  *   ebpf-collect report FILE              top methods, GC pauses, exceptions (collector/views/report.c)
  *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (collector/views/)
  *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (collector/views/)
+ *   ebpf-collect split FILE DIR           one V5 file per process (collector/views/split.c)
  *
  * Exit codes (all subcommands): 0 success, 1 runtime failure, 64 usage.
  */
@@ -23,6 +24,8 @@ int main(int argc, char **argv)
 			return report_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "convert"))
 			return convert_main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "split"))
+			return split_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "symbolize"))
 			return symbolize_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "collect"))

@@ -24,6 +24,7 @@
 #include "recorder.h"
 #include "symbolize.h"
 #include "utf16.h"
+#include "views/split.h"
 #include "collector.h"
 
 /* Without a size bound the window is bounded by this many bytes anyway. */
@@ -362,8 +363,24 @@ int recorder__kernel_filters(struct collector *c, struct bpf_map *map, bool load
 
 /* ------------------------------------------------------------ files */
 
+/* --split-by-process: one V5 file per process of the file just completed. */
+static void split_file(const char *path)
+{
+	char err[512];
+	int n;
+
+	if (!env.split_dir)
+		return;
+	n = split_by_process(path, env.split_dir, err, sizeof(err));
+	if (n < 0)
+		pr_warn("--split-by-process: %s\n", err);
+	else
+		pr_info("--split-by-process: %s: %d files in %s\n", path, n, env.split_dir);
+}
+
 void recorder__file_done(struct collector *c, const char *path)
 {
+	split_file(path);
 	if (c->rec.series)
 		series__done(&c->rec.files, path);
 }
@@ -436,7 +453,7 @@ static int rotate(struct collector *c, uint64_t now)
 		pr_warn("--rotate: cannot go from %s to %s: %s\n", old, r->path, strerror(-err));
 		return err;
 	}
-	series__done(&r->files, old);
+	recorder__file_done(c, old);
 	pr_info("--rotate: %s complete (%llu events); now %s\n", old,
 		(unsigned long long)r->file_records, r->path);
 	if (c->sym)

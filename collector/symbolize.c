@@ -156,6 +156,7 @@ struct symbolize {
 	size_t n_pids, cap_pids;
 	uint32_t meta_method, meta_module;
 	bool no_learn;			/* method events were fed at arrival */
+	bool per_process;		/* V6: ranges and modules per process */
 	uint64_t last_refresh;
 	unsigned int ticks;
 	char self_exe[PATH_MAX];
@@ -232,6 +233,7 @@ struct symbolize *symbolize__new(struct nt_writer *w, const struct symbolize_opt
 	if (!sz)
 		return NULL;
 	sz->w = w;
+	sz->per_process = opts && opts->per_process;
 	sz->sym = symbolizer__new(&so);
 	sz->pool = strpool__new();
 	if (!sz->sym || !sz->pool) {
@@ -431,7 +433,8 @@ static struct sz_module *sz_module_pseudo(struct symbolize *sz, uint32_t pid, co
 	size_t i;
 
 	for (i = 0; i < sz->n_mods; i++)
-		if (sz->mods[i].pseudo && !strcmp(sz->mods[i].path, path))
+		if (sz->mods[i].pseudo && !strcmp(sz->mods[i].path, path) &&
+		    (!sz->per_process || sz->mods[i].pid == pid))
 			return &sz->mods[i];
 	if (grow((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1, sizeof(*sz->mods)))
 		return NULL;
@@ -522,11 +525,12 @@ static int sz_define(struct symbolize *sz)
 	return err;
 }
 
-static int sz_write(struct symbolize *sz, uint32_t meta, uint64_t ts, uint64_t capture_tid,
-		    long len)
+static int sz_write(struct symbolize *sz, uint32_t meta, uint32_t pid, uint64_t ts,
+		    uint64_t capture_tid, long len)
 {
 	struct nt_event ev = {
-		.metadata_id = meta, .timestamp = ts, .thread_id = SYMBOLIZE_TID,
+		.metadata_id = meta, .pid = sz->per_process ? pid : 0,
+		.timestamp = ts, .thread_id = SYMBOLIZE_TID,
 		.capture_thread_id = capture_tid, .processor = 0xffffffffu,	/* no CPU */
 		.payload = sz->enc, .payload_size = (uint32_t)len,
 	};
@@ -553,7 +557,7 @@ static int sz_range_write_one(struct symbolize *sz, uint32_t ri, uint64_t ts, ui
 	len = sym_encode_method(sz->enc, sizeof(sz->enc), &rec);
 	if (len < 0 || len > (long)sizeof(sz->enc))
 		return 0;	/* names over 16 KiB: left unnamed */
-	err = sz_write(sz, sz->meta_method, ts, tid, len);
+	err = sz_write(sz, sz->meta_method, r->pid, ts, tid, len);
 	if (err)
 		return err;
 	sz->st.methods_written++;
@@ -701,7 +705,9 @@ static int sz_range_describe(struct symbolize *sz, struct sz_range *r, const str
 /* The range for si (created when new).  Returns its index or -errno. */
 static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_info *si)
 {
-	uint64_t h = ident_hash(si->kind, si->start, si->size, si->name);
+	uint32_t key_pid = sz->per_process ? pid : 0;	/* V5: one address space */
+	uint64_t h = ident_hash(si->kind ^ ((uint64_t)key_pid << 8), si->start, si->size,
+				si->name);
 	struct sz_range *r;
 	size_t k;
 	int err;
@@ -712,7 +718,8 @@ static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_in
 	for (k = h & (sz->n_r_slots - 1); sz->r_slots[k]; k = (k + 1) & (sz->n_r_slots - 1)) {
 		r = &sz->r[sz->r_slots[k] - 1];
 		if (r->hash == h && r->start == si->start && r->size == si->size &&
-		    r->kind == si->kind && !strcmp(r->key, si->name))
+		    r->kind == si->kind && (!key_pid || r->pid == pid) &&
+		    !strcmp(r->key, si->name))
 			return sz->r_slots[k] - 1;
 	}
 	if (grow((void **)&sz->r, &sz->cap_r, sz->n_r + 1, sizeof(*sz->r)))
@@ -1018,7 +1025,7 @@ int symbolize__finish(struct symbolize *sz, uint64_t ts)
 		len = sym_encode_module(sz->enc, sizeof(sz->enc), &rec);
 		if (len < 0 || len > (long)sizeof(sz->enc))
 			continue;
-		err = sz_write(sz, sz->meta_module, ts, SYMBOLIZE_TID, len);
+		err = sz_write(sz, sz->meta_module, md->pid, ts, SYMBOLIZE_TID, len);
 		if (err)
 			return err;
 		sz->st.modules_written++;

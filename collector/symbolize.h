@@ -42,6 +42,7 @@ struct symbolize_opts {
 	int no_perf_map;	/* names of JIT code from method events only */
 	int no_kernel;		/* never read /proc/kallsyms */
 	const char *kallsyms_path;	/* tests; NULL = /proc/kallsyms */
+	int per_process;	/* NetTrace V6: every process its own address space */
 };
 
 struct symbolize_stats {

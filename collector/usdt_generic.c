@@ -469,6 +469,7 @@ int usdt_generic__emit(struct usdt_generic *ug, struct nt_writer *w, const void 
 	}
 	ne.metadata_id = p->meta_id;
 	ne.timestamp = e->hdr.timestamp;
+	ne.pid = e->hdr.pid;
 	ne.thread_id = e->hdr.tid;
 	ne.capture_thread_id = e->hdr.tid;
 	ne.processor = e->cpu;

@@ -262,8 +262,42 @@ enomem:
 	return -ENOMEM;
 }
 
+static int cmp_key(const void *a, const void *b)
+{
+	const struct nt_map_ent *x = a, *y = b;
+
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* Events per process (V6 holds many; V5 one), by pid. */
+static void print_processes(FILE *out, const struct nt_map *per_pid, int json)
+{
+	struct nt_map_ent *v = calloc(per_pid->used ? per_pid->used : 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; v && i < per_pid->cap; i++)
+		if (per_pid->ents[i].used)
+			v[n++] = per_pid->ents[i];
+	if (v)
+		qsort(v, n, sizeof(*v), cmp_key);
+	if (json)
+		fputs(",\"by_process\":{", out);
+	else if (n > 1)
+		fprintf(out, "events per process:\n");
+	for (i = 0; i < n; i++) {
+		if (json)
+			fprintf(out, "%s\"%" PRIu64 "\":%" PRIu64, i ? "," : "", v[i].key, v[i].val);
+		else if (n > 1)
+			fprintf(out, "%10" PRIu64 "  pid %" PRIu64 "\n", v[i].val, v[i].key);
+	}
+	if (json)
+		fputc('}', out);
+	free(v);
+}
+
 static void print_summary(FILE *out, struct nt_reader *r, const char *file, int json,
-			  uint64_t events, uint64_t with_stack, struct count *c, long nc)
+			  uint64_t events, uint64_t with_stack, struct count *c, long nc,
+			  const struct nt_map *per_pid)
 {
 	const struct nt_trace_info *info = nt_reader__info(r);
 	const char *err = nt_reader__error(r);
@@ -280,7 +314,9 @@ static void print_summary(FILE *out, struct nt_reader *r, const char *file, int 
 			nt_json_str(out, c[i].name);
 			fprintf(out, ":%" PRIu64, c[i].n);
 		}
-		fprintf(out, "},\"complete\":%s,\"error\":", err ? "false" : "true");
+		fputc('}', out);
+		print_processes(out, per_pid, 1);
+		fprintf(out, ",\"complete\":%s,\"error\":", err ? "false" : "true");
 		if (err) {
 			nt_json_str(out, err);
 			fprintf(out, ",\"error_offset\":%" PRIu64, nt_reader__error_offset(r));
@@ -304,6 +340,7 @@ static void print_summary(FILE *out, struct nt_reader *r, const char *file, int 
 	fprintf(out, "events per provider/event:\n");
 	for (i = 0; i < nc; i++)
 		fprintf(out, "%10" PRIu64 "  %s\n", c[i].n, c[i].name);
+	print_processes(out, per_pid, 0);
 }
 
 int dump_main(int argc, char **argv)
@@ -312,7 +349,7 @@ int dump_main(int argc, char **argv)
 	struct dump_env env = { 0 };
 	const struct ect_table *table = &clretw_event_table;
 	struct nt_event_lookup lookup;
-	struct nt_map per_meta = { 0 };
+	struct nt_map per_meta = { 0 }, per_pid = { 0 };
 	struct nt_read_event ev;
 	struct nt_reader *r;
 	struct count *counts = NULL;
@@ -348,6 +385,8 @@ int dump_main(int argc, char **argv)
 			with_stack++;
 		if (!nt_map__get(&per_meta, (uintptr_t)ev.meta, &e))
 			e->val++;
+		if (!nt_map__get(&per_pid, ev.pid, &e))
+			e->val++;
 		print_event(stdout, &ev, ev.pid, env.json);	/* V6: many processes */
 	}
 	nc = collect_counts(&per_meta, &counts);
@@ -356,7 +395,7 @@ int dump_main(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto cleanup;
 	}
-	print_summary(stdout, r, env.file, env.json, events, with_stack, counts, nc);
+	print_summary(stdout, r, env.file, env.json, events, with_stack, counts, nc, &per_pid);
 	if (rc < 0) {
 		fflush(stdout);
 		pr_warn("%s: %s\n", env.file, nt_reader__error(r));
@@ -371,6 +410,7 @@ cleanup:
 		free(counts[i].name);
 	free(counts);
 	nt_map__free(&per_meta);
+	nt_map__free(&per_pid);
 	nt_reader__close(r);
 	if (env.manifest)
 		ect_table__free(table);

@@ -96,6 +96,9 @@ struct report {
 	/* off-CPU time: key (managed frame + 1) << 32 | (user leaf + 1) */
 	struct u64map offcpu_ns, offcpu_n;
 	uint64_t offcpu_total, offcpu_events;
+	/* per process (key pid + 1): events beyond Linux-Kernel-*, CPU
+	 * samples, GCs, exceptions */
+	struct u64map proc_events, proc_samples, proc_gcs, proc_exc;
 };
 
 static int report__etype(struct report *rp, const char *name)
@@ -245,6 +248,27 @@ static int report__offcpu(struct report *rp, const struct nt_read_event *ev)
 	return 0;
 }
 
+/* Per-process counts (a V6 trace of --all holds many processes). */
+static int report__process(struct report *rp, const struct nt_read_event *ev)
+{
+	uint64_t key = (uint64_t)ev->pid + 1, *slot;
+
+	if (!strncmp(ev->meta->provider, "Linux-Kernel-", 13) || !ev->pid)
+		return 0;
+	slot = u64map__slot(view_is_cpu_sample(ev->meta) ? &rp->proc_samples : &rp->proc_events,
+			    key);
+	if (!slot)
+		return -ENOMEM;
+	(*slot)++;
+	if (view_is_clr(ev->meta, 1) || view_is_clr(ev->meta, 80)) {
+		slot = u64map__slot(view_is_clr(ev->meta, 1) ? &rp->proc_gcs : &rp->proc_exc, key);
+		if (!slot)
+			return -ENOMEM;
+		(*slot)++;
+	}
+	return 0;
+}
+
 static int report__event(struct report *rp, const struct nt_read_event *ev)
 {
 	struct view *v = rp->v;
@@ -252,6 +276,9 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 	uint64_t *slot;
 	uint32_t sid, leaf;
 	int et;
+
+	if (report__process(rp, ev))
+		return -ENOMEM;
 
 	if (view_is_cpu_sample(ev->meta)) {
 		rp->cpu_total++;
@@ -528,6 +555,50 @@ static void report__exceptions(struct report *rp)
 		       rp->exc[i].message ? rp->exc[i].message : "");
 }
 
+static uint64_t map_get(const struct u64map *m, uint64_t key)
+{
+	size_t k;
+
+	if (!m->cap)
+		return 0;
+	for (k = (key * 0x9e3779b97f4a7c15ULL) >> 7 & (m->cap - 1); m->keys[k];
+	     k = (k + 1) & (m->cap - 1))
+		if (m->keys[k] == key)
+			return m->vals[k];
+	return 0;
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* One line per process when the trace holds more than one. */
+static void report__processes(struct report *rp)
+{
+	uint64_t pids[4096];
+	size_t i, n = 0;
+
+	for (i = 0; i < rp->proc_events.cap && n < 4096; i++)
+		if (rp->proc_events.keys[i])
+			pids[n++] = rp->proc_events.keys[i];
+	for (i = 0; i < rp->proc_samples.cap && n < 4096; i++)
+		if (rp->proc_samples.keys[i] && !map_get(&rp->proc_events, rp->proc_samples.keys[i]))
+			pids[n++] = rp->proc_samples.keys[i];
+	if (n < 2)
+		return;
+	qsort(pids, n, sizeof(*pids), u64_cmp);
+	printf("\nProcesses:\n%10s %12s %12s %8s %11s\n", "PID", "EVENTS", "CPU SAMPLES",
+	       "GCS", "EXCEPTIONS");
+	for (i = 0; i < n; i++)
+		printf("%10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
+		       pids[i] - 1, map_get(&rp->proc_events, pids[i]),
+		       map_get(&rp->proc_samples, pids[i]), map_get(&rp->proc_gcs, pids[i]),
+		       map_get(&rp->proc_exc, pids[i]));
+}
+
 static void report_usage(FILE *f)
 {
 	fprintf(f,
@@ -598,6 +669,7 @@ int report_main(int argc, char **argv)
 		printf("warning: the file is damaged: %s\n", v.errmsg);
 		exit_code = EXIT_FAIL;
 	}
+	report__processes(&rp);
 	report__cpu(&rp, (int)top);
 	report__offcpu_print(&rp, (int)top);
 	report__events(&rp, 3);
@@ -616,6 +688,10 @@ int report_main(int argc, char **argv)
 	u64map__free(&rp.leaf);
 	u64map__free(&rp.offcpu_ns);
 	u64map__free(&rp.offcpu_n);
+	u64map__free(&rp.proc_events);
+	u64map__free(&rp.proc_samples);
+	u64map__free(&rp.proc_gcs);
+	u64map__free(&rp.proc_exc);
 	view__free(&v);
 	return exit_code;
 }
