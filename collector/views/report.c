@@ -599,6 +599,25 @@ static void report__processes(struct report *rp)
 		       map_get(&rp->proc_exc, pids[i]));
 }
 
+static void report__free(struct report *rp)
+{
+	size_t i;
+
+	for (i = 0; i < rp->n_exc; i++) {
+		free(rp->exc[i].type);
+		free(rp->exc[i].message);
+	}
+	free(rp->exc);
+	free(rp->etypes);
+	u64map__free(&rp->leaf);
+	u64map__free(&rp->offcpu_ns);
+	u64map__free(&rp->offcpu_n);
+	u64map__free(&rp->proc_events);
+	u64map__free(&rp->proc_samples);
+	u64map__free(&rp->proc_gcs);
+	u64map__free(&rp->proc_exc);
+}
+
 static void report_usage(FILE *f)
 {
 	fprintf(f,
@@ -679,19 +698,7 @@ int report_main(int argc, char **argv)
 		pr_warn("%s\n", strerror(-err));
 		exit_code = EXIT_FAIL;
 	}
-	for (i = 0; i < rp.n_exc; i++) {
-		free(rp.exc[i].type);
-		free(rp.exc[i].message);
-	}
-	free(rp.exc);
-	free(rp.etypes);
-	u64map__free(&rp.leaf);
-	u64map__free(&rp.offcpu_ns);
-	u64map__free(&rp.offcpu_n);
-	u64map__free(&rp.proc_events);
-	u64map__free(&rp.proc_samples);
-	u64map__free(&rp.proc_gcs);
-	u64map__free(&rp.proc_exc);
+	report__free(&rp);
 	view__free(&v);
 	return exit_code;
 }
