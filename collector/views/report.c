@@ -641,7 +641,6 @@ int report_main(int argc, char **argv)
 	struct nt_read_event ev;
 	uint64_t top = 15;
 	int c, rc = 0, err, exit_code = EXIT_OK;
-	size_t i;
 	const char *path;
 
 	optind = 1;
