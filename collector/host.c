@@ -30,8 +30,11 @@
 #define HOST_F_OURS	1	/* the runtime provider */
 #define HOST_F_UG	2	/* a --usdt provider */
 /* A process that exec'd is looked at again this long: a runtime maps its
- * libraries and opens its diagnostics socket after the exec. */
+ * libraries and opens its diagnostics socket after the exec.  At once, then
+ * after 100 ms, 200 ms, 400 ms ... (a host that starts many short programs
+ * costs each a few looks, not one per poll). */
 #define PENDING_NS	(5000ULL * 1000 * 1000)
+#define PENDING_GAP_NS	(100ULL * 1000 * 1000)
 
 int host__init(struct collector *c)
 {
@@ -310,7 +313,9 @@ void host__note_exec(struct collector *c, pid_t pid)
 		}
 	if (grow((void **)&h->pend, &h->cap_pend, h->n_pend + 1, sizeof(*h->pend)))
 		return;
-	h->pend[h->n_pend++] = (struct host_pending){ pid, now_ns() + PENDING_NS };
+	h->pend[h->n_pend++] = (struct host_pending){
+		.pid = pid, .until = now_ns() + PENDING_NS, .gap = PENDING_GAP_NS,
+	};
 }
 
 int host__tick(struct collector *c, uint64_t now)
@@ -320,9 +325,16 @@ int host__tick(struct collector *c, uint64_t now)
 	int rc;
 
 	while (i < h->n_pend) {
-		bool last = now >= h->pend[i].until;
+		struct host_pending *p = &h->pend[i];
+		bool last = now >= p->until;
 
-		rc = consider(c, h->pend[i].pid, last);
+		if (now < p->next && !last) {
+			i++;
+			continue;
+		}
+		p->next = now + p->gap;
+		p->gap *= 2;
+		rc = consider(c, p->pid, last);
 		if (rc < 0 && rc != -ENOENT)
 			return rc;
 		if (rc == 1 || last)

@@ -28,6 +28,8 @@ struct host_file {
 struct host_pending {
 	pid_t pid;
 	uint64_t until;		/* look again until then */
+	uint64_t next;		/* ... next at this time */
+	uint64_t gap;		/* doubling from one poll */
 };
 
 struct host {

@@ -422,8 +422,9 @@ static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why
 	series__done(&r->files, r->path);
 	r->dumps++;
 	pr_info("flight recorder (%s): wrote %s: %llu events, %llu lost, the %.3f s up to "
-		"%llu\n", why, r->path, (unsigned long long)r->file_records,
-		(unsigned long long)r->file_lost, (to - from) / 1e9, (unsigned long long)to);
+		"%llu; complete %.0f ms after it\n", why, r->path,
+		(unsigned long long)r->file_records, (unsigned long long)r->file_lost,
+		(to - from) / 1e9, (unsigned long long)to, (now_ns() - to) / 1e6);
 	return 0;
 }
 

@@ -216,6 +216,8 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
 		(unsigned long long)t->kstack_truncated);
 	print_prog_stats(c);
+	pr_info("ring buffer: %llu records, %llu bytes from the runtime provider\n",
+		(unsigned long long)t->submitted, (unsigned long long)t->bytes);
 	if (c->sym)
 		symbolize__print_summary(c->sym, stderr);
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */

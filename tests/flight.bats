@@ -122,7 +122,7 @@ PY
 
 # the "up to TS" of the N-th "flight recorder (...): wrote" line of FILE
 dump_end() {
-	grep "flight recorder (.*): wrote" "$1" | sed -n "${2}p" | sed 's/.* up to \([0-9]*\)$/\1/'
+	grep "flight recorder (.*): wrote" "$1" | sed -n "${2}p" | sed 's/.* up to \([0-9]*\);.*/\1/'
 }
 
 @test "flight recorder: the exit dump of a run shorter than the window holds exactly what refrt fired" {

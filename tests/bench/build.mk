@@ -118,3 +118,10 @@ BENCH_TARGETS += $(OUTPUT)/bench_collector_cpu
 $(OUTPUT)/bench_collector_cpu: tests/bench/bench_collector_cpu.sh | $(OUTPUT)
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 755 $< $@
+
+# `make bench`: flight recorder memory, trigger latency, --all when idle,
+# --filter's ring-buffer bytes (tests/bench/bench_always_on.sh)
+BENCH_TARGETS += $(OUTPUT)/bench_always_on
+$(OUTPUT)/bench_always_on: tests/bench/bench_always_on.sh $(OUTPUT)/tests/usdt_testprog | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@
