@@ -560,6 +560,49 @@ static void test_v6_cut_after_flush(void)
 	ASSERT_EQ(count_complete(path, NULL), 5010, "closed");
 }
 
+/* The same with a real SIGKILL: a child writes and flushes 3000 events of
+ * three processes, keeps writing unflushed ones, and is killed. */
+static void test_v6_sigkill(void)
+{
+	const char *path = tmp_path("sigkill6.nettrace");
+	int fds[2], status;
+	uint32_t mask = 0;
+	char c = 0;
+	pid_t pid;
+
+	if (!ASSERT_OK(pipe(fds), "pipe"))
+		return;
+	pid = fork();
+	if (pid == 0) {
+		struct nt_trace_info info;
+		struct nt_writer *w;
+		uint32_t id;
+
+		v6_info(&info, 6);
+		w = nt_writer__open(path, &info);
+		nt_writer__define(w, &gc_desc, &id);
+		for (uint64_t i = 0;; i++) {
+			nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id,
+				.timestamp = 2000000000ULL + i, .pid = 1 + i % 3, .thread_id = i % 5,
+				.capture_thread_id = i % 5 });
+			if (i == 2999) {
+				nt_writer__flush(w);
+				if (write(fds[1], "x", 1) != 1)
+					_exit(1);
+			}
+		}
+	}
+	close(fds[1]);
+	ASSERT_EQ(read(fds[0], &c, 1), 1, "child flushed");
+	usleep(20000);		/* let it write more, unflushed */
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	close(fds[0]);
+	ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "killed");
+	ASSERT_GE(count_complete(path, &mask), 3000, "a complete trace, every flushed event");
+	ASSERT_EQ(mask, 0xe, "three processes");
+}
+
 /* A full file system: the salvaged V6 file reads to its end (the thread
  * rows the final sequence point needs are written again). */
 static void test_v6_full_disk(void)
@@ -690,6 +733,7 @@ int main(void)
 	RUN(test_v6_lost_marker);
 	RUN(test_v6_lost_latest_pid);
 	RUN(test_v6_cut_after_flush);
+	RUN(test_v6_sigkill);
 	RUN(test_v6_full_disk);
 	RUN(test_v5_unchanged);
 	return test_summary();
