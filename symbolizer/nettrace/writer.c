@@ -96,23 +96,36 @@ static int out_write(struct nt_writer *w, const uint8_t *p, size_t n)
 }
 
 /*
- * Write and empty w->out; errors stick.  Every write of whole blocks is
- * followed by the end-of-stream byte, written past w->offset without moving
- * the file position, so the next write overwrites it: the file on disk is
- * always a complete trace.  A collector killed with SIGKILL (or a power cut
- * once the page cache reached the disk) leaves a file every reader takes to
- * its end, short of what was still in memory (at most one flush interval).
- * The byte is best effort: if it cannot be written, the next write fails too
- * and reports why.
+ * Write and empty w->out; errors stick.  Every write of whole blocks ends
+ * with the end-of-stream marker, in the same write(2), and the file position
+ * is then moved back over it, so the next write overwrites it: between
+ * writes the file on disk is always a complete trace (no window between a
+ * block write and a marker write).  A collector killed with SIGKILL (or a
+ * power cut once the page cache reached the disk) leaves a file every reader
+ * takes to its end, short of what was still in memory (at most one flush
+ * interval) -- unless the kill lands inside a write, which the kernel may
+ * then cut short: readers stop at that last, partial block.  The marker is
+ * best effort: if only the blocks fit, the write still counts, and the next
+ * one fails and reports why.
  */
 static int out_commit(struct nt_writer *w)
 {
-	size_t end_len;
+	size_t end_len, len = w->out.len;
 	const uint8_t *end = end_bytes(w, &end_len);
+	uint64_t start = w->offset;
 	int err;
 
-	err = out_write(w, w->out.data, w->out.len);
+	err = nt_buf__bytes(&w->out, end, end_len);
+	if (!err)
+		err = out_write(w, w->out.data, w->out.len);
+	if (err && w->offset - start >= len)
+		err = 0;	/* the blocks are whole; the marker is best effort */
 	w->out.len = 0;
+	if (!err) {
+		w->offset = start + len;
+		if (lseek(w->fd, (off_t)w->offset, SEEK_SET) < 0)
+			err = -errno;
+	}
 	if (err && !w->err)
 		w->err = err;
 	if (err)
@@ -120,7 +133,6 @@ static int out_commit(struct nt_writer *w)
 	w->good_offset = w->offset;
 	if (w->v6)
 		w->v6->threads_on_disk = w->v6->threads_in_out;
-	(void)!pwrite(w->fd, end, end_len, (off_t)w->offset);	/* best effort: see above */
 	return 0;
 }
 
