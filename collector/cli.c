@@ -58,8 +58,9 @@ static const char doc_head[] =
 "USAGE: ebpf-collect -p PID [-p PID ...] [-o FILE] [--providers SPEC]\n"
 "         [--profile NAME] [--duration D] [--buffer-size MB] [-v] [-- CMD ARGS]\n"
 "         [--usdt PROVIDER[:PROBE-GLOB][:ARGSPEC]]... [--manifest FILE]\n"
+"       ebpf-collect --all [--comm GLOB] [--format v5|v6] [OPTIONS]\n"
 "       ebpf-collect -l (-p PID | BINARY)\n"
-"       ebpf-collect dump FILE [--json]\n"
+"       ebpf-collect dump|report FILE;  ebpf-collect split FILE DIR\n"
 "\n"
 "EXAMPLES:\n"
 "  ebpf-collect -p 1234                  # default profile into trace.nettrace\n"
@@ -112,6 +113,12 @@ static const char doc_head[] =
 
 static const char doc_tail[] =
 "\n"
+"ALWAYS ON: --flight-recorder 30s keeps the last 30 s in memory; kill -USR1,\n"
+"--dump-on PRED and the end write it to FILE's name with .1, .2, ... (so do\n"
+"--rotate 10m|1GB --keep N).  PRED: EVENT, EVENT:FIELD OP VALUE (OP == != <\n"
+"<= > >=, e.g. GCEnd_V1:Depth>=2) or GCPause>50ms; --stop-on PRED ends the\n"
+"trace there, --filter PRED drops non-matching events (in the kernel when\n"
+"it can).  --all traces every runtime of the host into one V6 file.\n"
 "EXIT STATUS: 0 ok, 1 runtime failure, 2 no such process, 3 no (matching)\n"
 "runtime probes and no .NET diagnostics socket in the target, 4 missing\n"
 "privileges, 5 kernel lacks BTF or BPF ring buffers, 6 cannot create the\n"

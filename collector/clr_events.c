@@ -345,14 +345,17 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		ne.stack = e->ustack_depth ? frames : NULL;
 	}
 	ne.stack_depth = e->ustack_depth + e->kstack_depth;
-	if (c->sym) {	/* before the event, it may write method events */
+	if (c->sym && c->rec.fr)	/* learnt on arrival (recorder.c): names only */
+		err = symbolize__stack(c->sym, e->hdr.pid, e->hdr.tid, ne.timestamp, ne.stack,
+				       ne.stack_depth);
+	else if (c->sym)	/* before the event, it may write method events */
 		err = symbolize__clr_event(c->sym, ev->provider->name, ev->id, e->hdr.pid,
 					   e->hdr.tid, ne.timestamp, ne.payload, ne.payload_size,
 					   ne.stack, ne.stack_depth);
-		if (err)
-			return err;
-	}
-	err = nt_writer__write_event(c->w, &ne);
+	else
+		err = 0;
+	if (!err)
+		err = nt_writer__write_event(c->w, &ne);
 	if (err)
 		return err;
 	c->ev_counts[idx]++;

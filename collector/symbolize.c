@@ -155,7 +155,6 @@ struct symbolize {
 	struct sz_pid *pids;
 	size_t n_pids, cap_pids;
 	uint32_t meta_method, meta_module;
-	bool no_learn;			/* method events were fed at arrival */
 	bool per_process;		/* V6: ranges and modules per process */
 	uint64_t last_refresh;
 	unsigned int ticks;
@@ -959,16 +958,11 @@ int symbolize__learn(struct symbolize *sz, const char *provider, uint32_t id, pi
 	return 0;
 }
 
-void symbolize__learn_on_arrival(struct symbolize *sz)
-{
-	sz->no_learn = true;
-}
-
 int symbolize__clr_event(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
 			 uint64_t tid, uint64_t ts, const void *payload, size_t len,
 			 const uint64_t *stack, uint32_t depth)
 {
-	int err = sz->no_learn ? 0 : symbolize__learn(sz, provider, id, pid, ts, payload, len);
+	int err = symbolize__learn(sz, provider, id, pid, ts, payload, len);
 
 	if (err)
 		return err;

@@ -93,15 +93,14 @@ int symbolize__stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 		     const uint64_t *stack, uint32_t depth);
 
 /*
- * The flight recorder keeps records and writes them only when it dumps: the
- * runtime's method and module events are fed with symbolize__learn as they
- * arrive (a dump's frames may be named by a load from before its window),
- * and after symbolize__learn_on_arrival symbolize__clr_event only names
- * frames.  0 or -ENOMEM.
+ * The method and module part of symbolize__clr_event alone.  The flight
+ * recorder keeps records and writes them only when it dumps: it feeds the
+ * runtime's method events as they arrive (a dump's frames may be named by a
+ * load from before its window) and names a dump's frames with
+ * symbolize__stack.  0 or -ENOMEM.
  */
 int symbolize__learn(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
 		     uint64_t ts, const void *payload, size_t len);
-void symbolize__learn_on_arrival(struct symbolize *sz);
 
 /* A new file of the same writer (nt_writer__next_file) after
  * symbolize__finish: its frames are named again in it. */
