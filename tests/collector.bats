@@ -115,7 +115,7 @@ EOF
 @test "usage errors exit 64" {
 	run "$EBPF_COLLECT" -o "$BATS_TEST_TMPDIR/x.nettrace"
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
-	assert_output_contains "-p PID or -- CMD is required"
+	assert_output_contains "-p PID, -- CMD or --all is required"
 	run "$EBPF_COLLECT" -p 0
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
 	assert_output_contains "invalid PID '0'"
