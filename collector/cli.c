@@ -151,6 +151,13 @@ enum {
 	OPT_PID_FILTER,
 	OPT_FORMAT,
 	OPT_SPLIT,
+	OPT_METRICS,
+	OPT_CLICKHOUSE,
+	OPT_HOST,
+	OPT_SERVICE,
+	OPT_EXPORT_INTERVAL,
+	OPT_SPOOL,
+	OPT_SPOOL_MAX,
 };
 
 static const struct argp_option opts[] = {
@@ -192,6 +199,17 @@ static const struct argp_option opts[] = {
 	  "otherwise; what PerfView before .NET 10 reads)", 0 },
 	{ "split-by-process", OPT_SPLIT, "DIR", 0,
 	  "Also write one V5 file per process into DIR (NAME.PID.nettrace)", 0 },
+	{ "metrics", OPT_METRICS, "ADDR:PORT", 0,
+	  "Serve Prometheus metrics (runtime and collector health) on ADDR:PORT", 0 },
+	{ "clickhouse", OPT_CLICKHOUSE, "URL", 0,
+	  "Send named CPU stacks and runtime event counts to ClickHouse (HTTP) every interval",
+	  0 },
+	{ "host", OPT_HOST, "NAME", 0, "Host label of metrics and exports (default: hostname)", 0 },
+	{ "service", OPT_SERVICE, "NAME", 0, "Service label of metrics and exports", 0 },
+	{ "export-interval", OPT_EXPORT_INTERVAL, "D", 0, "ClickHouse export interval (default 10s)",
+	  0 },
+	{ "spool", OPT_SPOOL, "DIR", 0, "Where exports wait while ClickHouse is away", 0 },
+	{ "spool-max", OPT_SPOOL_MAX, "SIZE", 0, "Bound of the spool (default 256MB)", 0 },
 	{ "rotate", OPT_ROTATE, "LIMIT", 0,
 	  "Start a new file every LIMIT: a time (10m, 30s) or a size (1GB, 256MB); "
 	  "files are -o's name with .1, .2, ... before the extension (repeatable: both)", 0 },
@@ -288,6 +306,44 @@ static void parse_series_opt(int key, char *arg, struct argp_state *state)
 		env.flight = true;
 }
 
+/* --metrics, --clickhouse and their labels and limits */
+static void parse_fleet_opt(int key, char *arg, struct argp_state *state)
+{
+	uint64_t v;
+
+	switch (key) {
+	case OPT_METRICS:
+		if (!strchr(arg, ':'))
+			argp_error(state, "invalid --metrics '%s' (ADDR:PORT, e.g. 127.0.0.1:9464)",
+				   arg);
+		env.metrics_addr = arg;
+		break;
+	case OPT_CLICKHOUSE:
+		if (strncmp(arg, "http://", 7))
+			argp_error(state, "invalid --clickhouse '%s' (http://HOST:PORT)", arg);
+		env.clickhouse = arg;
+		break;
+	case OPT_HOST:
+		env.host_label = arg;
+		break;
+	case OPT_SERVICE:
+		env.service = arg;
+		break;
+	case OPT_EXPORT_INTERVAL:
+		if (parse_duration(arg, &env.export_ns))
+			argp_error(state, "invalid --export-interval '%s' (e.g. 10s, 1m)", arg);
+		break;
+	case OPT_SPOOL:
+		env.spool_dir = arg;
+		break;
+	case OPT_SPOOL_MAX:
+		if (series__parse_limit(arg, &v) != 'b')
+			argp_error(state, "invalid --spool-max '%s' (a size: 64MB, 1GB)", arg);
+		env.spool_max = v;
+		break;
+	}
+}
+
 /* --pid-filter PID,PID,... */
 static void parse_pid_filter(char *arg, struct argp_state *state)
 {
@@ -348,6 +404,15 @@ static error_t parse_always_on(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_SPLIT:
 		env.split_dir = arg;
+		break;
+	case OPT_METRICS:
+	case OPT_CLICKHOUSE:
+	case OPT_HOST:
+	case OPT_SERVICE:
+	case OPT_EXPORT_INTERVAL:
+	case OPT_SPOOL:
+	case OPT_SPOOL_MAX:
+		parse_fleet_opt(key, arg, state);
 		break;
 	default:
 		return ARGP_ERR_UNKNOWN;

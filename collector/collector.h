@@ -20,6 +20,8 @@
 #include "usdt_generic.h"
 #include "recorder.h"
 #include "host.h"
+#include "metrics.h"
+#include "export.h"
 
 #ifndef LOG_PREFIX
 #define LOG_PREFIX "ebpf-collect: "
@@ -88,6 +90,13 @@ struct env {
 	int nr_comm;
 	uint32_t format;			/* --format: 5, 6; 0 = 6 with --all, else 5 */
 	const char *split_dir;			/* --split-by-process */
+	const char *metrics_addr;		/* --metrics */
+	const char *clickhouse;			/* --clickhouse URL */
+	const char *host_label;			/* --host (default: the hostname) */
+	const char *service;			/* --service */
+	uint64_t export_ns;			/* --export-interval */
+	const char *spool_dir;			/* --spool */
+	uint64_t spool_max;			/* --spool-max */
 };
 
 extern struct env env;
@@ -147,6 +156,8 @@ struct collector {
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
 	struct recorder rec;		/* files, flight recorder, triggers */
 	struct host host;		/* --all */
+	struct metrics *metrics;	/* --metrics, NULL without */
+	struct ch_export *export;	/* --clickhouse, NULL without */
 };
 
 /* cli.c */

@@ -813,7 +813,7 @@ static int attach_sources(struct collector *c, const char *cmd_path)
 {
 	int ret;
 
-	if (setup_bpf(c))
+	if (setup_bpf(c) || recorder__start_observers(c))
 		return EXIT_FAIL;
 	if (c->host.on)
 		ret = host__scan(c);	/* --all */
@@ -867,6 +867,7 @@ static int trace(struct collector *c)
 			err = stop_err;
 		if (!err)
 			err = recorder__finish(c);	/* the flight recorder's exit dump */
+		recorder__stop_observers(c);	/* the last export */
 	}
 	ret = err ? (c->ept.fail ? c->ept.fail : EXIT_FAIL) : c->ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_file(c))

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <linux/types.h>
 #include "commands.h"
 #include "collector_event.h"
@@ -241,6 +242,52 @@ static int clr_checks(struct collector *c, const void *rec, size_t len, bool *ke
 	return 0;
 }
 
+/* ------------------------------------------------------------ observers */
+
+#define DEFAULT_EXPORT_NS	(10ULL * 1000 * 1000 * 1000)
+#define DEFAULT_SPOOL_MAX	(256ULL << 20)
+
+int recorder__start_observers(struct collector *c)
+{
+	static char hostname[256];
+	struct ch_export_opts xo = {
+		.url = env.clickhouse, .service = env.service, .spool_dir = env.spool_dir,
+		.spool_max = env.spool_max ? env.spool_max : DEFAULT_SPOOL_MAX,
+		.interval_ns = env.export_ns ? env.export_ns : DEFAULT_EXPORT_NS,
+	};
+	char err[512];
+
+	if (!env.host_label) {
+		if (gethostname(hostname, sizeof(hostname) - 1))
+			snprintf(hostname, sizeof(hostname), "localhost");
+		env.host_label = hostname;
+	}
+	xo.host = env.host_label;
+	if (env.metrics_addr) {
+		c->metrics = metrics__start(env.metrics_addr, env.host_label, err, sizeof(err));
+		if (!c->metrics) {
+			pr_warn("%s\n", err);
+			return EXIT_FAIL;
+		}
+	}
+	if (env.clickhouse) {
+		c->export = ch_export__start(&xo, err, sizeof(err));
+		if (!c->export) {
+			pr_warn("%s\n", err);
+			return EXIT_FAIL;
+		}
+	}
+	return EXIT_OK;
+}
+
+void recorder__stop_observers(struct collector *c)
+{
+	ch_export__stop(c->export);
+	c->export = NULL;
+	metrics__stop(c->metrics);
+	c->metrics = NULL;
+}
+
 int route_record(void *ctx, const void *rec, size_t len)
 {
 	struct collector *c = ctx;
@@ -252,6 +299,10 @@ int route_record(void *ctx, const void *rec, size_t len)
 
 	if (r->stop_ts && h->timestamp > r->stop_ts)
 		return 0;	/* the trace ends at the --stop-on event */
+	if (c->metrics)
+		metrics__record(c->metrics, c, rec, len);
+	if (c->export)
+		ch_export__record(c->export, c, rec, len);
 	err = clr_checks(c, rec, len, &keep, &dump_now, &why);
 	if (err || !keep)
 		return err;
@@ -468,6 +519,11 @@ static int rotate(struct collector *c, uint64_t now)
 int recorder__tick(struct collector *c, uint64_t now, uint64_t watermark)
 {
 	struct recorder *r = &c->rec;
+
+	if (c->metrics)
+		metrics__tick(c->metrics, c, now);
+	if (c->export)
+		ch_export__tick(c->export, now);
 
 	if (!r->file_start)
 		r->file_start = now;

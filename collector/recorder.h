@@ -62,6 +62,12 @@ bool recorder__writes_live(const struct collector *c);
 struct bpf_map;
 int recorder__kernel_filters(struct collector *c, struct bpf_map *map, bool loaded);
 
+/* --metrics, --clickhouse: started before the probes, stopped (the last
+ * export sent or spooled) after the end of the trace.  EXIT_OK or EXIT_FAIL
+ * (said why). */
+int recorder__start_observers(struct collector *c);
+void recorder__stop_observers(struct collector *c);
+
 /* The reorder buffer's callback in place of emit_record. */
 int route_record(void *ctx, const void *rec, size_t len);
 

@@ -433,6 +433,7 @@ void collector__free(struct collector *c)
 	free(c->files);
 	free(c->pauses);
 	free(c->searched);
+	recorder__stop_observers(c);
 	recorder__free(c);
 	host__free(c);
 }

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * export.h - --clickhouse URL: every interval the node's aggregated, named
+ * CPU stacks (folded, with sample counts) and runtime event counts and
+ * durations, labelled with host, service and pid, sent to ClickHouse over
+ * HTTP; what ClickHouse cannot take waits in a bounded on-disk spool and is
+ * replayed; what the spool cannot hold is counted.
+ */
+#ifndef EBPF_COLLECT_EXPORT_H
+#define EBPF_COLLECT_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct collector;
+struct ch_export;
+
+struct ch_export_opts {
+	const char *url;		/* http://127.0.0.1:8123 */
+	const char *host, *service;	/* labels */
+	const char *spool_dir;		/* NULL: no spool (a failed send is counted lost) */
+	uint64_t spool_max;		/* bytes */
+	uint64_t interval_ns;
+};
+
+/* NULL and a one-line reason in err. */
+struct ch_export *ch_export__start(const struct ch_export_opts *o, char *err, size_t errlen);
+
+/* Every record, in time order, as it leaves the reorder buffer. */
+void ch_export__record(struct ch_export *x, const struct collector *c, const void *rec,
+		       size_t len);
+
+/* Every poll: send what an interval gathered.  Never blocks tracing for
+ * long (sends run in a thread of their own). */
+void ch_export__tick(struct ch_export *x, uint64_t now);
+
+/* Send what is left (or spool it), stop; NULL-safe. */
+void ch_export__stop(struct ch_export *x);
+
+#endif
