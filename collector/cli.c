@@ -616,9 +616,9 @@ int parse_cmdline(int argc, char **argv)
 		pr_warn("use either -p PID or -- CMD, not both\n");
 		return -EINVAL;
 	}
-	if (env.flight && (env.rotate_ns || env.rotate_bytes)) {
-		pr_warn("--rotate writes every event; --flight-recorder and --dump-on keep only "
-			"a window: use one or the other\n");
+	if (env.flight && env.rotate_bytes) {
+		pr_warn("--flight-recorder with --rotate writes its records every interval: "
+			"--rotate takes a time there (10m), not a size\n");
 		return -EINVAL;
 	}
 	if (env.flight && !env.fr_ns && !env.fr_bytes)

@@ -94,7 +94,9 @@ int recorder__init(struct collector *c)
 	if (r->series && series__init(&r->files, env.output, env.keep))
 		goto nomem;
 	if (env.flight) {
-		r->fr = flight__new(env.fr_ns ? env.fr_ns + FLIGHT_SLACK_NS : 0,
+		uint64_t keep_ns = env.fr_ns > env.rotate_ns ? env.fr_ns : env.rotate_ns;
+
+		r->fr = flight__new(keep_ns ? keep_ns + FLIGHT_SLACK_NS : 0,
 				    env.fr_bytes ? env.fr_bytes : FLIGHT_DEFAULT_MAX);
 		if (!r->fr)
 			goto nomem;
@@ -527,6 +529,15 @@ int recorder__tick(struct collector *c, uint64_t now, uint64_t watermark)
 
 	if (!r->file_start)
 		r->file_start = now;
+	if (r->fr && env.rotate_ns && now - r->file_start >= env.rotate_ns) {
+		r->file_start = now;	/* the records up to the watermark, after the last file */
+		if (watermark > r->rot_end && r->seen) {
+			uint64_t from = r->rot_end ? r->rot_end + 1 : 0;
+
+			r->rot_end = watermark;
+			return dump(c, from, watermark, "rotate");
+		}
+	}
 	if (r->fr) {
 		if (dump_requested && !usr1_ts)
 			usr1_ts = now;	/* the poll returns at the signal: its time */
@@ -562,6 +573,8 @@ int recorder__finish(struct collector *c)
 	to = r->stop_ts ? r->stop_ts : r->last_pushed;
 	if (!r->seen)
 		return 0;
+	if (env.rotate_ns)	/* the rest after the last rotated file */
+		return to > r->rot_end ? dump(c, r->rot_end ? r->rot_end + 1 : 0, to, "rotate") : 0;
 	return dump(c, to > env.fr_ns ? to - env.fr_ns : 0, to, "exit");
 }
 

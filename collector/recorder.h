@@ -40,6 +40,7 @@ struct recorder {
 	uint64_t filtered;		/* events --filter dropped in user space */
 	uint64_t seen;			/* records into the window */
 	uint64_t dumps;
+	uint64_t rot_end;		/* flight recorder + --rotate: last file's end */
 	char path[4096];		/* the current file */
 };
 

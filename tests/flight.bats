@@ -296,10 +296,30 @@ print(len(ends) == s['gc']['gen1'] + s['gc']['gen2'] and min(ends) >= 1,
 	done
 }
 
+@test "flight recorder with --rotate: consecutive files hold every event once, and a trigger dump on top" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 4 --rate 300 --threads 2 \
+		--wait-for-tracer 10 --summary "$T/s.json"
+	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" --flight-recorder 2s --rotate 1s \
+		-o "$T/fr.nettrace" --providers DotNETRuntime,DotNETRuntimeRundown \
+		--dump-on 'GCEnd_V1:Depth>=2'
+	assert_success
+	local rot=() trig=() line f
+	while IFS= read -r line; do
+		f=$(sed 's/.*: wrote \([^:]*\): .*/\1/' <<<"$line")
+		if [[ $line == *"(rotate)"* ]]; then rot+=("$f"); else trig+=("$f"); fi
+	done < <(grep "flight recorder (.*): wrote" <<<"$output")
+	((${#rot[@]} >= 4)) || flunk "only ${#rot[@]} rotated files: $output"
+	((${#trig[@]} >= 1)) || flunk "no trigger dump: $output"
+	run counts_check "${rot[@]}" -- "$T/s.json"
+	echo "$output"
+	assert_success
+}
+
 @test "usage: flight recorder, trigger and rotation mistakes exit 64 with one line" {
-	run "$EBPF_COLLECT" -p 1 --rotate 10m --flight-recorder 30s
+	run "$EBPF_COLLECT" -p 1 --rotate 1GB --flight-recorder 30s
 	assert_equal "$status" 64
-	assert_output_contains "use one or the other"
+	assert_output_contains "--rotate takes a time there (10m), not a size"
 	run "$EBPF_COLLECT" -p 1 --rotate 10parsecs
 	assert_equal "$status" 64
 	assert_output_contains "invalid --rotate '10parsecs'"
