@@ -450,6 +450,26 @@ static int check_ep_extra(struct collector *c)
 	return -EINVAL;
 }
 
+/*
+ * A flight-recorder dump mid-run has no end-of-trace rundown after it to
+ * name the code compiled since the start: the runtime's method and module
+ * load events (Jit and Loader keywords at Verbose) name it as it appears.
+ */
+static int flight_selection(struct collector *c)
+{
+	char err[256];
+
+	if (!ect_find_provider(c->table, "DotNETRuntime"))
+		return 0;
+	if (selection__add_spec(&c->sel, c->table, "DotNETRuntime:0x18:5", err, sizeof(err))) {
+		pr_warn("--flight-recorder: %s\n", err);
+		return -EINVAL;
+	}
+	pr_debug("--flight-recorder: method and module loads selected (Jit, Loader "
+		 "keywords at Verbose): they name the frames of dumps\n");
+	return 0;
+}
+
 static int build_selection(struct collector *c)
 {
 	char err[256];
@@ -487,6 +507,8 @@ static int build_selection(struct collector *c)
 	}
 	if (!env.nr_providers && !env.nr_profiles)
 		selection__add_profile(&c->sel, c->table, "default");
+	if (env.flight)
+		return flight_selection(c);
 	return 0;
 }
 

@@ -167,6 +167,16 @@ static bool clr_fields(const struct collector *c, const void *rec, size_t len, u
 	return true;
 }
 
+/* The runtime's end-of-trace rundown: it names the frames of what came before. */
+static bool is_rundown(const struct collector *c, const void *rec, size_t len)
+{
+	const uint8_t *p;
+	uint32_t idx, plen;
+
+	return clr_fields(c, rec, len, &idx, &p, &plen) &&
+	       !strcmp(c->table->events[idx].provider->name, "Microsoft-Windows-DotNETRuntimeRundown");
+}
+
 static bool any_match(struct trigger *t, int n, uint32_t idx, const struct ce_header *h,
 		      const uint8_t *p, uint32_t plen, const char **which)
 {
@@ -299,8 +309,8 @@ int route_record(void *ctx, const void *rec, size_t len)
 	const char *why = NULL;
 	int err;
 
-	if (r->stop_ts && h->timestamp > r->stop_ts)
-		return 0;	/* the trace ends at the --stop-on event */
+	if (r->stop_ts && h->timestamp > r->stop_ts && !is_rundown(c, rec, len))
+		return 0;	/* the trace ends at the --stop-on event, names still follow */
 	if (c->metrics)
 		metrics__record(c->metrics, c, rec, len);
 	if (c->export)

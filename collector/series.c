@@ -53,10 +53,12 @@ int series__next_path(struct series *s, char *buf, size_t len)
 
 		if (n < 0 || (size_t)n >= len)
 			return -ENAMETOOLONG;
-		if (access(buf, F_OK) && errno == ENOENT) {
-			s->next_no++;
-			return 0;
-		}
+		if (!access(buf, F_OK))
+			continue;	/* taken: the next number */
+		if (errno != ENOENT)
+			return -errno;	/* an unreachable directory, say */
+		s->next_no++;
+		return 0;
 	}
 }
 

@@ -973,12 +973,11 @@ int symbolize__clr_event(struct symbolize *sz, const char *provider, uint32_t id
 
 void symbolize__new_file(struct symbolize *sz)
 {
-	size_t i;
-
-	/* after symbolize__finish nothing is pending; every range is written
-	 * again into the new file when a frame refers to it */
-	for (i = 0; i < sz->n_mods; i++)
-		sz->mods[i].used = false;
+	/* After symbolize__finish nothing is pending; every range is written
+	 * again into the new file when a frame refers to it.  Modules stay
+	 * "used": a range written again names its module, which must then have
+	 * its module event in this file too (an unused one costs one event). */
+	(void)sz;
 }
 
 int symbolize__finish(struct symbolize *sz, uint64_t ts)

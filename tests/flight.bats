@@ -172,7 +172,7 @@ dump_end() {
 @test "flight recorder: --dump-on a field predicate writes the window ending at the matching event" {
 	require_root
 	bg "$T/rt.out" "$REFRT" --scenario exceptions --duration 30 --rate 200 --threads 2 \
-		--summary "$T/s.json"
+		--wait-for-tracer 10 --summary "$T/s.json"
 	local rt=$LAST_PID
 	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" --flight-recorder 1s -o "$T/fr.nettrace" \
 		--dump-on 'ExceptionThrown_V1:ExceptionType==System.InvalidOperationException'
@@ -201,7 +201,7 @@ print(ex[-1]['fields']['ExceptionType'])"
 @test "flight recorder: --dump-on GCPause fires on a suspend-to-restart pause over the bound" {
 	require_root
 	bg "$T/rt.out" "$REFRT" --scenario alloc --duration 30 --rate 500 --threads 2 \
-		--summary "$T/s.json"
+		--wait-for-tracer 10 --summary "$T/s.json"
 	local rt=$LAST_PID
 	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" --flight-recorder 1s -o "$T/fr.nettrace" \
 		--dump-on 'GCPause>=100us'
@@ -225,9 +225,10 @@ print(last['event'], (last['timestamp'] - sus[-1]['timestamp']) >= 100000)"
 @test "--stop-on ends the trace at the first matching event" {
 	require_root
 	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 30 --rate 500 --threads 2 \
-		--summary "$T/s.json"
+		--wait-for-tracer 10 --summary "$T/s.json"
 	local rt=$LAST_PID
-	run timeout 60 "$EBPF_COLLECT" -p "$rt" -o "$T/s.nettrace" --stop-on 'GCEnd_V1:Depth>=2'
+	run timeout 60 "$EBPF_COLLECT" -p "$rt" -o "$T/s.nettrace" --stop-on 'GCEnd_V1:Depth>=2' \
+		--providers DotNETRuntime,DotNETRuntimeRundown
 	kill -INT "$rt"
 	wait "$rt"
 	assert_success
@@ -236,7 +237,8 @@ print(last['event'], (last['timestamp'] - sus[-1]['timestamp']) >= 100000)"
 	run python3 -c "
 import json
 ev = [json.loads(l) for l in open('$T/d.jsonl')]
-ev = [e for e in ev if e.get('type') == 'event' and e['provider'] != 'ebpf-collect' and e['tid'] != 0x7fffffff]
+# the runtime's end-of-trace rundown follows the stop: it names the frames
+ev = [e for e in ev if e.get('type') == 'event' and e['provider'] not in ('ebpf-collect', 'Microsoft-Windows-DotNETRuntimeRundown') and e['tid'] != 0x7fffffff]
 ends = [e['fields']['Depth'] for e in ev if e['event'] == 'GCEnd_V1']
 print(ev[-1]['event'], ev[-1]['fields'].get('Depth'), ends.count(2))"
 	assert_output "GCEnd_V1 2 1"

@@ -260,7 +260,7 @@ events per provider/event:
 	run dump "$BATS_TEST_TMPDIR/golden.nettrace" --json
 	assert_success
 	assert_equal "${lines[0]}" '{"type":"event","provider":"Microsoft-DotNETCore-SampleProfiler","event":"ThreadSample","id":0,"version":0,"timestamp":1000005000,"pid":4242,"tid":101,"capture_tid":100,"seq":1,"cpu":0,"stack":["0x7f0012345678","0x7f0012340000"],"fields":{"Type":2}}'
-	assert_equal "${lines[1]}" "{\"type\":\"summary\",\"file\":\"$BATS_TEST_TMPDIR/golden.nettrace\",\"events\":1,\"lost\":0,\"with_stack\":1,\"by_event\":{\"Microsoft-DotNETCore-SampleProfiler/ThreadSample\":1},\"complete\":true,\"error\":null,\"error_offset\":null,\"pid\":4242,\"pointer_size\":8,\"freq\":1000000000,\"sync_ts\":1000000000}"
+	assert_equal "${lines[1]}" "{\"type\":\"summary\",\"file\":\"$BATS_TEST_TMPDIR/golden.nettrace\",\"events\":1,\"lost\":0,\"with_stack\":1,\"by_event\":{\"Microsoft-DotNETCore-SampleProfiler/ThreadSample\":1},\"by_process\":{\"4242\":1},\"complete\":true,\"error\":null,\"error_offset\":null,\"pid\":4242,\"pointer_size\":8,\"freq\":1000000000,\"sync_ts\":1000000000}"
 	# cut off the end-of-stream byte: every event, then exit 1 with the offset
 	head -c 445 "$BATS_TEST_TMPDIR/golden.nettrace" >"$BATS_TEST_TMPDIR/cut.nettrace"
 	run --separate-stderr dump "$BATS_TEST_TMPDIR/cut.nettrace" --json
