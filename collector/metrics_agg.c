@@ -21,6 +21,7 @@
 #define RUNTIME_PROVIDER	"Microsoft-Windows-DotNETRuntime"
 #define MAX_GEN			3	/* Depth 0..2; anything deeper counts as 2 */
 #define MAX_EXC_TYPE		256	/* bytes of an exception type name kept */
+#define METHOD_FLAG_JITTED	0x8	/* MethodFlagsMap: Jitted */
 #define CONT_SLOTS		64	/* threads waiting on a lock at once, per process */
 
 /* GC pause buckets, seconds: 100 us .. 1 s */
@@ -39,7 +40,7 @@ static const struct { const char *symbol; uint8_t kind; } kinds[] = {
 	{ "GCSuspendEEBegin_V1", K_SUSPEND_BEGIN },
 	{ "GCRestartEEEnd_V1", K_RESTART_END },
 	{ "ExceptionThrown_V1", K_EXCEPTION },
-	{ "MethodJittingStarted_V1", K_JIT },
+	{ "MethodLoadVerbose_V2", K_JIT },
 	{ "ContentionStart_V1", K_CONT_START },
 	{ "ContentionStop_V1", K_CONT_STOP },
 	{ "ThreadPoolWorkerThreadAdjustmentAdjustment", K_TP_ADJUST },
@@ -415,8 +416,9 @@ static void apply(struct mproc *p, uint8_t kind, const struct ect_event *ev,
 	case K_EXCEPTION:
 		count_exception(p, ev, pl, len);
 		break;
-	case K_JIT:
-		p->jit++;
+	case K_JIT:	/* a method's code is loaded; Jitted: the JIT made it */
+		if (field_u64(ev, pl, len, "MethodFlags") & METHOD_FLAG_JITTED)
+			p->jit++;
 		break;
 	case K_CONT_START:
 		contention_start(p, e->hdr.tid, ts);
@@ -533,7 +535,7 @@ void magg__render(const struct magg *a, struct mbuf *b)
 	render_gc(a, b);
 	render_exceptions(a, b);
 	family(b, "ebpf_collect_jit_methods_total", "counter",
-	       "Methods JIT-compiled (MethodJittingStarted_V1).");
+	       "Methods JIT-compiled (MethodLoadVerbose_V2 with the Jitted flag).");
 	render_each(a, b, "ebpf_collect_jit_methods_total", offsetof(struct mproc, jit), 0);
 	family(b, "ebpf_collect_lock_contentions_total", "counter",
 	       "Lock contentions ended (ContentionStop_V1).");
