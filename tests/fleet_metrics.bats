@@ -176,7 +176,7 @@ PY
 		--wait-for-tracer 10 --summary "$T/s.json"
 	local rt=$LAST_PID
 	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" -o "$T/t.nettrace" --metrics "127.0.0.1:$port" \
-		--host h1 --service svc
+		--host h1 --service svc --profile default --profile gc-verbose
 	local col=$LAST_PID
 	wait_for_grep "tracing .* probes" "$T/c.out.err" || flunk "$(cat "$T/c.out.err")"
 	# one client that never sends, one that sends and never reads
@@ -233,6 +233,27 @@ PY
 		flunk "drops: $(grep dropped "$m")"
 	grep -q "^ebpf_collect_gc_pause_seconds_count{host=\"h1\",pid=\"$rt\",comm=\"refrt\",service=\"svc\"} $gc$" "$m" ||
 		flunk "pauses: $(grep pause_seconds_count "$m")"
+	# JIT, contention (count and DurationNs summed), thread pool exactly as
+	# refrt did them; allocated bytes: the AllocationAmount64 of every tick
+	# the trace holds (as many as refrt fired)
+	"$EBPF_COLLECT" dump "$T/t.nettrace" | grep ' Microsoft-Windows-DotNETRuntime/GCAllocationTick_V3 ' |
+		sed 's/.*"AllocationAmount64":\([0-9]*\).*/\1/' >"$T/ticks.txt"
+	run python3 - "$m" "$T/s.json" "$T/ticks.txt" <<'PY'
+import json, sys
+v = {}
+for line in open(sys.argv[1]):
+    if not line.startswith("#"):
+        v[line.split("{")[0]] = float(line.split()[-1])
+s = json.load(open(sys.argv[2]))
+a = s["allocations"]
+print(v["ebpf_collect_jit_methods_total"] == sum(1 for m in s["methods"] if m["flags"] & 8),
+      v["ebpf_collect_lock_contentions_total"] == s["contention"]["count"],
+      round(v["ebpf_collect_lock_contention_seconds_total"] * 1e9) == s["contention"]["total_wait_ns"],
+      v["ebpf_collect_threadpool_worker_threads"] == s["threads"],
+      v["ebpf_collect_allocated_bytes_total"] == sum(int(x) for x in open(sys.argv[3])) > 0 and
+      len(open(sys.argv[3]).readlines()) == a["ticks"])
+PY
+	assert_output "True True True True True"
 }
 
 @test "--metrics: a port already taken exits 1 naming the address and the cause" {
