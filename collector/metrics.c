@@ -162,6 +162,7 @@ void metrics__tick(struct metrics *m, const struct collector *c, uint64_t now)
 	if (now - m->last_render < RENDER_NS)
 		return;
 	m->last_render = now;
+	magg__expire(m->agg, now);
 	read_health(m, c);
 	publish(m);
 }

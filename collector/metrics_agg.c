@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/types.h>
 #include <linux/types.h>
 #include "collector_event.h"
@@ -21,6 +22,8 @@
 #define RUNTIME_PROVIDER	"Microsoft-Windows-DotNETRuntime"
 #define MAX_GEN			3	/* Depth 0..2; anything deeper counts as 2 */
 #define MAX_EXC_TYPE		256	/* bytes of an exception type name kept */
+#define CHECK_NS		(5 * 1000000000ULL)	/* how often exits are looked for */
+#define EXPIRE_NS		(300 * 1000000000ULL)	/* how long an exited process stays */
 #define METHOD_FLAG_JITTED	0x8	/* MethodFlagsMap: Jitted */
 #define CONT_SLOTS		64	/* threads waiting on a lock at once, per process */
 
@@ -71,6 +74,7 @@ struct mproc {
 	struct cont_wait waits[CONT_SLOTS];
 	int64_t tp_workers;	/* -1 = no adjustment seen */
 	uint64_t alloc_bytes;
+	uint64_t gone_since;	/* when /proc/PID was first found missing; 0 = alive */
 };
 
 struct magg {
@@ -80,6 +84,7 @@ struct magg {
 	struct mproc **procs;
 	size_t nr_procs, cap_procs;
 	size_t last;		/* the process of the previous record */
+	uint64_t last_check;	/* magg__expire's last look at /proc */
 };
 
 void mbuf__printf(struct mbuf *b, const char *fmt, ...)
@@ -325,6 +330,36 @@ static void count_exception(struct mproc *p, const struct ect_event *ev,
 	}
 	snprintf(p->exc[p->nr_exc].type, MAX_EXC_TYPE, "%s", type);
 	p->exc[p->nr_exc++].n = 1;
+}
+
+/* A process gone for EXPIRE_NS leaves the exposition: by then its last
+ * scrapes are long in Prometheus, and a host that starts processes all day
+ * keeps a bounded set of series. */
+void magg__expire(struct magg *a, uint64_t now)
+{
+	char path[64];
+	size_t i = 0;
+
+	if (now - a->last_check < CHECK_NS)
+		return;
+	a->last_check = now;
+	while (i < a->nr_procs) {
+		struct mproc *p = a->procs[i];
+
+		snprintf(path, sizeof(path), "/proc/%d", (int)p->pid);
+		if (!access(path, F_OK))
+			p->gone_since = 0;
+		else if (!p->gone_since)
+			p->gone_since = now;
+		if (!p->gone_since || now - p->gone_since < EXPIRE_NS) {
+			i++;
+			continue;
+		}
+		free(p->exc);
+		free(p);
+		a->procs[i] = a->procs[--a->nr_procs];
+		a->last = 0;
+	}
 }
 
 static void observe_pause(struct mproc *p, uint64_t ns)

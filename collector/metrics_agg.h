@@ -31,6 +31,9 @@ void magg__free(struct magg *a);
 /* One CE_REC_CLR_EVENT record; events of other providers are ignored. */
 void magg__clr_event(struct magg *a, const struct ect_table *t, const void *rec, size_t len);
 
+/* Every tick (now: CLOCK_MONOTONIC ns): drop processes gone for minutes. */
+void magg__expire(struct magg *a, uint64_t now);
+
 /* Append every per-process family, # HELP and # TYPE first. */
 void magg__render(const struct magg *a, struct mbuf *b);
 

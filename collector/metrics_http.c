@@ -225,18 +225,36 @@ static void client_write(struct mhttp *h, struct client *c)
 	client_close(h, c);
 }
 
+/* A free slot; when all are taken, the slot of the client that has waited
+ * longest without sending a whole request (one that is being answered
+ * keeps its slot): a crowd of idle connections cannot lock scrapes out. */
+static struct client *slot_for_new(struct mhttp *h)
+{
+	struct client *oldest = NULL;
+	int i;
+
+	for (i = 0; i < MAX_CLIENTS; i++) {
+		struct client *c = &h->cl[i];
+
+		if (c->fd < 0)
+			return c;
+		if (!c->writing && (!oldest || c->deadline_ms < oldest->deadline_ms))
+			oldest = c;
+	}
+	if (oldest)
+		client_close(h, oldest);
+	return oldest;
+}
+
 static void accept_one(struct mhttp *h)
 {
-	struct client *c = NULL;
-	int fd, i;
+	struct client *c;
+	int fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 
-	for (i = 0; i < MAX_CLIENTS && !c; i++)
-		if (h->cl[i].fd < 0)
-			c = &h->cl[i];
-	fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 	if (fd < 0)
 		return;
-	if (!c) {	/* every slot busy: we only poll when one is free */
+	c = slot_for_new(h);
+	if (!c) {	/* every slot is sending an answer */
 		close(fd);
 		return;
 	}
@@ -250,20 +268,17 @@ static void accept_one(struct mhttp *h)
 static bool serve_once(struct mhttp *h)
 {
 	struct pollfd pf[MAX_CLIENTS + 2];
-	int idx[MAX_CLIENTS + 2], n = 0, i, free_slots = 0;
+	int idx[MAX_CLIENTS + 2], n = 0, i;
 	uint64_t now = mono_ms(), next = now + 1000;
 
 	pf[n++] = (struct pollfd){ .fd = h->wake[0], .events = POLLIN };
 	for (i = 0; i < MAX_CLIENTS; i++) {
 		struct client *c = &h->cl[i];
 
-		if (c->fd < 0) {
-			free_slots++;
+		if (c->fd < 0)
 			continue;
-		}
 		if (now >= c->deadline_ms) {
 			client_close(h, c);	/* too slow: its slot goes to others */
-			free_slots++;
 			continue;
 		}
 		if (c->deadline_ms < next)
@@ -271,10 +286,8 @@ static bool serve_once(struct mhttp *h)
 		idx[n] = i;
 		pf[n++] = (struct pollfd){ .fd = c->fd, .events = c->writing ? POLLOUT : POLLIN };
 	}
-	if (free_slots) {
-		idx[n] = -1;
-		pf[n++] = (struct pollfd){ .fd = h->lfd, .events = POLLIN };
-	}
+	idx[n] = -1;
+	pf[n++] = (struct pollfd){ .fd = h->lfd, .events = POLLIN };
 	if (poll(pf, n, (int)(next - now)) < 0)
 		return errno == EINTR;
 	if (pf[0].revents)

@@ -179,8 +179,9 @@ PY
 		--host h1 --service svc --profile default --profile gc-verbose
 	local col=$LAST_PID
 	wait_for_grep "tracing .* probes" "$T/c.out.err" || flunk "$(cat "$T/c.out.err")"
-	# one client that never sends, one that sends and never reads
-	bg "$T/mute.out" python3 -c 'import socket,sys,time; s=socket.create_connection(("127.0.0.1",int(sys.argv[1]))); time.sleep(30)' "$port"
+	# 20 clients that never send (more than the server's 16 slots), one
+	# that sends and never reads
+	bg "$T/mute.out" python3 -c 'import socket,sys,time; s=[socket.create_connection(("127.0.0.1",int(sys.argv[1]))) for i in range(20)]; time.sleep(30)' "$port"
 	bg "$T/deaf.out" python3 -c 'import socket,sys,time; s=socket.create_connection(("127.0.0.1",int(sys.argv[1]))); s.sendall(b"GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n"); time.sleep(30)' "$port"
 	sleep 0.5
 	run curl -s -D "$T/h.txt" --max-time 2 "http://127.0.0.1:$port/metrics"
