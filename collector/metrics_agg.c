@@ -124,15 +124,15 @@ void mbuf__printf(struct mbuf *b, const char *fmt, ...)
 
 void mbuf__label(struct mbuf *b, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\')
-			mbuf__printf(b, "\\\\");
-		else if (*s == '"')
-			mbuf__printf(b, "\\\"");
-		else if (*s == '\n')
-			mbuf__printf(b, "\\n");
-		else
-			mbuf__printf(b, "%c", *s);
+	while (*s) {
+		size_t n = strcspn(s, "\\\"\n");
+
+		mbuf__printf(b, "%.*s", (int)n, s);
+		s += n;
+		if (!*s)
+			break;
+		mbuf__printf(b, "%s", *s == '\n' ? "\\n" : *s == '"' ? "\\\"" : "\\\\");
+		s++;
 	}
 }
 
