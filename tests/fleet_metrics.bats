@@ -230,6 +230,15 @@ PY
 	assert_output "$gc"
 	run awk '/^ebpf_collect_exceptions_total\{/ { n += $2 } END { print n }' "$m"
 	assert_output "$exc"
+	# the collector's own numbers: what its exit summary says
+	local n bytes
+	n=$(sed -n 's/^ebpf-collect: \([0-9]*\) events (.*/\1/p' "$T/c.out.err")
+	bytes=$(sed -n 's/^ebpf-collect: ring buffer: [0-9]* records, \([0-9]*\) bytes.*/\1/p' "$T/c.out.err")
+	grep -q "^ebpf_collect_events_total{host=\"h1\"} $n$" "$m" || flunk "$n events: $(grep events_total "$m")"
+	grep -q "^ebpf_collect_event_bytes_total{host=\"h1\"} $bytes$" "$m" || flunk "$bytes bytes: $(grep bytes_total "$m")"
+	n=$(sed -n 's/^ebpf-collect: tracing \([0-9]*\) probes.*/\1/p' "$T/c.out.err")
+	grep -q "^ebpf_collect_attached_probes{host=\"h1\"} $n$" "$m" || flunk "$n probes: $(grep probes "$m")"
+	grep -q "^ebpf_collect_tracked_processes{host=\"h1\"} 1$" "$m" || flunk "$(grep tracked "$m")"
 	grep -q "^ebpf_collect_dropped_events_total{host=\"h1\",cause=\"ring_buffer_full\"} 0$" "$m" ||
 		flunk "drops: $(grep dropped "$m")"
 	grep -q "^ebpf_collect_gc_pause_seconds_count{host=\"h1\",pid=\"$rt\",comm=\"refrt\",service=\"svc\"} $gc$" "$m" ||
