@@ -167,9 +167,10 @@ static void respond(struct mhttp *h, struct client *c)
 	c->writing = true;
 }
 
+/* A GET's whole answer went out: its numbers are read (a HEAD's are not). */
 static void served(struct mhttp *h, struct client *c)
 {
-	if (!c->body)
+	if (!c->body || c->bodylen != c->body->len)
 		return;
 	pthread_mutex_lock(&h->mu);
 	h->scrapes++;
