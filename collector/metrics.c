@@ -1,29 +1,183 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * metrics.c - --metrics (metrics.h).  Not written yet: the option is
- * refused until it is.
+ * metrics.c - --metrics (metrics.h): the tracing thread counts what passes
+ * (metrics_agg.c for the runtime's events, the collector's own health
+ * here) and every RENDER_NS publishes the whole exposition text to the
+ * server thread (metrics_http.c), which only ever reads published text.
  */
-#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "collector.h"
+#include "kernel_events.h"
+#include "metrics_agg.h"
+#include "metrics_http.h"
 #include "metrics.h"
+
+/* How stale a scrape's numbers may be; rendering is the only cost a
+ * scrape puts on the tracing thread, and it is paid here, not per scrape. */
+#define RENDER_NS	(500 * 1000000ULL)
+/* At the end: how long the final numbers wait for a scrape to read them
+ * (a 1 s scrape interval always gets them; counts after the last scrape
+ * would otherwise never reach Prometheus). */
+#define LINGER_MS	5000
+
+/* the collector's own numbers, copied on the tracing thread */
+struct health {
+	uint64_t events, bytes;
+	uint64_t rb_drops, payload_faults, nested_drops, filter_drops, oversize;
+	uint64_t kernel_lost, usdt_lost;
+	double ring_fill;
+	uint64_t probes, processes;
+};
+
+struct metrics {
+	struct mhttp *http;
+	struct magg *agg;
+	char *host;
+	struct health h;
+	uint64_t last_render;
+};
+
+static void render_health(const struct metrics *m, struct mbuf *b)
+{
+	const struct health *h = &m->h;
+	const struct { const char *cause; uint64_t n; } drops[] = {
+		{ "ring_buffer_full", h->rb_drops }, { "payload_fault", h->payload_faults },
+		{ "nested", h->nested_drops }, { "filter", h->filter_drops },
+		{ "oversize", h->oversize }, { "kernel_events", h->kernel_lost },
+		{ "usdt", h->usdt_lost },
+	};
+	size_t i;
+
+	mbuf__printf(b, "# HELP ebpf_collect_events_total Records the collector handled.\n"
+		     "# TYPE ebpf_collect_events_total counter\n");
+	mbuf__printf(b, "ebpf_collect_events_total{host=\"");
+	mbuf__label(b, m->host);
+	mbuf__printf(b, "\"} %llu\n", (unsigned long long)h->events);
+	mbuf__printf(b, "# HELP ebpf_collect_event_bytes_total Bytes of the records the collector handled.\n"
+		     "# TYPE ebpf_collect_event_bytes_total counter\n");
+	mbuf__printf(b, "ebpf_collect_event_bytes_total{host=\"");
+	mbuf__label(b, m->host);
+	mbuf__printf(b, "\"} %llu\n", (unsigned long long)h->bytes);
+	mbuf__printf(b, "# HELP ebpf_collect_dropped_events_total Events lost or left out, by cause.\n"
+		     "# TYPE ebpf_collect_dropped_events_total counter\n");
+	for (i = 0; i < sizeof(drops) / sizeof(drops[0]); i++) {
+		mbuf__printf(b, "ebpf_collect_dropped_events_total{host=\"");
+		mbuf__label(b, m->host);
+		mbuf__printf(b, "\",cause=\"%s\"} %llu\n", drops[i].cause,
+			     (unsigned long long)drops[i].n);
+	}
+}
+
+static void render_gauge(const struct metrics *m, struct mbuf *b, const char *name,
+			 const char *help, double v)
+{
+	mbuf__printf(b, "# HELP %s %s\n# TYPE %s gauge\n%s{host=\"", name, help, name, name);
+	mbuf__label(b, m->host);
+	mbuf__printf(b, "\"} %.9g\n", v);
+}
+
+static void render_state(const struct metrics *m, struct mbuf *b)
+{
+	render_gauge(m, b, "ebpf_collect_ring_buffer_fill_ratio",
+		     "Share of the runtime-event ring buffer waiting to be read (0 to 1).",
+		     m->h.ring_fill);
+	render_gauge(m, b, "ebpf_collect_attached_probes", "Probes attached.",
+		     (double)m->h.probes);
+	render_gauge(m, b, "ebpf_collect_tracked_processes", "Processes traced.",
+		     (double)m->h.processes);
+	if (env.flight && env.fr_ns)
+		render_gauge(m, b, "ebpf_collect_flight_recorder_window_seconds",
+			     "The flight recorder's window.", env.fr_ns / 1e9);
+	if (env.flight && env.fr_bytes)
+		render_gauge(m, b, "ebpf_collect_flight_recorder_window_bytes",
+			     "The flight recorder's window.", (double)env.fr_bytes);
+}
+
+static void publish(struct metrics *m)
+{
+	struct mbuf b = { 0 };
+
+	render_health(m, &b);
+	render_state(m, &b);
+	magg__render(m->agg, &b);
+	if (b.failed) {
+		free(b.p);	/* out of memory: the previous text stays */
+		return;
+	}
+	mhttp__publish(m->http, b.p, b.len);
+}
 
 struct metrics *metrics__start(const char *addr, const char *host, char *err, size_t errlen)
 {
-	(void)host;
-	snprintf(err, errlen, "--metrics %s: not available in this build", addr);
-	return NULL;
+	struct metrics *m = calloc(1, sizeof(*m));
+
+	if (m) {
+		m->host = strdup(host ? host : "");
+		m->agg = magg__new(host, env.service);
+	}
+	if (!m || !m->host || !m->agg) {
+		snprintf(err, errlen, "--metrics %s: out of memory", addr);
+		metrics__stop(m);
+		return NULL;
+	}
+	m->http = mhttp__start(addr, err, errlen);
+	if (!m->http) {
+		metrics__stop(m);
+		return NULL;
+	}
+	publish(m);	/* a scrape before the first tick gets the families */
+	return m;
 }
 
 void metrics__record(struct metrics *m, const struct collector *c, const void *rec, size_t len)
 {
-	(void)m, (void)c, (void)rec, (void)len;
+	const struct ce_header *h = rec;
+
+	m->h.events++;
+	m->h.bytes += len;
+	if (len >= sizeof(*h) && h->type == CE_REC_CLR_EVENT)
+		magg__clr_event(m->agg, c->table, rec, len);
+}
+
+static void read_health(struct metrics *m, const struct collector *c)
+{
+	struct health *h = &m->h;
+	struct ring *r = c->rb ? ring_buffer__ring(c->rb, 0) : NULL;
+
+	h->rb_drops = c->totals.rb_drops;
+	h->payload_faults = c->totals.payload_faults;
+	h->nested_drops = c->totals.nested_drops;
+	h->filter_drops = c->totals.filter_drops;
+	h->oversize = c->oversize;
+	h->kernel_lost = kernel_events__lost(c->ke);
+	h->usdt_lost = c->ug ? usdt_generic__lost(&c->ug_totals) : 0;
+	h->ring_fill = r && ring__size(r) ? (double)ring__avail_data_size(r) / ring__size(r) : 0;
+	h->probes = c->nr_links + usdt_generic__nr_links(c->ug);
+	h->processes = env.nr_pids;
 }
 
 void metrics__tick(struct metrics *m, const struct collector *c, uint64_t now)
 {
-	(void)m, (void)c, (void)now;
+	if (now - m->last_render < RENDER_NS)
+		return;
+	m->last_render = now;
+	magg__expire(m->agg, now);
+	read_health(m, c);
+	publish(m);
 }
 
 void metrics__stop(struct metrics *m)
 {
-	(void)m;
+	if (!m)
+		return;
+	if (m->http) {
+		m->h.ring_fill = 0;	/* drained */
+		publish(m);
+		mhttp__linger(m->http, LINGER_MS);
+		mhttp__stop(m->http);
+	}
+	magg__free(m->agg);
+	free(m->host);
+	free(m);
 }

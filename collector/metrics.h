@@ -25,7 +25,10 @@ void metrics__record(struct metrics *m, const struct collector *c, const void *r
 /* Every poll: the collector's own counters.  */
 void metrics__tick(struct metrics *m, const struct collector *c, uint64_t now);
 
-/* Stop serving and free; NULL-safe. */
+/* Publish the final numbers and, if anything has scraped us, wait up to
+ * 5 s for one more scrape to read them (counts after the last scrape
+ * would otherwise never reach Prometheus); stop serving and free.
+ * NULL-safe. */
 void metrics__stop(struct metrics *m);
 
 #endif
