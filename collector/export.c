@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include "collector.h"
 #include "collector_event.h"
@@ -38,6 +39,13 @@ struct agg_stack {
 	uint32_t pid;
 };
 
+struct agg_raw {
+	uint64_t *ips;		/* leaf first, as recorded */
+	uint64_t hash, samples;	/* samples 0: free slot */
+	uint64_t ts;		/* the first sample's time */
+	uint32_t pid, depth;
+};
+
 struct agg_event {
 	uint64_t count, durations, duration_ns;
 	uint32_t pid, idx;	/* idx + 1 in the event table; 0: free slot */
@@ -53,6 +61,9 @@ struct ch_export {
 	const struct ect_table *table;	/* names of the counted events */
 	char *host, *service;
 	uint64_t interval_ns, last_flush, seq;
+	struct symbolize *sz;		/* the collector's names (NULL: --no-symbols) */
+	struct agg_raw *raw;
+	size_t n_raw, cap_raw;
 	struct agg_stack *st;
 	size_t n_st, cap_st;
 	struct agg_event *ev;
@@ -84,7 +95,8 @@ static int grow_stacks(struct ch_export *x)
 	return 0;
 }
 
-static void count_stack(struct ch_export *x, uint32_t pid, const char *s, size_t len)
+static void count_stack(struct ch_export *x, uint32_t pid, const char *s, size_t len,
+			uint64_t samples)
 {
 	uint64_t h = hash_bytes(s, len, HASH_FNV_SEED) ^ pid;
 	struct agg_stack *e;
@@ -94,7 +106,7 @@ static void count_stack(struct ch_export *x, uint32_t pid, const char *s, size_t
 		return;
 	for (k = h & (x->cap_st - 1); (e = &x->st[k])->stack; k = (k + 1) & (x->cap_st - 1))
 		if (e->hash == h && e->pid == pid && !strcmp(e->stack, s)) {
-			e->samples++;
+			e->samples += samples;
 			return;
 		}
 	e->stack = strdup(s);
@@ -102,63 +114,146 @@ static void count_stack(struct ch_export *x, uint32_t pid, const char *s, size_t
 		return;
 	e->hash = h;
 	e->pid = pid;
-	e->samples = 1;
+	e->samples = samples;
 	x->n_st++;
 }
 
-/* Append one frame's name, the flame graph's way: ';' dropped, "_[j]" and
- * "_[k]" after JIT and kernel frames; a shared object as "lib.so!name". */
-static size_t put_frame(struct symbolizer *sym, uint32_t pid, uint64_t ip, uint64_t ts,
+/* A module's display name, the flame graph's: basename, ".dll"/".exe" dropped. */
+static void module_display(const char *path, char *buf, size_t len)
+{
+	const char *b = sym_basename(path);
+	size_t l = strlen(b);
+
+	if (l > 4 && (!strcasecmp(b + l - 4, ".dll") || !strcasecmp(b + l - 4, ".exe")))
+		l -= 4;
+	snprintf(buf, len, "%.*s", (int)l, b);
+}
+
+/* Append one frame's name, the flame graph's way ("Module!Name", ';'
+ * dropped) with its "_[j]" or "_[k]" kind suffix (folded.c's).  Code the
+ * runtime described only after the sample (a rundown at attach) is named
+ * by the newest entry, as the trace's end-of-trace rundown names it. */
+static size_t put_frame(struct symbolize *sz, uint32_t pid, uint64_t ip, uint64_t ts,
 			char *out, size_t room)
 {
+	struct symbolizer *sym = sz ? symbolize__symbolizer(sz) : NULL;
 	struct sym_info si = { 0 };
 	const char *name = "[unknown]", *mod = NULL, *sfx = "", *p;
-	char tmp[4200];
+	char tmp[4200], disp[512];
 	size_t n = 0;
 	int len;
 
-	if (sym && !symbolizer__resolve(sym, (pid_t)pid, ip, ts, &si) && si.name) {
+	if (sym && (!symbolizer__resolve(sym, (pid_t)pid, ip, ts, &si) ||
+		    !symbolizer__resolve(sym, (pid_t)pid, ip, SYM_TS_NONE, &si)) && si.name) {
 		name = si.name;
-		if (si.kind == SYM_KIND_NATIVE && si.module)
-			mod = sym_basename(si.module);
+		mod = si.kind == SYM_KIND_JIT && si.module_id ?
+			symbolize__module_path(sz, pid, si.module_id) : si.module;
+		if (mod && si.kind == SYM_KIND_JIT && !si.module_id)
+			mod = NULL;	/* a perf map's path is no module */
 	}
 	if (si.kind == SYM_KIND_JIT)
 		sfx = "_[j]";
 	else if (si.kind == SYM_KIND_KERNEL || ip >= SYM_KERNEL_START)
 		sfx = "_[k]";
-	len = snprintf(tmp, sizeof(tmp), "%s%s%s%s", mod ? mod : "", mod ? "!" : "", name, sfx);
+	if (mod)
+		module_display(mod, disp, sizeof(disp));
+	len = snprintf(tmp, sizeof(tmp), "%s%s%s%s", mod ? disp : "", mod ? "!" : "", name, sfx);
 	for (p = tmp; len > 0 && *p && n + 1 < room; p++)
 		if (*p != ';' && *p != '\n' && *p != '\r' && *p != '\t')
 			out[n++] = *p;
 	return n;
 }
 
-static void on_sample(struct ch_export *x, const struct collector *c, const void *rec,
-		      size_t len)
+static int grow_raw(struct ch_export *x)
+{
+	size_t cap = x->cap_raw ? x->cap_raw * 2 : 1024, i, k;
+	struct agg_raw *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < x->cap_raw; i++) {
+		if (!x->raw[i].samples)
+			continue;
+		for (k = x->raw[i].hash & (cap - 1); n[k].samples; k = (k + 1) & (cap - 1))
+			;
+		n[k] = x->raw[i];
+	}
+	free(x->raw);
+	x->raw = n;
+	x->cap_raw = cap;
+	return 0;
+}
+
+/* Count the sample under its addresses; it is named at the interval's end,
+ * once, with what the runtime has described by then. */
+static void on_sample(struct ch_export *x, const void *rec, size_t len)
 {
 	const struct ke_sample *s = rec;
 	const uint64_t *ips = (const uint64_t *)(s + 1);
-	struct symbolizer *sym = c->sym ? symbolize__symbolizer(c->sym) : NULL;
-	size_t n = 0, depth, i;
+	struct agg_raw *e;
+	size_t depth, k;
+	uint64_t h;
 
 	if (len < sizeof(*s))
 		return;
 	depth = (size_t)s->kstack_depth + s->ustack_depth;
 	if (len < sizeof(*s) + depth * sizeof(*ips))
 		return;
-	for (i = depth; i-- > 0 && n + 2 < sizeof(x->folded);) {
-		if (!ips[i])
+	h = hash_bytes(ips, depth * sizeof(*ips), HASH_FNV_SEED) ^ s->hdr.pid;
+	if (x->n_raw * 2 >= x->cap_raw && grow_raw(x))
+		return;
+	for (k = h & (x->cap_raw - 1); (e = &x->raw[k])->samples; k = (k + 1) & (x->cap_raw - 1))
+		if (e->hash == h && e->pid == s->hdr.pid && e->depth == depth &&
+		    !memcmp(e->ips, ips, depth * sizeof(*ips))) {
+			e->samples++;
+			return;
+		}
+	e->ips = malloc(depth ? depth * sizeof(*ips) : 1);
+	if (!e->ips)
+		return;
+	memcpy(e->ips, ips, depth * sizeof(*ips));
+	e->hash = h;
+	e->pid = s->hdr.pid;
+	e->depth = (uint32_t)depth;
+	e->ts = s->hdr.timestamp;
+	e->samples = 1;
+	x->n_raw++;
+}
+
+/* Name one stack of addresses (leaf first) into a folded line, root first. */
+static void name_raw(struct ch_export *x, struct symbolize *sz, const struct agg_raw *r)
+{
+	size_t n = 0, i;
+
+	for (i = r->depth; i-- > 0 && n + 2 < sizeof(x->folded);) {
+		if (!r->ips[i])
 			continue;
 		if (n)
 			x->folded[n++] = ';';
 		/* callers' addresses are return addresses: name the call */
-		n += put_frame(sym, s->hdr.pid, i ? ips[i] - 1 : ips[i], s->hdr.timestamp,
-			       x->folded + n, sizeof(x->folded) - n);
+		n += put_frame(sz, r->pid, i ? r->ips[i] - 1 : r->ips[i], r->ts, x->folded + n,
+			       sizeof(x->folded) - n);
 	}
 	if (!n)
 		n = (size_t)snprintf(x->folded, sizeof(x->folded), "[no frames]");
 	x->folded[n] = 0;
-	count_stack(x, s->hdr.pid, x->folded, n);
+	count_stack(x, r->pid, x->folded, n, r->samples);
+}
+
+/* The interval's stacks of addresses become named stacks. */
+static void name_stacks(struct ch_export *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->cap_raw; i++) {
+		if (!x->raw[i].samples)
+			continue;
+		name_raw(x, x->sz, &x->raw[i]);
+		free(x->raw[i].ips);
+	}
+	if (x->raw)
+		memset(x->raw, 0, x->cap_raw * sizeof(*x->raw));
+	x->n_raw = 0;
 }
 
 /* ------------------------------------------------------------ events */
@@ -237,6 +332,10 @@ static void on_clr_event(struct ch_export *x, const struct collector *c, const v
 
 	if (len < sizeof(*e) || !c->table || idx >= c->table->n_events)
 		return;
+	/* the end rundown unloads every method: name what was sampled first */
+	if (!strncmp(c->table->events[idx].symbol, "DCEndInit", 9) ||
+	    !strncmp(c->table->events[idx].symbol, "MethodDCEnd", 11))
+		name_stacks(x);
 	x->table = c->table;
 	a = event_slot(x, e->hdr.pid, idx + 1);
 	if (!a)
@@ -263,8 +362,9 @@ void ch_export__record(struct ch_export *x, const struct collector *c, const voi
 
 	if (!x || len < sizeof(*h))
 		return;
+	x->sz = c->sym;
 	if (h->type == KE_REC_SAMPLE)
-		on_sample(x, c, rec, len);
+		on_sample(x, rec, len);
 	else if (h->type == CE_REC_CLR_EVENT)
 		on_clr_event(x, c, rec, len);
 }
@@ -373,6 +473,7 @@ static void flush(struct ch_export *x)
 	int i;
 
 	x->seq++;
+	name_stacks(x);
 	b[0] = stacks_batch(x, now);
 	b[1] = events_batch(x, now);
 	for (i = 0; i < 2; i++) {
@@ -458,6 +559,7 @@ void ch_export__stop(struct ch_export *x)
 		  st.outages);
 	for (i = 0; i < x->cap_st; i++)
 		free(x->st[i].stack);
+	free(x->raw);
 	free(x->st);
 	free(x->ev);
 	free(x->host);
