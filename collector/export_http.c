@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
@@ -153,6 +154,45 @@ static int send_request(int fd, const struct ch_url *u, const char *sql, const c
 	return err;
 }
 
+/* A chunked body, decoded in place; -EPROTO when it is cut or malformed. */
+static int dechunk(char *body)
+{
+	char *in = body, *out = body, *end;
+
+	for (;;) {
+		unsigned long n = strtoul(in, &end, 16);
+
+		if (end == in || !(end = strstr(end, "\r\n")))
+			return -EPROTO;
+		in = end + 2;
+		if (!n)
+			break;
+		if (strnlen(in, n) < n)
+			return -EPROTO;
+		memmove(out, in, n);
+		out += n;
+		in += n;
+		if (strncmp(in, "\r\n", 2))
+			return -EPROTO;
+		in += 2;
+	}
+	*out = 0;
+	return 0;
+}
+
+static int is_chunked(const char *head, const char *end)
+{
+	const char *p;
+
+	for (p = head; p && p < end; p = strstr(p, "\r\n")) {
+		p += 2;
+		if (!strncasecmp(p, "transfer-encoding:", 18) &&
+		    strcasestr(p, "chunked") && strcasestr(p, "chunked") < strstr(p, "\r\n"))
+			return 1;
+	}
+	return 0;
+}
+
 static int read_answer(int fd, char **resp)
 {
 	size_t cap = 4096, n = 0;
@@ -190,6 +230,8 @@ static int read_answer(int fd, char **resp)
 	if (!strncmp(buf, "HTTP/1.", 7) && strlen(buf) > 12)
 		status = atoi(buf + 9);
 	b = strstr(buf, "\r\n\r\n");
+	if (b && is_chunked(buf, b) && dechunk(b + 4))
+		status = -EPROTO;	/* the answer was cut */
 	if (resp) {
 		*resp = strdup(b ? b + 4 : "");
 		if (!*resp)
