@@ -15,7 +15,8 @@ PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-
       bats bpftrace linux-perf python3 python3-jsonschema unzip xxd binutils util-linux procps
       openjdk-17-jdk-headless postgresql-15
       lttng-tools liblttng-ust-dev
-      libc6-dbg)	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
+      libc6-dbg	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
+      clickhouse-server curl)	# tests/fleet_clickhouse.bats: --clickhouse and `fleet`
 BPO_PKGS=(libbpf-dev bpftool)
 
 BPO_LIST=/etc/apt/sources.list.d/bookworm-backports.list
