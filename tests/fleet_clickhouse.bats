@@ -128,10 +128,12 @@ wait_collector() {	# wait_collector NAME: its exit status must be 0
 	grep 'clickhouse:' "$T/$1.err" >&3 || true
 }
 
-# folded, summed per stack, kind suffixes dropped and kernel frames reduced to
-# "[kernel.kallsyms]!" (a trace names kernel frames only with --kernel-stack)
+# folded, summed per stack, kind suffixes dropped and every kernel-space frame
+# (kallsyms, BPF programs) reduced to "[kernel.kallsyms]!" (a trace names
+# kernel frames only with --kernel-stack)
 normalize() {
-	sed -E -e 's/_\[[jk]\]//g' -e 's/\[kernel\.kallsyms\]![^;]*/[kernel.kallsyms]!/g' "$@" |
+	sed -E -e 's/[^;]*_\[k\]/[kernel.kallsyms]!/g' -e 's/_\[j\]//g' \
+		-e 's/\[kernel\.kallsyms\]![^; ]*/[kernel.kallsyms]!/g' "$@" |
 		awk '{ n = $NF; sub(/ [0-9]+$/, ""); s[$0] += n } END { for (k in s) print k " " s[k] }' |
 		sort
 }
