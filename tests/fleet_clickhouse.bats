@@ -22,7 +22,9 @@ setup_file() {
 	[[ $EUID -eq 0 ]] || return 0
 	command -v clickhouse-server >/dev/null || return 0
 	mkdir -p "$CH_DIR/log"
-	cp /etc/clickhouse-server/users.xml "$CH_DIR/users.xml"
+	# inserts through the Distributed table return once the shard has the rows
+	sed 's|<default>|<default><insert_distributed_sync>1</insert_distributed_sync>|' \
+		/etc/clickhouse-server/users.xml >"$CH_DIR/users.xml"
 	cat >"$CH_DIR/config.xml" <<XML
 <?xml version="1.0"?>
 <yandex>
@@ -39,6 +41,8 @@ setup_file() {
     <default_profile>default</default_profile>
     <default_database>default</default_database>
     <mark_cache_size>5368709</mark_cache_size>
+    <remote_servers><fleet><shard><replica><host>127.0.0.1</host>
+        <port>$((CH_PORT + 1))</port></replica></shard></fleet></remote_servers>
 </yandex>
 XML
 	ch_start
@@ -116,7 +120,7 @@ collect() {
 		>/dev/null 2>&1 3>&- &
 	local rp=$!
 	"$EBPF_COLLECT" -p "$rp" --cpu-sampling=999 --clickhouse "$CH_URL/$db" \
-		--export-interval 1s --host "$name" --service svc-"$db" -o "$T/$name.nettrace" \
+		--export-interval 1s --host "$name" --service "svc-${db%%\?*}" -o "$T/$name.nettrace" \
 		"$@" >"$T/$name.out" 2>"$T/$name.err" 3>&- &
 	echo $! >"$T/$name.cpid"
 }
@@ -232,6 +236,23 @@ normalize() {
 	((ch_samples == samples - dsamples)) ||
 		flunk "ClickHouse $ch_samples samples, made $samples, dropped $dsamples"
 	grep -q "dropped $dbatches batches" "$T/s1.err" || flunk "no drop line"
+}
+
+@test "fleet: ?cluster=NAME: Distributed tables over the MergeTree ones, written and read through" {
+	collect c1 "t4?cluster=fleet" 3
+	wait_collector c1
+	local samples
+	samples=$(counter made_samples "$T/c1.err")
+	[[ $(counter sent_samples "$T/c1.err") == "$samples" ]] || flunk "not all sent"
+	[[ $(ch_q "SELECT engine FROM system.tables WHERE database = 't4' AND name = 'stacks'") == \
+	   Distributed ]] || flunk "no Distributed table"
+	[[ $(ch_q "SELECT sum(samples) FROM t4.stacks") == "$samples" ]] || flunk "Distributed"
+	[[ $(ch_q "SELECT sum(samples) FROM t4.stacks_local") == "$samples" ]] || flunk "local"
+	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse "$CH_URL/t4?cluster=fleet" \
+		-o "$T/c.svg" --top 1
+	assert_success
+	[[ ${lines[1]} == *"RefApp!RefApp.Workload.HotLoop(int32)" ]] || flunk "top: $output"
+	[[ ${lines[-1]} =~ ^\ *$samples\ +100\.00 ]] || flunk "total: ${lines[-1]}"
 }
 
 @test "fleet: errors: server unreachable, bad URL, usage" {
