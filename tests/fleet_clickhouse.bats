@@ -98,6 +98,7 @@ ch_q() {	# ch_q SQL: the answer, TabSeparated
 counter() {
 	local re
 	case $1 in
+	made_batches) re='made ([0-9]+) batches' ;;
 	made_rows) re='made [0-9]+ batches \(([0-9]+) rows' ;;
 	made_samples) re='made [0-9]+ batches \([0-9]+ rows, ([0-9]+) samples' ;;
 	sent_rows) re='sent [0-9]+ batches \(([0-9]+) rows' ;;
@@ -235,6 +236,12 @@ normalize() {
 	((ch_rows == rows - drows)) || flunk "ClickHouse $ch_rows rows, made $rows, dropped $drows"
 	((ch_samples == samples - dsamples)) ||
 		flunk "ClickHouse $ch_samples samples, made $samples, dropped $dsamples"
+	# batches: each interval's rows of one table carry its number
+	local batches ch_batches
+	batches=$(counter made_batches "$T/s1.err")
+	ch_batches=$(ch_q "SELECT (SELECT uniqExact(batch) FROM t3.stacks_local) + (SELECT uniqExact(batch) FROM t3.events_local)")
+	((ch_batches == batches - dbatches)) ||
+		flunk "ClickHouse $ch_batches batches, made $batches, dropped $dbatches"
 	grep -q "dropped $dbatches batches" "$T/s1.err" || flunk "no drop line"
 }
 
