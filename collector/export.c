@@ -3,9 +3,12 @@
  * export.c - --clickhouse (export.h): the aggregation on the tracing
  * thread.
  *
- * Each CPU sample is named frame by frame through the collector's
- * symbolizer (the names the trace and its flame graph carry), folded root
- * first into one string, and counted per (pid, stack); runtime events are
+ * CPU samples are counted per (pid, stack of addresses) as they arrive;
+ * at the interval's end each distinct stack is named once, frame by frame,
+ * through the collector's symbolizer (the names the trace and its flame
+ * graph carry), folded root first into one string, and counted per (pid,
+ * named stack).  Naming late lets the runtime's start rundown, which
+ * arrives after the first samples, name them.  Runtime events are
  * counted per (pid, event) with the time since the matching begin event
  * where the runtime brackets one (GC suspension: GCSuspendEEBegin to
  * GCRestartEEEnd; lock contention: ContentionStart to ContentionStop on the
