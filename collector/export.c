@@ -313,12 +313,12 @@ static int pair_role(const char *sym, const struct ce_header *h, uint64_t *key)
 	if ((n == 16 && !strncmp(sym, "GCSuspendEEBegin", n)) ||
 	    (n == 14 && !strncmp(sym, "GCRestartEEEnd", n))) {
 		*key = (uint64_t)h->pid << 32 | 1;
-		return sym[2] == 'S' ? 1 : 2;
+		return n == 16 ? 1 : 2;
 	}
 	if ((n == 15 && !strncmp(sym, "ContentionStart", n)) ||
 	    (n == 14 && !strncmp(sym, "ContentionStop", n))) {
 		*key = ((uint64_t)h->pid << 32 | h->tid) ^ 2ULL << 62;
-		return sym[13] == 'a' ? 1 : 2;
+		return n == 15 ? 1 : 2;
 	}
 	return 0;
 }

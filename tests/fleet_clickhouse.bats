@@ -262,6 +262,34 @@ normalize() {
 	[[ ${lines[-1]} =~ ^\ *$samples\ +100\.00 ]] || flunk "total: ${lines[-1]}"
 }
 
+@test "fleet: runtime event counts equal refrt's summary; GC and contention pairs timed" {
+	run --separate-stderr timeout 90 "$EBPF_COLLECT" --clickhouse "$CH_URL/t5" \
+		--export-interval 1s --host e1 --service svc-t5 -o "$T/e1.nettrace" -- \
+		"$REFRT" --scenario mixed --threads 2 --duration 4 --summary "$T/e1.json"
+	assert_success
+	ch_q "SELECT event, sum(count), sum(durations), sum(duration_ns) FROM t5.events_local
+	      GROUP BY event FORMAT TabSeparated" >"$T/events.tsv"
+	run python3 - "$T/e1.json" "$T/events.tsv" <<'PY'
+import json, sys
+want = {k: v for k, v in json.load(open(sys.argv[1]))["events"].items() if v}
+have, dur = {}, {}
+for line in open(sys.argv[2]):
+    ev, n, pairs, ns = line.rstrip("\n").split("\t")
+    have[ev], dur[ev] = int(n), (int(pairs), int(ns))
+bad = [f"{k}: refrt {v}, ClickHouse {have.get(k)}" for k, v in want.items() if have.get(k) != v]
+bad += [f"{k}: not in refrt's summary" for k in have if k not in want]
+for end in ("GCRestartEEEnd_V1", "ContentionStop_V1"):
+    if not want.get(end):
+        bad.append(f"refrt fired no {end}")
+    elif dur[end][0] != want[end] or dur[end][1] <= 0:
+        bad.append(f"{end}: {dur[end][0]} timed pairs ({dur[end][1]} ns) of {want[end]}")
+print("\n".join(bad) or f"{len(want)} events equal")
+sys.exit(1 if bad else 0)
+PY
+	echo "# $output" >&3
+	assert_success
+}
+
 @test "fleet: errors: server unreachable, bad URL, usage" {
 	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse http://127.0.0.1:1 -o "$T/x.svg"
 	[[ $status -eq 1 ]] || flunk "status $status"
