@@ -197,9 +197,12 @@ static void drain_spool(struct ch_sender *s)
 	}
 }
 
+/* A new batch: behind the spool if it holds anything or the server is away
+ * (the spool's replay is what tries the server again, so a hung server
+ * costs one timeout a second, not one per batch). */
 static void handle(struct ch_sender *s, struct ch_batch *b)
 {
-	if (ch_spool__count(s->spool) || send_batch(s, b))
+	if (ch_spool__count(s->spool) || (s->down && s->spool) || send_batch(s, b))
 		spool_or_drop(s, b);
 	free(b->body);
 	free(b);
