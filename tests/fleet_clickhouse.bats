@@ -262,6 +262,28 @@ normalize() {
 	[[ ${lines[-1]} =~ ^\ *$samples\ +100\.00 ]] || flunk "total: ${lines[-1]}"
 }
 
+@test "fleet: a spool left by a run during an outage is replayed by the next run" {
+	ch_stop
+	collect p1 t6 3 --spool "$T/spool"
+	wait_collector p1
+	ch_start || flunk "clickhouse-server did not come back"
+	local rows1 left
+	rows1=$(counter made_rows "$T/p1.err")
+	left=$(counter spooled "$T/p1.err")
+	[[ $(counter sent_rows "$T/p1.err") == 0 ]] || flunk "sent while the server was down"
+	[[ $left == "$(counter made_batches "$T/p1.err")" ]] || flunk "not all spooled"
+	[[ $(ls "$T/spool" | wc -l) == "$left" ]] || flunk "spool files: $(ls "$T/spool")"
+	collect p2 t6 2 --spool "$T/spool"
+	wait_collector p2
+	local rows2
+	rows2=$(counter made_rows "$T/p2.err")
+	[[ $(counter sent_rows "$T/p2.err") == $((rows1 + rows2)) ]] || flunk "p2 sent"
+	[[ $(ch_q "SELECT (SELECT count() FROM t6.stacks_local) + (SELECT count() FROM t6.events_local)") == \
+	   $((rows1 + rows2)) ]] || flunk "rows in ClickHouse"
+	[[ $(ch_q "SELECT uniqExact(host) FROM t6.stacks_local") == 2 ]] || flunk "hosts"
+	[[ -z $(ls -A "$T/spool") ]] || flunk "spool not drained"
+}
+
 @test "fleet: runtime event counts equal refrt's summary; GC and contention pairs timed" {
 	run --separate-stderr timeout 90 "$EBPF_COLLECT" --clickhouse "$CH_URL/t5" \
 		--export-interval 1s --host e1 --service svc-t5 -o "$T/e1.nettrace" -- \
