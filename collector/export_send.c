@@ -187,10 +187,9 @@ static void drain_spool(struct ch_sender *s)
 		ch_spool__pop(s->spool);
 		sync_spool(s);
 	}
-	if (r < 0) {	/* an unreadable batch file: counted, skipped */
+	if (r < 0) {	/* an unreadable batch file: counted (its name has the counts) */
 		pr_warn("--spool %s: cannot read the oldest batch: %s; dropped\n",
 			ch_spool__dir(s->spool), strerror(-r));
-		memset(&b, 0, sizeof(b));
 		count_dropped(s, &b);
 		ch_spool__pop(s->spool);
 		sync_spool(s);
