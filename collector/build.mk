@@ -15,6 +15,8 @@ COLLECTOR_SRCS += collector/tracer_pause.c	# the provider's pause word at the en
 COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c collector/ep_targets.c	# stock .NET: EventPipe
 COLLECTOR_SRCS += collector/host.c	# --all
 COLLECTOR_SRCS += collector/metrics.c collector/metrics_agg.c collector/metrics_http.c collector/export.c	# --metrics, --clickhouse
+COLLECTOR_SRCS += collector/export_send.c collector/export_spool.c collector/export_http.c
+COLLECTOR_SRCS += collector/views/fleet.c	# over ClickHouse, so not among the trace views
 COLLECTOR_SRCS += collector/recorder.c collector/flight.c collector/trigger.c collector/series.c	# flight recorder, triggers, rotation
 COLLECTOR_SRCS += collector/manifest_meta.c	# the manifest's events in the nettrace library's terms
 # the subcommands over a trace: dump, report, convert, symbolize

@@ -1,29 +1,571 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * export.c - --clickhouse (export.h).  Not written yet: the option is
- * refused until it is.
+ * export.c - --clickhouse (export.h): the aggregation on the tracing
+ * thread.
+ *
+ * CPU samples are counted per (pid, stack of addresses) as they arrive;
+ * at the interval's end each distinct stack is named once, frame by frame,
+ * through the collector's symbolizer (the names the trace and its flame
+ * graph carry), folded root first into one string, and counted per (pid,
+ * named stack).  Naming late lets the runtime's start rundown, which
+ * arrives after the first samples, name them.  Runtime events are
+ * counted per (pid, event) with the time since the matching begin event
+ * where the runtime brackets one (GC suspension: GCSuspendEEBegin to
+ * GCRestartEEEnd; lock contention: ContentionStart to ContentionStop on the
+ * same thread), summed on the end event's row.  Every interval the two
+ * tables become TabSeparated batches that the sender thread
+ * (export_send.c) takes to ClickHouse; the tracing thread never waits on
+ * the network.  The host and service labels are the same on every row of
+ * one collector, so they are written per row, not keyed.
  */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
-#include "export.h"
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include "collector.h"
+#include "collector_event.h"
+#include "kernel_event.h"
+#include "symbolizer.h"
+#include "symbolize.h"
+#include "hash.h"
+#include "export_send.h"
 
-struct ch_export *ch_export__start(const struct ch_export_opts *o, char *err, size_t errlen)
+#define MAX_FOLDED	16384
+#define N_PENDING	1024
+
+struct agg_stack {
+	char *stack;		/* NULL: free slot */
+	uint64_t hash, samples;
+	uint32_t pid;
+};
+
+struct agg_raw {
+	uint64_t *ips;		/* leaf first, as recorded */
+	uint64_t hash, samples;	/* samples 0: free slot */
+	uint64_t ts;		/* the first sample's time */
+	uint32_t pid, depth;
+};
+
+struct agg_event {
+	uint64_t count, durations, duration_ns;
+	uint32_t pid, idx;	/* idx + 1 in the event table; 0: free slot */
+};
+
+/* a begin event waiting for its end */
+struct pending {
+	uint64_t key, ts;
+};
+
+struct ch_export {
+	struct ch_sender *snd;
+	const struct ect_table *table;	/* names of the counted events */
+	char *host, *service;
+	uint64_t interval_ns, last_flush, seq;
+	struct symbolize *sz;		/* the collector's names (NULL: --no-symbols) */
+	struct agg_raw *raw;
+	size_t n_raw, cap_raw;
+	struct agg_stack *st;
+	size_t n_st, cap_st;
+	struct agg_event *ev;
+	size_t n_ev, cap_ev;
+	struct pending pend[N_PENDING];
+	uint64_t batches, rows, samples;	/* made */
+	char folded[MAX_FOLDED];
+};
+
+/* ------------------------------------------------------------ stacks */
+
+static int grow_stacks(struct ch_export *x)
 {
-	snprintf(err, errlen, "--clickhouse %s: not available in this build", o->url);
-	return NULL;
+	size_t cap = x->cap_st ? x->cap_st * 2 : 1024, i, k;
+	struct agg_stack *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < x->cap_st; i++) {
+		if (!x->st[i].stack)
+			continue;
+		for (k = x->st[i].hash & (cap - 1); n[k].stack; k = (k + 1) & (cap - 1))
+			;
+		n[k] = x->st[i];
+	}
+	free(x->st);
+	x->st = n;
+	x->cap_st = cap;
+	return 0;
+}
+
+static void count_stack(struct ch_export *x, uint32_t pid, const char *s, size_t len,
+			uint64_t samples)
+{
+	uint64_t h = hash_bytes(s, len, HASH_FNV_SEED) ^ pid;
+	struct agg_stack *e;
+	size_t k;
+
+	if (x->n_st * 2 >= x->cap_st && grow_stacks(x))
+		return;
+	for (k = h & (x->cap_st - 1); (e = &x->st[k])->stack; k = (k + 1) & (x->cap_st - 1))
+		if (e->hash == h && e->pid == pid && !strcmp(e->stack, s)) {
+			e->samples += samples;
+			return;
+		}
+	e->stack = strdup(s);
+	if (!e->stack)
+		return;
+	e->hash = h;
+	e->pid = pid;
+	e->samples = samples;
+	x->n_st++;
+}
+
+/* A module's display name, the flame graph's: basename, ".dll"/".exe" dropped. */
+static void module_display(const char *path, char *buf, size_t len)
+{
+	const char *b = sym_basename(path);
+	size_t l = strlen(b);
+
+	if (l > 4 && (!strcasecmp(b + l - 4, ".dll") || !strcasecmp(b + l - 4, ".exe")))
+		l -= 4;
+	snprintf(buf, len, "%.*s", (int)l, b);
+}
+
+/* Append one frame's name, the flame graph's way ("Module!Name", ';'
+ * dropped) with its "_[j]" or "_[k]" kind suffix (folded.c's).  Code the
+ * runtime described only after the sample (a rundown at attach) is named
+ * by the newest entry, as the trace's end-of-trace rundown names it. */
+static size_t put_frame(struct symbolize *sz, uint32_t pid, uint64_t ip, uint64_t ts,
+			char *out, size_t room)
+{
+	struct symbolizer *sym = sz ? symbolize__symbolizer(sz) : NULL;
+	struct sym_info si = { 0 };
+	const char *name = "[unknown]", *mod = NULL, *sfx = "", *p;
+	char tmp[4200], disp[512];
+	size_t n = 0;
+	int len;
+
+	if (sym && (!symbolizer__resolve(sym, (pid_t)pid, ip, ts, &si) ||
+		    !symbolizer__resolve(sym, (pid_t)pid, ip, SYM_TS_NONE, &si)) && si.name) {
+		name = si.name;
+		mod = si.kind == SYM_KIND_JIT && si.module_id ?
+			symbolize__module_path(sz, pid, si.module_id) : si.module;
+		if (mod && si.kind == SYM_KIND_JIT && !si.module_id)
+			mod = NULL;	/* a perf map's path is no module */
+	}
+	if (si.kind == SYM_KIND_JIT)
+		sfx = "_[j]";
+	else if (si.kind == SYM_KIND_KERNEL || ip >= SYM_KERNEL_START)
+		sfx = "_[k]";
+	if (mod)
+		module_display(mod, disp, sizeof(disp));
+	len = snprintf(tmp, sizeof(tmp), "%s%s%s%s", mod ? disp : "", mod ? "!" : "", name, sfx);
+	for (p = tmp; len > 0 && *p && n + 1 < room; p++)
+		if (*p != ';' && *p != '\n' && *p != '\r' && *p != '\t')
+			out[n++] = *p;
+	return n;
+}
+
+static int grow_raw(struct ch_export *x)
+{
+	size_t cap = x->cap_raw ? x->cap_raw * 2 : 1024, i, k;
+	struct agg_raw *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < x->cap_raw; i++) {
+		if (!x->raw[i].samples)
+			continue;
+		for (k = x->raw[i].hash & (cap - 1); n[k].samples; k = (k + 1) & (cap - 1))
+			;
+		n[k] = x->raw[i];
+	}
+	free(x->raw);
+	x->raw = n;
+	x->cap_raw = cap;
+	return 0;
+}
+
+/* Count the sample under its addresses; it is named at the interval's end,
+ * once, with what the runtime has described by then. */
+static void on_sample(struct ch_export *x, const void *rec, size_t len)
+{
+	const struct ke_sample *s = rec;
+	const uint64_t *ips = (const uint64_t *)(s + 1);
+	struct agg_raw *e;
+	size_t depth, k;
+	uint64_t h;
+
+	if (len < sizeof(*s))
+		return;
+	depth = (size_t)s->kstack_depth + s->ustack_depth;
+	if (len < sizeof(*s) + depth * sizeof(*ips))
+		return;
+	h = hash_bytes(ips, depth * sizeof(*ips), HASH_FNV_SEED) ^ s->hdr.pid;
+	if (x->n_raw * 2 >= x->cap_raw && grow_raw(x))
+		return;
+	for (k = h & (x->cap_raw - 1); (e = &x->raw[k])->samples; k = (k + 1) & (x->cap_raw - 1))
+		if (e->hash == h && e->pid == s->hdr.pid && e->depth == depth &&
+		    !memcmp(e->ips, ips, depth * sizeof(*ips))) {
+			e->samples++;
+			return;
+		}
+	e->ips = malloc(depth ? depth * sizeof(*ips) : 1);
+	if (!e->ips)
+		return;
+	memcpy(e->ips, ips, depth * sizeof(*ips));
+	e->hash = h;
+	e->pid = s->hdr.pid;
+	e->depth = (uint32_t)depth;
+	e->ts = s->hdr.timestamp;
+	e->samples = 1;
+	x->n_raw++;
+}
+
+/* Name one stack of addresses (leaf first) into a folded line, root first. */
+static void name_raw(struct ch_export *x, struct symbolize *sz, const struct agg_raw *r)
+{
+	size_t n = 0, i;
+
+	for (i = r->depth; i-- > 0 && n + 2 < sizeof(x->folded);) {
+		if (!r->ips[i])
+			continue;
+		if (n)
+			x->folded[n++] = ';';
+		/* callers' addresses are return addresses: name the call */
+		n += put_frame(sz, r->pid, i ? r->ips[i] - 1 : r->ips[i], r->ts, x->folded + n,
+			       sizeof(x->folded) - n);
+	}
+	if (!n)
+		n = (size_t)snprintf(x->folded, sizeof(x->folded), "[no frames]");
+	x->folded[n] = 0;
+	count_stack(x, r->pid, x->folded, n, r->samples);
+}
+
+/* The interval's stacks of addresses become named stacks. */
+static void name_stacks(struct ch_export *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->cap_raw; i++) {
+		if (!x->raw[i].samples)
+			continue;
+		name_raw(x, x->sz, &x->raw[i]);
+		free(x->raw[i].ips);
+	}
+	if (x->raw)
+		memset(x->raw, 0, x->cap_raw * sizeof(*x->raw));
+	x->n_raw = 0;
+}
+
+/* ------------------------------------------------------------ events */
+
+static uint64_t event_hash(uint32_t pid, uint32_t idx)
+{
+	return (((uint64_t)pid << 32 | idx) * 0x9e3779b97f4a7c15ULL) >> 20;
+}
+
+static int grow_events(struct ch_export *x)
+{
+	size_t cap = x->cap_ev ? x->cap_ev * 2 : 256, i, k;
+	struct agg_event *n = calloc(cap, sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	for (i = 0; i < x->cap_ev; i++) {
+		if (!x->ev[i].idx)
+			continue;
+		for (k = event_hash(x->ev[i].pid, x->ev[i].idx) & (cap - 1); n[k].idx;
+		     k = (k + 1) & (cap - 1))
+			;
+		n[k] = x->ev[i];
+	}
+	free(x->ev);
+	x->ev = n;
+	x->cap_ev = cap;
+	return 0;
+}
+
+/* The counters of (pid, event idx + 1); NULL on ENOMEM. */
+static struct agg_event *event_slot(struct ch_export *x, uint32_t pid, uint32_t idx1)
+{
+	size_t k;
+
+	if (x->n_ev * 2 >= x->cap_ev && grow_events(x))
+		return NULL;
+	for (k = event_hash(pid, idx1) & (x->cap_ev - 1); x->ev[k].idx;
+	     k = (k + 1) & (x->cap_ev - 1))
+		if (x->ev[k].pid == pid && x->ev[k].idx == idx1)
+			return &x->ev[k];
+	x->ev[k].pid = pid;
+	x->ev[k].idx = idx1;
+	x->n_ev++;
+	return &x->ev[k];
+}
+
+/* 1 for a begin, 2 for an end of the GC suspension (per process) or of a
+ * contention (per thread), 0 otherwise; *key identifies the pair. */
+static int pair_role(const char *sym, const struct ce_header *h, uint64_t *key)
+{
+	size_t n = strcspn(sym, "_");
+
+	if ((n == 16 && !strncmp(sym, "GCSuspendEEBegin", n)) ||
+	    (n == 14 && !strncmp(sym, "GCRestartEEEnd", n))) {
+		*key = (uint64_t)h->pid << 32 | 1;
+		return n == 16 ? 1 : 2;
+	}
+	if ((n == 15 && !strncmp(sym, "ContentionStart", n)) ||
+	    (n == 14 && !strncmp(sym, "ContentionStop", n))) {
+		*key = ((uint64_t)h->pid << 32 | h->tid) ^ 2ULL << 62;
+		return n == 15 ? 1 : 2;
+	}
+	return 0;
+}
+
+static void on_clr_event(struct ch_export *x, const struct collector *c, const void *rec,
+			 size_t len)
+{
+	const struct ce_clr_event *e = rec;
+	uint32_t idx = CE_COOKIE_INDEX(e->cookie);
+	struct agg_event *a;
+	struct pending *p;
+	uint64_t key;
+	int role;
+
+	if (len < sizeof(*e) || !c->table || idx >= c->table->n_events)
+		return;
+	/* the end rundown unloads every method: name what was sampled first */
+	if (!strncmp(c->table->events[idx].symbol, "DCEndInit", 9) ||
+	    !strncmp(c->table->events[idx].symbol, "MethodDCEnd", 11))
+		name_stacks(x);
+	x->table = c->table;
+	a = event_slot(x, e->hdr.pid, idx + 1);
+	if (!a)
+		return;
+	a->count++;
+	role = pair_role(c->table->events[idx].symbol, &e->hdr, &key);
+	if (!role)
+		return;
+	p = &x->pend[(key * 0x9e3779b97f4a7c15ULL) >> 54];	/* N_PENDING slots */
+	if (role == 1) {
+		p->key = key;
+		p->ts = e->hdr.timestamp;
+	} else if (p->key == key && p->ts && e->hdr.timestamp >= p->ts) {
+		a->durations++;
+		a->duration_ns += e->hdr.timestamp - p->ts;
+		p->ts = 0;
+	}
 }
 
 void ch_export__record(struct ch_export *x, const struct collector *c, const void *rec,
 		       size_t len)
 {
-	(void)x, (void)c, (void)rec, (void)len;
+	const struct ce_header *h = rec;
+
+	if (!x || len < sizeof(*h))
+		return;
+	x->sz = c->sym;
+	if (h->type == KE_REC_SAMPLE)
+		on_sample(x, rec, len);
+	else if (h->type == CE_REC_CLR_EVENT)
+		on_clr_event(x, c, rec, len);
+}
+
+/* ------------------------------------------------------------ batches */
+
+/* A TabSeparated string: backslash, tab and newline escaped. */
+static void put_tsv(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\\')
+			fputs("\\\\", f);
+		else if (*s == '\t')
+			fputs("\\t", f);
+		else if (*s == '\n')
+			fputs("\\n", f);
+		else
+			fputc(*s, f);
+	}
+}
+
+static void put_labels(const struct ch_export *x, FILE *f, time_t ts, uint32_t pid)
+{
+	fprintf(f, "%lld\t", (long long)ts);
+	put_tsv(f, x->host);
+	fputc('\t', f);
+	put_tsv(f, x->service);
+	fprintf(f, "\t%u\t", pid);
+}
+
+static struct ch_batch *batch_new(const char *table, FILE **f)
+{
+	struct ch_batch *b = calloc(1, sizeof(*b));
+
+	if (!b)
+		return NULL;
+	snprintf(b->table, sizeof(b->table), "%s", table);
+	*f = open_memstream(&b->body, &b->len);
+	if (!*f) {
+		free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static struct ch_batch *stacks_batch(struct ch_export *x, time_t ts)
+{
+	struct ch_batch *b;
+	size_t i;
+	FILE *f;
+
+	if (!x->n_st || !(b = batch_new("stacks", &f)))
+		return NULL;
+	for (i = 0; i < x->cap_st; i++) {
+		struct agg_stack *e = &x->st[i];
+
+		if (!e->stack)
+			continue;
+		put_labels(x, f, ts, e->pid);
+		put_tsv(f, e->stack);
+		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\n", e->samples, x->seq);
+		b->rows++;
+		b->samples += e->samples;
+		free(e->stack);
+	}
+	memset(x->st, 0, x->cap_st * sizeof(*x->st));
+	x->n_st = 0;
+	fclose(f);
+	return b;
+}
+
+static struct ch_batch *events_batch(struct ch_export *x, time_t ts)
+{
+	struct ch_batch *b;
+	size_t i;
+	FILE *f;
+
+	if (!x->n_ev || !(b = batch_new("events", &f)))
+		return NULL;
+	for (i = 0; i < x->cap_ev; i++) {
+		const struct agg_event *e = &x->ev[i];
+		const struct ect_event *d;
+
+		if (!e->idx)
+			continue;
+		d = &x->table->events[e->idx - 1];
+		put_labels(x, f, ts, e->pid);
+		put_tsv(f, d->provider->name);
+		fputc('\t', f);
+		put_tsv(f, d->symbol);
+		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", e->count,
+			e->durations, e->duration_ns, x->seq);
+		b->rows++;
+	}
+	memset(x->ev, 0, x->cap_ev * sizeof(*x->ev));
+	x->n_ev = 0;
+	fclose(f);
+	return b;
+}
+
+/* The interval's aggregate to the sender, one batch per table. */
+static void flush(struct ch_export *x)
+{
+	time_t now = time(NULL);
+	struct ch_batch *b[2];
+	int i;
+
+	x->seq++;
+	name_stacks(x);
+	b[0] = stacks_batch(x, now);
+	b[1] = events_batch(x, now);
+	for (i = 0; i < 2; i++) {
+		if (!b[i])
+			continue;
+		x->batches++;
+		x->rows += b[i]->rows;
+		x->samples += b[i]->samples;
+		ch_sender__push(x->snd, b[i]);
+	}
+}
+
+struct ch_export *ch_export__start(const struct ch_export_opts *o, char *err, size_t errlen)
+{
+	struct ch_export *x = calloc(1, sizeof(*x));
+
+	if (!x || !(x->host = strdup(o->host ? o->host : "")) ||
+	    !(x->service = strdup(o->service ? o->service : ""))) {
+		snprintf(err, errlen, "--clickhouse %s: %s", o->url, strerror(ENOMEM));
+		goto fail;
+	}
+	x->interval_ns = o->interval_ns;
+	x->snd = ch_sender__start(o->url, o->spool_dir, o->spool_max, err, errlen);
+	if (!x->snd)
+		goto fail;
+	return x;
+fail:
+	if (x) {
+		free(x->host);
+		free(x->service);
+	}
+	free(x);
+	return NULL;
 }
 
 void ch_export__tick(struct ch_export *x, uint64_t now)
 {
-	(void)x, (void)now;
+	if (!x)
+		return;
+	if (!x->last_flush)
+		x->last_flush = now;
+	if (now - x->last_flush < x->interval_ns)
+		return;
+	x->last_flush = now;
+	flush(x);
+}
+
+static void fill_made(const struct ch_export *x, struct ch_export_stats *st)
+{
+	st->batches = x->batches;
+	st->rows = x->rows;
+	st->samples = x->samples;
+}
+
+void ch_export__stats(struct ch_export *x, struct ch_export_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	if (!x)
+		return;
+	ch_sender__stats(x->snd, st);
+	fill_made(x, st);
 }
 
 void ch_export__stop(struct ch_export *x)
 {
-	(void)x;
+	struct ch_export_stats st = { 0 };
+	size_t i;
+
+	if (!x)
+		return;
+	flush(x);
+	ch_sender__stop(x->snd, &st);
+	fill_made(x, &st);
+	pr_info("clickhouse: made %" PRIu64 " batches (%" PRIu64 " rows, %" PRIu64 " samples); "
+		"sent %" PRIu64 " batches (%" PRIu64 " rows, %" PRIu64 " samples); "
+		"%" PRIu64 " batches (%" PRIu64 " rows) left in the spool\n",
+		st.batches, st.rows, st.samples, st.sent_batches, st.sent_rows, st.sent_samples,
+		st.spooled_batches, st.spooled_rows);
+	log_print(st.dropped_batches ? LOG_WARN : LOG_INFO, LOG_PREFIX
+		  "clickhouse: dropped %" PRIu64 " batches (%" PRIu64 " rows, %" PRIu64
+		  " samples); %" PRIu64 " failed inserts in %" PRIu64 " outages\n",
+		  st.dropped_batches, st.dropped_rows, st.dropped_samples, st.failed_inserts,
+		  st.outages);
+	for (i = 0; i < x->cap_st; i++)
+		free(x->st[i].stack);
+	free(x->raw);
+	free(x->st);
+	free(x->ev);
+	free(x->host);
+	free(x->service);
+	free(x);
 }

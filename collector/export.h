@@ -34,7 +34,21 @@ void ch_export__record(struct ch_export *x, const struct collector *c, const voi
  * long (sends run in a thread of their own). */
 void ch_export__tick(struct ch_export *x, uint64_t now);
 
-/* Send what is left (or spool it), stop; NULL-safe. */
+struct ch_export_stats {
+	uint64_t batches, rows, samples;		/* made, one batch per table a tick */
+	uint64_t sent_batches, sent_rows, sent_samples;	/* in ClickHouse */
+	uint64_t spooled_batches, spooled_rows;		/* waiting in the spool now */
+	uint64_t dropped_batches, dropped_rows, dropped_samples;	/* spool full or none */
+	uint64_t failed_inserts;			/* each spooled and retried */
+	uint64_t outages;
+};
+
+/* A consistent snapshot of the counters; zeros for NULL.  Any thread, but
+ * not once ch_export__stop has begun (it frees x): metrics read it from
+ * metrics__tick on the tracing thread. */
+void ch_export__stats(struct ch_export *x, struct ch_export_stats *st);
+
+/* Send what is left (or spool it), print the counters, stop; NULL-safe. */
 void ch_export__stop(struct ch_export *x);
 
 #endif

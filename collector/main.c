@@ -8,6 +8,7 @@
  *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (collector/views/)
  *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (collector/views/)
  *   ebpf-collect split FILE DIR           one V5 file per process (collector/views/split.c)
+ *   ebpf-collect fleet --clickhouse URL   fleet flame graph and top methods (collector/views/fleet.c)
  *
  * Exit codes (all subcommands): 0 success, 1 runtime failure, 64 usage.
  */
@@ -26,6 +27,8 @@ int main(int argc, char **argv)
 			return convert_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "split"))
 			return split_main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "fleet"))
+			return fleet_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "symbolize"))
 			return symbolize_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "collect"))

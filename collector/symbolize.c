@@ -427,6 +427,13 @@ static struct sz_module *sz_module_runtime(struct symbolize *sz, uint32_t pid, u
 	return &sz->mods[sz->n_mods++];
 }
 
+const char *symbolize__module_path(struct symbolize *sz, uint32_t pid, uint64_t module_id)
+{
+	const struct sz_module *m = sz_module_runtime(sz, pid, module_id, false);
+
+	return m ? m->path : NULL;
+}
+
 static struct sz_module *sz_module_pseudo(struct symbolize *sz, uint32_t pid, const char *path)
 {
 	size_t i;

@@ -112,6 +112,9 @@ int symbolize__finish(struct symbolize *sz, uint64_t ts);
 
 /* The underlying symbolizer (e.g. to classify a sample's leaf frame). */
 struct symbolizer *symbolize__symbolizer(struct symbolize *sz);
+/* The file of runtime module module_id in pid (a JIT frame's module, the
+ * way the trace's module events name it); NULL when not described yet. */
+const char *symbolize__module_path(struct symbolize *sz, uint32_t pid, uint64_t module_id);
 void symbolize__stats(const struct symbolize *sz, struct symbolize_stats *st);
 void symbolize__print_summary(const struct symbolize *sz, FILE *f);
 

@@ -16,7 +16,8 @@ PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-
       openjdk-17-jdk-headless postgresql-15
       lttng-tools liblttng-ust-dev
       prometheus	# tests/fleet_metrics.bats scrapes --metrics with it
-      libc6-dbg)	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
+      libc6-dbg	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
+      clickhouse-server curl)	# tests/fleet_clickhouse.bats: --clickhouse and `fleet`
 BPO_PKGS=(libbpf-dev bpftool)
 
 BPO_LIST=/etc/apt/sources.list.d/bookworm-backports.list

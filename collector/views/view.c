@@ -428,6 +428,42 @@ static struct vthread *view__thread(struct view *v, uint64_t tid)
 	return &v->threads[v->n_threads++];
 }
 
+/* A folded stack ("a;b;c", root first, "_[j]"/"_[k]" kind suffixes) whose
+ * frames are named already: count more samples on it.  0 or -ENOMEM. */
+int view__add_folded(struct view *v, const char *folded, uint64_t count)
+{
+	uint32_t fr[1024], depth = 0, id;
+	char name[4200];
+	const char *p = folded;
+
+	while (*p && depth < 1024) {
+		size_t n = strcspn(p, ";");
+		enum sym_kind kind = SYM_KIND_NATIVE;
+
+		if (n >= sizeof(name))
+			n = sizeof(name) - 1;
+		memcpy(name, p, n);
+		name[n] = 0;
+		if (n > 4 && (!strcmp(name + n - 4, "_[j]") || !strcmp(name + n - 4, "_[k]"))) {
+			kind = name[n - 2] == 'j' ? SYM_KIND_JIT : SYM_KIND_KERNEL;
+			name[n - 4] = 0;
+		} else if (!strcmp(name, "[unknown]")) {
+			kind = SYM_KIND_UNKNOWN;
+		}
+		fr[depth] = view__frame(v, name, NULL, kind);
+		if (fr[depth++] == UINT32_MAX)
+			return -ENOMEM;
+		p += strcspn(p, ";");
+		p += *p == ';';
+	}
+	id = view__stack(v, fr, depth);
+	if (id == UINT32_MAX)
+		return -ENOMEM;
+	v->stacks[id].count += count;
+	v->selected += count;
+	return 0;
+}
+
 /* Resolve ev's stack (root first) into a stack id; UINT32_MAX on ENOMEM. */
 uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev)
 {

@@ -98,6 +98,7 @@ int view__pass1(struct view *v, const char *path);
 uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev);
 int view__add_sample(struct view *v, const struct nt_read_event *ev);
 int view__load(struct view *v, const char *path, const char *event);
+int view__add_folded(struct view *v, const char *folded, uint64_t count);
 double view_ticks_to_ns(const struct view *v, uint64_t ticks);
 
 /* the views: folded.c, speedscope.c, flamegraph.c */

@@ -127,3 +127,10 @@ $(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(SYMBOLIZER_LDLIBS) -lpthread $(COMMON_LIB) -o $@
 
+
+# unit test of the --clickhouse URL, spool and HTTP client: tests/unit/test_export.c
+UNIT_TESTS += $(OUTPUT)/tests/test_export
+$(OUTPUT)/tests/test_export: $(OUTPUT)/obj/tests/unit/test_export.o \
+		$(OUTPUT)/obj/collector/export_http.o $(OUTPUT)/obj/collector/export_spool.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lpthread $(COMMON_LIB) -o $@

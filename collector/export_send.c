@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * export_send.c - the --clickhouse sender thread (export_send.h).
+ *
+ * Order is kept across an outage: while the spool holds anything, a new
+ * batch goes behind it, never past it, and the spool is replayed oldest
+ * first before anything new is sent.  A batch that fails (no connection,
+ * or an HTTP error) is spooled and retried; only a batch the spool cannot
+ * hold (or with no --spool) is dropped, and then counted.  One warning
+ * line marks the start of an outage and one line its end, however many
+ * batches it cost.  While the spool is not empty the server is tried again
+ * every second.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#define LOG_PREFIX "ebpf-collect: "
+#include "log.h"
+#include "export_send.h"
+
+#define RETRY_NS	(1000ULL * 1000 * 1000)
+
+struct ch_sender {
+	struct ch_url url;
+	struct ch_spool *spool;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct ch_batch *head, *tail;	/* pushed, not yet taken */
+	int stopping;
+	int down;			/* in an outage (warned once) */
+	int schema_ok;
+	struct ch_export_stats st;	/* under lock */
+};
+
+static const char *const schema_sql[] = {
+	"CREATE DATABASE IF NOT EXISTS %1$s",
+	"CREATE TABLE IF NOT EXISTS %1$s.stacks_local (ts DateTime, host String, service String, "
+	"pid UInt32, stack String, samples UInt64, batch UInt64) ENGINE = MergeTree() "
+	"PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)",
+	"CREATE TABLE IF NOT EXISTS %1$s.events_local (ts DateTime, host String, service String, "
+	"pid UInt32, provider String, event String, count UInt64, durations UInt64, "
+	"duration_ns UInt64, batch UInt64) ENGINE = MergeTree() "
+	"PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)",
+	NULL,
+};
+
+static const char *const cluster_sql[] = {
+	"CREATE TABLE IF NOT EXISTS %1$s.stacks AS %1$s.stacks_local "
+	"ENGINE = Distributed(%2$s, %1$s, stacks_local, rand())",
+	"CREATE TABLE IF NOT EXISTS %1$s.events AS %1$s.events_local "
+	"ENGINE = Distributed(%2$s, %1$s, events_local, rand())",
+	NULL,
+};
+
+/* One request; 0, -errno (no answer) or -EPROTO (HTTP error); why in err. */
+static int post(const struct ch_url *u, const char *sql, const char *body, size_t len,
+		char *err, size_t errlen)
+{
+	char line[256], *resp = NULL;
+	int status;
+
+	status = ch_http__post(u, sql, body, len, &resp);
+	if (status < 0)
+		snprintf(err, errlen, "ClickHouse %s: %s", u->text, strerror(-status));
+	else if (status != 200)
+		snprintf(err, errlen, "ClickHouse %s: HTTP %d: %s", u->text, status,
+			 ch_http__first_line(resp, line, sizeof(line)));
+	free(resp);
+	return status < 0 ? status : status == 200 ? 0 : -EPROTO;
+}
+
+static int run_sql(const struct ch_url *u, const char *fmt, char *err, size_t errlen)
+{
+	char sql[1024];
+
+	snprintf(sql, sizeof(sql), fmt, u->database, u->cluster);
+	return post(u, sql, NULL, 0, err, errlen);
+}
+
+int ch_schema__create(const struct ch_url *u, char *err, size_t errlen)
+{
+	int i, ret = 0;
+
+	for (i = 0; schema_sql[i] && !ret; i++)
+		ret = run_sql(u, schema_sql[i], err, errlen);
+	for (i = 0; u->cluster[0] && cluster_sql[i] && !ret; i++)
+		ret = run_sql(u, cluster_sql[i], err, errlen);
+	return ret;
+}
+
+/* Outage bookkeeping: one line when it starts, one when it ends. */
+static void set_down(struct ch_sender *s, int down, const char *why)
+{
+	if (down && !s->down) {
+		pr_warn("%s; %s\n", why, s->spool ? "spooling batches until it is back"
+			: "batches are dropped until it is back (no --spool)");
+		pthread_mutex_lock(&s->lock);
+		s->st.outages++;
+		pthread_mutex_unlock(&s->lock);
+	} else if (!down && s->down) {
+		pr_info("ClickHouse %s: back; replaying %zu spooled batches\n", s->url.text,
+			ch_spool__count(s->spool));
+	}
+	s->down = down;
+}
+
+/* One INSERT; 0 or -errno with the outage noted. */
+static int send_batch(struct ch_sender *s, const struct ch_batch *b)
+{
+	char sql[256], table[200], err[512];
+	int ret;
+
+	if (!s->schema_ok) {
+		ret = ch_schema__create(&s->url, err, sizeof(err));
+		if (ret) {
+			set_down(s, 1, err);
+			return ret;
+		}
+		s->schema_ok = 1;
+	}
+	snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT TabSeparated",
+		 ch_url__table(&s->url, b->table, table, sizeof(table)));
+	ret = post(&s->url, sql, b->body, b->len, err, sizeof(err));
+	pthread_mutex_lock(&s->lock);
+	if (ret) {
+		s->st.failed_inserts++;
+	} else {
+		s->st.sent_batches++;
+		s->st.sent_rows += b->rows;
+		s->st.sent_samples += b->samples;
+	}
+	pthread_mutex_unlock(&s->lock);
+	set_down(s, ret != 0, err);
+	if (ret == -EPROTO)
+		s->schema_ok = 0;	/* a dropped table is made again on the next try */
+	return ret;
+}
+
+static void count_dropped(struct ch_sender *s, const struct ch_batch *b)
+{
+	pthread_mutex_lock(&s->lock);
+	s->st.dropped_batches++;
+	s->st.dropped_rows += b->rows;
+	s->st.dropped_samples += b->samples;
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* The spool's counters, for readers on other threads. */
+static void sync_spool(struct ch_sender *s)
+{
+	pthread_mutex_lock(&s->lock);
+	s->st.spooled_batches = ch_spool__count(s->spool);
+	s->st.spooled_rows = ch_spool__rows(s->spool);
+	pthread_mutex_unlock(&s->lock);
+}
+
+/* Spool b, or drop and count it. */
+static void spool_or_drop(struct ch_sender *s, const struct ch_batch *b)
+{
+	int err = s->spool ? ch_spool__put(s->spool, b) : -ENOSPC;
+
+	if (err && err != -ENOSPC)
+		pr_warn("--spool %s: cannot write a batch: %s; dropped\n",
+			ch_spool__dir(s->spool), strerror(-err));
+	if (err)
+		count_dropped(s, b);
+	sync_spool(s);
+}
+
+/* Replay the spool, oldest first, until it is empty or a send fails. */
+static void drain_spool(struct ch_sender *s)
+{
+	struct ch_batch b;
+	int r;
+
+	while ((r = ch_spool__peek(s->spool, &b)) > 0) {
+		int err = send_batch(s, &b);
+
+		free(b.body);
+		if (err)
+			return;
+		ch_spool__pop(s->spool);
+		sync_spool(s);
+	}
+	if (r < 0) {	/* an unreadable batch file: counted (its name has the counts) */
+		pr_warn("--spool %s: cannot read the oldest batch: %s; dropped\n",
+			ch_spool__dir(s->spool), strerror(-r));
+		count_dropped(s, &b);
+		ch_spool__pop(s->spool);
+		sync_spool(s);
+	}
+}
+
+/* A new batch: behind the spool if it holds anything or the server is away
+ * (the spool's replay is what tries the server again, so a hung server
+ * costs one timeout a second, not one per batch). */
+static void handle(struct ch_sender *s, struct ch_batch *b)
+{
+	if (ch_spool__count(s->spool) || (s->down && s->spool) || send_batch(s, b))
+		spool_or_drop(s, b);
+	free(b->body);
+	free(b);
+}
+
+static struct ch_batch *take_all(struct ch_sender *s, int *stopping)
+{
+	struct ch_batch *list;
+	struct timespec until;
+
+	pthread_mutex_lock(&s->lock);
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += RETRY_NS / 1000000000ULL;
+	while (!s->head && !s->stopping &&
+	       pthread_cond_timedwait(&s->cond, &s->lock, &until) != ETIMEDOUT)
+		;
+	list = s->head;
+	s->head = s->tail = NULL;
+	*stopping = s->stopping;
+	pthread_mutex_unlock(&s->lock);
+	return list;
+}
+
+static void *sender_main(void *arg)
+{
+	struct ch_sender *s = arg;
+	int stopping = 0;
+
+	while (!stopping) {
+		struct ch_batch *b = take_all(s, &stopping), *next;
+
+		if (ch_spool__count(s->spool))
+			drain_spool(s);
+		for (; b; b = next) {
+			next = b->next;
+			handle(s, b);
+		}
+	}
+	if (ch_spool__count(s->spool))
+		drain_spool(s);
+	return NULL;
+}
+
+/* The thread blocks every signal: SIGINT and SIGTERM are the tracing
+ * thread's, whose poll they interrupt. */
+static int start_thread(struct ch_sender *s)
+{
+	sigset_t all, old;
+	int err;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&s->thread, NULL, sender_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return err;
+}
+
+struct ch_sender *ch_sender__start(const char *url, const char *spool_dir, uint64_t spool_max,
+				   char *err, size_t errlen)
+{
+	struct ch_sender *s = calloc(1, sizeof(*s));
+
+	if (!s) {
+		snprintf(err, errlen, "--clickhouse %s: %s", url, strerror(ENOMEM));
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	if (ch_url__parse(url, &s->url, err, errlen))
+		goto fail;
+	if (spool_dir && !(s->spool = ch_spool__open(spool_dir, spool_max, err, errlen)))
+		goto fail;
+	if (!ch_schema__create(&s->url, err, errlen))
+		s->schema_ok = 1;
+	else
+		set_down(s, 1, err);	/* not fatal: the node keeps tracing and spools */
+	sync_spool(s);
+	if (start_thread(s)) {
+		snprintf(err, errlen, "--clickhouse %s: cannot start the sender thread", url);
+		goto fail;
+	}
+	return s;
+fail:
+	ch_spool__close(s->spool);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s);
+	return NULL;
+}
+
+void ch_sender__push(struct ch_sender *s, struct ch_batch *b)
+{
+	pthread_mutex_lock(&s->lock);
+	b->next = NULL;
+	if (s->tail)
+		s->tail->next = b;
+	else
+		s->head = b;
+	s->tail = b;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+}
+
+void ch_sender__stats(struct ch_sender *s, struct ch_export_stats *st)
+{
+	pthread_mutex_lock(&s->lock);
+	*st = s->st;
+	pthread_mutex_unlock(&s->lock);
+}
+
+void ch_sender__stop(struct ch_sender *s, struct ch_export_stats *final)
+{
+	if (!s)
+		return;
+	pthread_mutex_lock(&s->lock);
+	s->stopping = 1;
+	pthread_cond_signal(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	*final = s->st;
+	ch_spool__close(s->spool);
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s);
+}
+
+const char *ch_sender__spool_dir(const struct ch_sender *s)
+{
+	return s->spool ? ch_spool__dir(s->spool) : NULL;
+}

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * fleet.c - `ebpf-collect fleet --clickhouse URL [--service S] [--since T]
+ * -o FILE.svg`: the CPU stacks every node sent (export.c) summed across
+ * hosts by ClickHouse, drawn by our flame-graph writer, and the methods
+ * with the most self samples (leaf frames) printed to stdout.
+ *
+ * ClickHouse does the summing (GROUP BY stack), so the answer is one row
+ * per distinct stack however many hosts and intervals sent it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "commands.h"
+#include "export_http.h"
+#define LOG_PREFIX "ebpf-collect: fleet: "
+#include "log.h"
+#include "view.h"
+
+struct fleet_opts {
+	const char *url, *service, *since, *out, *folded;
+	int top;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "Usage: ebpf-collect fleet --clickhouse URL [--service S] [--since T] "
+		"-o FILE.svg [--folded FILE] [--top N]\n"
+		"  --since T: a duration back from now (30s, 10m, 2h, 1d) or a time "
+		"('2026-11-25 10:00:00')\n");
+}
+
+/* "10m" -> seconds; -1 when T is no duration (then it is a time). */
+static long long since_seconds(const char *t)
+{
+	char *end;
+	long long n = strtoll(t, &end, 10);
+
+	if (end == t || n < 0)
+		return -1;
+	if (!strcmp(end, "s") || !*end)
+		return n;
+	if (!strcmp(end, "m"))
+		return n * 60;
+	if (!strcmp(end, "h"))
+		return n * 3600;
+	if (!strcmp(end, "d"))
+		return n * 86400;
+	return -1;
+}
+
+/* A SQL string literal: quotes and backslashes escaped. */
+static void put_literal(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static char *build_query(const struct ch_url *u, const struct fleet_opts *o)
+{
+	char table[200], *sql = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&sql, &len);
+
+	if (!f)
+		return NULL;
+	fprintf(f, "SELECT stack, sum(samples) FROM %s WHERE 1",
+		ch_url__table(u, "stacks", table, sizeof(table)));
+	if (o->service) {
+		fputs(" AND service = ", f);
+		put_literal(f, o->service);
+	}
+	if (o->since && since_seconds(o->since) >= 0) {
+		fprintf(f, " AND ts >= now() - %lld", since_seconds(o->since));
+	} else if (o->since) {
+		fputs(" AND ts >= toDateTime(", f);
+		put_literal(f, o->since);
+		fputc(')', f);
+	}
+	fputs(" GROUP BY stack ORDER BY stack FORMAT TabSeparated", f);
+	fclose(f);
+	return sql;
+}
+
+/* Undo TabSeparated's escapes in place. */
+static void tsv_unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*o++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = 0;
+}
+
+/* The answer's "stack\tcount" lines into the view (and --folded). */
+static int load_rows(struct view *v, char *resp, FILE *folded)
+{
+	char *line, *save = NULL;
+
+	for (line = strtok_r(resp, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *tab = strrchr(line, '\t');
+		uint64_t n;
+
+		if (!tab || view_parse_u64(tab + 1, &n)) {
+			pr_warn("unexpected row from ClickHouse: %.200s\n", line);
+			return -EPROTO;
+		}
+		*tab = 0;
+		tsv_unescape(line);
+		if (folded)
+			fprintf(folded, "%s %" PRIu64 "\n", line, n);
+		if (view__add_folded(v, line, n))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int self_cmp(const void *a, const void *b)
+{
+	const struct vframe *x = *(const struct vframe *const *)a;
+	const struct vframe *y = *(const struct vframe *const *)b;
+
+	if (x->self != y->self)
+		return x->self < y->self ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* Self samples by leaf frame, the top n, to stdout. */
+static int print_top(struct view *v, int n)
+{
+	struct vframe **by = calloc(v->n_frames ? v->n_frames : 1, sizeof(*by));
+	uint64_t total = 0;
+	size_t i;
+
+	if (!by)
+		return -ENOMEM;
+	for (i = 0; i < v->n_stacks; i++) {
+		const struct vstack *st = &v->stacks[i];
+
+		total += st->count;
+		if (st->depth)
+			v->frames[v->frames_pool[st->off + st->depth - 1]].self += st->count;
+	}
+	for (i = 0; i < v->n_frames; i++)
+		by[i] = &v->frames[i];
+	qsort(by, v->n_frames, sizeof(*by), self_cmp);
+	printf("%10s %6s  %s\n", "SELF", "%", "METHOD");
+	for (i = 0; i < v->n_frames && (int)i < n && by[i]->self; i++)
+		printf("%10" PRIu64 " %6.2f  %.60s\n", by[i]->self,
+		       total ? 100.0 * (double)by[i]->self / (double)total : 0.0, by[i]->name);
+	printf("%10" PRIu64 " %6.2f  (all samples, %zu stacks)\n", total, total ? 100.0 : 0.0,
+	       v->n_stacks);
+	free(by);
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct fleet_opts *o)
+{
+	static const struct option lo[] = {
+		{ "clickhouse", required_argument, NULL, 'c' },
+		{ "service", required_argument, NULL, 's' },
+		{ "since", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "folded", required_argument, NULL, 'f' },
+		{ "top", required_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int ch;
+
+	o->top = 20;
+	while ((ch = getopt_long(argc, argv, "o:h", lo, NULL)) != -1) {
+		switch (ch) {
+		case 'c': o->url = optarg; break;
+		case 's': o->service = optarg; break;
+		case 't': o->since = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'f': o->folded = optarg; break;
+		case 'n': o->top = atoi(optarg); break;
+		case 'h': usage(stdout); exit(EXIT_OK);
+		default: usage(stderr); return EXIT_USAGE;
+		}
+	}
+	if (!o->url || !o->out || optind != argc || o->top <= 0) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+/* The summed stacks from ClickHouse into v; EXIT_* with one line on failure. */
+static int fetch(const struct fleet_opts *o, struct view *v)
+{
+	char err[512], line[256], *sql, *resp = NULL;
+	FILE *folded = NULL;
+	struct ch_url u;
+	int status, ret = EXIT_FAIL;
+
+	if (ch_url__parse(o->url, &u, err, sizeof(err))) {
+		pr_warn("%s\n", err);
+		return EXIT_USAGE;
+	}
+	sql = build_query(&u, o);
+	if (!sql)
+		return EXIT_FAIL;
+	status = ch_http__post(&u, sql, NULL, 0, &resp);
+	free(sql);
+	if (status < 0)
+		pr_warn("ClickHouse %s: %s\n", o->url, strerror(-status));
+	else if (status != 200)
+		pr_warn("ClickHouse %s: HTTP %d: %s\n", o->url, status,
+			ch_http__first_line(resp, line, sizeof(line)));
+	else if (o->folded && !(folded = fopen(o->folded, "w")))
+		pr_warn("cannot create %s: %s\n", o->folded, strerror(errno));
+	else if (!load_rows(v, resp, folded))
+		ret = EXIT_OK;
+	if (folded && fclose(folded) && ret == EXIT_OK) {
+		pr_warn("cannot write %s: %s\n", o->folded, strerror(errno));
+		ret = EXIT_FAIL;
+	}
+	free(resp);
+	return ret;
+}
+
+int fleet_main(int argc, char **argv)
+{
+	struct fleet_opts o = { 0 };
+	char desc[512];
+	struct view v;
+	FILE *out;
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret;
+	if (view__init(&v)) {
+		pr_warn("%s\n", strerror(ENOMEM));
+		return EXIT_FAIL;
+	}
+	snprintf(desc, sizeof(desc), "fleet CPU samples%s%s%s%s", o.service ? ", service " : "",
+		 o.service ? o.service : "", o.since ? ", since " : "", o.since ? o.since : "");
+	v.select_desc = desc;
+	ret = fetch(&o, &v);
+	if (ret == EXIT_OK) {
+		out = fopen(o.out, "w");
+		if (!out || view__write_svg(&v, o.out, out) | fclose(out)) {
+			pr_warn("cannot write %s: %s\n", o.out, strerror(errno));
+			ret = EXIT_FAIL;
+		}
+	}
+	if (ret == EXIT_OK && print_top(&v, o.top))
+		ret = EXIT_FAIL;
+	view__free(&v);
+	return ret;
+}

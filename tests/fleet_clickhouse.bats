@@ -1,0 +1,327 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# --clickhouse export and `ebpf-collect fleet`, against Debian's
+# clickhouse-server (18.16) started here on 127.0.0.1 with its own config,
+# data and logs in a temp dir, killed in teardown_file.  Collectors trace
+# reference runtimes (refrt --scenario cpu) with --cpu-sampling; their own
+# end-of-run counters ("clickhouse: made ... sent ...") are compared with
+# what ClickHouse holds, and the stacks with each collector's own trace.
+
+load test_helper
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=240
+	CH_DIR=$BATS_FILE_TMPDIR/ch
+	CH_PORT=$((20000 + RANDOM % 20000))
+	while ss -ltn | grep -q ":$CH_PORT " || ss -ltn | grep -q ":$((CH_PORT + 1)) "; do
+		CH_PORT=$((CH_PORT + 2))
+	done
+	export CH_DIR CH_PORT
+	export CH_URL=http://127.0.0.1:$CH_PORT
+	[[ $EUID -eq 0 ]] || return 0
+	command -v clickhouse-server >/dev/null || return 0
+	mkdir -p "$CH_DIR/log"
+	# inserts through the Distributed table return once the shard has the rows
+	sed 's|<default>|<default><insert_distributed_sync>1</insert_distributed_sync>|' \
+		/etc/clickhouse-server/users.xml >"$CH_DIR/users.xml"
+	cat >"$CH_DIR/config.xml" <<XML
+<?xml version="1.0"?>
+<yandex>
+    <logger><level>warning</level><log>$CH_DIR/log/server.log</log>
+        <errorlog>$CH_DIR/log/err.log</errorlog><console>0</console></logger>
+    <http_port>$CH_PORT</http_port>
+    <tcp_port>$((CH_PORT + 1))</tcp_port>
+    <listen_host>127.0.0.1</listen_host>
+    <path>$CH_DIR/data/</path>
+    <tmp_path>$CH_DIR/tmp/</tmp_path>
+    <user_files_path>$CH_DIR/user_files/</user_files_path>
+    <format_schema_path>$CH_DIR/format_schemas/</format_schema_path>
+    <users_config>$CH_DIR/users.xml</users_config>
+    <default_profile>default</default_profile>
+    <default_database>default</default_database>
+    <mark_cache_size>5368709</mark_cache_size>
+    <remote_servers><fleet><shard><replica><host>127.0.0.1</host>
+        <port>$((CH_PORT + 1))</port></replica></shard></fleet></remote_servers>
+</yandex>
+XML
+	ch_start
+}
+
+teardown_file() {
+	ch_stop
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	require_root
+	require_btf
+	command -v clickhouse-server >/dev/null ||
+		skip "clickhouse-server not installed (apt-get install -y clickhouse-server)"
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	ch_up 1 || flunk "clickhouse-server is not answering on $CH_URL: $(tail -5 "$CH_DIR/log/err.log")"
+}
+
+ch_up() {	# ch_up SECONDS: wait until the HTTP interface answers
+	local i
+	for ((i = 0; i < $1 * 10; i++)); do
+		[[ $(curl -s "$CH_URL/?query=SELECT%201" 2>/dev/null) == 1 ]] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+ch_start() {
+	clickhouse-server --config-file="$CH_DIR/config.xml" >"$CH_DIR/log/stdout" 2>&1 3>&- &
+	echo $! >"$CH_DIR/pid"
+	ch_up 60
+}
+
+ch_stop() {
+	[[ -f $CH_DIR/pid ]] || return 0
+	local pid
+	pid=$(cat "$CH_DIR/pid")
+	kill "$pid" 2>/dev/null || true
+	for ((i = 0; i < 300; i++)); do
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -9 "$pid" 2>/dev/null || true
+	rm -f "$CH_DIR/pid"
+}
+
+ch_q() {	# ch_q SQL: the answer, TabSeparated
+	curl -sS --fail-with-body "$CH_URL/" --data-binary "$1"
+}
+
+# counter NAME FILE: a number from the collector's closing "clickhouse:" lines
+counter() {
+	local re
+	case $1 in
+	made_batches) re='made ([0-9]+) batches' ;;
+	made_rows) re='made [0-9]+ batches \(([0-9]+) rows' ;;
+	made_samples) re='made [0-9]+ batches \([0-9]+ rows, ([0-9]+) samples' ;;
+	sent_rows) re='sent [0-9]+ batches \(([0-9]+) rows' ;;
+	sent_samples) re='sent [0-9]+ batches \([0-9]+ rows, ([0-9]+) samples' ;;
+	spooled) re='([0-9]+) batches \([0-9]+ rows\) left in the spool' ;;
+	dropped_batches) re='dropped ([0-9]+) batches' ;;
+	dropped_rows) re='dropped [0-9]+ batches \(([0-9]+) rows' ;;
+	dropped_samples) re='dropped [0-9]+ batches \([0-9]+ rows, ([0-9]+) samples' ;;
+	esac
+	[[ $(grep 'clickhouse:' "$2") =~ $re ]] || { echo "no $1 in $2" >&2; return 1; }
+	echo "${BASH_REMATCH[1]}"
+}
+
+# collect NAME DB SECONDS [OPTS...]: refrt --scenario cpu traced in the
+# background with --clickhouse; the collector's pid in $T/NAME.cpid
+collect() {
+	local name=$1 db=$2 secs=$3
+	shift 3
+	"$REFRT" --scenario cpu --threads 1 --duration "$secs" --summary "$T/$name.json" \
+		>/dev/null 2>&1 3>&- &
+	local rp=$!
+	"$EBPF_COLLECT" -p "$rp" --cpu-sampling=999 --clickhouse "$CH_URL/$db" \
+		--export-interval 1s --host "$name" --service "svc-${db%%\?*}" -o "$T/$name.nettrace" \
+		"$@" >"$T/$name.out" 2>"$T/$name.err" 3>&- &
+	echo $! >"$T/$name.cpid"
+}
+
+wait_collector() {	# wait_collector NAME: its exit status must be 0
+	local st=0
+	wait "$(cat "$T/$1.cpid")" || st=$?
+	((st == 0)) || flunk "collector $1 exited $st: $(tail -20 "$T/$1.err")"
+	grep 'clickhouse:' "$T/$1.err" >&3 || true
+}
+
+# folded, summed per stack, kind suffixes dropped and every kernel-space frame
+# (kallsyms, BPF programs) reduced to "[kernel.kallsyms]!" (a trace names
+# kernel frames only with --kernel-stack)
+normalize() {
+	sed -E -e 's/[^;]*_\[k\]/[kernel.kallsyms]!/g' -e 's/_\[j\]//g' \
+		-e 's/\[kernel\.kallsyms\]![^; ]*/[kernel.kallsyms]!/g' "$@" |
+		awk '{ n = $NF; sub(/ [0-9]+$/, ""); s[$0] += n } END { for (k in s) print k " " s[k] }' |
+		sort
+}
+
+@test "fleet: three hosts; the fleet's per-stack sums equal what each collector sent and recorded" {
+	local h
+	for h in h1 h2 h3; do
+		collect "$h" t1 5
+	done
+	for h in h1 h2 h3; do
+		wait_collector "$h"
+	done
+	local made=0 sent=0 trace=0 n
+	for h in h1 h2 h3; do
+		n=$(counter made_samples "$T/$h.err")
+		((n > 100)) || flunk "$h: only $n samples"
+		[[ $(counter sent_samples "$T/$h.err") == "$n" ]] || flunk "$h: not all sent"
+		[[ $(counter dropped_batches "$T/$h.err") == 0 ]] || flunk "$h: dropped"
+		# what ClickHouse holds for the host is what it counted and sent
+		[[ $(ch_q "SELECT sum(samples) FROM t1.stacks_local WHERE host = '$h'") == "$n" ]] ||
+			flunk "$h: ClickHouse has $(ch_q "SELECT sum(samples) FROM t1.stacks_local WHERE host = '$h'"), collector sent $n"
+		# and what its own trace recorded, stack by stack
+		"$EBPF_COLLECT" convert "$T/$h.nettrace" --format folded >"$T/$h.folded" ||
+			flunk "convert $h"
+		trace=$((trace + $(awk '{ s += $NF } END { print s }' "$T/$h.folded")))
+		made=$((made + n))
+	done
+	((trace == made)) || flunk "traces hold $trace CPU samples, the exports $made"
+	[[ $(ch_q "SELECT sum(samples) FROM t1.stacks_local") == "$made" ]] || flunk "total"
+	[[ $(ch_q "SELECT uniqExact(host) FROM t1.stacks_local") == 3 ]] || flunk "hosts"
+
+	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse "$CH_URL/t1" --service svc-t1 \
+		--since 1h -o "$T/fleet.svg" --folded "$T/fleet.folded"
+	assert_success
+	echo "$output" | head -4 >&3
+	[[ ${lines[1]} == *"RefApp!RefApp.Workload.HotLoop(int32)" ]] || flunk "top: $output"
+	[[ ${lines[-1]} =~ ^\ *$made\ +100\.00\ +\(all\ samples ]] || flunk "total: ${lines[-1]}"
+	grep -q 'RefApp.Workload.HotLoop(int32)' "$T/fleet.svg" || flunk "SVG does not name HotLoop"
+	grep -q "$made samples" "$T/fleet.svg" || flunk "SVG total"
+	# per stack: the fleet query == ClickHouse's sums == the three traces' sums
+	ch_q "SELECT stack, sum(samples) FROM t1.stacks_local GROUP BY stack FORMAT TabSeparated" |
+		tr '\t' ' ' | sort >"$T/select.folded"
+	sort "$T/fleet.folded" | diff -u "$T/select.folded" - || flunk "fleet != SELECT"
+	normalize "$T/fleet.folded" >"$T/fleet.norm"
+	normalize "$T/h1.folded" "$T/h2.folded" "$T/h3.folded" >"$T/traces.norm"
+	diff -u "$T/traces.norm" "$T/fleet.norm" || flunk "the fleet's stacks are not the traces' sums"
+	# runtime events arrived too
+	(($(ch_q "SELECT count() FROM t1.events_local WHERE event LIKE 'MethodDCStartVerbose%'") > 0)) ||
+		flunk "no runtime event rows"
+}
+
+@test "fleet: ClickHouse down for 30 s: spooled, replayed, no row lost, one warning" {
+	collect o1 t2 44 --spool "$T/spool"
+	sleep 5
+	ch_stop
+	sleep 30
+	ch_start || flunk "clickhouse-server did not come back"
+	wait_collector o1
+	local rows samples
+	rows=$(counter made_rows "$T/o1.err")
+	samples=$(counter made_samples "$T/o1.err")
+	[[ $(counter sent_rows "$T/o1.err") == "$rows" ]] || flunk "sent != made"
+	[[ $(counter spooled "$T/o1.err") == 0 ]] || flunk "spool not drained"
+	[[ $(counter dropped_batches "$T/o1.err") == 0 ]] || flunk "dropped"
+	[[ -z $(ls -A "$T/spool") ]] || flunk "spool dir not empty: $(ls "$T/spool")"
+	local ch_rows
+	ch_rows=$(ch_q "SELECT (SELECT count() FROM t2.stacks_local) + (SELECT count() FROM t2.events_local)")
+	[[ $ch_rows == "$rows" ]] || flunk "ClickHouse has $ch_rows rows, the collector made $rows"
+	[[ $(ch_q "SELECT sum(samples) FROM t2.stacks_local") == "$samples" ]] || flunk "samples"
+	# the batches written during the outage are there, in order
+	(($(ch_q "SELECT max(batch) FROM t2.stacks_local") >= 40)) || flunk "batches missing"
+	[[ $(grep -c 'spooling batches until it is back' "$T/o1.err") == 1 ]] ||
+		flunk "not one warning: $(cat "$T/o1.err")"
+	grep -q 'back; replaying' "$T/o1.err" || flunk "no 'back' line"
+}
+
+@test "fleet: a tiny --spool-max: the overflow counted is exactly what ClickHouse lacks" {
+	collect s1 t3 16 --spool "$T/spool" --spool-max 6KB
+	sleep 4
+	ch_stop
+	sleep 7
+	ch_start || flunk "clickhouse-server did not come back"
+	wait_collector s1
+	local rows samples drows dsamples dbatches
+	rows=$(counter made_rows "$T/s1.err")
+	samples=$(counter made_samples "$T/s1.err")
+	dbatches=$(counter dropped_batches "$T/s1.err")
+	drows=$(counter dropped_rows "$T/s1.err")
+	dsamples=$(counter dropped_samples "$T/s1.err")
+	((dbatches > 0)) || flunk "nothing overflowed: $(cat "$T/s1.err")"
+	[[ $(counter spooled "$T/s1.err") == 0 ]] || flunk "spool not drained"
+	local ch_rows ch_samples
+	ch_rows=$(ch_q "SELECT (SELECT count() FROM t3.stacks_local) + (SELECT count() FROM t3.events_local)")
+	ch_samples=$(ch_q "SELECT sum(samples) FROM t3.stacks_local")
+	((ch_rows == rows - drows)) || flunk "ClickHouse $ch_rows rows, made $rows, dropped $drows"
+	((ch_samples == samples - dsamples)) ||
+		flunk "ClickHouse $ch_samples samples, made $samples, dropped $dsamples"
+	# batches: each interval's rows of one table carry its number
+	local batches ch_batches
+	batches=$(counter made_batches "$T/s1.err")
+	ch_batches=$(ch_q "SELECT (SELECT uniqExact(batch) FROM t3.stacks_local) + (SELECT uniqExact(batch) FROM t3.events_local)")
+	((ch_batches == batches - dbatches)) ||
+		flunk "ClickHouse $ch_batches batches, made $batches, dropped $dbatches"
+	grep -q "dropped $dbatches batches" "$T/s1.err" || flunk "no drop line"
+}
+
+@test "fleet: ?cluster=NAME: Distributed tables over the MergeTree ones, written and read through" {
+	collect c1 "t4?cluster=fleet" 3
+	wait_collector c1
+	local samples
+	samples=$(counter made_samples "$T/c1.err")
+	[[ $(counter sent_samples "$T/c1.err") == "$samples" ]] || flunk "not all sent"
+	[[ $(ch_q "SELECT engine FROM system.tables WHERE database = 't4' AND name = 'stacks'") == \
+	   Distributed ]] || flunk "no Distributed table"
+	[[ $(ch_q "SELECT sum(samples) FROM t4.stacks") == "$samples" ]] || flunk "Distributed"
+	[[ $(ch_q "SELECT sum(samples) FROM t4.stacks_local") == "$samples" ]] || flunk "local"
+	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse "$CH_URL/t4?cluster=fleet" \
+		-o "$T/c.svg" --top 1
+	assert_success
+	[[ ${lines[1]} == *"RefApp!RefApp.Workload.HotLoop(int32)" ]] || flunk "top: $output"
+	[[ ${lines[-1]} =~ ^\ *$samples\ +100\.00 ]] || flunk "total: ${lines[-1]}"
+}
+
+@test "fleet: a spool left by a run during an outage is replayed by the next run" {
+	ch_stop
+	collect p1 t6 3 --spool "$T/spool"
+	wait_collector p1
+	ch_start || flunk "clickhouse-server did not come back"
+	local rows1 left
+	rows1=$(counter made_rows "$T/p1.err")
+	left=$(counter spooled "$T/p1.err")
+	[[ $(counter sent_rows "$T/p1.err") == 0 ]] || flunk "sent while the server was down"
+	[[ $left == "$(counter made_batches "$T/p1.err")" ]] || flunk "not all spooled"
+	[[ $(ls "$T/spool" | wc -l) == "$left" ]] || flunk "spool files: $(ls "$T/spool")"
+	collect p2 t6 2 --spool "$T/spool"
+	wait_collector p2
+	local rows2
+	rows2=$(counter made_rows "$T/p2.err")
+	[[ $(counter sent_rows "$T/p2.err") == $((rows1 + rows2)) ]] || flunk "p2 sent"
+	[[ $(ch_q "SELECT (SELECT count() FROM t6.stacks_local) + (SELECT count() FROM t6.events_local)") == \
+	   $((rows1 + rows2)) ]] || flunk "rows in ClickHouse"
+	[[ $(ch_q "SELECT uniqExact(host) FROM t6.stacks_local") == 2 ]] || flunk "hosts"
+	[[ -z $(ls -A "$T/spool") ]] || flunk "spool not drained"
+}
+
+@test "fleet: runtime event counts equal refrt's summary; GC and contention pairs timed" {
+	run --separate-stderr timeout 90 "$EBPF_COLLECT" --clickhouse "$CH_URL/t5" \
+		--export-interval 1s --host e1 --service svc-t5 -o "$T/e1.nettrace" -- \
+		"$REFRT" --scenario mixed --threads 2 --duration 4 --summary "$T/e1.json"
+	assert_success
+	ch_q "SELECT event, sum(count), sum(durations), sum(duration_ns) FROM t5.events_local
+	      GROUP BY event FORMAT TabSeparated" >"$T/events.tsv"
+	run python3 - "$T/e1.json" "$T/events.tsv" <<'PY'
+import json, sys
+want = {k: v for k, v in json.load(open(sys.argv[1]))["events"].items() if v}
+have, dur = {}, {}
+for line in open(sys.argv[2]):
+    ev, n, pairs, ns = line.rstrip("\n").split("\t")
+    have[ev], dur[ev] = int(n), (int(pairs), int(ns))
+bad = [f"{k}: refrt {v}, ClickHouse {have.get(k)}" for k, v in want.items() if have.get(k) != v]
+bad += [f"{k}: not in refrt's summary" for k in have if k not in want]
+for end in ("GCRestartEEEnd_V1", "ContentionStop_V1"):
+    if not want.get(end):
+        bad.append(f"refrt fired no {end}")
+    elif dur[end][0] != want[end] or dur[end][1] <= 0:
+        bad.append(f"{end}: {dur[end][0]} timed pairs ({dur[end][1]} ns) of {want[end]}")
+print("\n".join(bad) or f"{len(want)} events equal")
+sys.exit(1 if bad else 0)
+PY
+	echo "# $output" >&3
+	assert_success
+}
+
+@test "fleet: errors: server unreachable, bad URL, usage" {
+	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse http://127.0.0.1:1 -o "$T/x.svg"
+	[[ $status -eq 1 ]] || flunk "status $status"
+	[[ $stderr == "ebpf-collect: fleet: ClickHouse http://127.0.0.1:1: Connection refused" ]] ||
+		flunk "stderr: $stderr"
+	[[ ! -e $T/x.svg ]] || flunk "an SVG was written"
+	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse ftp://x -o "$T/x.svg"
+	[[ $status -eq 64 ]] || flunk "status $status: $stderr"
+	run --separate-stderr "$EBPF_COLLECT" fleet -o "$T/x.svg"
+	[[ $status -eq 64 ]] || flunk "status $status"
+	run --separate-stderr "$EBPF_COLLECT" -p 1 --clickhouse ftp://x
+	[[ $status -eq 64 ]] || flunk "status $status: $stderr"
+}
