@@ -16,6 +16,7 @@ COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c collector/ep_targ
 COLLECTOR_SRCS += collector/host.c	# --all
 COLLECTOR_SRCS += collector/metrics.c collector/export.c	# --metrics, --clickhouse
 COLLECTOR_SRCS += collector/recorder.c collector/flight.c collector/trigger.c collector/series.c	# flight recorder, triggers, rotation
+COLLECTOR_SRCS += collector/daemon.c	# ebpf-collect daemon: always on, SIGHUP reloads
 COLLECTOR_SRCS += collector/manifest_meta.c	# the manifest's events in the nettrace library's terms
 # the subcommands over a trace: dump, report, convert, symbolize
 VIEWS_SRCS     := $(addprefix collector/views/,dump.c view.c report.c convert.c folded.c \

@@ -20,5 +20,6 @@ int report_main(int argc, char **argv);		/* collector/views/report.c */
 int convert_main(int argc, char **argv);	/* collector/views/convert.c */
 int symbolize_main(int argc, char **argv);	/* collector/views/symbolize_cmd.c */
 int split_main(int argc, char **argv);		/* collector/views/split.c */
+int daemon_main(int argc, char **argv);		/* collector/daemon.c: always on, SIGHUP reloads */
 
 #endif

@@ -8,6 +8,7 @@
  *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (collector/views/)
  *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (collector/views/)
  *   ebpf-collect split FILE DIR           one V5 file per process (collector/views/split.c)
+ *   ebpf-collect daemon [--config FILE]   always on, for a node (collector/daemon.c)
  *
  * Exit codes (all subcommands): 0 success, 1 runtime failure, 64 usage.
  */
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
 			return split_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "symbolize"))
 			return symbolize_main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "daemon"))
+			return daemon_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "collect"))
 			return collect_main(argc - 1, argv + 1);
 	}
