@@ -11,7 +11,7 @@
  * value), then the always-on defaults for what neither set:
  *
  *   --all --format v6 --flight-recorder 60s --rotate 10m --keep 144
- *   --host $(hostname) -o DIR/trace.nettrace        (DIR: /var/lib/ebpf-collect)
+ *   --host $(hostname) -o DIR/trace-START.nettrace   (DIR: /var/lib/ebpf-collect)
  *
  * `KEY = off` drops a default.  --rotate is only added next to the flight
  * recorder when this collector accepts the two together (asked at start, see
@@ -39,6 +39,7 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #define LOG_PREFIX "ebpf-collect daemon: "
 #include "commands.h"
@@ -319,6 +320,19 @@ static bool accepts_fr_rotate(void)
 	return WIFEXITED(status) && !WEXITSTATUS(status);
 }
 
+/* Each start of the trace gets its own name, the UTC time it started: the
+ * collector numbers a run's files (.1, .2, ...) and prunes only its own,
+ * so runs before a reload or a restart must not share the numbers. */
+static int output_name(struct plan *p)
+{
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
+	return strv_pushf(&p->argv, "--output=%s/trace-%s.nettrace", p->dir, stamp);
+}
+
 /* The always-on defaults for what was not given. */
 static int add_defaults(struct plan *p)
 {
@@ -348,7 +362,7 @@ static int add_defaults(struct plan *p)
 		else
 			err = strv_pushf(&p->argv, "--%s", default_key[d]);
 	}
-	return err ?: strv_pushf(&p->argv, "--output=%s/trace.nettrace", p->dir);
+	return err ?: output_name(p);
 }
 
 static void plan_free(struct plan *p)
@@ -402,7 +416,8 @@ static int make_dir(const char *dir)
 	}
 	if (mkdir(path, 0750) && errno != EEXIST)
 		return -errno;
-	return 0;
+	/* the collector's file numbering needs to see into it */
+	return access(path, W_OK | X_OK) ? -errno : 0;
 }
 
 /* The trace, in a child that stops when the daemon dies. */
@@ -483,8 +498,11 @@ static int supervise(struct plan *p, int argc, char **argv, const sigset_t *mask
 		stop_trace(pid);
 		plan_free(p);
 		*p = fresh;
-		if (make_dir(p->dir))
-			pr_warn("cannot create %s: %s\n", p->dir, strerror(errno));
+		status = make_dir(p->dir);
+		if (status) {
+			pr_warn("cannot write into %s: %s\n", p->dir, strerror(-status));
+			return EXIT_OUTPUT;
+		}
 		pid = start_trace(p, mask);
 	}
 }
@@ -508,7 +526,7 @@ int daemon_main(int argc, char **argv)
 		return EXIT_USAGE;
 	err = make_dir(p.dir);
 	if (err) {
-		pr_warn("cannot create %s: %s\n", p.dir, strerror(-err));
+		pr_warn("cannot write into %s: %s\n", p.dir, strerror(-err));
 		plan_free(&p);
 		return EXIT_OUTPUT;
 	}
