@@ -99,3 +99,14 @@ clean:
 
 .DELETE_ON_ERROR:
 .SECONDARY:
+
+# Debian package with Debian's tooling (debian/): .output/deb/ebpf-collect_VERSION_ARCH.deb
+.PHONY: deb
+deb:
+	$(Q)mkdir -p $(OUTPUT)/deb
+	$(Q)dpkg-buildpackage -b -us -uc --buildinfo-option=-u$(OUTPUT)/deb \
+		--buildinfo-file=$(OUTPUT)/deb/ebpf-collect.buildinfo \
+		--changes-option=-u$(OUTPUT)/deb --changes-file=$(OUTPUT)/deb/ebpf-collect.changes \
+		>$(OUTPUT)/deb/build.log 2>&1 || \
+		{ tail -20 $(OUTPUT)/deb/build.log; exit 1; }
+	$(call msg,DEB,$(wildcard $(OUTPUT)/deb/*.deb))

@@ -186,3 +186,55 @@ PY
 	done
 	[[ ${counts[*]} == "5 2" ]] || flunk "keep 5 then 2: ${runs[*]}: ${counts[*]} files"
 }
+
+@test "make deb: the package installs the binary, the man page, the unit and the config; removes cleanly" {
+	require_root
+	require_cmd dpkg-buildpackage dh
+	local ver
+	ver=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
+	run make -C "$ROOT" OUTPUT="$OUTPUT" deb
+	echo "$output"
+	assert_success
+	local deb=$OUTPUT/deb/ebpf-collect_${ver}_$(dpkg --print-architecture).deb
+	[[ -f $deb ]] || flunk "no $deb"
+	[[ $(dpkg-query -W -f '${Status}' ebpf-collect 2>/dev/null) != *installed* ]] ||
+		skip "ebpf-collect is already installed on this machine: not replacing it"
+	run dpkg -i "$deb"
+	echo "$output"
+	assert_success
+	run /usr/bin/ebpf-collect --version
+	local got=$output
+	dpkg -L ebpf-collect >"$T/files"
+	[[ $(dpkg-query -W -f '${Conffiles}' ebpf-collect) == *"/etc/ebpf-collect/daemon.conf"* ]] ||
+		echo "daemon.conf is not a conffile" >>"$T/bad"
+	id ebpf-collect >/dev/null 2>&1 || echo "no user ebpf-collect" >>"$T/bad"
+	dpkg -r ebpf-collect >"$T/rm.out" 2>&1 || echo "dpkg -r failed: $(cat "$T/rm.out")" >>"$T/bad"
+	[[ ! -e /usr/bin/ebpf-collect ]] || echo "/usr/bin/ebpf-collect left after dpkg -r" >>"$T/bad"
+	# -r keeps the conffile and the user; the machine is left as it was
+	dpkg --purge ebpf-collect >>"$T/rm.out" 2>&1 || echo "dpkg --purge failed" >>"$T/bad"
+	[[ ! -e $T/bad ]] || flunk "$(cat "$T/bad")"
+	assert_equal "$got" "ebpf-collect $ver"
+	local f
+	for f in /usr/bin/ebpf-collect /usr/share/man/man8/ebpf-collect.8.gz \
+		/lib/systemd/system/ebpf-collect.service /etc/ebpf-collect/daemon.conf; do
+		grep -qx "$f" "$T/files" || flunk "the package does not install $f"
+	done
+}
+
+@test "the unit runs the daemon with exactly the four tracing capabilities, as its own user" {
+	local u=$ROOT/scripts/ebpf-collect.service
+	grep -qx 'ExecStart=/usr/bin/ebpf-collect daemon --config /etc/ebpf-collect/daemon.conf -o /var/lib/ebpf-collect' "$u" ||
+		flunk "ExecStart"
+	grep -qx 'AmbientCapabilities=CAP_BPF CAP_PERFMON CAP_SYS_PTRACE CAP_DAC_READ_SEARCH' "$u" ||
+		flunk "AmbientCapabilities"
+	grep -qx 'CapabilityBoundingSet=CAP_BPF CAP_PERFMON CAP_SYS_PTRACE CAP_DAC_READ_SEARCH' "$u" ||
+		flunk "CapabilityBoundingSet"
+	grep -qx 'User=ebpf-collect' "$u" || flunk "User"
+	grep -qx 'NoNewPrivileges=yes' "$u" || flunk "NoNewPrivileges"
+	grep -q 'as_nobody "$CAPS"' "$BATS_TEST_FILENAME" || flunk "the capsh test does not use CAPS"
+	[[ $CAPS == cap_bpf,cap_perfmon,cap_sys_ptrace,cap_dac_read_search ]] || flunk "CAPS differs"
+	if command -v systemd-analyze >/dev/null; then
+		run systemd-analyze verify "$u"
+		[[ $output != *"Unknown key"* && $output != *"Failed to parse"* ]] || flunk "$output"
+	fi
+}
