@@ -15,6 +15,7 @@ PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-
       bats bpftrace linux-perf python3 python3-jsonschema unzip xxd binutils util-linux procps
       openjdk-17-jdk-headless postgresql-15
       lttng-tools liblttng-ust-dev
+      debhelper libcap2-bin	# make deb; capsh for the daemon's least-privilege test
       libc6-dbg)	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
 BPO_PKGS=(libbpf-dev bpftool)
 
