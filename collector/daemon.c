@@ -28,6 +28,7 @@
  * than a re-exec: the parent keeps the original arguments and the journal's
  * PID, and the child's libbpf state never has to be torn down in place.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -89,6 +90,7 @@ struct strv {
 struct plan {
 	struct strv argv;
 	char *dir;		/* -o: files and dumps go under it */
+	unsigned long keep;	/* --keep, for the files of earlier runs; 0: all */
 	bool set[D_COUNT];	/* given by the config or the command line */
 	bool off[D_COUNT];	/* KEY = off */
 };
@@ -180,6 +182,8 @@ static int add_option(struct plan *p, const char *where, const char *key, const 
 	}
 	if (note_default(p, key, val))
 		return 0;
+	if (!strcmp(key, "keep"))	/* the collector checks the value */
+		p->keep = strtoul(val, NULL, 10);
 	if (!strcmp(key, "output")) {	/* the daemon's -o is a directory */
 		free(p->dir);
 		p->dir = strdup(val);
@@ -394,6 +398,8 @@ static int make_plan(struct plan *p, int argc, char **argv)
 		err = read_args(p, argc, argv, &config);
 	if (!err && !p->dir)
 		p->dir = strdup(DEFAULT_DIR);
+	if (!p->set[D_KEEP])
+		p->keep = strtoul(default_val[D_KEEP], NULL, 10);
 	if (!err)
 		err = p->dir ? add_defaults(p) : -ENOMEM;
 	if (err)
@@ -420,6 +426,62 @@ static int make_dir(const char *dir)
 	return access(path, W_OK | X_OK) ? -errno : 0;
 }
 
+struct run_file {
+	char stamp[32];		/* trace-STAMP.N.nettrace: runs sort by start */
+	unsigned long no;
+	char name[256];
+};
+
+static int run_file_cmp(const void *a, const void *b)
+{
+	const struct run_file *x = a, *y = b;
+	int c = strcmp(x->stamp, y->stamp);
+
+	return c ? c : (x->no > y->no) - (x->no < y->no);
+}
+
+/* The collector prunes only the files of its own run (--keep): without
+ * this, every restart or reload would leave up to KEEP more for good.  The
+ * earlier runs together keep their newest KEEP, so DIR holds at most twice
+ * KEEP files of the daemon. */
+static void prune_earlier_runs(const struct plan *p)
+{
+	struct run_file *v = NULL, *nv;
+	size_t n = 0, cap = 0, i;
+	struct dirent *e;
+	DIR *d = p->keep ? opendir(p->dir) : NULL;
+
+	while (d && (e = readdir(d))) {
+		struct run_file f;
+		int end = 0;
+
+		if (sscanf(e->d_name, "trace-%31[0-9TZ].%lu.nettrace%n", f.stamp, &f.no, &end) != 2 ||
+		    e->d_name[end] || !end || strlen(e->d_name) >= sizeof(f.name))
+			continue;
+		strcpy(f.name, e->d_name);
+		if (n == cap) {
+			cap = cap ? 2 * cap : 256;
+			nv = realloc(v, cap * sizeof(*v));
+			if (!nv)
+				break;
+			v = nv;
+		}
+		v[n++] = f;
+	}
+	if (d)
+		closedir(d);
+	if (n > p->keep)
+		qsort(v, n, sizeof(*v), run_file_cmp);
+	for (i = 0; n > p->keep && i < n - p->keep; i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s", p->dir, v[i].name);
+		if (unlink(path))
+			pr_warn("--keep: cannot remove %s: %s\n", path, strerror(errno));
+	}
+	free(v);
+}
+
 /* The trace, in a child that stops when the daemon dies. */
 static pid_t start_trace(struct plan *p, const sigset_t *mask)
 {
@@ -434,6 +496,7 @@ static pid_t start_trace(struct plan *p, const sigset_t *mask)
 			off += snprintf(line + off, sizeof(line) - off, " %s", p->argv.v[i]);
 		pr_info("starting: ebpf-collect%s\n", line);
 	}
+	prune_earlier_runs(p);
 	fflush(stderr);
 	pid = fork();
 	if (pid)
