@@ -580,8 +580,9 @@ int daemon_main(int argc, char **argv)
 		printf("Usage: ebpf-collect daemon [--config FILE] [-o DIR] [OPTIONS...]\n"
 		       "Runs the collector always on: options as in 'ebpf-collect --help', from\n"
 		       "FILE (one 'option = value' a line) then the command line; defaults\n"
-		       "--all --format v6 --flight-recorder 60s --rotate 10m --keep 144\n"
-		       "--host $(hostname), files under DIR (default " DEFAULT_DIR ").\n"
+		       "--all --format v6 --flight-recorder 60s --keep 144 (--rotate 10m too\n"
+		       "where the collector takes it with the flight recorder), --host\n"
+		       "$(hostname); files DIR/trace-START.N.nettrace (DIR: " DEFAULT_DIR ").\n"
 		       "SIGHUP reloads FILE, SIGTERM stops, SIGUSR1 dumps the window.\n");
 		return EXIT_OK;
 	}

@@ -122,6 +122,16 @@ PY
 	[[ -z $(ls "$T/d") ]] || flunk "files written: $(ls "$T/d")"
 }
 
+@test "daemon without CAP_SYS_PTRACE warns that other users' processes cannot be traced" {
+	require_caps
+	mkdir "$T/d" && chown nobody "$T/d"
+	run as_nobody cap_bpf,cap_perfmon,cap_dac_read_search \
+		"$EBPF_COLLECT" daemon --pid-filter "$$" --duration 1s -o "$T/d"
+	echo "$output"
+	assert_success
+	assert_output_contains "ebpf-collect: missing capability CAP_SYS_PTRACE: processes of other users cannot be traced"
+}
+
 @test "daemon config: unknown option, missing value, unreadable file exit 64 with FILE:LINE" {
 	printf '# node defaults\nall\n\nkeep = 3   # a comment\nflightrecorder = 30s\n' >"$T/a.conf"
 	run "$EBPF_COLLECT" daemon --config "$T/a.conf" -o "$T/d"
