@@ -104,9 +104,9 @@ clean:
 .PHONY: deb
 deb:
 	$(Q)mkdir -p $(OUTPUT)/deb
-	$(Q)dpkg-buildpackage -b -us -uc --buildinfo-option=-u$(OUTPUT)/deb \
+	$(Q)OUTPUT=$(OUTPUT) dpkg-buildpackage -b -us -uc --buildinfo-option=-u$(OUTPUT)/deb \
 		--buildinfo-file=$(OUTPUT)/deb/ebpf-collect.buildinfo \
 		--changes-option=-u$(OUTPUT)/deb --changes-file=$(OUTPUT)/deb/ebpf-collect.changes \
 		>$(OUTPUT)/deb/build.log 2>&1 || \
 		{ tail -20 $(OUTPUT)/deb/build.log; exit 1; }
-	$(call msg,DEB,$(wildcard $(OUTPUT)/deb/*.deb))
+	$(Q)for f in $(OUTPUT)/deb/*.deb; do printf '  %-8s %s\n' DEB "$$f"; done
