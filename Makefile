@@ -6,6 +6,7 @@
 #   make test       C unit tests + bats integration tests; ends "N passed, N failed, N skipped"
 #   make bench      benchmarks (not part of make test)
 #   make fuzz       bounded libFuzzer run on the nettrace reader
+#   make deb        Debian package (debian/, dpkg-buildpackage) into .output/deb
 #   make V=1        show full commands
 #
 # Each directory owns a fragment (usdt/build.mk, bpf/build.mk, ...), included
