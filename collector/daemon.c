@@ -13,7 +13,7 @@
  *   --all --format v6 --flight-recorder 60s --rotate 10m --keep 144
  *   --host $(hostname) -o DIR/trace-START.nettrace   (DIR: /var/lib/ebpf-collect)
  *
- * `KEY = off` drops a default.  --rotate is only added next to the flight
+ * `KEY = off` is as if KEY were not given, its default included.  --rotate is only added next to the flight
  * recorder when this collector accepts the two together (asked at start, see
  * accepts_fr_rotate), so the defaults work before and after it does.
  *
@@ -180,8 +180,8 @@ static int add_option(struct plan *p, const char *where, const char *key, const 
 		pr_warn("%s: option %s takes no value (or yes, off)\n", where, key);
 		return -EINVAL;
 	}
-	if (note_default(p, key, val))
-		return 0;
+	if (note_default(p, key, val) || (val && !strcmp(val, "off")))
+		return 0;	/* `off`: as if not given, a default included */
 	if (!strcmp(key, "keep"))	/* the collector checks the value */
 		p->keep = strtoul(val, NULL, 10);
 	if (!strcmp(key, "output")) {	/* the daemon's -o is a directory */

@@ -141,6 +141,11 @@ PY
 	run "$EBPF_COLLECT" daemon --config "$T/b.conf"
 	[[ $status -eq 64 ]] || flunk "exit $status"
 	assert_output "ebpf-collect daemon: $T/b.conf:1: option rotate needs a value"
+	printf 'all = off\nkernel-stack = off\nrotate = off\nformat = v5\n' >"$T/o.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/o.conf" --pid 0 -o "$T/o"
+	[[ $status -eq 64 ]] || flunk "--pid 0: exit $status"
+	[[ ${lines[0]} == "ebpf-collect daemon: starting: ebpf-collect --format=v5 --pid=0 --flight-recorder=60s --keep=144 --host=$(hostname) --output=$T/o/trace-"*".nettrace" ]] ||
+		flunk "off: ${lines[0]}"
 	printf 'kernel-stack = 5\n' >"$T/c.conf"
 	run "$EBPF_COLLECT" daemon --config "$T/c.conf"
 	[[ $status -eq 64 ]] || flunk "exit $status"
@@ -152,6 +157,7 @@ PY
 	[[ $status -eq 64 ]] || flunk "exit $status"
 	assert_output "ebpf-collect daemon: command line: unknown option bogus"
 	[[ ! -e $T/d ]] || flunk "a config error created $T/d"
+	rm -rf "$T/o"
 }
 
 @test "daemon config: every long option of ebpf-collect --help is a config key" {
@@ -161,7 +167,8 @@ PY
 		o=${o#--}
 		[[ $o == help || $o == usage || $o == version ]] && continue
 		printf '%s = off\n' "$o" >"$T/k.conf"
-		run "$EBPF_COLLECT" daemon --config "$T/k.conf" --duration 0
+		# invalid --format and --duration: argp stops before anything attaches
+		run "$EBPF_COLLECT" daemon --config "$T/k.conf" --format=v9 --duration=0 -o "$T/k"
 		[[ $output == *"unknown option $o"* ]] && missing+=("$o")
 	done
 	[[ ${#missing[@]} -eq 0 ]] || flunk "not config keys: ${missing[*]}"
