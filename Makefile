@@ -6,6 +6,7 @@
 #   make test       C unit tests + bats integration tests; ends "N passed, N failed, N skipped"
 #   make bench      benchmarks (not part of make test)
 #   make fuzz       bounded libFuzzer run on the nettrace reader
+#   make deb        Debian package (debian/, dpkg-buildpackage) into .output/deb
 #   make V=1        show full commands
 #
 # Each directory owns a fragment (usdt/build.mk, bpf/build.mk, ...), included
@@ -99,3 +100,14 @@ clean:
 
 .DELETE_ON_ERROR:
 .SECONDARY:
+
+# Debian package with Debian's tooling (debian/): .output/deb/ebpf-collect_VERSION_ARCH.deb
+.PHONY: deb
+deb:
+	$(Q)mkdir -p $(OUTPUT)/deb
+	$(Q)OUTPUT=$(OUTPUT) dpkg-buildpackage -b -us -uc --buildinfo-option=-u$(OUTPUT)/deb \
+		--buildinfo-file=$(OUTPUT)/deb/ebpf-collect.buildinfo \
+		--changes-option=-u$(OUTPUT)/deb --changes-file=$(OUTPUT)/deb/ebpf-collect.changes \
+		>$(OUTPUT)/deb/build.log 2>&1 || \
+		{ tail -20 $(OUTPUT)/deb/build.log; exit 1; }
+	$(Q)for f in $(OUTPUT)/deb/*.deb; do printf '  %-8s %s\n' DEB "$$f"; done

@@ -661,8 +661,13 @@ int check_privileges(void)
 		pr_warn("cannot read capabilities: %s\n", strerror(errno));
 		return -EPERM;
 	}
-	if (has_cap(d, CAP_SYS_ADMIN) || (has_cap(d, CAP_BPF) && has_cap(d, CAP_PERFMON)))
+	if (has_cap(d, CAP_SYS_ADMIN) || (has_cap(d, CAP_BPF) && has_cap(d, CAP_PERFMON))) {
+		/* not fatal: a user's own processes need no CAP_SYS_PTRACE */
+		if (!has_cap(d, CAP_SYS_PTRACE) && geteuid())
+			pr_warn("missing capability CAP_SYS_PTRACE: processes of other users "
+				"cannot be traced (their /proc/PID/maps is unreadable)\n");
 		return 0;
+	}
 	if (!has_cap(d, CAP_BPF))
 		strcat(missing, "CAP_BPF, ");
 	if (!has_cap(d, CAP_PERFMON))

@@ -21,5 +21,6 @@ int convert_main(int argc, char **argv);	/* collector/views/convert.c */
 int symbolize_main(int argc, char **argv);	/* collector/views/symbolize_cmd.c */
 int split_main(int argc, char **argv);		/* collector/views/split.c */
 int fleet_main(int argc, char **argv);		/* collector/views/fleet.c */
+int daemon_main(int argc, char **argv);		/* collector/daemon.c: always on, SIGHUP reloads */
 
 #endif

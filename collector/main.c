@@ -9,6 +9,7 @@
  *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (collector/views/)
  *   ebpf-collect split FILE DIR           one V5 file per process (collector/views/split.c)
  *   ebpf-collect fleet --clickhouse URL   fleet flame graph and top methods (collector/views/fleet.c)
+ *   ebpf-collect daemon [--config FILE]   always on, for a node (collector/daemon.c)
  *
  * Exit codes (all subcommands): 0 success, 1 runtime failure, 64 usage.
  */
@@ -31,6 +32,8 @@ int main(int argc, char **argv)
 			return fleet_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "symbolize"))
 			return symbolize_main(argc - 1, argv + 1);
+		if (!strcmp(argv[1], "daemon"))
+			return daemon_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "collect"))
 			return collect_main(argc - 1, argv + 1);
 	}

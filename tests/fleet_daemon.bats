@@ -1,0 +1,259 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# `ebpf-collect daemon`: the collector always on for a node.  It runs here
+# as the unprivileged user nobody with only the capabilities
+# scripts/ebpf-collect.service grants (capsh puts them in the ambient set),
+# traces its own reference runtime (--pid-filter: never other processes of
+# the machine) and the file holds exactly the runtime events refrt's summary
+# lists.  Also: the missing-capability exit, config errors with FILE:LINE,
+# a SIGHUP reload that takes effect, and the Debian package.
+
+load test_helper
+
+CAPS=cap_bpf,cap_perfmon,cap_sys_ptrace,cap_dac_read_search
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=180
+}
+
+setup() {
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built ($EBPF_COLLECT)"
+	[[ -x $REFRT ]] || flunk "reference runtime not built ($REFRT)"
+	T=$BATS_TEST_TMPDIR
+	# nobody must reach its directory under $T
+	local d=$T
+	while [[ $d == /tmp/?* ]]; do
+		chmod o+x "$d"
+		d=${d%/*}
+	done
+}
+
+teardown() {
+	local p
+	for p in ${BG_PIDS:-}; do
+		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
+	done
+}
+
+bg() {	# bg OUTFILE CMD...: start CMD in the background
+	local out=$1
+	shift
+	"$@" >"$out" 2>"$out.err" 3>&- &
+	BG_PIDS="${BG_PIDS:-} $!"
+	LAST_PID=$!
+}
+
+# as_nobody CAPS CMD...: CMD as user nobody with exactly CAPS (ambient, so
+# they survive the exec; nothing else effective or permitted)
+as_nobody() {
+	local caps=$1
+	shift
+	exec capsh --caps="$caps,cap_setpcap,cap_setuid,cap_setgid+eip" --keep=1 --user=nobody \
+		--addamb="$caps" -- -c 'exec "$@"' as_nobody "$@"
+}
+
+require_caps() {
+	require_root
+	require_btf
+	require_cmd capsh
+	[[ $(id -u nobody 2>/dev/null) ]] || skip "needs the user nobody"
+	# the test runs nobody's binaries from the build tree
+	su -s /bin/sh nobody -c "test -x '$EBPF_COLLECT'" ||
+		skip "user nobody cannot run $EBPF_COLLECT (a parent directory is not searchable)"
+}
+
+# runtime_check TRACE SUMMARY: the trace holds exactly the runtime events
+# refrt fired (the kernel's process events are host-wide: --all finds new
+# processes with them), complete with 0 lost
+runtime_check() {
+	"$EBPF_COLLECT" dump --json "$1" >"$1.jsonl" || flunk "dump $1 failed"
+	python3 - "$2" "$1.jsonl" <<'PY'
+import json, sys
+fired = {k: v for k, v in json.load(open(sys.argv[1]))["events"].items() if v}
+got, summary = {}, None
+for l in open(sys.argv[2]):
+    o = json.loads(l)
+    if o.get("type") == "summary":
+        summary = o
+    elif o.get("type") == "event" and o["provider"].startswith("Microsoft-Windows-DotNETRuntime") and o["tid"] != 0x7fffffff:
+        got[o["event"]] = got.get(o["event"], 0) + 1
+bad = []
+if not summary or not summary.get("complete") or summary.get("lost"):
+    bad.append("summary %r" % summary)
+differ = {k: (got.get(k, 0), fired.get(k, 0)) for k in set(got) | set(fired) if got.get(k, 0) != fired.get(k, 0)}
+if differ:
+    bad.append("counts (file, refrt): %r" % differ)
+print("MISMATCH " + "; ".join(bad) if bad else "OK %d runtime events" % sum(got.values()))
+sys.exit(1 if bad else 0)
+PY
+}
+
+@test "daemon as nobody with only CAP_BPF CAP_PERFMON CAP_SYS_PTRACE CAP_DAC_READ_SEARCH: exactly what refrt fired" {
+	require_caps
+	mkdir "$T/d" && chown nobody "$T/d"
+	bg "$T/rt.out" "$REFRT" --scenario mixed --iterations 200 --rate 400 --threads 2 \
+		--wait-for-tracer 10 --summary "$T/s.json"
+	local rt=$LAST_PID
+	bg "$T/d.out" as_nobody "$CAPS" "$EBPF_COLLECT" daemon --pid-filter "$rt" -o "$T/d"
+	local d=$LAST_PID
+	wait "$rt" || flunk "refrt failed: $(cat "$T/rt.out.err")"
+	wait_for_grep "tracing .* probes" "$T/d.out.err" || flunk "$(cat "$T/d.out.err")"
+	kill -TERM "$d"
+	wait "$d" || flunk "daemon exit $?: $(cat "$T/d.out.err")"
+	grep -q -- "starting: ebpf-collect --pid-filter=$rt --all --format=v6 --flight-recorder=60s" \
+		"$T/d.out.err" || flunk "defaults: $(grep starting "$T/d.out.err")"
+	grep -q -- "--host=$(hostname) " "$T/d.out.err" || flunk "no --host default"
+	local f=("$T"/d/trace-*.1.nettrace)
+	[[ $(stat -c %U "${f[0]}") == nobody ]] || flunk "no trace-START.1.nettrace by nobody: $(ls "$T/d")"
+	run runtime_check "${f[0]}" "$T/s.json"
+	echo "$output"
+	assert_success
+}
+
+@test "daemon without CAP_BPF exits 4 and names CAP_BPF" {
+	require_caps
+	mkdir "$T/d" && chown nobody "$T/d"
+	run as_nobody cap_perfmon,cap_sys_ptrace,cap_dac_read_search \
+		"$EBPF_COLLECT" daemon --pid-filter "$$" -o "$T/d"
+	echo "$output"
+	[[ $status -eq 4 ]] || flunk "exit $status, not 4"
+	assert_output_contains "missing capabilities CAP_BPF (or CAP_SYS_ADMIN)"
+	[[ -z $(ls "$T/d") ]] || flunk "files written: $(ls "$T/d")"
+}
+
+@test "daemon without CAP_SYS_PTRACE warns that other users' processes cannot be traced" {
+	require_caps
+	mkdir "$T/d" && chown nobody "$T/d"
+	run as_nobody cap_bpf,cap_perfmon,cap_dac_read_search \
+		"$EBPF_COLLECT" daemon --pid-filter "$$" --duration 1s -o "$T/d"
+	echo "$output"
+	assert_success
+	assert_output_contains "ebpf-collect: missing capability CAP_SYS_PTRACE: processes of other users cannot be traced"
+}
+
+@test "daemon config: unknown option, missing value, unreadable file exit 64 with FILE:LINE" {
+	printf '# node defaults\nall\n\nkeep = 3   # a comment\nflightrecorder = 30s\n' >"$T/a.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/a.conf" -o "$T/d"
+	[[ $status -eq 64 ]] || flunk "exit $status"
+	assert_output "ebpf-collect daemon: $T/a.conf:5: unknown option flightrecorder"
+	printf 'rotate =\n' >"$T/b.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/b.conf"
+	[[ $status -eq 64 ]] || flunk "exit $status"
+	assert_output "ebpf-collect daemon: $T/b.conf:1: option rotate needs a value"
+	printf 'all = off\nkernel-stack = off\nrotate = off\nformat = v5\n' >"$T/o.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/o.conf" --pid 0 -o "$T/o"
+	[[ $status -eq 64 ]] || flunk "--pid 0: exit $status"
+	[[ ${lines[0]} == "ebpf-collect daemon: starting: ebpf-collect --format=v5 --pid=0 --flight-recorder=60s --keep=144 --host=$(hostname) --output=$T/o/trace-"*".nettrace" ]] ||
+		flunk "off: ${lines[0]}"
+	printf 'kernel-stack = 5\n' >"$T/c.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/c.conf"
+	[[ $status -eq 64 ]] || flunk "exit $status"
+	assert_output "ebpf-collect daemon: $T/c.conf:1: option kernel-stack takes no value (or yes, off)"
+	run "$EBPF_COLLECT" daemon --config "$T/none.conf"
+	[[ $status -eq 64 ]] || flunk "exit $status"
+	assert_output "ebpf-collect daemon: $T/none.conf: cannot read: No such file or directory"
+	run "$EBPF_COLLECT" daemon --bogus
+	[[ $status -eq 64 ]] || flunk "exit $status"
+	assert_output "ebpf-collect daemon: command line: unknown option bogus"
+	[[ ! -e $T/d ]] || flunk "a config error created $T/d"
+	rm -rf "$T/o"
+}
+
+@test "daemon config: every long option of ebpf-collect --help is a config key" {
+	local o missing=()
+	for o in $("$EBPF_COLLECT" --help | grep -oE -- '^ +(-[a-zA-Z], )?--[a-z][a-z-]*' |
+		 sed 's/.*--//' | sort -u); do
+		o=${o#--}
+		[[ $o == help || $o == usage || $o == version ]] && continue
+		printf '%s = off\n' "$o" >"$T/k.conf"
+		# invalid --format and --duration: argp stops before anything attaches
+		run "$EBPF_COLLECT" daemon --config "$T/k.conf" --format=v9 --duration=0 -o "$T/k"
+		[[ $output == *"unknown option $o"* ]] && missing+=("$o")
+	done
+	[[ ${#missing[@]} -eq 0 ]] || flunk "not config keys: ${missing[*]}"
+}
+
+@test "daemon SIGHUP: the trace is completed and a new one runs with the changed config" {
+	require_root
+	require_btf
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 60 --rate 200 --threads 2 \
+		--summary "$T/s.json"
+	local rt=$LAST_PID
+	printf 'rotate = 300ms\nkeep = 5\nflight-recorder = off\npid-filter = %s\n' "$rt" >"$T/d.conf"
+	bg "$T/d.out" "$EBPF_COLLECT" daemon --config "$T/d.conf" -o "$T/d"
+	local d=$LAST_PID
+	wait_for_grep "tracing .* probes" "$T/d.out.err" || flunk "$(cat "$T/d.out.err")"
+	sleep 3
+	sed -i 's/keep = 5/keep = 2/' "$T/d.conf"
+	kill -HUP "$d"
+	wait_for_grep "starting: .*--keep=2" "$T/d.out.err" || flunk "no reload: $(cat "$T/d.out.err")"
+	sleep 3
+	kill -TERM "$d"
+	wait "$d" || flunk "daemon exit $?: $(cat "$T/d.out.err")"
+	# each start has its own name: trace-START.N.nettrace
+	local runs=() r counts=()
+	mapfile -t runs < <(ls "$T/d" | sed -n 's/^\(trace-[0-9TZ]*\)\.[0-9]*\.nettrace$/\1/p' | sort -u)
+	for r in "${runs[@]}"; do
+		counts+=("$(ls "$T/d" | grep -c "^$r\.[0-9]*\.nettrace$")")
+	done
+	for f in "$T"/d/*.nettrace; do
+		"$EBPF_COLLECT" dump --json "$f" | tail -1 | grep -q '"complete":true' ||
+			flunk "$f incomplete"
+	done
+	# the new run keeps its newest 2, and at its start it left the first
+	# run its newest 2
+	[[ ${counts[*]} == "2 2" ]] || flunk "keep 5 then 2: ${runs[*]}: ${counts[*]} files"
+}
+
+@test "make deb: the package installs the binary, the man page, the unit and the config; removes cleanly" {
+	require_root
+	require_cmd dpkg-buildpackage dh
+	local ver
+	ver=$(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)
+	run make -C "$ROOT" OUTPUT="$OUTPUT" deb
+	echo "$output"
+	assert_success
+	local deb=$OUTPUT/deb/ebpf-collect_${ver}_$(dpkg --print-architecture).deb
+	[[ -f $deb ]] || flunk "no $deb"
+	[[ $(dpkg-query -W -f '${Status}' ebpf-collect 2>/dev/null) != *installed* ]] ||
+		skip "ebpf-collect is already installed on this machine: not replacing it"
+	run dpkg -i "$deb"
+	echo "$output"
+	assert_success
+	run /usr/bin/ebpf-collect --version
+	local got=$output
+	dpkg -L ebpf-collect >"$T/files"
+	[[ $(dpkg-query -W -f '${Conffiles}' ebpf-collect) == *"/etc/ebpf-collect/daemon.conf"* ]] ||
+		echo "daemon.conf is not a conffile" >>"$T/bad"
+	id ebpf-collect >/dev/null 2>&1 || echo "no user ebpf-collect" >>"$T/bad"
+	dpkg -r ebpf-collect >"$T/rm.out" 2>&1 || echo "dpkg -r failed: $(cat "$T/rm.out")" >>"$T/bad"
+	[[ ! -e /usr/bin/ebpf-collect ]] || echo "/usr/bin/ebpf-collect left after dpkg -r" >>"$T/bad"
+	# -r keeps the conffile and the user; the machine is left as it was
+	dpkg --purge ebpf-collect >>"$T/rm.out" 2>&1 || echo "dpkg --purge failed" >>"$T/bad"
+	[[ ! -e $T/bad ]] || flunk "$(cat "$T/bad")"
+	assert_equal "$got" "ebpf-collect $ver"
+	local f
+	for f in /usr/bin/ebpf-collect /usr/share/man/man8/ebpf-collect.8.gz \
+		/lib/systemd/system/ebpf-collect.service /etc/ebpf-collect/daemon.conf; do
+		grep -qx "$f" "$T/files" || flunk "the package does not install $f"
+	done
+}
+
+@test "the unit runs the daemon with exactly the four tracing capabilities, as its own user" {
+	local u=$ROOT/scripts/ebpf-collect.service
+	grep -qx 'ExecStart=/usr/bin/ebpf-collect daemon --config /etc/ebpf-collect/daemon.conf -o /var/lib/ebpf-collect' "$u" ||
+		flunk "ExecStart"
+	grep -qx 'AmbientCapabilities=CAP_BPF CAP_PERFMON CAP_SYS_PTRACE CAP_DAC_READ_SEARCH' "$u" ||
+		flunk "AmbientCapabilities"
+	grep -qx 'CapabilityBoundingSet=CAP_BPF CAP_PERFMON CAP_SYS_PTRACE CAP_DAC_READ_SEARCH' "$u" ||
+		flunk "CapabilityBoundingSet"
+	grep -qx 'User=ebpf-collect' "$u" || flunk "User"
+	grep -qx 'NoNewPrivileges=yes' "$u" || flunk "NoNewPrivileges"
+	grep -q 'as_nobody "$CAPS"' "$BATS_TEST_FILENAME" || flunk "the capsh test does not use CAPS"
+	[[ $CAPS == cap_bpf,cap_perfmon,cap_sys_ptrace,cap_dac_read_search ]] || flunk "CAPS differs"
+	if command -v systemd-analyze >/dev/null; then
+		run systemd-analyze verify "$u"
+		[[ $output != *"Unknown key"* && $output != *"Failed to parse"* ]] || flunk "$output"
+	fi
+}
