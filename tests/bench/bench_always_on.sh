@@ -12,6 +12,12 @@
 #     (the collector's own measure; target 200 ms), TRIG dumps.
 #  3. --all on this host with no runtime running: the collector's CPU in
 #     steady state, IDLE s after start-up (target < 0.5 % of one core).
+#  5. The node daemon (`ebpf-collect daemon`, its always-on defaults:
+#     --all, V6, flight recorder 60 s written every 10 min, --cpu-sampling
+#     99 Hz, --clickhouse to an address where nothing listens, so every
+#     export lands in its spool): CPU and RSS of its collector on this host
+#     with no runtime (IDLE s), then with usdt_testprog at RATE events/s
+#     (DDUR s); export bytes per minute (the spool's growth under load).
 #  4. --filter in the kernel: refrt's mixed scenario traced twice, with and
 #     without a filter that keeps one exception type of three and GCs of
 #     generation 2: the share of the runtime's events dropped against the
@@ -150,8 +156,59 @@ print("4. --filter in the kernel (mixed scenario, 2 x 2000 operations): %d of %d
 PY
 }
 
-echo "Always-on tracing: flight recorder, triggers, --all, --filter"
+daemon_child() {	# the daemon's collector process
+	local i c
+	for ((i = 0; i < 100; i++)); do
+		c=$(pgrep -P "$1" | head -1)
+		[[ -n $c ]] && { echo "$c"; return 0; }
+		sleep 0.1
+	done
+	return 1
+}
+
+daemon_cost() {	# SECONDS DIR -> "cpu_pct rss_mb"
+	local d=$1 c c1 c2 t1 t2
+	c=$(daemon_child "$DPID") || return 1
+	sleep 3
+	c1=$(cpu_s "$c"); t1=$(date +%s.%N)
+	sleep "$d"
+	c2=$(cpu_s "$c"); t2=$(date +%s.%N)
+	awk -v a="$c1" -v b="$c2" -v s="$t1" -v e="$t2" -v r="$(rss_mb "$c")" \
+		'BEGIN { printf "%.2f %s", (b - a) / (e - s) * 100, r }'
+}
+
+daemon() {
+	local dir=$tmp/daemon idle load tp s0 s1
+	mkdir -p "$dir"
+	"$EC" daemon -o "$dir" --cpu-sampling=99 --clickhouse http://127.0.0.1:9 \
+		--spool "$dir/spool" --export-interval 10s 2>"$tmp/d1.err" &
+	DPID=$!; pids+=("$DPID")
+	idle=$(daemon_cost "$IDLE") || { cat "$tmp/d1.err" >&2; return 1; }
+	kill -TERM "$DPID"; wait "$DPID"
+	"$TP" -n $((RATE * (DDUR + 20))) -r "$RATE" -w 30 >/dev/null 2>&1 &
+	tp=$!; pids+=("$tp")
+	"$EC" daemon -o "$dir" --cpu-sampling=99 --clickhouse http://127.0.0.1:9 \
+		--spool "$dir/spool2" --export-interval 10s 2>"$tmp/d2.err" &
+	DPID=$!; pids+=("$DPID")
+	sleep 12	# attached, and one export interval passed
+	s0=$(du -sb "$dir/spool2" 2>/dev/null | cut -f1)
+	load=$(daemon_cost "$DDUR") || { cat "$tmp/d2.err" >&2; return 1; }
+	s1=$(du -sb "$dir/spool2" 2>/dev/null | cut -f1)
+	kill -TERM "$DPID"; wait "$DPID"
+	kill -INT "$tp" 2>/dev/null; wait "$tp" 2>/dev/null
+	read -r ic ir <<<"$idle"
+	read -r lc lr <<<"$load"
+	echo "5. node daemon (defaults + --cpu-sampling=99 + --clickhouse, exports spooled):"
+	echo "   idle host:           $ic % of one core, RSS $ir MB"
+	echo "   $RATE events/s:    $lc % of one core, RSS $lr MB"
+	awk -v a="${s0:-0}" -v b="${s1:-0}" -v d="$((DDUR + 3))" \
+		'BEGIN { printf "   export: %.0f bytes per minute (spool growth over %d s)\n", (b - a) / d * 60, d }'
+}
+
+DDUR=${DDUR:-60}
+echo "Always-on tracing: flight recorder, triggers, --all, --filter, the node daemon"
 flight
 trigger
 all_idle
 filter_bytes
+daemon
