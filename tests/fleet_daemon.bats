@@ -257,3 +257,34 @@ PY
 		[[ $output != *"Unknown key"* && $output != *"Failed to parse"* ]] || flunk "$output"
 	fi
 }
+
+@test "daemon --metrics: the node's endpoint gives the runtime's GCs by generation as refrt counted them" {
+	require_root
+	mkdir "$T/d"
+	local port
+	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+	bg "$T/rt.out" "$REFRT" --scenario mixed --iterations 200 --rate 400 --threads 2 \
+		--wait-for-tracer 10 --summary "$T/s.json"
+	local rt=$LAST_PID
+	bg "$T/d.out" "$EBPF_COLLECT" daemon --pid-filter "$rt" -o "$T/d" --host node7 \
+		--metrics "127.0.0.1:$port"
+	local d=$LAST_PID
+	wait "$rt" || flunk "refrt failed: $(cat "$T/rt.out.err")"
+	sleep 2	# the collector publishes its numbers every 0.5 s
+	curl -sf "http://127.0.0.1:$port/metrics" >"$T/m.txt" || flunk "no metrics: $(cat "$T/d.out.err")"
+	kill -TERM "$d"
+	wait "$d" || flunk "daemon exit $?: $(cat "$T/d.out.err")"
+	run python3 - "$T/m.txt" "$T/s.json" "$rt" <<'PY'
+import json, re, sys
+text, s, pid = open(sys.argv[1]).read(), json.load(open(sys.argv[2])), sys.argv[3]
+got = {}
+for m in re.finditer(r'^ebpf_collect_gc_total\{([^}]*)\} (\S+)$', text, re.M):
+    labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+    if labels.get("pid") == pid and labels.get("host") == "node7":
+        got[labels["gen"]] = int(float(m.group(2)))
+want = {str(g): s["gc"]["gen%d" % g] for g in range(3)}
+have = {g: got.get(g, 0) for g in want}
+print(have == want and sum(want.values()) > 0, have, want)
+PY
+	[[ $output == True* ]] || flunk "$output"
+}
