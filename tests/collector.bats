@@ -23,20 +23,9 @@ setup() {
 }
 
 teardown() {
-	local p
 	[[ -z ${BPF_STATS_WAS:-} ]] || echo "$BPF_STATS_WAS" >/proc/sys/kernel/bpf_stats_enabled
-	for p in ${BG_PIDS:-}; do
-		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
-	done
+	kill_bg
 	[[ -z ${SMALL_FS:-} ]] || umount "$SMALL_FS" 2>/dev/null || true
-}
-
-bg() {	# bg OUTFILE CMD...: start CMD in the background, stdout to OUTFILE
-	local out=$1
-	shift
-	"$@" >"$out" 2>"$out.err" 3>&- &
-	BG_PIDS="${BG_PIDS:-} $!"
-	LAST_PID=$!
 }
 
 # trace_check TRACE EXPECT_JSON: dump the trace as JSON lines, compare the

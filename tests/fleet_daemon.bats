@@ -30,19 +30,9 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in ${BG_PIDS:-}; do
-		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
-	done
+	kill_bg
 }
 
-bg() {	# bg OUTFILE CMD...: start CMD in the background
-	local out=$1
-	shift
-	"$@" >"$out" 2>"$out.err" 3>&- &
-	BG_PIDS="${BG_PIDS:-} $!"
-	LAST_PID=$!
-}
 
 # as_nobody CAPS CMD...: CMD as user nobody with exactly CAPS (ambient, so
 # they survive the exec; nothing else effective or permitted)

@@ -22,19 +22,9 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in ${BG_PIDS:-}; do
-		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
-	done
+	kill_bg
 }
 
-bg() {	# bg OUTFILE CMD...: start CMD in the background
-	local out=$1
-	shift
-	"$@" >"$out" 2>"$out.err" 3>&- &
-	BG_PIDS="${BG_PIDS:-} $!"
-	LAST_PID=$!
-}
 
 free_port() {
 	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'

@@ -20,19 +20,9 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in ${BG_PIDS:-}; do
-		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
-	done
+	kill_bg
 }
 
-bg() {	# bg OUTFILE CMD...: start CMD in the background
-	local out=$1
-	shift
-	"$@" >"$out" 2>"$out.err" 3>&- &
-	BG_PIDS="${BG_PIDS:-} $!"
-	LAST_PID=$!
-}
 
 # window_check TRACE SUMMARY FROM TO [LAST_EVENT]: the trace is complete,
 # (FROM "traced": from the file's first event, for a window that reaches

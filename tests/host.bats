@@ -23,19 +23,9 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in ${BG_PIDS:-}; do
-		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
-	done
+	kill_bg
 }
 
-bg() {	# bg OUTFILE CMD...
-	local out=$1
-	shift
-	"$@" >"$out" 2>"$out.err" 3>&- &
-	BG_PIDS="${BG_PIDS:-} $!"
-	LAST_PID=$!
-}
 
 # A Python program whose garbage collections the python:gc__start probe
 # reports: automatic collection off, so every collection is one gc.collect()

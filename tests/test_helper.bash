@@ -87,6 +87,25 @@ ensure_tracefs() {
 	fi
 }
 
+# bg OUTFILE CMD...: CMD in the background (fd 3 closed, or bats hangs),
+# stdout to OUTFILE, stderr to OUTFILE.err; its pid in LAST_PID, and in
+# BG_PIDS for kill_bg (teardown).
+bg() {
+	local out=$1
+	shift
+	"$@" >"$out" 2>"$out.err" 3>&- &
+	BG_PIDS="${BG_PIDS:-} $!"
+	LAST_PID=$!
+}
+
+# Kill what bg started and is still running.
+kill_bg() {
+	local p
+	for p in ${BG_PIDS:-}; do
+		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
+	done
+}
+
 # Start a background process with fd 3 closed (or bats hangs); echo its pid.
 start_bg() {
 	"$@" 3>&- &

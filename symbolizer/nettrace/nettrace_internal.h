@@ -454,6 +454,11 @@ struct nt_writer {
 int wr_flush_blocks(struct nt_writer *w);
 /* Append one metadata record (payload starting with its id) to w->meta. */
 int wr_meta_append(struct nt_writer *w, const void *payload, size_t len);
+/* Event headers (writer.c), V5 and V6 alike: the shared fields, then the
+ * end (sorted flag, payload size, flags byte). */
+uint8_t wr_put_header_ids(struct nt_buf *b, const struct nt_hdr *prev, const struct nt_hdr *h);
+void wr_put_header_end(struct nt_buf *b, size_t flag_pos, uint8_t flags, struct nt_hdr *prev,
+		       const struct nt_hdr *h, int sorted);
 /* Per-file state back to nothing written (writer_files.c). */
 void wr_reset_file_state(struct nt_writer *w);
 /* Every metadata record defined so far into the meta block (writer_files.c). */

@@ -560,13 +560,14 @@ static int stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, ui
 
 static const uint8_t zero_guid[16];
 
-static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt_hdr *h,
-			  int sorted)
+/* The header fields V5 and V6 share, each sent when it differs from the
+ * previous event's (docs/nettrace-format.md section 4.2): metadata id,
+ * sequence/capture thread/processor, thread, stack, timestamp delta.
+ * Returns the flags they set; the flags byte at its place is written last. */
+uint8_t wr_put_header_ids(struct nt_buf *b, const struct nt_hdr *prev, const struct nt_hdr *h)
 {
 	uint8_t flags = 0;
-	size_t flag_pos = b->len;
 
-	nt_put_u8(b, 0);
 	if (h->metadata_id != prev->metadata_id) {
 		flags |= NT_F_METADATA_ID;
 		nt_put_varint(b, h->metadata_id);
@@ -587,16 +588,14 @@ static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt
 		nt_put_varint(b, h->stack_id);
 	}
 	nt_put_varint(b, h->timestamp - prev->timestamp);
-	if (memcmp(h->activity_id, prev->activity_id, 16)) {
-		flags |= NT_F_ACTIVITY_ID;
-		nt_put_bytes(b, h->activity_id, 16);
-		memcpy(prev->activity_id, h->activity_id, 16);
-	}
-	if (memcmp(h->related_activity_id, prev->related_activity_id, 16)) {
-		flags |= NT_F_RELATED_ID;
-		nt_put_bytes(b, h->related_activity_id, 16);
-		memcpy(prev->related_activity_id, h->related_activity_id, 16);
-	}
+	return flags;
+}
+
+/* The sorted flag, the payload size when it changed, the flags byte at
+ * flag_pos; h becomes the previous header. */
+void wr_put_header_end(struct nt_buf *b, size_t flag_pos, uint8_t flags, struct nt_hdr *prev,
+		       const struct nt_hdr *h, int sorted)
+{
 	if (sorted)
 		flags |= NT_F_SORTED;
 	if (h->payload_size != prev->payload_size) {
@@ -604,15 +603,26 @@ static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt
 		nt_put_varint(b, h->payload_size);
 	}
 	b->data[flag_pos] = flags;
-	/* the rest of the state (the ids above were copied only when changed) */
-	prev->metadata_id = h->metadata_id;
-	prev->sequence = h->sequence;
-	prev->capture_thread_id = h->capture_thread_id;
-	prev->processor = h->processor;
-	prev->thread_id = h->thread_id;
-	prev->stack_id = h->stack_id;
-	prev->timestamp = h->timestamp;
-	prev->payload_size = h->payload_size;
+	*prev = *h;
+}
+
+static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt_hdr *h,
+			  int sorted)
+{
+	size_t flag_pos = b->len;
+	uint8_t flags;
+
+	nt_put_u8(b, 0);
+	flags = wr_put_header_ids(b, prev, h);
+	if (memcmp(h->activity_id, prev->activity_id, 16)) {
+		flags |= NT_F_ACTIVITY_ID;
+		nt_put_bytes(b, h->activity_id, 16);
+	}
+	if (memcmp(h->related_activity_id, prev->related_activity_id, 16)) {
+		flags |= NT_F_RELATED_ID;
+		nt_put_bytes(b, h->related_activity_id, 16);
+	}
+	wr_put_header_end(b, flag_pos, flags, prev, h, sorted);
 }
 
 /* Append the event's header and payload to the EventBlock (room reserved). */

@@ -457,42 +457,16 @@ int wr_v6_label_id(struct nt_writer *w, const uint8_t *activity, const uint8_t *
 void wr_v6_encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt_hdr *h,
 			 int sorted)
 {
-	uint8_t flags = 0;
 	size_t flag_pos = b->len;
+	uint8_t flags;
 
 	nt_put_u8(b, 0);
-	if (h->metadata_id != prev->metadata_id) {
-		flags |= NT_F_METADATA_ID;
-		nt_put_varint(b, h->metadata_id);
-	}
-	if (prev->sequence + 1 != h->sequence ||
-	    prev->capture_thread_id != h->capture_thread_id || prev->processor != h->processor) {
-		flags |= NT_F_CAPTURE;
-		nt_put_varint(b, (uint32_t)(h->sequence - prev->sequence - 1));
-		nt_put_varint(b, h->capture_thread_id);
-		nt_put_varint(b, h->processor);
-	}
-	if (h->thread_id != prev->thread_id) {
-		flags |= NT_F_THREAD_ID;
-		nt_put_varint(b, h->thread_id);
-	}
-	if (h->stack_id != prev->stack_id) {
-		flags |= NT_F_STACK_ID;
-		nt_put_varint(b, h->stack_id);
-	}
-	nt_put_varint(b, h->timestamp - prev->timestamp);
+	flags = wr_put_header_ids(b, prev, h);
 	if (h->label_list != prev->label_list) {
 		flags |= NT_F_ACTIVITY_ID;
 		nt_put_varint(b, h->label_list);
 	}
-	if (sorted)
-		flags |= NT_F_SORTED;
-	if (h->payload_size != prev->payload_size) {
-		flags |= NT_F_PAYLOAD_SIZE;
-		nt_put_varint(b, h->payload_size);
-	}
-	b->data[flag_pos] = flags;
-	*prev = *h;
+	wr_put_header_end(b, flag_pos, flags, prev, h, sorted);
 }
 
 /* ------------------------------------------------------------ metadata */
