@@ -258,11 +258,22 @@ static void perfmap_remove(struct eventpipe *ep)
 {
 	char path[PATH_MAX];
 
-	if (ep->perfmap_on && !ep->perfmap_existed) {
+	/* The runtime may still be finishing its last perf-map write when the
+	 * DisablePerfMap answer arrives, and recreate the file: look again a
+	 * few times over 200 ms. */
+	for (int i = 0; ep->perfmap_on && !ep->perfmap_existed && i < 10; i++) {
+		bool left;
+
 		perfmap_name(ep, "perf", path, sizeof(path));
 		unlinkat(ep->perfmap_dirfd, path, 0);
 		perfmap_name(ep, "perfinfo", path, sizeof(path));
 		unlinkat(ep->perfmap_dirfd, path, 0);
+		usleep(20000);
+		perfmap_name(ep, "perf", path, sizeof(path));
+		left = !faccessat(ep->perfmap_dirfd, path, F_OK, 0);
+		perfmap_name(ep, "perfinfo", path, sizeof(path));
+		if (!left && faccessat(ep->perfmap_dirfd, path, F_OK, 0))
+			break;
 	}
 	ep->perfmap_on = false;
 	if (ep->perfmap_dirfd >= 0)
