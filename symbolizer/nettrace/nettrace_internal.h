@@ -468,6 +468,8 @@ int wr_begin_file(struct nt_writer *w, const char *path);
 /* Summary, last blocks, sequence point, end of stream, fsync, close. */
 int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_t last_ts,
 		struct nt_salvage *salvaged);
+/* The header of an Event/Metadata block (writer.c). */
+void wr_block_header(uint8_t hdr[NT_BLOCK_HEADER_SIZE], const struct nt_block *blk);
 /* Empty a written Metadata/Event block and its header-compression state. */
 void wr_block_reset(struct nt_block *blk);
 /* SYSTEMTIME (8 uint16, day of week included) of a wall-clock time */

@@ -182,17 +182,25 @@ static int out_block(struct nt_writer *w, const char *name, const void *hdr, siz
 static int out_event_block(struct nt_writer *w, const char *name, struct nt_block *blk)
 {
 	uint8_t hdr[NT_BLOCK_HEADER_SIZE];
-	struct nt_buf h = { .data = hdr, .cap = sizeof(hdr) };
 	int err;
+
+	wr_block_header(hdr, blk);
+	err = out_block(w, name, hdr, sizeof(hdr), blk->buf.data, blk->buf.len);
+	if (!err)
+		wr_block_reset(blk);
+	return err;
+}
+
+/* The 20-byte header of an Event or Metadata block, V5 and V6 alike:
+ * header size, header compression on, the block's time range. */
+void wr_block_header(uint8_t hdr[NT_BLOCK_HEADER_SIZE], const struct nt_block *blk)
+{
+	struct nt_buf h = { .data = hdr, .cap = NT_BLOCK_HEADER_SIZE };
 
 	nt_put_u16(&h, NT_BLOCK_HEADER_SIZE);
 	nt_put_u16(&h, 1);		/* header compression */
 	nt_put_u64(&h, blk->min_ts);
 	nt_put_u64(&h, blk->max_ts);
-	err = out_block(w, name, hdr, sizeof(hdr), blk->buf.data, blk->buf.len);
-	if (!err)
-		wr_block_reset(blk);
-	return err;
 }
 
 void wr_block_reset(struct nt_block *blk)

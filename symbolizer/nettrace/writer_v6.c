@@ -128,13 +128,9 @@ void wr_v6_free(struct nt_writer *w)
 static int put_event_block(struct nt_writer *w, uint8_t kind, struct nt_block *blk)
 {
 	uint8_t hdr[NT_BLOCK_HEADER_SIZE];
-	struct nt_buf h = { .data = hdr, .cap = sizeof(hdr) };
 	int err;
 
-	nt_put_u16(&h, NT_BLOCK_HEADER_SIZE);
-	nt_put_u16(&h, 1);		/* header compression */
-	nt_put_u64(&h, blk->min_ts);
-	nt_put_u64(&h, blk->max_ts);
+	wr_block_header(hdr, blk);
 	err = put_block(w, kind, hdr, sizeof(hdr), blk->buf.data, blk->buf.len);
 	if (!err)
 		wr_block_reset(blk);
