@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +126,16 @@ static unsigned long long start_time(pid_t pid)
 	return v;
 }
 
+/* a socket file whose process is gone refuses connections */
+static bool socket_listens(const char *path)
+{
+	int fd = dn_connect(path);
+
+	if (fd >= 0)
+		close(fd);
+	return fd != -ECONNREFUSED;
+}
+
 int dn_find_socket(pid_t pid, struct dn_socket *s)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX / 2], prefix[64];
@@ -157,10 +168,13 @@ int dn_find_socket(pid_t pid, struct dn_socket *s)
 		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
 		if (strlen(path) >= sizeof(s->path) || stat(path, &sb) || !S_ISSOCK(sb.st_mode))
 			continue;
-		/* a socket left by an earlier process with the same pid has
-		 * another start time: prefer the exact one, else the newest */
+		/* a socket left by an earlier process with the same pid (one
+		 * killed with -9 leaves it) has another start time: prefer the
+		 * exact one, else the newest one that still accepts */
 		exact = st && strtoull(d->d_name + pl, NULL, 10) == st;
 		if (found == 2 || (!exact && found && sb.st_mtime < best_mtime))
+			continue;
+		if (!exact && !socket_listens(path))
 			continue;
 		snprintf(s->path, sizeof(s->path), "%s", path);
 		s->uid = sb.st_uid;

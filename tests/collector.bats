@@ -164,6 +164,19 @@ EOF
 	[[ ! -e $T/x.nettrace ]] || flunk "output left behind"
 }
 
+@test "error: a stale .NET socket left by an earlier process with the same pid is not the target's" {
+	require_root
+	bg "$T/sleep.out" sleep 30
+	# what a .NET process killed with -9 leaves behind: a socket file nobody listens on
+	local stale=/tmp/dotnet-diagnostic-$LAST_PID-1-socket
+	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.close()' "$stale"
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/x.nettrace"
+	rm -f "$stale"
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_output_contains "the runtime must be built with the USDT provider"
+	[[ ${#lines[@]} -eq 1 ]] || flunk "expected one line: $output"
+}
+
 @test "error: unwritable output exits 6 before anything is attached" {
 	require_root
 	bg "$T/tp.json" "$TESTPROG" -n 5 -w 3
