@@ -380,3 +380,75 @@ int clr_event(struct pt_regs *ctx)
 {
 	return handle_clr_event(ctx);
 }
+
+/*
+ * Batched mode: one run of a thread's events, copied as the provider wrote
+ * them (user space splits it).  A run the ring cannot take, or that finds
+ * this CPU's scratch busy, is lost whole and counted by its events.
+ */
+static __always_inline void batch_lost(struct ce_counters *cnt, long count)
+{
+	__sync_fetch_and_add(&cnt->batch_drops, count);
+}
+
+SEC("usdt")
+int clr_batch(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	long data = 0, len = 0, tid = 0, seq = 0, count = 0;
+	__u32 zero = 0, cpu, tgid = id >> 32;
+	struct ce_counters *cnt;
+	struct ce_clr_batch *b;
+	struct scratch *s;
+	__u32 size;
+
+	cnt = bpf_map_lookup_elem(&counters, &zero);
+	if (!cnt)
+		return 0;
+	if (targ_filter_tgid && !bpf_map_lookup_elem(&targets, &tgid))
+		return 0;
+	bpf_usdt_arg(ctx, 0, &data);
+	bpf_usdt_arg(ctx, 1, &len);
+	bpf_usdt_arg(ctx, 2, &tid);
+	bpf_usdt_arg(ctx, 3, &seq);
+	bpf_usdt_arg(ctx, 4, &count);
+	cpu = bpf_get_smp_processor_id();
+	s = bpf_map_lookup_elem(&scratch, &cpu);
+	if (!s || len <= 0 || len > CE_BATCH_MAX) {
+		batch_lost(cnt, count);
+		return 0;
+	}
+	if (__sync_val_compare_and_swap(&s->busy, 0, 1) != 0) {
+		batch_lost(cnt, count);
+		return 0;
+	}
+	b = (void *)s->buf;
+	b->hdr.timestamp = bpf_ktime_get_ns();
+	b->hdr.type = CE_REC_CLR_BATCH;
+	b->hdr.pid = tgid;
+	b->hdr.tid = (__u32)tid;
+	b->cookie = bpf_usdt_cookie(ctx);
+	b->first_seq = (__u32)seq;
+	b->count = (__u32)count;
+	b->data_len = (__u32)len;
+	b->flusher_tid = (__u32)id;
+	if (bpf_probe_read_user(s->buf + sizeof(*b), (__u32)len,
+				(const void *)data)) {
+		cnt->payload_faults++;
+		batch_lost(cnt, count);
+		goto out;
+	}
+	size = sizeof(*b) + (__u32)len;
+	b->hdr.size = size;
+	if (bpf_ringbuf_output(&rb, s->buf, size,
+			       ce_wakeup_flags(size))) {
+		batch_lost(cnt, count);
+	} else {
+		cnt->batches++;
+		cnt->batch_events += count;
+		cnt->bytes += size;
+	}
+out:
+	*(volatile __u32 *)&s->busy = 0;
+	return 0;
+}

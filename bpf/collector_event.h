@@ -14,6 +14,10 @@
  *                      struct ce_clr_event, then ustack_depth u64 user
  *                      frames (leaf first), kstack_depth u64 kernel frames,
  *                      then payload_len payload bytes, zero-padded to 8.
+ *   CE_REC_CLR_BATCH   a run of one thread's batched manifest events
+ *                      (clr_batch in clr_events.bpf.c): struct
+ *                      ce_clr_batch, then data_len bytes of struct
+ *                      ce_batch_event records as the provider wrote them.
  *   CE_REC_KERNEL_*    reserved for kernel events (samples,
  *                      sched, syscalls, process lifecycle).
  *   CE_REC_USDT_GENERIC reserved for arbitrary USDT probes.
@@ -24,6 +28,7 @@
 /* record types */
 #define CE_REC_CLR_EVENT	1
 #define CE_REC_USDT_GENERIC	2
+#define CE_REC_CLR_BATCH	3
 #define CE_REC_KERNEL_FIRST	16	/* 16..63 */
 #define CE_REC_KERNEL_LAST	63
 
@@ -91,6 +96,37 @@ struct ce_counters {
 	__u64 wakeups;		/* forced consumer wakeups */
 	__u64 bytes;		/* bytes submitted */
 	__u64 filter_drops;	/* --filter: the field did not match */
+	__u64 batches;		/* batched runs handed to the ring buffer */
+	__u64 batch_events;	/* events in them */
+	__u64 batch_drops;	/* events in runs the ring (or a busy scratch) could not take */
+};
+
+/*
+ * Batched mode (usdt/batch_runtime.c.in): the provider writes events into
+ * a per-thread buffer and one probe, <prefix>:batch(data, len, tid,
+ * first_seq, count), hands over a run of them.  Its records, 8-byte
+ * aligned, back to back:
+ */
+#define CE_BATCH_MAX		(60 * 1024)	/* a run's bytes (CLRETW__BATCH_CAP) */
+#define CE_BATCH_F_ACTIVITY	0x1		/* 16-byte activity id follows */
+#define CE_BATCH_F_RELATED	0x2		/* then the related activity id */
+
+struct ce_batch_event {
+	__u64 timestamp;	/* CLOCK_MONOTONIC ns, the clock of bpf_ktime_get_ns() */
+	__u16 index;		/* into the provider's <prefix>_batch_events */
+	__u16 cpu;		/* sched_getcpu() when it fired */
+	__u16 flags;		/* CE_BATCH_F_* */
+	__u16 payload_len;	/* then ids, payload, zero padding to 8 */
+};
+
+/* CE_REC_CLR_BATCH: 48 bytes, then the run */
+struct ce_clr_batch {
+	struct ce_header hdr;	/* timestamp: handed over; tid: the thread that fired them */
+	__u64 cookie;		/* the provider file's index in the collector's batch list */
+	__u32 first_seq;	/* the thread's sequence number of the first event */
+	__u32 count;		/* events in the run */
+	__u32 data_len;
+	__u32 flusher_tid;	/* the thread that handed it over */
 };
 
 /*

@@ -12,6 +12,7 @@ COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/cli.c coll
 COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace
 COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes
 COLLECTOR_SRCS += collector/tracer_pause.c	# the provider's pause word at the end of a trace
+COLLECTOR_SRCS += collector/batch.c		# batched in-process runtime events
 COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c collector/ep_targets.c	# stock .NET: EventPipe
 COLLECTOR_SRCS += collector/host.c	# --all
 COLLECTOR_SRCS += collector/metrics.c collector/metrics_agg.c collector/metrics_http.c collector/export.c	# --metrics, --clickhouse

@@ -42,6 +42,7 @@
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 
 #include "series.h"
+#include "batch.h"
 #include "collector.h"
 
 struct env env = {
@@ -131,6 +132,8 @@ enum {
 	OPT_PROFILE,
 	OPT_KSTACK,
 	OPT_NO_USTACK,
+	OPT_BATCHED,
+	OPT_NO_BATCHED,
 	OPT_STACK_HELPER,
 	OPT_LIB,
 	OPT_USDT,
@@ -172,6 +175,10 @@ static const struct argp_option opts[] = {
 	{ "kernel-stack", OPT_KSTACK, NULL, 0,
 	  "Also capture kernel stacks (empty for USDT events, which fire in user mode)", 0 },
 	{ "no-user-stack", OPT_NO_USTACK, NULL, 0, "Do not capture user stacks", 0 },
+	{ "batched", OPT_BATCHED, NULL, 0, "Batch every selected runtime event in the runtime's own "
+	  "per-thread buffers (no trap per event; batched events carry no stack).  Default: only "
+	  "the high-rate Verbose ones (keywords 0x80000, 0x100000, 0x200000, 0x400000)", 0 },
+	{ "no-batched", OPT_NO_BATCHED, NULL, 0, "Every runtime event through its own probe", 0 },
 	{ "stack-helper", OPT_STACK_HELPER, NULL, 0,
 	  "User stacks with bpf_get_stack() instead of the BPF frame-pointer walk", 0 },
 	{ "usdt", OPT_USDT, "SPEC", 0,
@@ -509,6 +516,12 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	switch (key) {
 	case OPT_KSTACK:
 		env.kstack = true;
+		break;
+	case OPT_BATCHED:
+		env.batched = BATCH_ALL;
+		break;
+	case OPT_NO_BATCHED:
+		env.batched = BATCH_OFF;
 		break;
 	case OPT_NO_USTACK:
 		env.no_ustack = true;

@@ -42,12 +42,15 @@
 #include "mmap_events.h"	/* mappings of short-lived processes */
 #include "symbolizer.h"
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
+#include "batch.h"		/* batched in-process events */
 
 #include "collector.h"
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
-_Static_assert(sizeof(struct ce_counters) == 13 * 8, "ce_counters layout");
+_Static_assert(sizeof(struct ce_counters) == 16 * 8, "ce_counters layout");
+_Static_assert(sizeof(struct ce_clr_batch) == 48, "ce_clr_batch layout");
+_Static_assert(sizeof(struct ce_batch_event) == 16, "ce_batch_event layout");
 _Static_assert(sizeof(struct ce_filter) == 16 + CE_FILTER_STR_MAX, "ce_filter layout");
 
 
@@ -137,6 +140,23 @@ static void resume_after_attach(struct collector *c, struct pause_site *ps, int 
 		pr_debug("pid %d: no memory to note a pause word\n", ps->pid);
 }
 
+/* The file's batched mode, if it has one: its <prefix>:batch probe. */
+static int batch_probes(struct collector *c, pid_t pid, const char *path, const char *open_path,
+			const struct usdt_note_list *notes)
+{
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < notes->n; i++)
+		if (!strcmp(notes->v[i].name, "batch") &&
+		    !ect_find_provider(c->table, notes->v[i].provider))
+			break;
+	if (i == notes->n || stat(open_path, &st))
+		return 0;
+	return batch__attach_file(c, pid, path, open_path, st.st_dev, st.st_ino,
+				  notes->v[i].provider);
+}
+
 /*
  * Attach every selected probe of one file for one pid.  Returns the number
  * of probes attached, or -errno on a failure that must stop the trace.
@@ -196,6 +216,8 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 		}
 		attached++;
 	}
+	if (attached > 0 && batch_probes(c, pid, path, open_path, &notes) == -ENOMEM)
+		err = -ENOMEM;
 	usdt_notes__free(&notes);
 	if (has_pause)
 		resume_after_attach(c, &ps, attached);
@@ -456,6 +478,12 @@ int handle_record(void *ctx, void *data, size_t len)
 	}
 	if (h->type == KE_REC_EXEC)	/* --all: a new program to look at */
 		host__note_exec(c, h->pid);
+	if (h->type == CE_REC_CLR_BATCH) {	/* a run of batched events */
+		err = batch__split(c, data, len);
+		if (err)
+			c->fatal = err;
+		return err;
+	}
 	err = reorder__push(c->ro, h->timestamp, data, len);
 	if (err) {
 		c->fatal = err;

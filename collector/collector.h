@@ -38,6 +38,9 @@
 /* The runtime sends EventPipe events in blocks, up to ~100 ms after they
  * happened (its flush period): the reorder buffer holds records longer
  * while a session runs, so both sides still merge in time order. */
+/* batched events come in runs: a quiet thread's every 20 ms (the provider's
+ * flusher), plus the time to hand them over */
+#define BATCH_REORDER_WINDOW_NS	(100 * 1000000ULL)
 #define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
@@ -64,6 +67,7 @@ struct env {
 	bool kstack;
 	bool no_ustack;
 	bool stack_helper;
+	int batched;			/* enum batch_mode (batch.h) */
 	bool quiet;
 	bool no_symbols;
 	char **cmd;
@@ -151,6 +155,7 @@ struct collector {
 	struct kernel_events *ke;	/* NULL without kernel events */
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
 	struct pause_site *pauses;	/* where to pause the runtime before detaching */
+	struct batch *batch;		/* batched in-process events (batch.c) */
 	size_t nr_pauses, cap_pauses;
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */

@@ -58,7 +58,8 @@
 #include "symbolize.h"		/* frame names in the trace */
 #include "mmap_events.h"	/* mappings of short-lived processes */
 #include "symbolizer.h"
-#include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
+#include "ep_targets.h"
+#include "batch.h"		/* stock .NET: EventPipe over IPC */
 
 #include "collector.h"
 
@@ -147,7 +148,7 @@ static int read_counters(struct collector *c)
 
 uint64_t total_lost(const struct ce_counters *t)
 {
-	return t->rb_drops + t->payload_faults + t->nested_drops;
+	return t->rb_drops + t->payload_faults + t->nested_drops + t->batch_drops;
 }
 
 /* New losses since the last call become a sequence gap on the loss thread. */
@@ -281,12 +282,14 @@ static int poll_loop(struct collector *c)
 		err = ep_targets__poll(&c->ept, c->ro, child_has_usdt, c);	/* stock .NET */
 		if (err)
 			break;
-		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
+		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS :
+			 c->batch ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
 		err = reorder__pop_before(c->ro, now - window, route_record, c);
 		if (!err)
 			err = recorder__tick(c, now, now - window);	/* --rotate, SIGUSR1 */
 		if (err)
 			break;
+		batch__tick(c);	/* files mapped since their probes went in */
 		if (!err && c->host.on)
 			err = host__tick(c, now);	/* --all: processes exec'd lately */
 		if (err)
@@ -881,9 +884,11 @@ static int trace(struct collector *c)
 		int stop_err;
 
 		pause_runtimes(c);
+		batch__flush(c);	/* the runtimes' buffers out while the probe is in */
 		/* EventPipe's rundown goes into the reorder buffer before the drain */
 		err = ep_targets__stop(&c->ept, c->ro);
 		stop_err = stop_and_drain(c);
+		batch__release(c);
 		resume_runtimes(c);
 		if (!err)
 			err = stop_err;

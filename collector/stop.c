@@ -42,6 +42,7 @@
 #include "symbolizer.h"
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 
+#include "batch.h"
 #include "collector.h"
 
 static void detach_links(struct collector *c);
@@ -215,6 +216,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,
 		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
 		(unsigned long long)t->kstack_truncated);
+	batch__print(c);
 	print_prog_stats(c);
 	pr_info("ring buffer: %llu records, %llu bytes from the runtime provider\n",
 		(unsigned long long)t->submitted, (unsigned long long)t->bytes);
@@ -428,6 +430,7 @@ void collector__free(struct collector *c)
 	symbolize__free(c->sym);
 	clr_events__destroy(c->skel);
 	reorder__free(c->ro);
+	batch__free(c);
 	free(c->meta_ids);
 	free(c->ev_counts);
 	free(c->files);

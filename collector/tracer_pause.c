@@ -23,17 +23,17 @@
 
 #define PAUSE_SUFFIX	"_tracer_pause"
 
-static bool is_pause_sym(const GElf_Sym *s, const char *name)
+static bool is_object_sym(const GElf_Sym *s, const char *name, const char *suffix)
 {
-	size_t n = name ? strlen(name) : 0, k = sizeof(PAUSE_SUFFIX) - 1;
+	size_t n = name ? strlen(name) : 0, k = strlen(suffix);
 
-	return n > k && !strcmp(name + n - k, PAUSE_SUFFIX) && s->st_size == 4 &&
+	return n > k && !strcmp(name + n - k, suffix) && s->st_size &&
 	       s->st_shndx != SHN_UNDEF && GELF_ST_TYPE(s->st_info) == STT_OBJECT &&
 	       GELF_ST_BIND(s->st_info) == STB_GLOBAL;
 }
 
-/* The pause symbol's value (ELF virtual address), 0 if none. */
-static uint64_t find_sym(Elf *elf)
+/* The symbol's value (ELF virtual address) and size, 0 if none. */
+static uint64_t find_sym(Elf *elf, const char *suffix, uint64_t *size)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -51,15 +51,17 @@ static uint64_t find_sym(Elf *elf)
 			GElf_Sym s;
 
 			if (gelf_getsym(d, i, &s) &&
-			    is_pause_sym(&s, elf_strptr(elf, sh.sh_link, s.st_name)))
+			    is_object_sym(&s, elf_strptr(elf, sh.sh_link, s.st_name), suffix)) {
+				*size = s.st_size;
 				return s.st_value;
+			}
 		}
 	}
 	return 0;
 }
 
 /* Virtual address to file offset through the PT_LOAD that holds it on file. */
-static int vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t *off)
+static int vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t size, uint64_t *off)
 {
 	size_t i, n;
 
@@ -70,7 +72,7 @@ static int vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t *off)
 
 		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD)
 			continue;
-		if (vaddr >= ph.p_vaddr && vaddr + 4 <= ph.p_vaddr + ph.p_filesz) {
+		if (vaddr >= ph.p_vaddr && vaddr + size <= ph.p_vaddr + ph.p_filesz) {
 			*off = vaddr - ph.p_vaddr + ph.p_offset;
 			return 0;
 		}
@@ -78,7 +80,7 @@ static int vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t *off)
 	return -ENOENT;
 }
 
-int tracer_pause__file_offset(const char *path, uint64_t *off)
+int provider_object__find(const char *path, const char *suffix, uint64_t *off, uint64_t *size)
 {
 	Elf *elf;
 	uint64_t vaddr;
@@ -92,13 +94,21 @@ int tracer_pause__file_offset(const char *path, uint64_t *off)
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		err = -ENOEXEC;
-	else if (!(vaddr = find_sym(elf)))
+	else if (!(vaddr = find_sym(elf, suffix, size)))
 		err = -ENOENT;
 	else
-		err = vaddr_to_off(elf, vaddr, off);
+		err = vaddr_to_off(elf, vaddr, *size, off);
 	elf_end(elf);
 	close(fd);
 	return err;
+}
+
+int tracer_pause__file_offset(const char *path, uint64_t *off)
+{
+	uint64_t size = 0;
+	int err = provider_object__find(path, PAUSE_SUFFIX, off, &size);
+
+	return !err && size != 4 ? -ENOENT : err;
 }
 
 int tracer_pause__resolve(pid_t pid, dev_t dev, ino_t ino, uint64_t off, uint64_t *addr)

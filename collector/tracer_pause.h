@@ -19,6 +19,11 @@
  * file-backed part of a PT_LOAD).  Returns 0, -ENOENT (none) or -errno. */
 int tracer_pause__file_offset(const char *path, uint64_t *off);
 
+/* The same for any global object whose name ends in suffix (the batched
+ * mode's <prefix>_batch_ctl, <prefix>_batch_events): its file offset and
+ * size.  Returns 0, -ENOENT or -errno. */
+int provider_object__find(const char *path, const char *suffix, uint64_t *off, uint64_t *size);
+
 /* Address in pid of file offset off of the file dev/ino, from
  * /proc/PID/maps.  Returns 0, -ENOENT (not mapped there) or -errno. */
 int tracer_pause__resolve(pid_t pid, dev_t dev, ino_t ino, uint64_t off, uint64_t *addr);

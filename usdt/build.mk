@@ -15,7 +15,8 @@
 #   EVENT_TABLE_LOAD_OBJS  ect_table__load() + the manifest parser (link -lexpat)
 
 USDT_GEN        := $(OUTPUT)/usdt-gen
-USDT_GEN_SRCS   := usdt/usdt-gen.c usdt/usdt-gen-provider.c usdt/usdt-gen-events.c \
+USDT_GEN_SRCS   := usdt/usdt-gen.c usdt/usdt-gen-provider.c usdt/usdt-gen-batch.c \
+		   usdt/usdt-gen-events.c \
 		   usdt/manifest.c usdt/event_decode.c
 USDT_GEN_OBJS   := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(USDT_GEN_SRCS))
 GEN_PROVIDER_H  := $(GEN)/clretw_provider.h
@@ -42,3 +43,12 @@ $(OUTPUT)/obj/gen/%.o: $(GEN)/%.c $(GEN_PROVIDER_H)
 	$(Q)$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 ALL_TARGETS += $(USDT_GEN) $(GEN_FILES) $(PROVIDER_OBJS) $(EVENT_TABLE_OBJS)
+
+# usdt/batch_runtime.c.in goes into every generated provider: usdt-gen
+# carries it as a string literal made here
+USDT_BATCH_INC  := $(OUTPUT)/obj/usdt/batch_runtime.inc
+$(USDT_BATCH_INC): usdt/batch_runtime.c.in
+	$(Q)mkdir -p $(dir $@)
+	$(Q)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
+$(OUTPUT)/obj/usdt/usdt-gen-batch.o: $(USDT_BATCH_INC)
+$(OUTPUT)/obj/usdt/usdt-gen-batch.o: ALL_CFLAGS += -I$(OUTPUT)/obj/usdt

@@ -521,13 +521,20 @@ static void emit_c_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 		"__attribute__((noinline)) static void clretw__nonleaf(void)\n{\n"
 		"\t__asm__ __volatile__(\"\" ::: \"memory\");\n}\n\n");
 	fprintf(f, "#define %s__PROBE(prov, name, buf, len) do {\t\t\t\t\t\\\n"
+		"\tclretw__batch_sync();\t\t\t\t\t\t\\\n"
 		"\tconst GUID *a__ = (clretw__act_set & 1) ? &clretw__act : NULL;\t\t\\\n"
 		"\tconst GUID *r__ = (clretw__act_set & 2) ? &clretw__rel : NULL;\t\t\\\n"
 		"\t%s__HOOK(prov, name, buf, len, a__, r__);\t\t\t\t\\\n"
 		"\tSTAP_PROBE4(prov, name, (const void *)(buf), (unsigned int)(len), a__, r__); \\\n"
 		"\tclretw__nonleaf();\t\t\t\t\t\t\t\\\n"
 		"} while (0)\n\n", up, up);
+	fprintf(f, "#define %s__BATCH_DONE(prov, name, p, len) do {\t\t\t\t\\\n"
+		"\t%s__HOOK(prov, name, p, len, (clretw__act_set & 1) ? &clretw__act : NULL, \\\n"
+		"\t\t    (clretw__act_set & 2) ? &clretw__rel : NULL);\t\t\\\n"
+		"\tclretw__batch_commit();\t\t\t\t\t\t\\\n"
+		"} while (0)\n\n", up, up);
 	emit_c_serializers(f, up);
+	gen_batch_runtime(g, f);
 }
 
 /* len/put functions of one template; static inline, so unused ones cost nothing */
@@ -594,7 +601,7 @@ static void emit_c_packer(const struct gen_ctx *g, FILE *f, const struct man_tem
 }
 
 static int emit_c_event(struct gen_ctx *g, FILE *f, const char *up, const struct man_provider *p,
-			const struct man_event *e)
+			const struct man_event *e, int idx)
 {
 	const struct man_template *t = e->tmpl;
 	long fixed = t ? man_template__fixed_size(t) : 0;
@@ -607,11 +614,21 @@ static int emit_c_event(struct gen_ctx *g, FILE *f, const char *up, const struct
 		return -EINVAL;
 	fprintf(f, ")\n{\n");
 	if (!t || !t->n_fields) {
+		gen_batch_open(f, idx, "0");
+		gen_batch_close(f, up, p, e, "0");
 		fprintf(f, "\t%s__PROBE(%s, %s, NULL, 0);\n\treturn ERROR_SUCCESS;\n}\n\n", up,
 			p->short_name, e->symbol);
 	} else if (fixed >= 0) {
-		fprintf(f, "\tunsigned char buf__[%ld];\n\n\tclretw__put_%s_%s(buf__, ", fixed,
-			p->short_name, t->tid);
+		char flen[32];
+
+		snprintf(flen, sizeof(flen), "%ld", fixed);
+		fprintf(f, "\tunsigned char buf__[%ld];\n\n", fixed);
+		gen_batch_open(f, idx, flen);
+		fprintf(f, "\t\t\tclretw__put_%s_%s(p__, ", p->short_name, t->tid);
+		emit_params(g, f, t, 1);
+		fprintf(f, ");\n");
+		gen_batch_close(f, up, p, e, flen);
+		fprintf(f, "\tclretw__put_%s_%s(buf__, ", p->short_name, t->tid);
 		emit_params(g, f, t, 1);
 		fprintf(f, ");\n\t%s__PROBE(%s, %s, buf__, sizeof(buf__));\n"
 			"\treturn ERROR_SUCCESS;\n}\n\n", up, p->short_name, e->symbol);
@@ -633,10 +650,15 @@ static int emit_c_event(struct gen_ctx *g, FILE *f, const char *up, const struct
 		fprintf(f, "\tlen__ = clretw__len_%s_%s(", p->short_name, t->tid);
 		emit_params(g, f, t, 1);
 		fprintf(f, ");\n\tif (len__ > %s_MAX_PAYLOAD)\n"
-			"\t\treturn clretw__drop(&%s_dropped_oversize);\n"
-			"\tif (len__ > sizeof(stack__)) {\n\t\tbuf__ = malloc(len__);\n"
+			"\t\treturn clretw__drop(&%s_dropped_oversize);\n", up, g->prefix);
+		gen_batch_open(f, idx, "len__");
+		fprintf(f, "\t\t\tclretw__put_%s_%s(p__, ", p->short_name, t->tid);
+		emit_params(g, f, t, 1);
+		fprintf(f, ");\n");
+		gen_batch_close(f, up, p, e, "len__");
+		fprintf(f, "\tif (len__ > sizeof(stack__)) {\n\t\tbuf__ = malloc(len__);\n"
 			"\t\tif (!buf__)\n\t\t\treturn clretw__drop(&%s_dropped_nomem);\n\t}\n"
-			"\tclretw__put_%s_%s(buf__, ", up, g->prefix, g->prefix, p->short_name, t->tid);
+			"\tclretw__put_%s_%s(buf__, ", g->prefix, p->short_name, t->tid);
 		emit_params(g, f, t, 1);
 		fprintf(f, ");\n\t%s__PROBE(%s, %s, buf__, len__);\n"
 			"\tif (buf__ != stack__)\n\t\tfree(buf__);\n"
@@ -654,7 +676,7 @@ static int emit_c_event(struct gen_ctx *g, FILE *f, const char *up, const struct
 int gen_provider_c(struct gen_ctx *g, FILE *f)
 {
 	char up[64];
-	int i, j, k;
+	int i, j, k, idx = 0;
 
 	upper(g->prefix, up, sizeof(up));
 	emit_c_prologue(g, f, up);
@@ -679,9 +701,10 @@ int gen_provider_c(struct gen_ctx *g, FILE *f)
 			    emit_c_template(g, f, p, &p->templates[j]))
 				return -EINVAL;
 		for (j = 0; j < p->n_events; j++)
-			if (emit_c_event(g, f, up, p, &p->events[j]))
+			if (emit_c_event(g, f, up, p, &p->events[j], idx++))
 				return -EINVAL;
 	}
+	gen_batch_names(g, f);
 	return 0;
 }
 

@@ -26,6 +26,14 @@ int gen_provider_c(struct gen_ctx *g, FILE *f);
 int gen_caller_c(struct gen_ctx *g, FILE *f);
 int gen_events_c(struct gen_ctx *g, FILE *f);
 
+/* batched mode (usdt-gen-batch.c): the runtime part, the name table, and
+ * an event's branch: open, the caller's serializer call into p__, close */
+void gen_batch_runtime(const struct gen_ctx *g, FILE *f);
+void gen_batch_names(const struct gen_ctx *g, FILE *f);
+void gen_batch_open(FILE *f, int idx, const char *len);
+void gen_batch_close(FILE *f, const char *up, const struct man_provider *p,
+		     const struct man_event *e, const char *len);
+
 /* "generated from X by usdt-gen vN, do not edit" */
 void gen_banner(const struct gen_ctx *g, FILE *f, const char *what);
 

@@ -4,7 +4,7 @@
  * (scripts/bench-tracers.sh).
  *
  *   bench_probes -m MODE [-s BYTES] [-n COUNT] [-t THREADS] [-r RATE]
- *                [-w SECS] [-d MS] [-g FILE] [-b BATCH]
+ *                [-w SECS] [-d MS] [-g FILE] [-b BATCH] [-V] [-A]
  *
  * Every mode fires one event with the same payload: a GCDynamicEvent in the
  * manifest layout (Name u"B", DataSize, Data, ClrInstanceID) of BYTES bytes
@@ -21,6 +21,11 @@
  *          nop1 vs nop5 is exactly "what the 5-byte nop buys"
  *   lttng  (bench_probes_lttng only) LTTng-UST tracepoint
  *          bench_lttng:gc_dynamic with the same payload as a byte sequence
+ *
+ * -V (clr mode): the first 8 bytes of each event's Data are its thread's
+ * number << 40 | its index in that thread, so two traces of the same run
+ * can be compared event for event.  -A: each thread fires its events with
+ * activity id {N+1, 0xac} and related activity id {N+1, 0x4e} (thread N).
  *
  * Arguments of the BenchProbes probes: arg0 payload pointer, arg1 u32 length,
  * arg2/arg3 activity id pointers (0), as in usdt/README.md.
@@ -79,6 +84,8 @@ struct env {
 	unsigned int delay_ms;
 	const char *go_file;
 	unsigned long batch;
+	int vary;			/* -V */
+	int activity;			/* -A */
 };
 
 static struct env env = { .mode = M_CLR, .bytes = 64, .count = 1000000, .threads = 1,
@@ -161,13 +168,23 @@ __attribute__((noinline)) static int fire_nop5(unsigned int bytes)
 	return 1;
 }
 
+/* -V: each event's Data starts with its thread's number and its own */
+static __thread uint8_t thread_data[MAX_BYTES];
+static __thread uint64_t thread_seq;
+
 static int fire_clr(unsigned int bytes)
 {
 	static const char16_t name[] = u"B";
+	const uint8_t *d = data;
 
 	if (!EventXplatEnabledGCDynamicEvent())
 		return 0;
-	FireEtXplatGCDynamicEvent(name, bytes - FIXED_BYTES, data, 7);
+	if (env.vary) {
+		memcpy(thread_data, &thread_seq, 8);
+		thread_seq++;
+		d = thread_data;
+	}
+	FireEtXplatGCDynamicEvent(name, bytes - FIXED_BYTES, d, 7);
 	return 1;
 }
 
@@ -237,6 +254,13 @@ static void *worker_main(void *arg)
 	uint64_t t0, c0, fired = 0;
 	unsigned long i;
 
+	thread_seq = (uint64_t)(w - workers) << 40;
+	if (env.activity) {
+		GUID act = { .Data1 = (unsigned int)(w - workers) + 1, .Data2 = 0xac },
+		     rel = { .Data1 = (unsigned int)(w - workers) + 1, .Data2 = 0x4e };
+
+		EventXplatSetActivityId(&act, &rel);
+	}
 	pthread_barrier_wait(&start_barrier);
 	t0 = clock_ns(CLOCK_MONOTONIC);
 	c0 = clock_ns(CLOCK_THREAD_CPUTIME_ID);
@@ -279,7 +303,7 @@ static int parse_args(int argc, char **argv)
 	unsigned long v;
 	int opt, k;
 
-	while ((opt = getopt(argc, argv, "m:s:n:t:r:w:d:g:b:")) != -1) {
+	while ((opt = getopt(argc, argv, "m:s:n:t:r:w:d:g:b:VA")) != -1) {
 		switch (opt) {
 		case 'm':
 			for (k = 0; k < 4 && strcmp(optarg, mode_names[k]); k++)
@@ -317,6 +341,12 @@ static int parse_args(int argc, char **argv)
 		case 'g':
 			env.go_file = optarg;
 			break;
+		case 'V':
+			env.vary = 1;
+			break;
+		case 'A':
+			env.activity = 1;
+			break;
 		case 'b':
 			if (parse_ulong(optarg, 1, 1000000, &env.batch))
 				return -EINVAL;
@@ -341,7 +371,7 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv)) {
 		fprintf(stderr, "usage: bench_probes -m clr|nop5|nop1|lttng [-s BYTES] [-n COUNT] "
-			"[-t THREADS] [-r RATE] [-w SECS] [-d MS] [-g FILE] [-b BATCH]\n");
+			"[-t THREADS] [-r RATE] [-w SECS] [-d MS] [-g FILE] [-b BATCH] [-V] [-A]\n");
 		return 64;
 	}
 	for (i = 0; i < MAX_BYTES; i++)

@@ -79,6 +79,8 @@ $(BENCH_DIR)/attach_target: tests/bench/bench_attach_target.c $(BENCH_ALL_FILES)
 	$(Q)$(CC) $(ALL_CFLAGS) tests/bench/bench_attach_target.c $(BENCH_ALL_GEN)/provider.o \
 		$(BENCH_ALL_GEN)/caller.o $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
+# bench_probes is also the traced program of tests/batch.bats
+ALL_TARGETS += $(BENCH_DIR)/bench_probes
 BENCH_TARGETS += $(BENCH_DIR)/bench_probes $(BENCH_DIR)/bench_probes_lttng \
 		 $(BENCH_DIR)/bench_floor $(BENCH_DIR)/attach_target
 

@@ -1,0 +1,447 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * batch.c - the batched in-process path (batch.h): the provider's control
+ * block and event names, the batch probe, and runs back into events.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "clr_events.skel.h"
+#include "collector_event.h"
+#include "event_table.h"
+#include "reorder.h"
+#include "selection.h"
+#include "tracer_pause.h"
+#include "batch.h"
+
+#include "collector.h"
+
+#define CTL_MAGIC	0x31435442u	/* usdt/batch_runtime.c.in */
+#define CTL_HEAD	32		/* bytes before mask[] */
+#define NO_EVENT	UINT32_MAX
+#define THREAD_SLOTS	8192		/* sequence tracking, open addressing */
+#define FLUSH_WAIT_NS	(500 * 1000000ULL)
+
+struct batch_ctl_head {
+	uint32_t magic, n_events, session, flush_req, flush_done, active, cap, reserved;
+};
+
+/* One provider file in one process. */
+struct batch_file {
+	pid_t pid;
+	dev_t dev;
+	ino_t ino;
+	uint64_t ctl_off, ctl_addr;	/* file offset; address once mapped (else 0) */
+	uint32_t n_events, n_batched;
+	uint32_t *table_idx;		/* batch index -> event table index */
+	uint8_t *mask;
+	bool written, released;
+	uint32_t flush_req;
+};
+
+struct batch_thread {
+	uint64_t key;			/* pid << 32 | tid, 0 = free */
+	uint32_t next_seq;
+};
+
+struct batch {
+	struct batch_file *files;
+	size_t n, cap;
+	struct batch_thread threads[THREAD_SLOTS];
+	uint64_t runs, events, gaps, bad;
+	uint8_t rec[sizeof(struct ce_clr_event) + CE_BATCH_MAX];
+};
+
+/* the high-rate verbose keywords: GCHeapSurvivalAndMovement,
+ * GCSampledObjectAllocationHigh, GCHeapDump, Type */
+#define AUTO_KEYWORDS	(0x400000ULL | 0x200000ULL | 0x100000ULL | 0x80000ULL)
+
+static bool has_filter(const struct collector *c, const struct ect_event *ev)
+{
+	uint32_t idx = ev - c->table->events;
+	int i;
+
+	for (i = 0; i < c->rec.nr_filter; i++)
+		if (c->rec.filter[i].idx == idx)
+			return true;
+	return false;
+}
+
+bool batch__wanted(const struct collector *c, const struct ect_event *ev)
+{
+	if (env.batched == BATCH_OFF || has_filter(c, ev))
+		return false;
+	if (env.batched == BATCH_ALL)
+		return true;
+	return ev->level == 5 && (ev->keywords & AUTO_KEYWORDS);
+}
+
+static struct batch *get_batch(struct collector *c)
+{
+	if (!c->batch)
+		c->batch = calloc(1, sizeof(*c->batch));
+	return c->batch;
+}
+
+/* The provider's event names: "<usdt provider>:<symbol>\0"... */
+static int read_names(struct collector *c, struct batch_file *f, const char *open_path)
+{
+	uint64_t off = 0, size = 0;
+	char *buf, *p;
+	uint32_t i;
+	int fd, err;
+
+	err = provider_object__find(open_path, "_batch_events", &off, &size);
+	if (err)
+		return err;
+	buf = malloc(size + 1);
+	fd = open(open_path, O_RDONLY | O_CLOEXEC);
+	if (!buf || fd < 0 || pread(fd, buf, size, off) != (ssize_t)size) {
+		err = !buf ? -ENOMEM : -EIO;
+		goto out;
+	}
+	buf[size] = 0;
+	f->table_idx = calloc(f->n_events, sizeof(*f->table_idx));
+	f->mask = calloc(f->n_events, 1);
+	err = f->table_idx && f->mask ? 0 : -ENOMEM;
+	for (i = 0, p = buf; !err && i < f->n_events; i++) {
+		char *colon = p < buf + size ? strchr(p, ':') : NULL;
+		const struct ect_event *ev = NULL;
+
+		f->table_idx[i] = NO_EVENT;
+		if (colon) {
+			*colon = 0;
+			ev = ect_find_symbol(c->table, p, colon + 1);
+			*colon = ':';
+		}
+		if (ev && selection__matches(&c->sel, ev) && batch__wanted(c, ev)) {
+			f->table_idx[i] = ev - c->table->events;
+			f->mask[i] = 1;
+			f->n_batched++;
+		}
+		p += p < buf + size ? strlen(p) + 1 : 0;
+	}
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return err;
+}
+
+static int rw_remote(pid_t pid, uint64_t addr, void *buf, size_t len, bool write)
+{
+	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
+	ssize_t n = write ? process_vm_writev(pid, &local, 1, &remote, 1, 0) :
+			    process_vm_readv(pid, &local, 1, &remote, 1, 0);
+
+	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EFAULT;
+}
+
+/* The mask into the process, a new session, active: once it maps the file. */
+static int write_mask(struct batch_file *f)
+{
+	struct batch_ctl_head h;
+	int err;
+
+	if (!f->ctl_addr &&
+	    tracer_pause__resolve(f->pid, f->dev, f->ino, f->ctl_off, &f->ctl_addr))
+		return -EAGAIN;
+	err = rw_remote(f->pid, f->ctl_addr, &h, sizeof(h), false);
+	if (err)
+		return err;
+	if (h.magic != CTL_MAGIC || h.n_events != f->n_events)
+		return -EPROTO;
+	err = rw_remote(f->pid, f->ctl_addr + CTL_HEAD, f->mask, f->n_events, true);
+	h.session++;
+	h.active = 1;
+	if (!err)
+		err = rw_remote(f->pid, f->ctl_addr + 8, &h.session, 4, true);
+	if (!err)
+		err = rw_remote(f->pid, f->ctl_addr + 20, &h.active, 4, true);
+	f->flush_req = h.flush_req;
+	f->written = !err;
+	return err;
+}
+
+static int attach_probe(struct collector *c, pid_t pid, const char *open_path,
+			const char *prefix, size_t file_idx)
+{
+	LIBBPF_OPTS(bpf_usdt_opts, uopts, .usdt_cookie = file_idx);
+	struct bpf_link *link;
+
+	link = bpf_program__attach_usdt(c->skel->progs.clr_batch, pid, open_path, prefix,
+					"batch", &uopts);
+	if (!link)
+		return -errno;
+	if (push_ptr((void **)&c->links, &c->nr_links, &c->cap_links, sizeof(link), &link)) {
+		bpf_link__destroy(link);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+int batch__attach_file(struct collector *c, pid_t pid, const char *path,
+		       const char *open_path, dev_t dev, ino_t ino, const char *prefix)
+{
+	struct batch_file f = { .pid = pid, .dev = dev, .ino = ino };
+	uint64_t size = 0;
+	struct batch *b;
+	int err;
+
+	if (env.batched == BATCH_OFF ||
+	    provider_object__find(open_path, "_batch_ctl", &f.ctl_off, &size) ||
+	    size <= CTL_HEAD)
+		return 0;
+	f.n_events = (uint32_t)(size - CTL_HEAD);
+	b = get_batch(c);
+	if (!b)
+		return -ENOMEM;
+	err = read_names(c, &f, open_path);
+	if (err || !f.n_batched)
+		goto skip;
+	err = attach_probe(c, pid, open_path, prefix, b->n);
+	if (!err)
+		err = push_ptr((void **)&b->files, &b->n, &b->cap, sizeof(f), &f);
+	if (err)
+		goto skip;
+	err = write_mask(&b->files[b->n - 1]);
+	if (err && err != -EAGAIN)
+		pr_warn("pid %d: cannot enable batched events in %s: %s\n", pid, path,
+			strerror(-err));
+	pr_info("pid %d: %u events batched in-process in %s (no stacks on them)\n", pid,
+		f.n_batched, path);
+	return f.n_batched;
+skip:
+	if (err && err != -ENOENT)
+		pr_warn("pid %d: %s: batched mode not used: %s\n", pid, path, strerror(-err));
+	free(f.table_idx);
+	free(f.mask);
+	return err == -ENOMEM ? err : 0;
+}
+
+/* ------------------------------------------------------------ runs */
+
+static struct batch_thread *thread_slot(struct batch *b, uint32_t pid, uint32_t tid)
+{
+	uint64_t key = (uint64_t)pid << 32 | tid | 1ULL << 63;
+	uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 51) % THREAD_SLOTS, i;
+
+	for (i = 0; i < THREAD_SLOTS; i++, h = (h + 1) % THREAD_SLOTS) {
+		struct batch_thread *t = &b->threads[h];
+
+		if (t->key == key)
+			return t;
+		if (!t->key) {
+			t->key = key;
+			return t;
+		}
+	}
+	return NULL;	/* full: sequence checks stop for new threads */
+}
+
+/* A thread's sequence numbers: a gap is a run the ring could not take. */
+static void check_seq(struct batch *b, const struct ce_clr_batch *r)
+{
+	struct batch_thread *t = thread_slot(b, r->hdr.pid, r->hdr.tid);
+
+	if (!t)
+		return;
+	if (r->first_seq > t->next_seq)
+		b->gaps += r->first_seq - t->next_seq;
+	t->next_seq = r->first_seq + r->count;
+}
+
+/* One event of a run as the per-event probe would have recorded it. */
+static int push_event(struct collector *c, struct batch *b, const struct ce_clr_batch *r,
+		      uint32_t table_idx, const struct ce_batch_event *be, const uint8_t *ids,
+		      const uint8_t *payload)
+{
+	struct ce_clr_event *e = (void *)b->rec;
+
+	memset(e, 0, sizeof(*e));
+	e->hdr.timestamp = be->timestamp;
+	e->hdr.type = CE_REC_CLR_EVENT;
+	e->hdr.size = sizeof(*e) + be->payload_len;
+	e->hdr.pid = r->hdr.pid;
+	e->hdr.tid = r->hdr.tid;
+	e->cookie = table_idx;
+	e->cpu = be->cpu;
+	if (be->flags & CE_BATCH_F_ACTIVITY) {
+		memcpy(e->activity_id, ids, 16);
+		e->flags |= CE_F_HAS_ACTIVITY;
+		ids += 16;
+	}
+	if (be->flags & CE_BATCH_F_RELATED) {
+		memcpy(e->related_activity_id, ids, 16);
+		e->flags |= CE_F_HAS_RELATED;
+	}
+	e->payload_len = e->payload_orig_len = be->payload_len;
+	memcpy(e + 1, payload, be->payload_len);
+	return reorder__push(c->ro, e->hdr.timestamp, e, e->hdr.size);
+}
+
+int batch__split(struct collector *c, const void *rec, size_t len)
+{
+	const struct ce_clr_batch *r = rec;
+	const uint8_t *p = (const uint8_t *)(r + 1), *end;
+	struct batch *b = c->batch;
+	const struct batch_file *f;
+	uint32_t n = 0;
+
+	if (!b || len < sizeof(*r) || len != sizeof(*r) + r->data_len || r->cookie >= b->n) {
+		c->bad_records++;
+		return 0;
+	}
+	f = &b->files[r->cookie];
+	end = p + r->data_len;
+	check_seq(b, r);
+	b->runs++;
+	while (end - p >= (long)sizeof(struct ce_batch_event)) {
+		const struct ce_batch_event *be = (const void *)p;
+		uint32_t ids = (be->flags & CE_BATCH_F_ACTIVITY ? 16 : 0) +
+			       (be->flags & CE_BATCH_F_RELATED ? 16 : 0);
+		uint32_t size = (sizeof(*be) + ids + be->payload_len + 7) & ~7u;
+		int err;
+
+		if (size > end - p || be->index >= f->n_events ||
+		    f->table_idx[be->index] == NO_EVENT)
+			break;
+		err = push_event(c, b, r, f->table_idx[be->index], be, p + sizeof(*be),
+				 p + sizeof(*be) + ids);
+		if (err)
+			return err;
+		p += size;
+		n++;
+	}
+	b->events += n;
+	if (n != r->count || p != end)
+		b->bad++;	/* the rest of a malformed run is not guessed at */
+	return 0;
+}
+
+void batch__tick(struct collector *c)
+{
+	size_t i;
+
+	for (i = 0; c->batch && i < c->batch->n; i++) {
+		struct batch_file *f = &c->batch->files[i];
+		int err;
+
+		if (f->written || f->released)
+			continue;
+		err = write_mask(f);
+		if (err && err != -EAGAIN) {
+			f->released = true;	/* gone, or not ours: per-event probes go on */
+			pr_debug("pid %d: batched mode not enabled: %s\n", f->pid, strerror(-err));
+		}
+	}
+}
+
+/* Ask every process for its buffers; true while some have not answered. */
+static bool flush_pending(struct batch *b, bool ask)
+{
+	bool pending = false;
+	size_t i;
+
+	for (i = 0; i < b->n; i++) {
+		struct batch_file *f = &b->files[i];
+		uint32_t v;
+
+		if (!f->written || f->released)
+			continue;
+		if (ask) {
+			f->flush_req++;
+			if (rw_remote(f->pid, f->ctl_addr + 12, &f->flush_req, 4, true))
+				f->released = true;	/* gone */
+			pending |= !f->released;
+			continue;
+		}
+		if (rw_remote(f->pid, f->ctl_addr + 16, &v, 4, false))
+			f->released = true;
+		else if (v != f->flush_req)
+			pending = true;
+	}
+	return pending;
+}
+
+int batch__flush(struct collector *c)
+{
+	struct batch *b = c->batch;
+	uint64_t deadline;
+	struct timespec ts;
+	int err = 0;
+
+	if (!b || !flush_pending(b, true))
+		return 0;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	deadline = ts.tv_sec * 1000000000ULL + ts.tv_nsec + FLUSH_WAIT_NS;
+	while (!err && flush_pending(b, false)) {
+		err = consume_step(c, 5, 0);
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		if ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec > deadline) {
+			pr_warn("batched events: a process did not hand over its buffers "
+				"within %llu ms; their last events are missing\n",
+				FLUSH_WAIT_NS / 1000000);
+			break;
+		}
+	}
+	return err;
+}
+
+void batch__release(struct collector *c)
+{
+	size_t i;
+
+	for (i = 0; c->batch && i < c->batch->n; i++) {
+		struct batch_file *f = &c->batch->files[i];
+		uint32_t zero = 0;
+		uint8_t *off;
+
+		if (!f->written || f->released)
+			continue;
+		off = calloc(f->n_events, 1);
+		if (off)
+			rw_remote(f->pid, f->ctl_addr + CTL_HEAD, off, f->n_events, true);
+		rw_remote(f->pid, f->ctl_addr + 20, &zero, 4, true);
+		free(off);
+		f->released = true;
+	}
+}
+
+uint64_t batch__gaps(const struct collector *c)
+{
+	return c->batch ? c->batch->gaps : 0;
+}
+
+void batch__print(const struct collector *c)
+{
+	const struct batch *b = c->batch;
+
+	if (!b || !b->runs)
+		return;
+	pr_warn("batched: %llu events in %llu runs from the runtime's buffers; %llu lost in "
+		"runs the ring could not take (%llu by sequence gaps)%s\n",
+		(unsigned long long)b->events, (unsigned long long)b->runs,
+		(unsigned long long)c->totals.batch_drops, (unsigned long long)b->gaps,
+		b->bad ? "; malformed runs cut short" : "");
+}
+
+void batch__free(struct collector *c)
+{
+	size_t i;
+
+	for (i = 0; c->batch && i < c->batch->n; i++) {
+		free(c->batch->files[i].table_idx);
+		free(c->batch->files[i].mask);
+	}
+	if (c->batch)
+		free(c->batch->files);
+	free(c->batch);
+	c->batch = NULL;
+}

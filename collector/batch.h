@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * batch.h - the batched in-process path of a usdt-gen provider.
+ *
+ * For the events it batches, the collector sets their bytes in the
+ * provider's <prefix>_batch_ctl.mask (written into the process as the
+ * pause word is) and still attaches their probes, which raises their
+ * semaphores: the provider then writes those events into per-thread
+ * buffers and hands them over in runs through its one <prefix>:batch
+ * probe (usdt/batch_runtime.c.in).  A run arrives as one CE_REC_CLR_BATCH
+ * record; batch__split() turns it back into the CE_REC_CLR_EVENT records
+ * the per-event probe would have made (no stack), with the provider's
+ * timestamps, and checks each thread's sequence numbers.
+ *
+ * Which events: --batched all of them that carry no stack (a batched event
+ * has none); by default the high-rate verbose ones (batch__auto()).
+ */
+#ifndef EBPF_COLLECT_BATCH_H
+#define EBPF_COLLECT_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct collector;
+struct ect_event;
+
+enum batch_mode { BATCH_AUTO = 0, BATCH_ALL, BATCH_OFF };
+
+/* Is this selected event batched in this trace? */
+bool batch__wanted(const struct collector *c, const struct ect_event *ev);
+
+/* After the probes of one provider file went in for pid: if the file has
+ * the batched mode and some of its events are wanted, attach its batch
+ * probe and write the mask (now, or once the file is mapped: batch__tick).
+ * Returns events batched, 0, or -ENOMEM. */
+int batch__attach_file(struct collector *c, pid_t pid, const char *path,
+		       const char *open_path, dev_t dev, ino_t ino, const char *prefix);
+
+/* Ring-buffer callback for CE_REC_CLR_BATCH: each event into the reorder
+ * buffer.  0 or -errno (out of memory). */
+int batch__split(struct collector *c, const void *rec, size_t len);
+
+/* Write masks that were waiting for their file to be mapped. */
+void batch__tick(struct collector *c);
+
+/* The end: have every thread's buffer handed over (the providers are
+ * paused), reading the ring meanwhile; then, after the detach, clear the
+ * masks (batch__release). */
+int batch__flush(struct collector *c);
+void batch__release(struct collector *c);
+
+/* One line for the summary; events lost by sequence gaps. */
+void batch__print(const struct collector *c);
+uint64_t batch__gaps(const struct collector *c);
+
+void batch__free(struct collector *c);
+
+#endif
