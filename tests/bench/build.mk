@@ -84,6 +84,13 @@ ALL_TARGETS += $(BENCH_DIR)/bench_probes
 BENCH_TARGETS += $(BENCH_DIR)/bench_probes $(BENCH_DIR)/bench_probes_lttng \
 		 $(BENCH_DIR)/bench_floor $(BENCH_DIR)/attach_target
 
+# bench: the batched in-process path vs the per-event probe and LTTng-UST
+BENCH_TARGETS += $(OUTPUT)/bench_batched
+$(OUTPUT)/bench_batched: tests/bench/bench_batched.sh $(BENCH_DIR)/bench_probes \
+			 $(BENCH_DIR)/bench_probes_lttng | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@
+
 # bench: CPU overhead of sampling (99 Hz, 999 Hz) on refrt's cpu scenario
 BENCH_TARGETS += $(OUTPUT)/bench_sampling
 $(OUTPUT)/bench_sampling: tests/bench/bench_sampling.sh $(OUTPUT)/tests/kevtest | $(OUTPUT)
