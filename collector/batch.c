@@ -55,7 +55,6 @@ struct batch {
 	size_t n, cap;
 	struct batch_thread threads[THREAD_SLOTS];
 	uint64_t runs, events, gaps, bad;
-	uint8_t rec[sizeof(struct ce_clr_event) + CE_BATCH_MAX];
 };
 
 /* the high-rate verbose keywords: GCHeapSurvivalAndMovement,
@@ -258,12 +257,14 @@ static void check_seq(struct batch *b, const struct ce_clr_batch *r)
 }
 
 /* One event of a run as the per-event probe would have recorded it. */
-static int push_event(struct collector *c, struct batch *b, const struct ce_clr_batch *r,
-		      uint32_t table_idx, const struct ce_batch_event *be, const uint8_t *ids,
-		      const uint8_t *payload)
+static int push_event(struct collector *c, const struct ce_clr_batch *r, uint32_t table_idx,
+		      const struct ce_batch_event *be, const uint8_t *ids, const uint8_t *payload)
 {
-	struct ce_clr_event *e = (void *)b->rec;
+	struct ce_clr_event *e = reorder__alloc(c->ro, be->timestamp,
+						sizeof(*e) + be->payload_len);
 
+	if (!e)
+		return -ENOMEM;
 	memset(e, 0, sizeof(*e));
 	e->hdr.timestamp = be->timestamp;
 	e->hdr.type = CE_REC_CLR_EVENT;
@@ -283,7 +284,7 @@ static int push_event(struct collector *c, struct batch *b, const struct ce_clr_
 	}
 	e->payload_len = e->payload_orig_len = be->payload_len;
 	memcpy(e + 1, payload, be->payload_len);
-	return reorder__push(c->ro, e->hdr.timestamp, e, e->hdr.size);
+	return 0;
 }
 
 int batch__split(struct collector *c, const void *rec, size_t len)
@@ -293,6 +294,7 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 	struct batch *b = c->batch;
 	const struct batch_file *f;
 	uint32_t n = 0;
+	int err = 0;
 
 	if (!b || len < sizeof(*r) || len != sizeof(*r) + r->data_len || r->cookie >= b->n) {
 		c->bad_records++;
@@ -302,23 +304,26 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 	end = p + r->data_len;
 	check_seq(b, r);
 	b->runs++;
+	reorder__run_begin(c->ro);
 	while (end - p >= (long)sizeof(struct ce_batch_event)) {
 		const struct ce_batch_event *be = (const void *)p;
 		uint32_t ids = (be->flags & CE_BATCH_F_ACTIVITY ? 16 : 0) +
 			       (be->flags & CE_BATCH_F_RELATED ? 16 : 0);
 		uint32_t size = (sizeof(*be) + ids + be->payload_len + 7) & ~7u;
-		int err;
 
 		if (size > end - p || be->index >= f->n_events ||
 		    f->table_idx[be->index] == NO_EVENT)
 			break;
-		err = push_event(c, b, r, f->table_idx[be->index], be, p + sizeof(*be),
+		err = push_event(c, r, f->table_idx[be->index], be, p + sizeof(*be),
 				 p + sizeof(*be) + ids);
 		if (err)
-			return err;
+			break;
 		p += size;
 		n++;
 	}
+	reorder__run_end(c->ro);
+	if (err)
+		return err;
 	b->events += n;
 	if (n != r->count || p != end)
 		b->bad++;	/* the rest of a malformed run is not guessed at */

@@ -217,6 +217,79 @@ static void test_reorder_stress(void)
 	reorder__free(r);
 }
 
+struct runs_check {
+	uint64_t last_ts, last_key, n, bad;
+};
+
+/* records are {ts, push number}: ts order, ties in push order */
+static int check_runs(void *ctx, const void *rec, size_t len)
+{
+	struct runs_check *rc = ctx;
+	uint64_t v[2];
+
+	if (len != sizeof(v))
+		return -EINVAL;
+	memcpy(v, rec, sizeof(v));
+	if (v[0] < rc->last_ts || (v[0] == rc->last_ts && v[1] < rc->last_key))
+		rc->bad++;
+	rc->last_ts = v[0];
+	rc->last_key = v[1];
+	rc->n++;
+	return 0;
+}
+
+/* Runs of 4 threads' events (sorted within a run, overlapping each other,
+ * some ties, one run out of order) interleaved with single pushes: every
+ * record out once, in timestamp order; equal timestamps in push order. */
+static void test_reorder_runs(void)
+{
+	struct reorder *r = reorder__new();
+	struct runs_check rc = {};
+	uint64_t clock[4] = { 1000, 1003, 1001, 1002 }, pushed = 0;
+	uint64_t pop_at = 0;
+	unsigned int seed = 7;
+	int k;
+
+	if (!ASSERT_OK_PTR(r, "new"))
+		return;
+	for (k = 0; k < 400; k++) {
+		int t = rand_r(&seed) % 4, n = 1 + rand_r(&seed) % 300, i;
+
+		reorder__run_begin(r);
+		for (i = 0; i < n; i++) {
+			uint64_t v[2] = { clock[t], pushed }, *p;
+
+			if (k == 17 && i == n / 2)
+				v[0] -= 50;	/* a run not in order */
+			clock[t] += rand_r(&seed) % 3;	/* ties */
+			p = reorder__alloc(r, v[0], sizeof(v));
+			if (!ASSERT_OK_PTR(p, "alloc"))
+				goto out;
+			memcpy(p, v, sizeof(v));
+			pushed++;
+		}
+		reorder__run_end(r);
+		if (k % 3 == 0) {
+			uint64_t v[2] = { clock[k % 4], pushed };
+
+			ASSERT_OK(reorder__push(r, v[0], v, sizeof(v)), "single");
+			pushed++;
+		}
+		if (k % 50 == 49) {	/* what every thread is past, less a margin */
+			pop_at = clock[0];
+			for (t = 1; t < 4; t++)
+				pop_at = clock[t] < pop_at ? clock[t] : pop_at;
+			ASSERT_OK(reorder__pop_before(r, pop_at - 100, check_runs, &rc), "pop");
+		}
+	}
+	ASSERT_OK(reorder__pop_before(r, UINT64_MAX, check_runs, &rc), "drain");
+	ASSERT_EQ(rc.n, pushed, "every record once");
+	ASSERT_EQ(rc.bad, 0, "timestamp order");
+	ASSERT_EQ(reorder__late(r), 0, "none late");
+out:
+	reorder__free(r);
+}
+
 static void test_notes_self(void)
 {
 	struct usdt_note_list l = {};
@@ -272,6 +345,7 @@ int main(void)
 	RUN(test_profiles);
 	RUN(test_reorder);
 	RUN(test_reorder_stress);
+	RUN(test_reorder_runs);
 	RUN(test_notes_self);
 	RUN(test_mapped_files);
 	return test_summary();
