@@ -55,15 +55,17 @@ setup() {
 	assert_success
 }
 
-@test "ClrEtwAll.man binary: 430 stapsdt notes, each with a semaphore, each site a 5-byte nop" {
+@test "ClrEtwAll.man binary: 430 event notes + the batch probe, each with a semaphore, each site a 5-byte nop" {
 	[[ -x $REAL/caller ]] || flunk "caller did not compile (see previous test)"
 	run bash -c "readelf -n '$REAL/caller' | grep -c 'NT_STAPSDT'"
-	assert_success "430"
+	assert_success "431"
 	run bash -c "readelf -n '$REAL/caller' | grep 'Semaphore:' | grep -vc 'Semaphore: 0x0000000000000000'"
-	assert_success "430"
+	assert_success "431"
+	run bash -c "readelf -n '$REAL/caller' | grep -A1 'Provider: clretw$' | grep -c 'Name: batch'"
+	assert_success "1"
 	run python3 "$ROOT/tests/usdt_notes.py" "$REAL/caller"
 	assert_success
-	assert_line "probes 430 unique 430 with-semaphore 430 semaphore-in-.probes 430 nop5-sites 430"
+	assert_line "probes 431 unique 431 with-semaphore 431 semaphore-in-.probes 431 nop5-sites 431"
 	# provider names are the short ones; probe names are the event symbols
 	assert_output_contains "DotNETRuntime:GCStart_V2 "
 	assert_output_contains "DotNETRuntimeRundown:MethodDCEndVerbose_V2 "
@@ -139,13 +141,14 @@ EOF
 	assert_line "modulerange len=19"
 }
 
-@test "project manifest: one probe per event, with semaphore and 5-byte nop (usdt_demo)" {
+@test "project manifest: one probe per event + the batch probe, with semaphore and 5-byte nop (usdt_demo)" {
 	[[ -x $OUTPUT/tests/usdt_demo ]] || flunk "usdt_demo not built"
 	run python3 "$ROOT/tests/usdt_notes.py" "$OUTPUT/tests/usdt_demo"
 	assert_success
 	local n
-	n=$(grep -c '<event ' "$MANIFEST")
+	n=$(($(grep -c '<event ' "$MANIFEST") + 1))	# + clretw:batch
 	assert_line "probes $n unique $n with-semaphore $n semaphore-in-.probes $n nop5-sites $n"
+	[[ $output == *"clretw:batch "*"site=0f1f440000"* ]] || flunk "no clretw:batch probe"
 }
 
 @test "golden files: project manifest output is unchanged (regenerate: scripts/regen-golden.sh)" {
@@ -177,8 +180,9 @@ EOF
 	run python3 "$ROOT/tests/usdt_notes.py" "$d/libprov.so"
 	assert_success
 	local n
-	n=$(grep -c '<event ' "$MANIFEST")
+	n=$(($(grep -c '<event ' "$MANIFEST") + 1))	# + clretw:batch
 	assert_line "probes $n unique $n with-semaphore $n semaphore-in-.probes $n nop5-sites $n"
+	[[ $output == *"clretw:batch "*"site=0f1f440000"* ]] || flunk "no clretw:batch probe"
 	# C++ runtimes can include the header
 	printf '#include "clretw_provider.h"\nint f(void) { return EventXplatEnabledGCStart_V2() + (int)FireEtXplatGCStart_V2(1, 2, 3, 4, 5, 6); }\n' >"$d/x.cc"
 	if command -v g++ >/dev/null; then

@@ -484,7 +484,9 @@ static void emit_c_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 		" * void fn(const char *provider, const char *symbol, const void *payload,\n"
 		" *         unsigned int len, const GUID *activity, const GUID *related);\n"
 		" */\n", up);
-	fprintf(f, "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
+	fprintf(f, "/* sched_getcpu() of the batched mode */\n"
+		"#ifndef _GNU_SOURCE\n#define _GNU_SOURCE\n#endif\n"
+		"#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n\n"
 		"#include \"%s_provider.h\"\n\n"
 		"#define _SDT_HAS_SEMAPHORES 1\n#include <sys/sdt.h>\n"
 		"/* architecture decision 12: 5-byte nop probe sites (0f 1f 44 00 00) */\n"

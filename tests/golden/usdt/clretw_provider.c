@@ -12,6 +12,10 @@
  * void fn(const char *provider, const char *symbol, const void *payload,
  *         unsigned int len, const GUID *activity, const GUID *related);
  */
+/* sched_getcpu() of the batched mode */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,11 +79,18 @@ __attribute__((noinline)) static void clretw__nonleaf(void)
 }
 
 #define CLRETW__PROBE(prov, name, buf, len) do {					\
+	clretw__batch_sync();						\
 	const GUID *a__ = (clretw__act_set & 1) ? &clretw__act : NULL;		\
 	const GUID *r__ = (clretw__act_set & 2) ? &clretw__rel : NULL;		\
 	CLRETW__HOOK(prov, name, buf, len, a__, r__);				\
 	STAP_PROBE4(prov, name, (const void *)(buf), (unsigned int)(len), a__, r__); \
 	clretw__nonleaf();							\
+} while (0)
+
+#define CLRETW__BATCH_DONE(prov, name, p, len) do {				\
+	CLRETW__HOOK(prov, name, p, len, (clretw__act_set & 1) ? &clretw__act : NULL, \
+		    (clretw__act_set & 2) ? &clretw__rel : NULL);		\
+	clretw__batch_commit();						\
 } while (0)
 
 static inline __attribute__((unused)) unsigned char *clretw__u8(unsigned char *p, uint8_t v)
@@ -183,6 +194,319 @@ static ULONG clretw__drop(unsigned long long *counter)
 {
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 	return ERROR_WRITE_FAULT;
+}
+
+#define CLRETW__BATCH_N 64
+#define CLRETW__BATCH_CTL clretw_batch_ctl
+#define CLRETW__BATCH_SEMA clretw_batch_semaphore
+#define CLRETW__BATCH_PROBE(d, l, t, s, c) STAP_PROBE5(clretw, batch, d, l, t, s, c)
+
+/*
+ * Batched events (usdt/README.md "Batched mode").
+ *
+ * A tracer that wants an event without a per-event trap sets the event's
+ * byte in <prefix>_batch_ctl.mask (found by its ELF symbol, written into
+ * the process as the kernel writes a semaphore) and attaches the event's
+ * probe as usual, which raises its semaphore.  The traced path then writes
+ * the record into this thread's buffer instead of reaching the probe site:
+ *
+ *   u64 timestamp (CLOCK_MONOTONIC ns), u16 event (index into
+ *   <prefix>_batch_events), u16 CPU, u16 flags (1 activity id, 2 related
+ *   id), u16 payload length, [16-byte activity id] [16-byte related id],
+ *   payload (manifest layout), zero padding to 8 bytes.
+ *
+ * One probe, <prefix>:batch(data, len, tid, first_seq, count), hands a
+ * run of records to the tracer: when the buffer is full, before this
+ * thread fires a per-event probe (so a thread's events reach the tracer in
+ * the order it fired them), at thread exit, at process exit, and from a
+ * flusher thread every CLRETW__FLUSH_NS while a tracer is active (a thread
+ * that went quiet still gets its events out), or at once when the tracer
+ * bumps flush_req (it then reads flush_done == flush_req).  Sequence
+ * numbers count a thread's records from 0 per tracer session, so a run the
+ * tracer could not take shows as a gap.
+ *
+ * The owner appends without a lock and publishes (count << 32 | head) with
+ * one release store; whoever flushes holds the buffer's lock, reads that
+ * word, and hands [tail, head) to the probe.  Only the owner, under the
+ * lock, moves head back to 0.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define CLRETW__BATCH_CAP	(60 * 1024)	/* record bytes per thread */
+#define CLRETW__BATCH_MAGIC	0x31435442u	/* "BTC1" */
+#define CLRETW__FLUSH_NS	20000000L	/* flusher period while active */
+#define CLRETW__IDLE_NS		500000000L	/* and while no tracer batches */
+
+struct clretw__batch_ctl {
+	uint32_t magic;
+	uint32_t n_events;
+	uint32_t session;	/* tracer: +1 per session; older records are dropped */
+	uint32_t flush_req;	/* tracer: +1 to have every buffer flushed */
+	uint32_t flush_done;	/* flusher: flush_req it has answered */
+	uint32_t active;	/* tracer: nonzero while it batches */
+	uint32_t cap;		/* CLRETW__BATCH_CAP */
+	uint32_t reserved;
+	uint8_t mask[CLRETW__BATCH_N];	/* nonzero: the event is batched */
+};
+
+volatile struct clretw__batch_ctl CLRETW__BATCH_CTL
+	__attribute__((section(".probes"), used, visibility("default"))) = {
+	.magic = CLRETW__BATCH_MAGIC, .n_events = CLRETW__BATCH_N, .cap = CLRETW__BATCH_CAP,
+};
+unsigned short CLRETW__BATCH_SEMA __attribute__((section(".probes"), visibility("hidden")));
+
+struct clretw__tbuf {
+	uint64_t hs;		/* records << 32 | head; the owner's release store */
+	uint32_t tail, tail_seq;	/* under lock */
+	uint32_t tid, session;
+	int lock;
+	struct clretw__tbuf *next, **pprev;
+	unsigned char data[CLRETW__BATCH_CAP] __attribute__((aligned(8)));
+};
+
+static __thread struct clretw__tbuf *clretw__tb;
+static __thread uint64_t clretw__pend_hs;	/* hs once the record is written */
+static pthread_mutex_t clretw__reg_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct clretw__tbuf *clretw__reg;
+static pthread_key_t clretw__key;
+static pthread_once_t clretw__key_once = PTHREAD_ONCE_INIT;
+static pid_t clretw__flusher_pid;	/* process the flusher thread runs in */
+
+#define CLRETW__BATCHED(i) __builtin_expect(CLRETW__BATCH_CTL.mask[i] != 0, 0)
+
+static void clretw__lock(struct clretw__tbuf *b)
+{
+	while (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE))
+		sched_yield();
+}
+
+static void clretw__unlock(struct clretw__tbuf *b)
+{
+	__atomic_store_n(&b->lock, 0, __ATOMIC_RELEASE);
+}
+
+/* Hand [tail, head) to the tracer; the lock is held. */
+__attribute__((noinline)) static void clretw__flush_locked(struct clretw__tbuf *b)
+{
+	uint64_t hs = __atomic_load_n(&b->hs, __ATOMIC_ACQUIRE);
+	uint32_t head = (uint32_t)hs, seq = (uint32_t)(hs >> 32);
+	const unsigned char *run = b->data + b->tail;
+
+	if (head == b->tail || b->session != CLRETW__BATCH_CTL.session)
+		return;
+	CLRETW__BATCH_PROBE(run, head - b->tail, b->tid, b->tail_seq, seq - b->tail_seq);
+	clretw__nonleaf();
+	b->tail = head;
+	b->tail_seq = seq;
+}
+
+static void clretw__flush_all(void)
+{
+	struct clretw__tbuf *b;
+
+	pthread_mutex_lock(&clretw__reg_lock);
+	for (b = clretw__reg; b; b = b->next) {
+		if (__atomic_exchange_n(&b->lock, 1, __ATOMIC_ACQUIRE))
+			continue;	/* its owner is flushing it */
+		clretw__flush_locked(b);
+		clretw__unlock(b);
+	}
+	pthread_mutex_unlock(&clretw__reg_lock);
+}
+
+static void *clretw__flusher(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		uint32_t req = CLRETW__BATCH_CTL.flush_req;
+		struct timespec ts = { 0, CLRETW__BATCH_CTL.active ? CLRETW__FLUSH_NS :
+					  CLRETW__IDLE_NS };
+
+		clretw__flush_all();
+		if (CLRETW__BATCH_CTL.flush_done != req)
+			CLRETW__BATCH_CTL.flush_done = req;
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
+/* A thread's exit: its last records out, its buffer gone. */
+static void clretw__tb_exit(void *arg)
+{
+	struct clretw__tbuf *b = arg;
+
+	clretw__lock(b);
+	clretw__flush_locked(b);
+	clretw__unlock(b);
+	pthread_mutex_lock(&clretw__reg_lock);
+	*b->pprev = b->next;
+	if (b->next)
+		b->next->pprev = b->pprev;
+	pthread_mutex_unlock(&clretw__reg_lock);
+	clretw__tb = NULL;
+	free(b);
+}
+
+/* After fork(): the parent's buffers are not ours, its flusher did not come along. */
+static void clretw__after_fork(void)
+{
+	struct clretw__tbuf *b = clretw__tb;
+
+	clretw__reg = NULL;
+	clretw__flusher_pid = 0;
+	pthread_mutex_init(&clretw__reg_lock, NULL);
+	if (!b)
+		return;
+	b->hs = (uint64_t)0;
+	b->tail = b->tail_seq = 0;
+	b->lock = 0;
+	b->tid = (uint32_t)syscall(SYS_gettid);
+	b->next = NULL;
+	b->pprev = &clretw__reg;
+	clretw__reg = b;
+}
+
+static void clretw__make_key(void)
+{
+	if (pthread_key_create(&clretw__key, clretw__tb_exit) == 0)
+		pthread_atfork(NULL, NULL, clretw__after_fork);
+}
+
+__attribute__((destructor)) static void clretw__batch_exit(void)
+{
+	clretw__flush_all();
+}
+
+static void clretw__start_flusher(void)
+{
+	pid_t pid = getpid();
+	pthread_attr_t a;
+	pthread_t t;
+
+	if (__atomic_exchange_n(&clretw__flusher_pid, pid, __ATOMIC_ACQ_REL) == pid)
+		return;
+	pthread_attr_init(&a);
+	pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+	pthread_attr_setstacksize(&a, 64 * 1024);
+	if (pthread_create(&t, &a, clretw__flusher, NULL))
+		clretw__flusher_pid = 0;
+	pthread_attr_destroy(&a);
+}
+
+__attribute__((noinline, cold)) static struct clretw__tbuf *clretw__tb_new(void)
+{
+	struct clretw__tbuf *b;
+
+	pthread_once(&clretw__key_once, clretw__make_key);
+	b = aligned_alloc(64, (sizeof(*b) + 63) & ~(size_t)63);
+	if (!b)
+		return NULL;
+	memset(b, 0, offsetof(struct clretw__tbuf, data));
+	b->tid = (uint32_t)syscall(SYS_gettid);
+	b->session = CLRETW__BATCH_CTL.session;
+	pthread_setspecific(clretw__key, b);
+	pthread_mutex_lock(&clretw__reg_lock);
+	b->next = clretw__reg;
+	if (b->next)
+		b->next->pprev = &b->next;
+	b->pprev = &clretw__reg;
+	clretw__reg = b;
+	pthread_mutex_unlock(&clretw__reg_lock);
+	clretw__tb = b;
+	return b;
+}
+
+/* A new tracer session: what the buffer holds belongs to an older one. */
+__attribute__((noinline, cold)) static void clretw__restart(struct clretw__tbuf *b,
+							    uint32_t session)
+{
+	clretw__lock(b);
+	__atomic_store_n(&b->hs, 0, __ATOMIC_RELEASE);
+	b->tail = b->tail_seq = 0;
+	b->session = session;
+	clretw__unlock(b);
+}
+
+/* Full: flush, and start over at 0 (the owner only, under the lock). */
+__attribute__((noinline)) static void clretw__flush_full(struct clretw__tbuf *b)
+{
+	uint32_t seq;
+
+	clretw__lock(b);
+	clretw__flush_locked(b);
+	seq = (uint32_t)(b->hs >> 32);
+	__atomic_store_n(&b->hs, (uint64_t)seq << 32, __ATOMIC_RELEASE);
+	b->tail = 0;
+	b->tail_seq = seq;
+	clretw__unlock(b);
+}
+
+/* Before a per-event probe: this thread's batched records go first. */
+static inline void clretw__batch_sync(void)
+{
+	struct clretw__tbuf *b = clretw__tb;
+
+	if (b && (uint32_t)__atomic_load_n(&b->hs, __ATOMIC_RELAXED) != b->tail) {
+		clretw__lock(b);
+		clretw__flush_locked(b);
+		clretw__unlock(b);
+	}
+}
+
+/* Room for an event of len payload bytes in this thread's buffer, its
+ * header written; the payload goes at the pointer returned, then
+ * clretw__batch_commit().  NULL: fire the probe instead. */
+static unsigned char *clretw__batch_reserve(unsigned idx, size_t len)
+{
+	struct clretw__tbuf *b = clretw__tb;
+	unsigned ids = clretw__act_set & 3;
+	uint16_t h[4] = { (uint16_t)idx, (uint16_t)sched_getcpu(), (uint16_t)ids,
+			  (uint16_t)len };
+	uint32_t need, head;
+	struct timespec ts;
+	unsigned char *r;
+	uint64_t t;
+
+	need = (uint32_t)((16 + (ids & 1) * 16 + (ids >> 1) * 16 + len + 7) & ~(size_t)7);
+	if (len > CLRETW__BATCH_CAP || need > CLRETW__BATCH_CAP)
+		return NULL;
+	if (__builtin_expect(!b, 0) && !(b = clretw__tb_new()))
+		return NULL;
+	if (__builtin_expect(clretw__flusher_pid == 0, 0))
+		clretw__start_flusher();
+	if (__builtin_expect(b->session != CLRETW__BATCH_CTL.session, 0))
+		clretw__restart(b, CLRETW__BATCH_CTL.session);
+	head = (uint32_t)b->hs;
+	if (head + need > CLRETW__BATCH_CAP) {
+		clretw__flush_full(b);
+		head = 0;
+	}
+	r = b->data + head;
+	memset(r + need - 8, 0, 8);	/* the padding */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	memcpy(r, &t, 8);
+	memcpy(r + 8, h, 8);
+	r += 16;
+	if (ids & 1) {
+		memcpy(r, &clretw__act, 16);
+		r += 16;
+	}
+	if (ids & 2) {
+		memcpy(r, &clretw__rel, 16);
+		r += 16;
+	}
+	clretw__pend_hs = (((b->hs >> 32) + 1) << 32) | (head + need);
+	return r;
+}
+
+static inline void clretw__batch_commit(void)
+{
+	__atomic_store_n(&clretw__tb->hs, clretw__pend_hs, __ATOMIC_RELEASE);
 }
 
 static size_t clretw__elen_BulkType_Values(const BulkType_Values *e)
@@ -1644,6 +1968,15 @@ ULONG clretw__fire_RuntimeInformationStart(
 	len__ = clretw__len_DotNETRuntime_RuntimeInformation(ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(0)) {
+		unsigned char *p__ = clretw__batch_reserve(0, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_RuntimeInformation(p__, ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
+			CLRETW__BATCH_DONE(DotNETRuntime, RuntimeInformationStart, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -1687,6 +2020,15 @@ ULONG clretw__fire_GCTriggered(
 {
 	unsigned char buf__[6];
 
+	if (CLRETW__BATCHED(1)) {
+		unsigned char *p__ = clretw__batch_reserve(1, 6);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCTriggered(p__, Reason, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCTriggered, p__, 6);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCTriggered(buf__, Reason, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, GCTriggered, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -1714,6 +2056,15 @@ ULONG clretw__fire_GCStart_V2(
 {
 	unsigned char buf__[26];
 
+	if (CLRETW__BATCHED(2)) {
+		unsigned char *p__ = clretw__batch_reserve(2, 26);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCStart_V2(p__, Count, Depth, Reason, Type, ClrInstanceID, ClientSequenceNumber);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCStart_V2, p__, 26);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCStart_V2(buf__, Count, Depth, Reason, Type, ClrInstanceID, ClientSequenceNumber);
 	CLRETW__PROBE(DotNETRuntime, GCStart_V2, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -1742,6 +2093,15 @@ ULONG clretw__fire_GCEnd_V1(
 {
 	unsigned char buf__[10];
 
+	if (CLRETW__BATCHED(3)) {
+		unsigned char *p__ = clretw__batch_reserve(3, 10);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCEnd_V1(p__, Count, Depth, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCEnd_V1, p__, 10);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCEnd_V1(buf__, Count, Depth, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, GCEnd_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -1780,6 +2140,15 @@ ULONG clretw__fire_GCHeapStats_V2(
 {
 	unsigned char buf__[110];
 
+	if (CLRETW__BATCHED(4)) {
+		unsigned char *p__ = clretw__batch_reserve(4, 110);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCHeapStats_V2(p__, GenerationSize0, TotalPromotedSize0, GenerationSize1, TotalPromotedSize1, GenerationSize2, TotalPromotedSize2, GenerationSize3, TotalPromotedSize3, FinalizationPromotedSize, FinalizationPromotedCount, PinnedObjectCount, SinkBlockCount, GCHandleCount, ClrInstanceID, GenerationSize4, TotalPromotedSize4);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCHeapStats_V2, p__, 110);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCHeapStats_V2(buf__, GenerationSize0, TotalPromotedSize0, GenerationSize1, TotalPromotedSize1, GenerationSize2, TotalPromotedSize2, GenerationSize3, TotalPromotedSize3, FinalizationPromotedSize, FinalizationPromotedCount, PinnedObjectCount, SinkBlockCount, GCHandleCount, ClrInstanceID, GenerationSize4, TotalPromotedSize4);
 	CLRETW__PROBE(DotNETRuntime, GCHeapStats_V2, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -1826,6 +2195,15 @@ ULONG clretw__fire_GCAllocationTick_V2(
 	len__ = clretw__len_DotNETRuntime_GCAllocationTick_V2(AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(5)) {
+		unsigned char *p__ = clretw__batch_reserve(5, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCAllocationTick_V2(p__, AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCAllocationTick_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -1871,6 +2249,15 @@ ULONG clretw__fire_GCAllocationTick_V3(
 	len__ = clretw__len_DotNETRuntime_GCAllocationTick_V3(AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex, Address);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(6)) {
+		unsigned char *p__ = clretw__batch_reserve(6, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCAllocationTick_V3(p__, AllocationAmount, AllocationKind, ClrInstanceID, AllocationAmount64, TypeID, TypeName, HeapIndex, Address);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCAllocationTick_V3, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -1908,6 +2295,15 @@ ULONG clretw__fire_GCSuspendEEBegin_V1(
 {
 	unsigned char buf__[10];
 
+	if (CLRETW__BATCHED(7)) {
+		unsigned char *p__ = clretw__batch_reserve(7, 10);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCSuspendEE_V1(p__, Reason, Count, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCSuspendEEBegin_V1, p__, 10);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCSuspendEE_V1(buf__, Reason, Count, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, GCSuspendEEBegin_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -1931,6 +2327,15 @@ ULONG clretw__fire_GCSuspendEEEnd_V1(
 {
 	unsigned char buf__[2];
 
+	if (CLRETW__BATCHED(8)) {
+		unsigned char *p__ = clretw__batch_reserve(8, 2);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCNoUserData(p__, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCSuspendEEEnd_V1, p__, 2);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCNoUserData(buf__, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, GCSuspendEEEnd_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -1952,6 +2357,15 @@ ULONG clretw__fire_GCRestartEEBegin_V1(
 {
 	unsigned char buf__[2];
 
+	if (CLRETW__BATCHED(9)) {
+		unsigned char *p__ = clretw__batch_reserve(9, 2);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCNoUserData(p__, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCRestartEEBegin_V1, p__, 2);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCNoUserData(buf__, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, GCRestartEEBegin_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -1973,6 +2387,15 @@ ULONG clretw__fire_GCRestartEEEnd_V1(
 {
 	unsigned char buf__[2];
 
+	if (CLRETW__BATCHED(10)) {
+		unsigned char *p__ = clretw__batch_reserve(10, 2);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCNoUserData(p__, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCRestartEEEnd_V1, p__, 2);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCNoUserData(buf__, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, GCRestartEEEnd_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -2004,6 +2427,15 @@ ULONG clretw__fire_GCGlobalHeapHistory_V3(
 {
 	unsigned char buf__[46];
 
+	if (CLRETW__BATCHED(11)) {
+		unsigned char *p__ = clretw__batch_reserve(11, 46);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCGlobalHeap_V3(p__, FinalYoungestDesired, NumHeaps, CondemnedGeneration, Gen0ReductionCount, Reason, GlobalMechanisms, ClrInstanceID, PauseMode, MemoryPressure, CondemnReasons0, CondemnReasons1);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCGlobalHeapHistory_V3, p__, 46);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_GCGlobalHeap_V3(buf__, FinalYoungestDesired, NumHeaps, CondemnedGeneration, Gen0ReductionCount, Reason, GlobalMechanisms, ClrInstanceID, PauseMode, MemoryPressure, CondemnReasons0, CondemnReasons1);
 	CLRETW__PROBE(DotNETRuntime, GCGlobalHeapHistory_V3, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -2042,6 +2474,15 @@ ULONG clretw__fire_GCDynamicEvent(
 	len__ = clretw__len_DotNETRuntime_GCDynamicEvent(Name, DataSize, Data, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(12)) {
+		unsigned char *p__ = clretw__batch_reserve(12, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_GCDynamicEvent(p__, Name, DataSize, Data, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, GCDynamicEvent, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2082,6 +2523,15 @@ ULONG clretw__fire_BulkType(
 	len__ = clretw__len_DotNETRuntime_BulkType(Count, ClrInstanceID, Values_ElementSize, Values);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(13)) {
+		unsigned char *p__ = clretw__batch_reserve(13, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_BulkType(p__, Count, ClrInstanceID, Values_ElementSize, Values);
+			CLRETW__BATCH_DONE(DotNETRuntime, BulkType, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2124,6 +2574,15 @@ ULONG clretw__fire_MethodJittingStarted_V1(
 	len__ = clretw__len_DotNETRuntime_MethodJittingStarted_V1(MethodID, ModuleID, MethodToken, MethodILSize, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(14)) {
+		unsigned char *p__ = clretw__batch_reserve(14, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_MethodJittingStarted_V1(p__, MethodID, ModuleID, MethodToken, MethodILSize, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, MethodJittingStarted_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2166,6 +2625,15 @@ ULONG clretw__fire_MethodLoad_V2(
 {
 	unsigned char buf__[46];
 
+	if (CLRETW__BATCHED(15)) {
+		unsigned char *p__ = clretw__batch_reserve(15, 46);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_MethodLoadUnload_V2(p__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, ClrInstanceID, ReJITID);
+			CLRETW__BATCH_DONE(DotNETRuntime, MethodLoad_V2, p__, 46);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_MethodLoadUnload_V2(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, ClrInstanceID, ReJITID);
 	CLRETW__PROBE(DotNETRuntime, MethodLoad_V2, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -2201,6 +2669,15 @@ ULONG clretw__fire_MethodUnload_V2(
 {
 	unsigned char buf__[46];
 
+	if (CLRETW__BATCHED(16)) {
+		unsigned char *p__ = clretw__batch_reserve(16, 46);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_MethodLoadUnload_V2(p__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, ClrInstanceID, ReJITID);
+			CLRETW__BATCH_DONE(DotNETRuntime, MethodUnload_V2, p__, 46);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_MethodLoadUnload_V2(buf__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, ClrInstanceID, ReJITID);
 	CLRETW__PROBE(DotNETRuntime, MethodUnload_V2, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -2243,6 +2720,15 @@ ULONG clretw__fire_MethodLoadVerbose_V2(
 	len__ = clretw__len_DotNETRuntime_MethodLoadUnloadVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(17)) {
+		unsigned char *p__ = clretw__batch_reserve(17, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_MethodLoadUnloadVerbose_V2(p__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+			CLRETW__BATCH_DONE(DotNETRuntime, MethodLoadVerbose_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2295,6 +2781,15 @@ ULONG clretw__fire_MethodUnloadVerbose_V2(
 	len__ = clretw__len_DotNETRuntime_MethodLoadUnloadVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(18)) {
+		unsigned char *p__ = clretw__batch_reserve(18, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_MethodLoadUnloadVerbose_V2(p__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+			CLRETW__BATCH_DONE(DotNETRuntime, MethodUnloadVerbose_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2343,6 +2838,15 @@ ULONG clretw__fire_MethodILToNativeMap(
 	len__ = clretw__len_DotNETRuntime_MethodILToNativeMap(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(19)) {
+		unsigned char *p__ = clretw__batch_reserve(19, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_MethodILToNativeMap(p__, MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, MethodILToNativeMap, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2393,6 +2897,15 @@ ULONG clretw__fire_ModuleLoad_V2(
 	len__ = clretw__len_DotNETRuntime_ModuleLoadUnload_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(20)) {
+		unsigned char *p__ = clretw__batch_reserve(20, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ModuleLoadUnload_V2(p__, ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+			CLRETW__BATCH_DONE(DotNETRuntime, ModuleLoad_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2449,6 +2962,15 @@ ULONG clretw__fire_ModuleUnload_V2(
 	len__ = clretw__len_DotNETRuntime_ModuleLoadUnload_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(21)) {
+		unsigned char *p__ = clretw__batch_reserve(21, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ModuleLoadUnload_V2(p__, ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+			CLRETW__BATCH_DONE(DotNETRuntime, ModuleUnload_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2498,6 +3020,15 @@ ULONG clretw__fire_AssemblyLoad_V1(
 	len__ = clretw__len_DotNETRuntime_AssemblyLoadUnload_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(22)) {
+		unsigned char *p__ = clretw__batch_reserve(22, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_AssemblyLoadUnload_V1(p__, AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, AssemblyLoad_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2540,6 +3071,15 @@ ULONG clretw__fire_AssemblyUnload_V1(
 	len__ = clretw__len_DotNETRuntime_AssemblyLoadUnload_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(23)) {
+		unsigned char *p__ = clretw__batch_reserve(23, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_AssemblyLoadUnload_V1(p__, AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, AssemblyUnload_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2584,6 +3124,15 @@ ULONG clretw__fire_DomainModuleLoad_V1(
 	len__ = clretw__len_DotNETRuntime_DomainModuleLoadUnload_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(24)) {
+		unsigned char *p__ = clretw__batch_reserve(24, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_DomainModuleLoadUnload_V1(p__, ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, DomainModuleLoad_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2627,6 +3176,15 @@ ULONG clretw__fire_AppDomainLoad_V1(
 	len__ = clretw__len_DotNETRuntime_AppDomainLoadUnload_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(25)) {
+		unsigned char *p__ = clretw__batch_reserve(25, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_AppDomainLoadUnload_V1(p__, AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, AppDomainLoad_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2667,6 +3225,15 @@ ULONG clretw__fire_AppDomainUnload_V1(
 	len__ = clretw__len_DotNETRuntime_AppDomainLoadUnload_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(26)) {
+		unsigned char *p__ = clretw__batch_reserve(26, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_AppDomainLoadUnload_V1(p__, AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, AppDomainUnload_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2708,6 +3275,15 @@ ULONG clretw__fire_ExceptionThrown_V1(
 	len__ = clretw__len_DotNETRuntime_Exception(ExceptionType, ExceptionMessage, ExceptionEIP, ExceptionHRESULT, ExceptionFlags, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(27)) {
+		unsigned char *p__ = clretw__batch_reserve(27, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_Exception(p__, ExceptionType, ExceptionMessage, ExceptionEIP, ExceptionHRESULT, ExceptionFlags, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ExceptionThrown_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2738,6 +3314,14 @@ unsigned short DotNETRuntime_ExceptionThrownStop_semaphore __attribute__((sectio
 __attribute__((noinline, cold))
 ULONG clretw__fire_ExceptionThrownStop(void)
 {
+	if (CLRETW__BATCHED(28)) {
+		unsigned char *p__ = clretw__batch_reserve(28, 0);
+
+		if (p__) {
+			CLRETW__BATCH_DONE(DotNETRuntime, ExceptionThrownStop, p__, 0);
+			return ERROR_SUCCESS;
+		}
+	}
 	CLRETW__PROBE(DotNETRuntime, ExceptionThrownStop, NULL, 0);
 	return ERROR_SUCCESS;
 }
@@ -2764,6 +3348,15 @@ ULONG clretw__fire_ExceptionCatchStart(
 	len__ = clretw__len_DotNETRuntime_ExceptionHandling(EntryEIP, MethodID, MethodName, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(29)) {
+		unsigned char *p__ = clretw__batch_reserve(29, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ExceptionHandling(p__, EntryEIP, MethodID, MethodName, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ExceptionCatchStart, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2792,6 +3385,14 @@ unsigned short DotNETRuntime_ExceptionCatchStop_semaphore __attribute__((section
 __attribute__((noinline, cold))
 ULONG clretw__fire_ExceptionCatchStop(void)
 {
+	if (CLRETW__BATCHED(30)) {
+		unsigned char *p__ = clretw__batch_reserve(30, 0);
+
+		if (p__) {
+			CLRETW__BATCH_DONE(DotNETRuntime, ExceptionCatchStop, p__, 0);
+			return ERROR_SUCCESS;
+		}
+	}
 	CLRETW__PROBE(DotNETRuntime, ExceptionCatchStop, NULL, 0);
 	return ERROR_SUCCESS;
 }
@@ -2818,6 +3419,15 @@ ULONG clretw__fire_ExceptionFinallyStart(
 	len__ = clretw__len_DotNETRuntime_ExceptionHandling(EntryEIP, MethodID, MethodName, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(31)) {
+		unsigned char *p__ = clretw__batch_reserve(31, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ExceptionHandling(p__, EntryEIP, MethodID, MethodName, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ExceptionFinallyStart, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2846,6 +3456,14 @@ unsigned short DotNETRuntime_ExceptionFinallyStop_semaphore __attribute__((secti
 __attribute__((noinline, cold))
 ULONG clretw__fire_ExceptionFinallyStop(void)
 {
+	if (CLRETW__BATCHED(32)) {
+		unsigned char *p__ = clretw__batch_reserve(32, 0);
+
+		if (p__) {
+			CLRETW__BATCH_DONE(DotNETRuntime, ExceptionFinallyStop, p__, 0);
+			return ERROR_SUCCESS;
+		}
+	}
 	CLRETW__PROBE(DotNETRuntime, ExceptionFinallyStop, NULL, 0);
 	return ERROR_SUCCESS;
 }
@@ -2872,6 +3490,15 @@ ULONG clretw__fire_ExceptionFilterStart(
 	len__ = clretw__len_DotNETRuntime_ExceptionHandling(EntryEIP, MethodID, MethodName, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(33)) {
+		unsigned char *p__ = clretw__batch_reserve(33, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ExceptionHandling(p__, EntryEIP, MethodID, MethodName, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ExceptionFilterStart, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -2900,6 +3527,14 @@ unsigned short DotNETRuntime_ExceptionFilterStop_semaphore __attribute__((sectio
 __attribute__((noinline, cold))
 ULONG clretw__fire_ExceptionFilterStop(void)
 {
+	if (CLRETW__BATCHED(34)) {
+		unsigned char *p__ = clretw__batch_reserve(34, 0);
+
+		if (p__) {
+			CLRETW__BATCH_DONE(DotNETRuntime, ExceptionFilterStop, p__, 0);
+			return ERROR_SUCCESS;
+		}
+	}
 	CLRETW__PROBE(DotNETRuntime, ExceptionFilterStop, NULL, 0);
 	return ERROR_SUCCESS;
 }
@@ -2920,6 +3555,15 @@ ULONG clretw__fire_ContentionStart_V1(
 {
 	unsigned char buf__[3];
 
+	if (CLRETW__BATCHED(35)) {
+		unsigned char *p__ = clretw__batch_reserve(35, 3);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_Contention(p__, ContentionFlags, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ContentionStart_V1, p__, 3);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_Contention(buf__, ContentionFlags, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, ContentionStart_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -2944,6 +3588,15 @@ ULONG clretw__fire_ContentionStop_V1(
 {
 	unsigned char buf__[11];
 
+	if (CLRETW__BATCHED(36)) {
+		unsigned char *p__ = clretw__batch_reserve(36, 11);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ContentionStop_V1(p__, ContentionFlags, ClrInstanceID, DurationNs);
+			CLRETW__BATCH_DONE(DotNETRuntime, ContentionStop_V1, p__, 11);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_ContentionStop_V1(buf__, ContentionFlags, ClrInstanceID, DurationNs);
 	CLRETW__PROBE(DotNETRuntime, ContentionStop_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -2969,6 +3622,15 @@ ULONG clretw__fire_ThreadPoolWorkerThreadStart(
 {
 	unsigned char buf__[10];
 
+	if (CLRETW__BATCHED(37)) {
+		unsigned char *p__ = clretw__batch_reserve(37, 10);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ThreadPoolWorkerThread(p__, ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ThreadPoolWorkerThreadStart, p__, 10);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_ThreadPoolWorkerThread(buf__, ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadStart, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -2994,6 +3656,15 @@ ULONG clretw__fire_ThreadPoolWorkerThreadStop(
 {
 	unsigned char buf__[10];
 
+	if (CLRETW__BATCHED(38)) {
+		unsigned char *p__ = clretw__batch_reserve(38, 10);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ThreadPoolWorkerThread(p__, ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ThreadPoolWorkerThreadStop, p__, 10);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_ThreadPoolWorkerThread(buf__, ActiveWorkerThreadCount, RetiredWorkerThreadCount, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadStop, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -3018,6 +3689,15 @@ ULONG clretw__fire_ThreadPoolWorkerThreadAdjustmentSample(
 {
 	unsigned char buf__[10];
 
+	if (CLRETW__BATCHED(39)) {
+		unsigned char *p__ = clretw__batch_reserve(39, 10);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentSample(p__, Throughput, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentSample, p__, 10);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentSample(buf__, Throughput, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentSample, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -3043,6 +3723,15 @@ ULONG clretw__fire_ThreadPoolWorkerThreadAdjustmentAdjustment(
 {
 	unsigned char buf__[18];
 
+	if (CLRETW__BATCHED(40)) {
+		unsigned char *p__ = clretw__batch_reserve(40, 18);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentAdjustment(p__, AverageThroughput, NewWorkerThreadCount, Reason, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentAdjustment, p__, 18);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentAdjustment(buf__, AverageThroughput, NewWorkerThreadCount, Reason, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentAdjustment, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -3077,6 +3766,15 @@ ULONG clretw__fire_ThreadPoolWorkerThreadAdjustmentStats(
 {
 	unsigned char buf__[76];
 
+	if (CLRETW__BATCHED(41)) {
+		unsigned char *p__ = clretw__batch_reserve(41, 76);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentStats(p__, Duration, Throughput, ThreadWave, ThroughputWave, ThroughputErrorEstimate, AverageThroughputErrorEstimate, ThroughputRatio, Confidence, NewControlSetting, NewThreadWaveMagnitude, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentStats, p__, 76);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_ThreadPoolWorkerThreadAdjustmentStats(buf__, Duration, Throughput, ThreadWave, ThroughputWave, ThroughputErrorEstimate, AverageThroughputErrorEstimate, ThroughputRatio, Confidence, NewControlSetting, NewThreadWaveMagnitude, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, ThreadPoolWorkerThreadAdjustmentStats, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -3113,6 +3811,15 @@ ULONG clretw__fire_ThreadCreated(
 {
 	unsigned char buf__[30];
 
+	if (CLRETW__BATCHED(42)) {
+		unsigned char *p__ = clretw__batch_reserve(42, 30);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ThreadCreated(p__, ManagedThreadID, AppDomainID, Flags, ManagedThreadIndex, OSThreadID, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ThreadCreated, p__, 30);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_ThreadCreated(buf__, ManagedThreadID, AppDomainID, Flags, ManagedThreadIndex, OSThreadID, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, ThreadCreated, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -3141,6 +3848,15 @@ ULONG clretw__fire_ThreadTerminated(
 {
 	unsigned char buf__[18];
 
+	if (CLRETW__BATCHED(43)) {
+		unsigned char *p__ = clretw__batch_reserve(43, 18);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ThreadTerminatedOrTransition(p__, ManagedThreadID, AppDomainID, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntime, ThreadTerminated, p__, 18);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntime_ThreadTerminatedOrTransition(buf__, ManagedThreadID, AppDomainID, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntime, ThreadTerminated, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -3172,6 +3888,15 @@ ULONG clretw__fire_CLRStackWalk(
 	len__ = clretw__len_DotNETRuntime_ClrStackWalk(ClrInstanceID, Reserved1, Reserved2, FrameCount, Stack);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(44)) {
+		unsigned char *p__ = clretw__batch_reserve(44, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntime_ClrStackWalk(p__, ClrInstanceID, Reserved1, Reserved2, FrameCount, Stack);
+			CLRETW__BATCH_DONE(DotNETRuntime, CLRStackWalk, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -3720,6 +4445,15 @@ ULONG clretw__fire_MethodDCStartVerbose_V1(
 	len__ = clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(45)) {
+		unsigned char *p__ = clretw__batch_reserve(45, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(p__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, MethodDCStartVerbose_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -3770,6 +4504,15 @@ ULONG clretw__fire_MethodDCEndVerbose_V1(
 	len__ = clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(46)) {
+		unsigned char *p__ = clretw__batch_reserve(46, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V1(p__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, MethodDCEndVerbose_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -3821,6 +4564,15 @@ ULONG clretw__fire_MethodDCStartVerbose_V2(
 	len__ = clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(47)) {
+		unsigned char *p__ = clretw__batch_reserve(47, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(p__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, MethodDCStartVerbose_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -3873,6 +4625,15 @@ ULONG clretw__fire_MethodDCEndVerbose_V2(
 	len__ = clretw__len_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(48)) {
+		unsigned char *p__ = clretw__batch_reserve(48, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_MethodLoadUnloadRundownVerbose_V2(p__, MethodID, ModuleID, MethodStartAddress, MethodSize, MethodToken, MethodFlags, MethodNamespace, MethodName, MethodSignature, ClrInstanceID, ReJITID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, MethodDCEndVerbose_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -3921,6 +4682,15 @@ ULONG clretw__fire_MethodDCStartILToNativeMap(
 	len__ = clretw__len_DotNETRuntimeRundown_MethodILToNativeMapRundown(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(49)) {
+		unsigned char *p__ = clretw__batch_reserve(49, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_MethodILToNativeMapRundown(p__, MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, MethodDCStartILToNativeMap, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -3965,6 +4735,15 @@ ULONG clretw__fire_MethodDCEndILToNativeMap(
 	len__ = clretw__len_DotNETRuntimeRundown_MethodILToNativeMapRundown(MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(50)) {
+		unsigned char *p__ = clretw__batch_reserve(50, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_MethodILToNativeMapRundown(p__, MethodID, ReJITID, MethodExtent, CountOfMapEntries, ILOffsets, NativeOffsets, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, MethodDCEndILToNativeMap, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4015,6 +4794,15 @@ ULONG clretw__fire_ModuleDCStart_V2(
 	len__ = clretw__len_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(51)) {
+		unsigned char *p__ = clretw__batch_reserve(51, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(p__, ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, ModuleDCStart_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4071,6 +4859,15 @@ ULONG clretw__fire_ModuleDCEnd_V2(
 	len__ = clretw__len_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(52)) {
+		unsigned char *p__ = clretw__batch_reserve(52, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_ModuleLoadUnloadRundown_V2(p__, ModuleID, AssemblyID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID, ManagedPdbSignature, ManagedPdbAge, ManagedPdbBuildPath, NativePdbSignature, NativePdbAge, NativePdbBuildPath);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, ModuleDCEnd_V2, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4120,6 +4917,15 @@ ULONG clretw__fire_AssemblyDCStart_V1(
 	len__ = clretw__len_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(53)) {
+		unsigned char *p__ = clretw__batch_reserve(53, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(p__, AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, AssemblyDCStart_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4162,6 +4968,15 @@ ULONG clretw__fire_AssemblyDCEnd_V1(
 	len__ = clretw__len_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(54)) {
+		unsigned char *p__ = clretw__batch_reserve(54, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_AssemblyLoadUnloadRundown_V1(p__, AssemblyID, AppDomainID, BindingID, AssemblyFlags, FullyQualifiedAssemblyName, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, AssemblyDCEnd_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4206,6 +5021,15 @@ ULONG clretw__fire_DomainModuleDCStart_V1(
 	len__ = clretw__len_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(55)) {
+		unsigned char *p__ = clretw__batch_reserve(55, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(p__, ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, DomainModuleDCStart_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4252,6 +5076,15 @@ ULONG clretw__fire_DomainModuleDCEnd_V1(
 	len__ = clretw__len_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(56)) {
+		unsigned char *p__ = clretw__batch_reserve(56, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_DomainModuleLoadUnloadRundown_V1(p__, ModuleID, AssemblyID, AppDomainID, ModuleFlags, Reserved1, ModuleILPath, ModuleNativePath, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, DomainModuleDCEnd_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4295,6 +5128,15 @@ ULONG clretw__fire_AppDomainDCStart_V1(
 	len__ = clretw__len_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(57)) {
+		unsigned char *p__ = clretw__batch_reserve(57, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(p__, AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, AppDomainDCStart_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4335,6 +5177,15 @@ ULONG clretw__fire_AppDomainDCEnd_V1(
 	len__ = clretw__len_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(58)) {
+		unsigned char *p__ = clretw__batch_reserve(58, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_AppDomainLoadUnloadRundown_V1(p__, AppDomainID, AppDomainFlags, AppDomainName, AppDomainIndex, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, AppDomainDCEnd_V1, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4367,6 +5218,15 @@ ULONG clretw__fire_DCStartInit_V1(
 {
 	unsigned char buf__[2];
 
+	if (CLRETW__BATCHED(59)) {
+		unsigned char *p__ = clretw__batch_reserve(59, 2);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_DCStartEnd(p__, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, DCStartInit_V1, p__, 2);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntimeRundown_DCStartEnd(buf__, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntimeRundown, DCStartInit_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -4388,6 +5248,15 @@ ULONG clretw__fire_DCStartComplete_V1(
 {
 	unsigned char buf__[2];
 
+	if (CLRETW__BATCHED(60)) {
+		unsigned char *p__ = clretw__batch_reserve(60, 2);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_DCStartEnd(p__, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, DCStartComplete_V1, p__, 2);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntimeRundown_DCStartEnd(buf__, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntimeRundown, DCStartComplete_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -4409,6 +5278,15 @@ ULONG clretw__fire_DCEndInit_V1(
 {
 	unsigned char buf__[2];
 
+	if (CLRETW__BATCHED(61)) {
+		unsigned char *p__ = clretw__batch_reserve(61, 2);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_DCStartEnd(p__, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, DCEndInit_V1, p__, 2);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntimeRundown_DCStartEnd(buf__, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntimeRundown, DCEndInit_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -4430,6 +5308,15 @@ ULONG clretw__fire_DCEndComplete_V1(
 {
 	unsigned char buf__[2];
 
+	if (CLRETW__BATCHED(62)) {
+		unsigned char *p__ = clretw__batch_reserve(62, 2);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_DCStartEnd(p__, ClrInstanceID);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, DCEndComplete_V1, p__, 2);
+			return ERROR_SUCCESS;
+		}
+	}
 	clretw__put_DotNETRuntimeRundown_DCStartEnd(buf__, ClrInstanceID);
 	CLRETW__PROBE(DotNETRuntimeRundown, DCEndComplete_V1, buf__, sizeof(buf__));
 	return ERROR_SUCCESS;
@@ -4469,6 +5356,15 @@ ULONG clretw__fire_RuntimeInformationDCStart(
 	len__ = clretw__len_DotNETRuntimeRundown_RuntimeInformationRundown(ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
 	if (len__ > CLRETW_MAX_PAYLOAD)
 		return clretw__drop(&clretw_dropped_oversize);
+	if (CLRETW__BATCHED(63)) {
+		unsigned char *p__ = clretw__batch_reserve(63, len__);
+
+		if (p__) {
+			clretw__put_DotNETRuntimeRundown_RuntimeInformationRundown(p__, ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
+			CLRETW__BATCH_DONE(DotNETRuntimeRundown, RuntimeInformationDCStart, p__, len__);
+			return ERROR_SUCCESS;
+		}
+	}
 	if (len__ > sizeof(stack__)) {
 		buf__ = malloc(len__);
 		if (!buf__)
@@ -4502,4 +5398,72 @@ ULONG FireEtXplatRuntimeInformationDCStart(
 		return ERROR_SUCCESS;
 	return clretw__fire_RuntimeInformationDCStart(ClrInstanceID, Sku, BclMajorVersion, BclMinorVersion, BclBuildNumber, BclQfeNumber, VMMajorVersion, VMMinorVersion, VMBuildNumber, VMQfeNumber, StartupFlags, StartupMode, CommandLine, ComObjectGuid, RuntimeDllPath);
 }
+
+/* batch index -> event, for the tracer's enable mask */
+const char clretw_batch_events[] __attribute__((used, visibility("default"))) =
+	"DotNETRuntime:RuntimeInformationStart\0"
+	"DotNETRuntime:GCTriggered\0"
+	"DotNETRuntime:GCStart_V2\0"
+	"DotNETRuntime:GCEnd_V1\0"
+	"DotNETRuntime:GCHeapStats_V2\0"
+	"DotNETRuntime:GCAllocationTick_V2\0"
+	"DotNETRuntime:GCAllocationTick_V3\0"
+	"DotNETRuntime:GCSuspendEEBegin_V1\0"
+	"DotNETRuntime:GCSuspendEEEnd_V1\0"
+	"DotNETRuntime:GCRestartEEBegin_V1\0"
+	"DotNETRuntime:GCRestartEEEnd_V1\0"
+	"DotNETRuntime:GCGlobalHeapHistory_V3\0"
+	"DotNETRuntime:GCDynamicEvent\0"
+	"DotNETRuntime:BulkType\0"
+	"DotNETRuntime:MethodJittingStarted_V1\0"
+	"DotNETRuntime:MethodLoad_V2\0"
+	"DotNETRuntime:MethodUnload_V2\0"
+	"DotNETRuntime:MethodLoadVerbose_V2\0"
+	"DotNETRuntime:MethodUnloadVerbose_V2\0"
+	"DotNETRuntime:MethodILToNativeMap\0"
+	"DotNETRuntime:ModuleLoad_V2\0"
+	"DotNETRuntime:ModuleUnload_V2\0"
+	"DotNETRuntime:AssemblyLoad_V1\0"
+	"DotNETRuntime:AssemblyUnload_V1\0"
+	"DotNETRuntime:DomainModuleLoad_V1\0"
+	"DotNETRuntime:AppDomainLoad_V1\0"
+	"DotNETRuntime:AppDomainUnload_V1\0"
+	"DotNETRuntime:ExceptionThrown_V1\0"
+	"DotNETRuntime:ExceptionThrownStop\0"
+	"DotNETRuntime:ExceptionCatchStart\0"
+	"DotNETRuntime:ExceptionCatchStop\0"
+	"DotNETRuntime:ExceptionFinallyStart\0"
+	"DotNETRuntime:ExceptionFinallyStop\0"
+	"DotNETRuntime:ExceptionFilterStart\0"
+	"DotNETRuntime:ExceptionFilterStop\0"
+	"DotNETRuntime:ContentionStart_V1\0"
+	"DotNETRuntime:ContentionStop_V1\0"
+	"DotNETRuntime:ThreadPoolWorkerThreadStart\0"
+	"DotNETRuntime:ThreadPoolWorkerThreadStop\0"
+	"DotNETRuntime:ThreadPoolWorkerThreadAdjustmentSample\0"
+	"DotNETRuntime:ThreadPoolWorkerThreadAdjustmentAdjustment\0"
+	"DotNETRuntime:ThreadPoolWorkerThreadAdjustmentStats\0"
+	"DotNETRuntime:ThreadCreated\0"
+	"DotNETRuntime:ThreadTerminated\0"
+	"DotNETRuntime:CLRStackWalk\0"
+	"DotNETRuntimeRundown:MethodDCStartVerbose_V1\0"
+	"DotNETRuntimeRundown:MethodDCEndVerbose_V1\0"
+	"DotNETRuntimeRundown:MethodDCStartVerbose_V2\0"
+	"DotNETRuntimeRundown:MethodDCEndVerbose_V2\0"
+	"DotNETRuntimeRundown:MethodDCStartILToNativeMap\0"
+	"DotNETRuntimeRundown:MethodDCEndILToNativeMap\0"
+	"DotNETRuntimeRundown:ModuleDCStart_V2\0"
+	"DotNETRuntimeRundown:ModuleDCEnd_V2\0"
+	"DotNETRuntimeRundown:AssemblyDCStart_V1\0"
+	"DotNETRuntimeRundown:AssemblyDCEnd_V1\0"
+	"DotNETRuntimeRundown:DomainModuleDCStart_V1\0"
+	"DotNETRuntimeRundown:DomainModuleDCEnd_V1\0"
+	"DotNETRuntimeRundown:AppDomainDCStart_V1\0"
+	"DotNETRuntimeRundown:AppDomainDCEnd_V1\0"
+	"DotNETRuntimeRundown:DCStartInit_V1\0"
+	"DotNETRuntimeRundown:DCStartComplete_V1\0"
+	"DotNETRuntimeRundown:DCEndInit_V1\0"
+	"DotNETRuntimeRundown:DCEndComplete_V1\0"
+	"DotNETRuntimeRundown:RuntimeInformationDCStart\0"
+	"";
 
