@@ -156,6 +156,9 @@ struct collector {
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
 	struct pause_site *pauses;	/* where to pause the runtime before detaching */
 	struct batch *batch;		/* batched in-process events (batch.c) */
+	/* the collector's own CPU time (all threads) and the clock when tracing
+	 * began and when the stop began: start-up and steady state apart */
+	uint64_t cpu_mark[2], wall_mark[2];
 	size_t nr_pauses, cap_pauses;
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
@@ -189,6 +192,7 @@ void collector__free(struct collector *c);
 
 /* ebpf-collect.c: the main loop */
 uint64_t now_ns(void);
+uint64_t self_cpu_ns(void);		/* getrusage(RUSAGE_SELF): user + system */
 int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v);
 int consume_step(struct collector *c, int timeout_ms, uint64_t before);
 void note_losses(struct collector *c);

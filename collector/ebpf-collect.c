@@ -96,6 +96,16 @@ static void sig_usr1(int sig)
 	dump_requested = 1;
 }
 
+uint64_t self_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+}
+
 uint64_t now_ns(void)
 {
 	struct timespec ts;
@@ -879,7 +889,11 @@ static int trace(struct collector *c)
 		env.duration_ns ? " for the given duration" : "",
 		c->rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
 		"--dump-on and exit" : c->rec.path);
+	c->cpu_mark[0] = self_cpu_ns();
+	c->wall_mark[0] = now_ns();
 	err = poll_loop(c);
+	c->cpu_mark[1] = self_cpu_ns();
+	c->wall_mark[1] = now_ns();
 	if (!err) {
 		int stop_err;
 

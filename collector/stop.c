@@ -168,6 +168,21 @@ static int compare_idx(const void *a, const void *b, void *arg)
 	return strcmp(ea->symbol, eb->symbol);
 }
 
+/* Start-up (loading, attaching, first symbol tables), tracing, and the
+ * stop (drain, names, end of file) apart: a short trace is mostly start-up. */
+static void print_cpu(const struct collector *c)
+{
+	uint64_t now = self_cpu_ns();
+	uint64_t traced = c->cpu_mark[1] - c->cpu_mark[0];
+	double secs = (c->wall_mark[1] - c->wall_mark[0]) / 1e9;
+
+	if (!c->wall_mark[1])
+		return;
+	pr_info("collector CPU: start-up %.3f s; while tracing %.3f s in %.1f s (%.2f %% of one "
+		"core); stop and write-out %.3f s\n", c->cpu_mark[0] / 1e9, traced / 1e9, secs,
+		secs > 0 ? traced / 1e7 / secs : 0.0, (now - c->cpu_mark[1]) / 1e9);
+}
+
 /* With sysctl kernel.bpf_stats_enabled=1 the kernel times every program run. */
 static void print_prog_stats(const struct collector *c)
 {
@@ -218,6 +233,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		(unsigned long long)t->kstack_truncated);
 	batch__print(c);
 	print_prog_stats(c);
+	print_cpu(c);
 	pr_info("ring buffer: %llu records, %llu bytes from the runtime provider\n",
 		(unsigned long long)t->submitted, (unsigned long long)t->bytes);
 	if (c->sym)
