@@ -123,7 +123,7 @@ static int read_names(struct collector *c, struct batch_file *f, const char *ope
 			f->table_idx[i] = ev - c->table->events;
 			f->mask[i] = 1;
 			f->n_batched++;
-			pr_debug("%s: %s:%s batched\n", open_path, p, colon + 1);
+			pr_debug("%s: %s batched\n", open_path, p);
 		}
 		p += p < buf + size ? strlen(p) + 1 : 0;
 	}
