@@ -57,9 +57,11 @@ struct batch {
 	uint64_t runs, events, gaps, bad;
 };
 
-/* the high-rate verbose keywords: GCHeapSurvivalAndMovement,
- * GCSampledObjectAllocationHigh, GCHeapDump, Type */
-#define AUTO_KEYWORDS	(0x400000ULL | 0x200000ULL | 0x100000ULL | 0x80000ULL)
+/* The high-rate keywords whose events nobody reads stacks of: Type,
+ * GCHeapDump, GCHeapSurvivalAndMovement, GCHeapAndTypeNames (bulk type,
+ * heap graph and object-movement events, thousands per GC).  The sampled
+ * allocation keywords are not among them: their stacks are the point. */
+#define AUTO_KEYWORDS	(0x80000ULL | 0x100000ULL | 0x400000ULL | 0x1000000ULL)
 
 static bool has_filter(const struct collector *c, const struct ect_event *ev)
 {
@@ -78,7 +80,7 @@ bool batch__wanted(const struct collector *c, const struct ect_event *ev)
 		return false;
 	if (env.batched == BATCH_ALL)
 		return true;
-	return ev->level == 5 && (ev->keywords & AUTO_KEYWORDS);
+	return (ev->keywords & AUTO_KEYWORDS) && !(ev->keywords & ~AUTO_KEYWORDS);
 }
 
 static struct batch *get_batch(struct collector *c)

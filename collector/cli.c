@@ -177,7 +177,8 @@ static const struct argp_option opts[] = {
 	{ "no-user-stack", OPT_NO_USTACK, NULL, 0, "Do not capture user stacks", 0 },
 	{ "batched", OPT_BATCHED, NULL, 0, "Batch every selected runtime event in the runtime's own "
 	  "per-thread buffers (no trap per event; batched events carry no stack).  Default: only "
-	  "the high-rate Verbose ones (keywords 0x80000, 0x100000, 0x200000, 0x400000)", 0 },
+	  "events of the high-rate heap keywords alone (0x80000 Type, 0x100000 GCHeapDump, "
+	  "0x400000 GCHeapSurvivalAndMovement, 0x1000000 GCHeapAndTypeNames)", 0 },
 	{ "no-batched", OPT_NO_BATCHED, NULL, 0, "Every runtime event through its own probe", 0 },
 	{ "stack-helper", OPT_STACK_HELPER, NULL, 0,
 	  "User stacks with bpf_get_stack() instead of the BPF frame-pointer walk", 0 },

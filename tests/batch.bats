@@ -137,7 +137,7 @@ print(n, l)' "$T/$1.jsonl"
 	assert_equal "${BASH_REMATCH[1]}" "$lost"
 }
 
-@test "batched: not by default for GC-keyword events; --batched/--no-batched, the last one wins" {
+@test "batched: not by default for GC-keyword events (only heap-keyword ones); --batched/--no-batched, the last one wins" {
 	require_root
 	probes_trace def -s 64 -n 1000 -t 1 --
 	! grep -q "batched" "$T/def.err" || flunk "batched by default: $(cat "$T/def.err")"

@@ -875,6 +875,8 @@ EOF
 	assert_success
 	trace_note "$T/all.nettrace" placeholder "the caller fires every event once with placeholder values"
 	grep -q "attached 430 of 430 runtime probes in $T/caller" <<<"$stderr" || flunk "$stderr"
+	# by default the 13 events of the high-rate heap keywords alone are batched
+	grep -q "13 events batched in-process in $T/caller" <<<"$stderr" || flunk "$stderr"
 	grep -q "not in the event table" <<<"$stderr" && flunk "$stderr"
 	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$T/all.nettrace" >"$T/all.jsonl" ||
 		flunk "dump --manifest failed"
