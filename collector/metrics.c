@@ -24,7 +24,7 @@
 /* the collector's own numbers, copied on the tracing thread */
 struct health {
 	uint64_t events, bytes;
-	uint64_t rb_drops, payload_faults, nested_drops, filter_drops, oversize;
+	uint64_t rb_drops, payload_faults, nested_drops, filter_drops, oversize, batch_drops;
 	uint64_t kernel_lost, usdt_lost;
 	double ring_fill;
 	uint64_t probes, processes;
@@ -45,7 +45,7 @@ static void render_health(const struct metrics *m, struct mbuf *b)
 		{ "ring_buffer_full", h->rb_drops }, { "payload_fault", h->payload_faults },
 		{ "nested", h->nested_drops }, { "filter", h->filter_drops },
 		{ "oversize", h->oversize }, { "kernel_events", h->kernel_lost },
-		{ "usdt", h->usdt_lost },
+		{ "usdt", h->usdt_lost }, { "batched_run", h->batch_drops },
 	};
 	size_t i;
 
@@ -150,6 +150,7 @@ static void read_health(struct metrics *m, const struct collector *c)
 	h->nested_drops = c->totals.nested_drops;
 	h->filter_drops = c->totals.filter_drops;
 	h->oversize = c->oversize;
+	h->batch_drops = c->totals.batch_drops;	/* events of runs the ring could not take */
 	h->kernel_lost = kernel_events__lost(c->ke);
 	h->usdt_lost = c->ug ? usdt_generic__lost(&c->ug_totals) : 0;
 	h->ring_fill = r && ring__size(r) ? (double)ring__avail_data_size(r) / ring__size(r) : 0;

@@ -227,7 +227,8 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	pr_warn("dropped %llu events (ring buffer full %llu, payload "
 		"over " CE_STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
-		(unsigned long long)(total_lost(t) + c->oversize), (unsigned long long)t->rb_drops,
+		(unsigned long long)(total_lost(t) + c->oversize),
+		(unsigned long long)(t->rb_drops + t->batch_drops),	/* batched: whole runs */
 		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,
 		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
 		(unsigned long long)t->kstack_truncated);
