@@ -110,6 +110,8 @@ struct ce_counters {
 #define CE_BATCH_MAX		(60 * 1024)	/* a run's bytes (CLRETW__BATCH_CAP) */
 #define CE_BATCH_F_ACTIVITY	0x1		/* 16-byte activity id follows */
 #define CE_BATCH_F_RELATED	0x2		/* then the related activity id */
+#define CE_BATCH_F_STACK	0x4		/* then u64 depth (bit 32: truncated) and
+						 * depth return addresses, innermost first */
 
 struct ce_batch_event {
 	__u64 timestamp;	/* CLOCK_MONOTONIC ns, the clock of bpf_ktime_get_ns() */

@@ -38,7 +38,7 @@ struct batch_file {
 	dev_t dev;
 	ino_t ino;
 	uint64_t ctl_off, ctl_addr;	/* file offset; address once mapped (else 0) */
-	uint32_t n_events, n_batched;
+	uint32_t n_events, n_batched, n_stacks;
 	uint32_t *table_idx;		/* batch index -> event table index */
 	uint8_t *mask;
 	bool written, released;
@@ -74,13 +74,21 @@ static bool has_filter(const struct collector *c, const struct ect_event *ev)
 	return false;
 }
 
-bool batch__wanted(const struct collector *c, const struct ect_event *ev)
+/* The mask byte for a selected event: 0 not batched, 1 batched, 3 batched
+ * with the stack the provider walks.  Kernel stacks (--kernel-stack) only
+ * the probe gives; the heap keywords' events go without a stack. */
+static uint8_t batch_mode(const struct collector *c, const struct ect_event *ev)
 {
 	if (env.batched == BATCH_OFF || has_filter(c, ev))
-		return false;
+		return 0;
 	if (env.batched == BATCH_ALL)
-		return true;
+		return env.kstack ? 0 : env.no_ustack ? 1 : 3;
 	return (ev->keywords & AUTO_KEYWORDS) && !(ev->keywords & ~AUTO_KEYWORDS);
+}
+
+bool batch__wanted(const struct collector *c, const struct ect_event *ev)
+{
+	return batch_mode(c, ev) != 0;
 }
 
 static struct batch *get_batch(struct collector *c)
@@ -123,7 +131,8 @@ static int read_names(struct collector *c, struct batch_file *f, const char *ope
 		}
 		if (ev && selection__matches(&c->sel, ev) && batch__wanted(c, ev)) {
 			f->table_idx[i] = ev - c->table->events;
-			f->mask[i] = 1;
+			f->mask[i] = batch_mode(c, ev);
+			f->n_stacks += f->mask[i] == 3;
 			f->n_batched++;
 			pr_debug("%s: %s batched\n", open_path, p);
 		}
@@ -216,8 +225,12 @@ int batch__attach_file(struct collector *c, pid_t pid, const char *path,
 	if (err && err != -EAGAIN)
 		pr_warn("pid %d: cannot enable batched events in %s: %s\n", pid, path,
 			strerror(-err));
-	pr_info("pid %d: %u events batched in-process in %s (no stacks on them)\n", pid,
-		f.n_batched, path);
+	if (f.n_stacks)
+		pr_info("pid %d: %u events batched in-process in %s (user stacks walked by the "
+			"provider)\n", pid, f.n_batched, path);
+	else
+		pr_info("pid %d: %u events batched in-process in %s (no stacks on them)\n", pid,
+			f.n_batched, path);
 	return f.n_batched;
 skip:
 	if (err && err != -ENOENT)
@@ -261,17 +274,23 @@ static void check_seq(struct batch *b, const struct ce_clr_batch *r)
 
 /* One event of a run as the per-event probe would have recorded it. */
 static int push_event(struct collector *c, const struct ce_clr_batch *r, uint32_t table_idx,
-		      const struct ce_batch_event *be, const uint8_t *ids, const uint8_t *payload)
+		      const struct ce_batch_event *be, const uint8_t *ids, const uint64_t *frames,
+		      uint64_t depth, const uint8_t *payload)
 {
+	uint32_t n = (uint32_t)depth;
 	struct ce_clr_event *e = reorder__alloc(c->ro, be->timestamp,
-						sizeof(*e) + be->payload_len);
+						sizeof(*e) + n * 8 + be->payload_len);
 
 	if (!e)
 		return -ENOMEM;
 	memset(e, 0, sizeof(*e));
+	e->ustack_depth = n;
+	if (depth >> 32)
+		e->flags |= CE_F_USTACK_TRUNCATED;
+	memcpy(e + 1, frames, n * 8);
 	e->hdr.timestamp = be->timestamp;
 	e->hdr.type = CE_REC_CLR_EVENT;
-	e->hdr.size = sizeof(*e) + be->payload_len;
+	e->hdr.size = sizeof(*e) + n * 8 + be->payload_len;
 	e->hdr.pid = r->hdr.pid;
 	e->hdr.tid = r->hdr.tid;
 	e->cookie = table_idx;
@@ -286,7 +305,7 @@ static int push_event(struct collector *c, const struct ce_clr_batch *r, uint32_
 		e->flags |= CE_F_HAS_RELATED;
 	}
 	e->payload_len = e->payload_orig_len = be->payload_len;
-	memcpy(e + 1, payload, be->payload_len);
+	memcpy((uint8_t *)(e + 1) + n * 8, payload, be->payload_len);
 	return 0;
 }
 
@@ -312,13 +331,22 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 		const struct ce_batch_event *be = (const void *)p;
 		uint32_t ids = (be->flags & CE_BATCH_F_ACTIVITY ? 16 : 0) +
 			       (be->flags & CE_BATCH_F_RELATED ? 16 : 0);
-		uint32_t size = (sizeof(*be) + ids + be->payload_len + 7) & ~7u;
+		const uint8_t *st = p + sizeof(*be) + ids;
+		uint64_t depth = 0;
+		uint32_t size, stack = 0;
 
+		if (be->flags & CE_BATCH_F_STACK && end - st >= 8) {
+			memcpy(&depth, st, 8);
+			if ((uint32_t)depth > CE_MAX_STACK_DEPTH)
+				break;
+			stack = 8 + 8 * (uint32_t)depth;
+		}
+		size = (sizeof(*be) + ids + stack + be->payload_len + 7) & ~7u;
 		if (size > end - p || be->index >= f->n_events ||
 		    f->table_idx[be->index] == NO_EVENT)
 			break;
 		err = push_event(c, r, f->table_idx[be->index], be, p + sizeof(*be),
-				 p + sizeof(*be) + ids);
+				 (const uint64_t *)(st + 8), depth, st + stack);
 		if (err)
 			break;
 		p += size;

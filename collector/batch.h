@@ -9,11 +9,12 @@
  * buffers and hands them over in runs through its one <prefix>:batch
  * probe (usdt/batch_runtime.c.in).  A run arrives as one CE_REC_CLR_BATCH
  * record; batch__split() turns it back into the CE_REC_CLR_EVENT records
- * the per-event probe would have made (no stack), with the provider's
- * timestamps, and checks each thread's sequence numbers.
+ * the per-event probe would have made (the user stack the provider walked,
+ * if asked), with the provider's timestamps, and checks each thread's
+ * sequence numbers.
  *
- * Which events: --batched all of them that carry no stack (a batched event
- * has none); by default the high-rate verbose ones (batch__auto()).
+ * Which events: --batched every selected one (none with kernel stacks); by
+ * default those of the high-rate heap keywords alone, without stacks.
  */
 #ifndef EBPF_COLLECT_BATCH_H
 #define EBPF_COLLECT_BATCH_H

@@ -176,7 +176,7 @@ static const struct argp_option opts[] = {
 	  "Also capture kernel stacks (empty for USDT events, which fire in user mode)", 0 },
 	{ "no-user-stack", OPT_NO_USTACK, NULL, 0, "Do not capture user stacks", 0 },
 	{ "batched", OPT_BATCHED, NULL, 0, "Batch every selected runtime event in the runtime's own "
-	  "per-thread buffers (no trap per event; batched events carry no stack).  Default: only "
+	  "per-thread buffers (no trap per event; user stacks walked by the runtime).  Default: only "
 	  "events of the high-rate heap keywords alone (0x80000 Type, 0x100000 GCHeapDump, "
 	  "0x400000 GCHeapSurvivalAndMovement, 0x1000000 GCHeapAndTypeNames)", 0 },
 	{ "no-batched", OPT_NO_BATCHED, NULL, 0, "Every runtime event through its own probe", 0 },

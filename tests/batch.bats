@@ -61,7 +61,7 @@ print(n, l)' "$T/$1.jsonl"
 	run "$EBPF_COLLECT" --batched -o "$T/rt.nettrace" -- \
 		"$REFRT" --scenario mixed --threads 3 --iterations 150 -o "$T/rt.json"
 	[[ $status -eq 0 ]] || flunk "status $status: $output"
-	assert_output_contains "events batched in-process in $REFRT (no stacks on them)"
+	assert_output_contains "events batched in-process in $REFRT (user stacks walked by the provider)"
 	assert_output_contains "dropped 0 events"
 	[[ $output =~ batched:\ ([0-9]+)\ events\ in\ ([0-9]+)\ runs ]] || flunk "no batched line: $output"
 	(( BASH_REMATCH[1] > 1000 )) || flunk "only ${BASH_REMATCH[1]} events batched"
@@ -145,4 +145,25 @@ print(n, l)' "$T/$1.jsonl"
 	grep -q "events batched" "$T/off.err" || flunk "the last of --batched/--no-batched wins"
 	probes_trace off2 -s 64 -n 1000 -t 1 -- --batched --no-batched
 	! grep -q "batched" "$T/off2.err" || flunk "--no-batched: $(cat "$T/off2.err")"
+}
+
+@test "batched: stacks walked by the provider name the same frames, as often, as the BPF walk" {
+	require_root
+	local m extra
+	for m in per bat; do
+		extra=()
+		[[ $m == bat ]] && extra=(--batched)
+		run "$EBPF_COLLECT" -o "$T/st_$m.nettrace" "${extra[@]}" -- \
+			"$REFRT" --scenario mixed --threads 2 --iterations 100 --seed 3 -o "$T/st_$m.json"
+		[[ $status -eq 0 ]] || flunk "$m: status $status: $output"
+		"$EBPF_COLLECT" convert "$T/st_$m.nettrace" --format folded -o "$T/st_$m.folded" ||
+			flunk "convert $m failed"
+	done
+	assert_output_contains "events batched in-process in $REFRT (user stacks walked by the provider)"
+	# JIT frames (named by the method events), refrt's native helpers, libc
+	grep -q 'RefApp!RefApp.Exceptions.Validate(int64);refrt!rt_helper_throw' "$T/st_bat.folded" ||
+		flunk "no named exception stack: $(head -3 "$T/st_bat.folded")"
+	run diff <(sort "$T/st_per.folded") <(sort "$T/st_bat.folded")
+	[[ $status -eq 0 ]] || flunk "folded stacks differ: $output"
+	(( $(wc -l <"$T/st_bat.folded") > 20 )) || flunk "too few distinct stacks"
 }

@@ -10,8 +10,9 @@
 # bench_probes_lttng -m lttng with the same bytes as a sequence field.
 #   1. producer cost: CPU ns per event of the firing thread, paced at RATE
 #      events/s in bursts of BURST (as bench-tracers), REPS interleaved runs
-#      of: ebpf-collect (per-event probe), ebpf-collect --batched, LTTng-UST.
-#      Target: batched <= 0.8x LTTng-UST.
+#      of: ebpf-collect (per-event probe), ebpf-collect --batched, LTTng-UST,
+#      without stacks; and both ebpf-collect paths with user stacks (the
+#      BPF walk vs the provider's own).  Target: batched <= 0.8x LTTng-UST.
 #   2. throughput: one producer thread paced at a rate for ~1 s into a
 #      64 MiB ring, fastest rate of RATES with 0 loss; and as fast as
 #      possible.  Target: >= 8 M events/s with 0 loss.
@@ -74,7 +75,7 @@ collector_run() {
 	rm -f "$go"
 	"$PROBES" -m clr -w 30 -d 300 -g "$go" "$@" >"$tmp/$name.json" &
 	local bp=$!
-	"$EC" -p "$bp" -o "$tmp/$name.nettrace" --providers DotNETRuntime:0x1:5 --no-user-stack \
+	"$EC" -p "$bp" -o "$tmp/$name.nettrace" --providers DotNETRuntime:0x1:5 \
 		"${cargs[@]}" 2>"$tmp/$name.err" &
 	local cp=$!
 	wait "$bp"
@@ -99,9 +100,13 @@ have lttng && have lttng-sessiond && ensure_sessiond && lttng_ok=1
 pargs=(-s 64 -n "$N" -r "$RATE" -b "$BURST")
 for ((rep = 0; rep < REPS; rep++)); do
 	echo "bench_batched: cost run $((rep + 1))/$REPS" >&2
-	collector_run per -- "${pargs[@]}" && jget "$tmp/per.json" cpu_ns_per_event >>"$tmp/c.per"
-	collector_run bat --batched -- "${pargs[@]}" &&
+	collector_run per --no-user-stack -- "${pargs[@]}" &&
+		jget "$tmp/per.json" cpu_ns_per_event >>"$tmp/c.per"
+	collector_run bat --batched --no-user-stack -- "${pargs[@]}" &&
 		jget "$tmp/bat.json" cpu_ns_per_event >>"$tmp/c.bat"
+	collector_run pers -- "${pargs[@]}" && jget "$tmp/pers.json" cpu_ns_per_event >>"$tmp/c.pers"
+	collector_run bats --batched -- "${pargs[@]}" &&
+		jget "$tmp/bats.json" cpu_ns_per_event >>"$tmp/c.bats"
 	[[ $(in_file "$tmp/bat.err") == "$N" ]] || echo "bench_batched: batched run lost events" >&2
 	if ((lttng_ok)); then
 		lttng_run "${pargs[@]}" && jget "$tmp/lttng.json" cpu_ns_per_event >>"$tmp/c.lttng"
@@ -109,6 +114,8 @@ for ((rep = 0; rep < REPS; rep++)); do
 done
 read -r per_med per_min per_max < <(stats <"$tmp/c.per")
 read -r bat_med bat_min bat_max < <(stats <"$tmp/c.bat")
+read -r pers_med pers_min pers_max < <(stats <"$tmp/c.pers")
+read -r bats_med bats_min bats_max < <(stats <"$tmp/c.bats")
 lt_med=- lt_min=- lt_max=-
 [[ -s $tmp/c.lttng ]] && read -r lt_med lt_min lt_max < <(stats <"$tmp/c.lttng")
 t_cost=$(($(date +%s) - t0))
@@ -119,7 +126,7 @@ tput_lines=()
 sustained=0
 for rate in $RATES; do
 	echo "bench_batched: throughput paced at $rate/s" >&2
-	collector_run tp --batched -b 64 -- -s 64 -n "$rate" -r "$rate" -b "$BURST"
+	collector_run tp --batched --no-user-stack -b 64 -- -s 64 -n "$rate" -r "$rate" -b "$BURST"
 	fired=$(jget "$tmp/tp.json" events)
 	got=$(awk -v f="$fired" -v s="$(jget "$tmp/tp.json" seconds)" 'BEGIN {printf "%.0f", f / s}')
 	lost=$(lost_of "$tmp/tp.err")
@@ -129,7 +136,7 @@ for rate in $RATES; do
 		break
 	fi
 done
-collector_run tpf --batched -b 64 -- -s 64 -n 20000000
+collector_run tpf --batched --no-user-stack -b 64 -- -s 64 -n 20000000
 fired=$(jget "$tmp/tpf.json" events)
 full=$(awk -v f="$fired" -v s="$(jget "$tmp/tpf.json" seconds)" 'BEGIN {printf "%.0f", f / s}')
 tput_lines+=("$(printf "%-22s %12s %10s %10s" "as fast as possible" "$full" "$fired" \
@@ -138,14 +145,14 @@ t_tput=$(($(date +%s) - t0))
 
 # --- 3. the same run both ways ----------------------------------------------
 eq_args=(-s 64 -n 200000 -t 2 -r 500000 -V -A)
-collector_run eqp -- "${eq_args[@]}"
-collector_run eqb --batched -- "${eq_args[@]}"
+collector_run eqp --no-user-stack -- "${eq_args[@]}"
+collector_run eqb --batched --no-user-stack -- "${eq_args[@]}"
 "$EC" dump --json "$tmp/eqp.nettrace" >"$tmp/eqp.jsonl"
 "$EC" dump --json "$tmp/eqb.nettrace" >"$tmp/eqb.jsonl"
 equal=$(python3 "$ROOT/tests/batch_compare.py" "$tmp/eqp.jsonl" "$tmp/eqb.jsonl" 2 200000 | head -3)
 
 # --- 4. overload -------------------------------------------------------------
-collector_run ov --batched -b 1 -- -s 64 -n 3000000 -t 2
+collector_run ov --batched --no-user-stack -b 1 -- -s 64 -n 3000000 -t 2
 ov_fired=$(jget "$tmp/ov.json" events)
 ov_in=$(in_file "$tmp/ov.err")
 ov_lost=$(lost_of "$tmp/ov.err")
@@ -154,14 +161,17 @@ ov_lost=$(lost_of "$tmp/ov.err")
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN {if (b == "-" || b == 0) print "-"; else printf "%.2f", a / b}'; }
 r_lt=$(ratio "$bat_med" "$lt_med")
 echo "Batched in-process path vs the per-event probe and LTTng-UST (bench_probes -m clr,"
-echo "GCDynamicEvent, 64 B payload, no stack).  Producer = CPU ns of the firing thread per"
+echo "GCDynamicEvent, 64 B payload; no stack unless said).  Producer = CPU ns of the firing thread per"
 echo "event, paced at $RATE events/s in bursts of $BURST, $N events per run, $REPS runs interleaved."
 printf "%-36s %10s %10s %10s\n" "producer" median min max
 printf "%-36s %10s %10s %10s\n" "ebpf-collect, per-event probe" "$per_med" "$per_min" "$per_max"
 printf "%-36s %10s %10s %10s\n" "ebpf-collect --batched" "$bat_med" "$bat_min" "$bat_max"
-printf "%-36s %10s %10s %10s\n" "LTTng-UST 2.13" "$lt_med" "$lt_min" "$lt_max"
+printf "%-36s %10s %10s %10s\n" "LTTng-UST 2.13 (records no stack)" "$lt_med" "$lt_min" "$lt_max"
+printf "%-36s %10s %10s %10s\n" "ebpf-collect, per-event, user stack" "$pers_med" "$pers_min" "$pers_max"
+printf "%-36s %10s %10s %10s\n" "ebpf-collect --batched, user stack" "$bats_med" "$bats_min" "$bats_max"
 verdict=$(awk -v r="$r_lt" -v t="$LTTNG_TARGET" 'BEGIN {if (r == "-") print "not measured (no LTTng)"; else if (r <= t) print "met"; else printf "MISSED by %.2fx", r - t}')
 echo "batched / LTTng-UST: $r_lt (target <= $LTTNG_TARGET: $verdict); per-event / batched: $(ratio "$per_med" "$bat_med")x"
+echo "with user stacks (bench_probes' stack is 4 frames deep): per-event / batched: $(ratio "$pers_med" "$bats_med")x"
 echo
 echo "Throughput, 1 producer thread, --batched, 64 MiB ring, ~1 s per paced run (fastest first;"
 echo "stops at the first rate with 0 loss):"
