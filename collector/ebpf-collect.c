@@ -96,16 +96,6 @@ static void sig_usr1(int sig)
 	dump_requested = 1;
 }
 
-uint64_t self_cpu_ns(void)
-{
-	struct rusage ru;
-
-	if (getrusage(RUSAGE_SELF, &ru))
-		return 0;
-	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
-}
-
 uint64_t now_ns(void)
 {
 	struct timespec ts;

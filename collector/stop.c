@@ -168,6 +168,16 @@ static int compare_idx(const void *a, const void *b, void *arg)
 	return strcmp(ea->symbol, eb->symbol);
 }
 
+uint64_t self_cpu_ns(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL;
+}
+
 /* Start-up (loading, attaching, first symbol tables), tracing, and the
  * stop (drain, names, end of file) apart: a short trace is mostly start-up. */
 static void print_cpu(const struct collector *c)
