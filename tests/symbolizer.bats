@@ -140,7 +140,13 @@ symbolize: 1 perf map(s) refused or unreadable"
 	require_root
 	sleep 30 3>&- &
 	TARGET=$!
-	addr=$(awk '$2 ~ /x/ && $6 ~ /libc\.so/ {split($1, a, "-"); print a[1]; exit}' /proc/$TARGET/maps)
+	# the fork runs before the exec and the loader maps libc: wait for it
+	for _ in $(seq 100); do
+		addr=$(awk '$2 ~ /x/ && $6 ~ /libc\.so/ {split($1, a, "-"); print a[1]; exit}' \
+			/proc/$TARGET/maps)
+		[[ -n $addr ]] && break
+		sleep 0.05
+	done
 	[[ -n $addr ]] || flunk "sleep does not map libc"
 	read -r kaddr _ kname < <(awk '$2 == "T" && $3 == "schedule" {print $1, $2, $3; exit}' /proc/kallsyms)
 	[[ -n $kaddr && $kaddr != 0000000000000000 ]] || skip "kallsyms addresses are hidden"
