@@ -212,8 +212,15 @@ static ULONG clretw__drop(unsigned long long *counter)
  *
  *   u64 timestamp (CLOCK_MONOTONIC ns), u16 event (index into
  *   <prefix>_batch_events), u16 CPU, u16 flags (1 activity id, 2 related
- *   id), u16 payload length, [16-byte activity id] [16-byte related id],
- *   payload (manifest layout), zero padding to 8 bytes.
+ *   id, 4 stack), u16 payload length, [16-byte activity id] [16-byte
+ *   related id] [u64 depth (bit 32: truncated), depth u64 return
+ *   addresses, innermost first], payload (manifest layout), zero padding
+ *   to 8 bytes.
+ *
+ * A mask byte of 3 asks for the stack: the provider follows the frame
+ * pointer chain itself, from the function that fired the event up, inside
+ * the thread's own stack (pthread_getattr_np's bounds, so a broken chain
+ * ends the walk instead of faulting), as the tracer's BPF walk would.
  *
  * One probe, <prefix>:batch(data, len, tid, first_seq, count), hands a
  * run of records to the tracer: when the buffer is full, before this
@@ -240,6 +247,7 @@ static ULONG clretw__drop(unsigned long long *counter)
 #define CLRETW__BATCH_MAGIC	0x31435442u	/* "BTC1" */
 #define CLRETW__FLUSH_NS	20000000L	/* flusher period while active */
 #define CLRETW__IDLE_NS		500000000L	/* and while no tracer batches */
+#define CLRETW__MAX_FRAMES	127		/* PERF_MAX_STACK_DEPTH's default */
 
 struct clretw__batch_ctl {
 	uint32_t magic;
@@ -264,6 +272,7 @@ struct clretw__tbuf {
 	uint32_t tail, tail_seq;	/* under lock */
 	uint32_t tid, session;
 	int lock;
+	uintptr_t stack_lo, stack_hi;	/* this thread's stack */
 	struct clretw__tbuf *next, **pprev;
 	unsigned char data[CLRETW__BATCH_CAP] __attribute__((aligned(8)));
 };
@@ -397,6 +406,21 @@ static void clretw__start_flusher(void)
 	pthread_attr_destroy(&a);
 }
 
+static void clretw__stack_bounds(struct clretw__tbuf *b)
+{
+	pthread_attr_t a;
+	void *addr;
+	size_t size;
+
+	if (pthread_getattr_np(pthread_self(), &a))
+		return;	/* 0, 0: no stacks walked */
+	if (!pthread_attr_getstack(&a, &addr, &size)) {
+		b->stack_lo = (uintptr_t)addr;
+		b->stack_hi = (uintptr_t)addr + size;
+	}
+	pthread_attr_destroy(&a);
+}
+
 __attribute__((noinline, cold)) static struct clretw__tbuf *clretw__tb_new(void)
 {
 	struct clretw__tbuf *b;
@@ -406,6 +430,7 @@ __attribute__((noinline, cold)) static struct clretw__tbuf *clretw__tb_new(void)
 	if (!b)
 		return NULL;
 	memset(b, 0, offsetof(struct clretw__tbuf, data));
+	clretw__stack_bounds(b);
 	b->tid = (uint32_t)syscall(SYS_gettid);
 	b->session = CLRETW__BATCH_CTL.session;
 	pthread_setspecific(clretw__key, b);
@@ -457,22 +482,47 @@ static inline void clretw__batch_sync(void)
 	}
 }
 
+/* Return addresses from fp up (fp: the frame of the function that called
+ * the one walking), at most CLRETW__MAX_FRAMES, inside [lo, hi); the
+ * depth word: count, bit 32 if the chain went on. */
+static inline __attribute__((always_inline)) uint64_t
+clretw__walk(uint64_t *out, uintptr_t fp, uintptr_t lo, uintptr_t hi)
+{
+	uint32_t n = 0;
+
+	while (fp >= lo && fp + 16 <= hi && !(fp & 7)) {
+		const uintptr_t *f = (const uintptr_t *)fp;
+
+		if (!f[1])
+			break;
+		if (n == CLRETW__MAX_FRAMES)
+			return n | 1ull << 32;
+		out[n++] = f[1];
+		if (f[0] <= fp)
+			break;
+		fp = f[0];
+	}
+	return n;
+}
+
 /* Room for an event of len payload bytes in this thread's buffer, its
- * header written; the payload goes at the pointer returned, then
- * clretw__batch_commit().  NULL: fire the probe instead. */
-static unsigned char *clretw__batch_reserve(unsigned idx, size_t len)
+ * header (and stack) written; the payload goes at the pointer returned,
+ * then clretw__batch_commit().  NULL: fire the probe instead.  Not inlined:
+ * its own frame's return address is the first frame of the stack. */
+__attribute__((noinline)) static unsigned char *clretw__batch_reserve(unsigned idx, size_t len)
 {
 	struct clretw__tbuf *b = clretw__tb;
-	unsigned ids = clretw__act_set & 3;
-	uint16_t h[4] = { (uint16_t)idx, (uint16_t)sched_getcpu(), (uint16_t)ids,
+	unsigned ids = clretw__act_set & 3, stack = CLRETW__BATCH_CTL.mask[idx] & 2 ? 4 : 0;
+	uint16_t h[4] = { (uint16_t)idx, (uint16_t)sched_getcpu(), (uint16_t)(ids | stack),
 			  (uint16_t)len };
+	size_t fixed = 16 + (ids & 1) * 16 + (ids >> 1) * 16;
+	size_t most = fixed + (stack ? 8 + 8 * CLRETW__MAX_FRAMES : 0) + len + 7;
 	uint32_t need, head;
 	struct timespec ts;
-	unsigned char *r;
+	unsigned char *base, *r;
 	uint64_t t;
 
-	need = (uint32_t)((16 + (ids & 1) * 16 + (ids >> 1) * 16 + len + 7) & ~(size_t)7);
-	if (len > CLRETW__BATCH_CAP || need > CLRETW__BATCH_CAP)
+	if (len > CLRETW__BATCH_CAP || most > CLRETW__BATCH_CAP)
 		return NULL;
 	if (__builtin_expect(!b, 0) && !(b = clretw__tb_new()))
 		return NULL;
@@ -481,12 +531,11 @@ static unsigned char *clretw__batch_reserve(unsigned idx, size_t len)
 	if (__builtin_expect(b->session != CLRETW__BATCH_CTL.session, 0))
 		clretw__restart(b, CLRETW__BATCH_CTL.session);
 	head = (uint32_t)b->hs;
-	if (head + need > CLRETW__BATCH_CAP) {
+	if (head + most > CLRETW__BATCH_CAP) {
 		clretw__flush_full(b);
 		head = 0;
 	}
-	r = b->data + head;
-	memset(r + need - 8, 0, 8);	/* the padding */
+	base = r = b->data + head;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	memcpy(r, &t, 8);
@@ -500,6 +549,16 @@ static unsigned char *clretw__batch_reserve(unsigned idx, size_t len)
 		memcpy(r, &clretw__rel, 16);
 		r += 16;
 	}
+	if (stack) {
+		uint64_t depth = clretw__walk((uint64_t *)(r + 8),
+					      (uintptr_t)__builtin_frame_address(0),
+					      b->stack_lo, b->stack_hi);
+
+		memcpy(r, &depth, 8);
+		r += 8 + 8 * (uint32_t)depth;
+	}
+	need = (uint32_t)((r - base + len + 7) & ~(size_t)7);
+	memset(r + len, 0, base + need - (r + len));	/* the padding */
 	clretw__pend_hs = (((b->hs >> 32) + 1) << 32) | (head + need);
 	return r;
 }
