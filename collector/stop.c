@@ -448,6 +448,7 @@ static void detach_links(struct collector *c)
 void collector__free(struct collector *c)
 {
 	detach_links(c);
+	batch__release(c);	/* a trace that failed did not get to it */
 	free(c->links);
 	ring_buffer__free(c->rb);
 	usdt_generic__free(c->ug);
