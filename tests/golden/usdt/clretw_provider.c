@@ -279,6 +279,10 @@ struct clretw__tbuf {
 
 static __thread struct clretw__tbuf *clretw__tb;
 static __thread uint64_t clretw__pend_hs;	/* hs once the record is written */
+/* between reserve and commit: an event fired by a signal handler on this
+ * thread then goes through its probe and leaves the buffer (and its lock)
+ * alone */
+static __thread unsigned char clretw__busy;
 static pthread_mutex_t clretw__reg_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct clretw__tbuf *clretw__reg;
 static pthread_key_t clretw__key;
@@ -475,6 +479,8 @@ static inline void clretw__batch_sync(void)
 {
 	struct clretw__tbuf *b = clretw__tb;
 
+	if (clretw__busy)
+		return;
 	if (b && (uint32_t)__atomic_load_n(&b->hs, __ATOMIC_RELAXED) != b->tail) {
 		clretw__lock(b);
 		clretw__flush_locked(b);
@@ -522,10 +528,14 @@ __attribute__((noinline)) static unsigned char *clretw__batch_reserve(unsigned i
 	unsigned char *base, *r;
 	uint64_t t;
 
-	if (len > CLRETW__BATCH_CAP || most > CLRETW__BATCH_CAP)
+	if (len > CLRETW__BATCH_CAP || most > CLRETW__BATCH_CAP || clretw__busy)
 		return NULL;
-	if (__builtin_expect(!b, 0) && !(b = clretw__tb_new()))
+	clretw__busy = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (__builtin_expect(!b, 0) && !(b = clretw__tb_new())) {
+		clretw__busy = 0;
 		return NULL;
+	}
 	if (__builtin_expect(clretw__flusher_pid == 0, 0))
 		clretw__start_flusher();
 	if (__builtin_expect(b->session != CLRETW__BATCH_CTL.session, 0))
@@ -566,6 +576,8 @@ __attribute__((noinline)) static unsigned char *clretw__batch_reserve(unsigned i
 static inline void clretw__batch_commit(void)
 {
 	__atomic_store_n(&clretw__tb->hs, clretw__pend_hs, __ATOMIC_RELEASE);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	clretw__busy = 0;
 }
 
 static size_t clretw__elen_BulkType_Values(const BulkType_Values *e)
