@@ -154,6 +154,7 @@ struct symbolize {
 	size_t n_mods, cap_mods;
 	struct sz_pid *pids;
 	size_t n_pids, cap_pids;
+	pid_t last_noted;		/* the runtime process of the last event, noted */
 	uint32_t meta_method, meta_module;
 	bool per_process;		/* V6: ranges and modules per process */
 	uint64_t last_refresh;
@@ -829,8 +830,22 @@ static void sz_defer_ordered(struct symbolize *sz, const uint32_t *ev_r, size_t 
  * pending: they are written right after the record (at the next call), in
  * an order where each claims its own addresses (sz_defer_ordered).
  */
+static int sz_stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
+		    const uint64_t *stack, uint32_t depth);
+
 int symbolize__stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 		     const uint64_t *stack, uint32_t depth)
+{
+	int err = sz_write_deferred(sz, ts, tid);
+
+	if (err || !depth)
+		return err;
+	return sz_stack(sz, pid, tid, ts, stack, depth);
+}
+
+/* The frames of one record named (their ranges written before it). */
+static int sz_stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
+		    const uint64_t *stack, uint32_t depth)
 {
 	uint32_t ev_r[2 * SZ_MAX_FRAMES];	/* distinct ranges of this record */
 	uint64_t ev_end[2 * SZ_MAX_FRAMES], unres[SZ_MAX_FRAMES];
@@ -841,9 +856,6 @@ int symbolize__stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 	bool conflict[2 * SZ_MAX_FRAMES] = {};
 	int err = 0;
 
-	err = sz_write_deferred(sz, ts, tid);
-	if (err || !depth)
-		return err;
 	sz_note_pid(sz, pid);
 	if (depth > SZ_MAX_FRAMES)
 		depth = SZ_MAX_FRAMES;
@@ -946,13 +958,28 @@ static int sz_module_event(struct symbolize *sz, int domain, pid_t pid, const vo
 	return mod->path ? 0 : -ENOMEM;
 }
 
+/* The ids symbolize__learn reads the payload of (in either provider). */
+static bool naming_event(uint32_t id)
+{
+	return id == CLR_EV_METHOD_LOAD_VERBOSE || id == CLR_EV_METHOD_UNLOAD_VERBOSE ||
+	       id == 151 || id == CLR_EV_MODULE_LOAD || id == CLR_EV_MODULE_DCSTART ||
+	       id == CLR_EV_MODULE_DCEND;
+}
+
 int symbolize__learn(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
 		     uint64_t ts, const void *payload, size_t len)
 {
-	int rt = streq(provider, CLR_PROVIDER), rd = streq(provider, CLR_RUNDOWN_PROVIDER);
+	int rt, rd;
 
-	if (rt || rd)
+	/* most events: the same process as the last one, nothing to read */
+	if (pid == sz->last_noted && !naming_event(id))
+		return 0;
+	rt = streq(provider, CLR_PROVIDER);
+	rd = streq(provider, CLR_RUNDOWN_PROVIDER);
+	if (rt || rd) {
 		sz_note_pid(sz, pid);
+		sz->last_noted = pid;
+	}
 	if ((rt || rd) && id == CLR_EV_METHOD_LOAD_VERBOSE)
 		return sz_method_event(sz, 1, rd, pid, ts, payload, len);
 	if ((rt || rd) && id == CLR_EV_METHOD_UNLOAD_VERBOSE)
