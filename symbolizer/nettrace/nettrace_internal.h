@@ -431,7 +431,8 @@ struct nt_stack_hot {
 	uint32_t id;		/* 0 = empty slot */
 };
 
-#define NT_STACK_HOT		256	/* slots of the recent-stacks cache */
+#define NT_STACK_HOT_BITS	8
+#define NT_STACK_HOT		(1u << NT_STACK_HOT_BITS)	/* recent-stacks cache slots */
 
 struct nt_writer {
 	int fd;
@@ -484,6 +485,16 @@ int wr_write_sequence_point(struct nt_writer *w, uint64_t ts);
  * added to the pending StackBlock if new; may write blocks or a sequence
  * point first. */
 int wr_stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id);
+
+/* The recent-stacks cache slot of a stack: by its depth and end frames, one
+ * multiply. */
+static inline struct nt_stack_hot *wr_stack_hot(struct nt_writer *w, const uint64_t *ips,
+					       uint32_t n)
+{
+	uint64_t k = (ips[0] ^ (ips[n - 1] << 7 | ips[n - 1] >> 57) ^ n) * 0x9e3779b97f4a7c15ULL;
+
+	return &w->hot[k >> (64 - NT_STACK_HOT_BITS)];
+}
 /* Append one metadata record (payload starting with its id) to w->meta. */
 int wr_meta_append(struct nt_writer *w, const void *payload, size_t len);
 /* Per-file state back to nothing written (writer_files.c). */

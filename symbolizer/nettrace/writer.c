@@ -534,6 +534,20 @@ static void append_event(struct nt_writer *w, const struct nt_event *ev,
 	w->n_events++;
 }
 
+/* A stack's id: a repeat of a recent stack is confirmed here, inline;
+ * anything else goes to the stack table (writer_stacks.c). */
+static inline int stack_id_of(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id)
+{
+	const struct nt_stack_hot *c = wr_stack_hot(w, ips, n);
+
+	if (w->info.pointer_size == 8 && c->id && c->depth == n && c->first == ips[0] &&
+	    c->last == ips[n - 1] && !memcmp(w->stack_arena + c->off, ips, (size_t)n * 8)) {
+		*id = c->id;
+		return 0;
+	}
+	return wr_stack_id_for(w, ips, n, id);
+}
+
 int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 {
 	struct nt_map_ent *thr;
@@ -577,7 +591,7 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 			return err;
 	}
 	if (ev->stack_depth) {
-		err = wr_stack_id_for(w, ev->stack, ev->stack_depth, &stack_id);
+		err = stack_id_of(w, ev->stack, ev->stack_depth, &stack_id);
 		if (err)
 			return err;
 	}

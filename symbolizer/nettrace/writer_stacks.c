@@ -172,17 +172,16 @@ static int stack_lookup(struct nt_writer *w, const uint64_t *ips, uint32_t n,
 	return 0;
 }
 
-/* Id of this stack in the current SP region: the recent-stacks cache, else
- * the table (which the cache slot then points to). */
+/* Id of this stack in the current SP region: the recent-stacks cache (the
+ * writer looks there first itself for 8-byte pointers), else the table,
+ * which the cache slot then points to. */
 int wr_stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id)
 {
-	uint64_t first = ips[0], last = ips[n - 1];
-	struct nt_stack_hot *c = &w->hot[hash64(first ^ (last << 7 | last >> 57) ^ n) &
-					 (NT_STACK_HOT - 1)];
+	struct nt_stack_hot *c = wr_stack_hot(w, ips, n);
 	const struct nt_stack_ent *e;
 	int err;
 
-	if (c->id && c->depth == n && c->first == first && c->last == last &&
+	if (c->id && c->depth == n && c->first == ips[0] && c->last == ips[n - 1] &&
 	    stack_equal(w, c->off, n, ips, n)) {
 		*id = c->id;
 		return 0;
@@ -190,8 +189,8 @@ int wr_stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32
 	err = stack_lookup(w, ips, n, &e);
 	if (err)
 		return err;
-	*c = (struct nt_stack_hot){ .first = first, .last = last, .off = e->off, .depth = n,
-				    .id = e->id };
+	*c = (struct nt_stack_hot){ .first = ips[0], .last = ips[n - 1], .off = e->off,
+				    .depth = n, .id = e->id };
 	*id = e->id;
 	return 0;
 }
