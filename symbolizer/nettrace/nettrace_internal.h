@@ -167,6 +167,16 @@ static inline size_t nt_get_varint(const uint8_t *p, const uint8_t *end, int max
 	uint64_t v = 0;
 	int i;
 
+	/* most header fields fit in one or two bytes */
+	if (end - p >= 2 && p[0] < 0x80) {
+		*out = p[0];
+		return 1;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {
+		*out = (p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		return 2;
+	}
+
 	for (i = 0; i < max_bytes && p + i < end; i++) {
 		uint8_t c = p[i];
 
@@ -330,10 +340,19 @@ struct nt_reader {
 	struct nt_metadata **metas;	/* by index; map id -> index */
 	size_t n_metas, cap_metas;
 	struct nt_map meta_ids;
+	/* the same for ids below n_meta_dense, as index + 1 (0: undefined):
+	 * no hashing per event for the usual small ids */
+	uint32_t *meta_dense;
+	uint32_t n_meta_dense;
 
 	struct rd_stack *stacks;	/* current SP region; map id -> index */
 	size_t n_stacks, cap_stacks;
 	struct nt_map stack_ids;
+	/* stacks_dense: the region's stacks so far are ids stack_first_id,
+	 * stack_first_id + 1, ... in order (as writers number them), so an id's
+	 * index is a subtraction */
+	uint32_t stack_first_id;
+	int stacks_dense;
 
 	struct nt_map threads;		/* capture thread -> last sequence seen */
 	struct nt_map thread_lost;	/* capture thread -> events lost on it */
@@ -361,6 +380,30 @@ struct nt_reader {
 	char err[256];
 	uint64_t err_off;
 };
+
+#define NT_META_DENSE	65536	/* metadata ids below this also go in meta_dense */
+
+/* Index of metadata id in r->metas, or -1 when it is not defined. */
+static inline long rd_meta_index(const struct nt_reader *r, uint32_t id)
+{
+	const struct nt_map_ent *e;
+
+	if (id < r->n_meta_dense)
+		return (long)r->meta_dense[id] - 1;
+	e = nt_map__find(&r->meta_ids, id);
+	return e ? (long)e->val : -1;
+}
+
+/* Index of stack id in r->stacks (this SP region), or -1. */
+static inline long rd_stack_index(const struct nt_reader *r, uint32_t id)
+{
+	const struct nt_map_ent *e;
+
+	if (r->stacks_dense)
+		return id - r->stack_first_id < r->n_stacks ? (long)(id - r->stack_first_id) : -1;
+	e = nt_map__find(&r->stack_ids, id);
+	return e ? (long)e->val : -1;
+}
 
 int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
