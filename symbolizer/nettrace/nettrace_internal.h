@@ -474,7 +474,7 @@ struct nt_stack_hot {
 	uint32_t id;		/* 0 = empty slot */
 };
 
-#define NT_STACK_HOT_BITS	8
+#define NT_STACK_HOT_BITS	10
 #define NT_STACK_HOT		(1u << NT_STACK_HOT_BITS)	/* recent-stacks cache slots */
 
 struct nt_writer {

@@ -479,6 +479,32 @@ static inline uint8_t *emit_guid(uint8_t *p, uint8_t *flags, uint8_t flag, uint8
 	return p;
 }
 
+/* memcpy, with the small sizes most payloads have done inline as two
+ * overlapping moves rather than a library call. */
+static inline void copy_payload(uint8_t *dst, const uint8_t *src, uint32_t n)
+{
+	uint64_t a, b;
+	uint32_t c, d;
+
+	if (n > 16) {
+		memcpy(dst, src, n);
+	} else if (n >= 8) {
+		memcpy(&a, src, 8);
+		memcpy(&b, src + n - 8, 8);
+		memcpy(dst, &a, 8);
+		memcpy(dst + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&c, src, 4);
+		memcpy(&d, src + n - 4, 4);
+		memcpy(dst, &c, 4);
+		memcpy(dst + n - 4, &d, 4);
+	} else if (n) {
+		dst[0] = src[0];
+		dst[n / 2] = src[n / 2];
+		dst[n - 1] = src[n - 1];
+	}
+}
+
 /* Append the event's compressed header and payload to the EventBlock (room
  * reserved), through one write pointer.  V6 sends the label list id under
  * flag 0x10 in place of the two activity ids, and thread indexes. */
@@ -519,8 +545,7 @@ static void append_event(struct nt_writer *w, const struct nt_event *ev,
 		prev->payload_size = ev->payload_size;
 	}
 	*flag_at = flags;
-	if (ev->payload_size)
-		memcpy(p, ev->payload, ev->payload_size);
+	copy_payload(p, ev->payload, ev->payload_size);
 	w->ev.buf.len = (size_t)(p - w->ev.buf.data) + ev->payload_size;
 
 	w->ev.count++;
@@ -528,7 +553,7 @@ static void append_event(struct nt_writer *w, const struct nt_event *ev,
 		w->ev.min_ts = ev->timestamp;
 	if (ev->timestamp > w->ev.max_ts)
 		w->ev.max_ts = ev->timestamp;
-	if (!w->any_event || ev->timestamp > w->max_ts)
+	if (sorted)	/* not older than any event before: the newest */
 		w->max_ts = ev->timestamp;
 	w->any_event = 1;
 	w->n_events++;
