@@ -7,11 +7,12 @@
  * index (by start, then seq) is rebuilt lazily when enough entries were
  * added since the last one (the new tail is sorted and merged, so a batch
  * of perf-map lines costs one sort; until then the tail is scanned).
- * Ranges may overlap (re-JIT, unload and reuse): the index keeps the
- * non-overlapping majority in a flat sorted array and the rest in an
- * interval tree, with buckets over the address range in front of both.
- * A lookup at an address no other range overlaps -- nearly all of them in
- * a real perf map -- is a bucket, one 16-byte record and the entry.
+ * Ranges may overlap (re-JIT, unload and reuse): the index keeps them in
+ * a few flat sorted layers of non-overlapping ranges and the rest in an
+ * interval tree, with buckets over the address range in front of all.  A
+ * lookup at an address no other range overlaps -- nearly all of them in a
+ * real perf map -- is a bucket, one 16-byte record and the entry; one in a
+ * range reused a few times, that once per layer.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -20,13 +21,15 @@
 #include "strpool.h"
 
 /*
- * Index.  At each reindex the entries, sorted by start, are split in two:
- * the "flat" layer, a maximal run of non-overlapping entries taken greedily
- * in start order (all of a normal perf map), searched by binary search over
- * a dense array of starts; and the overlapping rest (re-JIT, reuse after
- * unload) in a centered interval tree, so a lookup costs O(log n + k) for
- * the k entries that cover the address -- the versions among which the
- * time decides -- however many versions other addresses have.
+ * Index.  At each reindex the entries, sorted by start, are split into
+ * flat layers and a tree.  Layer 0 is a maximal run of non-overlapping
+ * entries taken greedily in start order (all of a normal perf map); layer 1
+ * the same taken from what is left (a range reused once after an unload),
+ * and so on for RT_LAYERS layers; each is searched by binary search over a
+ * dense array.  What overlaps still more (a slot reused over and over) goes
+ * into a centered interval tree, so a lookup costs O(log n + k) for the k
+ * entries that cover the address -- the versions among which the time
+ * decides -- however many versions other addresses have.
  */
 struct itree_node {
 	uint64_t center;
@@ -45,6 +48,14 @@ struct flat_ent {
 
 #define FLAT_LEN_BIG	UINT32_MAX
 #define FLAT_SENTINELS	1	/* start UINT64_MAX after the last entry */
+#define RT_LAYERS	4	/* flat layers before the tree */
+
+struct flat_layer {
+	struct flat_ent *ents;	/* by start, then the sentinel */
+	size_t n;
+	uint32_t *bkt_first;	/* per bucket: the entries starting before it */
+	uint64_t *bkt_in;	/* layers >= 1: bit per bucket an entry reaches into */
+};
 
 struct range_table {
 	struct range_entry *e;
@@ -56,8 +67,8 @@ struct range_table {
 	size_t unloads;			/* unload marks since the last reindex */
 	uint64_t *unl;			/* unload times of the indexed entries, sorted */
 	size_t n_unl;
-	struct flat_ent *flat;		/* the flat layer, by start */
-	size_t n_flat;
+	struct flat_layer layer[RT_LAYERS];
+	int n_layers;			/* layers with entries (layer 0 always) */
 	size_t lim;			/* tail size that triggers a reindex */
 	size_t n_expired;		/* range_table__expired_count at this horizon */
 	struct itree_node *nodes;	/* the rest */
@@ -65,14 +76,13 @@ struct range_table {
 	uint32_t *by_start, *by_end;	/* per node: by start asc / by end desc */
 	size_t n_node_ents;
 	int32_t root;
-	/* buckets of 1 << bkt_shift bytes from bkt_lo: flat entries starting
-	 * before bucket j are bkt_first[j]; bit j of bkt_tree is set when a
-	 * tree entry reaches into bucket j (else the tree is not walked) */
+	/* buckets of 1 << bkt_shift bytes from bkt_lo: bit j of bkt_tree is
+	 * set when a tree entry reaches into bucket j (else the tree is not
+	 * walked), of bkt_more when anything but layer 0 does */
 	uint64_t bkt_lo, bkt_hi;
 	unsigned int bkt_shift;
 	size_t n_bkt;
-	uint32_t *bkt_first;
-	uint64_t *bkt_tree;
+	uint64_t *bkt_tree, *bkt_more;
 	struct strpool *names;
 };
 
@@ -95,19 +105,24 @@ struct range_table *range_table__new(void)
 
 static void range_table__free_index(struct range_table *rt)
 {
-	free(rt->flat);
+	for (int l = 0; l < RT_LAYERS; l++) {
+		free(rt->layer[l].ents);
+		free(rt->layer[l].bkt_first);
+		free(rt->layer[l].bkt_in);
+	}
+	memset(rt->layer, 0, sizeof(rt->layer));
+	rt->n_layers = 0;
 	free(rt->nodes);
 	free(rt->by_start);
 	free(rt->by_end);
-	free(rt->bkt_first);
 	free(rt->bkt_tree);
-	rt->bkt_first = NULL;
-	rt->bkt_tree = NULL;
+	free(rt->bkt_more);
+	rt->bkt_tree = rt->bkt_more = NULL;
 	rt->n_bkt = 0;
-	rt->flat = NULL;
+	rt->bkt_lo = rt->bkt_hi = 0;
 	rt->by_start = rt->by_end = NULL;
 	rt->nodes = NULL;
-	rt->n_flat = rt->n_nodes = rt->n_node_ents = 0;
+	rt->n_nodes = rt->n_node_ents = 0;
 	rt->root = -1;
 }
 
@@ -255,10 +270,41 @@ static int32_t itree_build(struct range_table *rt, const uint32_t *ents, size_t 
  * addresses lie where no range was ever reused).  A random address then
  * costs a few cache lines instead of two searches of ~17 steps each.
  */
+static void bits_set(uint64_t *bits, uint64_t *more, const struct range_entry *c, uint64_t lo,
+		     unsigned int shift)
+{
+	for (size_t j = (c->start - lo) >> shift; j <= (c->end - 1 - lo) >> shift; j++) {
+		bits[j / 64] |= 1ULL << (j % 64);
+		more[j / 64] |= 1ULL << (j % 64);
+	}
+}
+
+/* A layer's first-entry index per bucket, and (layers >= 1) its bits. */
+static int layer_buckets(struct range_table *rt, struct flat_layer *l, int deeper)
+{
+	size_t nb = rt->n_bkt, j, f = 0;
+
+	l->bkt_first = malloc((nb + 1) * sizeof(*l->bkt_first));
+	l->bkt_in = deeper ? calloc((nb + 63) / 64, sizeof(*l->bkt_in)) : NULL;
+	if (!l->bkt_first || (deeper && !l->bkt_in))
+		return -ENOMEM;
+	for (j = 0; j <= nb; j++) {
+		uint64_t b = rt->bkt_lo + ((uint64_t)j << rt->bkt_shift);
+
+		while (f < l->n && l->ents[f].start < b)
+			f++;
+		l->bkt_first[j] = (uint32_t)f;
+	}
+	for (f = 0; deeper && f < l->n; f++)
+		bits_set(l->bkt_in, rt->bkt_more, &rt->e[l->ents[f].idx], rt->bkt_lo,
+			 rt->bkt_shift);
+	return 0;
+}
+
 static int range_table__buckets(struct range_table *rt, const uint32_t *rest, size_t n_rest)
 {
 	uint64_t lo = UINT64_MAX, hi = 0, span;
-	size_t nb = 1024, i, j, f = 0;
+	size_t nb = 1024, i;
 	unsigned int shift = 0;
 
 	for (i = 0; i < rt->n_idx; i++) {
@@ -268,84 +314,100 @@ static int range_table__buckets(struct range_table *rt, const uint32_t *rest, si
 		hi = c->end > hi ? c->end : hi;
 	}
 	if (lo >= hi)
-		return 0;	/* empty: no buckets, lookups search */
+		return 0;	/* empty: no buckets, nothing to find */
 	while (nb < rt->n_idx && nb < (1u << 22))
 		nb *= 2;
 	span = hi - lo;
 	while (shift < 63 && (span >> shift) >= nb)
 		shift++;
-	nb = (size_t)(span >> shift) + 1;
-	rt->bkt_first = malloc((nb + 1) * sizeof(*rt->bkt_first));
-	rt->bkt_tree = calloc((nb + 63) / 64, sizeof(*rt->bkt_tree));
-	if (!rt->bkt_first || !rt->bkt_tree)
-		return -ENOMEM;
-	for (j = 0; j <= nb; j++) {
-		uint64_t b = lo + ((uint64_t)j << shift);
-
-		while (f < rt->n_flat && rt->flat[f].start < b)
-			f++;
-		rt->bkt_first[j] = (uint32_t)f;
-	}
-	for (i = 0; i < n_rest; i++) {
-		const struct range_entry *c = &rt->e[rest[i]];
-
-		if (c->end <= c->start)
-			continue;
-		for (j = (c->start - lo) >> shift; j <= (c->end - 1 - lo) >> shift; j++)
-			rt->bkt_tree[j / 64] |= 1ULL << (j % 64);
-	}
+	rt->n_bkt = (size_t)(span >> shift) + 1;
 	rt->bkt_lo = lo;
 	rt->bkt_hi = hi;
 	rt->bkt_shift = shift;
-	rt->n_bkt = nb;
+	rt->bkt_tree = calloc((rt->n_bkt + 63) / 64, sizeof(*rt->bkt_tree));
+	rt->bkt_more = calloc((rt->n_bkt + 63) / 64, sizeof(*rt->bkt_more));
+	if (!rt->bkt_tree || !rt->bkt_more)
+		return -ENOMEM;
+	for (int l = 0; l < rt->n_layers; l++)
+		if (layer_buckets(rt, &rt->layer[l], l > 0))
+			return -ENOMEM;
+	for (i = 0; i < n_rest; i++)
+		bits_set(rt->bkt_tree, rt->bkt_more, &rt->e[rest[i]], lo, shift);
 	return 0;
 }
 
-/* Split the sorted entries into the flat layer and the tree. */
-static int range_table__build(struct range_table *rt)
+/* Take from ents[0..n) (by start) a maximal run of non-overlapping entries
+ * into layer l; the others go to rest[0..*n_rest). */
+static int layer_build(struct range_table *rt, struct flat_layer *l, const uint32_t *ents,
+		       size_t n, uint32_t *rest, size_t *n_rest)
 {
-	size_t n = rt->n_idx, i, n_rest = 0;
 	uint64_t last_end = 0;
-	uint32_t *rest = NULL, *tmp = NULL;
-	int err = -ENOMEM;
 
-	range_table__free_index(rt);
-	rt->flat = malloc((n + FLAT_SENTINELS) * sizeof(*rt->flat));
-	rest = malloc((n ? n : 1) * sizeof(*rest));
-	if (!rt->flat || !rest)
-		goto cleanup;
-	for (i = 0; i < n; i++) {
-		const struct range_entry *c = &rt->e[rt->idx[i]];
+	l->ents = malloc((n + FLAT_SENTINELS) * sizeof(*l->ents));
+	if (!l->ents)
+		return -ENOMEM;
+	*n_rest = 0;
+	for (size_t i = 0; i < n; i++) {
+		const struct range_entry *c = &rt->e[ents[i]];
 
 		if (c->start >= last_end) {
 			uint64_t len = c->end - c->start;
-			struct flat_ent *f = &rt->flat[rt->n_flat++];
+			struct flat_ent *f = &l->ents[l->n++];
 
 			f->start = c->start;
 			f->len = len < FLAT_LEN_BIG ? (uint32_t)len : FLAT_LEN_BIG;
-			f->idx = rt->idx[i];
+			f->idx = ents[i];
 			last_end = c->end;
 		} else {
-			rest[n_rest++] = rt->idx[i];
+			rest[(*n_rest)++] = ents[i];
 		}
 	}
-	rt->flat[rt->n_flat] = (struct flat_ent){ .start = UINT64_MAX };
+	l->ents[l->n] = (struct flat_ent){ .start = UINT64_MAX };
+	return 0;
+}
+
+/* Split the sorted entries into the flat layers and the tree. */
+static int range_table__build(struct range_table *rt)
+{
+	size_t n = rt->n_idx, n_rest = 0, n_cur = n;
+	uint32_t *rest = NULL, *cur = NULL, *tmp = NULL;
+	int err = -ENOMEM;
+
+	range_table__free_index(rt);
+	rest = malloc((n ? n : 1) * sizeof(*rest));
+	cur = malloc((n ? n : 1) * sizeof(*cur));
+	if (!rest || !cur)
+		goto cleanup;
+	memcpy(cur, rt->idx, n * sizeof(*cur));
+	/* layer 0 always (lookups start there), deeper ones while needed */
+	for (int l = 0; l < RT_LAYERS && (!l || n_cur); l++) {
+		uint32_t *t;
+
+		if (layer_build(rt, &rt->layer[l], cur, n_cur, rest, &n_rest))
+			goto cleanup;
+		rt->n_layers = l + 1;
+		t = cur;
+		cur = rest;
+		rest = t;
+		n_cur = n_rest;
+	}
 	err = 0;
-	if (!n_rest)
+	if (!n_cur)
 		goto cleanup;
 	err = -ENOMEM;
-	rt->nodes = malloc(n_rest * sizeof(*rt->nodes));
-	rt->by_start = malloc(n_rest * sizeof(*rt->by_start));
-	rt->by_end = malloc(n_rest * sizeof(*rt->by_end));
-	tmp = malloc(n_rest * sizeof(*tmp));
+	rt->nodes = malloc(n_cur * sizeof(*rt->nodes));
+	rt->by_start = malloc(n_cur * sizeof(*rt->by_start));
+	rt->by_end = malloc(n_cur * sizeof(*rt->by_end));
+	tmp = malloc(n_cur * sizeof(*tmp));
 	if (!rt->nodes || !rt->by_start || !rt->by_end || !tmp)
 		goto cleanup;
-	rt->root = itree_build(rt, rest, n_rest, tmp);
+	rt->root = itree_build(rt, cur, n_cur, tmp);
 	err = rt->root == -2 ? -ENOMEM : 0;
 cleanup:
 	if (!err)
-		err = range_table__buckets(rt, rest, n_rest);
+		err = range_table__buckets(rt, cur, n_cur);
 	free(rest);
+	free(cur);
 	free(tmp);
 	if (err)
 		range_table__free_index(rt);
@@ -521,60 +583,51 @@ static int range_table__prepare(struct range_table *rt)
 	return 0;
 }
 
-/*
- * The flat-layer entry covering addr, or NULL; *node is the tree node to
- * walk from, -1 when the bucket says no tree entry reaches addr.
- */
-static inline const struct range_entry *range_table__flat_find(const struct range_table *rt,
-								uint64_t addr, int32_t *node)
+/* 1 + the bucket of addr, or 0 when no indexed range reaches addr. */
+static inline size_t range_table__bucket(const struct range_table *rt, uint64_t addr)
 {
-	size_t lo = 0, hi = rt->n_flat, n;
+	if (addr < rt->bkt_lo || addr >= rt->bkt_hi)
+		return 0;
+	return ((addr - rt->bkt_lo) >> rt->bkt_shift) + 1;
+}
+
+static inline int bit_at(const uint64_t *bits, size_t j)
+{
+	return (bits[j / 64] >> (j % 64)) & 1;
+}
+
+/* The entry of layer l covering addr (in bucket b), or NULL. */
+static inline const struct range_entry *layer_find(const struct range_table *rt,
+						   const struct flat_layer *l, size_t b,
+						   uint64_t addr)
+{
+	/* the entries before the bucket start before addr; the ones after
+	 * it, after addr */
+	size_t lo = l->bkt_first[b], n = l->bkt_first[b + 1] - lo;
 	const struct flat_ent *f;
 
-	*node = rt->root;
-	if (!rt->flat)
-		return NULL;	/* nothing indexed yet */
-	if (rt->n_bkt) {
-		size_t b = (addr - rt->bkt_lo) >> rt->bkt_shift;
-
-		if (addr < rt->bkt_lo || addr >= rt->bkt_hi) {
-			*node = -1;	/* no indexed range reaches here */
-			return NULL;
-		}
-		/* the entries before the bucket start before addr; the ones
-		 * after it, after addr */
-		lo = rt->bkt_first[b];
-		hi = rt->bkt_first[b + 1];
-		if (!(rt->bkt_tree[b / 64] & (1ULL << (b % 64))))
-			*node = -1;
-	}
-	/* lo becomes the number of flat entries with start <= addr; branch
-	 * free, so a mispredicted comparison does not throw away the loads
-	 * of the lookups after this one.  Every entry from hi on starts
-	 * after addr (the sentinels past the end too). */
-	for (n = hi - lo; n > 1; n -= n / 2)
-		lo = rt->flat[lo + n / 2].start <= addr ? lo + n / 2 : lo;
-	lo += rt->flat[lo].start <= addr;
+	/* lo becomes the number of entries with start <= addr; branch free,
+	 * so a mispredicted comparison does not throw away the loads of the
+	 * lookups after this one.  Every entry from the bucket's end on
+	 * starts after addr (the sentinel past the last too). */
+	for (; n > 1; n -= n / 2)
+		lo = l->ents[lo + n / 2].start <= addr ? lo + n / 2 : lo;
+	lo += l->ents[lo].start <= addr;
 	if (!lo)
 		return NULL;
-	f = &rt->flat[lo - 1];
+	f = &l->ents[lo - 1];
 	if (addr - f->start < f->len ||
 	    (f->len == FLAT_LEN_BIG && addr < rt->e[f->idx].end))
 		return &rt->e[f->idx];
 	return NULL;
 }
 
-/* Every indexed or tail entry covering addr goes through consider(). */
-static void range_table__stab(const struct range_table *rt, uint64_t addr, struct range_pick *p)
+static void itree_stab(const struct range_table *rt, uint64_t addr, struct range_pick *p)
 {
 	const struct range_entry *c;
-	int32_t node;
+	int32_t node = rt->root;
 	uint32_t j;
-	size_t k;
 
-	c = range_table__flat_find(rt, addr, &node);
-	if (c)
-		range_pick__consider(p, c, addr);
 	while (node >= 0) {
 		const struct itree_node *nd = &rt->nodes[node];
 
@@ -596,6 +649,22 @@ static void range_table__stab(const struct range_table *rt, uint64_t addr, struc
 			node = nd->right;
 		}
 	}
+}
+
+/* Every indexed or tail entry covering addr goes through consider(). */
+static void range_table__stab(const struct range_table *rt, uint64_t addr, struct range_pick *p)
+{
+	size_t b = range_table__bucket(rt, addr), k;
+	const struct range_entry *c;
+
+	if (b--) {
+		for (int l = 0; l < rt->n_layers; l++)
+			if ((!l || bit_at(rt->layer[l].bkt_in, b)) &&
+			    (c = layer_find(rt, &rt->layer[l], b, addr)))
+				range_pick__consider(p, c, addr);
+		if (bit_at(rt->bkt_tree, b))
+			itree_stab(rt, addr, p);
+	}
 	for (k = rt->n_sorted; k < rt->n; k++)
 		if (rt->e[k].start <= addr && addr < rt->e[k].end &&
 		    !range_entry__expired(rt, &rt->e[k]))
@@ -610,12 +679,15 @@ const struct range_entry *range_table__find_mode(struct range_table *rt, uint64_
 	if (!rt->n || range_table__prepare(rt))
 		return NULL;
 	if (rt->n_sorted == rt->n) {
-		int32_t node;
-		const struct range_entry *c = range_table__flat_find(rt, addr, &node);
+		size_t b = range_table__bucket(rt, addr);
+		const struct range_entry *c;
 
+		if (!b--)
+			return NULL;	/* nothing indexed reaches addr, no tail */
 		/* one candidate (most lookups): the general rules below give
 		 * it whatever the time, unless only a live one will do */
-		if (node < 0) {
+		if (!bit_at(rt->bkt_more, b)) {
+			c = layer_find(rt, &rt->layer[0], b, addr);
 			if (!c || !live_only || ts == SYM_TS_NONE)
 				return c;
 			return (!c->unload_ts || c->unload_ts > ts) && c->load_ts <= ts ? c : NULL;
