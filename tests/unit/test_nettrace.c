@@ -587,6 +587,68 @@ static void test_many_distinct_stacks(void)
 	nt_reader__close(r);
 }
 
+/* Stacks that a recent one resembles (same depth and end frames, one
+ * frame different anywhere, every depth up to 40, 8- and 4-byte pointers):
+ * each event reads back with exactly the stack it was written with. */
+static void one_frame_apart(uint32_t psize)
+{
+	const char *path = tmp_path("apart.nettrace");
+	uint64_t base[40], st[40], want[2000][2];	/* depth, changed frame */
+	uint32_t id, n_ev = 0, got = 0, bad = 0;
+	struct nt_trace_info info;
+	struct nt_read_event ev;
+	struct nt_writer *w;
+	struct nt_reader *r;
+
+	golden_info(&info);
+	info.pointer_size = psize;
+	unlink(path);
+	w = nt_writer__open(path, &info);
+	if (!ASSERT_OK_PTR(w, "open"))
+		return;
+	nt_writer__define(w, &sample_desc, &id);
+	for (uint32_t k = 0; k < 40; k++)
+		base[k] = 0x7f0000001000ULL + k * 0x10;
+	for (uint32_t n = 1; n <= 40; n++) {
+		for (uint32_t k = 0; k <= n; k++) {	/* k == n: the base stack itself */
+			memcpy(st, base, sizeof(st));
+			if (k < n)
+				st[k] ^= 0x8;
+			want[n_ev][0] = n;
+			want[n_ev][1] = k;
+			if (nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id,
+				.timestamp = 2000000000ULL + n_ev, .capture_thread_id = 1,
+				.thread_id = 2, .stack = st, .stack_depth = n }))
+				break;
+			n_ev++;
+		}
+	}
+	ASSERT_OK(nt_writer__close(w, NULL, 0), "close");
+	r = nt_reader__open(path, NULL);
+	while (got < n_ev && nt_reader__next(r, &ev) == 1) {
+		uint32_t n = (uint32_t)want[got][0], k = (uint32_t)want[got][1];
+
+		memcpy(st, base, sizeof(st));
+		if (k < n)
+			st[k] ^= 0x8;
+		for (uint32_t i = 0; psize == 4 && i < n; i++)
+			st[i] = (uint32_t)st[i];	/* what a 4-byte pointer keeps */
+		if (ev.stack_depth != n || memcmp(ev.stack, st, n * 8))
+			bad++;
+		got++;
+	}
+	ASSERT_EQ(got, n_ev, "events");
+	ASSERT_EQ(bad, 0, "each event with its own stack");
+	nt_reader__close(r);
+	unlink(path);
+}
+
+static void test_stacks_one_frame_apart(void)
+{
+	one_frame_apart(8);
+	one_frame_apart(4);
+}
+
 /* ------------------------------------------------------------ payload JSON */
 
 static void put_str(struct nt_buf *b, const char *s)
@@ -1777,6 +1839,7 @@ int main(void)
 	RUN(test_roundtrip_random);
 	RUN(test_roundtrip_big);
 	RUN(test_many_distinct_stacks);
+	RUN(test_stacks_one_frame_apart);
 	RUN(test_payload_json);
 	RUN(test_json_budget);
 	RUN(test_define_manifest);
