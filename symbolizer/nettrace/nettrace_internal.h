@@ -447,6 +447,7 @@ struct nt_hdr {
 	uint8_t related_activity_id[16];
 	uint32_t payload_size;
 	uint32_t label_list;	/* V6: replaces the two activity ids */
+	int ids_set;		/* V5 writer: an activity id above is not zero */
 };
 
 /* A MetadataBlock or EventBlock being filled. */

@@ -532,10 +532,13 @@ static void append_event(struct nt_writer *w, const struct nt_event *ev,
 			p = nt_emit_varint(p, label);
 			prev->label_list = label;
 		}
-	} else {
+	} else if (ev->activity_id || ev->related_activity_id || prev->ids_set) {
+		/* (events with no activity ids after others alike send none) */
 		p = emit_guid(p, &flags, NT_F_ACTIVITY_ID, prev->activity_id, ev->activity_id);
 		p = emit_guid(p, &flags, NT_F_RELATED_ID, prev->related_activity_id,
 			      ev->related_activity_id);
+		prev->ids_set = !!memcmp(prev->activity_id, zero_guid, 16) ||
+				!!memcmp(prev->related_activity_id, zero_guid, 16);
 	}
 	if (sorted)
 		flags |= NT_F_SORTED;
@@ -579,21 +582,28 @@ static inline nt_v2 diff64(const uint8_t *a, const uint8_t *b)
 
 /*
  * a[0..n) == b[0..n).  A library memcmp of a length that changes from call
- * to call mispredicts on its length classes; for 8 to 32 frames four
- * 64-byte compares at fixed places instead (0, d, 2d and the last 64
- * bytes, d a third of the rest: for these lengths they overlap and cover
- * every byte), with no branch on n.
+ * to call mispredicts on its length classes; for 8 to 24 frames three
+ * 64-byte compares at fixed places instead (the first, the last 64 bytes
+ * and halfway between), for 25 to 32 four (d a third of the rest): for
+ * these lengths they overlap and cover every byte, with no branch on n
+ * within a class.
  */
 static inline int frames_equal(const uint64_t *a, const uint64_t *b, uint32_t n)
 {
 	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
-	size_t len = (size_t)n * 8, d = (len - 64) / 3;
+	size_t len = (size_t)n * 8, d;
 	nt_v2 v;
 
 	if (n < 8 || n > 32)
 		return !memcmp(a, b, len);
-	v = diff64(x, y) | diff64(x + d, y + d) | diff64(x + 2 * d, y + 2 * d) |
-	    diff64(x + len - 64, y + len - 64);
+	if (n <= 24) {		/* three windows reach 192 bytes */
+		d = (len - 64) / 2;
+		v = diff64(x, y) | diff64(x + d, y + d) | diff64(x + len - 64, y + len - 64);
+	} else {
+		d = (len - 64) / 3;
+		v = diff64(x, y) | diff64(x + d, y + d) | diff64(x + 2 * d, y + 2 * d) |
+		    diff64(x + len - 64, y + len - 64);
+	}
 	return !(v[0] | v[1]);
 }
 
