@@ -270,13 +270,16 @@ static int32_t itree_build(struct range_table *rt, const uint32_t *ents, size_t 
  * addresses lie where no range was ever reused).  A random address then
  * costs a few cache lines instead of two searches of ~17 steps each.
  */
-static void bits_set(uint64_t *bits, uint64_t *more, const struct range_entry *c, uint64_t lo,
-		     unsigned int shift)
+static void bits_set(uint64_t *bits, const struct range_entry *c, uint64_t lo, unsigned int shift)
 {
-	for (size_t j = (c->start - lo) >> shift; j <= (c->end - 1 - lo) >> shift; j++) {
+	for (size_t j = (c->start - lo) >> shift; j <= (c->end - 1 - lo) >> shift; j++)
 		bits[j / 64] |= 1ULL << (j % 64);
-		more[j / 64] |= 1ULL << (j % 64);
-	}
+}
+
+static void bits_or(uint64_t *to, const uint64_t *from, size_t n_bits)
+{
+	for (size_t j = 0; j < (n_bits + 63) / 64; j++)
+		to[j] |= from[j];
 }
 
 /* A layer's first-entry index per bucket, and (layers >= 1) its bits. */
@@ -296,8 +299,9 @@ static int layer_buckets(struct range_table *rt, struct flat_layer *l, int deepe
 		l->bkt_first[j] = (uint32_t)f;
 	}
 	for (f = 0; deeper && f < l->n; f++)
-		bits_set(l->bkt_in, rt->bkt_more, &rt->e[l->ents[f].idx], rt->bkt_lo,
-			 rt->bkt_shift);
+		bits_set(l->bkt_in, &rt->e[l->ents[f].idx], rt->bkt_lo, rt->bkt_shift);
+	if (deeper)
+		bits_or(rt->bkt_more, l->bkt_in, nb);
 	return 0;
 }
 
@@ -332,7 +336,8 @@ static int range_table__buckets(struct range_table *rt, const uint32_t *rest, si
 		if (layer_buckets(rt, &rt->layer[l], l > 0))
 			return -ENOMEM;
 	for (i = 0; i < n_rest; i++)
-		bits_set(rt->bkt_tree, rt->bkt_more, &rt->e[rest[i]], lo, shift);
+		bits_set(rt->bkt_tree, &rt->e[rest[i]], lo, shift);
+	bits_or(rt->bkt_more, rt->bkt_tree, rt->n_bkt);
 	return 0;
 }
 
@@ -379,8 +384,11 @@ static int range_table__build(struct range_table *rt)
 	if (!rest || !cur)
 		goto cleanup;
 	memcpy(cur, rt->idx, n * sizeof(*cur));
-	/* layer 0 always (lookups start there), deeper ones while needed */
-	for (int l = 0; l < RT_LAYERS && (!l || n_cur); l++) {
+	/* layer 0 always (lookups start there); another while the last one
+	 * took at least as many entries as are left: when versions pile up on
+	 * a few addresses instead, layers would each take one per address and
+	 * the tree serves better */
+	for (int l = 0; l < RT_LAYERS && (!l || (n_cur && rt->layer[l - 1].n >= n_cur)); l++) {
 		uint32_t *t;
 
 		if (layer_build(rt, &rt->layer[l], cur, n_cur, rest, &n_rest))
