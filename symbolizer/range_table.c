@@ -560,7 +560,7 @@ struct range_pick {
 	int unload_start;	/* range_table__unload: only entries starting at addr */
 };
 
-static void range_pick__consider(struct range_pick *p, const struct range_entry *c,
+static inline void range_pick__consider(struct range_pick *p, const struct range_entry *c,
 				 uint64_t addr)
 {
 	uint64_t ts = p->ts;
