@@ -558,6 +558,20 @@ static void test_perf_map_jit_lookup(void)
 		  "event");
 	ASSERT_STREQ(si.name, "Jit.Code.FromEvent()", "event name");
 	ASSERT_EQ(si.module_id, 0x1234, "module id");
+	/* a file mapped over the JIT range since (the kernel's mmap record):
+	 * named as that file's code, not from the perf map any more */
+	{
+		struct proc_map m = { .start = (uint64_t)(uintptr_t)code,
+				      .end = (uint64_t)(uintptr_t)code + 0x1000, .ino = 4242,
+				      .prot = PROT_READ | PROT_EXEC,
+				      .path = (char *)"/nonexistent/libremapped.so", .dso = -1 };
+
+		ASSERT_OK(symbolizer__add_mapping(s, getpid(), &m), "add mapping");
+		ASSERT_EQ(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x17f, 0,
+					      &si), -ENOENT, "no symbol in the file");
+		ASSERT_EQ(si.kind, SYM_KIND_NATIVE, "native now");
+		ASSERT_STREQ(si.module, "/nonexistent/libremapped.so", "module");
+	}
 	symbolizer__stats(s, &st);
 	ASSERT_EQ(st.unreadable_maps, 0, "nothing refused");
 	symbolizer__free(s);
