@@ -67,6 +67,10 @@ struct sym_proc {
 	int gone;			/* /proc/PID vanished */
 	uint64_t snap_ns;		/* monotonic time of the last snapshot */
 	struct proc_maps maps;
+	/* the JIT mapping (anonymous, not [vdso]-like) of the last address
+	 * named by the perf map: addresses in it go to the perf map at once,
+	 * without the mapping search (reset whenever maps changes) */
+	uint64_t jit_lo, jit_hi;
 	struct perf_map *pm;
 	uint64_t pm_last_try;		/* monotonic ns of the last discovery */
 	struct perfinfo_image *images;
@@ -220,6 +224,7 @@ static int sym_proc__snapshot(struct symbolizer *s, struct sym_proc *p)
 	if (p->gone)
 		return -ESRCH;
 	p->snap_ns = now_ns();
+	p->jit_lo = p->jit_hi = 0;
 	n = proc_maps__snapshot(&p->maps, p->pid, 1);
 	s->st.snapshots++;
 	if (n == -ESRCH || n == 0) {
@@ -493,6 +498,7 @@ int symbolizer__add_mapping(struct symbolizer *s, pid_t pid, const struct proc_m
 	p = symbolizer__proc_auto(s, pid);
 	if (!p)
 		return -ENOMEM;
+	p->jit_lo = p->jit_hi = 0;
 	err = proc_maps__add(&p->maps, m);
 	if (err)
 		return err;
@@ -793,6 +799,13 @@ int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t
 		err = 0;
 		goto out;
 	}
+	/* the common case of a JIT frame: what the steps below would do for
+	 * an address in the same mapping as the last one the perf map named */
+	if (addr - p->jit_lo < p->jit_hi - p->jit_lo && p->pm &&
+	    (e = range_table__find(perf_map__table(p->pm), addr, ts))) {
+		sym_info__from_range(si, e, perf_map__path(p->pm));
+		return 0;
+	}
 	m = proc_maps__find(&p->maps, addr);
 	/* an unknown address: the process may have mapped something new; but
 	 * garbage frames must not cost a /proc read each, so at most one
@@ -813,6 +826,10 @@ int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t
 	e = sym_proc__perf_map_find(s, p, addr, ts);
 	if (e) {
 		sym_info__from_range(si, e, perf_map__path(p->pm));
+		if (m) {
+			p->jit_lo = m->start;
+			p->jit_hi = m->end;
+		}
 		err = 0;
 		goto out;
 	}

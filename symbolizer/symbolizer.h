@@ -14,9 +14,9 @@
  * Time: timestamps are the trace clock (CLOCK_MONOTONIC ns, architecture
  * decision 5).  SYM_TS_NONE asks for "the newest entry", the perf rule.
  *
- * The sources underneath have their own headers (perf_map.h with the range
- * table, proc_maps.h, elf_syms.h, kallsyms.h); the rundown events that carry
- * names into a trace are rundown.h.
+ * The sources underneath have their own headers (range_table.h, perf_map.h,
+ * proc_maps.h, elf_syms.h, kallsyms.h); the rundown events that carry names
+ * into a trace are rundown.h.
  *
  * Errors: 0 or -errno; constructors return NULL and set errno; every
  * destructor accepts NULL.  Not thread-safe: one symbolizer per thread (the

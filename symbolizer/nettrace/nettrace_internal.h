@@ -107,13 +107,22 @@ static inline void nt_put_bytes(struct nt_buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
-static inline void nt_put_varint(struct nt_buf *b, uint64_t v)
+/* LEB128 at p (room reserved); returns the byte after it.  Through a local
+ * pointer: a store through b->data may alias b->len, which would then be
+ * reloaded and stored again for every byte. */
+static inline uint8_t *nt_emit_varint(uint8_t *p, uint64_t v)
 {
 	while (v >= 0x80) {
-		b->data[b->len++] = (v & 0x7f) | 0x80;
+		*p++ = (uint8_t)(v | 0x80);
 		v >>= 7;
 	}
-	b->data[b->len++] = v;
+	*p++ = (uint8_t)v;
+	return p;
+}
+
+static inline void nt_put_varint(struct nt_buf *b, uint64_t v)
+{
+	b->len = (size_t)(nt_emit_varint(b->data + b->len, v) - b->data);
 }
 
 /* Checked variants (reserve first); return 0 or -ENOMEM. */
@@ -157,6 +166,16 @@ static inline size_t nt_get_varint(const uint8_t *p, const uint8_t *end, int max
 {
 	uint64_t v = 0;
 	int i;
+
+	/* most header fields fit in one or two bytes */
+	if (end - p >= 2 && p[0] < 0x80) {
+		*out = p[0];
+		return 1;
+	}
+	if (end - p >= 2 && p[1] < 0x80) {
+		*out = (p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		return 2;
+	}
 
 	for (i = 0; i < max_bytes && p + i < end; i++) {
 		uint8_t c = p[i];
@@ -321,10 +340,19 @@ struct nt_reader {
 	struct nt_metadata **metas;	/* by index; map id -> index */
 	size_t n_metas, cap_metas;
 	struct nt_map meta_ids;
+	/* the same for ids below n_meta_dense, as index + 1 (0: undefined):
+	 * no hashing per event for the usual small ids */
+	uint32_t *meta_dense;
+	uint32_t n_meta_dense;
 
 	struct rd_stack *stacks;	/* current SP region; map id -> index */
 	size_t n_stacks, cap_stacks;
 	struct nt_map stack_ids;
+	/* stacks_dense: the region's stacks so far are ids stack_first_id,
+	 * stack_first_id + 1, ... in order (as writers number them), so an id's
+	 * index is a subtraction */
+	uint32_t stack_first_id;
+	int stacks_dense;
 
 	struct nt_map threads;		/* capture thread -> last sequence seen */
 	struct nt_map thread_lost;	/* capture thread -> events lost on it */
@@ -352,6 +380,30 @@ struct nt_reader {
 	char err[256];
 	uint64_t err_off;
 };
+
+#define NT_META_DENSE	65536	/* metadata ids below this also go in meta_dense */
+
+/* Index of metadata id in r->metas, or -1 when it is not defined. */
+static inline long rd_meta_index(const struct nt_reader *r, uint32_t id)
+{
+	const struct nt_map_ent *e;
+
+	if (id < r->n_meta_dense)
+		return (long)r->meta_dense[id] - 1;
+	e = nt_map__find(&r->meta_ids, id);
+	return e ? (long)e->val : -1;
+}
+
+/* Index of stack id in r->stacks (this SP region), or -1. */
+static inline long rd_stack_index(const struct nt_reader *r, uint32_t id)
+{
+	const struct nt_map_ent *e;
+
+	if (r->stacks_dense)
+		return id - r->stack_first_id < r->n_stacks ? (long)(id - r->stack_first_id) : -1;
+	e = nt_map__find(&r->stack_ids, id);
+	return e ? (long)e->val : -1;
+}
 
 int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -395,6 +447,7 @@ struct nt_hdr {
 	uint8_t related_activity_id[16];
 	uint32_t payload_size;
 	uint32_t label_list;	/* V6: replaces the two activity ids */
+	int ids_set;		/* V5 writer: an activity id above is not zero */
 };
 
 /* A MetadataBlock or EventBlock being filled. */
@@ -412,6 +465,18 @@ struct nt_stack_ent {
 	uint32_t depth;
 	uint32_t id;		/* 0 = empty slot */
 };
+
+/* A slot of the recent-stacks cache: a stack of the current SP region found
+ * by its depth and end frames, confirmed by comparing every frame. */
+struct nt_stack_hot {
+	uint64_t first, last;
+	size_t off;		/* into stack_arena */
+	uint32_t depth;
+	uint32_t id;		/* 0 = empty slot */
+};
+
+#define NT_STACK_HOT_BITS	10
+#define NT_STACK_HOT		(1u << NT_STACK_HOT_BITS)	/* recent-stacks cache slots */
 
 struct nt_writer {
 	int fd;
@@ -437,9 +502,15 @@ struct nt_writer {
 	uint32_t stab_cap, stab_used;
 	uint64_t *stack_arena;
 	size_t arena_len, arena_cap;
+	/* sampled stacks repeat: most are found here without hashing every
+	 * frame (emptied with the stack table) */
+	struct nt_stack_hot hot[NT_STACK_HOT];
 
 	/* capture thread id -> last sequence number (low 32 bits) | NT_THR_ACTIVE */
 	struct nt_map threads;
+	/* the last event's entry in threads; NULL whenever threads may have
+	 * moved (an insertion elsewhere) or been cleared */
+	struct nt_map_ent *thr_last;
 	uint32_t n_active;	/* threads with NT_THR_ACTIVE */
 	uint64_t ev_thread;	/* TraceEvent's current capture thread of w->ev */
 	uint32_t lost_meta_id;	/* EventsLost marker, 0 = not defined yet */
@@ -452,13 +523,24 @@ struct nt_writer {
 
 /* Write the pending metadata and event blocks; 0 or -errno. */
 int wr_flush_blocks(struct nt_writer *w);
+/* Pending blocks, then a sequence point at ts; forgets the stack table. */
+int wr_write_sequence_point(struct nt_writer *w, uint64_t ts);
+/* Id of a stack in the current sequence-point region (writer_stacks.c),
+ * added to the pending StackBlock if new; may write blocks or a sequence
+ * point first. */
+int wr_stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id);
+
+/* The recent-stacks cache slot of a stack: by its depth and end frames, one
+ * multiply. */
+static inline struct nt_stack_hot *wr_stack_hot(struct nt_writer *w, const uint64_t *ips,
+					       uint32_t n)
+{
+	uint64_t k = (ips[0] ^ (ips[n - 1] << 7 | ips[n - 1] >> 57) ^ n) * 0x9e3779b97f4a7c15ULL;
+
+	return &w->hot[k >> (64 - NT_STACK_HOT_BITS)];
+}
 /* Append one metadata record (payload starting with its id) to w->meta. */
 int wr_meta_append(struct nt_writer *w, const void *payload, size_t len);
-/* Event headers (writer.c), V5 and V6 alike: the shared fields, then the
- * end (sorted flag, payload size, flags byte). */
-uint8_t wr_put_header_ids(struct nt_buf *b, const struct nt_hdr *prev, const struct nt_hdr *h);
-void wr_put_header_end(struct nt_buf *b, size_t flag_pos, uint8_t flags, struct nt_hdr *prev,
-		       const struct nt_hdr *h, int sorted);
 /* Per-file state back to nothing written (writer_files.c). */
 void wr_reset_file_state(struct nt_writer *w);
 /* Every metadata record defined so far into the meta block (writer_files.c). */
@@ -515,8 +597,6 @@ uint32_t wr_v6_capture_pid(struct nt_writer *w, uint64_t capture_thread_id);
 int wr_v6_map_event(struct nt_writer *w, const struct nt_event *ev, struct nt_event *out);
 int wr_v6_label_id(struct nt_writer *w, const uint8_t *activity, const uint8_t *related,
 		   uint32_t *id);
-void wr_v6_encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt_hdr *h,
-			 int sorted);
 int wr_v6_metadata_row(struct nt_buf *b, uint32_t id, const struct nt_event_desc *d);
 
 #endif /* EBPF_COLLECT_NETTRACE_INTERNAL_H */

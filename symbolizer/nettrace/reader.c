@@ -277,6 +277,12 @@ int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len)
 		}
 		if (nt_map__get(&r->stack_ids, id, &e))
 			return rd_fail(r, off, "out of memory");
+		if (!r->n_stacks) {
+			r->stack_first_id = id;
+			r->stacks_dense = 1;
+		} else if (id != r->stack_first_id + r->n_stacks) {
+			r->stacks_dense = 0;
+		}
 		e->val = r->n_stacks;
 		r->stacks[r->n_stacks].off = p - r->data;
 		r->stacks[r->n_stacks].bytes = bytes;
@@ -345,9 +351,9 @@ static int read_sp_block(struct nt_reader *r, size_t start, size_t len)
 /* An event's references: metadata, stack and (V6) threads are defined. */
 static int check_event_blob(struct nt_reader *r, const struct rd_event *ev, size_t blob)
 {
-	if (!nt_map__find(&r->meta_ids, ev->metadata_id))
+	if (rd_meta_index(r, ev->metadata_id) < 0)
 		return rd_fail(r, blob, "event uses undefined metadata id %u", ev->metadata_id);
-	if (ev->stack_id && !nt_map__find(&r->stack_ids, ev->stack_id))
+	if (ev->stack_id && rd_stack_index(r, ev->stack_id) < 0)
 		return rd_fail(r, blob, "event uses stack id %u, not defined since the "
 			       "last sequence point", ev->stack_id);
 	if (r->v6 && (!nt_map__find(&r->v6_threads, ev->thread_id) ||
@@ -751,13 +757,46 @@ int nt_reader__header_read(const struct nt_reader *r)
 	return !r->streaming || r->header_done;
 }
 
+/* The stack of a validated event into r->stack_buf (the last event's is
+ * still there). */
+static void fill_stack(struct nt_reader *r, uint32_t stack_id, struct nt_read_event *ev)
+{
+	const struct rd_stack *s = &r->stacks[rd_stack_index(r, stack_id)];
+	uint32_t psize = r->info.pointer_size, n = s->bytes / psize;
+
+	if (stack_id != r->buf_stack_id) {
+		if (n > r->stack_cap) {
+			uint64_t *nb = realloc(r->stack_buf, n * sizeof(*nb));
+
+			if (!nb)
+				n = r->stack_cap;	/* deliver what fits */
+			else {
+				r->stack_buf = nb;
+				r->stack_cap = n;
+			}
+		}
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (psize == 8)
+			memcpy(r->stack_buf, r->data + s->off, (size_t)n * 8);
+		else
+#endif
+		for (uint32_t i = 0; i < n; i++)
+			r->stack_buf[i] = psize == 8 ? nt_get_u64(r->data + s->off + 8 * i) :
+						       nt_get_u32(r->data + s->off + 4 * i);
+		r->buf_stack_id = stack_id;
+		r->buf_stack_depth = n;
+	}
+	ev->stack = r->stack_buf;
+	ev->stack_depth = r->buf_stack_depth;
+}
+
+/* Every field of ev, assigned one by one (no clearing pass first). */
 static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_read_event *ev)
 {
 	if (e->metadata_id != r->buf_meta_id) {	/* the last event's metadata */
-		r->buf_meta = r->metas[nt_map__find(&r->meta_ids, e->metadata_id)->val];
+		r->buf_meta = r->metas[rd_meta_index(r, e->metadata_id)];
 		r->buf_meta_id = e->metadata_id;
 	}
-	memset(ev, 0, sizeof(*ev));
 	ev->meta = r->buf_meta;
 	ev->sequence = e->sequence;
 	ev->thread_id = e->thread_id;
@@ -771,31 +810,10 @@ static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_
 	ev->payload = r->data + e->payload_off;
 	ev->payload_size = e->payload_size;
 	ev->file_offset = e->blob_off + r->base;
-	if (e->stack_id && e->stack_id == r->buf_stack_id) {	/* the last event's stack */
-		ev->stack = r->stack_buf;
-		ev->stack_depth = r->buf_stack_depth;
-	} else if (e->stack_id) {
-		const struct rd_stack *s = &r->stacks[nt_map__find(&r->stack_ids, e->stack_id)->val];
-		uint32_t psize = r->info.pointer_size, n = s->bytes / psize;
-
-		if (n > r->stack_cap) {
-			uint64_t *nb = realloc(r->stack_buf, n * sizeof(*nb));
-
-			if (!nb)
-				n = r->stack_cap;	/* deliver what fits */
-			else {
-				r->stack_buf = nb;
-				r->stack_cap = n;
-			}
-		}
-		for (uint32_t i = 0; i < n; i++)
-			r->stack_buf[i] = psize == 8 ? nt_get_u64(r->data + s->off + 8 * i) :
-						       nt_get_u32(r->data + s->off + 4 * i);
-		ev->stack = r->stack_buf;
-		ev->stack_depth = n;
-		r->buf_stack_id = e->stack_id;
-		r->buf_stack_depth = n;
-	}
+	ev->stack = NULL;
+	ev->stack_depth = 0;
+	if (e->stack_id)
+		fill_stack(r, e->stack_id, ev);
 	ev->lost_before = rd_note_sequence(r, e->capture_thread_id, e->sequence, 0);
 	ev->pid = r->info.pid;
 	if (r->v6)
@@ -873,6 +891,7 @@ void nt_reader__close(struct nt_reader *r)
 		rd_metadata_free(r->metas[i]);
 	free(r->metas);
 	nt_map__free(&r->meta_ids);
+	free(r->meta_dense);
 	free(r->stacks);
 	nt_map__free(&r->stack_ids);
 	nt_map__free(&r->threads);

@@ -254,6 +254,28 @@ int rd_parse_metadata(struct nt_reader *r, const uint8_t *p, uint32_t len, uint6
 }
 
 /* Register a parsed metadata record (takes ownership of m). */
+/* meta_dense[id] = index + 1 for a small id (the table grows to cover it). */
+static int meta_dense_set(struct nt_reader *r, uint32_t id, size_t index)
+{
+	if (id >= NT_META_DENSE)
+		return 0;
+	if (id >= r->n_meta_dense) {
+		uint32_t n = r->n_meta_dense ? r->n_meta_dense : 64;
+		uint32_t *d;
+
+		while (n <= id)
+			n *= 2;
+		d = realloc(r->meta_dense, n * sizeof(*d));
+		if (!d)
+			return -ENOMEM;
+		memset(d + r->n_meta_dense, 0, (n - r->n_meta_dense) * sizeof(*d));
+		r->meta_dense = d;
+		r->n_meta_dense = n;
+	}
+	r->meta_dense[id] = (uint32_t)index + 1;
+	return 0;
+}
+
 int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off)
 {
 	struct nt_map_ent *e;
@@ -281,7 +303,7 @@ int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off)
 		r->metas = nm;
 		r->cap_metas = ncap;
 	}
-	if (nt_map__get(&r->meta_ids, id, &e)) {
+	if (nt_map__get(&r->meta_ids, id, &e) || meta_dense_set(r, id, r->n_metas)) {
 		rd_metadata_free(m);
 		return rd_fail(r, off, "out of memory");
 	}

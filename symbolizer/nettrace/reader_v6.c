@@ -402,6 +402,8 @@ static int read_v6_sp(struct nt_reader *r, size_t start, size_t len, int remove)
 		}
 		if (flags & 2) {
 			nt_map__clear(&r->meta_ids);	/* records stay allocated */
+			if (r->n_meta_dense)
+				memset(r->meta_dense, 0, r->n_meta_dense * sizeof(*r->meta_dense));
 			r->buf_meta_id = 0;
 		}
 	}

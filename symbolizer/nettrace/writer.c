@@ -248,7 +248,7 @@ int wr_flush_blocks(struct nt_writer *w)
 }
 
 /* Pending blocks, then an SPBlock at timestamp ts; forgets the stack table. */
-static int write_sequence_point(struct nt_writer *w, uint64_t ts)
+int wr_write_sequence_point(struct nt_writer *w, uint64_t ts)
 {
 	struct nt_buf body = { 0 };
 	uint32_t n_listed = 0;
@@ -293,6 +293,7 @@ written:
 		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
 	w->stab_used = 0;
 	w->arena_len = 0;
+	memset(w->hot, 0, sizeof(w->hot));
 	w->next_stack_id = 1;
 	w->stacks_first_id = 1;
 	if (w->v6)
@@ -419,256 +420,205 @@ struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *
 	return w;
 }
 
-/* ------------------------------------------------------------ stacks */
-
-/*
- * The dedup table's hash of a stack: four lanes of one multiply and one
- * shift per address, so the loop is not one chain of dependent multiplies
- * (a full hash64 per frame was most of the writer's time); hash64 mixes
- * the lanes at the end.  Equal hashes are confirmed by stack_equal.
- */
-#define LANE(h, x, k, r) ((h) = ((h) ^ (x)) * (k), (h) ^= (h) >> (r))
-
-static uint64_t stack_hash(const uint64_t *ips, uint32_t n, uint32_t psize)
-{
-	uint64_t a = 0x9e3779b97f4a7c15ULL ^ n, b = 0xc2b2ae3d27d4eb4fULL;
-	uint64_t c = 0x165667b19e3779f9ULL, d = 0x27d4eb2f165667c5ULL;
-	uint64_t mask = psize == 4 ? 0xffffffffULL : ~0ULL;
-	uint32_t i;
-
-	for (i = 0; i + 3 < n; i += 4) {
-		LANE(a, ips[i] & mask, 0xff51afd7ed558ccdULL, 32);
-		LANE(b, ips[i + 1] & mask, 0xc4ceb9fe1a85ec53ULL, 29);
-		LANE(c, ips[i + 2] & mask, 0x9e3779b97f4a7c15ULL, 31);
-		LANE(d, ips[i + 3] & mask, 0xd6e8feb86659fd93ULL, 30);
-	}
-	for (; i < n; i++)
-		LANE(a, ips[i] & mask, 0xff51afd7ed558ccdULL, 32);
-	return hash64(a ^ (b << 17 | b >> 47) ^ (c << 31 | c >> 33) ^ (d << 47 | d >> 17));
-}
-#undef LANE
-
-static int stack_equal(const struct nt_writer *w, const struct nt_stack_ent *e,
-		       const uint64_t *ips, uint32_t n)
-{
-	const uint64_t *a = w->stack_arena + e->off;
-
-	if (e->depth != n)
-		return 0;
-	if (w->info.pointer_size == 8)
-		return !memcmp(a, ips, (size_t)n * 8);
-	for (uint32_t i = 0; i < n; i++) {
-		uint64_t x = ips[i];
-
-		if (w->info.pointer_size == 4)
-			x = (uint32_t)x;
-		if (a[i] != x)
-			return 0;
-	}
-	return 1;
-}
-
-static int stab_grow(struct nt_writer *w)
-{
-	uint32_t ncap = w->stab_cap ? w->stab_cap * 2 : 1024;
-	struct nt_stack_ent *n = calloc(ncap, sizeof(*n));
-
-	if (!n)
-		return -ENOMEM;
-	for (uint32_t i = 0; i < w->stab_cap; i++) {
-		uint32_t j;
-
-		if (!w->stab[i].id)
-			continue;
-		for (j = w->stab[i].hash & (ncap - 1); n[j].id; j = (j + 1) & (ncap - 1))
-			;
-		n[j] = w->stab[i];
-	}
-	free(w->stab);
-	w->stab = n;
-	w->stab_cap = ncap;
-	return 0;
-}
-
-/*
- * Id of this stack in the current SP region, adding it to the pending
- * StackBlock if new.  May write blocks or a sequence point first.
- */
-static int stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id)
-{
-	uint32_t psize = w->info.pointer_size;
-	uint64_t h = stack_hash(ips, n, psize);
-	size_t bytes = (size_t)n * psize;
-	struct nt_stack_ent *e;
-	uint32_t i;
-	int err;
-
-	if (w->stab_cap) {
-		for (i = h & (w->stab_cap - 1); w->stab[i].id; i = (i + 1) & (w->stab_cap - 1)) {
-			if (w->stab[i].hash == h && stack_equal(w, &w->stab[i], ips, n)) {
-				*id = w->stab[i].id;
-				return 0;
-			}
-		}
-	}
-	/* new stack: keep the region bounded */
-	if (w->stab_used >= NT_MAX_STACKS || (w->arena_len + n) * 8 > NT_MAX_STACK_BYTES) {
-		err = write_sequence_point(w, w->max_ts);
-		if (err)
-			return err;
-	}
-	if (w->stacks_count && w->stacks.len + 4 + bytes > NT_BLOCK_CAP) {
-		err = wr_flush_blocks(w);
-		if (err)
-			return err;
-	}
-	if ((w->stab_used + 1) * 2 > w->stab_cap && (err = stab_grow(w)))
-		return err;
-	if (w->arena_len + n > w->arena_cap) {
-		size_t ncap = w->arena_cap ? w->arena_cap : 4096;
-		uint64_t *p;
-
-		while (ncap < w->arena_len + n)
-			ncap *= 2;
-		p = realloc(w->stack_arena, ncap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		w->stack_arena = p;
-		w->arena_cap = ncap;
-	}
-	if (nt_buf__reserve(&w->stacks, 4 + bytes))
-		return -ENOMEM;
-	if (!w->stacks_count)
-		w->stacks_first_id = w->next_stack_id;
-	nt_put_u32(&w->stacks, bytes);
-	for (i = 0; i < n; i++) {
-		uint64_t x = psize == 4 ? (uint32_t)ips[i] : ips[i];
-
-		if (psize == 4)
-			nt_put_u32(&w->stacks, x);
-		else
-			nt_put_u64(&w->stacks, x);
-		w->stack_arena[w->arena_len + i] = x;
-	}
-	w->stacks_count++;
-	for (i = h & (w->stab_cap - 1); w->stab[i].id; i = (i + 1) & (w->stab_cap - 1))
-		;
-	e = &w->stab[i];
-	e->hash = h;
-	e->off = w->arena_len;
-	e->depth = n;
-	e->id = w->next_stack_id++;
-	w->arena_len += n;
-	w->stab_used++;
-	*id = e->id;
-	return 0;
-}
-
 /* ------------------------------------------------------------ events */
 
 static const uint8_t zero_guid[16];
 
-/* The header fields V5 and V6 share, each sent when it differs from the
- * previous event's (docs/nettrace-format.md section 4.2): metadata id,
- * sequence/capture thread/processor, thread, stack, timestamp delta.
- * Returns the flags they set; the flags byte at its place is written last. */
-uint8_t wr_put_header_ids(struct nt_buf *b, const struct nt_hdr *prev, const struct nt_hdr *h)
+/* The header fields V5 and V6 share (docs/nettrace-format.md section 4.2),
+ * each sent when it differs from the previous event's: metadata id,
+ * sequence/capture thread/processor, thread, stack, timestamp delta.  Sets
+ * *flags to the flags they need; prev takes h's values. */
+static inline uint8_t *emit_header_ids(uint8_t *p, uint8_t *flags, struct nt_hdr *prev,
+				       const struct nt_hdr *h)
 {
-	uint8_t flags = 0;
+	uint8_t f = 0;
 
 	if (h->metadata_id != prev->metadata_id) {
-		flags |= NT_F_METADATA_ID;
-		nt_put_varint(b, h->metadata_id);
+		f |= NT_F_METADATA_ID;
+		p = nt_emit_varint(p, h->metadata_id);
 	}
 	if (prev->sequence + (h->metadata_id ? 1 : 0) != h->sequence ||
 	    prev->capture_thread_id != h->capture_thread_id || prev->processor != h->processor) {
-		flags |= NT_F_CAPTURE;
-		nt_put_varint(b, (uint32_t)(h->sequence - prev->sequence - 1));
-		nt_put_varint(b, h->capture_thread_id);
-		nt_put_varint(b, h->processor);
+		f |= NT_F_CAPTURE;
+		p = nt_emit_varint(p, (uint32_t)(h->sequence - prev->sequence - 1));
+		p = nt_emit_varint(p, h->capture_thread_id);
+		p = nt_emit_varint(p, h->processor);
 	}
 	if (h->thread_id != prev->thread_id) {
-		flags |= NT_F_THREAD_ID;
-		nt_put_varint(b, h->thread_id);
+		f |= NT_F_THREAD_ID;
+		p = nt_emit_varint(p, h->thread_id);
 	}
 	if (h->stack_id != prev->stack_id) {
-		flags |= NT_F_STACK_ID;
-		nt_put_varint(b, h->stack_id);
+		f |= NT_F_STACK_ID;
+		p = nt_emit_varint(p, h->stack_id);
 	}
-	nt_put_varint(b, h->timestamp - prev->timestamp);
-	return flags;
+	p = nt_emit_varint(p, h->timestamp - prev->timestamp);
+	prev->metadata_id = h->metadata_id;
+	prev->sequence = h->sequence;
+	prev->capture_thread_id = h->capture_thread_id;
+	prev->processor = h->processor;
+	prev->thread_id = h->thread_id;
+	prev->stack_id = h->stack_id;
+	prev->timestamp = h->timestamp;
+	*flags = f;
+	return p;
 }
 
-/* The sorted flag, the payload size when it changed, the flags byte at
- * flag_pos; h becomes the previous header. */
-void wr_put_header_end(struct nt_buf *b, size_t flag_pos, uint8_t flags, struct nt_hdr *prev,
-		       const struct nt_hdr *h, int sorted)
+/* V5: an activity id (NULL = zero) when it differs from the previous one. */
+static inline uint8_t *emit_guid(uint8_t *p, uint8_t *flags, uint8_t flag, uint8_t prev[16],
+				 const uint8_t *id)
 {
-	if (sorted)
-		flags |= NT_F_SORTED;
-	if (h->payload_size != prev->payload_size) {
-		flags |= NT_F_PAYLOAD_SIZE;
-		nt_put_varint(b, h->payload_size);
+	if (!id)
+		id = zero_guid;
+	if (memcmp(id, prev, 16)) {
+		*flags |= flag;
+		memcpy(p, id, 16);
+		memcpy(prev, id, 16);
+		p += 16;
 	}
-	b->data[flag_pos] = flags;
-	*prev = *h;
+	return p;
 }
 
-static void encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt_hdr *h,
-			  int sorted)
+/* memcpy, with the small sizes most payloads have done inline as two
+ * overlapping moves rather than a library call. */
+static inline void copy_payload(uint8_t *dst, const uint8_t *src, uint32_t n)
 {
-	size_t flag_pos = b->len;
-	uint8_t flags;
+	uint64_t a, b;
+	uint32_t c, d;
 
-	nt_put_u8(b, 0);
-	flags = wr_put_header_ids(b, prev, h);
-	if (memcmp(h->activity_id, prev->activity_id, 16)) {
-		flags |= NT_F_ACTIVITY_ID;
-		nt_put_bytes(b, h->activity_id, 16);
+	if (n > 16) {
+		memcpy(dst, src, n);
+	} else if (n >= 8) {
+		memcpy(&a, src, 8);
+		memcpy(&b, src + n - 8, 8);
+		memcpy(dst, &a, 8);
+		memcpy(dst + n - 8, &b, 8);
+	} else if (n >= 4) {
+		memcpy(&c, src, 4);
+		memcpy(&d, src + n - 4, 4);
+		memcpy(dst, &c, 4);
+		memcpy(dst + n - 4, &d, 4);
+	} else if (n) {
+		dst[0] = src[0];
+		dst[n / 2] = src[n / 2];
+		dst[n - 1] = src[n - 1];
 	}
-	if (memcmp(h->related_activity_id, prev->related_activity_id, 16)) {
-		flags |= NT_F_RELATED_ID;
-		nt_put_bytes(b, h->related_activity_id, 16);
-	}
-	wr_put_header_end(b, flag_pos, flags, prev, h, sorted);
 }
 
-/* Append the event's header and payload to the EventBlock (room reserved). */
+/* Append the event's compressed header and payload to the EventBlock (room
+ * reserved), through one write pointer.  V6 sends the label list id under
+ * flag 0x10 in place of the two activity ids, and thread indexes. */
 static void append_event(struct nt_writer *w, const struct nt_event *ev,
 			 struct nt_map_ent *thr, uint32_t stack_id, uint32_t label, int sorted)
 {
+	struct nt_hdr *prev = &w->ev.prev;
+	uint8_t *flag_at = w->ev.buf.data + w->ev.buf.len, *p;
+	uint8_t flags;
 	struct nt_hdr h;
 
-	memset(&h, 0, sizeof(h));
 	h.metadata_id = ev->metadata_id;
 	h.sequence = (uint32_t)thr->val + 1;
-	w->n_active += !(thr->val & NT_THR_ACTIVE);
-	thr->val = NT_THR_ACTIVE | h.sequence;
 	h.capture_thread_id = ev->capture_thread_id;
 	h.processor = ev->processor;
 	h.thread_id = ev->thread_id;
 	h.stack_id = stack_id;
 	h.timestamp = ev->timestamp;
-	memcpy(h.activity_id, ev->activity_id ? ev->activity_id : zero_guid, 16);
-	memcpy(h.related_activity_id,
-	       ev->related_activity_id ? ev->related_activity_id : zero_guid, 16);
-	h.payload_size = ev->payload_size;
-	h.label_list = label;
-	if (w->v6)
-		wr_v6_encode_header(&w->ev.buf, &w->ev.prev, &h, sorted);
-	else
-		encode_header(&w->ev.buf, &w->ev.prev, &h, sorted);
-	nt_put_bytes(&w->ev.buf, ev->payload, ev->payload_size);
+	w->n_active += !(thr->val & NT_THR_ACTIVE);
+	thr->val = NT_THR_ACTIVE | h.sequence;
+	p = emit_header_ids(flag_at + 1, &flags, prev, &h);
+	if (w->v6) {
+		if (label != prev->label_list) {
+			flags |= NT_F_ACTIVITY_ID;
+			p = nt_emit_varint(p, label);
+			prev->label_list = label;
+		}
+	} else if (ev->activity_id || ev->related_activity_id || prev->ids_set) {
+		/* (events with no activity ids after others alike send none) */
+		p = emit_guid(p, &flags, NT_F_ACTIVITY_ID, prev->activity_id, ev->activity_id);
+		p = emit_guid(p, &flags, NT_F_RELATED_ID, prev->related_activity_id,
+			      ev->related_activity_id);
+		prev->ids_set = !!memcmp(prev->activity_id, zero_guid, 16) ||
+				!!memcmp(prev->related_activity_id, zero_guid, 16);
+	}
+	if (sorted)
+		flags |= NT_F_SORTED;
+	if (ev->payload_size != prev->payload_size) {
+		flags |= NT_F_PAYLOAD_SIZE;
+		p = nt_emit_varint(p, ev->payload_size);
+		prev->payload_size = ev->payload_size;
+	}
+	*flag_at = flags;
+	copy_payload(p, ev->payload, ev->payload_size);
+	w->ev.buf.len = (size_t)(p - w->ev.buf.data) + ev->payload_size;
 
 	w->ev.count++;
 	if (ev->timestamp < w->ev.min_ts)
 		w->ev.min_ts = ev->timestamp;
 	if (ev->timestamp > w->ev.max_ts)
 		w->ev.max_ts = ev->timestamp;
-	if (!w->any_event || ev->timestamp > w->max_ts)
+	if (sorted)	/* not older than any event before: the newest */
 		w->max_ts = ev->timestamp;
 	w->any_event = 1;
 	w->n_events++;
+}
+
+typedef uint64_t nt_v2 __attribute__((vector_size(16)));
+
+/* The differing bits of a[0..8) and b[0..8), folded into one vector. */
+static inline nt_v2 diff64(const uint8_t *a, const uint8_t *b)
+{
+	nt_v2 x0, x1, x2, x3, y0, y1, y2, y3;
+
+	memcpy(&x0, a, 16);
+	memcpy(&x1, a + 16, 16);
+	memcpy(&x2, a + 32, 16);
+	memcpy(&x3, a + 48, 16);
+	memcpy(&y0, b, 16);
+	memcpy(&y1, b + 16, 16);
+	memcpy(&y2, b + 32, 16);
+	memcpy(&y3, b + 48, 16);
+	return ((x0 ^ y0) | (x1 ^ y1)) | ((x2 ^ y2) | (x3 ^ y3));
+}
+
+/*
+ * a[0..n) == b[0..n).  A library memcmp of a length that changes from call
+ * to call mispredicts on its length classes; for 8 to 24 frames three
+ * 64-byte compares at fixed places instead (the first, the last 64 bytes
+ * and halfway between), for 25 to 32 four (d a third of the rest): for
+ * these lengths they overlap and cover every byte, with no branch on n
+ * within a class.
+ */
+static inline int frames_equal(const uint64_t *a, const uint64_t *b, uint32_t n)
+{
+	const uint8_t *x = (const uint8_t *)a, *y = (const uint8_t *)b;
+	size_t len = (size_t)n * 8, d;
+	nt_v2 v;
+
+	if (n < 8 || n > 32)
+		return !memcmp(a, b, len);
+	if (n <= 24) {		/* three windows reach 192 bytes */
+		d = (len - 64) / 2;
+		v = diff64(x, y) | diff64(x + d, y + d) | diff64(x + len - 64, y + len - 64);
+	} else {
+		d = (len - 64) / 3;
+		v = diff64(x, y) | diff64(x + d, y + d) | diff64(x + 2 * d, y + 2 * d) |
+		    diff64(x + len - 64, y + len - 64);
+	}
+	return !(v[0] | v[1]);
+}
+
+/* A stack's id: a repeat of a recent stack is confirmed here, inline;
+ * anything else goes to the stack table (writer_stacks.c). */
+static inline int stack_id_of(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id)
+{
+	const struct nt_stack_hot *c = wr_stack_hot(w, ips, n);
+
+	if (w->info.pointer_size == 8 && c->id && c->depth == n && c->first == ips[0] &&
+	    c->last == ips[n - 1] && frames_equal(w->stack_arena + c->off, ips, n)) {
+		*id = c->id;
+		return 0;
+	}
+	return wr_stack_id_for(w, ips, n, id);
 }
 
 int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
@@ -709,12 +659,12 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	    (w->n_active >= NT_SP_MAX_THREADS &&
 	     (!(thr = nt_map__find(&w->threads, ev->capture_thread_id)) ||
 	      !(thr->val & NT_THR_ACTIVE)))) {
-		err = write_sequence_point(w, w->max_ts);
+		err = wr_write_sequence_point(w, w->max_ts);
 		if (err)
 			return err;
 	}
 	if (ev->stack_depth) {
-		err = stack_id_for(w, ev->stack, ev->stack_depth, &stack_id);
+		err = stack_id_of(w, ev->stack, ev->stack_depth, &stack_id);
 		if (err)
 			return err;
 	}
@@ -735,9 +685,13 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 	err = nt_buf__reserve(&w->ev.buf, NT_MAX_HEADER + ev->payload_size);
 	if (err)
 		return err;
-	err = nt_map__get(&w->threads, ev->capture_thread_id, &thr);
-	if (err)
-		return err;
+	thr = w->thr_last;
+	if (!thr || thr->key != ev->capture_thread_id) {
+		err = nt_map__get(&w->threads, ev->capture_thread_id, &thr);
+		if (err)
+			return err;
+		w->thr_last = thr;
+	}
 	if (sorted || !w->ev.count)
 		w->ev_thread = ev->capture_thread_id;
 	append_event(w, ev, thr, stack_id, label, sorted);
@@ -801,6 +755,7 @@ int nt_writer__note_lost_pid(struct nt_writer *w, uint32_t pid, uint64_t capture
 	if (w->v6 && (err = wr_v6_thread_index(w, pid ? pid : w->info.pid, capture_thread_id,
 					       &key)))
 		return err;
+	w->thr_last = NULL;	/* the insertion may move the table */
 	err = nt_map__get(&w->threads, key, &thr);
 	if (err)
 		return err;
@@ -832,7 +787,7 @@ int nt_writer__flush(struct nt_writer *w)
 		return w->err;
 	if (w->fd < 0)
 		return -EBADF;
-	return write_sequence_point(w, w->max_ts);
+	return wr_write_sequence_point(w, w->max_ts);
 }
 
 uint64_t nt_writer__bytes(const struct nt_writer *w)
@@ -921,7 +876,7 @@ static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 	w->stacks.len = w->stacks_count = 0;
 	err = w->v6 ? wr_v6_drop_pending(w) : 0;
 	if (!err)
-		err = write_sequence_point(w, ts);
+		err = wr_write_sequence_point(w, ts);
 	if (!err)
 		err = out_write(w, end, end_len);
 	if (!err && fsync(w->fd))
@@ -949,7 +904,7 @@ int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_
 	if (!err && loss)
 		err = write_loss_summary(w, loss, last_ts);
 	if (!err)
-		err = write_sequence_point(w, last_ts);
+		err = wr_write_sequence_point(w, last_ts);
 	if (!err)
 		err = out_write(w, end, end_len);
 	if (!err && fsync(w->fd))

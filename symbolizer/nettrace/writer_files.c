@@ -33,9 +33,11 @@ void wr_reset_file_state(struct nt_writer *w)
 		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
 	w->stab_used = 0;
 	w->arena_len = 0;
+	memset(w->hot, 0, sizeof(w->hot));
 	w->next_stack_id = 1;
 	w->stacks_first_id = 1;
 	nt_map__clear(&w->threads);
+	w->thr_last = NULL;
 	w->n_active = 0;
 	w->ev_thread = 0;
 	w->out.len = 0;

@@ -446,25 +446,6 @@ int wr_v6_label_id(struct nt_writer *w, const uint8_t *activity, const uint8_t *
 	return 0;
 }
 
-/* ------------------------------------------------------------ event headers */
-
-/* docs/nettrace-format.md section 4.2 with flag 0x10 a label list id and
- * thread indexes in place of thread ids. */
-void wr_v6_encode_header(struct nt_buf *b, struct nt_hdr *prev, const struct nt_hdr *h,
-			 int sorted)
-{
-	size_t flag_pos = b->len;
-	uint8_t flags;
-
-	nt_put_u8(b, 0);
-	flags = wr_put_header_ids(b, prev, h);
-	if (h->label_list != prev->label_list) {
-		flags |= NT_F_ACTIVITY_ID;
-		nt_put_varint(b, h->label_list);
-	}
-	wr_put_header_end(b, flag_pos, flags, prev, h, sorted);
-}
-
 /* ------------------------------------------------------------ metadata */
 
 static int valid_type_v6(uint32_t t)

@@ -587,6 +587,68 @@ static void test_many_distinct_stacks(void)
 	nt_reader__close(r);
 }
 
+/* Stacks that a recent one resembles (same depth and end frames, one
+ * frame different anywhere, every depth up to 40, 8- and 4-byte pointers):
+ * each event reads back with exactly the stack it was written with. */
+static void one_frame_apart(uint32_t psize)
+{
+	const char *path = tmp_path("apart.nettrace");
+	uint64_t base[40], st[40], want[2000][2];	/* depth, changed frame */
+	uint32_t id, n_ev = 0, got = 0, bad = 0;
+	struct nt_trace_info info;
+	struct nt_read_event ev;
+	struct nt_writer *w;
+	struct nt_reader *r;
+
+	golden_info(&info);
+	info.pointer_size = psize;
+	unlink(path);
+	w = nt_writer__open(path, &info);
+	if (!ASSERT_OK_PTR(w, "open"))
+		return;
+	nt_writer__define(w, &sample_desc, &id);
+	for (uint32_t k = 0; k < 40; k++)
+		base[k] = 0x7f0000001000ULL + k * 0x10;
+	for (uint32_t n = 1; n <= 40; n++) {
+		for (uint32_t k = 0; k <= n; k++) {	/* k == n: the base stack itself */
+			memcpy(st, base, sizeof(st));
+			if (k < n)
+				st[k] ^= 0x8;
+			want[n_ev][0] = n;
+			want[n_ev][1] = k;
+			if (nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id,
+				.timestamp = 2000000000ULL + n_ev, .capture_thread_id = 1,
+				.thread_id = 2, .stack = st, .stack_depth = n }))
+				break;
+			n_ev++;
+		}
+	}
+	ASSERT_OK(nt_writer__close(w, NULL, 0), "close");
+	r = nt_reader__open(path, NULL);
+	while (got < n_ev && nt_reader__next(r, &ev) == 1) {
+		uint32_t n = (uint32_t)want[got][0], k = (uint32_t)want[got][1];
+
+		memcpy(st, base, sizeof(st));
+		if (k < n)
+			st[k] ^= 0x8;
+		for (uint32_t i = 0; psize == 4 && i < n; i++)
+			st[i] = (uint32_t)st[i];	/* what a 4-byte pointer keeps */
+		if (ev.stack_depth != n || memcmp(ev.stack, st, n * 8))
+			bad++;
+		got++;
+	}
+	ASSERT_EQ(got, n_ev, "events");
+	ASSERT_EQ(bad, 0, "each event with its own stack");
+	nt_reader__close(r);
+	unlink(path);
+}
+
+static void test_stacks_one_frame_apart(void)
+{
+	one_frame_apart(8);
+	one_frame_apart(4);
+}
+
 /* ------------------------------------------------------------ payload JSON */
 
 static void put_str(struct nt_buf *b, const char *s)
@@ -1078,8 +1140,8 @@ static void append_block(struct nt_buf *b, const char *name, const struct nt_buf
 	nt_put_u8(b, 6);
 }
 
-static void put_uncompressed(struct nt_buf *c, uint32_t meta, uint32_t seq, uint64_t ts,
-			     uint32_t psize)
+static void put_uncompressed_stack(struct nt_buf *c, uint32_t meta, uint32_t seq, uint64_t ts,
+				   uint32_t psize, uint32_t stack)
 {
 	size_t start = c->len;
 
@@ -1090,7 +1152,7 @@ static void put_uncompressed(struct nt_buf *c, uint32_t meta, uint32_t seq, uint
 	nt_put_u64(c, 101);		/* thread */
 	nt_put_u64(c, 100);		/* capture thread */
 	nt_put_u32(c, 3);		/* processor */
-	nt_put_u32(c, 1);		/* stack */
+	nt_put_u32(c, stack);
 	nt_put_u64(c, ts);
 	memset(c->data + c->len, 0xAA, 32);
 	c->len += 32;
@@ -1099,6 +1161,124 @@ static void put_uncompressed(struct nt_buf *c, uint32_t meta, uint32_t seq, uint
 		nt_put_u8(c, i + 1);
 	while ((c->len - start) % 4)
 		nt_put_u8(c, 0);
+}
+
+static void put_uncompressed(struct nt_buf *c, uint32_t meta, uint32_t seq, uint64_t ts,
+			     uint32_t psize)
+{
+	put_uncompressed_stack(c, meta, seq, ts, psize, 1);
+}
+
+/* A StackBlock of count one-frame stacks from first_id; frame = id * 0x100. */
+static void append_stacks(struct nt_buf *f, uint32_t first_id, uint32_t count)
+{
+	struct nt_buf c = { 0 };
+
+	nt_buf__reserve(&c, 8 + count * 12);
+	nt_put_u32(&c, first_id);
+	nt_put_u32(&c, count);
+	for (uint32_t i = 0; i < count; i++) {
+		nt_put_u32(&c, 8);
+		nt_put_u64(&c, (uint64_t)(first_id + i) * 0x100);
+	}
+	append_block(f, "StackBlock", &c);
+	nt_buf__free(&c);
+}
+
+/* The golden file's header, metadata and stack 1, stacks 5 and 9-10, one
+ * EventBlock with an event on each of ids[0..n), the end of the stream. */
+static void sparse_stacks_file(struct nt_buf *f, const uint32_t *ids, int n)
+{
+	struct nt_buf c = { 0 };
+
+	nt_buf__bytes(f, golden, 0x141);
+	append_stacks(f, 5, 1);
+	append_stacks(f, 9, 2);
+	nt_buf__reserve(&c, 20);
+	nt_put_u16(&c, 20);
+	nt_put_u16(&c, 0);		/* no header compression */
+	nt_put_u64(&c, 10);
+	nt_put_u64(&c, 10 + n);
+	for (int i = 0; i < n; i++)
+		put_uncompressed_stack(&c, 1, i + 1, 10 + i, 4, ids[i]);
+	append_block(f, "EventBlock", &c);
+	nt_buf__reserve(f, 1);
+	nt_put_u8(f, 1);
+	nt_buf__free(&c);
+}
+
+/* Stack ids of a region that are not one run from its first (the reader's
+ * shortcut for ids numbered in order must not apply): each event gets its
+ * own stack, and an id in a gap is undefined. */
+static void test_sparse_stack_ids(void)
+{
+	static const uint32_t ids[] = { 1, 5, 9, 10, 7 };
+	struct nt_buf f = { 0 };
+	struct nt_read_event ev;
+	struct nt_reader *r;
+	int i;
+
+	sparse_stacks_file(&f, ids, 4);
+	r = nt_reader__open_mem(f.data, f.len, NULL);
+	for (i = 0; i < 4; i++) {
+		if (!ASSERT_EQ(nt_reader__next(r, &ev), 1, "event"))
+			break;
+		ASSERT_EQ(ev.stack_id, ids[i], "stack id");
+		if (i)
+			ASSERT_TRUE(ev.stack_depth == 1 && ev.stack[0] == ids[i] * 0x100ULL,
+				    "its own frame");
+	}
+	ASSERT_EQ(nt_reader__next(r, &ev), 0, "clean end");
+	nt_reader__close(r);
+	f.len = 0;
+	sparse_stacks_file(&f, ids, 5);
+	r = nt_reader__open_mem(f.data, f.len, NULL);
+	ASSERT_EQ(nt_reader__next(r, &ev), -1, "id 7 (a gap) is undefined");
+	ASSERT_TRUE(nt_reader__error(r) && strstr(nt_reader__error(r), "stack id 7, not defined"),
+		    "reason");
+	nt_reader__close(r);
+	nt_buf__free(&f);
+}
+
+/* Metadata ids past the reader's table of small ids (looked up by hash). */
+static void test_large_metadata_ids(void)
+{
+	const char *path = tmp_path("bigmeta.nettrace");
+	static const uint32_t use[] = { 1, 65535, 65536, 66000, 2 };
+	struct nt_event_desc d = { .provider = "P", .name = "E", .level = 4 };
+	struct nt_trace_info info;
+	struct nt_read_event ev;
+	struct nt_reader *r;
+	struct nt_writer *w;
+	uint32_t id = 0;
+	int i;
+
+	golden_info(&info);
+	unlink(path);
+	w = nt_writer__open(path, &info);
+	if (!ASSERT_OK_PTR(w, "open"))
+		return;
+	for (i = 0; i < 66000; i++) {
+		d.event_id = (uint32_t)i;
+		if (nt_writer__define(w, &d, &id))
+			break;
+	}
+	ASSERT_EQ(id, 66000, "ids defined");
+	for (i = 0; i < 5; i++)
+		nt_writer__write_event(w, &(struct nt_event){ .metadata_id = use[i],
+			.timestamp = 2000000000 + i, .thread_id = 1, .capture_thread_id = 1,
+			.payload = "x", .payload_size = 1 });
+	ASSERT_OK(nt_writer__close(w, NULL, 2000000010), "close");
+	r = nt_reader__open(path, NULL);
+	for (i = 0; i < 5; i++) {
+		if (!ASSERT_EQ(nt_reader__next(r, &ev), 1, "event"))
+			break;
+		ASSERT_EQ(ev.meta->id, use[i], "metadata id");
+		ASSERT_EQ(ev.meta->event_id, use[i] - 1, "its definition");
+	}
+	ASSERT_EQ(nt_reader__next(r, &ev), 0, "clean end");
+	nt_reader__close(r);
+	unlink(path);
 }
 
 static void test_uncompressed_headers(void)
@@ -1659,6 +1839,7 @@ int main(void)
 	RUN(test_roundtrip_random);
 	RUN(test_roundtrip_big);
 	RUN(test_many_distinct_stacks);
+	RUN(test_stacks_one_frame_apart);
 	RUN(test_payload_json);
 	RUN(test_json_budget);
 	RUN(test_define_manifest);
@@ -1667,6 +1848,8 @@ int main(void)
 	RUN(test_corrupt_every_byte);
 	RUN(test_validity_checks);
 	RUN(test_uncompressed_headers);
+	RUN(test_sparse_stack_ids);
+	RUN(test_large_metadata_ids);
 	RUN(test_v6_read);
 	RUN(test_v6_threads);
 	RUN(test_write_error_removes_file);

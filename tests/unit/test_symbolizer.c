@@ -221,6 +221,97 @@ static void test_range_table_methods(void)
 	range_table__free(rt);
 }
 
+/* The lookup rules written out plainly over every entry (no horizon set,
+ * so every entry ever added takes part): the model the index must match. */
+static const struct range_entry *model_find(struct range_table *rt, uint64_t addr, uint64_t ts,
+					    int live_only)
+{
+	const struct range_entry *live = NULL, *early = NULL, *any = NULL;
+
+	for (size_t k = 0; k < range_table__count(rt); k++) {
+		const struct range_entry *c = range_table__entry(rt, k);
+		uint64_t cu = c->unload_ts ? c->unload_ts : UINT64_MAX, lu;
+
+		if (addr < c->start || addr >= c->end)
+			continue;
+		if (!any || c->seq > any->seq)
+			any = c;
+		if (ts == SYM_TS_NONE || cu <= ts)
+			continue;
+		if (c->load_ts > ts) {
+			if (!early || c->seq < early->seq)
+				early = c;
+			continue;
+		}
+		lu = live && live->unload_ts ? live->unload_ts : UINT64_MAX;
+		if (!live || c->load_ts > live->load_ts ||
+		    (c->load_ts == live->load_ts && (cu < lu || (cu == lu && c->seq > live->seq))))
+			live = c;
+	}
+	if (ts == SYM_TS_NONE)
+		return any;
+	if (live || live_only)
+		return live;
+	return early ? early : any;
+}
+
+/* Random loads, unloads, overlaps and huge ranges, lookups between them
+ * (unindexed tails, reindexes): every answer is the model's. */
+static void test_range_table_model(void)
+{
+	struct range_table *rt = range_table__new();
+	uint64_t x = 0x2545f4914f6cdd1dULL, base = 0x7f0000000000ULL;
+	int i, bad = 0;
+
+	if (!ASSERT_OK_PTR(rt, "new"))
+		return;
+	for (i = 0; i < 20000 && bad < 5; i++) {
+		uint64_t r, addr, ts;
+		int live_only;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		r = x;
+		/* phases of changes and of lookups, so that lookups also meet
+		 * a fully indexed table */
+		if ((i / 500) % 2 && r % 16)
+			r = r / 8 * 8 + 4;
+		else if (!((i / 500) % 2))
+			r = r / 8 * 8 + r % 4;
+		if (r % 8 < 3) {	/* add: mostly apart, some overlapping, a few huge */
+			uint64_t start = base + (r >> 8) % 0x400000;
+			uint64_t size = 1 + (r >> 40) % 0x300;
+
+			if (i > 10000 && r % 211 == 0) {	/* at the top, later */
+				start = base + 0x3f8000 + (r >> 8) % 0x1000;
+				size = 1ULL << 33;
+			}
+
+			range_table__add(rt, start, size, "m", 1, (r >> 20) % 4 ? i : 0);
+			continue;
+		}
+		if (r % 8 == 3 && range_table__count(rt)) {
+			const struct range_entry *c =
+				range_table__entry(rt, (r >> 8) % range_table__count(rt));
+
+			range_table__unload(rt, c->start, i + (r >> 30) % 50);
+			continue;
+		}
+		addr = base - 0x100 + (r >> 8) % 0x404000;
+		if (r % 13 == 0)	/* past 4 GiB into the huge ones */
+			addr = base + 0x3f8000 + (1ULL << 32) + (r >> 8) % 0x2000;
+		ts = r % 5 == 0 ? SYM_TS_NONE : (uint64_t)((r >> 32) % (i + 100));
+		live_only = (r >> 16) & 1;
+		if (range_table__find_mode(rt, addr, ts, live_only) !=
+		    model_find(rt, addr, ts, live_only)) {
+			bad++;
+			fprintf(stdout, "#   addr 0x%llx ts %llu live_only %d: not the model's\n",
+				(unsigned long long)addr, (unsigned long long)ts, live_only);
+		}
+	}
+	ASSERT_EQ(bad, 0, "answers that differ from the model");
+	range_table__free(rt);
+}
+
 /* --------------------------------------------------------- ELF, libc */
 
 __attribute__((noinline)) int test_symbolizer_probe_fn(int x)
@@ -467,6 +558,20 @@ static void test_perf_map_jit_lookup(void)
 		  "event");
 	ASSERT_STREQ(si.name, "Jit.Code.FromEvent()", "event name");
 	ASSERT_EQ(si.module_id, 0x1234, "module id");
+	/* a file mapped over the JIT range since (the kernel's mmap record):
+	 * named as that file's code, not from the perf map any more */
+	{
+		struct proc_map m = { .start = (uint64_t)(uintptr_t)code,
+				      .end = (uint64_t)(uintptr_t)code + 0x1000, .ino = 4242,
+				      .prot = PROT_READ | PROT_EXEC,
+				      .path = (char *)"/nonexistent/libremapped.so", .dso = -1 };
+
+		ASSERT_OK(symbolizer__add_mapping(s, getpid(), &m), "add mapping");
+		ASSERT_EQ(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x17f, 0,
+					      &si), -ENOENT, "no symbol in the file");
+		ASSERT_EQ(si.kind, SYM_KIND_NATIVE, "native now");
+		ASSERT_STREQ(si.module, "/nonexistent/libremapped.so", "module");
+	}
 	symbolizer__stats(s, &st);
 	ASSERT_EQ(st.unreadable_maps, 0, "nothing refused");
 	symbolizer__free(s);
@@ -679,6 +784,7 @@ int main(void)
 	RUN(test_perf_map_growth);
 	RUN(test_perf_map_reuse_by_time);
 	RUN(test_range_table_methods);
+	RUN(test_range_table_model);
 	RUN(test_elf_self_and_libc);
 	RUN(test_elf_debug_files);
 	RUN(test_kallsyms);

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * range_table.h - the time-aware address range table (range_table.c) that
+ * perf maps and runtime method events fill.
+ */
+#ifndef EBPF_COLLECT_RANGE_TABLE_H
+#define EBPF_COLLECT_RANGE_TABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYM_TS_NONE		0ULL
+
+/*
+ * A set of named code ranges that may overlap in address (re-JIT, unload
+ * then reuse).  Each entry has the time it was loaded (or first seen; 0 =
+ * unknown), an optional unload time, and an insertion sequence number.
+ * Lookup at time t: among the entries containing addr and not unloaded at
+ * or before t, the one with the newest load time <= t (equal load times:
+ * the one unloaded first, then the later-added); when all of them were
+ * loaded after t (a perf-map line first seen after the sample), the
+ * earliest-added; failing that the newest entry that ever covered addr.
+ * With SYM_TS_NONE the newest-added entry wins, perf's rule.
+ * Cost: O(log n + k) for the k entries covering addr (see range_table.c).
+ */
+struct range_entry {
+	uint64_t start;
+	uint64_t end;		/* exclusive */
+	uint64_t load_ts;
+	uint64_t unload_ts;	/* 0: not unloaded */
+	uint64_t module_id;	/* runtime ModuleID when known, else 0 */
+	const char *name;
+	uint32_t seq;
+	uint32_t flags;		/* runtime MethodFlags, or RANGE_F_* */
+};
+
+#define RANGE_F_JITTED	0x8	/* same bit as MethodFlags.Jitted */
+
+struct range_table;
+struct range_table *range_table__new(void);
+void range_table__free(struct range_table *rt);
+/* Copies name.  Returns the entry index or -errno. */
+long range_table__add(struct range_table *rt, uint64_t start, uint64_t size,
+		      const char *name, size_t name_len, uint64_t load_ts);
+struct range_entry *range_table__entry(struct range_table *rt, size_t idx);
+size_t range_table__count(const struct range_table *rt);
+/* Mark the entry starting at `start` that is live at ts as unloaded at ts.
+ * Returns the index marked, or -ENOENT. */
+long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts);
+const struct range_entry *range_table__find(struct range_table *rt, uint64_t addr,
+					    uint64_t ts);
+/* Promise that no lookup will ask for a time before ts: entries unloaded by
+ * then leave the index at its next rebuild, so heavy reuse of one address
+ * range (unload, reuse, unload ...) costs only the versions still alive. */
+void range_table__set_horizon(struct range_table *rt, uint64_t ts);
+/* live_only: only an entry live at ts (no "earliest" / "newest ever"
+ * fallbacks), so another source can be asked first. */
+const struct range_entry *range_table__find_mode(struct range_table *rt, uint64_t addr,
+						 uint64_t ts, int live_only);
+
+#endif
