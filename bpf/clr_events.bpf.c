@@ -27,6 +27,10 @@
  *   and writing in place 364-420 ns -- it touches ~10x more ring memory per
  *   event -- on top of holding ~10x fewer events before drops.
  *
+ *   Exception: a stack-less event of at most CE_SMALL_PAYLOAD bytes, whose
+ *   size is known before anything is copied, is reserved and written in
+ *   place (small_event).
+ *
  *   A uprobe program runs with migration disabled but, on a preemptible
  *   kernel, not necessarily with preemption disabled, so another thread on
  *   the same CPU could enter the same slot.  A cmpxchg'ed busy flag guards
