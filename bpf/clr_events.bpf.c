@@ -253,8 +253,9 @@ static __always_inline long spec_arg(struct pt_regs *ctx, const struct __bpf_usd
 		if (bpf_probe_read_user(&v, sizeof(v), (const void *)(v + a->val_off)))
 			return 0;
 		break;
-	default:
-		return 0;
+	default:	/* a kind a newer libbpf added: its own reader */
+		bpf_usdt_arg(ctx, i, (long *)&v);
+		return v;
 	}
 	v <<= a->arg_bitshift;
 	if (a->arg_signed)
