@@ -64,14 +64,6 @@ static __always_inline __u64 ce_wakeup_flags(__u64 size)
  * Writes ip then one return address per frame, leaf first (like
  * bpf_get_stack) into buf[0 .. CE_MAX_STACK_DEPTH-1]; returns the number of
  * frames (at least 1) and sets *truncated when the depth limit was reached.
- *
- * win (CE_WIN_BYTES + 16 bytes of scratch, or NULL): the CE_WIN_BYTES above
- * sp are copied there with one bpf_probe_read_user, and the frames within
- * them are read from the copy; a frame above it, or every frame when that
- * read fails (the window runs past the stack's mapping), is read on its
- * own as before.  Same bytes, same stack.  Each bpf_probe_read_user costs
- * about the same whether 16 bytes or 2 KiB (measured on refrt's cpu samples,
- * 6 frames: cpu_sample ~300 ns shorter with the window).
  */
 #define CE_STACK_SPAN	(8U << 20)
 
@@ -81,9 +73,8 @@ struct ce_fp_frame {
 };
 
 static __always_inline __u32 ce_fp_walk(__u64 ip, __u64 sp, __u64 fp, __u64 *buf,
-					int *truncated, __u8 *win)
+					int *truncated)
 {
-	int in_win = win && !bpf_probe_read_user(win, CE_WIN_BYTES, (const void *)sp);
 	struct ce_fp_frame fr;
 	__u32 n = 1, i;
 
@@ -91,11 +82,7 @@ static __always_inline __u32 ce_fp_walk(__u64 ip, __u64 sp, __u64 fp, __u64 *buf
 	for (i = 1; i < CE_MAX_STACK_DEPTH; i++) {
 		if (fp < sp || fp - sp > CE_STACK_SPAN || (fp & 7))
 			return n;
-		if (in_win && fp - sp <= CE_WIN_BYTES - sizeof(fr))
-			__builtin_memcpy(&fr, win + ((fp - sp) & (CE_WIN_BYTES - 1)), sizeof(fr));
-		else if (bpf_probe_read_user(&fr, sizeof(fr), (const void *)fp))
-			return n;
-		if (!fr.ret)
+		if (bpf_probe_read_user(&fr, sizeof(fr), (const void *)fp) || !fr.ret)
 			return n;
 		buf[i] = fr.ret;
 		n = i + 1;

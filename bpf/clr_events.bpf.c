@@ -169,15 +169,12 @@ static __always_inline __u32 copy_stack(struct pt_regs *ctx, void *buf, __u64 fl
 	return (__u32)n & ~7u;
 }
 
-/* User stack by frame-pointer walk (targ_ustack == 1): ce_fp_walk(), its
- * window at the end of the scratch slot (the payload goes there later). */
+/* User stack by frame-pointer walk (targ_ustack == 1): ce_fp_walk(). */
 static __always_inline __u32 walk_user_stack(struct pt_regs *ctx, __u64 *buf, __u32 *ev_flags,
-					     struct ce_counters *cnt, struct scratch *s)
+					     struct ce_counters *cnt)
 {
-	__u8 *win = s->buf + CE_SCRATCH_BYTES - (CE_WIN_BYTES + 16);
 	int truncated = 0;
-	__u32 n = ce_fp_walk(PT_REGS_IP(ctx), PT_REGS_SP(ctx), PT_REGS_FP(ctx), buf, &truncated,
-			     win);
+	__u32 n = ce_fp_walk(PT_REGS_IP(ctx), PT_REGS_SP(ctx), PT_REGS_FP(ctx), buf, &truncated);
 
 	if (truncated) {
 		cnt->ustack_truncated++;
@@ -430,7 +427,7 @@ static __always_inline void copy_stacks(struct pt_regs *ctx, struct scratch *s,
 {
 	*ulen = 0;
 	if (targ_ustack == 1)
-		*ulen = walk_user_stack(ctx, (__u64 *)(s->buf + sizeof(*e)), flags, cnt, s);
+		*ulen = walk_user_stack(ctx, (__u64 *)(s->buf + sizeof(*e)), flags, cnt);
 	else if (targ_ustack == 2)
 		*ulen = copy_stack(ctx, s->buf + sizeof(*e), BPF_F_USER_STACK, flags,
 				   CE_F_USTACK_TRUNCATED, &cnt->ustack_truncated,

@@ -38,8 +38,6 @@
 #define CE_STR(x)		CE_STR_(x)	/* CE_STR(CE_MAX_PAYLOAD): "65436" */
 #define CE_MAX_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH (sysctl default) */
 #define CE_STACK_BYTES		(CE_MAX_STACK_DEPTH * 8)
-#define CE_WIN_BYTES		2048	/* BPF only: user stack copied at once by
-					 * ce_fp_walk (ce_common.bpf.h); power of 2 */
 
 /* ce_clr_event.flags */
 #define CE_F_PAYLOAD_TRUNCATED	0x1	/* payload_orig_len > CE_MAX_PAYLOAD: no payload

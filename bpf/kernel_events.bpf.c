@@ -61,7 +61,6 @@ struct scratch {
 	__u32 busy;
 	__u32 pad;
 	__u8 buf[KE_SCRATCH_BYTES];
-	__u8 win[CE_WIN_BYTES + 16];	/* ce_fp_walk's copy of the user stack */
 };
 
 struct {
@@ -184,21 +183,21 @@ static __always_inline __u32 get_stack(void *ctx, void *buf, __u64 flags, __u32 
 
 #define PF_KTHREAD	0x00200000
 
-/* The user registers a frame-pointer walk starts from. */
-struct uregs {
-	__u64 ip, sp, fp;
-};
-
-/* User stack by frame-pointer walk (ce_fp_walk) from r. */
-static __always_inline __u32 walk_user_stack(const struct uregs *r, __u64 *buf, __u8 *win,
-					     __u32 *flags, struct ke_counters *cnt)
+/*
+ * User stack by frame-pointer walk (ce_fp_walk) from the user registers
+ * `ur` (a kernel pointer: the sample's own registers when it interrupted
+ * user mode, else the task's saved entry registers).
+ */
+static __always_inline __u32 walk_user_stack(struct pt_regs *ur, __u64 *buf, __u32 *flags,
+					     struct ke_counters *cnt)
 {
+	__u64 ip = BPF_CORE_READ(ur, ip), sp = BPF_CORE_READ(ur, sp), fp = BPF_CORE_READ(ur, bp);
 	int truncated = 0;
 	__u32 n;
 
-	if (!r->ip || r->ip >= 0x800000000000ULL)
+	if (!ip || ip >= 0x800000000000ULL)
 		return 0;
-	n = ce_fp_walk(r->ip, r->sp, r->fp, buf, &truncated, win);
+	n = ce_fp_walk(ip, sp, fp, buf, &truncated);
 	if (truncated) {
 		*flags |= KE_F_USTACK_TRUNCATED;
 		__sync_fetch_and_add(&cnt->ustack_truncated, 1);
@@ -209,18 +208,16 @@ static __always_inline __u32 walk_user_stack(const struct uregs *r, __u64 *buf, 
 /*
  * Kernel stack (bpf_get_stack, skipping kskip frames of the tracing
  * itself) then user stack after a fixed part of `fixed` bytes in s->buf.
- * ur: user registers, NULL for none.  kernel: 0 when the sample interrupted
- * user mode, whose kernel stack bpf_get_stack would find empty (perf takes
- * the kernel chain only from kernel-mode registers).  Returns the record
- * size; kd and ud get the depths.
+ * ur: user registers, NULL for none.  Returns the record size; kd and ud
+ * get the depths.
  */
 static __always_inline __u32 add_stacks(void *ctx, struct scratch *s, __u32 fixed,
-					__u64 kskip, int kernel, const struct uregs *ur, __u16 *kd,
-					__u16 *ud, __u32 *flags, struct ke_counters *cnt)
+					__u64 kskip, struct pt_regs *ur, __u16 *kd, __u16 *ud,
+					__u32 *flags, struct ke_counters *cnt)
 {
 	__u32 k = 0, u = 0, off;
 
-	if (targ_kstack && kernel)
+	if (targ_kstack)
 		k = get_stack(ctx, s->buf + fixed, kskip & BPF_F_SKIP_FIELD_MASK, flags,
 			      KE_F_KSTACK_TRUNCATED, cnt);
 	if (k > CE_MAX_STACK_DEPTH)
@@ -229,7 +226,7 @@ static __always_inline __u32 add_stacks(void *ctx, struct scratch *s, __u32 fixe
 	if (off > sizeof(struct ke_switch) + KE_STACK_BYTES)
 		return 0;
 	if (ur)
-		u = walk_user_stack(ur, (__u64 *)(s->buf + off), s->win, flags, cnt);
+		u = walk_user_stack(ur, (__u64 *)(s->buf + off), flags, cnt);
 	if (u > CE_MAX_STACK_DEPTH)
 		u = CE_MAX_STACK_DEPTH;
 	*kd = k;
@@ -237,19 +234,14 @@ static __always_inline __u32 add_stacks(void *ctx, struct scratch *s, __u32 fixe
 	return off + u * 8;
 }
 
-/* The current task's saved user registers; NULL for a kernel thread. */
-static __always_inline const struct uregs *task_uregs(struct uregs *r)
+/* The current task's user registers, NULL for a kernel thread. */
+static __always_inline struct pt_regs *task_user_regs(void)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
-	struct pt_regs *ur;
 
 	if (t->flags & PF_KTHREAD)
 		return NULL;
-	ur = (struct pt_regs *)bpf_task_pt_regs(t);
-	r->ip = BPF_CORE_READ(ur, ip);
-	r->sp = BPF_CORE_READ(ur, sp);
-	r->fp = BPF_CORE_READ(ur, bp);
-	return r;
+	return (struct pt_regs *)bpf_task_pt_regs(t);
 }
 
 static __always_inline struct scratch *slot_get(__u32 slot, struct ke_counters *cnt)
@@ -285,11 +277,9 @@ static __always_inline int handle_sample(struct bpf_perf_event_data *ctx)
 	__u64 id = bpf_get_current_pid_tgid();
 	__u32 tgid = id >> 32, size, flags = 0;
 	struct ke_counters *cnt = get_counters();
-	const struct uregs *ur;
 	struct ke_sample *e;
+	struct pt_regs *ur;
 	struct scratch *s;
-	struct uregs r;
-	int kernel;
 
 	if (!cnt)
 		return 0;
@@ -304,19 +294,11 @@ static __always_inline int handle_sample(struct bpf_perf_event_data *ctx)
 	e = (void *)s->buf;
 	e->cpu = bpf_get_smp_processor_id();
 	e->reserved = 0;
-	/* the sample's registers are ctx: read directly, not with a helper
-	 * (8 bytes: the verifier refuses narrower loads from this ctx) */
-	kernel = !(*(volatile __u64 *)((void *)&ctx->regs + offsetof(struct pt_regs, cs)) & 3);
-	if (kernel) {
-		ur = task_uregs(&r);
-	} else {
-		r.ip = PT_REGS_IP(&ctx->regs);
-		r.sp = PT_REGS_SP(&ctx->regs);
-		r.fp = PT_REGS_FP(&ctx->regs);
-		ur = &r;
-	}
-	size = add_stacks(ctx, s, sizeof(*e), 0, kernel, ur, &e->kstack_depth, &e->ustack_depth,
-			  &flags, cnt);
+	ur = (struct pt_regs *)&ctx->regs;
+	if (!(BPF_CORE_READ(ur, cs) & 3))	/* interrupted the kernel */
+		ur = task_user_regs();
+	size = add_stacks(ctx, s, sizeof(*e), 0, ur, &e->kstack_depth, &e->ustack_depth, &flags,
+			  cnt);
 	e->flags = flags;
 	fill_header(&e->hdr, KE_REC_SAMPLE, size, tgid, (__u32)id, bpf_ktime_get_ns());
 	slot_output(s, size, cnt);
@@ -342,7 +324,6 @@ static __always_inline void emit_switch(void *ctx, struct task_struct *prev,
 	__u32 size = sizeof(struct ke_switch), flags = 0;
 	struct ke_switch *e;
 	struct scratch *s;
-	struct uregs r;
 
 	s = slot_get(SLOT_SWITCH, cnt);
 	if (!s)
@@ -360,7 +341,7 @@ static __always_inline void emit_switch(void *ctx, struct task_struct *prev,
 	bpf_probe_read_kernel_str(e->prev_comm, sizeof(e->prev_comm), prev->comm);
 	bpf_probe_read_kernel_str(e->next_comm, sizeof(e->next_comm), next->comm);
 	/* current is still prev here: its stacks are where it leaves the CPU */
-	size = add_stacks(ctx, s, sizeof(*e), SWITCH_KSKIP, 1, task_uregs(&r),
+	size = add_stacks(ctx, s, sizeof(*e), SWITCH_KSKIP, task_user_regs(),
 			  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
 	flags |= KE_F_HAS_STACK;
 	e->flags = flags;
@@ -443,7 +424,6 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 	struct offcpu_start *st;
 	struct ke_wakeup *e;
 	struct scratch *s;
-	struct uregs r;
 
 	if (!cnt)
 		return 0;
@@ -473,7 +453,7 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 	e->ustack_depth = 0;
 	bpf_probe_read_kernel_str(e->wakee_comm, sizeof(e->wakee_comm), p->comm);
 	if ((__u32)id) {	/* where the waker released the wakee */
-		size = add_stacks(ctx, s, sizeof(*e), WAKING_KSKIP, 1, task_uregs(&r),
+		size = add_stacks(ctx, s, sizeof(*e), WAKING_KSKIP, task_user_regs(),
 				  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
 		flags |= KE_F_HAS_STACK;
 	}
