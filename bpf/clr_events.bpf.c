@@ -460,31 +460,24 @@ static __always_inline void copy_stacks(struct pt_regs *ctx, struct scratch *s,
  */
 #define CE_SMALL_PAYLOAD	128
 
+/* The record of header h in place: only this part depends on the size, so
+ * it is all the verifier walks once per size. */
 static __always_inline int emit_small(const struct probe_args *pa, struct ce_counters *cnt,
-				      __u64 id, __u32 cpu, __u32 size)
+				      const struct ce_clr_event *h, __u32 size, __u64 wflags)
 {
-	__u32 flags = 0, plen = size - sizeof(struct ce_clr_event);
-	__u64 wflags = ce_wakeup_flags(size);
-	struct ce_clr_event *e;
+	__u32 plen = size - sizeof(*h);
+	struct ce_clr_event *e = bpf_ringbuf_reserve(&rb, size, 0);
 
-	__sync_fetch_and_add(&cnt->hits, 1);
-	e = bpf_ringbuf_reserve(&rb, size, 0);
 	if (!e) {
 		__sync_fetch_and_add(&cnt->rb_drops, 1);
 		return 0;
 	}
-	fill_header(pa, e, id, cpu, &flags);
+	__builtin_memcpy(e, h, sizeof(*h));
 	if (plen && bpf_probe_read_user((void *)(e + 1), plen, (const void *)pa->payload)) {
 		bpf_ringbuf_discard(e, BPF_RB_NO_WAKEUP);
 		__sync_fetch_and_add(&cnt->payload_faults, 1);
 		return 0;
 	}
-	e->hdr.size = size;
-	e->flags = flags;
-	e->payload_len = plen;
-	e->payload_orig_len = plen;
-	e->ustack_depth = 0;
-	e->kstack_depth = 0;
 	bpf_ringbuf_submit(e, wflags);
 	__sync_fetch_and_add(&cnt->submitted, 1);
 	__sync_fetch_and_add(&cnt->bytes, size);
@@ -496,19 +489,30 @@ static __always_inline int emit_small(const struct probe_args *pa, struct ce_cou
 #define CE_SMALL_CASE(n)							\
 	case n:									\
 		asm volatile("%0 = %1" : "=r"(size) : "i"(sizeof(struct ce_clr_event) + (n))); \
-		return emit_small(pa, cnt, id, cpu, size)
+		return emit_small(pa, cnt, &h, size, wflags)
 
 /* The small path for a payload of len <= CE_SMALL_PAYLOAD bytes. */
 static __always_inline int small_event(const struct probe_args *pa, struct ce_counters *cnt,
 				       __u64 id, __u32 cpu)
 {
-	__u32 size;
+	__u32 flags = 0, plen = (__u32)pa->len, size;
+	struct ce_clr_event h;
+	__u64 wflags;
 
 	if (targ_filter_tgid && !is_target(id >> 32)) {
 		__sync_fetch_and_add(&cnt->filtered, 1);
 		return 0;
 	}
-	switch ((__u32)pa->len) {
+	__sync_fetch_and_add(&cnt->hits, 1);
+	fill_header(pa, &h, id, cpu, &flags);
+	h.hdr.size = sizeof(h) + plen;
+	h.flags = flags;
+	h.payload_len = plen;
+	h.payload_orig_len = plen;
+	h.ustack_depth = 0;
+	h.kstack_depth = 0;
+	wflags = ce_wakeup_flags(h.hdr.size);
+	switch (plen) {
 	CE_SMALL_CASE(0); CE_SMALL_CASE(1); CE_SMALL_CASE(2); CE_SMALL_CASE(3); CE_SMALL_CASE(4); CE_SMALL_CASE(5);
 	CE_SMALL_CASE(6); CE_SMALL_CASE(7); CE_SMALL_CASE(8); CE_SMALL_CASE(9); CE_SMALL_CASE(10); CE_SMALL_CASE(11);
 	CE_SMALL_CASE(12); CE_SMALL_CASE(13); CE_SMALL_CASE(14); CE_SMALL_CASE(15); CE_SMALL_CASE(16); CE_SMALL_CASE(17);
