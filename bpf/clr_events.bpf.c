@@ -260,22 +260,33 @@ static __always_inline long spec_arg(struct pt_regs *ctx, const struct __bpf_usd
 	return v >> a->arg_bitshift;
 }
 
-static __always_inline void read_probe_args(struct pt_regs *ctx, struct probe_args *pa)
+/*
+ * A global function: the verifier checks it once and its caller sees *pa
+ * as unknown bytes.  Inlined, the 0 of its error returns was a known value
+ * that the caller's branches told apart, and the stack walk after them was
+ * verified up to 8 times (ebpf-collect start-up 0.06 -> 0.11 s system
+ * time).  One call: one per argument cost ~25 ns per event.
+ */
+__noinline int read_probe_args(struct pt_regs *ctx, struct probe_args *pa)
 {
 	const struct __bpf_usdt_spec *spec;
-	int id = __bpf_usdt_spec_id(ctx);
+	int id;
 
+	if (!pa)
+		return 0;
 	__builtin_memset(pa, 0, sizeof(*pa));
+	id = __bpf_usdt_spec_id(ctx);
 	if (id < 0)
-		return;
+		return 0;
 	spec = bpf_map_lookup_elem(&__bpf_usdt_specs, &id);
 	if (!spec)
-		return;
+		return 0;
 	pa->cookie = spec->usdt_cookie;
 	pa->payload = spec_arg(ctx, spec, 0);
 	pa->len = spec_arg(ctx, spec, 1);
 	pa->act = spec_arg(ctx, spec, 2);
 	pa->rel = spec_arg(ctx, spec, 3);
+	return 0;
 }
 
 static __always_inline void read_id(__u8 *dst, long uptr, __u32 *ev_flags, __u32 flag)
