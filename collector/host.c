@@ -188,15 +188,21 @@ static bool wanted(pid_t pid)
 	return false;
 }
 
+/* After the change, a new generation: the BPF side's per-CPU memo of the
+ * last target (clr_events.bpf.c, is_target) no longer matches. */
 static int set_target_map(struct collector *c, pid_t pid, bool on)
 {
 	__u32 tgid = pid;
 	__u8 one = 1;
+	int err;
 
 	if (!on)
-		return bpf_map__delete_elem(c->skel->maps.targets, &tgid, sizeof(tgid), 0);
-	return bpf_map__update_elem(c->skel->maps.targets, &tgid, sizeof(tgid), &one,
-				    sizeof(one), 0);
+		err = bpf_map__delete_elem(c->skel->maps.targets, &tgid, sizeof(tgid), 0);
+	else
+		err = bpf_map__update_elem(c->skel->maps.targets, &tgid, sizeof(tgid), &one,
+					   sizeof(one), 0);
+	__atomic_add_fetch(&c->skel->bss->targets_gen, 1, __ATOMIC_RELEASE);
+	return err;
 }
 
 /* pid is a target from now on, in slot env.nr_pids. */

@@ -26,7 +26,10 @@
 # machine.  Overhead = CPU time / untraced CPU time of the same repetition
 # - 1; median, min and max over REPS.  Also printed: the BPF program's own
 # run time per sample (kernel.bpf_stats_enabled) and the collector's CPU
-# time as a share of the run (start-up included: BPF load, kallsyms).
+# time as a share of the run, start-up included (BPF load, kallsyms) and in
+# steady state (its threads' run time, /proc/PID/task/*/schedstat, from the
+# moment refrt starts -- the collector has attached -- to refrt's exit,
+# over refrt's elapsed time; the final drain and write are left out too).
 # Target: under 1.7% at 999 Hz.
 set -uo pipefail
 OUTPUT=${OUTPUT:-$(cd "$(dirname "$0")" && pwd)}
@@ -43,28 +46,39 @@ trap 'rm -rf "$tmp"; sysctl -q kernel.bpf_stats_enabled="$stats_was" 2>/dev/null
 [[ -x $REFRT && -x $KEV ]] || { echo "bench_sampling: build first (make)" >&2; exit 1; }
 PERF=$(command -v perf || true)
 
-# $tmp/cputime.py FILE CMD...: run CMD, write "user+sys elapsed" (seconds) to
-# FILE.  A file, not a function: kevtest runs it as its target (refrt is
-# then a child of the target, followed through fork).
+# $tmp/cputime.py FILE CMD...: run CMD, write "user+sys elapsed parent"
+# (seconds) to FILE, parent = the CPU time its parent process (kevtest, which
+# runs it as its target: refrt is then a child of the target, followed
+# through fork) used meanwhile.  A file, not a function, for that reason.
 cat >"$tmp/cputime.py" <<'PY'
-import os, sys, time
+import glob, os, sys, time
 out, cmd = sys.argv[1], sys.argv[2:]
+def parent_ns():
+    ns = 0
+    for f in glob.glob("/proc/%d/task/*/schedstat" % os.getppid()):
+        try:
+            ns += int(open(f).read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass
+    return ns
+p0 = parent_ns()
 t0 = time.monotonic()
 pid = os.fork()
 if pid == 0:
     os.execvp(cmd[0], cmd)
 _, st, ru = os.wait4(pid, 0)
 t1 = time.monotonic()
+p1 = parent_ns()
 with open(out, "w") as f:
-    f.write("%.6f %.6f\n" % (ru.ru_utime + ru.ru_stime, t1 - t0))
+    f.write("%.6f %.6f %.6f\n" % (ru.ru_utime + ru.ru_stime, t1 - t0, (p1 - p0) / 1e9))
 sys.exit(os.waitstatus_to_exitcode(st))
 PY
 workload=(python3 "$tmp/cputime.py" "$tmp/time" "$REFRT" --scenario cpu --threads 1
 	  --iterations "$ITER" --summary /dev/null)
 
-# run MODE: prints "cpu_s elapsed_s samples collector_share bpf_ns"
+# run MODE: prints "cpu_s elapsed_s samples collector_share bpf_ns steady_share"
 run() {
-	local mode=$1 samples=0 share=0 bpfns=0
+	local mode=$1 samples=0 share=0 bpfns=0 steady=0
 	rm -f "$tmp/time" "$tmp/ktime" "$tmp/t.nettrace" "$tmp/perf.data"
 	export DOTNET_PerfMapEnabled=3
 	case $mode in
@@ -84,11 +98,12 @@ run() {
 			grep -o '[0-9]* ns' | grep -o '[0-9]*')
 		share=$(awk 'NR == FNR {k = $1; e = $2; next} {print (k - $1) / e}' \
 			"$tmp/ktime" "$tmp/time")
+		steady=$(awk '{print ($2 > 0 ? $3 / $2 : 0)}' "$tmp/time")
 		;;
 	esac
 	unset DOTNET_PerfMapEnabled
-	awk -v n="${samples:-0}" -v s="$share" -v b="${bpfns:-0}" '{print $1, $2, n, s, b}' \
-		"$tmp/time"
+	awk -v n="${samples:-0}" -v s="$share" -v b="${bpfns:-0}" -v y="$steady" \
+		'{print $1, $2, n, s, b, y}' "$tmp/time"
 }
 
 med() { sort -g | sed -n "$(((REPS + 1) / 2))p"; }
@@ -105,10 +120,10 @@ for r in $(seq "$REPS"); do
 	read -r bc be _ < <(run base)
 	echo "$bc $be" >>"$tmp/base"
 	for m in "${modes[@]}"; do
-		read -r c e n sh b < <(run "$m")
+		read -r c e n sh b y < <(run "$m")
 		awk -v c="$c" -v bc="$bc" -v e="$e" -v be="$be" -v n="$n" -v sh="$sh" -v b="$b" \
-			'BEGIN {printf "%.4f %.4f %d %.4f %s\n", (c / bc - 1) * 100, (e / be - 1) * 100, n, sh * 100, b}' \
-			>>"$tmp/$m"
+			-v y="$y" 'BEGIN {printf "%.4f %.4f %d %.4f %s %.4f\n", (c / bc - 1) * 100,
+			(e / be - 1) * 100, n, sh * 100, b, y * 100}' >>"$tmp/$m"
 	done
 done
 sysctl -q kernel.bpf_stats_enabled="$stats_was"
@@ -117,10 +132,11 @@ echo "CPU sampling overhead on a CPU-bound process (refrt cpu, 1 worker, $ITER o
 echo "$REPS repetitions).  cpu%: the process's CPU time (user+sys) / its untraced CPU time"
 echo "in the same repetition - 1 (median min max); elapsed%: the same for wall-clock time"
 echo "(load-sensitive); bpf ns: the sampling program's run time per sample; collector%:"
-echo "the collector's CPU time / run time, start-up included."
-printf "%-14s %8s %7s %7s %9s %8s %8s %10s\n" mode "cpu%" min max "elapsed%" samples "bpf ns" \
-	"collector%"
-printf "%-14s %8s %7s %7s %9s %8s %8s %10s   (%.3f s CPU)\n" untraced - - - - - - - \
+echo "the collector's CPU time / run time, start-up included; steady%: the collector's CPU"
+echo "time while refrt ran (attached, before the final drain) / refrt's elapsed time."
+printf "%-14s %8s %7s %7s %9s %8s %8s %10s %8s\n" mode "cpu%" min max "elapsed%" samples \
+	"bpf ns" "collector%" "steady%"
+printf "%-14s %8s %7s %7s %9s %8s %8s %10s %8s   (%.3f s CPU)\n" untraced - - - - - - - - \
 	"$(cut -d' ' -f1 "$tmp/base" | med)"
 for m in "${modes[@]}"; do
 	read -r md lo hi < <(cut -d' ' -f1 "$tmp/$m" | stats)
@@ -128,12 +144,13 @@ for m in "${modes[@]}"; do
 	n=$(cut -d' ' -f3 "$tmp/$m" | med)
 	sh=$(cut -d' ' -f4 "$tmp/$m" | med)
 	b=$(cut -d' ' -f5 "$tmp/$m" | med)
+	y=$(cut -d' ' -f6 "$tmp/$m" | med)
 	name="$m Hz"
-	[[ $m == perf ]] && { name="perf -F 999 -a"; n=-; sh=-; b=-; }
+	[[ $m == perf ]] && { name="perf -F 999 -a"; n=-; sh=-; b=-; y=-; }
 	mark=""
 	if [[ $m == 999 ]] && awk -v m="$md" -v t="$TARGET" 'BEGIN {exit !(m >= t)}'; then
 		mark="  MISSED (target < $TARGET%)"
 	fi
-	printf "%-14s %8s %7s %7s %9.2f %8s %8s %10s%s\n" "$name" "$md" "$lo" "$hi" "$el" "$n" "$b" \
-		"$sh" "$mark"
+	printf "%-14s %8s %7s %7s %9.2f %8s %8s %10s %8s%s\n" "$name" "$md" "$lo" "$hi" "$el" "$n" \
+		"$b" "$sh" "$y" "$mark"
 done
