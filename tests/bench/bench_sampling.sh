@@ -153,4 +153,13 @@ for m in "${modes[@]}"; do
 	fi
 	printf "%-14s %8s %7s %7s %9.2f %8s %8s %10s %8s%s\n" "$name" "$md" "$lo" "$hi" "$el" "$n" \
 		"$b" "$sh" "$y" "$mark"
+	[[ $m == 999 ]] && bpf999=$b
+	[[ $m == perf ]] && perf999=$md
 done
+# what a miss at 999 Hz is made of: the program's own share of a core, and
+# what the same timer costs with no BPF program at all (perf)
+if [[ -n ${bpf999:-} && $bpf999 != - ]]; then
+	awk -v b="$bpf999" -v p="${perf999:--}" 'BEGIN {
+		printf "999 Hz: the sampling program takes %.2f %% of a core (%s ns x 999/s); perf -F 999 -a,\n", b * 999 / 1e7, b
+		printf "which runs no BPF program, costs %s %% here: the rest is the timer interrupt itself.\n", p }'
+fi
