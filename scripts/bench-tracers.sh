@@ -558,6 +558,8 @@ for t in 1 2; do
 	summary_row "sustained 0-loss, $t thread(s), 64 MiB, 64 B" "$s ev/s/thread (floor ${FLOOR_TPUT[$t]:--})" ">= $TPUT_TARGET" \
 		"$(verdict_ge "$s" "$TPUT_TARGET" " ev/s")"
 done
+echo "  (per-event probe: each event traps, so no uprobe tracer passes the floor's rate above;"
+echo "   the batched path, bench_batched, is the one meant for millions of events/s per thread)"
 summary_row "overloaded: 2 threads, 1 MiB buffer" "$(awk -v l="$ov_lost" -v f="$ov_fired" \
 	'BEGIN {printf "%.1f%% lost, all counted", f ? l * 100 / f : 0}')" "counted" "-"
 [[ -n ${ATT_USDT:-} ]] && summary_row "attach all 430 ClrEtwAll probes (--usdt)" "$ATT_USDT" "-" "-"
