@@ -133,7 +133,8 @@ wait_collector() {	# wait_collector NAME: its exit status must be 0
 	grep 'clickhouse:' "$T/$1.err" >&3 || true
 }
 
-# folded, summed per stack, kind suffixes dropped and every kernel-space frame
+# folded (traces: --kind-suffix, since a trace names a kernel frame by its bare
+# symbol), summed per stack, kind suffixes dropped and every kernel-space frame
 # (kallsyms, BPF programs) reduced to "[kernel.kallsyms]!" (a trace names
 # kernel frames only with --kernel-stack)
 normalize() {
@@ -161,7 +162,7 @@ normalize() {
 		[[ $(ch_q "SELECT sum(samples) FROM t1.stacks_local WHERE host = '$h'") == "$n" ]] ||
 			flunk "$h: ClickHouse has $(ch_q "SELECT sum(samples) FROM t1.stacks_local WHERE host = '$h'"), collector sent $n"
 		# and what its own trace recorded, stack by stack
-		"$EBPF_COLLECT" convert "$T/$h.nettrace" --format folded >"$T/$h.folded" ||
+		"$EBPF_COLLECT" convert "$T/$h.nettrace" --format folded --kind-suffix >"$T/$h.folded" ||
 			flunk "convert $h"
 		trace=$((trace + $(awk '{ s += $NF } END { print s }' "$T/$h.folded")))
 		made=$((made + n))
