@@ -450,9 +450,9 @@ void batch__release(struct collector *c)
 	}
 }
 
-uint64_t batch__gaps(const struct collector *c)
+bool batch__flowing(const struct collector *c)
 {
-	return c->batch ? c->batch->gaps : 0;
+	return c->batch && c->batch->runs;
 }
 
 void batch__print(const struct collector *c)

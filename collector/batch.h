@@ -52,9 +52,13 @@ void batch__tick(struct collector *c);
 int batch__flush(struct collector *c);
 void batch__release(struct collector *c);
 
-/* One line for the summary; events lost by sequence gaps. */
+/* Have batched runs arrived?  Then the reorder window must cover a quiet
+ * thread's hand-over delay (BATCH_REORDER_WINDOW_NS); until then the
+ * shorter one keeps trigger dumps prompt. */
+bool batch__flowing(const struct collector *c);
+
+/* One line for the summary (runs, events, losses, sequence gaps). */
 void batch__print(const struct collector *c);
-uint64_t batch__gaps(const struct collector *c);
 
 void batch__free(struct collector *c);
 

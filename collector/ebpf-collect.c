@@ -283,7 +283,7 @@ static int poll_loop(struct collector *c)
 		if (err)
 			break;
 		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS :
-			 c->batch ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
+			 batch__flowing(c) ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
 		err = reorder__pop_before(c->ro, now - window, route_record, c);
 		if (!err)
 			err = recorder__tick(c, now, now - window);	/* --rotate, SIGUSR1 */

@@ -570,6 +570,8 @@ if [[ -n $samp ]]; then
 		if [[ $hz == 999 ]]; then
 			summary_row "CPU sampling at $hz Hz (bench_sampling)" "${v}% CPU" "< 1.7 %" \
 				"$(verdict_le "$v" 1.7 " pct points")"
+			why=$(grep -A1 '^At 999 Hz' <<<"$samp" | tr '\n' ' ')
+			[[ -n $why ]] && echo "  ($why)" | fold -s -w 100 | sed '2,$s/^/   /'
 		else
 			summary_row "CPU sampling at $hz Hz (bench_sampling)" "${v}% CPU" "-" "-"
 		fi

@@ -160,6 +160,6 @@ done
 # what the same timer costs with no BPF program at all (perf)
 if [[ -n ${bpf999:-} && $bpf999 != - ]]; then
 	awk -v b="$bpf999" -v p="${perf999:--}" 'BEGIN {
-		printf "999 Hz: the sampling program takes %.2f %% of a core (%s ns x 999/s); perf -F 999 -a,\n", b * 999 / 1e7, b
+		printf "At 999 Hz the sampling program takes %.2f %% of a core (%s ns x 999/s); perf -F 999 -a,\n", b * 999 / 1e7, b
 		printf "which runs no BPF program, costs %s %% here: the rest is the timer interrupt itself.\n", p }'
 fi
