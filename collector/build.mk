@@ -29,9 +29,10 @@ COLLECTOR_SRCS += $(VIEWS_SRCS)
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
 
-# the skeleton must exist before the object that includes it is compiled
-$(addprefix $(OUTPUT)/obj/collector/,ebpf-collect.o cli.o clr_events.o stop.o host.o): \
-	$(OUTPUT)/clr_events.skel.h
+# the skeleton must exist before an object that includes it is compiled;
+# the includers are found by grep, so a new one cannot race the skeleton
+CLR_SKEL_USERS := $(shell grep -l '"clr_events.skel.h"' $(COLLECTOR_SRCS))
+$(patsubst %.c,$(OUTPUT)/obj/%.o,$(CLR_SKEL_USERS)): $(OUTPUT)/clr_events.skel.h
 
 .PHONY: collector-objs
 collector-objs: $(COLLECTOR_OBJS)

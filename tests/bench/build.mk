@@ -24,6 +24,7 @@ $(OUTPUT)/bench_fire: $(OUTPUT)/obj/tests/bench/bench_fire.o $(PROVIDER_OBJS)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
 BENCH_TARGETS += $(OUTPUT)/bench_fire
+$(OUTPUT)/obj/tests/bench/bench_fire.o: | $(GEN_PROVIDER_H)
 
 # Programs of the side-by-side tracer bench (scripts/bench-tracers.sh), kept
 # out of $(OUTPUT)/bench_* so that bench.sh does not run them on their own:

@@ -27,6 +27,7 @@ $(OUTPUT)/tests/usdt_demo: $(OUTPUT)/obj/tests/progs/probe_demo.o $(PROVIDER_OBJ
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
+$(OUTPUT)/obj/tests/progs/probe_demo.o: | $(GEN_PROVIDER_H)
 $(OUTPUT)/obj/tests/progs/probe_demo_hook.o: tests/progs/probe_demo.c $(GEN_PROVIDER_H)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(dir $@)
