@@ -147,10 +147,13 @@ long range_table__add(struct range_table *rt, uint64_t start, uint64_t size,
 		return -EINVAL;
 	if (rt->n == rt->cap) {
 		size_t cap = rt->cap ? rt->cap * 2 : 256;
-		void *p = realloc(rt->e, cap * sizeof(*rt->e));
+		struct range_entry *p = aligned_alloc(64, cap * sizeof(*rt->e));
 
 		if (!p)
 			return -ENOMEM;
+		if (rt->n)
+			memcpy(p, rt->e, rt->n * sizeof(*rt->e));
+		free(rt->e);
 		rt->e = p;
 		rt->cap = cap;
 	}

@@ -8,6 +8,9 @@
  * 10% reuse ranges of earlier ones, appended in a second batch seen at a
  * later time, as after an unload), and resolves random addresses inside
  * the methods:
+ *   - a plain binary search over the same ranges sorted by start, newest
+ *     first, no times (the baseline the targets are measured against: it
+ *     moves with the machine's memory latency as the others do),
  *   - perf_map__find directly (the table alone),
  *   - symbolizer__resolve for its own pid (mapping lookup + table),
  * each without a time (newest entry) and with random times (the entry live
@@ -79,6 +82,61 @@ static int method_of(const char *name)
 static const char **results;
 static pid_t self;
 
+/* the baseline: ranges sorted by start, one per start (the newest) */
+struct plain_range {
+	uint64_t start, end;
+	const char *name;
+};
+static struct plain_range *plain;
+static size_t n_plain;
+
+static int plain_cmp(const void *a, const void *b)
+{
+	const struct range_entry *x = *(const struct range_entry * const *)a;
+	const struct range_entry *y = *(const struct range_entry * const *)b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? 1 : x->seq > y->seq ? -1 : 0;	/* newest first */
+}
+
+static int plain__build(struct range_table *rt)
+{
+	size_t i, n = range_table__count(rt);
+	const struct range_entry **v = calloc(n, sizeof(*v));
+
+	plain = calloc(n, sizeof(*plain));
+	if (!v || !plain) {
+		free(v);
+		return -ENOMEM;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = range_table__entry(rt, i);
+	qsort(v, n, sizeof(*v), plain_cmp);
+	for (i = 0; i < n; i++) {
+		if (n_plain && plain[n_plain - 1].start == v[i]->start)
+			continue;
+		plain[n_plain++] = (struct plain_range){ v[i]->start, v[i]->end, v[i]->name };
+	}
+	free(v);
+	return 0;
+}
+
+static const char *plain__find(uint64_t addr)
+{
+	size_t lo = 0, hi = n_plain;
+
+	while (lo < hi) {	/* the first range starting after addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (plain[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && addr < plain[lo - 1].end ? plain[lo - 1].name : NULL;
+}
+
 static int dbl_cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -101,7 +159,9 @@ static double run(const char *what, struct perf_map *pm, struct symbolizer *s,
 		for (i = 0; i < n; i++) {
 			uint64_t ts = use_ts ? pr[i].ts : SYM_TS_NONE;
 
-			if (pm) {
+			if (!pm && !s) {
+				results[i] = plain__find(pr[i].addr);
+			} else if (pm) {
 				const struct range_entry *e = perf_map__find(pm, pr[i].addr, ts);
 
 				results[i] = e ? e->name : NULL;
@@ -182,6 +242,7 @@ int main(void)
 	size_t region = (size_t)N_ENTRIES * SLOT;
 	char path[64];
 	uint64_t base, t_load, t1 = 1000, t2 = 2000;
+	double r_plain;
 	struct perf_map *pm = NULL;
 	struct symbolizer *s = NULL;
 	struct probe *pr = NULL;
@@ -236,7 +297,11 @@ int main(void)
 	       "ranges reused by a later method); M addresses/s over %d passes of %d:\n\n",
 	       N_ENTRIES, N_REUSED * 100 / N_ENTRIES, REPS, N_LOOKUPS);
 	printf("%-34s %7s %7s %7s %7s %6s\n", "lookup", "median", "min", "max", "ns/addr", "wrong");
-	if (run("perf_map__find, no timestamp", pm, NULL, pr, N_LOOKUPS, 0) < 0 ||
+	if (plain__build(perf_map__table(pm)))
+		goto cleanup;
+	r_plain = run("plain binary search, no timestamp", NULL, NULL, pr, N_LOOKUPS, 0);
+	if (r_plain < 0 ||
+	    run("perf_map__find, no timestamp", pm, NULL, pr, N_LOOKUPS, 0) < 0 ||
 	    run("perf_map__find, timestamp", pm, NULL, pr, N_LOOKUPS, 1) < 0)
 		goto cleanup;
 
@@ -260,6 +325,9 @@ int main(void)
 		printf("target (symbolizer__resolve >= 20 M addresses/s): no timestamp %s, "
 		       "timestamp %s\n", r_none >= 20e6 ? "met" : "MISSED",
 		       r_ts >= 20e6 ? "met" : "MISSED");
+		printf("symbolizer__resolve / plain binary search, same run: %.2fx no timestamp, "
+		       "%.2fx timestamp\n(20 M/s was set at 2x the 10 M/s a plain binary search "
+		       "did on the machine of the target)\n", r_none / r_plain, r_ts / r_plain);
 	}
 	{
 		double r0, r1;
@@ -283,6 +351,7 @@ cleanup:
 		fprintf(stderr, "bench_symbolizer: failed\n");
 	free(pr);
 	free(results);
+	free(plain);
 	symbolizer__free(s);
 	perf_map__free(pm);
 	unlink(path);
