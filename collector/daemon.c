@@ -13,9 +13,8 @@
  *   --all --format v6 --flight-recorder 60s --rotate 10m --keep 144
  *   --host $(hostname) -o DIR/trace-START.nettrace   (DIR: /var/lib/ebpf-collect)
  *
- * `KEY = off` is as if KEY were not given, its default included.  --rotate is only added next to the flight
- * recorder when this collector accepts the two together (asked at start, see
- * accepts_fr_rotate), so the defaults work before and after it does.
+ * `KEY = off` is as if KEY were not given, its default included.  With
+ * both defaults the window is written as consecutive 10-minute files.
  *
  * The daemon is a small supervisor: the trace runs in a child (collect_main)
  * and the parent only waits for signals.  SIGTERM/SIGINT stop the child the
@@ -302,29 +301,6 @@ static int read_args(struct plan *p, int argc, char **argv, const char **config)
 	return 0;
 }
 
-/* Whether this collector takes --flight-recorder and --rotate together
- * (each window written as rotated files): asked of its own option checks in
- * a child, which may exit() from argp. */
-static bool accepts_fr_rotate(void)
-{
-	char *args[] = { "ebpf-collect", "--all", "--flight-recorder=60s", "--rotate=10m",
-			 "-o", "/dev/null", NULL };
-	int status, null;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return false;
-	if (!pid) {
-		null = open("/dev/null", O_WRONLY);
-		if (null >= 0)
-			dup2(null, STDERR_FILENO);
-		_exit(parse_cmdline(6, args) ? 1 : 0);
-	}
-	if (waitpid(pid, &status, 0) != pid)
-		return false;
-	return WIFEXITED(status) && !WEXITSTATUS(status);
-}
-
 /* Each start of the trace gets its own name, the UTC time it started: the
  * collector numbers a run's files (.1, .2, ...) and prunes only its own,
  * so runs before a reload or a restart must not share the numbers. */
@@ -347,14 +323,6 @@ static int add_defaults(struct plan *p)
 
 	for (d = 0; d < D_COUNT; d++)
 		want[d] = !p->set[d];
-	if ((want[D_ROTATE] || want[D_FLIGHT]) && !p->off[D_FLIGHT] && !p->off[D_ROTATE] &&
-	    !accepts_fr_rotate()) {
-		/* one of the two was asked for or defaulted: the other yields */
-		if (want[D_ROTATE])
-			want[D_ROTATE] = false;
-		else
-			want[D_FLIGHT] = false;
-	}
 	if (want[D_HOST] && gethostname(host, sizeof(host) - 1))
 		want[D_HOST] = false;
 	for (d = 0; !err && d < D_COUNT; d++) {
@@ -581,9 +549,8 @@ int daemon_main(int argc, char **argv)
 		printf("Usage: ebpf-collect daemon [--config FILE] [-o DIR] [OPTIONS...]\n"
 		       "Runs the collector always on: options as in 'ebpf-collect --help', from\n"
 		       "FILE (one 'option = value' a line) then the command line; defaults\n"
-		       "--all --format v6 --flight-recorder 60s --keep 144 (--rotate 10m too\n"
-		       "where the collector takes it with the flight recorder), --host\n"
-		       "$(hostname); files DIR/trace-START.N.nettrace (DIR: " DEFAULT_DIR ").\n"
+		       "--all --format v6 --flight-recorder 60s --rotate 10m --keep 144,\n"
+		       "--host $(hostname); files DIR/trace-START.N.nettrace (DIR: " DEFAULT_DIR ").\n"
 		       "SIGHUP reloads FILE, SIGTERM stops, SIGUSR1 dumps the window.\n");
 		return EXIT_OK;
 	}
