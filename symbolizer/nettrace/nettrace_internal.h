@@ -525,6 +525,8 @@ struct nt_writer {
 int wr_flush_blocks(struct nt_writer *w);
 /* Pending blocks, then a sequence point at ts; forgets the stack table. */
 int wr_write_sequence_point(struct nt_writer *w, uint64_t ts);
+/* stacks forgotten, ids from 1 again (a new region or file) */
+void wr_forget_stacks(struct nt_writer *w);
 /* Id of a stack in the current sequence-point region (writer_stacks.c),
  * added to the pending StackBlock if new; may write blocks or a sequence
  * point first. */

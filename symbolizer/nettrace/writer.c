@@ -247,6 +247,19 @@ int wr_flush_blocks(struct nt_writer *w)
 	return err;
 }
 
+/* A new region or a new file: the stacks written so far are forgotten and
+ * stack ids restart at 1. */
+void wr_forget_stacks(struct nt_writer *w)
+{
+	if (w->stab_cap)
+		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
+	w->stab_used = 0;
+	w->arena_len = 0;
+	memset(w->hot, 0, sizeof(w->hot));
+	w->next_stack_id = 1;
+	w->stacks_first_id = 1;
+}
+
 /* Pending blocks, then an SPBlock at timestamp ts; forgets the stack table. */
 int wr_write_sequence_point(struct nt_writer *w, uint64_t ts)
 {
@@ -288,14 +301,7 @@ written:
 	for (i = 0; i < w->threads.cap; i++)
 		w->threads.ents[i].val &= ~NT_THR_ACTIVE;
 	w->n_active = 0;
-	/* new region: stacks are forgotten, ids restart at 1 */
-	if (w->stab_cap)
-		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
-	w->stab_used = 0;
-	w->arena_len = 0;
-	memset(w->hot, 0, sizeof(w->hot));
-	w->next_stack_id = 1;
-	w->stacks_first_id = 1;
+	wr_forget_stacks(w);	/* new region */
 	if (w->v6)
 		wr_v6_new_region(w);
 cleanup:

@@ -29,13 +29,7 @@ void wr_reset_file_state(struct nt_writer *w)
 	w->meta.min_ts = w->ev.min_ts = UINT64_MAX;
 	w->meta.max_ts = w->ev.max_ts = 0;
 	w->stacks.len = w->stacks_count = 0;
-	if (w->stab_cap)
-		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
-	w->stab_used = 0;
-	w->arena_len = 0;
-	memset(w->hot, 0, sizeof(w->hot));
-	w->next_stack_id = 1;
-	w->stacks_first_id = 1;
+	wr_forget_stacks(w);
 	nt_map__clear(&w->threads);
 	w->thr_last = NULL;
 	w->n_active = 0;
