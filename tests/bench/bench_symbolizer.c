@@ -9,7 +9,7 @@
  * later time, as after an unload), and resolves random addresses inside
  * the methods:
  *   - a plain binary search over the same ranges sorted by start, newest
- *     first, no times (the baseline the targets are measured against: it
+ *     first, no times (the baseline the 20 M/s target was set from: it
  *     moves with the machine's memory latency as the others do),
  *   - perf_map__find directly (the table alone),
  *   - symbolizer__resolve for its own pid (mapping lookup + table),
