@@ -69,13 +69,14 @@ struct sym_proc {
 	struct proc_maps maps;
 	/* the JIT mapping (anonymous, not [vdso]-like) of the last address
 	 * named by the perf map: addresses in it go to the perf map at once,
-	 * without the mapping search (reset whenever maps changes) */
+	 * without the mapping search (reset whenever maps or pm change) */
 	uint64_t jit_lo, jit_hi;
 	struct perf_map *pm;
 	uint64_t pm_last_try;		/* monotonic ns of the last discovery */
 	struct perfinfo_image *images;
 	int n_images;
 	struct range_table *methods;	/* runtime method events */
+	size_t n_methods;		/* entries added to it */
 	char **refused;			/* files already warned about */
 	int n_refused;
 };
@@ -525,6 +526,7 @@ int symbolizer__set_perf_map(struct symbolizer *s, pid_t pid, const char *path)
 		return (int)n;
 	}
 	s->st.perf_map_entries += (uint64_t)n;
+	p->jit_lo = p->jit_hi = 0;
 	perf_map__free(p->pm);
 	p->pm = pm;
 	return 0;
@@ -567,6 +569,7 @@ int symbolizer__method_load(struct symbolizer *s, pid_t pid, uint64_t start, uin
 	idx = range_table__add(p->methods, start, size, name, strlen(name), ts);
 	if (idx < 0)
 		return (int)idx;
+	p->n_methods++;
 	e = range_table__entry(p->methods, (size_t)idx);
 	e->module_id = module_id;
 	e->flags = flags;
@@ -592,6 +595,7 @@ int symbolizer__method_unload(struct symbolizer *s, pid_t pid, uint64_t start,
 	idx = range_table__add(p->methods, start, size, name, strlen(name), 0);
 	if (idx < 0)
 		return (int)idx;
+	p->n_methods++;
 	range_table__entry(p->methods, (size_t)idx)->module_id = module_id;
 	range_table__entry(p->methods, (size_t)idx)->flags = flags;
 	range_table__entry(p->methods, (size_t)idx)->unload_ts = ts ? ts : 1;
@@ -782,8 +786,23 @@ int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t
 	struct sym_proc *p;
 	int err;
 
-	memset(si, 0, sizeof(*si));
 	s->st.lookups++;
+	/* the common cases first, without a call that is not a lookup: a
+	 * method event's range, or a JIT frame in the same mapping as the
+	 * last one the perf map named (what the steps below would find);
+	 * both fill every field of si */
+	p = s->last && s->last->pid == pid ? s->last : NULL;
+	if (p && p->n_methods && addr < SYM_KERNEL_START &&
+	    (e = range_table__find_mode(p->methods, addr, ts, 1))) {
+		sym_info__from_range(si, e, NULL);
+		return 0;
+	}
+	if (p && addr - p->jit_lo < p->jit_hi - p->jit_lo && p->pm &&
+	    (e = range_table__find(perf_map__table(p->pm), addr, ts))) {
+		sym_info__from_range(si, e, perf_map__path(p->pm));
+		return 0;
+	}
+	memset(si, 0, sizeof(*si));
 	if (addr >= SYM_KERNEL_START) {
 		err = symbolizer__kernel(s, addr, si);
 		goto out;
@@ -798,13 +817,6 @@ int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t
 		sym_info__from_range(si, e, NULL);
 		err = 0;
 		goto out;
-	}
-	/* the common case of a JIT frame: what the steps below would do for
-	 * an address in the same mapping as the last one the perf map named */
-	if (addr - p->jit_lo < p->jit_hi - p->jit_lo && p->pm &&
-	    (e = range_table__find(perf_map__table(p->pm), addr, ts))) {
-		sym_info__from_range(si, e, perf_map__path(p->pm));
-		return 0;
 	}
 	m = proc_maps__find(&p->maps, addr);
 	/* an unknown address: the process may have mapped something new; but

@@ -558,6 +558,33 @@ static void test_perf_map_jit_lookup(void)
 		  "event");
 	ASSERT_STREQ(si.name, "Jit.Code.FromEvent()", "event name");
 	ASSERT_EQ(si.module_id, 0x1234, "module id");
+	/* ... also over a range the perf map names, in the JIT mapping the
+	 * last perf-map answer came from; before its load, the perf map's */
+	symbolizer__method_load(s, getpid(), (uint64_t)(uintptr_t)code + 0x1000, 0x40,
+				"Jit.Code.LaterFromEvent()", 0x1234, 0x8, 700);
+	ASSERT_OK(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x1001, 800, &si),
+		  "event over the perf map");
+	ASSERT_STREQ(si.name, "Jit.Code.LaterFromEvent()", "event wins");
+	ASSERT_TRUE(si.module == NULL, "no perf-map path for an event");
+	ASSERT_OK(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x1001, 650, &si),
+		  "before the event");
+	ASSERT_STREQ(si.name, "void [Jit] Jit.Code::Later()", "perf map then");
+	ASSERT_TRUE(si.module && strstr(si.module, self_map), "perf-map path");
+	/* another perf map given for the process: its names from then on */
+	{
+		char other[128];
+
+		snprintf(other, sizeof(other), "%s/other.map", tmpdir);
+		snprintf(line, sizeof(line), "%llx 40 void [Jit] Jit.Code::Replaced()\n",
+			 (unsigned long long)(uintptr_t)code + 0x100);
+		ASSERT_OK(write_file(other, line, 0), "write other map");
+		ASSERT_OK(symbolizer__set_perf_map(s, getpid(), other), "set other map");
+		ASSERT_OK(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 0x101, 0,
+					      &si), "resolve in the other map");
+		ASSERT_STREQ(si.name, "void [Jit] Jit.Code::Replaced()", "other map's name");
+		ASSERT_STREQ(si.module, other, "other map's path");
+		unlink(other);
+	}
 	/* a file mapped over the JIT range since (the kernel's mmap record):
 	 * named as that file's code, not from the perf map any more */
 	{
