@@ -418,7 +418,7 @@ int batch__flush(struct collector *c)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	deadline = ts.tv_sec * 1000000000ULL + ts.tv_nsec + FLUSH_WAIT_NS;
 	while (!err && flush_pending(b, false)) {
-		err = consume_step(c, 5, 0);
+		err = consume_step(c, 5, UINT64_MAX);	/* nothing popped yet */
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		if ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec > deadline) {
 			pr_warn("batched events: a process did not hand over its buffers "

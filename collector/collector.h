@@ -42,6 +42,10 @@
  * flusher), plus the time to hand them over */
 #define BATCH_REORDER_WINDOW_NS	(100 * 1000000ULL)
 #define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
+/* One round of the ring buffer reads at most this much before the reorder
+ * buffer gives up what is old enough: producers that outpace the collector
+ * would otherwise keep a round going, and every record of it in memory. */
+#define RB_ROUND_BYTES		(8U << 20)
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
 /* Whole blocks reach the file as they fill (~100 KiB); at low event rates
@@ -148,6 +152,10 @@ struct collector {
 	uint64_t lost_noted;
 	struct ce_counters totals;
 	int fatal;			/* -errno from a callback */
+	size_t rb_round_bytes;		/* read in this round of the ring */
+	bool rb_behind;			/* the round ended at RB_ROUND_BYTES */
+	uint64_t rb_rounds_cut;		/* rounds that did */
+	uint64_t rb_newest_ts;		/* newest record time read from the ring */
 	struct usdt_generic *ug;	/* --usdt, NULL without */
 	struct ug_totals ug_totals;
 	struct symbolize *sym;		/* NULL with --no-symbols */
@@ -194,7 +202,7 @@ void collector__free(struct collector *c);
 uint64_t now_ns(void);
 uint64_t self_cpu_ns(void);		/* getrusage(RUSAGE_SELF): user + system */
 int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v);
-int consume_step(struct collector *c, int timeout_ms, uint64_t before);
+int consume_step(struct collector *c, int timeout_ms, uint64_t window);
 void note_losses(struct collector *c);
 uint64_t total_lost(const struct ce_counters *t);
 

@@ -135,13 +135,17 @@ int stop_and_drain(struct collector *c)
 	if (!threaded)
 		stop_sources(c);
 	while (!__atomic_load_n(&c->sources_stopped, __ATOMIC_ACQUIRE) && !err)
-		err = consume_step(c, 10, now_ns() - REORDER_WINDOW_NS);
+		err = consume_step(c, 10, REORDER_WINDOW_NS);
 	if (threaded)
 		pthread_join(th, NULL);
 	deadline = now_ns() + DRAIN_WAIT_NS;
 	while (!err) {
-		err = consume_step(c, 0, 0);
-		if (err || !r || !ring__avail_data_size(r) || now_ns() > deadline)
+		err = consume_step(c, 0, UINT64_MAX);
+		if (err || !r)
+			break;
+		if (c->rb_behind)
+			continue;	/* a round's worth read: there is more */
+		if (!ring__avail_data_size(r) || now_ns() > deadline)
 			break;
 		usleep(1000);	/* a record still being written: not readable yet */
 	}
@@ -179,18 +183,23 @@ uint64_t self_cpu_ns(void)
 }
 
 /* Start-up (loading, attaching, first symbol tables), tracing, and the
- * stop (drain, names, end of file) apart: a short trace is mostly start-up. */
+ * stop (drain, names, end of file) apart: a short trace is mostly start-up.
+ * Then the peak resident size (the ring buffer's pages read count too). */
 static void print_cpu(const struct collector *c)
 {
 	uint64_t now = self_cpu_ns();
 	uint64_t traced = c->cpu_mark[1] - c->cpu_mark[0];
 	double secs = (c->wall_mark[1] - c->wall_mark[0]) / 1e9;
+	struct rusage ru;
 
 	if (!c->wall_mark[1])
 		return;
+	if (getrusage(RUSAGE_SELF, &ru))
+		ru.ru_maxrss = 0;
 	pr_info("collector CPU: start-up %.3f s; while tracing %.3f s in %.1f s (%.2f %% of one "
-		"core); stop and write-out %.3f s\n", c->cpu_mark[0] / 1e9, traced / 1e9, secs,
-		secs > 0 ? traced / 1e7 / secs : 0.0, (now - c->cpu_mark[1]) / 1e9);
+		"core); stop and write-out %.3f s; peak RSS %ld MiB\n", c->cpu_mark[0] / 1e9,
+		traced / 1e9, secs, secs > 0 ? traced / 1e7 / secs : 0.0,
+		(now - c->cpu_mark[1]) / 1e9, ru.ru_maxrss / 1024);
 }
 
 /* With sysctl kernel.bpf_stats_enabled=1 the kernel times every program run. */
@@ -247,6 +256,9 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	print_cpu(c);
 	pr_info("ring buffer: %llu records, %llu bytes from the runtime provider\n",
 		(unsigned long long)t->submitted, (unsigned long long)t->bytes);
+	if (c->rb_rounds_cut)	/* the producers outpaced the collector for a while */
+		pr_info("ring buffer: %llu reads stopped at %u MiB to pass events on\n",
+			(unsigned long long)c->rb_rounds_cut, RB_ROUND_BYTES >> 20);
 	if (c->sym)
 		symbolize__print_summary(c->sym, stderr);
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */

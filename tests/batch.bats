@@ -137,6 +137,20 @@ print(n, l)' "$T/$1.jsonl"
 	assert_equal "${BASH_REMATCH[1]}" "$lost"
 }
 
+@test "batched: producers outpacing the collector into a 64 MiB ring: read in rounds, each thread's events in order, losses exact" {
+	require_root
+	probes_trace fast -s 64 -n 3000000 -t 2 -V -- --batched -b 64
+	fired=$(json_get "$T/fast.json" '["events"]')
+	read -r n lost < <(events_in fast)
+	(( lost > 0 )) || flunk "nothing lost: the collector kept up ($n of $fired)"
+	assert_equal "$((n + lost))" "$fired"
+	# the collector stopped reading every 8 MiB to pass events on
+	grep -Eq 'ring buffer: [1-9][0-9]* reads stopped at 8 MiB' "$T/fast.err" ||
+		flunk "no read stopped: $(grep 'ring buffer' "$T/fast.err")"
+	run python3 "$ROOT/tests/batch_compare.py" --in-order "$T/fast.jsonl" 2
+	[[ $status -eq 0 ]] || flunk "$output"
+}
+
 @test "batched: not by default for GC-keyword events (only heap-keyword ones); --batched/--no-batched, the last one wins" {
 	require_root
 	probes_trace def -s 64 -n 1000 -t 1 --

@@ -3,13 +3,17 @@
 """Compare the GCDynamicEvent events of two traces of bench_probes -V.
 
   batch_compare.py A.jsonl B.jsonl THREADS COUNT
+  batch_compare.py --in-order A.jsonl THREADS
 
 A and B are `ebpf-collect dump --json` outputs.  bench_probes -V puts each
 event's thread number << 40 | index in the first 8 bytes of Data.  Checks,
 for each trace: every thread has exactly COUNT events, in the order it fired
 them (index 0..COUNT-1), timestamps never going back on a thread; and that
 both traces hold the same events: payload fields and activity ids equal,
-event for event, per thread.  Prints one line per problem, exit 1 if any.
+event for event, per thread.  With --in-order (a trace with losses): each
+thread's events are the ones it fired in that order, some missing, and
+timestamps never go back on a thread.  Prints one line per problem, exit 1
+if any.
 """
 import json
 import sys
@@ -47,7 +51,29 @@ def check_one(name, threads, nthreads, count):
     return bad
 
 
+def in_order(path, nthreads):
+    threads = per_thread(path)
+    bad = []
+    if sorted(threads) != list(range(nthreads)):
+        bad.append(f"{path}: threads {sorted(threads)}, expected 0..{nthreads - 1}")
+    for t, evs in sorted(threads.items()):
+        idx = [e[0] for e in evs]
+        if any(b <= a for a, b in zip(idx, idx[1:])):
+            bad.append(f"{path}: thread {t}: events out of the order fired, or twice")
+        if any(b[1] < a[1] for a, b in zip(evs, evs[1:])):
+            bad.append(f"{path}: thread {t}: timestamps go back")
+        if len({e[2] for e in evs}) != 1:
+            bad.append(f"{path}: thread {t}: events on several tids")
+    for line in bad:
+        print(line)
+    if not bad:
+        print(f"in order: {nthreads} threads, {sum(len(e) for e in threads.values())} events")
+    return 1 if bad else 0
+
+
 def main():
+    if sys.argv[1] == "--in-order":
+        return in_order(sys.argv[2], int(sys.argv[3]))
     a_path, b_path, nthreads, count = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
     a, b = per_thread(a_path), per_thread(b_path)
     bad = check_one(a_path, a, nthreads, count) + check_one(b_path, b, nthreads, count)
