@@ -162,20 +162,28 @@ static int synthetic(uint64_t n_events, struct synth_result *res)
 		gc.event_id = ids[i];
 		nt_writer__define(w, &gc, &gc_ids[i]);
 	}
+	/* the events are built once; the timed loop changes only what differs
+	 * from one to the next (time, the GC events' pass byte, the stack), so
+	 * the time is the writer's, not the building of its input */
+	uint8_t gcp[10] = { 0 };
+	int32_t type = 2;
+	struct nt_event gce[4], se[6];
+
+	for (int i = 0; i < 4; i++)
+		gce[i] = (struct nt_event){ .metadata_id = gc_ids[i], .thread_id = 1000,
+					    .capture_thread_id = 1000, .processor = 0xFFFFFFFF,
+					    .payload = gcp, .payload_size = i < 2 ? 6 : 2 };
+	for (int t = 0; t < 6; t++)
+		se[t] = (struct nt_event){ .metadata_id = sample_id, .thread_id = 2000 + t,
+					   .capture_thread_id = 1000, .processor = 0xFFFFFFFF,
+					   .payload = &type, .payload_size = 4 };
 	t0 = now();
 	while (written < n_events && !err) {
 		/* one sampling pass: 4 GC events + one sample for each of 6 threads */
-		uint8_t gcp[10] = { 0 };
-		int32_t type = 2;
-
+		gcp[0] = seq_pass;
 		for (int i = 0; i < 4 && !err; i++) {
-			struct nt_event e = { .metadata_id = gc_ids[i], .timestamp = ts += 2000,
-					      .thread_id = 1000, .capture_thread_id = 1000,
-					      .processor = 0xFFFFFFFF, .payload = gcp,
-					      .payload_size = i < 2 ? 6 : 2 };
-
-			gcp[0] = seq_pass;
-			err = nt_writer__write_event(w, &e);
+			gce[i].timestamp = ts += 2000;
+			err = nt_writer__write_event(w, &gce[i]);
 			written++;
 		}
 		for (int t = 0; t < 6 && !err; t++) {
@@ -185,13 +193,10 @@ static int synthetic(uint64_t n_events, struct synth_result *res)
 			rng ^= rng >> 7;
 			rng ^= rng << 17;
 			s = rng % 64;
-			struct nt_event e = { .metadata_id = sample_id, .timestamp = ts += 300,
-					      .thread_id = 2000 + t, .capture_thread_id = 1000,
-					      .processor = 0xFFFFFFFF, .payload = &type,
-					      .payload_size = 4, .stack = pool[s],
-					      .stack_depth = depth[s] };
-
-			err = nt_writer__write_event(w, &e);
+			se[t].timestamp = ts += 300;
+			se[t].stack = pool[s];
+			se[t].stack_depth = depth[s];
+			err = nt_writer__write_event(w, &se[t]);
 			written++;
 		}
 		ts += 1000000;
