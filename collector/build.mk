@@ -6,7 +6,7 @@
 # ($(EVENT_TABLE_OBJS), usdt/build.mk), the symbolizer and the nettrace
 # library.  $(OUTPUT)/nettrace-dump is `ebpf-collect dump` alone.
 
-COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/cli.c collector/clr_events.c \
+COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/ring.c collector/cli.c collector/clr_events.c \
 		  collector/stop.c collector/usdt_notes.c \
 		  collector/selection.c collector/reorder.c
 COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace

@@ -465,34 +465,3 @@ int emit_record(void *ctx, const void *data, size_t len)
 	return account(c, h, ret);
 }
 
-/* Ring-buffer callback: validate the common header, hold for reordering. */
-int handle_record(void *ctx, void *data, size_t len)
-{
-	struct collector *c = ctx;
-	const struct ce_header *h = data;
-	int err;
-
-	if (len < sizeof(*h) || h->size != len) {
-		c->bad_records++;
-		return 0;
-	}
-	if (h->type == KE_REC_EXEC)	/* --all: a new program to look at */
-		host__note_exec(c, h->pid);
-	if (h->timestamp > c->rb_newest_ts)
-		c->rb_newest_ts = h->timestamp;
-	if (h->type == CE_REC_CLR_BATCH)	/* a run of batched events */
-		err = batch__split(c, data, len);
-	else
-		err = reorder__push(c->ro, h->timestamp, data, len);
-	if (err) {
-		c->fatal = err;
-		return err;
-	}
-	/* libbpf stops the round on a negative return, this record read */
-	c->rb_round_bytes += len;
-	if (c->rb_round_bytes < RB_ROUND_BYTES)
-		return 0;
-	c->rb_behind = true;
-	c->rb_rounds_cut++;
-	return -EAGAIN;
-}

@@ -188,7 +188,10 @@ int list_probes(void);
 int attach_pid(struct collector *c, pid_t pid, bool initial);
 int attach_path(struct collector *c, pid_t pid, const char *path);
 int emit_record(void *ctx, const void *data, size_t len);
+/* ring.c: the ring buffer, read in rounds */
 int handle_record(void *ctx, void *data, size_t len);
+int ring_round(struct collector *c, int timeout_ms);
+uint64_t ring_pop_cutoff(const struct collector *c, uint64_t now, uint64_t window);
 
 /* stop.c: the end of a trace */
 int stop_and_drain(struct collector *c);

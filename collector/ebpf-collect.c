@@ -246,44 +246,6 @@ static bool child_has_usdt(void *ctx, pid_t pid)
 	return c->ours_found > 0;
 }
 
-/*
- * One round of the ring buffer: wait up to timeout_ms (not when the last
- * round left records behind), then read until it is empty or RB_ROUND_BYTES
- * were read (c->rb_behind).  Records are submitted without wakeups (decision
- * 13): epoll only returns early when BPF forced a wakeup at a fill
- * threshold; on a timeout consume whatever is there.  0 or -errno.
- */
-static int rb_round(struct collector *c, int timeout_ms)
-{
-	int err = 0;
-
-	if (c->rb_behind)
-		timeout_ms = 0;
-	c->rb_behind = false;
-	c->rb_round_bytes = 0;
-	if (timeout_ms)
-		err = ring_buffer__poll(c->rb, timeout_ms);
-	/* EINTR: SIGINT/SIGTERM set `exiting`; a stop and continue (Ctrl-Z,
-	 * fg) interrupts the wait too, and must not end the trace */
-	if (err == 0 || err == -EINTR)
-		err = ring_buffer__consume(c->rb);
-	if (c->fatal)
-		return c->fatal;
-	if (c->rb_behind)
-		return 0;
-	return err < 0 ? err : 0;
-}
-
-/* What the reorder buffer may give up: records older than window before
- * now, or, while the ring still holds records, before the newest one read
- * (the ones left were committed after it). */
-static uint64_t pop_cutoff(const struct collector *c, uint64_t now, uint64_t window)
-{
-	uint64_t upto = c->rb_behind && c->rb_newest_ts < now ? c->rb_newest_ts : now;
-
-	return upto > window ? upto - window : 0;
-}
-
 static int poll_loop(struct collector *c)
 {
 	uint64_t start = now_ns(), last_tick = start, last_scan = start, last_rec = 0;
@@ -294,7 +256,7 @@ static int poll_loop(struct collector *c)
 	while (!exiting) {
 		uint64_t now, window;
 
-		err = rb_round(c, 100);
+		err = ring_round(c, 100);
 		if (err < 0) {
 			pr_warn("ring buffer poll failed: %s\n", strerror(-err));
 			break;
@@ -310,9 +272,9 @@ static int poll_loop(struct collector *c)
 			break;
 		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS :
 			 batch__flowing(c) ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
-		err = reorder__pop_before(c->ro, pop_cutoff(c, now, window), route_record, c);
+		err = reorder__pop_before(c->ro, ring_pop_cutoff(c, now, window), route_record, c);
 		if (!err)	/* --rotate, SIGUSR1 */
-			err = recorder__tick(c, now, pop_cutoff(c, now, window));
+			err = recorder__tick(c, now, ring_pop_cutoff(c, now, window));
 		if (err)
 			break;
 		batch__tick(c);	/* files mapped since their probes went in */
@@ -322,7 +284,7 @@ static int poll_loop(struct collector *c)
 			break;
 		if (c->sym)	/* snapshots while the targets live */
 			symbolize__tick(c->sym, now,
-					recorder__horizon(c, pop_cutoff(c, now, window)));
+					recorder__horizon(c, ring_pop_cutoff(c, now, window)));
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
@@ -359,13 +321,13 @@ static int poll_loop(struct collector *c)
  * (UINT64_MAX: nothing). */
 int consume_step(struct collector *c, int timeout_ms, uint64_t window)
 {
-	int err = rb_round(c, timeout_ms);
+	int err = ring_round(c, timeout_ms);
 
 	if (err)
 		return err;
 	if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0)
 		return -ENOMEM;
-	return reorder__pop_before(c->ro, pop_cutoff(c, now_ns(), window), route_record, c);
+	return reorder__pop_before(c->ro, ring_pop_cutoff(c, now_ns(), window), route_record, c);
 }
 
 /* ------------------------------------------------------------------ -- CMD */
