@@ -254,7 +254,7 @@ static int poll_loop(struct collector *c)
 	int err = 0;
 
 	while (!exiting) {
-		uint64_t now, window;
+		uint64_t now, window, cutoff;
 
 		err = ring_round(c, 100);
 		if (err < 0) {
@@ -272,9 +272,10 @@ static int poll_loop(struct collector *c)
 			break;
 		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS :
 			 batch__flowing(c) ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
-		err = reorder__pop_before(c->ro, ring_pop_cutoff(c, now, window), route_record, c);
-		if (!err)	/* --rotate, SIGUSR1 */
-			err = recorder__tick(c, now, ring_pop_cutoff(c, now, window));
+		cutoff = ring_pop_cutoff(c, now, window);
+		err = reorder__pop_before(c->ro, cutoff, route_record, c);
+		if (!err)
+			err = recorder__tick(c, now, cutoff);	/* --rotate, SIGUSR1 */
 		if (err)
 			break;
 		batch__tick(c);	/* files mapped since their probes went in */
@@ -283,8 +284,7 @@ static int poll_loop(struct collector *c)
 		if (err)
 			break;
 		if (c->sym)	/* snapshots while the targets live */
-			symbolize__tick(c->sym, now,
-					recorder__horizon(c, ring_pop_cutoff(c, now, window)));
+			symbolize__tick(c->sym, now, recorder__horizon(c, cutoff));
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
