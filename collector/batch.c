@@ -26,10 +26,12 @@
 #define CTL_HEAD	32		/* bytes before mask[] */
 #define NO_EVENT	UINT32_MAX
 #define THREAD_SLOTS	8192		/* sequence tracking, open addressing */
-#define FLUSH_WAIT_NS	(500 * 1000000ULL)
+/* the flusher answers within its period, 20 ms while a tracer batches and
+ * 500 ms before it has seen one (usdt/batch_runtime.c.in) */
+#define FLUSH_WAIT_NS	(1000 * 1000000ULL)
 
 struct batch_ctl_head {
-	uint32_t magic, n_events, session, flush_req, flush_done, active, cap, reserved;
+	uint32_t magic, n_events, session, flush_req, flush_done, active, cap, flusher;
 };
 
 /* One provider file in one process. */
@@ -41,7 +43,7 @@ struct batch_file {
 	uint32_t n_events, n_batched, n_stacks;
 	uint32_t *table_idx;		/* batch index -> event table index */
 	uint8_t *mask;
-	bool written, released;
+	bool written, released, asked;
 	uint32_t flush_req;
 };
 
@@ -55,6 +57,7 @@ struct batch {
 	size_t n, cap;
 	struct batch_thread threads[THREAD_SLOTS];
 	uint64_t runs, events, gaps, bad;
+	uint64_t unanswered;		/* processes that did not hand over at the end */
 };
 
 /* The high-rate keywords whose events nobody reads stacks of: Type,
@@ -387,21 +390,35 @@ static bool flush_pending(struct batch *b, bool ask)
 
 	for (i = 0; i < b->n; i++) {
 		struct batch_file *f = &b->files[i];
+		struct batch_ctl_head h;
 		uint32_t v;
 
-		if (!f->written || f->released)
+		if (ask)
+			f->asked = false;
+		if (!f->written || f->released || (!ask && !f->asked))
 			continue;
 		if (ask) {
-			f->flush_req++;
-			if (rw_remote(f->pid, f->ctl_addr + 12, &f->flush_req, 4, true))
+			if (rw_remote(f->pid, f->ctl_addr, &h, sizeof(h), false)) {
 				f->released = true;	/* gone */
-			pending |= !f->released;
+				continue;
+			}
+			/* no flusher in this process: it never batched an event,
+			 * so it has no buffers to hand over */
+			if (h.flusher != (uint32_t)f->pid)
+				continue;
+			f->flush_req = h.flush_req + 1;
+			if (rw_remote(f->pid, f->ctl_addr + 12, &f->flush_req, 4, true))
+				f->released = true;
+			f->asked = !f->released;
+			pending |= f->asked;
 			continue;
 		}
 		if (rw_remote(f->pid, f->ctl_addr + 16, &v, 4, false))
-			f->released = true;
+			f->released = true;	/* gone: its exit handed the buffers over */
 		else if (v != f->flush_req)
 			pending = true;
+		else
+			f->asked = false;	/* answered */
 	}
 	return pending;
 }
@@ -411,6 +428,7 @@ int batch__flush(struct collector *c)
 	struct batch *b = c->batch;
 	uint64_t deadline;
 	struct timespec ts;
+	size_t i;
 	int err = 0;
 
 	if (!b || !flush_pending(b, true))
@@ -420,12 +438,17 @@ int batch__flush(struct collector *c)
 	while (!err && flush_pending(b, false)) {
 		err = consume_step(c, 5, UINT64_MAX);	/* nothing popped yet */
 		clock_gettime(CLOCK_MONOTONIC, &ts);
-		if ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec > deadline) {
-			pr_warn("batched events: a process did not hand over its buffers "
-				"within %llu ms; their last events are missing\n",
-				FLUSH_WAIT_NS / 1000000);
-			break;
-		}
+		if ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec <= deadline)
+			continue;
+		for (i = 0; i < b->n; i++)
+			if (b->files[i].asked && !b->files[i].released) {
+				b->unanswered++;
+				pr_warn("pid %d: batched events: its flusher did not hand over "
+					"the buffers within %llu ms (the process is stopped or "
+					"starved); the events still in them are missing\n",
+					b->files[i].pid, FLUSH_WAIT_NS / 1000000);
+			}
+		break;
 	}
 	return err;
 }

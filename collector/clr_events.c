@@ -43,6 +43,7 @@
 #include "symbolizer.h"
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 #include "batch.h"		/* batched in-process events */
+#include "proc_stat.h"
 
 #include "collector.h"
 
@@ -93,9 +94,43 @@ static bool has_our_probes(const struct collector *c, const struct usdt_note_lis
 	return false;
 }
 
+/* How long a raised word may stay up with nobody attaching or detaching
+ * before it is taken for one a dead tracer left (collector/README.md). */
+#define STALE_WAIT_NS	(2000ULL * 1000 * 1000)
+
+/*
+ * A word already raised when we attach is another tracer's hold while its
+ * probes go in or out (a fraction of a second), or one left behind: by a
+ * tracer of the older protocol, which wrote the word itself and could die
+ * before lowering it, or inherited through fork() in a pause window.  The
+ * kernel-held counts of today's tracers cannot outlive their owners.  So
+ * wait a while, and then set it to 0.
+ */
+static void repair_stale_word(const struct pause_site *ps, const char *path)
+{
+	uint64_t deadline = now_ns() + STALE_WAIT_NS;
+	unsigned int v = 0;
+	int err;
+
+	while (!tracer_pause__read(ps->pid, ps->addr, &v) && v && now_ns() < deadline &&
+	       !exiting)
+		usleep(10000);
+	if (!v || exiting)
+		return;
+	err = tracer_pause__clear(ps->pid, ps->addr);
+	if (err)
+		pr_warn("pid %d: its runtime's tracer pause word in %s is %u and cannot be "
+			"reset (%s); it fires no events\n", ps->pid, path, v, strerror(-err));
+	else
+		pr_warn("pid %d: its runtime's tracer pause word in %s was %u with no tracer "
+			"attaching or detaching for %llu s (left by a tracer that died); set it "
+			"to 0: the runtime had fired no events since\n", ps->pid, path, v,
+			STALE_WAIT_NS / 1000000000ULL);
+}
+
 /*
  * Where pid's copy of open_path keeps its pause word, if it has one; and,
- * when pid already maps it, raise the word while the probes go in: the
+ * when pid already maps it, hold the word up while the probes go in: the
  * kernel raises a probe's semaphore count before it writes the
  * breakpoint, and an event fired in between would be counted by the
  * runtime and seen by nobody.  Returns true if ps describes a pause word.
@@ -107,7 +142,7 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 	uint64_t off = 0;
 	int err = tracer_pause__file_offset(open_path, &off);
 
-	*ps = (struct pause_site){ .pid = pid, .off = off };
+	*ps = (struct pause_site){ .pid = pid, .off = off, .file_fd = -1, .hold_fd = -1 };
 	if (!err && stat(open_path, &st))
 		err = -errno;
 	if (err) {
@@ -117,27 +152,41 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 	}
 	ps->dev = st.st_dev;
 	ps->ino = st.st_ino;
+	ps->cpu_ticks = proc_stat_field(pid, 14) + proc_stat_field(pid, 15);
+	ps->attach_ns = now_ns();
+	if (tracer_pause__site_offset(open_path, &ps->site_off))
+		pr_debug("pid %d: %s has a pause word but no pause site (an older provider): its "
+			 "first and last events in the trace can be missed\n", pid, path);
+	else
+		ps->file_fd = open(open_path, O_PATH | O_CLOEXEC);
 	/* not mapped yet (-- CMD before exec, --lib): no event can fire yet */
-	err = tracer_pause__resolve(pid, ps->dev, ps->ino, ps->off, &ps->addr);
-	if (!err)
-		err = tracer_pause__add(pid, ps->addr, 1);
-	ps->raised = !err;
-	if (err && err != -ENOENT)
+	if (tracer_pause__resolve(pid, ps->dev, ps->ino, ps->off, &ps->addr)) {
+		ps->addr = 0;
+		return true;
+	}
+	repair_stale_word(ps, path);
+	if (ps->file_fd < 0)
+		return true;
+	ps->hold_fd = tracer_pause__hold(pid, ps->file_fd, ps->site_off, ps->off);
+	if (ps->hold_fd < 0)
 		pr_debug("pid %d: cannot pause the runtime while attaching (%s); its first "
-			 "events can be missed\n", pid, strerror(-err));
+			 "events can be missed\n", pid, strerror(-ps->hold_fd));
 	return true;
 }
 
-/* Lower the word pause_for_attach raised, and keep the site for the end. */
+/* Let the word go again, and keep the site for the end. */
 static void resume_after_attach(struct collector *c, struct pause_site *ps, int attached)
 {
-	if (ps->raised && tracer_pause__add(ps->pid, ps->addr, -1))
-		pr_warn("pid %d: cannot lower the runtime's tracer pause word; it fires no "
-			"events until it is 0 again\n", ps->pid);
-	ps->raised = false;
+	if (ps->hold_fd >= 0)
+		close(ps->hold_fd);
+	ps->hold_fd = -1;
 	if (attached &&
-	    push_ptr((void **)&c->pauses, &c->nr_pauses, &c->cap_pauses, sizeof(*ps), ps))
+	    !push_ptr((void **)&c->pauses, &c->nr_pauses, &c->cap_pauses, sizeof(*ps), ps))
+		return;
+	if (attached)
 		pr_debug("pid %d: no memory to note a pause word\n", ps->pid);
+	if (ps->file_fd >= 0)
+		close(ps->file_fd);
 }
 
 /* The file's batched mode, if it has one: its <prefix>:batch probe. */
@@ -314,6 +363,18 @@ static int account(struct collector *c, const struct ce_header *h, int ret)
 	return 0;
 }
 
+/* The first event of a process in a run of them: its runtime is not silent
+ * (warn_silent_runtimes). */
+static void note_runtime_event(struct collector *c, pid_t pid)
+{
+	size_t i;
+
+	c->last_event_pid = pid;
+	for (i = 0; i < c->nr_pauses; i++)
+		if (c->pauses[i].pid == pid)
+			c->pauses[i].seen = true;
+}
+
 static int emit_clr_event(struct collector *c, const void *data, size_t len)
 {
 	static uint64_t stack[2 * CE_MAX_STACK_DEPTH];
@@ -381,6 +442,8 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 	if (err)
 		return err;
 	c->ev_counts[idx]++;
+	if ((pid_t)e->hdr.pid != c->last_event_pid)
+		note_runtime_event(c, e->hdr.pid);
 	return 1;
 }
 

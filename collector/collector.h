@@ -122,8 +122,14 @@ struct pause_site {
 	dev_t dev;
 	ino_t ino;
 	uint64_t off;		/* file offset of the word */
-	uint64_t addr;		/* its address in pid while raised */
-	bool raised;
+	uint64_t site_off;	/* file offset of the pause site; 0: none (older provider) */
+	uint64_t addr;		/* the word's address in pid; 0 until mapped */
+	int file_fd;		/* the provider's file (O_PATH), for holding the word */
+	int hold_fd;		/* the uprobe holding the word up, -1 when not held */
+	unsigned int word_at_stop;	/* its value when the stop began, before ours */
+	bool seen;		/* an event of pid's runtime provider arrived */
+	uint64_t cpu_ticks;	/* pid's CPU time (utime + stime) when attached */
+	uint64_t attach_ns;	/* and the clock then */
 };
 
 struct collector {
@@ -163,6 +169,7 @@ struct collector {
 	struct kernel_events *ke;	/* NULL without kernel events */
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
 	struct pause_site *pauses;	/* where to pause the runtime before detaching */
+	pid_t last_event_pid;		/* of the last runtime event written */
 	struct batch *batch;		/* batched in-process events (batch.c) */
 	/* the collector's own CPU time (all threads) and the clock when tracing
 	 * began and when the stop began: start-up and steady state apart */
@@ -197,6 +204,8 @@ uint64_t ring_pop_cutoff(const struct collector *c, uint64_t now, uint64_t windo
 int stop_and_drain(struct collector *c);
 void pause_runtimes(struct collector *c);
 void resume_runtimes(struct collector *c);
+void warn_silent_runtimes(struct collector *c);
+void close_fds_parallel(int *fds, size_t n);
 int finish_file(struct collector *c);
 void collect_loss(struct collector *c, struct nt_loss_summary *loss);
 void collector__free(struct collector *c);

@@ -881,6 +881,7 @@ static int trace(struct collector *c)
 		stop_err = stop_and_drain(c);
 		batch__release(c);
 		resume_runtimes(c);
+		warn_silent_runtimes(c);
 		if (!err)
 			err = stop_err;
 		if (!err)

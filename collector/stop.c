@@ -43,6 +43,7 @@
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 
 #include "batch.h"
+#include "proc_stat.h"
 #include "collector.h"
 
 static void detach_links(struct collector *c);
@@ -70,11 +71,13 @@ static void *stop_sources(void *arg)
 #define PAUSE_GRACE_US	10000
 
 /*
- * Raise the pause word of every traced process's provider, so the runtime
+ * Hold up the pause word of every traced process's provider, so the runtime
  * fires no event while the probes go: the kernel removes a probe's handler
  * before the breakpoint and the semaphore count, and an event fired in
  * between would be counted by the runtime and seen by nobody.  A process
- * that cannot be paused (gone, not ours to write) keeps that window.
+ * that cannot be paused (gone, not ours, an older provider) keeps that
+ * window.  The hold is a uprobe whose reference counter is the word, so the
+ * kernel lowers it when the collector ends, however it ends.
  */
 void pause_runtimes(struct collector *c)
 {
@@ -82,36 +85,83 @@ void pause_runtimes(struct collector *c)
 
 	for (i = 0; i < c->nr_pauses; i++) {
 		struct pause_site *ps = &c->pauses[i];
-		int err = tracer_pause__resolve(ps->pid, ps->dev, ps->ino, ps->off, &ps->addr);
+		int err = ps->addr ? 0 :
+			  tracer_pause__resolve(ps->pid, ps->dev, ps->ino, ps->off, &ps->addr);
 
-		if (!err)
-			err = tracer_pause__add(ps->pid, ps->addr, 1);
-		ps->raised = !err;
-		raised += ps->raised;
-		if (err && err != -ESRCH)	/* gone: nothing left to miss */
+		if (err) {
+			ps->addr = 0;
+			continue;	/* gone, or never mapped it: nothing left to miss */
+		}
+		tracer_pause__read(ps->pid, ps->addr, &ps->word_at_stop);
+		if (ps->file_fd < 0)
+			continue;
+		ps->hold_fd = tracer_pause__hold(ps->pid, ps->file_fd, ps->site_off, ps->off);
+		raised += ps->hold_fd >= 0;
+		if (ps->hold_fd < 0 && ps->hold_fd != -ESRCH)
 			pr_debug("pid %d: cannot pause the runtime before detaching (%s); its "
-				 "last events can be missed\n", ps->pid, strerror(-err));
+				 "last events can be missed\n", ps->pid, strerror(-ps->hold_fd));
 	}
 	if (raised)
 		usleep(PAUSE_GRACE_US);
 }
 
-/* Lower the pause words again, so a later tracer sees events. */
+/* Let the pause words go, so a later tracer sees events: closing a uprobe
+ * waits for a grace period, so the holds are closed side by side. */
 void resume_runtimes(struct collector *c)
 {
-	size_t i;
+	int *fds = calloc(c->nr_pauses ? c->nr_pauses : 1, sizeof(*fds));
+	size_t i, n = 0;
 
 	for (i = 0; i < c->nr_pauses; i++) {
 		struct pause_site *ps = &c->pauses[i];
-		int err;
 
-		if (!ps->raised)
+		if (ps->hold_fd < 0)
 			continue;
-		err = tracer_pause__add(ps->pid, ps->addr, -1);
-		ps->raised = false;
-		if (err && err != -ESRCH)
-			pr_warn("pid %d: cannot lower the runtime's tracer pause word: %s; it "
-				"fires no events until it is 0 again\n", ps->pid, strerror(-err));
+		if (fds)
+			fds[n++] = ps->hold_fd;
+		else
+			close(ps->hold_fd);
+		ps->hold_fd = -1;
+	}
+	close_fds_parallel(fds, n);
+	free(fds);
+}
+
+/* A process must have used this much CPU (clock ticks) for its silence to
+ * be worth a word. */
+#define BUSY_TICKS	10
+
+/*
+ * A runtime whose probes were in for the whole trace, that ran and sent
+ * nothing, is worth a warning with the likely cause: a trace that is empty
+ * for a reason nobody is told is the worst result a tracer can give.
+ */
+void warn_silent_runtimes(struct collector *c)
+{
+	long hz = sysconf(_SC_CLK_TCK);
+	size_t i;
+
+	for (i = 0; i < c->nr_pauses; i++) {
+		const struct pause_site *ps = &c->pauses[i];
+		uint64_t ticks;
+		double secs, cpu;
+
+		if (ps->seen || !ps->addr || kill(ps->pid, 0))
+			continue;
+		ticks = proc_stat_field(ps->pid, 14) + proc_stat_field(ps->pid, 15);
+		if (ticks < ps->cpu_ticks + BUSY_TICKS)
+			continue;
+		secs = (c->wall_mark[1] - ps->attach_ns) / 1e9;
+		cpu = (double)(ticks - ps->cpu_ticks) / (hz > 0 ? hz : 100);
+		if (ps->word_at_stop)
+			pr_warn("pid %d: no runtime event arrived in %.1f s although its probes were "
+				"enabled and it used %.2f s of CPU: its provider's tracer pause "
+				"word is %u (another tracer holds it, or one left it raised)\n",
+				ps->pid, secs, cpu, ps->word_at_stop);
+		else
+			pr_warn("pid %d: no runtime event arrived in %.1f s although its probes were "
+				"enabled and it used %.2f s of CPU: it fired none of the events "
+				"selected (see --providers, --profile)\n", ps->pid, secs, cpu);
 	}
 }
 
@@ -431,20 +481,14 @@ static size_t dup_link_fds(int **out)
 	return n;
 }
 
-static void detach_links(struct collector *c)
+/* Close n descriptors from up to DETACH_THREADS threads at once. */
+void close_fds_parallel(int *fds, size_t n)
 {
 	struct closer cl[DETACH_THREADS];
 	pthread_t th[DETACH_THREADS];
-	size_t i, n, nth;
-	int *fds = NULL;
 	bool started[DETACH_THREADS] = {};
+	size_t i, nth = n < DETACH_THREADS ? n : DETACH_THREADS;
 
-	n = c->nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
-	for (i = 0; i < c->nr_links; i++)
-		bpf_link__destroy(c->links[i]);
-	c->nr_links = 0;
-	usdt_generic__detach(c->ug);	/* --usdt: same trick */
-	nth = n < DETACH_THREADS ? n : DETACH_THREADS;
 	for (i = 0; i < nth; i++) {
 		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
 		started[i] = !pthread_create(&th[i], NULL, close_fds, &cl[i]);
@@ -454,11 +498,26 @@ static void detach_links(struct collector *c)
 	for (i = 0; i < nth; i++)
 		if (started[i])
 			pthread_join(th[i], NULL);
+}
+
+static void detach_links(struct collector *c)
+{
+	size_t i, n;
+	int *fds = NULL;
+
+	n = c->nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
+	for (i = 0; i < c->nr_links; i++)
+		bpf_link__destroy(c->links[i]);
+	c->nr_links = 0;
+	usdt_generic__detach(c->ug);	/* --usdt: same trick */
+	close_fds_parallel(fds, n);
 	free(fds);
 }
 
 void collector__free(struct collector *c)
 {
+	size_t i;
+
 	detach_links(c);
 	batch__release(c);	/* a trace that failed did not get to it */
 	free(c->links);
@@ -474,6 +533,10 @@ void collector__free(struct collector *c)
 	free(c->meta_ids);
 	free(c->ev_counts);
 	free(c->files);
+	resume_runtimes(c);	/* a trace that failed while they were held */
+	for (i = 0; i < c->nr_pauses; i++)
+		if (c->pauses[i].file_fd >= 0)
+			close(c->pauses[i].file_fd);
 	free(c->pauses);
 	free(c->searched);
 	recorder__stop_observers(c);

@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * tracer_pause.c - find a usdt-gen provider's pause word and change it in
+ * tracer_pause.c - find a usdt-gen provider's pause word and hold it up in
  * a running process.
  *
  * The word lives in the provider's .probes section, which is file-backed
  * data: its ELF symbol value gives a file offset through the PT_LOAD that
  * holds it, and the mapping of that offset in /proc/PID/maps gives its
- * address (the kernel places a semaphore the same way).
+ * address (the kernel places a semaphore the same way).  The word is
+ * raised only through the kernel: a uprobe on the provider's never-called
+ * <prefix>_tracer_pause_site with the word as its reference counter, so
+ * the count goes down when the probe's file descriptor closes, also when
+ * the collector is killed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,26 +18,31 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <libelf.h>
+#include <linux/perf_event.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
 #include "tracer_pause.h"
 
 #define PAUSE_SUFFIX	"_tracer_pause"
+#define SITE_SUFFIX	"_tracer_pause_site"
+#define UPROBE_PMU	"/sys/bus/event_source/devices/uprobe/"
 
-static bool is_object_sym(const GElf_Sym *s, const char *name, const char *suffix)
+static bool is_global_sym(const GElf_Sym *s, const char *name, const char *suffix, int type)
 {
 	size_t n = name ? strlen(name) : 0, k = strlen(suffix);
 
 	return n > k && !strcmp(name + n - k, suffix) && s->st_size &&
-	       s->st_shndx != SHN_UNDEF && GELF_ST_TYPE(s->st_info) == STT_OBJECT &&
+	       s->st_shndx != SHN_UNDEF && GELF_ST_TYPE(s->st_info) == type &&
 	       GELF_ST_BIND(s->st_info) == STB_GLOBAL;
 }
 
 /* The symbol's value (ELF virtual address) and size, 0 if none. */
-static uint64_t find_sym(Elf *elf, const char *suffix, uint64_t *size)
+static uint64_t find_sym(Elf *elf, const char *suffix, int type, uint64_t *size)
 {
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
@@ -51,7 +60,7 @@ static uint64_t find_sym(Elf *elf, const char *suffix, uint64_t *size)
 			GElf_Sym s;
 
 			if (gelf_getsym(d, i, &s) &&
-			    is_object_sym(&s, elf_strptr(elf, sh.sh_link, s.st_name), suffix)) {
+			    is_global_sym(&s, elf_strptr(elf, sh.sh_link, s.st_name), suffix, type)) {
 				*size = s.st_size;
 				return s.st_value;
 			}
@@ -80,7 +89,8 @@ static int vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t size, uint64_t *off)
 	return -ENOENT;
 }
 
-int provider_object__find(const char *path, const char *suffix, uint64_t *off, uint64_t *size)
+static int find_global(const char *path, const char *suffix, int type, uint64_t *off,
+		       uint64_t *size)
 {
 	Elf *elf;
 	uint64_t vaddr;
@@ -94,7 +104,7 @@ int provider_object__find(const char *path, const char *suffix, uint64_t *off, u
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF)
 		err = -ENOEXEC;
-	else if (!(vaddr = find_sym(elf, suffix, size)))
+	else if (!(vaddr = find_sym(elf, suffix, type, size)))
 		err = -ENOENT;
 	else
 		err = vaddr_to_off(elf, vaddr, *size, off);
@@ -103,12 +113,24 @@ int provider_object__find(const char *path, const char *suffix, uint64_t *off, u
 	return err;
 }
 
+int provider_object__find(const char *path, const char *suffix, uint64_t *off, uint64_t *size)
+{
+	return find_global(path, suffix, STT_OBJECT, off, size);
+}
+
 int tracer_pause__file_offset(const char *path, uint64_t *off)
 {
 	uint64_t size = 0;
-	int err = provider_object__find(path, PAUSE_SUFFIX, off, &size);
+	int err = find_global(path, PAUSE_SUFFIX, STT_OBJECT, off, &size);
 
 	return !err && size != 4 ? -ENOENT : err;
+}
+
+int tracer_pause__site_offset(const char *path, uint64_t *off)
+{
+	uint64_t size = 0;
+
+	return find_global(path, SITE_SUFFIX, STT_FUNC, off, &size);
 }
 
 int tracer_pause__resolve(pid_t pid, dev_t dev, ino_t ino, uint64_t off, uint64_t *addr)
@@ -139,19 +161,71 @@ int tracer_pause__resolve(pid_t pid, dev_t dev, ino_t ino, uint64_t off, uint64_
 	return err;
 }
 
-int tracer_pause__add(pid_t pid, uint64_t addr, int delta)
+static int remote_word(pid_t pid, uint64_t addr, unsigned int *v, bool write)
 {
-	unsigned int v;
-	struct iovec local = { &v, sizeof(v) };
-	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(v) };
+	struct iovec local = { v, sizeof(*v) };
+	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(*v) };
+	ssize_t n = write ? process_vm_writev(pid, &local, 1, &remote, 1, 0) :
+			    process_vm_readv(pid, &local, 1, &remote, 1, 0);
 
-	ssize_t n = process_vm_readv(pid, &local, 1, &remote, 1, 0);
-
-	if (n != sizeof(v))
-		return n < 0 ? -errno : -EFAULT;
-	v = delta < 0 && v < (unsigned int)-delta ? 0 : v + delta;
-	n = process_vm_writev(pid, &local, 1, &remote, 1, 0);
-	if (n != sizeof(v))
-		return n < 0 ? -errno : -EFAULT;
+	if (n != sizeof(*v))
+		return n < 0 ? (errno == ESRCH ? -ESRCH : -errno) : -EFAULT;
 	return 0;
+}
+
+int tracer_pause__read(pid_t pid, uint64_t addr, unsigned int *v)
+{
+	return remote_word(pid, addr, v, false);
+}
+
+int tracer_pause__clear(pid_t pid, uint64_t addr)
+{
+	unsigned int zero = 0;
+
+	return remote_word(pid, addr, &zero, true);
+}
+
+/* A number from a file of the uprobe PMU's sysfs directory. */
+static int pmu_number(const char *name, const char *fmt, int *v)
+{
+	char path[128];
+	FILE *f;
+	int n;
+
+	snprintf(path, sizeof(path), UPROBE_PMU "%s", name);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	n = fscanf(f, fmt, v);
+	fclose(f);
+	return n == 1 ? 0 : -EINVAL;
+}
+
+int tracer_pause__hold(pid_t pid, int file_fd, uint64_t site_off, uint64_t word_off)
+{
+	static int type = -1, shift = -1;
+	struct perf_event_attr attr = {};
+	char path[64];
+	int fd, err;
+
+	if (type < 0) {
+		err = pmu_number("type", "%d", &type);
+		if (!err)
+			err = pmu_number("format/ref_ctr_offset", "config:%d", &shift);
+		if (err) {
+			type = -1;
+			return err;
+		}
+	}
+	/* the kernel resolves the path to the file's inode when the probe is
+	 * made: the descriptor names the very file traced, even if replaced */
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", file_fd);
+	attr.size = sizeof(attr);
+	attr.type = type;
+	attr.config = word_off << shift;
+	attr.config1 = (uint64_t)(uintptr_t)path;
+	attr.config2 = site_off;
+	attr.disabled = 1;	/* nothing to count: the probe is there for its counter */
+	fd = syscall(SYS_perf_event_open, &attr, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }

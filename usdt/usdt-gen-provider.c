@@ -496,6 +496,18 @@ static void emit_c_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 		" * semaphore. */\n"
 		"volatile unsigned int %s_tracer_pause __attribute__((section(\".probes\"), "
 		"used, visibility(\"default\")));\n\n", g->prefix);
+	fprintf(f, "/* Never called.  A tracer holds the pause word up by holding a uprobe\n"
+		" * on this site with the word as its reference counter (ref_ctr_offset):\n"
+		" * the kernel adds 1 to the word when the probe goes in and takes it off\n"
+		" * when the probe goes, whether the tracer closed it or died. */\n"
+		"__asm__(\".pushsection .text\\n\"\n"
+		"\t\".globl %s_tracer_pause_site\\n\"\n"
+		"\t\".type %s_tracer_pause_site, @function\\n\"\n"
+		"\t\"%s_tracer_pause_site:\\n\"\n"
+		"\t\".nops 5\\n\"\n"
+		"\t\"ret\\n\"\n"
+		"\t\".size %s_tracer_pause_site, . - %s_tracer_pause_site\\n\"\n"
+		"\t\".popsection\");\n\n", g->prefix, g->prefix, g->prefix, g->prefix, g->prefix);
 	fprintf(f, "#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || __SIZEOF_POINTER__ != 8\n"
 		"#error \"payloads are written for 64-bit little-endian targets\"\n#endif\n\n");
 	fprintf(f, "#define %s__STACK_BUF %d\n\n", up, STACK_BUF);

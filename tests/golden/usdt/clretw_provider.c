@@ -33,6 +33,19 @@
  * semaphore. */
 volatile unsigned int clretw_tracer_pause __attribute__((section(".probes"), used, visibility("default")));
 
+/* Never called.  A tracer holds the pause word up by holding a uprobe
+ * on this site with the word as its reference counter (ref_ctr_offset):
+ * the kernel adds 1 to the word when the probe goes in and takes it off
+ * when the probe goes, whether the tracer closed it or died. */
+__asm__(".pushsection .text\n"
+	".globl clretw_tracer_pause_site\n"
+	".type clretw_tracer_pause_site, @function\n"
+	"clretw_tracer_pause_site:\n"
+	".nops 5\n"
+	"ret\n"
+	".size clretw_tracer_pause_site, . - clretw_tracer_pause_site\n"
+	".popsection");
+
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || __SIZEOF_POINTER__ != 8
 #error "payloads are written for 64-bit little-endian targets"
 #endif
@@ -257,7 +270,7 @@ struct clretw__batch_ctl {
 	uint32_t flush_done;	/* flusher: flush_req it has answered */
 	uint32_t active;	/* tracer: nonzero while it batches */
 	uint32_t cap;		/* CLRETW__BATCH_CAP */
-	uint32_t reserved;
+	uint32_t flusher;	/* pid of the process whose flusher thread runs */
 	uint8_t mask[CLRETW__BATCH_N];	/* nonzero: the event is batched */
 };
 
@@ -289,7 +302,12 @@ static pthread_key_t clretw__key;
 static pthread_once_t clretw__key_once = PTHREAD_ONCE_INIT;
 static pid_t clretw__flusher_pid;	/* process the flusher thread runs in */
 
-#define CLRETW__BATCHED(i) __builtin_expect(CLRETW__BATCH_CTL.mask[i] != 0, 0)
+/* Batched only while a tracer holds the batch probe: the kernel keeps its
+ * semaphore for that tracer's life, so a tracer that dies without clearing
+ * the mask leaves every event on its per-event probe for the next one. */
+#define CLRETW__BATCH_HELD() (*(volatile unsigned short *)&CLRETW__BATCH_SEMA != 0)
+#define CLRETW__BATCHED(i) \
+	__builtin_expect(CLRETW__BATCH_CTL.mask[i] != 0 && CLRETW__BATCH_HELD(), 0)
 
 static void clretw__lock(struct clretw__tbuf *b)
 {
@@ -334,10 +352,11 @@ static void clretw__flush_all(void)
 static void *clretw__flusher(void *arg)
 {
 	(void)arg;
+	CLRETW__BATCH_CTL.flusher = (uint32_t)getpid();	/* a tracer waits for it */
 	for (;;) {
 		uint32_t req = CLRETW__BATCH_CTL.flush_req;
-		struct timespec ts = { 0, CLRETW__BATCH_CTL.active ? CLRETW__FLUSH_NS :
-					  CLRETW__IDLE_NS };
+		struct timespec ts = { 0, CLRETW__BATCH_CTL.active && CLRETW__BATCH_HELD() ?
+					  CLRETW__FLUSH_NS : CLRETW__IDLE_NS };
 
 		clretw__flush_all();
 		if (CLRETW__BATCH_CTL.flush_done != req)
