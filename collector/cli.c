@@ -284,6 +284,14 @@ static int parse_duration(const char *s, uint64_t *ns)
 	return -EINVAL;
 }
 
+/* The machine's memory in bytes (the bound of what can be held in it). */
+static uint64_t phys_mem_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && size > 0 ? (uint64_t)pages * size : UINT64_MAX;
+}
+
 /* --rotate, --flight-recorder (LIMIT[,LIMIT]: a time and/or a size), --keep */
 static void parse_series_opt(int key, char *arg, struct argp_state *state)
 {
@@ -305,6 +313,10 @@ static void parse_series_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid %s '%s' (a time: 30s, 10m, 1h; or a size: "
 				   "256MB, 1GB)", key == OPT_ROTATE ? "--rotate" :
 				   "--flight-recorder", tok);
+		if (key == OPT_FLIGHT && kind == 'b' && val > phys_mem_bytes())
+			argp_error(state, "invalid --flight-recorder '%s' (the window is held in "
+				   "memory: at most this machine's %llu MB)", tok,
+				   (unsigned long long)(phys_mem_bytes() >> 20));
 		if (key == OPT_ROTATE)
 			*(kind == 't' ? &env.rotate_ns : &env.rotate_bytes) = val;
 		else
