@@ -524,8 +524,12 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+int cli_arg_index;
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	/* options only: argp's own keys (ARGP_KEY_END...) come after them */
+	cli_arg_index = key > 0 && key < ARGP_KEY_END ? state->next - 1 : 0;
 	switch (key) {
 	case OPT_KSTACK:
 		env.kstack = true;
@@ -604,6 +608,7 @@ int parse_cmdline(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return err;
+	cli_arg_index = 0;	/* the checks below are of the options together */
 	log_set_level(env.verbose >= 2 ? LOG_DEBUG2 : env.verbose ? LOG_DEBUG :
 		      env.quiet ? LOG_WARN : LOG_INFO);
 	if (env.list) {
