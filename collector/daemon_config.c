@@ -246,6 +246,18 @@ static bool trusted_owner(uid_t uid)
 	return uid == 0 || uid == geteuid();
 }
 
+/* access() checks with the real ids and, but for root, no capabilities;
+ * on the open file rather than the path, which may have changed since. */
+static bool readable_without_caps(int fd, const char *path)
+{
+	char self[64];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (!access(self, R_OK))
+		return true;
+	return errno == ENOENT && !access(path, R_OK);	/* no /proc */
+}
+
 /* The whole config file, if it may be one (see the top of the file):
  * 0 with *buf (NUL-terminated, *len bytes), or the error in p->err. */
 static int load_config(struct plan *p, const char *path, char **buf, size_t *len)
@@ -272,7 +284,7 @@ static int load_config(struct plan *p, const char *path, char **buf, size_t *len
 				(unsigned int)st.st_uid);
 	else if (st.st_mode & S_IWOTH)
 		err = plan_fail(p, "%s: writable by every user: refused (chmod o-w)", path);
-	else if (access(path, R_OK))	/* without the capabilities */
+	else if (!readable_without_caps(fd, path))
 		err = plan_fail(p, "%s: the daemon's user may not read it (only its "
 				"capabilities can): not a config for it", path);
 	else if (st.st_size > CONFIG_MAX_BYTES)
@@ -409,7 +421,7 @@ static int read_args(struct reader *r, int argc, char **argv)
 			val = argv[++i];
 		if (o && !strcmp(key, "config")) {
 			p->config = val;
-			if (!val)
+			if (!val || !*val)
 				return plan_fail(p, "command line: option --config needs a value");
 			continue;
 		}
