@@ -19,7 +19,7 @@ COLLECTOR_SRCS += collector/metrics.c collector/metrics_agg.c collector/metrics_
 COLLECTOR_SRCS += collector/export_send.c collector/export_spool.c collector/export_http.c
 COLLECTOR_SRCS += collector/views/fleet.c	# over ClickHouse, so not among the trace views
 COLLECTOR_SRCS += collector/recorder.c collector/flight.c collector/trigger.c collector/series.c	# flight recorder, triggers, rotation
-COLLECTOR_SRCS += collector/daemon.c	# ebpf-collect daemon: always on, SIGHUP reloads
+COLLECTOR_SRCS += collector/daemon.c collector/daemon_config.c	# ebpf-collect daemon: always on, SIGHUP reloads
 COLLECTOR_SRCS += collector/manifest_meta.c	# the manifest's events in the nettrace library's terms
 # the subcommands over a trace: dump, report, convert, symbolize
 VIEWS_SRCS     := $(addprefix collector/views/,dump.c view.c report.c convert.c folded.c \

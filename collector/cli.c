@@ -284,6 +284,14 @@ static int parse_duration(const char *s, uint64_t *ns)
 	return -EINVAL;
 }
 
+/* The machine's memory in bytes (the bound of what can be held in it). */
+static uint64_t phys_mem_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+
+	return pages > 0 && size > 0 ? (uint64_t)pages * size : UINT64_MAX;
+}
+
 /* --rotate, --flight-recorder (LIMIT[,LIMIT]: a time and/or a size), --keep */
 static void parse_series_opt(int key, char *arg, struct argp_state *state)
 {
@@ -305,6 +313,10 @@ static void parse_series_opt(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid %s '%s' (a time: 30s, 10m, 1h; or a size: "
 				   "256MB, 1GB)", key == OPT_ROTATE ? "--rotate" :
 				   "--flight-recorder", tok);
+		if (key == OPT_FLIGHT && kind == 'b' && val > phys_mem_bytes())
+			argp_error(state, "invalid --flight-recorder '%s' (the window is held in "
+				   "memory: at most this machine's %llu MB)", tok,
+				   (unsigned long long)(phys_mem_bytes() >> 20));
 		if (key == OPT_ROTATE)
 			*(kind == 't' ? &env.rotate_ns : &env.rotate_bytes) = val;
 		else
@@ -512,8 +524,12 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+int cli_arg_index;
+
 static error_t parse_arg(int key, char *arg, struct argp_state *state)
 {
+	/* options only: argp's own keys (ARGP_KEY_END...) come after them */
+	cli_arg_index = key > 0 && key < ARGP_KEY_END ? state->next - 1 : 0;
 	switch (key) {
 	case OPT_KSTACK:
 		env.kstack = true;
@@ -592,6 +608,7 @@ int parse_cmdline(int argc, char **argv)
 	err = argp_parse(&argp, argc, argv, 0, NULL, NULL);
 	if (err)
 		return err;
+	cli_arg_index = 0;	/* the checks below are of the options together */
 	log_set_level(env.verbose >= 2 ? LOG_DEBUG2 : env.verbose ? LOG_DEBUG :
 		      env.quiet ? LOG_WARN : LOG_INFO);
 	if (env.list) {

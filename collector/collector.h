@@ -185,6 +185,10 @@ struct collector {
 
 /* cli.c */
 int parse_cmdline(int argc, char **argv);
+/* The argv index of the option parse_cmdline is reading (its last element)
+ * when it reports a bad value; 0 for the checks of the options together.
+ * `daemon` names the config line of an error with it. */
+extern int cli_arg_index;
 int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args);
 int check_privileges(void);
 int check_kernel(void);

@@ -15,6 +15,10 @@
 #define EXIT_USAGE	64	/* bad command line (argp's default) */
 
 int collect_main(int argc, char **argv);	/* collector/ebpf-collect.c */
+/* Only the checks collect_main makes before it opens or attaches anything
+ * (options, event table, selection, privileges, kernel, pids): 0 or the
+ * exit code collect_main would return.  A bad option value exits (argp). */
+int collect_check(int argc, char **argv);
 int dump_main(int argc, char **argv);		/* collector/views/dump.c */
 int report_main(int argc, char **argv);		/* collector/views/report.c */
 int convert_main(int argc, char **argv);	/* collector/views/convert.c */

@@ -930,6 +930,25 @@ static void end_command(struct collector *c, int ret)
 	}
 }
 
+/* collect_main's checks and nothing after them: nothing is opened or
+ * attached.  A bad option value ends the process (argp), so the caller
+ * runs it in a child of its own (daemon.c, before a reload). */
+int collect_check(int argc, char **argv)
+{
+	struct collector c = { .table = &clretw_event_table };
+	int ret;
+
+	if (parse_cmdline(argc, argv))
+		return EXIT_USAGE;
+	libbpf_set_print(libbpf_print_fn);
+	ret = env.list ? EXIT_OK : prepare(&c);
+	if (!ret)	/* as collect_main: a failed prepare() frees only the table */
+		collector__free(&c);
+	if (c.table != &clretw_event_table)
+		ect_table__free(c.table);
+	return ret;
+}
+
 int collect_main(int argc, char **argv)
 {
 	struct collector c = { .table = &clretw_event_table };

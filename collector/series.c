@@ -107,6 +107,8 @@ int series__parse_limit(const char *s, uint64_t *val)
 	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
 		if (!strcmp(end, units[i].unit) ||
 		    (units[i].kind == 'b' && !strcasecmp(end, units[i].unit))) {
+			if (!(v * units[i].mult < 18446744073709551616.0))
+				return 0;	/* past 64 bits, inf or nan */
 			*val = (uint64_t)(v * units[i].mult);
 			return *val ? units[i].kind : 0;
 		}

@@ -6,8 +6,10 @@
 # scripts/ebpf-collect.service grants (capsh puts them in the ambient set),
 # traces its own reference runtime (--pid-filter: never other processes of
 # the machine) and the file holds exactly the runtime events refrt's summary
-# lists.  Also: the missing-capability exit, config errors with FILE:LINE,
-# a SIGHUP reload that takes effect, and the Debian package.
+# lists.  Also: the missing-capability exit, config errors with FILE:LINE
+# (files that are no config refused, never echoed), a SIGHUP reload that
+# takes effect, one with a bad config that is refused while the trace goes
+# on, and the Debian package.
 
 load test_helper
 
@@ -194,6 +196,176 @@ PY
 	# the new run keeps its newest 2, and at its start it left the first
 	# run its newest 2
 	[[ ${counts[*]} == "2 2" ]] || flunk "keep 5 then 2: ${runs[*]}: ${counts[*]} files"
+}
+
+@test "daemon config: a directory, a NUL byte, binary, a symlink to /etc/shadow, untrusted owners, bad values exit 64 in one line" {
+	require_root
+	local g=(--pid-filter "$$" --duration 1s -o "$T/d") mem
+	mem=$(($(getconf _PHYS_PAGES) * $(getconf PAGESIZE) >> 20))
+	mkdir "$T/dir.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/dir.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "directory: exit $status"
+	assert_output "ebpf-collect daemon: $T/dir.conf: a directory, not a config file"
+	printf '\0keep = 3\n' >"$T/nul.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/nul.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "NUL: exit $status"
+	assert_output "ebpf-collect daemon: $T/nul.conf:1: a NUL byte: binary data, not a config file"
+	printf 'keep = 3\nrotate = 1%sm\n' $'\x01' >"$T/bin.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/bin.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "control character: exit $status"
+	assert_output "ebpf-collect daemon: $T/bin.conf:2: a control character: binary data, not a config file"
+	# another file's line is never repeated, whatever it is
+	ln -s /etc/shadow "$T/shadow.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/shadow.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "/etc/shadow: exit $status"
+	assert_output "ebpf-collect daemon: $T/shadow.conf:1: not an option line (OPTION or OPTION = VALUE, with a long option of 'ebpf-collect --help')"
+	printf 'hunter2\n' >"$T/word.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/word.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "a word: exit $status"
+	assert_output "ebpf-collect daemon: $T/word.conf:1: not an option line (OPTION or OPTION = VALUE, with a long option of 'ebpf-collect --help')"
+	printf 'keep = 3\n' >"$T/good.conf"
+	cp "$T/good.conf" "$T/nobody.conf"
+	chown nobody "$T/nobody.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/nobody.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "owner: exit $status"
+	assert_output "ebpf-collect daemon: $T/nobody.conf: owned by uid $(id -u nobody), neither root nor the daemon's user: refused (its writer would choose what the daemon traces)"
+	ln -s good.conf "$T/link.conf"
+	chown -h nobody "$T/link.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/link.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "link owner: exit $status"
+	assert_output "ebpf-collect daemon: $T/link.conf: a symbolic link owned by uid $(id -u nobody), neither root nor the daemon's user: refused"
+	cp "$T/good.conf" "$T/ww.conf"
+	chmod 666 "$T/ww.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/ww.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "world-writable: exit $status"
+	assert_output "ebpf-collect daemon: $T/ww.conf: writable by every user: refused (chmod o-w)"
+	# values: the collector's own checks, before anything attaches
+	printf '# values\nkeep = 0\n' >"$T/keep.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/keep.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "keep = 0: exit $status"
+	[[ ${#lines[@]} -eq 2 && ${lines[0]} == "ebpf-collect daemon: starting: "* ]] || flunk "$output"
+	assert_equal "${lines[1]}" "ebpf-collect daemon: $T/keep.conf:2: invalid --keep '0' (a number of files, 1 or more)"
+	printf 'flight-recorder = 99999999GB\n' >"$T/fr.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/fr.conf" "${g[@]}"
+	[[ $status -eq 64 ]] || flunk "flight-recorder: exit $status"
+	[[ ${#lines[@]} -eq 2 ]] || flunk "$output"
+	assert_equal "${lines[1]}" "ebpf-collect daemon: $T/fr.conf:1: invalid --flight-recorder '99999999GB' (the window is held in memory: at most this machine's $mem MB)"
+	[[ -z $(ls "$T/d") ]] || flunk "files written: $(ls "$T/d")"
+	# the collector's own check, which the daemon runs
+	run "$EBPF_COLLECT" -p "$$" --flight-recorder 99999999GB -o "$T/x.nettrace"
+	[[ $status -eq 64 ]] || flunk "collector: exit $status"
+	assert_output_contains "ebpf-collect: invalid --flight-recorder '99999999GB' (the window is held in memory: at most this machine's $mem MB)"
+	local v
+	for v in 1e30GB nanGB infGB; do
+		run "$EBPF_COLLECT" -p "$$" --flight-recorder "$v" -o "$T/x.nettrace"
+		[[ $status -eq 64 ]] || flunk "collector --flight-recorder $v: exit $status"
+		assert_output_contains "invalid --flight-recorder '$v' (a time"
+	done
+	[[ ! -e $T/x.nettrace ]] || flunk "a usage error wrote $T/x.nettrace"
+}
+
+@test "daemon as nobody with CAP_DAC_READ_SEARCH: a config only the capability can read (/etc/shadow) is refused, never echoed" {
+	require_caps
+	ln -s /etc/shadow "$T/s.conf"
+	run as_nobody cap_dac_read_search "$EBPF_COLLECT" daemon --config "$T/s.conf" \
+		--pid-filter "$$" --duration 1s -o "$T/d"
+	echo "$output"
+	[[ $status -eq 64 ]] || flunk "exit $status"
+	assert_output "ebpf-collect daemon: $T/s.conf: the daemon's user may not read it (only its capabilities can): not a config for it"
+}
+
+# file_state FILE: "complete lost N" of a trace file, N its runtime events
+file_state() {
+	"$EBPF_COLLECT" dump --json "$1" | python3 -c '
+import json, sys
+n, s = 0, {}
+for l in sys.stdin:
+    o = json.loads(l)
+    if o.get("type") == "summary":
+        s = o
+    elif o.get("type") == "event" and o["provider"] == "Microsoft-Windows-DotNETRuntime":
+        n += 1
+print(s.get("complete"), s.get("lost"), n)'
+}
+
+# good_file_after RUN K: within 30 s a file of RUN after its Kth is
+# completed with runtime events and 0 lost (the host-wide kernel events
+# of --all may lose some on a busy machine: a later file then counts)
+good_file_after() {
+	local run=$1 n=$(($2 + 1)) i state=
+	for ((i = 0; i < 600; i++)); do
+		if grep -q -- "rotate: $T/d/$run\.$n\.nettrace complete" "$T/d.out.err"; then
+			state=$(file_state "$T/d/$run.$n.nettrace")
+			[[ $state =~ ^True\ 0\ [1-9][0-9]*$ ]] && return 0
+			echo "$run.$n: $state (complete lost events)"
+			n=$((n + 1))
+		fi
+		sleep 0.05
+	done
+	flunk "no good file of $run after $2 in 30 s: $(tail -3 "$T/d.out.err")"
+}
+
+# refused_reload PID WANT: SIGHUP to the daemon; it logs exactly the line
+# refusing the config with WANT ("FILE[:LINE]: CAUSE"), starts nothing
+# new, and the running trace goes on: a file it began after the refusal
+# is completed with runtime events
+refused_reload() {
+	local d=$1 want=$2 run k
+	kill -HUP "$d"
+	wait_until 30 grep -Fxq "ebpf-collect daemon: SIGHUP: not reloaded: $want; the trace goes on with the previous config" \
+		"$T/d.out.err" || flunk "no refusal with $want: $(grep -v 'rotate: ' "$T/d.out.err")"
+	kill -0 "$d" || flunk "the daemon ended: $(cat "$T/d.out.err")"
+	[[ $(grep -c "starting: " "$T/d.out.err") -eq 1 ]] || flunk "restarted: $(grep starting "$T/d.out.err")"
+	run=$(ls "$T/d" | sed -n 's/^\(trace-[0-9TZ]*\)\.[0-9]*\.nettrace$/\1/p' | sort -u)
+	k=$(ls "$T/d" | sed -n 's/^trace-[0-9TZ]*\.\([0-9]*\)\.nettrace$/\1/p' | sort -n | tail -1)
+	[[ -n $run && -n $k ]] || flunk "no files in $T/d: $(ls "$T/d")"
+	good_file_after "$run" "$k"
+}
+
+@test "daemon SIGHUP with a bad config (keep = 0, a directory, a NUL byte, /etc/shadow, a flight recorder beyond memory): one line, the trace goes on; then a good one reloads" {
+	require_root
+	require_btf
+	local mem d rt shadow
+	mem=$(($(getconf _PHYS_PAGES) * $(getconf PAGESIZE) >> 20))
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 300 --rate 200 --threads 2 \
+		--summary "$T/s.json"
+	rt=$LAST_PID
+	printf 'rotate = 500ms\nkeep = 1000\nflight-recorder = off\npid-filter = %s\n' "$rt" >"$T/d.good"
+	cp "$T/d.good" "$T/d.conf"
+	bg "$T/d.out" "$EBPF_COLLECT" daemon --config "$T/d.conf" -o "$T/d"
+	d=$LAST_PID
+	wait_for_grep "tracing .* probes" "$T/d.out.err" 30 || flunk "$(cat "$T/d.out.err")"
+
+	sed 's/^keep = 1000$/keep = 0/' "$T/d.good" >"$T/d.conf"
+	refused_reload "$d" "$T/d.conf:2: invalid --keep '0' (a number of files, 1 or more)"
+	sed 's/^flight-recorder = off$/flight-recorder = 99999999GB/' "$T/d.good" >"$T/d.conf"
+	refused_reload "$d" "$T/d.conf:3: invalid --flight-recorder '99999999GB' (the window is held in memory: at most this machine's $mem MB)"
+	{ printf '\0# x\n'; cat "$T/d.good"; } >"$T/d.conf"
+	refused_reload "$d" "$T/d.conf:1: a NUL byte: binary data, not a config file"
+	rm "$T/d.conf"
+	mkdir "$T/d.conf"
+	refused_reload "$d" "$T/d.conf: a directory, not a config file"
+	rmdir "$T/d.conf"
+	ln -s /etc/shadow "$T/d.conf"
+	refused_reload "$d" "$T/d.conf:1: not an option line (OPTION or OPTION = VALUE, with a long option of 'ebpf-collect --help')"
+	while IFS= read -r shadow; do
+		[[ -z $shadow ]] || ! grep -qF -- "$shadow" "$T/d.out.err" ||
+			flunk "a line of /etc/shadow is in the daemon's output"
+	done </etc/shadow
+	rm "$T/d.conf"
+
+	sed 's/^keep = 1000$/keep = 2/' "$T/d.good" >"$T/d.conf"
+	kill -HUP "$d"
+	wait_for_grep "starting: .*--keep=2 " "$T/d.out.err" 30 || flunk "no reload: $(cat "$T/d.out.err")"
+	local new
+	new=$(sed -n 's/.*starting: .*--keep=2 .*--output=.*\/\(trace-[0-9TZ]*\)\.nettrace$/\1/p' "$T/d.out.err")
+	good_file_after "$new" 0
+	kill -TERM "$d"
+	wait "$d" || flunk "daemon exit $?: $(cat "$T/d.out.err")"
+	for f in "$T"/d/*.nettrace; do
+		"$EBPF_COLLECT" dump --json "$f" | tail -1 | grep -q '"complete":true' ||
+			flunk "$f incomplete"
+	done
 }
 
 @test "make deb: the package installs the binary, the man page, the unit and the config; removes cleanly" {

@@ -132,6 +132,17 @@ wait_for_grep() {
 	return 1
 }
 
+# Wait until CMD... succeeds (up to $1 seconds).
+wait_until() {
+	local t=$1 i
+	shift
+	for ((i = 0; i < t * 20; i++)); do
+		"$@" && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # JSON field extraction for tests (python3 is always present on Debian).
 json_get() {	# json_get FILE EXPR   e.g. json_get s.json '["events"]["GCStart_V2"]'
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=d$2; print(v if not isinstance(v,(dict,list)) else json.dumps(v))" "$1"
