@@ -1,0 +1,154 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# Files and writes: every view reports a write that fails ("writing OUT: No
+# space left on device", exit 1) and leaves no half file under the name
+# asked for, and output files are their owner's only (0600) whatever the
+# umask.
+
+load test_helper
+
+setup() {
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built ($EBPF_COLLECT)"
+	T=$BATS_TEST_TMPDIR
+	TRACE=$SHARED/testdata/nettrace/perfview/only_managed_samples.nettrace
+}
+
+teardown() {
+	kill_bg
+	[[ -z ${SMALL_FS:-} ]] || umount "$SMALL_FS" 2>/dev/null || true
+}
+
+# keep_file FILE: a file the run must leave as it is
+keep_file() {
+	echo "keep me" >"$1"
+}
+
+# assert_kept FILE: it still holds what keep_file wrote, and no temporary
+# file of a run is left beside it
+assert_kept() {
+	assert_equal "$(cat "$1")" "keep me"
+	local left
+	left=$(ls "$1".*.tmp 2>/dev/null || true)
+	[[ -z $left ]] || flunk "temporary files left: $left"
+}
+
+# to_full CMD...: CMD with its standard output on /dev/full (under `run`,
+# whose own capture a plain redirection would not reach)
+to_full() {
+	"$@" >/dev/full
+}
+
+# mode FILE: its permission bits in octal
+mode() {
+	stat -c %a "$1"
+}
+
+# full_fs: a 64 KiB tmpfs in $SMALL_FS with OUT.* files holding "keep me",
+# then filled to the last byte
+full_fs() {
+	SMALL_FS=$T/small
+	mkdir "$SMALL_FS"
+	mount -t tmpfs -o size=64k tmpfs "$SMALL_FS" || flunk "cannot mount a tmpfs"
+	local f
+	for f in dump report folded speedscope svg; do
+		keep_file "$SMALL_FS/out.$f"
+	done
+	dd if=/dev/zero of="$SMALL_FS/fill" bs=4k 2>/dev/null || true
+	run dd if=/dev/zero of="$SMALL_FS/fill2" bs=1 count=1
+	[[ $status -ne 0 ]] || flunk "the tmpfs is not full"
+}
+
+# ------------------------------------------------------------ the views
+
+# view_args NAME OUT: the command line of view NAME writing to OUT ("" = stdout)
+view_args() {
+	local o=()
+	[[ -z $2 ]] || o=(-o "$2")
+	case $1 in
+	dump) echo dump "$TRACE" "${o[@]}" ;;
+	dump-json) echo dump --json "$TRACE" "${o[@]}" ;;
+	report) echo report "$TRACE" "${o[@]}" ;;
+	folded | speedscope | flamegraph) echo convert "$TRACE" --format "$1" "${o[@]}" ;;
+	esac
+}
+
+@test "views: with standard output on /dev/full each exits 1 with one line saying so" {
+	require_shared
+	local v
+	for v in dump dump-json report folded speedscope flamegraph; do
+		# shellcheck disable=SC2046
+		run --separate-stderr to_full "$EBPF_COLLECT" $(view_args $v "")
+		[[ $status -eq 1 ]] || flunk "$v: status $status: $stderr"
+		[[ $stderr =~ ^[a-z\ -]+:\ writing\ standard\ output:\ No\ space\ left\ on\ device$ ]] ||
+			flunk "$v: $stderr"
+	done
+	run --separate-stderr to_full "$EBPF_COLLECT" split "$TRACE" "$T/sp"
+	[[ $status -eq 1 ]] || flunk "split: status $status: $stderr"
+	assert_equal "$stderr" "split: writing standard output: No space left on device"
+}
+
+@test "views: -o on a full file system exits 1 naming the file; the file there is kept" {
+	require_root
+	require_shared
+	full_fs
+	local v out
+	for v in dump report folded speedscope flamegraph; do
+		out=$SMALL_FS/out.$v
+		[[ $v != flamegraph ]] || out=$SMALL_FS/out.svg
+		# shellcheck disable=SC2046
+		run --separate-stderr "$EBPF_COLLECT" $(view_args $v "$out")
+		[[ $status -eq 1 ]] || flunk "$v: status $status: $stderr"
+		[[ $stderr =~ ^[a-z\ -]+:\ writing\ $out:\ No\ space\ left\ on\ device$ ]] ||
+			flunk "$v: $stderr"
+		assert_kept "$out"
+	done
+	run --separate-stderr "$EBPF_COLLECT" split "$TRACE" "$SMALL_FS/sp"
+	[[ $status -eq 1 ]] || flunk "split: status $status: $stderr"
+	[[ $stderr =~ ^split:\ writing\ $SMALL_FS/sp/only_managed_samples\.[0-9]+\.nettrace:\ No\ space\ left\ on\ device$ ]] ||
+		flunk "split: $stderr"
+	[[ -z $(ls -A "$SMALL_FS/sp") ]] || flunk "split left: $(ls -A "$SMALL_FS/sp")"
+}
+
+@test "views: -o into a file system too small for the whole output leaves no part of it" {
+	require_root
+	require_shared
+	SMALL_FS=$T/small
+	mkdir "$SMALL_FS"
+	mount -t tmpfs -o size=64k tmpfs "$SMALL_FS" || flunk "cannot mount a tmpfs"
+	# the dump of the trace is megabytes: its first 64 KiB fit, the rest not
+	run --separate-stderr "$EBPF_COLLECT" dump "$TRACE" -o "$SMALL_FS/d.txt"
+	[[ $status -eq 1 ]] || flunk "status $status: $stderr"
+	assert_equal "$stderr" "ebpf-collect dump: writing $SMALL_FS/d.txt: No space left on device"
+	[[ -z $(ls -A "$SMALL_FS") ]] || flunk "left: $(ls -A "$SMALL_FS")"
+	# the split's one file is 500 KiB
+	run --separate-stderr "$EBPF_COLLECT" split "$TRACE" "$SMALL_FS/sp"
+	[[ $status -eq 1 ]] || flunk "split: status $status: $stderr"
+	[[ -z $(ls -A "$SMALL_FS/sp") ]] || flunk "split left: $(ls -A "$SMALL_FS/sp")"
+}
+
+@test "views: -o writes the whole output, 0600 under umask 022 and 077" {
+	require_shared
+	local um v
+	"$EBPF_COLLECT" report "$TRACE" >"$T/report.want" || flunk "report to stdout failed"
+	for um in 022 077; do
+		for v in dump report folded speedscope flamegraph; do
+			# shellcheck disable=SC2046
+			run bash -c 'umask "$1"; shift; exec "$@"' _ "$um" "$EBPF_COLLECT" \
+				$(view_args $v "$T/$v.$um")
+			assert_success
+			assert_equal "$(mode "$T/$v.$um")" 600
+		done
+		cmp "$T/report.want" "$T/report.$um" || flunk "report -o differs from its stdout"
+		run bash -c 'umask "$1"; shift; exec "$@"' _ "$um" "$EBPF_COLLECT" split "$TRACE" "$T/sp$um"
+		assert_success
+		assert_equal "$output" "1 files in $T/sp$um"
+		assert_equal "$(mode "$T/sp$um")" 700
+		local f=("$T/sp$um"/only_managed_samples.*.nettrace)
+		assert_equal "$(mode "${f[0]}")" 600
+		run "$EBPF_COLLECT" dump --json "${f[0]}"
+		assert_success
+		[[ ${lines[-1]} == *'"complete":true'* ]] || flunk "${lines[-1]}"
+	done
+	[[ -z $(ls "$T"/*.tmp "$T"/sp*/*.tmp 2>/dev/null) ]] || flunk "temporary files left"
+}
