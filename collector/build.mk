@@ -7,7 +7,7 @@
 # library.  $(OUTPUT)/nettrace-dump is `ebpf-collect dump` alone.
 
 COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/ring.c collector/cli.c collector/clr_events.c \
-		  collector/stop.c collector/usdt_notes.c \
+		  collector/stop.c collector/output.c collector/usdt_notes.c \
 		  collector/selection.c collector/reorder.c
 COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace
 COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes

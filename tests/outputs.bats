@@ -1,12 +1,14 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# Files and writes: every view reports a write that fails ("writing OUT: No
-# space left on device", exit 1) and leaves no half file under the name
-# asked for, and output files are their owner's only (0600) whatever the
-# umask.
+# Files and writes: a run that fails leaves the file at -o as it was, every
+# view reports a write that fails ("writing OUT: No space left on device",
+# exit 1) and leaves no half file under the name asked for, and trace files
+# are their owner's only (0600) whatever the umask.
 
 load test_helper
+
+TESTPROG=$OUTPUT/tests/usdt_testprog
 
 setup() {
 	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built ($EBPF_COLLECT)"
@@ -57,6 +59,119 @@ full_fs() {
 	dd if=/dev/zero of="$SMALL_FS/fill" bs=4k 2>/dev/null || true
 	run dd if=/dev/zero of="$SMALL_FS/fill2" bs=1 count=1
 	[[ $status -ne 0 ]] || flunk "the tmpfs is not full"
+}
+
+# ------------------------------------------------------------ the collector
+
+@test "collect: exit 3 (no probes in sleep) leaves the file at -o as it was" {
+	require_root
+	keep_file "$T/k.nettrace"
+	bg "$T/sleep.out" sleep 30
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/k.nettrace"
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	assert_kept "$T/k.nettrace"
+}
+
+@test "collect: exit 2 (a dead pid) leaves the file at -o as it was" {
+	require_root
+	keep_file "$T/k.nettrace"
+	sh -c 'exit 0' &
+	local dead=$!
+	wait "$dead"
+	run "$EBPF_COLLECT" -p "$dead" -o "$T/k.nettrace"
+	[[ $status -eq 2 ]] || flunk "status $status: $output"
+	assert_equal "$output" "ebpf-collect: no such process: $dead"
+	assert_kept "$T/k.nettrace"
+}
+
+@test "collect: exit 1 (the BPF program cannot load) leaves the file at -o as it was" {
+	require_root
+	keep_file "$T/k.nettrace"
+	bg "$T/sleep.out" sleep 30
+	# a 4 GiB ring is more than a BPF ring buffer can be: loading fails
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/k.nettrace" --buffer-size 4096
+	[[ $status -eq 1 ]] || flunk "status $status: $output"
+	assert_output_contains "cannot load BPF program"
+	assert_kept "$T/k.nettrace"
+}
+
+@test "collect: exit 64 (usage) leaves the file at -o as it was" {
+	keep_file "$T/k.nettrace"
+	run "$EBPF_COLLECT" -p 1 -o "$T/k.nettrace" --no-such-option
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_kept "$T/k.nettrace"
+}
+
+@test "collect: exit 6 (the file system is full) leaves the file at -o as it was" {
+	require_root
+	full_fs
+	bg "$T/tp.json" "$TESTPROG" -n 5 -w 3
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$SMALL_FS/out.dump"
+	[[ $status -eq 6 ]] || flunk "status $status: $output"
+	assert_equal "$output" "ebpf-collect: cannot create output $SMALL_FS/out.dump: No space left on device"
+	assert_kept "$SMALL_FS/out.dump"
+}
+
+@test "collect: a run that succeeds with no event replaces the file at -o with an empty trace" {
+	require_root
+	keep_file "$T/k.nettrace"
+	# -n 0: testprog fires nothing and exits once the probe is on
+	bg "$T/tp.json" "$TESTPROG" -n 0 -w 10
+	run timeout 30 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/k.nettrace"
+	[[ $status -eq 0 ]] || flunk "status $status: $output"
+	run "$EBPF_COLLECT" dump --json "$T/k.nettrace"
+	assert_success
+	[[ ${lines[-1]} == *'"complete":true'* && ${lines[-1]} == *'"by_event":{"ebpf-collect/LossSummary":1}'* ]] ||
+		flunk "${lines[-1]}"
+	[[ -z $(ls "$T"/k.nettrace.*.tmp 2>/dev/null) ]] || flunk "temporary file left"
+}
+
+@test "collect: -o naming a directory exits 6 and says it is a directory" {
+	require_root
+	mkdir "$T/d"
+	bg "$T/sleep.out" sleep 30
+	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/d"
+	[[ $status -eq 6 ]] || flunk "status $status: $output"
+	assert_equal "$output" "ebpf-collect: cannot create output $T/d: Is a directory"
+	[[ -z $(ls -A "$T/d") ]] || flunk "something written into the directory"
+}
+
+# collect_events UMASK FILE [ARGS...]: trace 2000 testprog events into FILE
+# under UMASK; the run must succeed
+collect_events() {
+	local um=$1 out=$2
+	shift 2
+	bg "$T/tp.json" "$TESTPROG" -n 2000 -r 2000 -w 10
+	run bash -c 'umask "$1"; shift; exec timeout 60 "$@"' _ "$um" \
+		"$EBPF_COLLECT" -p "$LAST_PID" -o "$out" "$@"
+	[[ $status -eq 0 ]] || flunk "status $status: $output"
+}
+
+@test "collect: a trace replaces the file at -o, 0600 under umask 022 and 077" {
+	require_root
+	local um
+	for um in 022 077; do
+		keep_file "$T/t$um.nettrace"
+		chmod 0644 "$T/t$um.nettrace"
+		collect_events "$um" "$T/t$um.nettrace"
+		assert_equal "$(mode "$T/t$um.nettrace")" 600
+		run "$EBPF_COLLECT" dump --json "$T/t$um.nettrace"
+		assert_success
+		[[ ${lines[-1]} == *'"complete":true'* && ${lines[-1]} == *'DotNETRuntime/GCStart_V2":2000'* ]] ||
+			flunk "umask $um: ${lines[-1]}"
+		[[ -z $(ls "$T"/t$um.nettrace.*.tmp 2>/dev/null) ]] || flunk "temporary file left"
+	done
+}
+
+@test "collect: --rotate files are 0600 under umask 022" {
+	require_root
+	collect_events 022 "$T/r.nettrace" --rotate 20KB
+	local f n=0
+	for f in "$T"/r.*.nettrace; do
+		assert_equal "$(mode "$f")" 600
+		n=$((n + 1))
+	done
+	((n >= 1)) || flunk "no rotated file: $(ls "$T")"
 }
 
 # ------------------------------------------------------------ the views
