@@ -163,15 +163,24 @@ collect_events() {
 	done
 }
 
-@test "collect: --rotate files are 0600 under umask 022" {
+@test "collect: --rotate files and flight-recorder dumps are 0600 under umask 022" {
 	require_root
-	collect_events 022 "$T/r.nettrace" --rotate 20KB
+	collect_events 022 "$T/r.nettrace" --rotate 300ms
 	local f n=0
 	for f in "$T"/r.*.nettrace; do
 		assert_equal "$(mode "$f")" 600
 		n=$((n + 1))
 	done
-	((n >= 1)) || flunk "no rotated file: $(ls "$T")"
+	((n >= 2)) || flunk "not rotated: $(ls "$T")"
+	# the flight recorder's exit dump (whatever its numbering)
+	collect_events 022 "$T/f.nettrace" --flight-recorder 30s
+	n=0
+	for f in "$T"/f.*.nettrace; do
+		[[ -f $f ]] || continue
+		assert_equal "$(mode "$f")" 600
+		n=$((n + 1))
+	done
+	((n == 1)) || flunk "expected one dump: $(ls "$T")"
 }
 
 # ------------------------------------------------------------ the views
