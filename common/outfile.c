@@ -49,6 +49,20 @@ static ssize_t cookie_write(void *cookie, const char *buf, size_t len)
 	return done;
 }
 
+static void release(struct outfile *o, int remove)
+{
+	if (o->tmp) {
+		if (o->fd >= 0)
+			close(o->fd);
+		if (remove)
+			unlink(o->tmp);
+	}
+	free(o->path);
+	free(o->tmp);
+	memset(o, 0, sizeof(*o));
+	o->fd = -1;
+}
+
 int outfile__open(struct outfile *o, const char *path)
 {
 	static const cookie_io_functions_t io = { .write = cookie_write };
@@ -88,22 +102,9 @@ int outfile__open(struct outfile *o, const char *path)
 	setvbuf(o->f, NULL, o->tmp || !isatty(o->fd) ? _IOFBF : _IOLBF, OUTFILE_BUF);
 	return 0;
 fail:
-	outfile__abort(o);
+	/* a temporary file that exists already is someone else's: left alone */
+	release(o, o->fd >= 0);
 	return err;
-}
-
-static void release(struct outfile *o, int remove)
-{
-	if (o->tmp) {
-		if (o->fd >= 0)
-			close(o->fd);
-		if (remove)
-			unlink(o->tmp);
-	}
-	free(o->path);
-	free(o->tmp);
-	memset(o, 0, sizeof(*o));
-	o->fd = -1;
 }
 
 int outfile__close(struct outfile *o)
