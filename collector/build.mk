@@ -7,7 +7,7 @@
 # library.  $(OUTPUT)/nettrace-dump is `ebpf-collect dump` alone.
 
 COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/ring.c collector/cli.c collector/clr_events.c \
-		  collector/stop.c collector/usdt_notes.c \
+		  collector/stop.c collector/output.c collector/usdt_notes.c \
 		  collector/selection.c collector/reorder.c
 COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace
 COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes
@@ -41,7 +41,7 @@ ifneq ($(and $(EVENT_TABLE_OBJS),$(NETTRACE_LIB)),)
 ALL_TARGETS += $(OUTPUT)/ebpf-collect
 
 $(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) \
-		       $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)
+		       $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(COMMON_LIB) | $(OUTPUT)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(COLLECTOR_LIBS) $(SYMBOLIZER_LDLIBS) -lexpat $(COMMON_LIB) -o $@
@@ -50,7 +50,7 @@ endif
 ALL_TARGETS += $(OUTPUT)/nettrace-dump
 $(OUTPUT)/nettrace-dump: $(OUTPUT)/obj/collector/views/nettrace_dump_main.o \
 			 $(OUTPUT)/obj/collector/views/dump.o $(OUTPUT)/obj/collector/manifest_meta.o \
-			 $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) $(NETTRACE_LIB)
+			 $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) $(NETTRACE_LIB) $(COMMON_LIB)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
 

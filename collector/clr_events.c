@@ -352,6 +352,12 @@ static int account(struct collector *c, const struct ce_header *h, int ret)
 		pr_warn("cannot write to %s: %s\n", c->rec.path, strerror(-ret));
 		return ret;
 	}
+	if (ret > 0 && c->w_tmp) {	/* the first event: the file takes its name */
+		int err = publish_output(c);
+
+		if (err)
+			return err;
+	}
 	if (ret > 0) {
 		c->records++;
 		c->rec.file_records++;

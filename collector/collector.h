@@ -138,6 +138,7 @@ struct collector {
 	struct clr_events *skel;
 	struct ring_buffer *rb;
 	struct nt_writer *w;
+	bool w_tmp;			/* w is still under its temporary name */
 	struct reorder *ro;
 	uint32_t *meta_ids;		/* per table index, 0 = not defined yet */
 	uint64_t *ev_counts;		/* per table index */
@@ -213,6 +214,12 @@ void close_fds_parallel(int *fds, size_t n);
 int finish_file(struct collector *c);
 void collect_loss(struct collector *c, struct nt_loss_summary *loss);
 void collector__free(struct collector *c);
+
+/* output.c: the trace file -o names */
+int open_output(struct collector *c, pid_t pid);
+int publish_output(struct collector *c);	/* the first event: the file takes its name */
+int finish_output(struct collector *c, int ret);	/* the end of a run that traced */
+void close_output(struct collector *c, int ret);
 
 /* ebpf-collect.c: the main loop */
 uint64_t now_ns(void);

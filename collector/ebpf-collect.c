@@ -502,41 +502,6 @@ static int build_selection(struct collector *c)
 	return 0;
 }
 
-static int open_output(struct collector *c, pid_t pid)
-{
-	struct nt_trace_info info = {
-		.freq = 1000000000ULL,
-		.pointer_size = 8,
-		.pid = pid,
-		.ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : c->ncpu,
-		/* ExpectedCPUSamplingRate = the --cpu-sampling interval */
-		.sampling_interval_ns = env.sample_hz ? 1000000000U / env.sample_hz : 1000000,
-		.format = env.format,
-	};
-	struct stat st;
-	uint64_t sub_ms;
-	const char *path;
-
-	clock_gettime(CLOCK_REALTIME, &info.sync_utc);
-	info.sync_ts = now_ns();
-	/* the trace header keeps UTC in milliseconds (SYSTEMTIME): move the
-	 * sync point back to the millisecond, so absolute times stay exact */
-	sub_ms = info.sync_utc.tv_nsec % 1000000;
-	info.sync_utc.tv_nsec -= sub_ms;
-	info.sync_ts -= sub_ms;
-	path = recorder__first_path(c);	/* NULL: flight recorder, no file until a dump */
-	if (c->rec.series && !path && !c->rec.fr)
-		return -EINVAL;
-	if (path && !c->rec.series && !stat(path, &st) && S_ISREG(st.st_mode))
-		unlink(path);	/* overwrite, as dotnet-trace does */
-	c->w = nt_writer__open(path, &info);
-	if (!c->w) {
-		pr_warn("cannot create output %s: %s\n", path ? path : env.output, strerror(errno));
-		return -errno;
-	}
-	return 0;
-}
-
 static int setup_bpf(struct collector *c)
 {
 	uint64_t rb_bytes = (uint64_t)env.buffer_mb << 20;
@@ -889,23 +854,9 @@ static int trace(struct collector *c)
 		recorder__stop_observers(c);	/* the last export */
 	}
 	ret = err ? (c->ept.fail ? c->ept.fail : EXIT_FAIL) : c->ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
-	if (finish_file(c))
+	if (finish_output(c, ret))
 		ret = EXIT_FAIL;
 	return ret;
-}
-
-/* The file after a failure: keep what was written, or remove an empty one. */
-static void close_output(struct collector *c, int ret)
-{
-	if (!c->w)
-		return;
-	if (c->records) {
-		finish_file(c);
-		return;
-	}
-	if (ret == EXIT_OK)
-		pr_warn("no events written; removing %s\n", c->rec.path);
-	nt_writer__abort(c->w);
 }
 
 /* What became of -- CMD. */

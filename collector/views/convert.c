@@ -12,6 +12,7 @@
 #include "commands.h"
 #define LOG_PREFIX "convert: "
 #include "log.h"
+#include "outfile.h"
 #include "view.h"
 
 /* ------------------------------------------------------------- convert */
@@ -34,26 +35,22 @@ static void convert_usage(FILE *f)
 static int convert_write(struct view *v, const char *format, const char *path,
 			 const char *outpath)
 {
-	FILE *out = outpath ? fopen(outpath, "w") : stdout;
-	int err;
+	struct outfile out;
+	int err = outfile__open(&out, outpath);
 
-	if (!out) {
-		pr_warn("cannot write %s: %s\n", outpath, strerror(errno));
+	if (err) {
+		pr_warn("cannot create output %s: %s\n", outpath, strerror(-err));
 		return -1;
 	}
 	if (!strcmp(format, "folded"))
-		err = view__write_folded(v, out);
+		err = view__write_folded(v, out.f);
 	else if (!strcmp(format, "speedscope"))
-		err = view__write_speedscope(v, path, out);
+		err = view__write_speedscope(v, path, out.f);
 	else
-		err = view__write_svg(v, path, out);
-	if (outpath && fclose(out))
-		err = -errno;
-	else if (!outpath)
-		fflush(out);
+		err = view__write_svg(v, path, out.f);
+	err = outfile__finish(&out, err);
 	if (err) {
-		pr_warn("writing %s: %s\n", outpath ? outpath : "stdout",
-			strerror(-err));
+		pr_warn("writing %s: %s\n", outfile_name(outpath), strerror(-err));
 		return -1;
 	}
 	return 0;

@@ -20,6 +20,7 @@
 
 #define LOG_PREFIX "ebpf-collect dump: "
 #include "log.h"
+#include "outfile.h"
 #include "event_table.h"
 #include "nettrace.h"
 #include "nettrace_internal.h"
@@ -32,7 +33,7 @@ static const char dump_doc[] =
 "Print the events of a .nettrace file (NetTrace V4/V5 as the .NET runtime\n"
 "writes it, or V6), then a summary.\n"
 "\n"
-"USAGE: ebpf-collect dump FILE [--json] [--manifest MANIFEST]\n"
+"USAGE: ebpf-collect dump FILE [--json] [--manifest MANIFEST] [-o OUT]\n"
 "\n"
 "Text output: one line per event\n"
 "  TIMESTAMP PROVIDER/EVENT id=ID v=VER pid=PID tid=TID [stack=IP,..] FIELDS\n"
@@ -56,9 +57,14 @@ static const char dump_doc[] =
 "   \"error_offset\" (number or null), \"pid\", \"pointer_size\", \"freq\",\n"
 "   \"sync_ts\"}\n"
 "\n"
+"-o OUT: the output into the file OUT (mode 0600), which appears only once it\n"
+"is whole (it is written as OUT.PID.tmp and renamed); standard output without.\n"
+"\n"
 "Exit status: 0 the whole file was read; 1 it is truncated or corrupt (every\n"
 "event before the damage is still printed, and a one-line error naming the\n"
-"file, offset and cause goes to stderr) or cannot be opened; 64 usage error.\n"
+"file, offset and cause goes to stderr), cannot be opened, or the output cannot\n"
+"be written (\"writing OUT: No space left on device\"; no OUT is left);\n"
+"64 usage error.\n"
 "\n"
 "EXAMPLES:\n"
 "  ebpf-collect dump trace.nettrace\n"
@@ -69,6 +75,7 @@ static const char dump_doc[] =
 
 static const struct argp_option dump_opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "JSON Lines output", 0 },
+	{ "output", 'o', "OUT", 0, "Write to OUT instead of standard output", 0 },
 	{ "manifest", OPT_MANIFEST, "MANIFEST", 0,
 	  "Decode runtime events with this ETW manifest's event table", 0 },
 	{ 0 },
@@ -77,6 +84,7 @@ static const struct argp_option dump_opts[] = {
 struct dump_env {
 	const char *file;
 	const char *manifest;
+	const char *output;
 	int json;
 };
 
@@ -90,6 +98,9 @@ static error_t dump_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MANIFEST:
 		env->manifest = arg;
+		break;
+	case 'o':
+		env->output = arg;
 		break;
 	case ARGP_KEY_ARG:
 		if (env->file)
@@ -354,9 +365,9 @@ int dump_main(int argc, char **argv)
 	struct nt_reader *r;
 	struct count *counts = NULL;
 	uint64_t events = 0, with_stack = 0;
+	struct outfile out;
 	long nc = 0;
-	int ret = EXIT_OK, rc;
-	static char obuf[1 << 16];
+	int ret = EXIT_OK, rc, err;
 
 	if (argp_parse(&argp, argc, argv, 0, NULL, &env))
 		return EXIT_USAGE;
@@ -376,7 +387,14 @@ int dump_main(int argc, char **argv)
 			ect_table__free(table);
 		return EXIT_FAIL;
 	}
-	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	err = outfile__open(&out, env.output);
+	if (err) {
+		pr_warn("cannot create output %s: %s\n", env.output, strerror(-err));
+		nt_reader__close(r);
+		if (env.manifest)
+			ect_table__free(table);
+		return EXIT_FAIL;
+	}
 	while ((rc = nt_reader__next(r, &ev)) == 1) {
 		struct nt_map_ent *e;
 
@@ -387,7 +405,7 @@ int dump_main(int argc, char **argv)
 			e->val++;
 		if (!nt_map__get(&per_pid, ev.pid, &e))
 			e->val++;
-		print_event(stdout, &ev, ev.pid, env.json);	/* V6: many processes */
+		print_event(out.f, &ev, ev.pid, env.json);	/* V6: many processes */
 	}
 	nc = collect_counts(&per_meta, &counts);
 	if (nc < 0) {
@@ -395,15 +413,17 @@ int dump_main(int argc, char **argv)
 		ret = EXIT_FAIL;
 		goto cleanup;
 	}
-	print_summary(stdout, r, env.file, env.json, events, with_stack, counts, nc, &per_pid);
+	print_summary(out.f, r, env.file, env.json, events, with_stack, counts, nc, &per_pid);
 	if (rc < 0) {
-		fflush(stdout);
+		fflush(out.f);	/* the events before the damage, then why */
 		pr_warn("%s: %s\n", env.file, nt_reader__error(r));
 		ret = EXIT_FAIL;
 	}
 cleanup:
-	if (fflush(stdout) && ret == EXIT_OK) {
-		pr_warn("writing output: %s\n", strerror(errno));
+	/* the dump of a damaged file is kept; one cut short by memory is not */
+	err = outfile__finish(&out, nc < 0 ? -ENOMEM : 0);
+	if (err && nc >= 0) {
+		pr_warn("writing %s: %s\n", outfile_name(env.output), strerror(-err));
 		ret = EXIT_FAIL;
 	}
 	for (long i = 0; i < nc; i++)

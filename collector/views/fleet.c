@@ -18,6 +18,7 @@
 #include "export_http.h"
 #define LOG_PREFIX "ebpf-collect: fleet: "
 #include "log.h"
+#include "outfile.h"
 #include "view.h"
 
 struct fleet_opts {
@@ -139,8 +140,8 @@ static int self_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Self samples by leaf frame, the top n, to stdout. */
-static int print_top(struct view *v, int n)
+/* Self samples by leaf frame, the top n, to out. */
+static int print_top(struct view *v, int n, FILE *out)
 {
 	struct vframe **by = calloc(v->n_frames ? v->n_frames : 1, sizeof(*by));
 	uint64_t total = 0;
@@ -158,11 +159,11 @@ static int print_top(struct view *v, int n)
 	for (i = 0; i < v->n_frames; i++)
 		by[i] = &v->frames[i];
 	qsort(by, v->n_frames, sizeof(*by), self_cmp);
-	printf("%10s %6s  %s\n", "SELF", "%", "METHOD");
+	fprintf(out, "%10s %6s  %s\n", "SELF", "%", "METHOD");
 	for (i = 0; i < v->n_frames && (int)i < n && by[i]->self; i++)
-		printf("%10" PRIu64 " %6.2f  %.60s\n", by[i]->self,
+		fprintf(out, "%10" PRIu64 " %6.2f  %.60s\n", by[i]->self,
 		       total ? 100.0 * (double)by[i]->self / (double)total : 0.0, by[i]->name);
-	printf("%10" PRIu64 " %6.2f  (all samples, %zu stacks)\n", total, total ? 100.0 : 0.0,
+	fprintf(out, "%10" PRIu64 " %6.2f  (all samples, %zu stacks)\n", total, total ? 100.0 : 0.0,
 	       v->n_stacks);
 	free(by);
 	return 0;
@@ -206,9 +207,9 @@ static int parse_args(int argc, char **argv, struct fleet_opts *o)
 static int fetch(const struct fleet_opts *o, struct view *v)
 {
 	char err[512], line[256], *sql, *resp = NULL;
-	FILE *folded = NULL;
+	struct outfile folded = { 0 };
 	struct ch_url u;
-	int status, ret = EXIT_FAIL;
+	int status, e, ret = EXIT_FAIL;
 
 	if (ch_url__parse(o->url, &u, err, sizeof(err))) {
 		pr_warn("%s\n", err);
@@ -224,12 +225,13 @@ static int fetch(const struct fleet_opts *o, struct view *v)
 	else if (status != 200)
 		pr_warn("ClickHouse %s: HTTP %d: %s\n", o->url, status,
 			ch_http__first_line(resp, line, sizeof(line)));
-	else if (o->folded && !(folded = fopen(o->folded, "w")))
-		pr_warn("cannot create %s: %s\n", o->folded, strerror(errno));
-	else if (!load_rows(v, resp, folded))
+	else if (o->folded && (e = outfile__open(&folded, o->folded)))
+		pr_warn("cannot create output %s: %s\n", o->folded, strerror(-e));
+	else if (!load_rows(v, resp, folded.f))
 		ret = EXIT_OK;
-	if (folded && fclose(folded) && ret == EXIT_OK) {
-		pr_warn("cannot write %s: %s\n", o->folded, strerror(errno));
+	if (folded.f && (e = outfile__finish(&folded, ret == EXIT_OK ? 0 : -EPROTO)) &&
+	    ret == EXIT_OK) {
+		pr_warn("writing %s: %s\n", o->folded, strerror(-e));
 		ret = EXIT_FAIL;
 	}
 	free(resp);
@@ -240,9 +242,9 @@ int fleet_main(int argc, char **argv)
 {
 	struct fleet_opts o = { 0 };
 	char desc[512];
+	struct outfile out, top;
 	struct view v;
-	FILE *out;
-	int ret;
+	int ret, err;
 
 	ret = parse_args(argc, argv, &o);
 	if (ret)
@@ -255,15 +257,23 @@ int fleet_main(int argc, char **argv)
 		 o.service ? o.service : "", o.since ? ", since " : "", o.since ? o.since : "");
 	v.select_desc = desc;
 	ret = fetch(&o, &v);
-	if (ret == EXIT_OK) {
-		out = fopen(o.out, "w");
-		if (!out || view__write_svg(&v, o.out, out) | fclose(out)) {
-			pr_warn("cannot write %s: %s\n", o.out, strerror(errno));
+	if (ret == EXIT_OK && (err = outfile__open(&out, o.out))) {
+		pr_warn("cannot create output %s: %s\n", o.out, strerror(-err));
+		ret = EXIT_FAIL;
+	} else if (ret == EXIT_OK) {
+		err = outfile__finish(&out, view__write_svg(&v, o.out, out.f));
+		if (err) {
+			pr_warn("writing %s: %s\n", o.out, strerror(-err));
 			ret = EXIT_FAIL;
 		}
 	}
-	if (ret == EXIT_OK && print_top(&v, o.top))
-		ret = EXIT_FAIL;
+	if (ret == EXIT_OK && !outfile__open(&top, NULL)) {
+		err = outfile__finish(&top, print_top(&v, o.top, top.f));
+		if (err) {
+			pr_warn("writing %s: %s\n", outfile_name(NULL), strerror(-err));
+			ret = EXIT_FAIL;
+		}
+	}
 	view__free(&v);
 	return ret;
 }

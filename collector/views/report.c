@@ -13,6 +13,7 @@
 #include "utf16.h"
 #define LOG_PREFIX "report: "
 #include "log.h"
+#include "outfile.h"
 #include "view.h"
 
 /* ------------------------------------------------------------- report */
@@ -82,6 +83,7 @@ struct gc_pending {
 
 struct report {
 	struct view *v;
+	FILE *out;			/* where the report goes */
 	struct etype *etypes;
 	size_t n_etypes, cap_etypes;
 	struct u64map leaf;		/* (etype + 1) << 32 | frame → count */
@@ -315,20 +317,20 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 
 /* Fit a name into w columns: drop the argument list first ("(..)"), then
  * keep the end of what is left (the type and method). */
-static void print_fit(const char *s, int w)
+static void print_fit(FILE *out, const char *s, int w)
 {
 	int l = (int)strlen(s), p;
 	const char *paren = strchr(s, '(');
 
 	if (l <= w) {
-		printf("%s\n", s);
+		fprintf(out, "%s\n", s);
 		return;
 	}
 	p = paren ? (int)(paren - s) : l;
 	if (p + 4 <= w)
-		printf("%.*s(..)\n", p, s);
+		fprintf(out, "%.*s(..)\n", p, s);
 	else
-		printf("..%.*s%s\n", w - 2 - (paren ? 4 : 0), s + p - (w - 2 - (paren ? 4 : 0)),
+		fprintf(out, "..%.*s%s\n", w - 2 - (paren ? 4 : 0), s + p - (w - 2 - (paren ? 4 : 0)),
 		       paren ? "(..)" : "");
 }
 
@@ -369,10 +371,10 @@ static void report__cpu(struct report *rp, int top)
 			}
 		}
 	}
-	printf("\nTop methods by CPU samples (%" PRIu64 " samples: %" PRIu64 " managed, %" PRIu64
+	fprintf(rp->out, "\nTop methods by CPU samples (%" PRIu64 " samples: %" PRIu64 " managed, %" PRIu64
 	       " external)\n", rp->cpu_total, rp->cpu_managed, rp->cpu_external);
 	if (!total) {
-		printf("  (no samples with stacks)\n");
+		fprintf(rp->out, "  (no samples with stacks)\n");
 		return;
 	}
 	order = malloc(v->n_frames * sizeof(*order));
@@ -384,14 +386,14 @@ static void report__cpu(struct report *rp, int top)
 	sort_frames_by = &by;
 	sort_view = v;
 	qsort(order, n, sizeof(*order), frame_cmp);
-	printf("%8s %6s %8s %6s  %s\n", "Excl", "Excl%", "Incl", "Incl%", "Method");
+	fprintf(rp->out, "%8s %6s %8s %6s  %s\n", "Excl", "Excl%", "Incl", "Incl%", "Method");
 	for (i = 0; i < n && (int)i < top; i++) {
 		const struct vframe *f = &v->frames[order[i]];
 
-		printf("%8" PRIu64 " %5.1f%% %8" PRIu64 " %5.1f%%  ", f->self,
+		fprintf(rp->out, "%8" PRIu64 " %5.1f%% %8" PRIu64 " %5.1f%%  ", f->self,
 		       100.0 * (double)f->self / (double)total, f->total,
 		       100.0 * (double)f->total / (double)total);
-		print_fit(f->name, 80 - 35);
+		print_fit(rp->out, f->name, 80 - 35);
 	}
 	free(order);
 }
@@ -453,7 +455,7 @@ static void report__offcpu_print(struct report *rp, int top)
 
 	if (!rp->offcpu_events)
 		return;
-	printf("\nOff-CPU time by blocking frame (%.3f s in %" PRIu64 " OffCpu intervals;\n"
+	fprintf(rp->out, "\nOff-CPU time by blocking frame (%.3f s in %" PRIu64 " OffCpu intervals;\n"
 	       "leaf managed frame <- leaf user frame where the thread blocked)\n",
 	       rp->offcpu_total / 1e9, rp->offcpu_events);
 	idx = malloc((rp->offcpu_ns.cap ? rp->offcpu_ns.cap : 1) * sizeof(*idx));
@@ -464,7 +466,7 @@ static void report__offcpu_print(struct report *rp, int top)
 			idx[n++] = k;
 	offcpu_sort_vals = rp->offcpu_ns.vals;
 	qsort(idx, n, sizeof(*idx), offcpu_cmp);
-	printf("%10s %6s %8s  %s\n", "ms", "%", "Count", "Frames");
+	fprintf(rp->out, "%10s %6s %8s  %s\n", "ms", "%", "Count", "Frames");
 	for (i = 0; i < top && (size_t)i < n; i++) {
 		uint64_t key = rp->offcpu_ns.keys[idx[i]], *cnt = u64map__slot(&rp->offcpu_n, key);
 		uint32_t mf = (uint32_t)(key >> 32) - 1, uf = (uint32_t)key - 1;
@@ -472,10 +474,10 @@ static void report__offcpu_print(struct report *rp, int top)
 		snprintf(name, sizeof(name), "%s <- %s",
 			 mf != UINT32_MAX ? short_name(v->frames[mf].name, a, sizeof(a)) : "-",
 			 uf != UINT32_MAX ? short_name(v->frames[uf].name, b, sizeof(b)) : "-");
-		printf("%10.3f %5.1f%% %8" PRIu64 "  ", rp->offcpu_ns.vals[idx[i]] / 1e6,
+		fprintf(rp->out, "%10.3f %5.1f%% %8" PRIu64 "  ", rp->offcpu_ns.vals[idx[i]] / 1e6,
 		       rp->offcpu_total ? 100.0 * rp->offcpu_ns.vals[idx[i]] / rp->offcpu_total : 0,
 		       cnt ? *cnt : 0);
-		printf("%.51s\n", name);
+		fprintf(rp->out, "%.51s\n", name);
 	}
 	free(idx);
 }
@@ -487,18 +489,18 @@ static void report__events(struct report *rp, int top)
 	size_t e, k, n;
 	int i;
 
-	printf("\nTop methods by event count (events with stacks; leaf managed frame)\n");
+	fprintf(rp->out, "\nTop methods by event count (events with stacks; leaf managed frame)\n");
 	if (!rp->n_etypes) {
-		printf("  (no events with stacks)\n");
+		fprintf(rp->out, "  (no events with stacks)\n");
 		return;
 	}
 	lc = malloc((rp->leaf.n ? rp->leaf.n : 1) * sizeof(*lc));
 	if (!lc)
 		return;
 	sort_view = v;
-	printf("%-24s %8s %8s  %s\n", "Event", "Events", "Count", "Method");
+	fprintf(rp->out, "%-24s %8s %8s  %s\n", "Event", "Events", "Count", "Method");
 	for (e = 0; e < rp->n_etypes; e++) {
-		printf("%-24.24s %8" PRIu64 "\n", rp->etypes[e].name, rp->etypes[e].count);
+		fprintf(rp->out, "%-24.24s %8" PRIu64 "\n", rp->etypes[e].name, rp->etypes[e].count);
 		for (k = 0, n = 0; k < rp->leaf.cap; k++)
 			if (rp->leaf.keys[k] && (rp->leaf.keys[k] >> 32) == e + 1) {
 				lc[n].frame = (uint32_t)rp->leaf.keys[k];
@@ -506,8 +508,8 @@ static void report__events(struct report *rp, int top)
 			}
 		qsort(lc, n, sizeof(*lc), leaf_cmp);
 		for (i = 0; i < top && (size_t)i < n; i++) {
-			printf("%-24s %8s %8" PRIu64 "  ", "", "", lc[i].count);
-			print_fit(v->frames[lc[i].frame].name, 80 - 44);
+			fprintf(rp->out, "%-24s %8s %8" PRIu64 "  ", "", "", lc[i].count);
+			print_fit(rp->out, v->frames[lc[i].frame].name, 80 - 44);
 		}
 	}
 	free(lc);
@@ -517,16 +519,16 @@ static void report__gc_print(struct report *rp, const struct view *v)
 {
 	int g;
 
-	printf("\nGC pauses (GCSuspendEEBegin to GCRestartEEEnd)\n");
-	printf("%8s %12s %12s %12s\n", "Count", "Total ms", "Max ms", "Mean ms");
-	printf("%8" PRIu64 " %12.3f %12.3f %12.3f\n", rp->pause_n,
+	fprintf(rp->out, "\nGC pauses (GCSuspendEEBegin to GCRestartEEEnd)\n");
+	fprintf(rp->out, "%8s %12s %12s %12s\n", "Count", "Total ms", "Max ms", "Mean ms");
+	fprintf(rp->out, "%8" PRIu64 " %12.3f %12.3f %12.3f\n", rp->pause_n,
 	       view_ticks_to_ns(v, rp->pause_total) / 1e6, view_ticks_to_ns(v, rp->pause_max) / 1e6,
 	       rp->pause_n ? view_ticks_to_ns(v, rp->pause_total) / 1e6 / (double)rp->pause_n : 0.0);
-	printf("\nGCs by generation (GCStart to GCEnd)\n");
-	printf("%8s %8s %12s %12s\n", "Gen", "Count", "Total ms", "Max ms");
+	fprintf(rp->out, "\nGCs by generation (GCStart to GCEnd)\n");
+	fprintf(rp->out, "%8s %8s %12s %12s\n", "Gen", "Count", "Total ms", "Max ms");
 	for (g = 0; g < 4; g++)
 		if (rp->gc_n[g])
-			printf("%8d %8" PRIu64 " %12.3f %12.3f\n", g, rp->gc_n[g],
+			fprintf(rp->out, "%8d %8" PRIu64 " %12.3f %12.3f\n", g, rp->gc_n[g],
 			       view_ticks_to_ns(v, rp->gc_total[g]) / 1e6, view_ticks_to_ns(v, rp->gc_max[g]) / 1e6);
 }
 
@@ -543,15 +545,15 @@ static void report__exceptions(struct report *rp)
 {
 	size_t i;
 
-	printf("\nExceptions by type\n");
+	fprintf(rp->out, "\nExceptions by type\n");
 	if (!rp->n_exc) {
-		printf("  (none)\n");
+		fprintf(rp->out, "  (none)\n");
 		return;
 	}
 	qsort(rp->exc, rp->n_exc, sizeof(*rp->exc), exc_cmp);
-	printf("%8s  %-36s %s\n", "Count", "Type", "First message");
+	fprintf(rp->out, "%8s  %-36s %s\n", "Count", "Type", "First message");
 	for (i = 0; i < rp->n_exc; i++)
-		printf("%8" PRIu64 "  %-36.36s %.32s\n", rp->exc[i].count, rp->exc[i].type,
+		fprintf(rp->out, "%8" PRIu64 "  %-36.36s %.32s\n", rp->exc[i].count, rp->exc[i].type,
 		       rp->exc[i].message ? rp->exc[i].message : "");
 }
 
@@ -590,10 +592,10 @@ static void report__processes(struct report *rp)
 	if (n < 2)
 		return;
 	qsort(pids, n, sizeof(*pids), u64_cmp);
-	printf("\nProcesses:\n%10s %12s %12s %8s %11s\n", "PID", "EVENTS", "CPU SAMPLES",
+	fprintf(rp->out, "\nProcesses:\n%10s %12s %12s %8s %11s\n", "PID", "EVENTS", "CPU SAMPLES",
 	       "GCS", "EXCEPTIONS");
 	for (i = 0; i < n; i++)
-		printf("%10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
+		fprintf(rp->out, "%10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
 		       pids[i] - 1, map_get(&rp->proc_events, pids[i]),
 		       map_get(&rp->proc_samples, pids[i]), map_get(&rp->proc_gcs, pids[i]),
 		       map_get(&rp->proc_exc, pids[i]));
@@ -618,20 +620,43 @@ static void report__free(struct report *rp)
 	u64map__free(&rp->proc_exc);
 }
 
+/* The whole report of path to rp->out. */
+static void report__print(struct report *rp, const char *path, int top)
+{
+	struct view *v = rp->v;
+
+	fprintf(rp->out, "Trace: %.72s\n", sym_basename(path));
+	fprintf(rp->out, "Events: %" PRIu64 ", lost: %" PRIu64
+		", samples span %.3f s, methods named: %zu\n", v->events, v->lost,
+		v->selected ? view_ticks_to_ns(v, v->last_ts - v->first_ts) / 1e9 : 0.0,
+		range_table__count(v->methods));
+	if (v->error)
+		fprintf(rp->out, "warning: the file is damaged: %s\n", v->errmsg);
+	report__processes(rp);
+	report__cpu(rp, top);
+	report__offcpu_print(rp, top);
+	report__events(rp, 3);
+	report__gc_print(rp, v);
+	report__exceptions(rp);
+}
+
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ebpf-collect report FILE [--top N]\n"
+		"Usage: ebpf-collect report FILE [--top N] [-o OUT]\n"
 		"Summarize a .nettrace: top methods by CPU samples (exclusive/inclusive) and by\n"
 		"event count (leaf managed frame per event type), GC pauses, GCs by generation,\n"
 		"exceptions by type.  Frames are named from the trace's own method events.\n"
-		"Exit: 0 ok, 1 unreadable or damaged file (what was read is reported), 64 usage.\n");
+		"-o OUT writes the report to OUT (mode 0600; it appears only once whole).\n"
+		"Exit: 0 ok, 1 unreadable or damaged file (what was read is reported) or the\n"
+		"output cannot be written (no OUT is left), 64 usage.\n");
 }
 
 int report_main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -641,16 +666,20 @@ int report_main(int argc, char **argv)
 	struct nt_read_event ev;
 	uint64_t top = 15;
 	int c, rc = 0, err, exit_code = EXIT_OK;
-	const char *path;
+	const char *path, *outpath = NULL;
+	struct outfile out;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:o:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'n':
 			if (view_parse_u64(optarg, &top) || !top || top > 1000) {
 				pr_warn("invalid --top '%s'\n", optarg);
 				return EXIT_USAGE;
 			}
+			break;
+		case 'o':
+			outpath = optarg;
 			break;
 		case 'h':
 			report_usage(stdout);
@@ -679,22 +708,24 @@ int report_main(int argc, char **argv)
 	while (!err && (rc = nt_reader__next(r, &ev)) == 1)
 		err = report__event(&rp, &ev);
 	nt_reader__close(r);
-	printf("Trace: %.72s\n", sym_basename(path));
-	printf("Events: %" PRIu64 ", lost: %" PRIu64 ", samples span %.3f s, methods named: %zu\n",
-	       v.events, v.lost, v.selected ? view_ticks_to_ns(&v, v.last_ts - v.first_ts) / 1e9 : 0.0,
-	       range_table__count(v.methods));
-	if (v.error) {
-		printf("warning: the file is damaged: %s\n", v.errmsg);
-		exit_code = EXIT_FAIL;
+	rc = outfile__open(&out, outpath);
+	if (rc) {
+		pr_warn("cannot create output %s: %s\n", outpath, strerror(-rc));
+		report__free(&rp);
+		view__free(&v);
+		return EXIT_FAIL;
 	}
-	report__processes(&rp);
-	report__cpu(&rp, (int)top);
-	report__offcpu_print(&rp, (int)top);
-	report__events(&rp, 3);
-	report__gc_print(&rp, &v);
-	report__exceptions(&rp);
+	rp.out = out.f;
+	report__print(&rp, path, (int)top);
+	if (v.error)
+		exit_code = EXIT_FAIL;
 	if (err) {
 		pr_warn("%s\n", strerror(-err));
+		exit_code = EXIT_FAIL;
+	}
+	rc = outfile__close(&out);
+	if (rc) {
+		pr_warn("writing %s: %s\n", outfile_name(outpath), strerror(-rc));
 		exit_code = EXIT_FAIL;
 	}
 	report__free(&rp);

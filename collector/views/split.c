@@ -16,12 +16,14 @@
 #include "split.h"
 #define LOG_PREFIX "split: "
 #include "log.h"
+#include "outfile.h"
 
 #define MAX_META	65536	/* metadata ids of the input a file maps */
 
 struct part {
 	uint32_t pid;
 	struct nt_writer *w;
+	char *path;		/* its name; written as outfile_tmp_name(path) */
 	uint32_t *meta;		/* input metadata id -> this file's, 0 = not yet */
 	uint64_t events;
 };
@@ -47,7 +49,7 @@ static bool all_zero(const uint8_t *p)
 static struct part *part_for(struct splitter *s, uint32_t pid, char *err, size_t errlen)
 {
 	struct nt_trace_info info = s->info;
-	char path[PATH_MAX * 2];
+	char path[PATH_MAX * 2], tmp[PATH_MAX * 2 + 32];
 	struct part *p;
 	size_t i;
 
@@ -72,11 +74,19 @@ static struct part *part_for(struct splitter *s, uint32_t pid, char *err, size_t
 	info.pid = pid;
 	info.format = 5;
 	snprintf(path, sizeof(path), "%s/%s.%u.nettrace", s->dir, s->stem, pid);
-	unlink(path);	/* a file of an earlier split of the same trace */
-	p->w = nt_writer__open(path, &info);
-	if (!p->w) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	p->path = strdup(path);
+	if (!p->path) {
 		free(p->meta);
+		goto nomem;
+	}
+	/* under a temporary name until every file is whole: then renamed
+	 * over the files of an earlier split of the same trace */
+	outfile_tmp_name(path, tmp, sizeof(tmp));
+	p->w = nt_writer__open(tmp, &info);
+	if (!p->w) {
+		snprintf(err, errlen, "writing %s: %s", path, strerror(errno));
+		free(p->meta);
+		free(p->path);
 		return NULL;
 	}
 	s->n++;
@@ -173,7 +183,7 @@ static int route(struct splitter *s, const struct nt_read_event *ev, char *err, 
 
 	if (!ev->pid) {
 		for (i = 0; i < s->n; i++)
-			if ((rc = copy_event(&s->parts[i], ev)))
+			if ((rc = copy_event(p = &s->parts[i], ev)))
 				goto fail;
 		return 0;
 	}
@@ -186,7 +196,7 @@ static int route(struct splitter *s, const struct nt_read_event *ev, char *err, 
 	if (!rc)
 		return 0;
 fail:
-	snprintf(err, errlen, "writing the file of pid %u: %s", ev->pid, strerror(-rc));
+	snprintf(err, errlen, "writing %s: %s", p->path, strerror(-rc));
 	return -1;
 }
 
@@ -201,20 +211,38 @@ static void set_stem(struct splitter *s, const char *in)
 		*dot = '\0';
 }
 
+/* Every file closed and renamed to its name, or, on a failure, every
+ * temporary file removed: the names are left as they were (but for the files
+ * renamed before a rename that failed). */
 static int finish(struct splitter *s, int rc, char *err, size_t errlen)
 {
-	size_t i;
+	char tmp[PATH_MAX * 2 + 32];
+	size_t i, closed = 0;
 
 	for (i = 0; i < s->n; i++) {
-		int e = rc ? (nt_writer__abort(s->parts[i].w), 0) :
-			nt_writer__close(s->parts[i].w, NULL, 0);
+		struct part *p = &s->parts[i];
+		int e = rc ? (nt_writer__abort(p->w), 0) : nt_writer__close(p->w, NULL, 0);
 
+		closed += !rc && !e;
 		if (e && !rc) {
-			snprintf(err, errlen, "closing the file of pid %u: %s", s->parts[i].pid,
-				 strerror(-e));
+			snprintf(err, errlen, "writing %s: %s", p->path, strerror(-e));
 			rc = -1;
 		}
-		free(s->parts[i].meta);
+	}
+	for (i = 0; i < s->n; i++) {
+		struct part *p = &s->parts[i];
+
+		outfile_tmp_name(p->path, tmp, sizeof(tmp));
+		if (rc && i < closed)
+			unlink(tmp);
+		else if (!rc && rename(tmp, p->path)) {
+			snprintf(err, errlen, "%s: %s", p->path, strerror(errno));
+			rc = -1;
+			closed = s->n;	/* the rest are removed */
+			unlink(tmp);
+		}
+		free(p->meta);
+		free(p->path);
 	}
 	free(s->parts);
 	free(s->keep);
@@ -237,7 +265,7 @@ int split_by_process(const char *in, const char *dir, char *err, size_t errlen)
 		snprintf(err, errlen, "%s: %s", in, strerror(errno));
 		return -1;
 	}
-	if (mkdir(dir, 0755) && errno != EEXIST) {
+	if (mkdir(dir, 0700) && errno != EEXIST) {	/* its files are the owner's only */
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
 		nt_reader__close(r);
 		return -1;
@@ -258,13 +286,16 @@ int split_by_process(const char *in, const char *dir, char *err, size_t errlen)
 
 int split_main(int argc, char **argv)
 {
+	struct outfile out;
 	char err[512];
-	int n;
+	int n, rc;
 
 	if (argc != 3 || argv[1][0] == '-') {
 		fprintf(stderr, "Usage: ebpf-collect split FILE DIR\n"
-			"One NetTrace V5 file per process of FILE: DIR/NAME.PID.nettrace.\n"
-			"Exit: 0 ok, 1 failure, 64 usage.\n");
+			"One NetTrace V5 file per process of FILE: DIR/NAME.PID.nettrace (mode\n"
+			"0600; DIR made 0700 if missing).  The files appear once all are whole;\n"
+			"\"N files in DIR\" on standard output then.\n"
+			"Exit: 0 ok, 1 failure (no file is left half written), 64 usage.\n");
 		return argc == 2 && !strcmp(argv[1], "--help") ? EXIT_OK : EXIT_USAGE;
 	}
 	n = split_by_process(argv[1], argv[2], err, sizeof(err));
@@ -272,6 +303,14 @@ int split_main(int argc, char **argv)
 		pr_warn("%s\n", err);
 		return EXIT_FAIL;
 	}
-	pr_info("%d files in %s\n", n, argv[2]);
+	rc = outfile__open(&out, NULL);
+	if (!rc) {
+		fprintf(out.f, "%d files in %s\n", n, argv[2]);
+		rc = outfile__close(&out);
+	}
+	if (rc) {
+		pr_warn("writing %s: %s\n", outfile_name(NULL), strerror(-rc));
+		return EXIT_FAIL;
+	}
 	return EXIT_OK;
 }

@@ -12,6 +12,7 @@
 #include "commands.h"
 #define LOG_PREFIX "symbolize: "
 #include "log.h"
+#include "outfile.h"
 #include "view.h"
 
 /* ------------------------------------------------------------ symbolize */
@@ -102,7 +103,8 @@ static int symbolize_events(struct symbolizer *s, pid_t pid, const char *path)
 
 /* One ADDR[@TS]: print its line; returns 0 named, 1 unnamed, -EINVAL bad.
  * in_order: the times only grow (the collector's case): set the horizon. */
-static int symbolize_one(struct symbolizer *s, pid_t pid, const char *arg, int in_order)
+static int symbolize_one(struct symbolizer *s, pid_t pid, const char *arg, int in_order,
+			 FILE *out)
 {
 	char buf[64], name[4096], *at;
 	struct sym_info si;
@@ -121,7 +123,7 @@ static int symbolize_one(struct symbolizer *s, pid_t pid, const char *arg, int i
 		symbolizer__set_horizon(s, ts);
 	symbolizer__resolve(s, pid, addr, ts, &si);
 	sym_info__format(&si, name, sizeof(name));
-	printf("%#" PRIx64 " %s %s%s%s\n", addr, kind_name(si.kind), name,
+	fprintf(out, "%#" PRIx64 " %s %s%s%s\n", addr, kind_name(si.kind), name,
 	       si.module ? " " : "", si.module ? si.module : "");
 	return si.name ? 0 : 1;
 }
@@ -211,7 +213,7 @@ static int symbolize_sources(struct symbolizer *s, const struct symbolize_args *
 
 /* Every address on the command line, or one per line of stdin. */
 static int symbolize_all(struct symbolizer *s, const struct symbolize_args *a, int argc,
-			 char **argv)
+			 char **argv, FILE *out)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -229,7 +231,7 @@ static int symbolize_all(struct symbolizer *s, const struct symbolize_args *a, i
 		} else if (!arg) {
 			break;
 		}
-		rc = symbolize_one(s, (pid_t)a->pid, arg, a->in_order);
+		rc = symbolize_one(s, (pid_t)a->pid, arg, a->in_order, out);
 		if (rc < 0) {
 			pr_warn("invalid address '%s'\n", arg);
 			err = EXIT_USAGE;
@@ -247,7 +249,8 @@ int symbolize_main(int argc, char **argv)
 	struct symbolize_args a = { 0 };
 	struct symbolizer_stats st;
 	struct symbolizer *s;
-	int err = symbolize_parse(argc, argv, &a);
+	struct outfile out;
+	int rc, err = symbolize_parse(argc, argv, &a);
 
 	if (err)
 		return err < 0 ? EXIT_OK : err;
@@ -255,8 +258,16 @@ int symbolize_main(int argc, char **argv)
 	if (!s)
 		return EXIT_FAIL;
 	err = symbolize_sources(s, &a);
-	if (!err) {
-		err = symbolize_all(s, &a, argc, argv);
+	if (!err && (rc = outfile__open(&out, NULL))) {
+		pr_warn("writing %s: %s\n", outfile_name(NULL), strerror(-rc));
+		err = EXIT_FAIL;
+	} else if (!err) {
+		err = symbolize_all(s, &a, argc, argv, out.f);
+		rc = outfile__close(&out);
+		if (rc) {
+			pr_warn("writing %s: %s\n", outfile_name(NULL), strerror(-rc));
+			err = EXIT_FAIL;
+		}
 		symbolizer__stats(s, &st);
 		if (st.unreadable_maps)
 			pr_warn("%" PRIu64 " perf map(s) refused or unreadable\n",

@@ -115,8 +115,12 @@ struct nt_loss_summary {
 
 struct nt_writer;
 
-/* Create the file (O_EXCL: an existing file is never overwritten, EEXIST) and
- * write the stream header and Trace object.  path NULL: no file yet (see
+/* The mode every trace file is created with (less the umask): a trace holds
+ * command lines, executable paths and syscall arguments, its owner's only. */
+#define NT_FILE_MODE 0600
+
+/* Create the file (O_EXCL: an existing file is never overwritten, EEXIST;
+ * mode NT_FILE_MODE) and write the stream header and Trace object.  path NULL: no file yet (see
  * nt_writer__next_file).  NULL + errno on failure. */
 struct nt_writer *nt_writer__open(const char *path, const struct nt_trace_info *info);
 
@@ -209,6 +213,12 @@ int nt_writer__next_file(struct nt_writer *w, const char *path,
 /* 1 while a file is open; its path (NULL between files). */
 int nt_writer__has_file(const struct nt_writer *w);
 const char *nt_writer__path(const struct nt_writer *w);
+
+/* Move the open file to path (rename(2): it replaces what is there, in
+ * one step) and write on under that name: a file written under a
+ * temporary name takes the name asked for once it is worth keeping.
+ * 0 or -errno (the file stays where it was). */
+int nt_writer__rename(struct nt_writer *w, const char *path);
 
 /* Abandon: close and unlink the file, free. NULL-safe. */
 void nt_writer__abort(struct nt_writer *w);

@@ -355,7 +355,7 @@ int wr_begin_file(struct nt_writer *w, const char *path)
 	wr_reset_file_state(w);
 	free(w->path);
 	w->path = copy;
-	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	w->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, NT_FILE_MODE);
 	if (w->fd < 0)
 		return -errno;
 	err = nt_buf__reserve(&w->out, 256);

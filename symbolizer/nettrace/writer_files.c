@@ -7,6 +7,8 @@
  * callers' cached metadata ids stay valid across files.
  */
 #include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -78,4 +80,26 @@ int nt_writer__has_file(const struct nt_writer *w)
 const char *nt_writer__path(const struct nt_writer *w)
 {
 	return w && w->fd >= 0 ? w->path : NULL;
+}
+
+int nt_writer__rename(struct nt_writer *w, const char *path)
+{
+	char *copy;
+
+	if (!w || !path || !*path)
+		return -EINVAL;
+	if (w->fd < 0)
+		return -EBADF;
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	if (rename(w->path, path)) {
+		int err = -errno;
+
+		free(copy);
+		return err;
+	}
+	free(w->path);
+	w->path = copy;
+	return 0;
 }

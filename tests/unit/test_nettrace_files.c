@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test.h"
@@ -161,6 +162,53 @@ static void test_excl(void)
 	ASSERT_TRUE(access(path_of(4), F_OK) != 0, "abort unlinks");
 }
 
+/* A file written under one name takes another (over an existing file) and
+ * goes on there: the end of the trace, and an abort, find it there. */
+static void test_rename(void)
+{
+	struct nt_trace_info info = { .freq = 1000000000ULL, .pointer_size = 8, .pid = 1 };
+	struct nt_writer *w;
+	struct counts c;
+	struct stat st;
+	mode_t old = umask(022);
+	uint32_t id;
+	FILE *f;
+
+	unlink(path_of(5));
+	f = fopen(path_of(6), "w");
+	if (f) {
+		fputs("keep\n", f);
+		fclose(f);
+	}
+	w = nt_writer__open(path_of(5), &info);
+	umask(old);
+	if (!ASSERT_OK_PTR(w, "open"))
+		return;
+	ASSERT_OK(stat(path_of(5), &st), "stat");
+	ASSERT_EQ(st.st_mode & 0777, 0600, "created 0600 under umask 022");
+	ASSERT_OK(nt_writer__define(w, &tick_desc, &id), "define");
+	write_ticks(w, id, 0, 100);
+	ASSERT_OK(nt_writer__rename(w, path_of(6)), "rename over a file");
+	ASSERT_STREQ(nt_writer__path(w), path_of(6), "the new path");
+	ASSERT_TRUE(access(path_of(5), F_OK) != 0, "the old name is gone");
+	write_ticks(w, id, 100, 200);
+	ASSERT_OK(nt_writer__close(w, NULL, 0), "close");
+	read_file(path_of(6), &c);
+	ASSERT_TRUE(c.complete, "complete under the new name");
+	ASSERT_EQ(c.ticks, 200, "every event, before and after");
+
+	w = nt_writer__open(path_of(5), &info);
+	if (!ASSERT_OK_PTR(w, "open again"))
+		return;
+	ASSERT_EQ(nt_writer__rename(w, "/nonexistent-dir/x"), -ENOENT, "a failed rename");
+	ASSERT_STREQ(nt_writer__path(w), path_of(5), "stays where it was");
+	ASSERT_OK(nt_writer__rename(w, path_of(7)), "rename");
+	nt_writer__abort(w);
+	ASSERT_TRUE(access(path_of(7), F_OK) != 0 && access(path_of(5), F_OK) != 0,
+		    "abort removes the file under its new name");
+	unlink(path_of(6));
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir))
@@ -168,6 +216,7 @@ int main(void)
 	RUN(test_series_v6);
 	RUN(test_series);
 	RUN(test_excl);	/* after test_series: its first file exists */
+	RUN(test_rename);
 	for (int i = 1; i <= 4; i++)
 		unlink(path_of(i));
 	rmdir(dir);

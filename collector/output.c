@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * output.c - the trace file -o names.  A plain run writes it under a
+ * temporary name beside it (PATH.PID.tmp, common/outfile.h) and renames it
+ * over PATH when the first event is written: a run that fails before it
+ * has anything to keep (no probes, no events) leaves what was at PATH as
+ * it was, and from the first event on the file is under its name, so a
+ * collector killed with -9 leaves its trace where it was asked for.
+ * Rotation and flight-recorder dumps write numbered files that did not
+ * exist (series.c).  Every file is created NT_FILE_MODE (0600).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "commands.h"
+#include "nettrace.h"
+#include "outfile.h"
+#include "collector.h"
+
+int open_output(struct collector *c, pid_t pid)
+{
+	struct nt_trace_info info = {
+		.freq = 1000000000ULL,
+		.pointer_size = 8,
+		.pid = pid,
+		.ncpu = sysconf(_SC_NPROCESSORS_ONLN) > 0 ? sysconf(_SC_NPROCESSORS_ONLN) : c->ncpu,
+		/* ExpectedCPUSamplingRate = the --cpu-sampling interval */
+		.sampling_interval_ns = env.sample_hz ? 1000000000U / env.sample_hz : 1000000,
+		.format = env.format,
+	};
+	char tmp[sizeof(c->rec.path) + 32];
+	struct stat st;
+	uint64_t sub_ms;
+	const char *path;
+
+	clock_gettime(CLOCK_REALTIME, &info.sync_utc);
+	info.sync_ts = now_ns();
+	/* the trace header keeps UTC in milliseconds (SYSTEMTIME): move the
+	 * sync point back to the millisecond, so absolute times stay exact */
+	sub_ms = info.sync_utc.tv_nsec % 1000000;
+	info.sync_utc.tv_nsec -= sub_ms;
+	info.sync_ts -= sub_ms;
+	if (!stat(env.output, &st) && S_ISDIR(st.st_mode)) {
+		pr_warn("cannot create output %s: %s\n", env.output, strerror(EISDIR));
+		return -EISDIR;
+	}
+	path = recorder__first_path(c);	/* NULL: flight recorder, no file until a dump */
+	if (c->rec.series && !path && !c->rec.fr)
+		return -EINVAL;
+	/* one file: under its temporary name until the first event */
+	c->w_tmp = path && !c->rec.series;
+	if (c->w_tmp && outfile_tmp_name(path, tmp, sizeof(tmp))) {
+		pr_warn("cannot create output %s: %s\n", path, strerror(ENAMETOOLONG));
+		return -ENAMETOOLONG;
+	}
+	c->w = nt_writer__open(c->w_tmp ? tmp : path, &info);
+	if (!c->w) {
+		int err = -errno;
+
+		pr_warn("cannot create output %s: %s\n", path ? path : env.output, strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* The file under its temporary name takes the name asked for. */
+int publish_output(struct collector *c)
+{
+	int err;
+
+	c->w_tmp = false;
+	err = nt_writer__rename(c->w, c->rec.path);
+	if (err)
+		pr_warn("cannot rename %s to %s: %s\n", nt_writer__path(c->w), c->rec.path,
+			strerror(-err));
+	return err;
+}
+
+/* The file after a failure: keep what was written, or remove an empty one. */
+void close_output(struct collector *c, int ret)
+{
+	if (!c->w)
+		return;
+	if (c->records) {
+		finish_file(c);
+		return;
+	}
+	if (ret == EXIT_OK)
+		pr_warn("no events written; not writing %s\n", c->rec.path);
+	nt_writer__abort(c->w);
+}
+
+/* The end of a run that traced: a file still under its temporary name (no
+ * event came) takes its name if the run succeeded, and is removed if not. */
+int finish_output(struct collector *c, int ret)
+{
+	if (c->w_tmp && ret != EXIT_OK && ret != EXIT_STREAM_CUT) {
+		nt_writer__abort(c->w);
+		c->w = NULL;
+		return 0;
+	}
+	if (c->w_tmp && publish_output(c)) {
+		nt_writer__abort(c->w);
+		c->w = NULL;
+		return -1;
+	}
+	return finish_file(c);
+}
