@@ -198,6 +198,9 @@ int stop_and_drain(struct collector *c);
 void pause_runtimes(struct collector *c);
 void resume_runtimes(struct collector *c);
 int finish_file(struct collector *c);
+/* The one line on a file the full file system cut short (nt_writer__finish
+ * kept what fit: *salv). */
+void print_salvage(const char *path, int err, const struct nt_salvage *salv);
 void collect_loss(struct collector *c, struct nt_loss_summary *loss);
 void collector__free(struct collector *c);
 

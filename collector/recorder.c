@@ -496,7 +496,7 @@ static int rotate(struct collector *c, uint64_t now)
 {
 	struct recorder *r = &c->rec;
 	struct nt_loss_summary tot, loss;
-	struct nt_salvage salv;
+	struct nt_salvage salv = { 0 };
 	char old[sizeof(r->path)];
 	int err;
 
@@ -513,6 +513,10 @@ static int rotate(struct collector *c, uint64_t now)
 		err = series__next_path(&r->files, r->path, sizeof(r->path));
 	if (!err)
 		err = nt_writer__next_file(c->w, r->path, &loss, c->last_ts, &salv);
+	if (err && salv.kept) {	/* the file system filled up ending it */
+		print_salvage(old, err, &salv);
+		return err;
+	}
 	if (err) {
 		pr_warn("--rotate: cannot go from %s to %s: %s\n", old, r->path, strerror(-err));
 		return err;

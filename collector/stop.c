@@ -313,6 +313,15 @@ static void file_loss(struct collector *c, struct nt_loss_summary *loss)
 	loss->other_drops -= b->other_drops;
 }
 
+void print_salvage(const char *path, int err, const struct nt_salvage *salv)
+{
+	pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
+		"fit%s\n", path, strerror(-err), (unsigned long long)salv->bytes,
+		(unsigned long long)salv->events,
+		salv->finalized ? "as a complete trace" : "cut at a block boundary",
+		(unsigned long long)salv->lost, salv->finalized ? " and are counted lost in it" : "");
+}
+
 /* The flight recorder's files were written by its dumps: only the summary. */
 static int finish_flight(struct collector *c)
 {
@@ -344,12 +353,7 @@ int finish_file(struct collector *c)
 		nt_writer__abort(c->w);
 	c->w = NULL;
 	if (err && salv.kept) {
-		pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
-			"fit%s\n", path, strerror(-err), (unsigned long long)salv.bytes,
-			(unsigned long long)salv.events,
-			salv.finalized ? "as a complete trace" : "cut at a block boundary",
-			(unsigned long long)salv.lost,
-			salv.finalized ? " and are counted lost in it" : "");
+		print_salvage(path, err, &salv);
 		return err;
 	}
 	if (err) {
