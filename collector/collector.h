@@ -87,6 +87,7 @@ struct env {
 	int nr_ep_extra;
 	uint64_t rotate_ns, rotate_bytes;	/* --rotate; 0 = not by that */
 	unsigned int keep;			/* --keep; 0 = every file */
+	unsigned int keep_dumps;		/* --keep-dumps; 0 = every dump */
 	uint64_t fr_ns, fr_bytes;		/* --flight-recorder window */
 	bool flight;				/* flight-recorder mode */
 	const char *dump_on[MAX_TRIGGERS], *stop_on[MAX_TRIGGERS], *filter[MAX_TRIGGERS];

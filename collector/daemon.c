@@ -68,7 +68,7 @@ static const struct known_opt {
 	{ "clickhouse", ARG_REQUIRED }, { "host", ARG_REQUIRED }, { "service", ARG_REQUIRED },
 	{ "export-interval", ARG_REQUIRED }, { "spool", ARG_REQUIRED },
 	{ "spool-max", ARG_REQUIRED }, { "rotate", ARG_REQUIRED }, { "keep", ARG_REQUIRED },
-	{ "flight-recorder", ARG_REQUIRED }, { "dump-on", ARG_REQUIRED },
+	{ "keep-dumps", ARG_REQUIRED }, { "flight-recorder", ARG_REQUIRED }, { "dump-on", ARG_REQUIRED },
 	{ "stop-on", ARG_REQUIRED }, { "filter", ARG_REQUIRED }, { "list", ARG_NONE },
 	{ "no-symbols", ARG_NONE }, { "quiet", ARG_NONE }, { "verbose", ARG_NONE },
 	{ "config", ARG_REQUIRED },

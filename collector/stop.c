@@ -236,7 +236,11 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
 			c->table->events[idx[i]].symbol,
 			(unsigned long long)c->ev_counts[idx[i]]);
-	if (c->rec.fr)
+	if (c->rec.fr && c->rec.dumps_failed)	/* an event in several dumps counts once */
+		pr_warn("%llu events (%.1f s) into flight-recorder dumps: %llu written, %llu "
+			"failed (exit status 1)\n", (unsigned long long)c->records, secs,
+			(unsigned long long)c->rec.dumps, (unsigned long long)c->rec.dumps_failed);
+	else if (c->rec.fr)
 		pr_warn("%llu events (%.1f s) written into %llu flight-recorder dumps\n",
 			(unsigned long long)c->records, secs, (unsigned long long)c->rec.dumps);
 	else
