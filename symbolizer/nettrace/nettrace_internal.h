@@ -563,6 +563,10 @@ int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_
 void wr_block_header(uint8_t hdr[NT_BLOCK_HEADER_SIZE], const struct nt_block *blk);
 /* Empty a written Metadata/Event block and its header-compression state. */
 void wr_block_reset(struct nt_block *blk);
+/* writer_salvage.c: threads with an event on disk (NT_THR_ON_DISK) */
+int wr_queue_first(struct nt_writer *w, struct nt_map_ent *thr);
+void wr_mark_on_disk(struct nt_writer *w);
+int wr_move_unseen_losses(struct nt_writer *w);
 /* SYSTEMTIME (8 uint16, day of week included) of a wall-clock time */
 void wr_put_systemtime(struct nt_buf *b, const struct timespec *t);
 

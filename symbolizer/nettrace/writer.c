@@ -212,40 +212,6 @@ void wr_block_reset(struct nt_block *blk)
 	blk->max_ts = 0;
 }
 
-/* The threads whose first event was pending are in the file now. */
-static void mark_on_disk(struct nt_writer *w)
-{
-	size_t i;
-
-	for (i = 0; i < w->n_first_pending; i++) {
-		struct nt_map_ent *t = nt_map__find(&w->threads, w->first_pending[i]);
-
-		if (t)
-			t->val = (t->val & ~NT_THR_QUEUED) | NT_THR_ON_DISK;
-	}
-	w->n_first_pending = 0;
-}
-
-/* thr's first event of the file is about to be appended: remember it until
- * the blocks are written.  0 or -ENOMEM. */
-static int queue_first(struct nt_writer *w, struct nt_map_ent *thr)
-{
-	if (thr->val & (NT_THR_ON_DISK | NT_THR_QUEUED))
-		return 0;
-	if (w->n_first_pending == w->cap_first_pending) {
-		size_t cap = w->cap_first_pending ? 2 * w->cap_first_pending : 64;
-		uint64_t *p = realloc(w->first_pending, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		w->first_pending = p;
-		w->cap_first_pending = cap;
-	}
-	w->first_pending[w->n_first_pending++] = thr->key;
-	thr->val |= NT_THR_QUEUED;
-	return 0;
-}
-
 /* Write every pending block: Metadata -> Stack -> Event. */
 int wr_flush_blocks(struct nt_writer *w)
 {
@@ -278,7 +244,7 @@ int wr_flush_blocks(struct nt_writer *w)
 	err = w->out.len ? out_commit(w) : 0;
 	if (!err) {
 		w->good_events = w->n_events;	/* no event is pending any more */
-		mark_on_disk(w);
+		wr_mark_on_disk(w);
 	}
 	return err;
 }
@@ -734,7 +700,7 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 			return err;
 		w->thr_last = thr;
 	}
-	err = queue_first(w, thr);
+	err = wr_queue_first(w, thr);
 	if (err)
 		return err;
 	if (sorted || !w->ev.count)
@@ -896,51 +862,11 @@ static void writer_free(struct nt_writer *w)
 }
 
 /*
- * After a cut: the threads none of whose events are in the kept part.  A
- * reader that meets a thread first in a sequence point takes its number as
- * where it starts (TraceEvent does): their events would not count as lost.
- * So they leave the sequence point, and their events are noted lost on
- * capture thread 0 instead (an EventsLost marker event, then the gap the
- * sequence point shows), where every reader counts them.  The marker's
- * definition may have been cut too: it is defined again.
- */
-static int move_unseen_losses(struct nt_writer *w)
-{
-	uint64_t unseen = 0;
-	size_t i;
-	int err = 0;
-
-	w->n_first_pending = 0;
-	w->n_active = 0;
-	for (i = 0; i < w->threads.cap; i++) {
-		struct nt_map_ent *t = &w->threads.ents[i];
-
-		if (!t->used)
-			continue;
-		if (!(t->val & NT_THR_ON_DISK)) {
-			unseen += (uint32_t)t->val;
-			t->val = 0;
-		}
-		w->n_active += !!(t->val & NT_THR_ACTIVE);
-	}
-	w->thr_last = NULL;
-	if (unseen)
-		w->lost_meta_id = 0;
-	while (!err && unseen) {
-		uint32_t n = unseen > UINT32_MAX ? UINT32_MAX : (uint32_t)unseen;
-
-		err = nt_writer__note_lost_pid(w, 0, 0, n);
-		unseen -= n;
-	}
-	return err;
-}
-
-/*
  * The file system is full: cut the file back to its last whole write, drop
  * what is pending, and end the stream with an SPBlock (every capture
  * thread's last sequence number: readers count the events that are not in
  * the file as lost; those of threads with no event left in the file on
- * thread 0, move_unseen_losses) and the end-of-stream byte.  If those bytes
+ * thread 0, wr_move_unseen_losses) and the end-of-stream byte.  If those bytes
  * do not fit either, cut back again: the file then ends at a block
  * boundary, readable up to there, and readers report it as truncated.
  * Returns 0 (the file is kept, *out says how) or -errno (it could not even
@@ -960,12 +886,12 @@ static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 	w->offset = cut;
 	w->err = 0;
 	w->out.len = 0;
-	wr_block_reset(&w->meta);	/* the marker of move_unseen_losses may follow */
+	wr_block_reset(&w->meta);	/* the marker of wr_move_unseen_losses may follow */
 	wr_block_reset(&w->ev);
 	w->stacks.len = w->stacks_count = 0;
 	err = w->v6 ? wr_v6_drop_pending(w) : 0;
 	if (!err)
-		err = move_unseen_losses(w);
+		err = wr_move_unseen_losses(w);
 	if (!err)
 		err = wr_write_sequence_point(w, ts);
 	if (!err)
