@@ -114,12 +114,14 @@ static const char doc_head[] =
 
 static const char doc_tail[] =
 "\n"
-"ALWAYS ON: --flight-recorder 30s keeps the last 30 s in memory; kill -USR1,\n"
-"--dump-on PRED and the end write it to FILE's name with .1, .2, ... (so do\n"
-"--rotate 10m|1GB --keep N).  PRED: EVENT, EVENT:FIELD OP VALUE (OP == != <\n"
-"<= > >=, e.g. GCEnd_V1:Depth>=2) or GCPause>50ms; --stop-on PRED ends the\n"
-"trace there, --filter PRED drops non-matching events (in the kernel when\n"
-"it can).  --all traces every runtime of the host into one V6 file.\n"
+"ALWAYS ON: --flight-recorder 30s keeps the last 30 s in memory; kill -USR1\n"
+"and --dump-on PRED write it to FILE's name with .dump-1, .dump-2, ...\n"
+"(--keep-dumps N), the end with .1, .2, ... (so does --rotate 10m|1GB,\n"
+"--keep N).  A dump that cannot be written is removed; the run exits 1.\n"
+"PRED: EVENT, EVENT:FIELD OP VALUE (OP == != < <= > >=, e.g.\n"
+"GCEnd_V1:Depth>=2) or GCPause>50ms; --stop-on PRED ends the trace there,\n"
+"--filter PRED drops non-matching events (in the kernel when it can).\n"
+"--all traces every runtime of the host into one V6 file.\n"
 "EXIT STATUS: 0 ok, 1 runtime failure, 2 no such process, 3 no (matching)\n"
 "runtime probes and no .NET diagnostics socket in the target, 4 missing\n"
 "privileges, 5 kernel lacks BTF or BPF ring buffers, 6 cannot create the\n"
@@ -145,6 +147,7 @@ enum {
 	OPT_MANIFEST,
 	OPT_ROTATE,
 	OPT_KEEP,
+	OPT_KEEP_DUMPS,
 	OPT_FLIGHT,
 	OPT_DUMP_ON,
 	OPT_STOP_ON,
@@ -221,7 +224,9 @@ static const struct argp_option opts[] = {
 	{ "rotate", OPT_ROTATE, "LIMIT", 0,
 	  "Start a new file every LIMIT: a time (10m, 30s) or a size (1GB, 256MB); "
 	  "files are -o's name with .1, .2, ... before the extension (repeatable: both)", 0 },
-	{ "keep", OPT_KEEP, "N", 0, "With --rotate or dumps: keep only the newest N files", 0 },
+	{ "keep", OPT_KEEP, "N", 0, "With --rotate: keep only the newest N files", 0 },
+	{ "keep-dumps", OPT_KEEP_DUMPS, "N", 0,
+	  "Keep only the newest N SIGUSR1/--dump-on dumps (FILE.dump-1, ...; default: all)", 0 },
 	{ "flight-recorder", OPT_FLIGHT, "WINDOW", 0,
 	  "Keep only the last WINDOW (30s, or a size: 256MB; both: 30s,256MB) in memory; "
 	  "kill -USR1, --dump-on and exit write it to a numbered file", 0 },
@@ -300,10 +305,11 @@ static void parse_series_opt(int key, char *arg, struct argp_state *state)
 	uint64_t val;
 	int kind;
 
-	if (key == OPT_KEEP) {
+	if (key == OPT_KEEP || key == OPT_KEEP_DUMPS) {
 		if (parse_ulong(arg, 1, 1000000, &v))
-			argp_error(state, "invalid --keep '%s' (a number of files, 1 or more)", arg);
-		env.keep = v;
+			argp_error(state, "invalid %s '%s' (a number of files, 1 or more)",
+				   key == OPT_KEEP ? "--keep" : "--keep-dumps", arg);
+		*(key == OPT_KEEP ? &env.keep : &env.keep_dumps) = v;
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%s", arg);
@@ -402,6 +408,7 @@ static error_t parse_always_on(int key, char *arg, struct argp_state *state)
 	case OPT_ROTATE:
 	case OPT_FLIGHT:
 	case OPT_KEEP:
+	case OPT_KEEP_DUMPS:
 		parse_series_opt(key, arg, state);
 		break;
 	case OPT_DUMP_ON:

@@ -349,7 +349,8 @@ int attach_pid(struct collector *c, pid_t pid, bool initial)
 static int account(struct collector *c, const struct ce_header *h, int ret)
 {
 	if (ret < 0) {
-		pr_warn("cannot write to %s: %s\n", c->rec.path, strerror(-ret));
+		if (!c->rec.fr)	/* a flight-recorder dump says it */
+			pr_warn("cannot write to %s: %s\n", c->rec.path, strerror(-ret));
 		return ret;
 	}
 	if (ret > 0 && c->w_tmp) {	/* the first event: the file takes its name */
@@ -359,7 +360,7 @@ static int account(struct collector *c, const struct ce_header *h, int ret)
 			return err;
 	}
 	if (ret > 0) {
-		c->records++;
+		c->records += !c->rec.again;	/* a record dumped before counts once */
 		c->rec.file_records++;
 		if (!c->first_ts)
 			c->first_ts = h->timestamp;
@@ -447,7 +448,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		err = nt_writer__write_event(c->w, &ne);
 	if (err)
 		return err;
-	c->ev_counts[idx]++;
+	c->ev_counts[idx] += !c->rec.again;
 	if ((pid_t)e->hdr.pid != c->last_event_pid)
 		note_runtime_event(c, e->hdr.pid);
 	return 1;
@@ -473,7 +474,7 @@ static int ke_stack(void *ctx, pid_t pid, uint64_t tid, uint64_t ts, const uint6
 /* Kernel events: a record of bpf/kernel_events.bpf.c */
 static int emit_kernel(struct collector *c, const void *data, size_t len)
 {
-	struct ke_sink sink = { .w = c->w };
+	struct ke_sink sink = { .w = c->w, .again = c->rec.again };
 
 	if (!c->ke) {
 		c->bad_records++;

@@ -87,6 +87,7 @@ struct env {
 	int nr_ep_extra;
 	uint64_t rotate_ns, rotate_bytes;	/* --rotate; 0 = not by that */
 	unsigned int keep;			/* --keep; 0 = every file */
+	unsigned int keep_dumps;		/* --keep-dumps; 0 = every dump */
 	uint64_t fr_ns, fr_bytes;		/* --flight-recorder window */
 	bool flight;				/* flight-recorder mode */
 	const char *dump_on[MAX_TRIGGERS], *stop_on[MAX_TRIGGERS], *filter[MAX_TRIGGERS];
@@ -212,6 +213,9 @@ void resume_runtimes(struct collector *c);
 void warn_silent_runtimes(struct collector *c);
 void close_fds_parallel(int *fds, size_t n);
 int finish_file(struct collector *c);
+/* The one line on a file the full file system cut short (nt_writer__finish
+ * kept what fit: *salv). */
+void print_salvage(const char *path, int err, const struct nt_salvage *salv);
 void collect_loss(struct collector *c, struct nt_loss_summary *loss);
 void collector__free(struct collector *c);
 

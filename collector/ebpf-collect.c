@@ -856,6 +856,8 @@ static int trace(struct collector *c)
 	ret = err ? (c->ept.fail ? c->ept.fail : EXIT_FAIL) : c->ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_output(c, ret))
 		ret = EXIT_FAIL;
+	if (ret == EXIT_OK && recorder__failed(c))
+		ret = EXIT_FAIL;	/* a flight-recorder dump was not written */
 	return ret;
 }
 

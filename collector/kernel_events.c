@@ -95,6 +95,7 @@ struct kernel_events {
 	uint32_t meta[NR_KINDS];
 	uint64_t written[NR_KINDS];
 	uint64_t managed_samples, bad_records, offcpu_ns, offcpu_with_stack;
+	bool wrote;			/* the record being emitted was written */
 	uint64_t cut_frames, cut_stacks;	/* user frames outside the process's code */
 	struct pending_stack *pend;	/* open addressing by tid */
 	size_t pend_cap, pend_n;
@@ -590,7 +591,7 @@ static uint32_t cut_user_stack(struct kernel_events *ke, const struct ke_sink *s
 	for (i = 0; i < ud; i++)
 		if (!symbolizer__is_code(sym, h->pid, i ? user[i] - 1 : user[i], h->timestamp))
 			break;
-	if (i < ud) {
+	if (i < ud && !sink->again) {
 		ke->cut_frames += ud - i;
 		ke->cut_stacks++;
 	}
@@ -657,6 +658,8 @@ static int write_ev(struct kernel_events *ke, const struct ke_sink *sink, enum k
 	ne.metadata_id = ke->meta[kind];
 	err = nt_writer__write_event(sink->w, &ne);
 	if (!err)
+		ke->wrote = true;
+	if (!err && !sink->again)
 		ke->written[kind]++;
 	return err;
 }
@@ -686,7 +689,7 @@ static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size
 		return err;
 	/* EventPipe: 2 = Managed (leaf user frame in JIT code), 1 = External */
 	put_i32(&p, kind == SYM_KIND_JIT ? 2 : 1);
-	ke->managed_samples += kind == SYM_KIND_JIT;
+	ke->managed_samples += kind == SYM_KIND_JIT && !sink->again;
 	return write_ev(ke, sink, KIND_SAMPLE, &e->hdr, e->cpu, &p, frames, depth);
 }
 
@@ -798,7 +801,7 @@ static int emit_offcpu(struct kernel_events *ke, const struct ke_offcpu *e,
 	put_u32(&p, e->waker_tid);
 	put_bool(&p, ps != NULL);
 	err = write_ev(ke, sink, KIND_OFFCPU, &e->hdr, e->cpu, &p, ke->frame_buf, depth);
-	if (!err) {
+	if (!err && !sink->again) {
 		ke->offcpu_ns += e->duration_ns;
 		ke->offcpu_with_stack += ps != NULL;
 	}
@@ -884,9 +887,9 @@ int kernel_events__emit(struct kernel_events *ke, const void *rec, size_t len,
 			const struct ke_sink *sink)
 {
 	const struct ce_header *h = rec;
-	uint64_t before = kernel_events__written(ke);
 	int err;
 
+	ke->wrote = false;
 	if (len < sizeof(*h) || h->size != len)
 		goto bad;
 #define FIXED(t) if (len != sizeof(t)) goto bad
@@ -934,8 +937,8 @@ int kernel_events__emit(struct kernel_events *ke, const void *rec, size_t len,
 		goto bad;
 	if (err < 0)
 		return err;
-	return kernel_events__written(ke) > before;	/* some records are filtered */
+	return ke->wrote;	/* some records are filtered */
 bad:
-	ke->bad_records++;
+	ke->bad_records += !sink->again;
 	return 0;
 }

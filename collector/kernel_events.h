@@ -27,6 +27,7 @@
 #ifndef EBPF_COLLECT_KERNEL_EVENTS_H
 #define EBPF_COLLECT_KERNEL_EVENTS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -72,6 +73,9 @@ struct ke_sink {
 	ke_stack_fn stack_cb;
 	void *stack_ctx;
 	struct sym_rundown *rundown;
+	/* the record was written before (a flight-recorder dump overlapping an
+	 * earlier one): write it again, leave the counters as they are */
+	bool again;
 };
 
 struct kernel_events;

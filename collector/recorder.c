@@ -91,7 +91,9 @@ int recorder__init(struct collector *c)
 	if (ret)
 		return ret;
 	r->series = env.flight || env.rotate_ns || env.rotate_bytes;
-	if (r->series && series__init(&r->files, env.output, env.keep))
+	if (r->series && series__init(&r->files, env.output, env.keep, NULL))
+		goto nomem;
+	if (env.flight && series__init(&r->incidents, env.output, env.keep_dumps, "dump-"))
 		goto nomem;
 	if (env.flight) {
 		uint64_t keep_ns = env.fr_ns > env.rotate_ns ? env.fr_ns : env.rotate_ns;
@@ -118,6 +120,8 @@ void recorder__free(struct collector *c)
 		trigger__free(&r->stop_on[i]);
 	for (i = 0; i < r->nr_filter; i++)
 		trigger__free(&r->filter[i]);
+	if (r->fr)
+		series__free(&r->incidents);
 	flight__free(r->fr);
 	r->fr = NULL;
 	if (r->series)
@@ -204,7 +208,7 @@ static bool filtered_out(struct recorder *r, uint32_t idx, const struct ce_heade
 	return false;
 }
 
-static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why);
+static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why, bool incident);
 
 static uint64_t trigger_hold(void)
 {
@@ -331,7 +335,8 @@ int route_record(void *ctx, const void *rec, size_t len)
 	if (!dump_now)
 		return 0;
 	r->last_trigger_dump = h->timestamp;
-	return dump(c, h->timestamp > env.fr_ns ? h->timestamp - env.fr_ns : 0, h->timestamp, why);
+	return dump(c, h->timestamp > env.fr_ns ? h->timestamp - env.fr_ns : 0, h->timestamp, why,
+		    true);
 }
 
 int recorder__note_lost(struct collector *c, uint32_t n)
@@ -450,44 +455,82 @@ void recorder__file_done(struct collector *c, const char *path)
 
 static int replay_one(void *ctx, const void *rec, size_t len)
 {
-	return emit_record(ctx, rec, len);
+	struct collector *c = ctx;
+	struct recorder *r = &c->rec;
+	uint64_t ts = ((const struct ce_header *)rec)->timestamp;
+
+	if (!r->file_first)
+		r->file_first = ts;
+	r->again = ts <= r->again_to;	/* the summary counts it once */
+	if (ts > r->counted_to)
+		r->counted_to = ts;
+	return emit_record(c, rec, len);
 }
 
-/* Write the window's records with from <= ts <= to into the next file. */
-static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why)
+/* A dump that could not be written: the file it began goes (it would be a
+ * part of a window; one not created is not ours to remove), the run goes on
+ * and exits 1.  -ENOMEM stops it at once. */
+static int dump_failed(struct collector *c, int err, bool created)
 {
 	struct recorder *r = &c->rec;
+
+	r->dumps_failed++;
+	if (!created)
+		pr_warn("flight recorder: cannot create %s: %s; no dump\n", r->path,
+			strerror(-err));
+	else if (unlink(r->path) && errno != ENOENT)
+		pr_warn("flight recorder: cannot write %s: %s; cannot remove it either: %s\n",
+			r->path, strerror(-err), strerror(errno));
+	else
+		pr_warn("flight recorder: cannot write %s: %s; no dump, the file removed\n",
+			r->path, strerror(-err));
+	return err == -ENOMEM ? err : 0;
+}
+
+/*
+ * Write the window's records with from <= ts <= to into the next file: of
+ * the rotated series (rotation, the exit dump), or, an incident (SIGUSR1,
+ * --dump-on), of the dumps' own series with its own --keep-dumps budget.
+ */
+static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why, bool incident)
+{
+	struct recorder *r = &c->rec;
+	struct series *ser = incident ? &r->incidents : &r->files;
 	struct nt_loss_summary loss = { 0 };
-	struct nt_salvage salv;
 	uint64_t last = to < r->last_pushed ? to : r->last_pushed;
 	int err, err2;
 
-	err = series__next_path(&r->files, r->path, sizeof(r->path));
-	if (!err)
-		err = nt_writer__next_file(c->w, r->path, NULL, 0, NULL);
+	err = series__next_path(ser, r->path, sizeof(r->path));
 	if (err) {
-		pr_warn("flight recorder: cannot create %s: %s; no dump\n", r->path, strerror(-err));
-		return err == -ENOMEM ? err : 0;
+		r->dumps_failed++;
+		pr_warn("flight recorder: cannot name a dump of %s: %s; no dump\n", env.output,
+			strerror(-err));
+		return 0;
 	}
+	err = nt_writer__next_file(c->w, r->path, NULL, 0, NULL);
+	if (err)
+		return dump_failed(c, err, false);
 	if (c->sym)
 		symbolize__new_file(c->sym);
-	r->file_records = r->file_lost = 0;
+	r->file_records = r->file_lost = r->file_first = 0;
+	r->again_to = r->counted_to;
 	err = flight__replay(r->fr, from, to, replay_one, c);
+	r->again = false;
 	if (!err && c->sym)
 		err = symbolize__finish(c->sym, last + 1);
 	loss.events_written = r->file_records;
 	loss.other_drops = r->file_lost;
-	err2 = nt_writer__next_file(c->w, NULL, err ? NULL : &loss, last, &salv);
-	if (err || err2) {
-		pr_warn("flight recorder: cannot write %s: %s\n", r->path, strerror(-(err ? err : err2)));
-		return nt_writer__is_space_error(err ? err : err2) ? 0 : (err ? err : err2);
-	}
-	series__done(&r->files, r->path);
+	/* no salvage: a dump is whole or not at all */
+	err2 = nt_writer__next_file(c->w, NULL, err ? NULL : &loss, last, NULL);
+	if (err || err2)
+		return dump_failed(c, err ? err : err2, true);
+	series__done(ser, r->path);
 	r->dumps++;
 	pr_info("flight recorder (%s): wrote %s: %llu events, %llu lost, the %.3f s up to "
 		"%llu; complete %.0f ms after it\n", why, r->path,
 		(unsigned long long)r->file_records, (unsigned long long)r->file_lost,
-		(to - from) / 1e9, (unsigned long long)to, (now_ns() - to) / 1e6);
+		r->file_first && r->file_first < to ? (to - r->file_first) / 1e9 : 0.0,
+		(unsigned long long)to, (now_ns() - to) / 1e6);
 	return 0;
 }
 
@@ -496,7 +539,7 @@ static int rotate(struct collector *c, uint64_t now)
 {
 	struct recorder *r = &c->rec;
 	struct nt_loss_summary tot, loss;
-	struct nt_salvage salv;
+	struct nt_salvage salv = { 0 };
 	char old[sizeof(r->path)];
 	int err;
 
@@ -513,6 +556,10 @@ static int rotate(struct collector *c, uint64_t now)
 		err = series__next_path(&r->files, r->path, sizeof(r->path));
 	if (!err)
 		err = nt_writer__next_file(c->w, r->path, &loss, c->last_ts, &salv);
+	if (err && salv.kept) {	/* the file system filled up ending it */
+		print_salvage(old, err, &salv);
+		return err;
+	}
 	if (err) {
 		pr_warn("--rotate: cannot go from %s to %s: %s\n", old, r->path, strerror(-err));
 		return err;
@@ -545,7 +592,7 @@ int recorder__tick(struct collector *c, uint64_t now, uint64_t watermark)
 			uint64_t from = r->rot_end ? r->rot_end + 1 : 0;
 
 			r->rot_end = watermark;
-			return dump(c, from, watermark, "rotate");
+			return dump(c, from, watermark, "rotate", false);
 		}
 	}
 	if (r->fr) {
@@ -556,7 +603,7 @@ int recorder__tick(struct collector *c, uint64_t now, uint64_t watermark)
 		dump_requested = 0;
 		now = usr1_ts;
 		usr1_ts = 0;
-		return dump(c, now > env.fr_ns ? now - env.fr_ns : 0, now, "SIGUSR1");
+		return dump(c, now > env.fr_ns ? now - env.fr_ns : 0, now, "SIGUSR1", true);
 	}
 	if (!r->series || !nt_writer__has_file(c->w))
 		return 0;
@@ -584,8 +631,9 @@ int recorder__finish(struct collector *c)
 	if (!r->seen)
 		return 0;
 	if (env.rotate_ns)	/* the rest after the last rotated file */
-		return to > r->rot_end ? dump(c, r->rot_end ? r->rot_end + 1 : 0, to, "rotate") : 0;
-	return dump(c, to > env.fr_ns ? to - env.fr_ns : 0, to, "exit");
+		return to > r->rot_end ? dump(c, r->rot_end ? r->rot_end + 1 : 0, to, "rotate",
+					      false) : 0;
+	return dump(c, to > env.fr_ns ? to - env.fr_ns : 0, to, "exit", false);
 }
 
 void recorder__print_summary(const struct collector *c)
@@ -602,8 +650,14 @@ void recorder__print_summary(const struct collector *c)
 	if (!r->fr)
 		return;
 	flight__stats(r->fr, &st);
-	pr_warn("flight recorder: %llu records seen, %llu dumps; window now %llu records, "
-		"%.1f MB%s\n", (unsigned long long)r->seen, (unsigned long long)r->dumps,
+	pr_warn("flight recorder: %llu records seen, %llu dumps (%llu failed); window now %llu "
+		"records, %.1f MB%s\n", (unsigned long long)r->seen, (unsigned long long)r->dumps,
+		(unsigned long long)r->dumps_failed,
 		(unsigned long long)st.records, st.bytes / 1048576.0,
 		st.evicted_early ? " (the size bound shortened the window)" : "");
+}
+
+bool recorder__failed(const struct collector *c)
+{
+	return c->rec.dumps_failed > 0;
 }

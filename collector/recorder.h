@@ -25,7 +25,8 @@ struct flight;
 
 struct recorder {
 	bool series;			/* numbered files: --rotate or flight recorder */
-	struct series files;
+	struct series files;		/* rotated files, the exit dump */
+	struct series incidents;	/* SIGUSR1, --dump-on: STEM.dump-N (flight recorder) */
 	struct flight *fr;		/* NULL unless --flight-recorder / --dump-on */
 	struct trigger dump_on[8], stop_on[8], filter[8];
 	int nr_dump_on, nr_stop_on, nr_filter;
@@ -36,10 +37,15 @@ struct recorder {
 	uint64_t file_start;		/* CLOCK_MONOTONIC when this file began */
 	uint64_t file_records;		/* events in this file */
 	uint64_t file_lost;		/* losses replayed into this dump */
+	uint64_t file_first;		/* timestamp of this dump's first record (0: none) */
+	bool again;			/* the record being replayed went into an earlier dump */
+	uint64_t counted_to;		/* newest record written into a dump so far */
+	uint64_t again_to;		/* counted_to when this dump began */
 	struct nt_loss_summary base;	/* totals when this file began (--rotate) */
 	uint64_t filtered;		/* events --filter dropped in user space */
 	uint64_t seen;			/* records into the window */
 	uint64_t dumps;
+	uint64_t dumps_failed;		/* not written (the file removed): exit status 1 */
 	uint64_t rot_end;		/* flight recorder + --rotate: last file's end */
 	char path[4096];		/* the current file */
 };
@@ -92,5 +98,8 @@ int recorder__finish(struct collector *c);
 void recorder__file_done(struct collector *c, const char *path);
 
 void recorder__print_summary(const struct collector *c);
+
+/* A flight-recorder dump failed during the run (the run exits 1). */
+bool recorder__failed(const struct collector *c);
 
 #endif

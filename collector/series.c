@@ -15,7 +15,7 @@
 #endif
 #include "log.h"
 
-int series__init(struct series *s, const char *output, unsigned int keep)
+int series__init(struct series *s, const char *output, unsigned int keep, const char *tag)
 {
 	const char *slash = strrchr(output, '/');
 	const char *dot = strrchr(output, '.');
@@ -27,6 +27,7 @@ int series__init(struct series *s, const char *output, unsigned int keep)
 	s->ext = strdup(*dot ? dot : ".nettrace");
 	s->next_no = 1;
 	s->keep = keep;
+	s->tag = tag ? tag : "";
 	if (!s->stem || !s->ext) {
 		series__free(s);
 		return -ENOMEM;
@@ -49,7 +50,7 @@ void series__free(struct series *s)
 int series__next_path(struct series *s, char *buf, size_t len)
 {
 	for (;; s->next_no++) {
-		int n = snprintf(buf, len, "%s.%u%s", s->stem, s->next_no, s->ext);
+		int n = snprintf(buf, len, "%s.%s%u%s", s->stem, s->tag, s->next_no, s->ext);
 
 		if (n < 0 || (size_t)n >= len)
 			return -ENAMETOOLONG;

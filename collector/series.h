@@ -5,7 +5,9 @@
  * (SIGUSR1, --dump-on, exit).  -o STEM.nettrace names them STEM.1.nettrace,
  * STEM.2.nettrace, ... (a number already taken is skipped, so a second run
  * in the same place adds to the series); --keep N removes this run's
- * oldest files beyond N.
+ * oldest files beyond N.  A series with a tag ("dump-": the incident dumps
+ * of SIGUSR1 and --dump-on) is named STEM.dump-1.nettrace, ... and has a
+ * budget of its own (--keep-dumps).
  */
 #ifndef EBPF_COLLECT_SERIES_H
 #define EBPF_COLLECT_SERIES_H
@@ -15,6 +17,7 @@
 
 struct series {
 	char *stem, *ext;	/* "dir/trace", ".nettrace" */
+	const char *tag;	/* "" or "dump-": before the number */
 	unsigned int next_no;	/* the next number to try */
 	unsigned int keep;	/* 0: keep every file */
 	char **paths;		/* this run's files, oldest first (kept ones) */
@@ -23,8 +26,8 @@ struct series {
 	uint64_t removed;	/* by --keep */
 };
 
-/* 0 or -ENOMEM. */
-int series__init(struct series *s, const char *output, unsigned int keep);
+/* tag: NULL, or a word the numbers follow ("dump-").  0 or -ENOMEM. */
+int series__init(struct series *s, const char *output, unsigned int keep, const char *tag);
 void series__free(struct series *s);
 
 /* The next free name (not existing yet), into buf. */

@@ -286,7 +286,11 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
 			c->table->events[idx[i]].symbol,
 			(unsigned long long)c->ev_counts[idx[i]]);
-	if (c->rec.fr)
+	if (c->rec.fr && c->rec.dumps_failed)	/* an event in several dumps counts once */
+		pr_warn("%llu events (%.1f s) into flight-recorder dumps: %llu written, %llu "
+			"failed (exit status 1)\n", (unsigned long long)c->records, secs,
+			(unsigned long long)c->rec.dumps, (unsigned long long)c->rec.dumps_failed);
+	else if (c->rec.fr)
 		pr_warn("%llu events (%.1f s) written into %llu flight-recorder dumps\n",
 			(unsigned long long)c->records, secs, (unsigned long long)c->rec.dumps);
 	else
@@ -363,6 +367,15 @@ static void file_loss(struct collector *c, struct nt_loss_summary *loss)
 	loss->other_drops -= b->other_drops;
 }
 
+void print_salvage(const char *path, int err, const struct nt_salvage *salv)
+{
+	pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
+		"fit%s\n", path, strerror(-err), (unsigned long long)salv->bytes,
+		(unsigned long long)salv->events,
+		salv->finalized ? "as a complete trace" : "cut at a block boundary",
+		(unsigned long long)salv->lost, salv->finalized ? " and are counted lost in it" : "");
+}
+
 /* The flight recorder's files were written by its dumps: only the summary. */
 static int finish_flight(struct collector *c)
 {
@@ -394,12 +407,7 @@ int finish_file(struct collector *c)
 		nt_writer__abort(c->w);
 	c->w = NULL;
 	if (err && salv.kept) {
-		pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
-			"fit%s\n", path, strerror(-err), (unsigned long long)salv.bytes,
-			(unsigned long long)salv.events,
-			salv.finalized ? "as a complete trace" : "cut at a block boundary",
-			(unsigned long long)salv.lost,
-			salv.finalized ? " and are counted lost in it" : "");
+		print_salvage(path, err, &salv);
 		return err;
 	}
 	if (err) {

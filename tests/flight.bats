@@ -21,6 +21,7 @@ setup() {
 
 teardown() {
 	kill_bg
+	[[ -z ${SMALL_FS:-} ]] || umount "$SMALL_FS" 2>/dev/null || true
 }
 
 
@@ -110,6 +111,12 @@ sys.exit(1 if bad else 0)
 PY
 }
 
+# samples_in TRACE: its CPU samples (SampleProfiler ThreadSample events)
+samples_in() {
+	"$EBPF_COLLECT" dump --json "$1" | tail -1 | python3 -c 'import json, sys
+print(json.load(sys.stdin)["by_event"].get("Microsoft-DotNETCore-SampleProfiler/ThreadSample", 0))'
+}
+
 # the "up to TS" of the N-th "flight recorder (...): wrote" line of FILE
 dump_end() {
 	grep "flight recorder (.*): wrote" "$1" | sed -n "${2}p" | sed 's/.* up to \([0-9]*\);.*/\1/'
@@ -138,10 +145,12 @@ dump_end() {
 	wait_for_grep "tracing .* probes" "$T/c.out.err" || flunk "$(cat "$T/c.out.err")"
 	sleep 3.5
 	kill -USR1 "$col"
-	wait_for_grep "(SIGUSR1): wrote" "$T/c.out.err" || flunk "no dump: $(cat "$T/c.out.err")"
+	wait_for_grep "(SIGUSR1): wrote $T/fr.dump-1.nettrace" "$T/c.out.err" ||
+		flunk "no dump: $(cat "$T/c.out.err")"
 	sleep 1.5
 	kill -USR1 "$col"
-	wait_for_grep "(SIGUSR1): wrote $T/fr.2" "$T/c.out.err" || flunk "no 2nd dump: $(cat "$T/c.out.err")"
+	wait_for_grep "(SIGUSR1): wrote $T/fr.dump-2.nettrace" "$T/c.out.err" ||
+		flunk "no 2nd dump: $(cat "$T/c.out.err")"
 	kill -INT "$col"
 	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
 	kill -INT "$rt"
@@ -150,13 +159,13 @@ dump_end() {
 	end1=$(dump_end "$T/c.out.err" 1)
 	end2=$(dump_end "$T/c.out.err" 2)
 	((end2 - end1 > 1000000000)) || flunk "second window ends only $(((end2 - end1) / 1000000)) ms later"
-	run window_check "$T/fr.1.nettrace" "$T/s.json" $((end1 - 2000000000)) "$end1"
+	run window_check "$T/fr.dump-1.nettrace" "$T/s.json" $((end1 - 2000000000)) "$end1"
 	echo "$output"
 	assert_success
-	run window_check "$T/fr.2.nettrace" "$T/s.json" $((end2 - 2000000000)) "$end2"
+	run window_check "$T/fr.dump-2.nettrace" "$T/s.json" $((end2 - 2000000000)) "$end2"
 	echo "$output"
 	assert_success
-	[[ -s $T/fr.3.nettrace ]] || flunk "no exit dump"
+	[[ -s $T/fr.1.nettrace && ! -e $T/fr.2.nettrace ]] || flunk "not one exit dump: $(ls "$T")"
 }
 
 @test "flight recorder: --dump-on a field predicate writes the window ending at the matching event" {
@@ -177,12 +186,12 @@ dump_end() {
 	end=$(dump_end "$T/c.out.err" 1)
 	# the first match comes right after the attach: the window reaches back
 	# before the trace began, so it is checked from the first event traced
-	run window_check "$T/fr.1.nettrace" "$T/s.json" traced "$end" ExceptionThrown_V1
+	run window_check "$T/fr.dump-1.nettrace" "$T/s.json" traced "$end" ExceptionThrown_V1
 	echo "$output"
 	assert_success
 	run python3 -c "
 import json
-ev = [json.loads(l) for l in open('$T/fr.1.nettrace.jsonl')]
+ev = [json.loads(l) for l in open('$T/fr.dump-1.nettrace.jsonl')]
 ex = [e for e in ev if e.get('event') == 'ExceptionThrown_V1']
 print(ex[-1]['fields']['ExceptionType'])"
 	assert_output "System.InvalidOperationException"
@@ -201,7 +210,7 @@ print(ex[-1]['fields']['ExceptionType'])"
 	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
 	kill -INT "$rt"
 	wait "$rt"
-	"$EBPF_COLLECT" dump --json "$T/fr.1.nettrace" >"$T/d.jsonl"
+	"$EBPF_COLLECT" dump --json "$T/fr.dump-1.nettrace" >"$T/d.jsonl"
 	run python3 -c "
 import json
 ev = [json.loads(l) for l in open('$T/d.jsonl')]
@@ -303,9 +312,143 @@ print(len(ends) == s['gc']['gen1'] + s['gc']['gen2'] and min(ends) >= 1,
 	done < <(grep "flight recorder (.*): wrote" <<<"$output")
 	((${#rot[@]} >= 4)) || flunk "only ${#rot[@]} rotated files: $output"
 	((${#trig[@]} >= 1)) || flunk "no trigger dump: $output"
+	[[ ${trig[0]} == "$T/fr.dump-1.nettrace" ]] || flunk "trigger dump named ${trig[0]}"
+	local first
+	first=$(grep "flight recorder (rotate): wrote ${rot[0]}:" <<<"$output")
 	run counts_check "${rot[@]}" -- "$T/s.json"
 	echo "$output"
 	assert_success
+	# the first file's line gives its span, from its first event up to its end
+	# (under the 1 s of a rotation: not the seconds since boot of its start 0)
+	run python3 - "$first" "${rot[0]}.jsonl" <<'PY'
+import json, re, sys
+m = re.search(r"the ([0-9.]+) s up to ([0-9]+);", sys.argv[1])
+span, end = float(m.group(1)), int(m.group(2))
+ts = [o["timestamp"] for o in map(json.loads, open(sys.argv[2]))
+      if o.get("type") == "event" and o["provider"] != "ebpf-collect"]
+real = (end - min(ts)) / 1e9
+print("span %.3f s, first event to end %.3f s" % (span, real))
+sys.exit(0 if abs(span - real) < 0.0015 and 0 < span < 1.5 else 1)
+PY
+	echo "$output"
+	assert_success
+}
+
+@test "flight recorder: SIGUSR1 dumps are FILE.dump-N, outlive --rotate 1s --keep 2, and --keep-dumps bounds them" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 60 --rate 250 --threads 2 \
+		--wait-for-tracer 10
+	local rt=$LAST_PID
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" --flight-recorder 2s --rotate 1s --keep 2 \
+		--keep-dumps 2 -o "$T/fr.nettrace"
+	local col=$LAST_PID err=$T/c.out.err
+	wait_for_grep "tracing .* probes" "$err" || flunk "$(cat "$err")"
+	kill -USR1 "$col"
+	wait_for_grep "(SIGUSR1): wrote $T/fr.dump-1.nettrace" "$err" || flunk "no dump: $(cat "$err")"
+	# rotation prunes its own files, several times, and leaves the dump
+	wait_for_lines "(rotate): wrote" "$err" 5 30 || flunk "no 5 rotations: $(cat "$err")"
+	local files=("$T"/fr.[0-9]*.nettrace)
+	assert_equal "${#files[@]}" 2
+	[[ -s $T/fr.dump-1.nettrace ]] || flunk "the dump was pruned: $(ls "$T")"
+	# --keep-dumps 2: the third dump prunes the first, and only dumps
+	kill -USR1 "$col"
+	wait_for_grep "(SIGUSR1): wrote $T/fr.dump-2.nettrace" "$err" || flunk "no 2nd dump: $(cat "$err")"
+	kill -USR1 "$col"
+	wait_for_grep "(SIGUSR1): wrote $T/fr.dump-3.nettrace" "$err" || flunk "no 3rd dump: $(cat "$err")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector failed: $(cat "$err")"
+	kill -INT "$rt"
+	wait "$rt" || true
+	[[ ! -e $T/fr.dump-1.nettrace && -s $T/fr.dump-2.nettrace && -s $T/fr.dump-3.nettrace ]] ||
+		flunk "dumps left: $(ls "$T")"
+	files=("$T"/fr.[0-9]*.nettrace)
+	assert_equal "${#files[@]}" 2
+	for f in "$T"/fr.*.nettrace; do
+		"$EBPF_COLLECT" dump "$f" >/dev/null || flunk "$f does not read to its end"
+	done
+}
+
+@test "flight recorder: the summary counts each CPU sample once, however many dumps hold it" {
+	require_root
+	bg "$T/rt.out" "$REFRT" --scenario cpu --duration 4 --threads 2 --wait-for-tracer 10
+	local rt=$LAST_PID
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" --flight-recorder 60s --cpu-sampling \
+		-o "$T/fr.nettrace"
+	local col=$LAST_PID err=$T/c.out.err
+	wait_for_grep "tracing .* probes" "$err" || flunk "$(cat "$err")"
+	# SIGUSR1 dumps until one holds samples (the first may come before any)
+	local i samples=0
+	for ((i = 1; i <= 20 && samples == 0; i++)); do
+		kill -USR1 "$col"
+		wait_for_grep "(SIGUSR1): wrote $T/fr.dump-$i.nettrace" "$err" ||
+			flunk "no dump $i: $(cat "$err")"
+		samples=$(samples_in "$T/fr.dump-$i.nettrace")
+	done
+	((samples > 0)) || flunk "no dump holds a sample: $(cat "$err")"
+	wait "$col" || flunk "collector failed: $(cat "$err")"
+	wait "$rt" || flunk "refrt failed"
+	# the exit dump's window (60 s) holds the whole run, the SIGUSR1 dumps its start
+	local printed exit_n
+	printed=$(sed -n 's/^kernel-events: \([0-9]*\) CPU samples .*/\1/p' "$err")
+	exit_n=$(samples_in "$T/fr.1.nettrace")
+	echo "summary $printed, exit dump $exit_n, SIGUSR1 dump $((i - 1)) $samples"
+	assert_equal "$printed" "$exit_n"
+	((samples < exit_n)) || flunk "the SIGUSR1 dump holds as many as the exit dump"
+}
+
+@test "flight recorder: a dump the full disk cannot hold leaves no file, and the run exits 1" {
+	require_root
+	SMALL_FS=$T/small
+	mkdir "$SMALL_FS"
+	mount -t tmpfs -o size=256k tmpfs "$SMALL_FS" || flunk "cannot mount a tmpfs"
+	bg "$T/rt.out" "$REFRT" --scenario mixed --iterations 3000 --rate 2000 --threads 2 \
+		--wait-for-tracer 10
+	run --separate-stderr timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" --flight-recorder 60s \
+		-o "$SMALL_FS/fr.nettrace"
+	echo "$stderr"
+	assert_equal "$status" 1
+	grep -qx "ebpf-collect: flight recorder: cannot write $SMALL_FS/fr.1.nettrace: No space left on device; no dump, the file removed" <<<"$stderr" ||
+		flunk "no line saying so"
+	grep -q "^ebpf-collect: [0-9]* events (.*) into flight-recorder dumps: 0 written, 1 failed (exit status 1)$" <<<"$stderr" ||
+		flunk "no summary saying so"
+	assert_equal "$(ls -A "$SMALL_FS")" ""
+}
+
+@test "--rotate 1s on a full disk: TraceEvent counts the loss of the cut file as ours does" {
+	require_root
+	require_tracecheck
+	SMALL_FS=$T/small
+	mkdir "$SMALL_FS"
+	mount -t tmpfs -o size=640k tmpfs "$SMALL_FS" || flunk "cannot mount a tmpfs"
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 6 --rate 2000 --threads 2 \
+		--wait-for-tracer 10
+	run --separate-stderr timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$SMALL_FS/r.nettrace" \
+		--rotate 1s
+	echo "$stderr"
+	assert_equal "$status" 1
+	local re="^ebpf-collect: ($SMALL_FS/r\.[0-9]+\.nettrace): No space left on device: kept the first ([0-9]+) bytes, ([0-9]+) events, as a complete trace; ([0-9]+) events did not fit and are counted lost in it$"
+	local line n=0 f events lost
+	while IFS= read -r line; do
+		[[ $line =~ $re ]] || continue
+		f=${BASH_REMATCH[1]} events=${BASH_REMATCH[3]} lost=${BASH_REMATCH[4]}
+		n=$((n + 1))
+		((lost > 0)) || flunk "$f: nothing lost"
+		run "$EBPF_COLLECT" dump --json "$f"
+		assert_success
+		python3 - "${lines[${#lines[@]}-1]}" "$events" "$lost" <<'PY' || flunk "$f: ours ${lines[${#lines[@]}-1]}"
+import json, sys
+s = json.loads(sys.argv[1])
+sys.exit(0 if s["complete"] and [s["events"], s["lost"]] == [int(sys.argv[2]), int(sys.argv[3])] else 1)
+PY
+		run tracecheck --json --min-named 0 "$f"
+		python3 - "$output" "$events" "$lost" <<'PY' || flunk "$f: TraceEvent $output"
+import json, sys
+j = json.loads(sys.argv[1].splitlines()[0])
+sys.exit(0 if [j["events"], j["lost"]] == [int(sys.argv[2]), int(sys.argv[3])] else 1)
+PY
+		echo "$f: $events events, $lost lost: TraceEvent agrees"
+	done <<<"$stderr"
+	((n > 0)) || flunk "no file was cut"
 }
 
 @test "usage: flight recorder, trigger and rotation mistakes exit 64 with one line" {
@@ -315,6 +458,9 @@ print(len(ends) == s['gc']['gen1'] + s['gc']['gen2'] and min(ends) >= 1,
 	run "$EBPF_COLLECT" -p 1 --rotate 10parsecs
 	assert_equal "$status" 64
 	assert_output_contains "invalid --rotate '10parsecs'"
+	run "$EBPF_COLLECT" -p 1 --flight-recorder 30s --keep-dumps 0
+	assert_equal "$status" 64
+	assert_output_contains "invalid --keep-dumps '0' (a number of files, 1 or more)"
 	require_root
 	run "$EBPF_COLLECT" -p $$ --dump-on NoSuchEvent
 	assert_equal "$status" 64

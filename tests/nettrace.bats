@@ -419,6 +419,14 @@ EOF
 	lost=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lost"])' "$output")
 	((events > 1000 && lost > 1000)) || flunk "full: $output"
 	check full "$events" "$lost"
+	# full before the first block: no thread keeps an event, and a reader
+	# counts no gap before a thread's first event: the loss goes to thread 0
+	run "$sc" fullstart "$d/fullstart.nettrace"
+	assert_success
+	events=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["events"])' "$output")
+	lost=$(python3 -c 'import json,sys; print(json.loads(sys.argv[1])["lost"])' "$output")
+	((events == 1 && lost > 1000)) || flunk "fullstart: $output"
+	check fullstart 1 "$lost"
 }
 
 @test "V6 writer: three processes with the same thread ids, each event's pid, GCStart_V2 decoded, the gaps" {

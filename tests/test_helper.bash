@@ -143,9 +143,32 @@ wait_until() {
 	return 1
 }
 
+# Wait until at least N lines of a file match a pattern (up to $4 seconds,
+# default 10).
+wait_for_lines() {
+	local pat=$1 f=$2 n=$3 t=${4:-10} i
+	for ((i = 0; i < t * 20; i++)); do
+		(($(grep -c -- "$pat" "$f" 2>/dev/null) >= n)) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # JSON field extraction for tests (python3 is always present on Debian).
 json_get() {	# json_get FILE EXPR   e.g. json_get s.json '["events"]["GCStart_V2"]'
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=d$2; print(v if not isinstance(v,(dict,list)) else json.dumps(v))" "$1"
+}
+
+# TraceCheck (tests/traceevent/, built by make): our traces opened with
+# Microsoft's TraceEvent.  require_tracecheck skips, saying why, without it.
+TC_DIR=$OUTPUT/traceevent
+require_tracecheck() {
+	require_cmd dotnet
+	[[ -f $TC_DIR/TraceCheck.dll ]] ||
+		skip "TraceEvent checker unavailable: $(cat "$TC_DIR/unavailable" 2>/dev/null || echo 'not built (make)')"
+}
+tracecheck() {
+	dotnet "$TC_DIR/TraceCheck.dll" "$@"
 }
 
 # trace_note FILE KIND REASON: what tests/traceevent.bats, which opens every

@@ -16,7 +16,6 @@
 load test_helper
 
 SIM=$BATS_TEST_DIRNAME/traceevent_sim.py
-TC_DIR=$OUTPUT/traceevent
 : "${SUITE_TRACES:=$OUTPUT/tests/traces}"
 
 setup_file() {
@@ -27,20 +26,10 @@ setup() {
 	T=$BATS_TEST_TMPDIR
 }
 
-require_tracecheck() {
-	require_cmd dotnet
-	[[ -f $TC_DIR/TraceCheck.dll ]] ||
-		skip "TraceEvent checker unavailable: $(cat "$TC_DIR/unavailable" 2>/dev/null || echo 'not built (make)')"
-}
-
 need_bpf() {
 	require_root
 	require_btf
 	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
-}
-
-tracecheck() {
-	dotnet "$TC_DIR/TraceCheck.dll" "$@"
 }
 
 # check_traces OUT FILE...: the TraceEvent checker (when built) and the

@@ -188,7 +188,10 @@ struct nt_salvage {
  * (nt_writer__is_space_error) the file is not removed: it is cut back to its
  * last whole block and, if the few bytes fit, ended with a sequence point
  * listing every capture thread's last sequence number (readers, TraceEvent
- * too, count the events that did not fit as lost) and end-of-stream.
+ * too, count the events that did not fit as lost) and end-of-stream.  The
+ * events of threads with none left in the kept part are noted lost on
+ * capture thread 0 instead (an EventsLost marker, then the gap): a reader
+ * does not count a gap before a thread's first event.
  * *salvaged (may be NULL: plain close) says what was kept; the return value
  * is still the write error. */
 int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,

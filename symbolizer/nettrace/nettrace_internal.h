@@ -432,6 +432,8 @@ int rd_v6_thread_index(const struct nt_reader *r, uint32_t pid, uint64_t tid, ui
 #define NT_MAX_STACK_BYTES	(8u << 20)	/* their addresses, in the dedup arena */
 #define NT_MAX_HEADER		96		/* longest compressed event header */
 #define NT_THR_ACTIVE		(1ULL << 32)	/* wrote or lost since the last SPBlock */
+#define NT_THR_ON_DISK		(1ULL << 33)	/* an event of it is in a whole write */
+#define NT_THR_QUEUED		(1ULL << 34)	/* in first_pending */
 #define NT_SP_MAX_THREADS	4000		/* active threads per SP region (old readers keep 5000) */
 #define NT_NO_PROCESSOR		0xffffffffu	/* events of no CPU (TraceEvent skips -1) */
 
@@ -506,12 +508,17 @@ struct nt_writer {
 	 * frame (emptied with the stack table) */
 	struct nt_stack_hot hot[NT_STACK_HOT];
 
-	/* capture thread id -> last sequence number (low 32 bits) | NT_THR_ACTIVE */
+	/* capture thread id -> last sequence number (low 32 bits) | NT_THR_* */
 	struct nt_map threads;
 	/* the last event's entry in threads; NULL whenever threads may have
 	 * moved (an insertion elsewhere) or been cleared */
 	struct nt_map_ent *thr_last;
 	uint32_t n_active;	/* threads with NT_THR_ACTIVE */
+	/* threads whose first event in the file is still pending: they become
+	 * NT_THR_ON_DISK when the blocks are written (salvage() needs to know
+	 * which threads a reader of the kept part has seen) */
+	uint64_t *first_pending;
+	size_t n_first_pending, cap_first_pending;
 	uint64_t ev_thread;	/* TraceEvent's current capture thread of w->ev */
 	uint32_t lost_meta_id;	/* EventsLost marker, 0 = not defined yet */
 	struct nt_buf out;	/* assembled bytes of one write */
@@ -556,6 +563,10 @@ int wr_end_file(struct nt_writer *w, const struct nt_loss_summary *loss, uint64_
 void wr_block_header(uint8_t hdr[NT_BLOCK_HEADER_SIZE], const struct nt_block *blk);
 /* Empty a written Metadata/Event block and its header-compression state. */
 void wr_block_reset(struct nt_block *blk);
+/* writer_salvage.c: threads with an event on disk (NT_THR_ON_DISK) */
+int wr_queue_first(struct nt_writer *w, struct nt_map_ent *thr);
+void wr_mark_on_disk(struct nt_writer *w);
+int wr_move_unseen_losses(struct nt_writer *w);
 /* SYSTEMTIME (8 uint16, day of week included) of a wall-clock time */
 void wr_put_systemtime(struct nt_buf *b, const struct timespec *t);
 

@@ -242,8 +242,10 @@ int wr_flush_blocks(struct nt_writer *w)
 		return err;
 	}
 	err = w->out.len ? out_commit(w) : 0;
-	if (!err)
+	if (!err) {
 		w->good_events = w->n_events;	/* no event is pending any more */
+		wr_mark_on_disk(w);
+	}
 	return err;
 }
 
@@ -530,7 +532,7 @@ static void append_event(struct nt_writer *w, const struct nt_event *ev,
 	h.stack_id = stack_id;
 	h.timestamp = ev->timestamp;
 	w->n_active += !(thr->val & NT_THR_ACTIVE);
-	thr->val = NT_THR_ACTIVE | h.sequence;
+	thr->val = (thr->val & (NT_THR_ON_DISK | NT_THR_QUEUED)) | NT_THR_ACTIVE | h.sequence;
 	p = emit_header_ids(flag_at + 1, &flags, prev, &h);
 	if (w->v6) {
 		if (label != prev->label_list) {
@@ -698,6 +700,9 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 			return err;
 		w->thr_last = thr;
 	}
+	err = wr_queue_first(w, thr);
+	if (err)
+		return err;
 	if (sorted || !w->ev.count)
 		w->ev_thread = ev->capture_thread_id;
 	append_event(w, ev, thr, stack_id, label, sorted);
@@ -774,7 +779,8 @@ int nt_writer__note_lost_pid(struct nt_writer *w, uint32_t pid, uint64_t capture
 			return err;
 	}
 	w->n_active += !(thr->val & NT_THR_ACTIVE);
-	thr->val = NT_THR_ACTIVE | (uint32_t)(thr->val + n);
+	thr->val = (thr->val & (NT_THR_ON_DISK | NT_THR_QUEUED)) | NT_THR_ACTIVE |
+		   (uint32_t)(thr->val + n);
 	return 0;
 }
 
@@ -847,6 +853,7 @@ static void writer_free(struct nt_writer *w)
 	nt_buf__free(&w->out);
 	nt_buf__free(&w->meta_hist);
 	nt_map__free(&w->threads);
+	free(w->first_pending);
 	wr_v6_free(w);
 	free(w->stab);
 	free(w->stack_arena);
@@ -858,16 +865,18 @@ static void writer_free(struct nt_writer *w)
  * The file system is full: cut the file back to its last whole write, drop
  * what is pending, and end the stream with an SPBlock (every capture
  * thread's last sequence number: readers count the events that are not in
- * the file as lost) and the end-of-stream byte.  If those bytes do not fit
- * either, cut back again: the file then ends at a block boundary, readable
- * up to there, and readers report it as truncated.  Returns 0 (the file is
- * kept, *out says how) or -errno (it could not even be cut).
+ * the file as lost; those of threads with no event left in the file on
+ * thread 0, wr_move_unseen_losses) and the end-of-stream byte.  If those bytes
+ * do not fit either, cut back again: the file then ends at a block
+ * boundary, readable up to there, and readers report it as truncated.
+ * Returns 0 (the file is kept, *out says how) or -errno (it could not even
+ * be cut).
  */
 static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 {
 	size_t end_len;
 	const uint8_t *end = end_bytes(w, &end_len);
-	uint64_t cut = w->good_offset;
+	uint64_t cut = w->good_offset, handed = w->n_events;
 	int err = 0;
 
 	out->events = w->good_events;
@@ -877,10 +886,12 @@ static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 	w->offset = cut;
 	w->err = 0;
 	w->out.len = 0;
-	w->meta.buf.len = w->meta.count = 0;
-	w->ev.buf.len = w->ev.count = 0;
+	wr_block_reset(&w->meta);	/* the marker of wr_move_unseen_losses may follow */
+	wr_block_reset(&w->ev);
 	w->stacks.len = w->stacks_count = 0;
 	err = w->v6 ? wr_v6_drop_pending(w) : 0;
+	if (!err)
+		err = wr_move_unseen_losses(w);
 	if (!err)
 		err = wr_write_sequence_point(w, ts);
 	if (!err)
@@ -891,6 +902,8 @@ static int salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
 	if (err && (ftruncate(w->fd, cut) || fsync(w->fd)))
 		return -errno;
 	out->bytes = err ? cut : w->offset;
+	if (!err)
+		out->events += w->n_events - handed;	/* the marker, if any */
 	return 0;
 }
 

@@ -35,6 +35,7 @@ void wr_reset_file_state(struct nt_writer *w)
 	nt_map__clear(&w->threads);
 	w->thr_last = NULL;
 	w->n_active = 0;
+	w->n_first_pending = 0;
 	w->ev_thread = 0;
 	w->out.len = 0;
 }

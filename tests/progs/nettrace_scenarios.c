@@ -265,7 +265,8 @@ static int kinds(void)
 		.pid = 77, .payload = p, .payload_size = sizeof(p) });
 }
 
-/* 100000 events of 3 threads into at most 150000 bytes */
+/* 100000 events of 3 threads into at most 150000 bytes (fullstart: 1000
+ * bytes, so none of the events fits and no thread has one in the file) */
 static int full(void)
 {
 	struct nt_salvage sv;
@@ -291,11 +292,13 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc != 3) {
-		fprintf(stderr, "usage: nettrace_scenarios late|loss|threads|full|v6|v6mix|kinds5|kinds6 OUT\n");
+		fprintf(stderr, "usage: nettrace_scenarios late|loss|threads|full|fullstart|v6|v6mix|"
+			"kinds5|kinds6 OUT\n");
 		return 64;
 	}
-	if (!strcmp(argv[1], "full")) {
-		struct rlimit rl = { 150000, 150000 };
+	if (!strcmp(argv[1], "full") || !strcmp(argv[1], "fullstart")) {
+		rlim_t max = argv[1][4] ? 1000 : 150000;
+		struct rlimit rl = { max, max };
 
 		signal(SIGXFSZ, SIG_IGN);
 		setrlimit(RLIMIT_FSIZE, &rl);
@@ -309,7 +312,7 @@ int main(int argc, char **argv)
 		err = loss();
 	else if (!strcmp(argv[1], "threads"))
 		err = threads();
-	else if (!strcmp(argv[1], "full"))
+	else if (!strcmp(argv[1], "full") || !strcmp(argv[1], "fullstart"))
 		err = full();
 	else if (!strcmp(argv[1], "v6"))
 		err = v6();
