@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -30,6 +31,12 @@
 #include "symbolize.h"
 
 #define EP_READ_CHUNK	(256 * 1024)
+/* Bytes read from the socket and not yet given to the reader: the session
+ * thread waits while the queue holds this much. */
+#define EP_QUEUE_MAX	(4 << 20)
+/* Bytes the reader may hold (blocks not parsed yet, stacks still
+ * referenced): a real runtime writes a sequence point every ~10 MB. */
+#define EP_MAX_BUFFERED	(64 << 20)
 
 /* A CE_REC_EVENTPIPE record: this, stack_depth u64 frames, the payload. */
 struct ep_rec {
@@ -50,18 +57,30 @@ struct tid_map {
 
 struct eventpipe {
 	struct dn_socket sock;
+	const struct ep_config *cfg;
 	uint64_t session;
 	int version;		/* CollectTracing version the runtime accepted */
 	int fd;
-	pthread_t th;
+	pthread_t th;		/* session_thread: CollectTracing, then the stream */
 	bool th_started;
+	volatile bool cancel;	/* the threads give up what they wait for */
+	pthread_t stop_th;	/* stop_thread: StopTracing */
+	bool stop_started;
+	bool stop_cut;		/* the stream was cut at stop (deadline, signal) */
 
-	pthread_mutex_t mu;	/* guards the byte queue below */
+	pthread_mutex_t mu;	/* guards the state and the byte queue below */
+	pthread_cond_t room;	/* the queue was emptied */
+	enum ep_state state;
+	enum ep_fail why;	/* EP_FAILED: why, and the line saying so */
+	char msg[PATH_MAX + 512];
 	uint8_t *q;
 	size_t qlen, qcap;
 	bool q_eof;
 	int q_err;
 	uint64_t bytes;
+
+	bool got_header;	/* the stream began with a valid trace header */
+	bool dropped;		/* refused mid-trace (eventpipe__drop) */
 
 	struct nt_reader *rd;
 	bool rd_done;		/* end of stream (clean or not) reached */
@@ -83,43 +102,146 @@ struct eventpipe {
 	bool perfmap_existed;	/* already there: not ours to remove */
 };
 
-/* ------------------------------------------------------------ stream thread */
+/* ------------------------------------------------------------ session thread */
 
-static void *stream_thread(void *arg)
+static void set_state(struct eventpipe *ep, enum ep_state st)
+{
+	pthread_mutex_lock(&ep->mu);
+	ep->state = st;
+	pthread_mutex_unlock(&ep->mu);
+}
+
+static int collect(struct eventpipe *ep, int version, uint32_t *hr, size_t *got);
+static void perfmap_enable(struct eventpipe *ep);
+
+/* The line for a CollectTracing that failed with rc. */
+static void start_failed(struct eventpipe *ep, int rc, uint32_t hr, size_t got)
+{
+	const struct dn_socket *s = &ep->sock;
+	size_t n = sizeof(ep->msg);
+	char hrs[64];
+
+	ep->why = EP_FAIL_RUNTIME;
+	if (rc == -EACCES || rc == -EPERM) {
+		ep->why = EP_FAIL_ACCESS;
+		snprintf(ep->msg, n, "pid %d: cannot connect to %s: %s (the socket belongs to uid "
+			 "%u: run as root or as that user)", s->pid, s->path, strerror(-rc),
+			 (unsigned)s->uid);
+	} else if (rc == -ENOENT || rc == -ECONNREFUSED) {
+		ep->why = EP_FAIL_NO_SOCKET;
+		snprintf(ep->msg, n, "pid %d: cannot connect to %s: %s", s->pid, s->path,
+			 strerror(-rc));
+	} else if (rc == -ETIMEDOUT && !got) {
+		snprintf(ep->msg, n, "pid %d: the runtime did not answer CollectTracing on %s "
+			 "within %d s", s->pid, s->path, DN_EXCHANGE_TIMEOUT_MS / 1000);
+	} else if (rc == -ETIMEDOUT) {
+		snprintf(ep->msg, n, "pid %d: the runtime's answer to CollectTracing on %s was not "
+			 "complete within %d s (%zu bytes came)", s->pid, s->path,
+			 DN_EXCHANGE_TIMEOUT_MS / 1000, got);
+	} else if (rc == -ECANCELED) {
+		snprintf(ep->msg, n, "pid %d: stopped before the runtime answered CollectTracing",
+			 s->pid);
+	} else if (rc == -ECONNRESET) {
+		snprintf(ep->msg, n, "pid %d: the runtime closed %s without answering "
+			 "CollectTracing", s->pid, s->path);
+	} else if (rc == -EBADMSG) {
+		snprintf(ep->msg, n, "pid %d: diagnostics socket %s answered CollectTracing with no "
+			 "valid IPC reply (%zu bytes, no DOTNET_IPC_V1 server header or no session "
+			 "id)", s->pid, s->path, got);
+	} else if (rc == -EPROTO && hr) {
+		snprintf(ep->msg, n, "pid %d: the runtime rejected CollectTracing: %s", s->pid,
+			 dn_hresult_str(hr, hrs, sizeof(hrs)));
+	} else {
+		snprintf(ep->msg, n, "pid %d: CollectTracing on %s failed: %s", s->pid, s->path,
+			 strerror(-rc));
+	}
+}
+
+/* Append n bytes to the queue, waiting while it holds EP_QUEUE_MAX: memory
+ * stays bounded whatever the peer sends.  false: cancelled. */
+static bool enqueue(struct eventpipe *ep, const uint8_t *buf, size_t n)
+{
+	pthread_mutex_lock(&ep->mu);
+	while (ep->qlen && ep->qlen + n > EP_QUEUE_MAX && !ep->cancel) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&ep->room, &ep->mu, &ts);
+	}
+	if (ep->cancel) {
+		pthread_mutex_unlock(&ep->mu);
+		return false;
+	}
+	if (ep->qcap - ep->qlen < n) {
+		size_t cap = ep->qcap ? ep->qcap : EP_READ_CHUNK;
+		uint8_t *nq;
+
+		while (cap - ep->qlen < n)
+			cap *= 2;
+		nq = realloc(ep->q, cap);
+		if (!nq) {
+			pthread_mutex_unlock(&ep->mu);
+			return false;
+		}
+		ep->q = nq;
+		ep->qcap = cap;
+	}
+	memcpy(ep->q + ep->qlen, buf, n);
+	ep->qlen += n;
+	ep->bytes += n;
+	pthread_mutex_unlock(&ep->mu);
+	return true;
+}
+
+/*
+ * Start the session (CollectTracing3, or 2 when the runtime rejects 3),
+ * then read its stream into the queue until it ends or ep->cancel.  Every
+ * exchange has a deadline, every wait looks at ep->cancel within 100 ms:
+ * one peer, however slow or hostile, holds up nobody else.
+ */
+static void *session_thread(void *arg)
 {
 	struct eventpipe *ep = arg;
-	uint8_t *buf = malloc(EP_READ_CHUNK);
-	int err = buf ? 0 : ENOMEM;
+	uint8_t *buf = NULL;
+	uint32_t hr = 0;
+	size_t got = 0;
+	int rc, err = 0;
 
-	while (!err) {
-		ssize_t n = read(ep->fd, buf, EP_READ_CHUNK);
+	rc = collect(ep, 3, &hr, &got);
+	if (rc == -EPROTO && hr)	/* an older runtime: the .NET 5/6 command */
+		rc = collect(ep, 2, &hr, &got);
+	if (rc) {
+		start_failed(ep, rc, hr, got);
+		set_state(ep, EP_FAILED);
+		return NULL;
+	}
+	perfmap_enable(ep);
+	set_state(ep, EP_RUNNING);
+	buf = malloc(EP_READ_CHUNK);
+	err = buf ? 0 : ENOMEM;
+	while (!err && !ep->cancel) {
+		struct pollfd pfd = { .fd = ep->fd, .events = POLLIN };
+		int pr = poll(&pfd, 1, 100);
+		ssize_t n;
 
-		if (n < 0 && errno == EINTR)
+		if (pr < 0 && errno != EINTR)
+			err = errno;
+		if (pr <= 0)
+			continue;
+		n = read(ep->fd, buf, EP_READ_CHUNK);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0) {
 			err = n < 0 ? errno : 0;
 			break;
 		}
-		pthread_mutex_lock(&ep->mu);
-		if (ep->qcap - ep->qlen < (size_t)n) {
-			size_t cap = ep->qcap ? ep->qcap : EP_READ_CHUNK;
-			uint8_t *nq;
-
-			while (cap - ep->qlen < (size_t)n)
-				cap *= 2;
-			nq = realloc(ep->q, cap);
-			if (!nq) {
-				pthread_mutex_unlock(&ep->mu);
-				err = ENOMEM;
-				break;
-			}
-			ep->q = nq;
-			ep->qcap = cap;
-		}
-		memcpy(ep->q + ep->qlen, buf, n);
-		ep->qlen += n;
-		ep->bytes += n;
-		pthread_mutex_unlock(&ep->mu);
+		if (!enqueue(ep, buf, n))
+			break;
 	}
 	pthread_mutex_lock(&ep->mu);
 	ep->q_eof = true;
@@ -229,6 +351,7 @@ static void perfmap_enable(struct eventpipe *ep)
 {
 	char val[PATH_MAX / 2], path[PATH_MAX];
 	uint8_t payload[4] = { DN_PERFMAP_TYPE_PERFMAP, 0, 0, 0 };
+	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
 	struct stat st;
 
 	if (env_value(ep->sock.pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
@@ -242,15 +365,18 @@ static void perfmap_enable(struct eventpipe *ep)
 		return;
 	perfmap_name(ep, "perf", path, sizeof(path));
 	ep->perfmap_existed = !fstatat(ep->perfmap_dirfd, path, &st, 0);
-	ep->perfmap_on = !dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_ENABLE_PERFMAP,
-				     payload, sizeof(payload), NULL, NULL, NULL, NULL);
+	ep->perfmap_on = !dn_command_wait(ep->sock.path, DN_SET_PROCESS, DN_PROC_ENABLE_PERFMAP,
+					  payload, sizeof(payload), NULL, NULL, NULL, NULL, &w,
+					  NULL);
 }
 
 static void perfmap_disable(struct eventpipe *ep)
 {
+	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
+
 	if (ep->perfmap_on)
-		dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_DISABLE_PERFMAP, NULL, 0, NULL,
-			   NULL, NULL, NULL);
+		dn_command_wait(ep->sock.path, DN_SET_PROCESS, DN_PROC_DISABLE_PERFMAP, NULL, 0,
+				NULL, NULL, NULL, NULL, &w, NULL);
 }
 
 /* After the trace is written: remove the files we caused. */
@@ -293,27 +419,30 @@ bool eventpipe__perfmap(const struct eventpipe *ep)
 
 /* ------------------------------------------------------------ start */
 
-static int collect(struct eventpipe *ep, const struct ep_config *cfg, int version,
-		   uint32_t *hr)
+/* CollectTracing: on success ep->fd is the session's stream. */
+static int collect(struct eventpipe *ep, int version, uint32_t *hr, size_t *got)
 {
+	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
+	struct dn_reply_info info;
 	uint8_t buf[65536], *resp = NULL;
 	size_t rlen = 0;
 	long len;
 	int err;
 
-	len = dn_build_collect(buf, sizeof(buf), version, cfg->buffer_mb, cfg->rundown,
-			       cfg->provs, cfg->n);
+	len = dn_build_collect(buf, sizeof(buf), version, ep->cfg->buffer_mb, ep->cfg->rundown,
+			       ep->cfg->provs, ep->cfg->n);
 	if (len < 0)
 		return len;
-	err = dn_command(ep->sock.path, DN_SET_EVENTPIPE, buf[17], buf + DN_IPC_HEADER_SIZE,
-			 len - DN_IPC_HEADER_SIZE, &resp, &rlen, hr, &ep->fd);
+	err = dn_command_wait(ep->sock.path, DN_SET_EVENTPIPE, buf[17], buf + DN_IPC_HEADER_SIZE,
+			      len - DN_IPC_HEADER_SIZE, &resp, &rlen, hr, &ep->fd, &w, &info);
+	*got = info.got;
 	if (err)
 		return err;
 	if (rlen < 8) {
 		free(resp);
 		close(ep->fd);
 		ep->fd = -1;
-		return -EPROTO;
+		return -EBADMSG;
 	}
 	memcpy(&ep->session, resp, 8);	/* little endian host */
 	free(resp);
@@ -322,58 +451,50 @@ static int collect(struct eventpipe *ep, const struct ep_config *cfg, int versio
 }
 
 struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_config *cfg,
-				   enum ep_fail *why, char *err, size_t errsz)
+				   char *err, size_t errsz)
 {
 	struct eventpipe *ep = calloc(1, sizeof(*ep));
-	char hrs[64];
-	uint32_t hr = 0;
-	int rc;
 
-	*why = EP_FAIL_RUNTIME;
 	if (!ep) {
 		snprintf(err, errsz, "out of memory");
 		return NULL;
 	}
 	ep->sock = *s;
+	ep->cfg = cfg;
 	ep->fd = -1;
 	ep->perfmap_dirfd = -1;
+	ep->state = EP_STARTING;
 	pthread_mutex_init(&ep->mu, NULL);
-	rc = collect(ep, cfg, 3, &hr);
-	if (rc == -EPROTO && hr)	/* an older runtime: the .NET 5/6 command */
-		rc = collect(ep, cfg, 2, &hr);
-	if (rc) {
-		if (rc == -EACCES || rc == -EPERM) {
-			*why = EP_FAIL_ACCESS;
-			snprintf(err, errsz, "pid %d: cannot connect to %s: %s (the socket belongs "
-				 "to uid %u: run as root or as that user)", s->pid, s->path,
-				 strerror(-rc), (unsigned)s->uid);
-		} else if (rc == -ENOENT || rc == -ECONNREFUSED) {
-			*why = EP_FAIL_NO_SOCKET;
-			snprintf(err, errsz, "pid %d: cannot connect to %s: %s", s->pid, s->path,
-				 strerror(-rc));
-		} else {
-			snprintf(err, errsz, "pid %d: the runtime rejected CollectTracing: %s",
-				 s->pid, rc == -EPROTO && hr ? dn_hresult_str(hr, hrs, sizeof(hrs)) :
-				 strerror(-rc));
-		}
-		goto fail;
-	}
+	pthread_cond_init(&ep->room, NULL);
 	ep->rd = nt_reader__open_stream(NULL);
 	if (!ep->rd) {
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
-	if (pthread_create(&ep->th, NULL, stream_thread, ep)) {
-		snprintf(err, errsz, "cannot start the stream thread: %s", strerror(errno));
+	if (pthread_create(&ep->th, NULL, session_thread, ep)) {
+		snprintf(err, errsz, "cannot start the EventPipe session thread: %s",
+			 strerror(errno));
 		goto fail;
 	}
 	ep->th_started = true;
-	perfmap_enable(ep);
-	*why = EP_FAIL_NONE;
 	return ep;
 fail:
 	eventpipe__free(ep);
 	return NULL;
+}
+
+enum ep_state eventpipe__state(struct eventpipe *ep, enum ep_fail *why, const char **msg)
+{
+	enum ep_state st;
+
+	pthread_mutex_lock(&ep->mu);
+	st = ep->state;
+	pthread_mutex_unlock(&ep->mu);
+	if (why)
+		*why = ep->why;
+	if (msg)
+		*msg = ep->msg;
+	return st;
 }
 
 /* ------------------------------------------------------------ records */
@@ -504,6 +625,7 @@ static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 	*eof = ep->q_eof;
 	ep->q = NULL;
 	ep->qlen = ep->qcap = 0;
+	pthread_cond_broadcast(&ep->room);
 	pthread_mutex_unlock(&ep->mu);
 	if (qlen)
 		err = nt_reader__feed(ep->rd, q, qlen);
@@ -519,63 +641,153 @@ static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 		if (err)
 			return err;
 	}
+	if (!ep->got_header && nt_reader__header_read(ep->rd) && !nt_reader__error(ep->rd))
+		ep->got_header = true;
 	if (!ep->rd_done && rc != NT_READ_AGAIN)
 		ep->rd_done = true;
 	return 0;
 }
 
+/* The session's thread and connection gone, what it held freed; what it
+ * delivered stays (records in the reorder buffer point into the reader). */
+static void drop(struct eventpipe *ep)
+{
+	ep->cancel = true;
+	if (ep->th_started) {
+		pthread_mutex_lock(&ep->mu);
+		pthread_cond_broadcast(&ep->room);
+		pthread_mutex_unlock(&ep->mu);
+		pthread_join(ep->th, NULL);
+		ep->th_started = false;
+	}
+	if (ep->stop_started) {
+		pthread_join(ep->stop_th, NULL);
+		ep->stop_started = false;
+	}
+	if (ep->fd >= 0)
+		close(ep->fd);
+	ep->fd = -1;
+	free(ep->q);
+	ep->q = NULL;
+	ep->qlen = ep->qcap = 0;
+	if (!ep->pushed) {
+		nt_reader__close(ep->rd);
+		ep->rd = NULL;
+	}
+	ep->dropped = true;
+}
+
 int eventpipe__poll(struct eventpipe *ep, struct reorder *ro)
 {
+	const char *why;
 	bool eof;
+	int err;
 
-	return ep->rd_done ? 0 : pump(ep, ro, &eof);
+	if (ep->dropped || ep->rd_done || ep->state != EP_RUNNING)
+		return 0;
+	err = pump(ep, ro, &eof);
+	if (err)
+		return err;
+	why = nt_reader__error(ep->rd);
+	if (!why && nt_reader__buffered(ep->rd) > EP_MAX_BUFFERED) {
+		snprintf(ep->msg, sizeof(ep->msg), "pid %d: the EventPipe stream holds %zu MB not "
+			 "yet usable (over %d MB between sequence points): dropped the session",
+			 ep->sock.pid, nt_reader__buffered(ep->rd) >> 20, EP_MAX_BUFFERED >> 20);
+		drop(ep);
+		return ep->pushed ? EP_POLL_CUT : EP_POLL_REFUSED;
+	}
+	if (!why || eof)	/* an end of stream is told at stop */
+		return 0;
+	if (!ep->got_header)
+		snprintf(ep->msg, sizeof(ep->msg), "pid %d: diagnostics socket sent no Nettrace "
+			 "stream: %s", ep->sock.pid, why);
+	else
+		snprintf(ep->msg, sizeof(ep->msg), "pid %d: the EventPipe stream is corrupt after "
+			 "%llu bytes (%s); kept the %llu events before, dropped the session",
+			 ep->sock.pid, (unsigned long long)ep->bytes, why,
+			 (unsigned long long)ep->pushed);
+	drop(ep);
+	return ep->got_header ? EP_POLL_CUT : EP_POLL_REFUSED;
+}
+
+const char *eventpipe__message(const struct eventpipe *ep)
+{
+	return ep->msg;
 }
 
 /* ------------------------------------------------------------ stop */
 
-static uint64_t mono_ms(void)
+/* StopTracing (and DisablePerfMap) beside the stream's reading: the
+ * runtime writes its rundown into the stream before it answers. */
+static void *stop_thread(void *arg)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
-int eventpipe__stop(struct eventpipe *ep, struct reorder *ro, int timeout_ms, char *err,
-		    size_t errsz)
-{
+	struct eventpipe *ep = arg;
+	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
 	uint8_t payload[8];
-	uint64_t deadline = mono_ms() + timeout_ms;
-	bool eof = false;
 	int rc;
 
 	memcpy(payload, &ep->session, 8);
 	perfmap_disable(ep);
+	rc = dn_command_wait(ep->sock.path, DN_SET_EVENTPIPE, DN_EP_STOP_TRACING, payload, 8,
+			     NULL, NULL, NULL, NULL, &w, NULL);
 	/* a process that has exited has ended the stream itself */
-	rc = dn_command(ep->sock.path, DN_SET_EVENTPIPE, DN_EP_STOP_TRACING, payload, 8, NULL,
-			NULL, NULL, NULL);
 	ep->exited = rc && kill(ep->sock.pid, 0) && errno == ESRCH;
-	while (!ep->rd_done) {
+	return NULL;
+}
+
+int eventpipe__stop_begin(struct eventpipe *ep)
+{
+	if (ep->dropped || ep->state != EP_RUNNING)
+		return 0;
+	if (pthread_create(&ep->stop_th, NULL, stop_thread, ep))
+		return -errno;
+	ep->stop_started = true;
+	return 0;
+}
+
+int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, char *err,
+			 size_t errsz)
+{
+	bool eof = false;
+	int rc;
+
+	if (ep->dropped || ep->state != EP_RUNNING)
+		return 0;
+	if (!ep->got_header) {	/* a runtime sends its header at once: a peer */
+		pump(ep, ro, &eof);	/* that has not is not waited for */
+		if (!ep->got_header) {
+			snprintf(err, errsz, "pid %d: diagnostics socket sent no Nettrace stream: "
+				 "%llu bytes by the stop, no trace header", ep->sock.pid,
+				 (unsigned long long)ep->bytes);
+			drop(ep);
+			return EP_STOP_NO_STREAM;
+		}
+	}
+	if (cut && !ep->stop_cut) {	/* the session thread ends within 100 ms */
+		ep->stop_cut = true;
+		ep->cancel = true;
+	}
+	if (!ep->rd_done) {
 		rc = pump(ep, ro, &eof);
 		if (rc)
 			return rc;
-		if (eof || ep->rd_done)
-			break;
-		if (mono_ms() >= deadline) {
-			shutdown(ep->fd, SHUT_RDWR);	/* unblock the thread */
-			deadline = UINT64_MAX;
-		}
-		usleep(5000);
+		if (!eof && !ep->rd_done)
+			return EP_STOP_AGAIN;
 	}
 	while (!ep->rd_done) {		/* the bytes of the last read */
 		rc = pump(ep, ro, &eof);
 		if (rc)
 			return rc;
 	}
+	if (ep->stop_started) {		/* its exchange has a deadline, or is cancelled */
+		pthread_join(ep->stop_th, NULL);
+		ep->stop_started = false;
+	}
 	if (nt_reader__error(ep->rd)) {
 		snprintf(err, errsz, "pid %d: the EventPipe stream was cut after %llu bytes "
-			 "(%s); kept the %llu events before", ep->sock.pid,
+			 "(%s)%s; kept the %llu events before", ep->sock.pid,
 			 (unsigned long long)ep->bytes, nt_reader__error(ep->rd),
+			 ep->stop_cut ? ": it had not ended when the stop's time was up" : "",
 			 (unsigned long long)ep->pushed);
 		return 1;
 	}
@@ -672,6 +884,12 @@ int eventpipe__emit(struct eventpipe *ep, struct nt_writer *w, struct symbolize 
 /* ------------------------------------------------------------ misc */
 
 pid_t eventpipe__pid(const struct eventpipe *ep) { return ep->sock.pid; }
+const char *eventpipe__path(const struct eventpipe *ep) { return ep->sock.path; }
+
+void eventpipe__cancel(struct eventpipe *ep)
+{
+	ep->cancel = true;
+}
 uint64_t eventpipe__events(const struct eventpipe *ep) { return ep ? ep->written : 0; }
 uint64_t eventpipe__lost(const struct eventpipe *ep) { return ep && ep->rd ? nt_reader__lost(ep->rd) : 0; }
 int eventpipe__version(const struct eventpipe *ep) { return ep->version; }
@@ -691,16 +909,11 @@ void eventpipe__free(struct eventpipe *ep)
 {
 	if (!ep)
 		return;
+	drop(ep);
 	perfmap_remove(ep);
-	if (ep->th_started) {
-		shutdown(ep->fd, SHUT_RDWR);
-		pthread_join(ep->th, NULL);
-	}
-	if (ep->fd >= 0)
-		close(ep->fd);
 	nt_reader__close(ep->rd);
 	pthread_mutex_destroy(&ep->mu);
-	free(ep->q);
+	pthread_cond_destroy(&ep->room);
 	free(ep->rec);
 	free(ep->meta_ids);
 	free(ep->tids);
