@@ -127,10 +127,14 @@ static unsigned long long start_time(pid_t pid)
 	return v;
 }
 
-/* a socket file whose process is gone refuses connections */
+static int connect_wait(const char *path, const struct dn_wait *w);
+
+/* a socket file whose process is gone refuses connections; one whose
+ * backlog is full (EAGAIN: -ETIMEDOUT here) listens: one try, no waiting */
 static bool socket_listens(const char *path)
 {
-	int fd = dn_connect(path);
+	struct dn_wait w = { 0, NULL };
+	int fd = connect_wait(path, &w);
 
 	if (fd >= 0)
 		close(fd);

@@ -83,7 +83,8 @@ int dn_parse_header(const uint8_t *buf, uint16_t *total, uint8_t *set, uint8_t *
 /* The whole of one exchange (connect, request, reply) must end within
  * this: a peer that never answers, or answers a byte at a time, is given up
  * on (any local user can create a socket named like a runtime's). */
-#define DN_EXCHANGE_TIMEOUT_MS	5000
+#define DN_EXCHANGE_TIMEOUT_S	5
+#define DN_EXCHANGE_TIMEOUT_MS	(DN_EXCHANGE_TIMEOUT_S * 1000)
 
 /* How long an exchange may take, and what ends it early. */
 struct dn_wait {

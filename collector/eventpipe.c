@@ -37,6 +37,10 @@
 /* Bytes the reader may hold (blocks not parsed yet, stacks still
  * referenced): a real runtime writes a sequence point every ~10 MB. */
 #define EP_MAX_BUFFERED	(64 << 20)
+/* A runtime writes the trace header right after its CollectTracing answer:
+ * at stop, a stream without one gets this long, for a session started a
+ * moment before, then is dropped. */
+#define EP_HEADER_GRACE_MS	250
 
 /* A CE_REC_EVENTPIPE record: this, stack_depth u64 frames, the payload. */
 struct ep_rec {
@@ -67,6 +71,7 @@ struct eventpipe {
 	pthread_t stop_th;	/* stop_thread: StopTracing */
 	bool stop_started;
 	bool stop_cut;		/* the stream was cut at stop (deadline, signal) */
+	uint64_t stop_t0;	/* when StopTracing went (dn_now_ms) */
 
 	pthread_mutex_t mu;	/* guards the state and the byte queue below */
 	pthread_cond_t room;	/* the queue was emptied */
@@ -133,11 +138,11 @@ static void start_failed(struct eventpipe *ep, int rc, uint32_t hr, size_t got)
 			 strerror(-rc));
 	} else if (rc == -ETIMEDOUT && !got) {
 		snprintf(ep->msg, n, "pid %d: the runtime did not answer CollectTracing on %s "
-			 "within %d s", s->pid, s->path, DN_EXCHANGE_TIMEOUT_MS / 1000);
+			 "within %d s", s->pid, s->path, DN_EXCHANGE_TIMEOUT_S);
 	} else if (rc == -ETIMEDOUT) {
 		snprintf(ep->msg, n, "pid %d: the runtime's answer to CollectTracing on %s was not "
 			 "complete within %d s (%zu bytes came)", s->pid, s->path,
-			 DN_EXCHANGE_TIMEOUT_MS / 1000, got);
+			 DN_EXCHANGE_TIMEOUT_S, got);
 	} else if (rc == -ECANCELED) {
 		snprintf(ep->msg, n, "pid %d: stopped before the runtime answered CollectTracing",
 			 s->pid);
@@ -739,6 +744,7 @@ int eventpipe__stop_begin(struct eventpipe *ep)
 {
 	if (ep->dropped || ep->state != EP_RUNNING)
 		return 0;
+	ep->stop_t0 = dn_now_ms();
 	if (pthread_create(&ep->stop_th, NULL, stop_thread, ep))
 		return -errno;
 	ep->stop_started = true;
@@ -755,6 +761,8 @@ int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, cha
 		return 0;
 	if (!ep->got_header) {	/* a runtime sends its header at once: a peer */
 		pump(ep, ro, &eof);	/* that has not is not waited for */
+		if (!ep->got_header && !eof && dn_now_ms() < ep->stop_t0 + EP_HEADER_GRACE_MS)
+			return EP_STOP_AGAIN;
 		if (!ep->got_header) {
 			snprintf(err, errsz, "pid %d: diagnostics socket sent no Nettrace stream: "
 				 "%llu bytes by the stop, no trace header", ep->sock.pid,
@@ -952,6 +960,9 @@ int eventpipe__describe(pid_t pid, FILE *f)
 			err == -EPROTO && hr ? dn_hresult_str(hr, hrs, sizeof(hrs)) :
 			err == -EACCES ? "Permission denied (the socket belongs to another user: "
 					 "run as root or as that user)" :
+			err == -ETIMEDOUT ? "no whole answer to ProcessInfo within "
+					    CE_STR(DN_EXCHANGE_TIMEOUT_S) " s" :
+			err == -EBADMSG ? "its answer to ProcessInfo is no IPC reply" :
 			strerror(-err));
 		return err;
 	}

@@ -11,6 +11,7 @@ MODE says:
   endless   an OK reply, a valid Nettrace header, then sequence-point blocks
             without end (StopTracing is answered, and ignored)
   slow      the OK reply one byte every --gap seconds
+  trickle   an OK reply, then the Nettrace header one byte every --gap s
   silent    nothing: the request is read, the connection held open
   huge      an OK reply, a valid Nettrace header, then an EventBlock that
             claims 4 GB, followed by zero bytes without end
@@ -108,11 +109,14 @@ def collect_tracing(conn, mode, gap):
         send_slowly(conn, reply, gap)
         return
     conn.sendall(reply)
+    nt = Nettrace()
+    if mode == "trickle":
+        send_slowly(conn, nt.header(), gap)
+        return
     if mode == "garbage":
         rnd = random.Random(1)
         while True:
             conn.sendall(rnd.randbytes(65536))
-    nt = Nettrace()
     conn.sendall(nt.header())
     if mode == "huge":
         conn.sendall(nt.block("EventBlock", b"", claimed=0xFFFFFFF0))
@@ -150,7 +154,7 @@ def start_time():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=["garbage", "endless", "slow", "silent", "huge"])
+    ap.add_argument("mode", choices=["garbage", "endless", "slow", "trickle", "silent", "huge"])
     ap.add_argument("--gap", type=float, default=2.0, help="slow: seconds between bytes")
     args = ap.parse_args()
     tmp = os.environ.get("TMPDIR", "/tmp")

@@ -4,8 +4,8 @@
 # Hostile or broken .NET diagnostics peers.  Any local user can create a
 # socket named like a runtime's (tests/fake_diag_server.py, run as nobody,
 # named after its own pid): one that streams garbage after its OK, a valid
-# stream without end, one that claims a 4 GB block, answers a byte every
-# 2 s, or never answers.  For each: the collector's peak RSS (VmHWM)
+# stream without end, one that claims a 4 GB block, answers (or sends its
+# stream header) a byte every 2 s, or never answers.  For each: the collector's peak RSS (VmHWM)
 # stays within 100 MB of a plain --all run's, the run ends with its
 # documented exit code within a stated time, the reason is one line with
 # the pid, and a real runtime (refrt) traced in the same --all run gets
@@ -100,9 +100,9 @@ has_line() {	# has_line FILE PATTERN: one line of FILE matches (grep -E)
 	check_refrt_events "$T/all.nettrace" "$a" "$T/a.json"
 }
 
-@test "hostile IPC: -p of each hostile socket exits 1 with one line, in bounded time and memory" {
+@test "hostile IPC: -p of each hostile socket (and a header a byte every 2 s) exits 1 with one line, in bounded time and memory" {
 	local m pid
-	for m in garbage huge slow silent; do
+	for m in garbage huge slow trickle silent; do
 		fake "$m"
 		pid=$LAST_PID
 		bg "$T/c.$m.out" "$EBPF_COLLECT" -p "$pid" -o "$T/$m.nettrace" -d 4s
@@ -115,6 +115,7 @@ has_line() {	# has_line FILE PATTERN: one line of FILE matches (grep -E)
 		garbage) has_line "$T/c.$m.out.err" "^ebpf-collect: pid $pid: diagnostics socket sent no Nettrace stream: offset 0: not a NetTrace file" ;;
 		huge) has_line "$T/c.$m.out.err" "^ebpf-collect: pid $pid: diagnostics socket sent no Nettrace stream: offset 102: object \"EventBlock\" claims 4294967280 bytes" ;;
 		slow) has_line "$T/c.$m.out.err" "^ebpf-collect: pid $pid: the runtime's answer to CollectTracing on .* was not complete within 5 s" ;;
+		trickle) has_line "$T/c.$m.out.err" "^ebpf-collect: pid $pid: diagnostics socket sent no Nettrace stream: [0-9] bytes by the stop, no trace header$" ;;
 		silent) has_line "$T/c.$m.out.err" "^ebpf-collect: pid $pid: the runtime did not answer CollectTracing on .* within 5 s$" ;;
 		esac
 	done
@@ -158,7 +159,7 @@ has_line() {	# has_line FILE PATTERN: one line of FILE matches (grep -E)
 @test "hostile IPC: SIGINT ends an --all run within 1 s whatever the hostile peers do; refrt exact" {
 	local a col m
 	local pids=
-	for m in garbage huge slow silent; do
+	for m in garbage huge slow trickle silent; do
 		fake "$m"
 		pids=$pids$LAST_PID,
 	done
