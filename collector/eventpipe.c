@@ -41,6 +41,10 @@
  * at stop, a stream without one gets this long, for a session started a
  * moment before, then is dropped. */
 #define EP_HEADER_GRACE_MS	250
+/* An event stamped this far ahead of the stream's clock (the sync point,
+ * carried forward by ours) would sit in the reorder buffer for ever: the
+ * stream is refused instead. */
+#define EP_MAX_AHEAD_NS		(60 * 1000000000ULL)
 
 /* A CE_REC_EVENTPIPE record: this, stack_depth u64 frames, the payload. */
 struct ep_rec {
@@ -91,6 +95,7 @@ struct eventpipe {
 	bool rd_done;		/* end of stream (clean or not) reached */
 	bool checked_clock;
 	uint64_t freq;
+	int64_t clock_ahead;	/* its sync point minus our CLOCK_MONOTONIC then */
 	uint8_t *rec;
 	size_t rec_cap;
 	uint64_t pushed, written;
@@ -543,6 +548,14 @@ static uint32_t host_tid(struct eventpipe *ep, uint64_t tid)
 	return tid;	/* gone already: keep the runtime's id */
 }
 
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 static uint64_t to_ns(const struct eventpipe *ep, uint64_t ticks)
 {
 	if (ep->freq == 1000000000ULL || !ep->freq)
@@ -609,6 +622,7 @@ static void check_clock(struct eventpipe *ep)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 	sync = to_ns(ep, info->sync_ts);
+	ep->clock_ahead = (int64_t)(sync - now);
 	if (sync > now + 1000000000ULL || now - sync > 60 * 1000000000ULL)
 		pr_warn("pid %d: its EventPipe clock (sync point %llu ns, "
 			"%llu ticks/s) is not this host's CLOCK_MONOTONIC (%llu ns): events merged "
@@ -622,6 +636,7 @@ static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 	struct nt_read_event ev;
 	uint8_t *q;
 	size_t qlen;
+	uint64_t limit = 0;
 	int rc = NT_READ_AGAIN, err = 0;
 
 	pthread_mutex_lock(&ep->mu);
@@ -642,6 +657,15 @@ static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 	while (!ep->rd_done && (rc = nt_reader__next(ep->rd, &ev)) == 1) {
 		if (!ep->checked_clock)
 			check_clock(ep);
+		if (!limit)
+			limit = mono_ns() + ep->clock_ahead + EP_MAX_AHEAD_NS;
+		if (to_ns(ep, ev.timestamp) > limit) {	/* would wait in the reorder
+							 * buffer for ever */
+			snprintf(ep->msg, sizeof(ep->msg), "event at %llu ns, more than %llu s "
+				 "ahead of the stream's clock", (unsigned long long)to_ns(ep,
+				 ev.timestamp), EP_MAX_AHEAD_NS / 1000000000ULL);
+			return -ERANGE;
+		}
 		err = push_event(ep, ro, &ev);
 		if (err)
 			return err;
@@ -691,9 +715,9 @@ int eventpipe__poll(struct eventpipe *ep, struct reorder *ro)
 	if (ep->dropped || ep->rd_done || ep->state != EP_RUNNING)
 		return 0;
 	err = pump(ep, ro, &eof);
-	if (err)
+	if (err && err != -ERANGE)
 		return err;
-	why = nt_reader__error(ep->rd);
+	why = err ? strdupa(ep->msg) : nt_reader__error(ep->rd);
 	if (!why && nt_reader__buffered(ep->rd) > EP_MAX_BUFFERED) {
 		snprintf(ep->msg, sizeof(ep->msg), "pid %d: the EventPipe stream holds %zu MB not "
 			 "yet usable (over %d MB between sequence points): dropped the session",
@@ -701,9 +725,11 @@ int eventpipe__poll(struct eventpipe *ep, struct reorder *ro)
 		drop(ep);
 		return ep->pushed ? EP_POLL_CUT : EP_POLL_REFUSED;
 	}
-	if (!why || eof)	/* an end of stream is told at stop */
+	if (!why || (eof && !err))	/* an end of stream is told at stop */
 		return 0;
-	if (!ep->got_header)
+	/* nothing usable came (garbage, a header and then a huge claim): no
+	 * stream at all; events kept, then bad bytes: a stream cut */
+	if (!ep->pushed)
 		snprintf(ep->msg, sizeof(ep->msg), "pid %d: diagnostics socket sent no Nettrace "
 			 "stream: %s", ep->sock.pid, why);
 	else
@@ -712,7 +738,7 @@ int eventpipe__poll(struct eventpipe *ep, struct reorder *ro)
 			 ep->sock.pid, (unsigned long long)ep->bytes, why,
 			 (unsigned long long)ep->pushed);
 	drop(ep);
-	return ep->got_header ? EP_POLL_CUT : EP_POLL_REFUSED;
+	return ep->pushed ? EP_POLL_CUT : EP_POLL_REFUSED;
 }
 
 const char *eventpipe__message(const struct eventpipe *ep)
@@ -751,6 +777,19 @@ int eventpipe__stop_begin(struct eventpipe *ep)
 	return 0;
 }
 
+/* pump failed at stop: a stream refused (-ERANGE: ep->msg says why) is
+ * dropped and told as cut, its events kept; other errors are returned. */
+static int stop_failed(struct eventpipe *ep, int rc, char *err, size_t errsz)
+{
+	if (rc != -ERANGE)
+		return rc;
+	snprintf(err, errsz, "pid %d: the EventPipe stream is corrupt after %llu bytes (%s); "
+		 "kept the %llu events before, dropped the session", ep->sock.pid,
+		 (unsigned long long)ep->bytes, ep->msg, (unsigned long long)ep->pushed);
+	drop(ep);
+	return 1;
+}
+
 int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, char *err,
 			 size_t errsz)
 {
@@ -778,14 +817,14 @@ int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, cha
 	if (!ep->rd_done) {
 		rc = pump(ep, ro, &eof);
 		if (rc)
-			return rc;
+			return stop_failed(ep, rc, err, errsz);
 		if (!eof && !ep->rd_done)
 			return EP_STOP_AGAIN;
 	}
 	while (!ep->rd_done) {		/* the bytes of the last read */
 		rc = pump(ep, ro, &eof);
 		if (rc)
-			return rc;
+			return stop_failed(ep, rc, err, errsz);
 	}
 	if (ep->stop_started) {		/* its exchange has a deadline, or is cancelled */
 		pthread_join(ep->stop_th, NULL);

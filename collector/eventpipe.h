@@ -84,16 +84,16 @@ enum ep_state eventpipe__state(struct eventpipe *ep, enum ep_fail *why, const ch
 
 /* eventpipe__poll's results besides 0 and -errno: the session was dropped
  * (its thread and connection gone; eventpipe__message says why) because
- * its stream is not a Nettrace stream at all (REFUSED: nothing of it was
- * kept) or became unreadable after a valid start (CUT: its events so far
- * are kept). */
+ * its stream is unreadable: before any event (REFUSED: not a Nettrace
+ * stream) or after some (CUT: those are kept). */
 #define EP_POLL_REFUSED	1
 #define EP_POLL_CUT	2
 
 /* Move what the stream delivered into the reorder buffer: 0, EP_POLL_*,
  * -errno.  Bytes that cannot start a trace, objects over
- * NT_STREAM_MAX_BLOCK and more than 64 MB held between sequence points are
- * refused as they arrive: a session's memory stays bounded. */
+ * NT_STREAM_MAX_BLOCK, more than 64 MB held between sequence points and
+ * events stamped over 60 s ahead of the stream's clock are refused as they
+ * arrive: a session's memory stays bounded. */
 int eventpipe__poll(struct eventpipe *ep, struct reorder *ro);
 const char *eventpipe__message(const struct eventpipe *ep);
 

@@ -15,6 +15,9 @@ MODE says:
   silent    nothing: the request is read, the connection held open
   huge      an OK reply, a valid Nettrace header, then an EventBlock that
             claims 4 GB, followed by zero bytes without end
+  future    an OK reply, a valid Nettrace header, one event, then events
+            stamped a day ahead, without end (they would wait in the
+            collector's reorder buffer for ever)
 
 Other commands (EnablePerfMap, StopTracing, ...) get an OK reply at once.
 Prints "READY <socket path>" when it listens and "COMMAND <set> <id>" for
@@ -88,6 +91,39 @@ class Nettrace:
             b += content
         return self.put(b)
 
+    @staticmethod
+    def varint(v):
+        b = b""
+        while True:
+            if v < 0x80:
+                return b + bytes([v])
+            b += bytes([v & 0x7F | 0x80])
+            v >>= 7
+
+    def metadata(self):
+        """Metadata id 1: Fake-Source event 1, no fields."""
+        rec = struct.pack("<i", 1) + "Fake-Source\0".encode("utf-16-le")
+        rec += struct.pack("<i", 1) + "Tick\0".encode("utf-16-le")
+        rec += struct.pack("<qiii", 1, 1, 4, 0)
+        blob = bytes([0x80]) + self.varint(0) + self.varint(len(rec)) + rec
+        return self.block("MetadataBlock", struct.pack("<HHqq", 20, 1, 0, 0) + blob)
+
+    def events(self, first_seq, timestamps):
+        """Events of metadata 1 on thread 100, no payload, one block."""
+        blobs, prev = b"", 0
+        for i, ts in enumerate(timestamps):
+            flags = 0x87 if i == 0 else 0x00	# metadata, sequence, thread; then same
+            blobs += bytes([flags])
+            if i == 0:
+                blobs += self.varint(1) + self.varint(first_seq - 1) + self.varint(100)
+                blobs += self.varint(0) + self.varint(100)
+            blobs += self.varint(ts - prev)
+            if i == 0:
+                blobs += self.varint(0)
+            prev = ts
+        hdr = struct.pack("<HHqq", 20, 1, min(timestamps), max(timestamps))
+        return self.block("EventBlock", hdr + blobs)
+
     def sequence_point(self):
         now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
         return self.block("SPBlock", struct.pack("<qI", now, 0))
@@ -123,6 +159,13 @@ def collect_tracing(conn, mode, gap):
         zeros = bytes(65536)
         while True:
             conn.sendall(zeros)
+    if mode == "future":
+        now = time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+        conn.sendall(nt.metadata() + nt.events(1, [now]))
+        seq, day = 2, 86400 * 10**9
+        while True:
+            conn.sendall(nt.events(seq, [now + day] * 1000))
+            seq += 1000
     if mode == "endless":
         while True:
             conn.sendall(b"".join(nt.sequence_point() for _ in range(256)))
@@ -154,7 +197,8 @@ def start_time():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("mode", choices=["garbage", "endless", "slow", "trickle", "silent", "huge"])
+    ap.add_argument("mode", choices=["garbage", "endless", "slow", "trickle", "silent", "huge",
+                                       "future"])
     ap.add_argument("--gap", type=float, default=2.0, help="slow: seconds between bytes")
     args = ap.parse_args()
     tmp = os.environ.get("TMPDIR", "/tmp")

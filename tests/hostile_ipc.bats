@@ -4,8 +4,9 @@
 # Hostile or broken .NET diagnostics peers.  Any local user can create a
 # socket named like a runtime's (tests/fake_diag_server.py, run as nobody,
 # named after its own pid): one that streams garbage after its OK, a valid
-# stream without end, one that claims a 4 GB block, answers (or sends its
-# stream header) a byte every 2 s, or never answers.  For each: the collector's peak RSS (VmHWM)
+# stream without end, events stamped a day ahead (they would wait in the
+# reorder buffer for ever), one that claims a 4 GB block, answers (or
+# sends its stream header) a byte every 2 s, or never answers.  For each: the collector's peak RSS (VmHWM)
 # stays within 100 MB of a plain --all run's, the run ends with its
 # documented exit code within a stated time, the reason is one line with
 # the pid, and a real runtime (refrt) traced in the same --all run gets
@@ -121,13 +122,14 @@ has_line() {	# has_line FILE PATTERN: one line of FILE matches (grep -E)
 	done
 }
 
-@test "hostile IPC: a valid stream without end beside refrt: memory bounded, cut at the stop's 10 s, exit 7, refrt exact" {
-	local e a
+@test "hostile IPC: a valid stream without end and one stamped a day ahead beside refrt: memory bounded, cut at the stop's 10 s / at once, exit 7, refrt exact" {
+	local e f a
 	fake endless; e=$LAST_PID
+	fake future; f=$LAST_PID
 	bg "$T/a.out" "$REFRT" --scenario exceptions --duration 2 --rate 300 --threads 1 \
 		--wait-for-tracer 10 --summary "$T/a.json"
 	a=$LAST_PID
-	bg "$T/c.out" "$EBPF_COLLECT" --all --pid-filter "$e,$a" -o "$T/all.nettrace" -d 4s
+	bg "$T/c.out" "$EBPF_COLLECT" --all --pid-filter "$e,$f,$a" -o "$T/all.nettrace" -d 4s
 	watch_exit "$LAST_PID" 40
 	wait "$a" || flunk "refrt failed"
 	cat "$T/c.out.err"
@@ -135,6 +137,9 @@ has_line() {	# has_line FILE PATTERN: one line of FILE matches (grep -E)
 	within 19	# -d 4 s + the stop's 10 s + 5 s
 	check_rss "--all with an endless stream"
 	has_line "$T/c.out.err" "^ebpf-collect: pid $e: the EventPipe stream was cut after [0-9]+ bytes \(.*\): it had not ended when the stop's time was up; kept the 0 events before$"
+	has_line "$T/c.out.err" "^ebpf-collect: pid $f: the EventPipe stream is corrupt after [0-9]+ bytes \(event at [0-9]+ ns, more than 60 s ahead of the stream's clock\); kept the 1 events before, dropped the session$"
+	"$EBPF_COLLECT" dump "$T/all.nettrace" | grep -q "^ *1  Fake-Source/Tick$" ||
+		flunk "the event before the future ones is not in the trace"
 	check_refrt_events "$T/all.nettrace" "$a" "$T/a.json"
 }
 
