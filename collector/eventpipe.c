@@ -45,6 +45,15 @@
  * carried forward by ours) would sit in the reorder buffer for ever: the
  * stream is refused instead. */
 #define EP_MAX_AHEAD_NS		(60 * 1000000000ULL)
+/* A runtime defines a few thousand event types, numbered from 1, with tens
+ * of fields each, and a region's stacks fit its ~10 MB of buffers: far
+ * more is a peer making the reader (and define()'s table by id) grow. */
+#define EP_MAX_METADATA		65536
+#define EP_MAX_META_ID		(1u << 20)
+#define EP_MAX_FIELDS		(256 * 1024)
+#define EP_MAX_STACKS		(1024 * 1024)
+/* The reader is given the queue this much at a time. */
+#define EP_FEED_SLICE		(64 * 1024)
 
 /* A CE_REC_EVENTPIPE record: this, stack_depth u64 frames, the payload. */
 struct ep_rec {
@@ -630,30 +639,31 @@ static void check_clock(struct eventpipe *ep)
 			(unsigned long long)info->freq, (unsigned long long)now);
 }
 
-/* Feed the queued bytes to the reader and push the complete events. */
-static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
+/* Does the reader hold more definitions than a runtime makes?  (ep->msg) */
+static bool over_defined(struct eventpipe *ep)
+{
+	size_t metadata, fields, stacks;
+
+	nt_reader__defined(ep->rd, &metadata, &fields, &stacks);
+	if (metadata > EP_MAX_METADATA || fields > EP_MAX_FIELDS)
+		snprintf(ep->msg, sizeof(ep->msg), "%zu event types with %zu fields, over %d or "
+			 "%d", metadata, fields, EP_MAX_METADATA, EP_MAX_FIELDS);
+	else if (stacks > EP_MAX_STACKS)
+		snprintf(ep->msg, sizeof(ep->msg), "%zu stacks between sequence points, over %d",
+			 stacks, EP_MAX_STACKS);
+	else
+		return false;
+	return true;
+}
+
+/* Parse what the reader has and push the complete events.  0, -ERANGE
+ * (ep->msg says why), -errno. */
+static int parse(struct eventpipe *ep, struct reorder *ro)
 {
 	struct nt_read_event ev;
-	uint8_t *q;
-	size_t qlen;
 	uint64_t limit = 0;
-	int rc = NT_READ_AGAIN, err = 0;
+	int rc = NT_READ_AGAIN, err;
 
-	pthread_mutex_lock(&ep->mu);
-	q = ep->q;
-	qlen = ep->qlen;
-	*eof = ep->q_eof;
-	ep->q = NULL;
-	ep->qlen = ep->qcap = 0;
-	pthread_cond_broadcast(&ep->room);
-	pthread_mutex_unlock(&ep->mu);
-	if (qlen)
-		err = nt_reader__feed(ep->rd, q, qlen);
-	free(q);
-	if (err)
-		return err;
-	if (*eof)
-		nt_reader__feed_end(ep->rd);
 	while (!ep->rd_done && (rc = nt_reader__next(ep->rd, &ev)) == 1) {
 		if (!ep->checked_clock)
 			check_clock(ep);
@@ -666,15 +676,54 @@ static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 				 ev.timestamp), EP_MAX_AHEAD_NS / 1000000000ULL);
 			return -ERANGE;
 		}
+		if (ev.meta->id > EP_MAX_META_ID) {
+			snprintf(ep->msg, sizeof(ep->msg), "metadata id %u, over %u", ev.meta->id,
+				 EP_MAX_META_ID);
+			return -ERANGE;
+		}
 		err = push_event(ep, ro, &ev);
 		if (err)
 			return err;
 	}
+	if (over_defined(ep))
+		return -ERANGE;
 	if (!ep->got_header && nt_reader__header_read(ep->rd) && !nt_reader__error(ep->rd))
 		ep->got_header = true;
 	if (!ep->rd_done && rc != NT_READ_AGAIN)
 		ep->rd_done = true;
 	return 0;
+}
+
+/* Feed the queued bytes to the reader, EP_FEED_SLICE at a time (what one
+ * slice's blocks make the reader allocate is checked before the next), and
+ * push the complete events. */
+static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
+{
+	uint8_t *q;
+	size_t qlen, off = 0;
+	int err = 0;
+
+	pthread_mutex_lock(&ep->mu);
+	q = ep->q;
+	qlen = ep->qlen;
+	*eof = ep->q_eof;
+	ep->q = NULL;
+	ep->qlen = ep->qcap = 0;
+	pthread_cond_broadcast(&ep->room);
+	pthread_mutex_unlock(&ep->mu);
+	do {
+		size_t n = qlen - off < EP_FEED_SLICE ? qlen - off : EP_FEED_SLICE;
+
+		if (n)
+			err = nt_reader__feed(ep->rd, q + off, n);
+		off += n;
+		if (!err && off == qlen && *eof)
+			nt_reader__feed_end(ep->rd);
+		if (!err)
+			err = parse(ep, ro);
+	} while (!err && off < qlen && !ep->rd_done);
+	free(q);
+	return err;
 }
 
 /* The session's thread and connection gone, what it held freed; what it

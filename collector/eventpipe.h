@@ -12,7 +12,8 @@
  *
  * At stop: StopTracing on a second connection makes the runtime write its
  * rundown (method and module names) and end the stream; the stream is read
- * to its end before the output is closed.
+ * to its end (every session's at once, 10 s at most: ep_targets.h) before
+ * the output is closed.
  */
 #ifndef EBPF_COLLECT_EVENTPIPE_H
 #define EBPF_COLLECT_EVENTPIPE_H
@@ -91,9 +92,10 @@ enum ep_state eventpipe__state(struct eventpipe *ep, enum ep_fail *why, const ch
 
 /* Move what the stream delivered into the reorder buffer: 0, EP_POLL_*,
  * -errno.  Bytes that cannot start a trace, objects over
- * NT_STREAM_MAX_BLOCK, more than 64 MB held between sequence points and
- * events stamped over 60 s ahead of the stream's clock are refused as they
- * arrive: a session's memory stays bounded. */
+ * NT_STREAM_MAX_BLOCK, more than 64 MB held between sequence points, more
+ * event types, fields or stacks than a runtime defines, and events stamped
+ * over 60 s ahead of the stream's clock are refused as they arrive: a
+ * session's memory stays bounded. */
 int eventpipe__poll(struct eventpipe *ep, struct reorder *ro);
 const char *eventpipe__message(const struct eventpipe *ep);
 

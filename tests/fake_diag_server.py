@@ -15,6 +15,8 @@ MODE says:
   silent    nothing: the request is read, the connection held open
   huge      an OK reply, a valid Nettrace header, then an EventBlock that
             claims 4 GB, followed by zero bytes without end
+  types     an OK reply, a valid Nettrace header, then new event types with
+            200 fields each, without end (the reader's metadata would grow)
   future    an OK reply, a valid Nettrace header, one event, then events
             stamped a day ahead, without end (they would wait in the
             collector's reorder buffer for ever)
@@ -100,13 +102,17 @@ class Nettrace:
             b += bytes([v & 0x7F | 0x80])
             v >>= 7
 
-    def metadata(self):
-        """Metadata id 1: Fake-Source event 1, no fields."""
-        rec = struct.pack("<i", 1) + "Fake-Source\0".encode("utf-16-le")
-        rec += struct.pack("<i", 1) + "Tick\0".encode("utf-16-le")
-        rec += struct.pack("<qiii", 1, 1, 4, 0)
-        blob = bytes([0x80]) + self.varint(0) + self.varint(len(rec)) + rec
-        return self.block("MetadataBlock", struct.pack("<HHqq", 20, 1, 0, 0) + blob)
+    def metadata(self, first=1, count=1, fields=0):
+        """Metadata ids first..first+count-1: Fake-Source events with
+        `fields` Int32 fields each (none: "Tick")."""
+        blobs = b""
+        for mid in range(first, first + count):
+            rec = struct.pack("<i", mid) + "Fake-Source\0".encode("utf-16-le")
+            rec += struct.pack("<i", mid) + "Tick\0".encode("utf-16-le")
+            rec += struct.pack("<qiii", 1, 1, 4, fields)
+            rec += (struct.pack("<i", 9) + "f\0".encode("utf-16-le")) * fields
+            blobs += bytes([0x80]) + self.varint(0) + self.varint(len(rec)) + rec
+        return self.block("MetadataBlock", struct.pack("<HHqq", 20, 1, 0, 0) + blobs)
 
     def events(self, first_seq, timestamps):
         """Events of metadata 1 on thread 100, no payload, one block."""
@@ -166,6 +172,11 @@ def collect_tracing(conn, mode, gap):
         while True:
             conn.sendall(nt.events(seq, [now + day] * 1000))
             seq += 1000
+    if mode == "types":
+        mid = 1
+        while True:
+            conn.sendall(nt.metadata(mid, 50, 200))
+            mid += 50
     if mode == "endless":
         while True:
             conn.sendall(b"".join(nt.sequence_point() for _ in range(256)))
@@ -198,7 +209,7 @@ def start_time():
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("mode", choices=["garbage", "endless", "slow", "trickle", "silent", "huge",
-                                       "future"])
+                                       "future", "types"])
     ap.add_argument("--gap", type=float, default=2.0, help="slow: seconds between bytes")
     args = ap.parse_args()
     tmp = os.environ.get("TMPDIR", "/tmp")

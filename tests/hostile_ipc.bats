@@ -4,7 +4,7 @@
 # Hostile or broken .NET diagnostics peers.  Any local user can create a
 # socket named like a runtime's (tests/fake_diag_server.py, run as nobody,
 # named after its own pid): one that streams garbage after its OK, a valid
-# stream without end, events stamped a day ahead (they would wait in the
+# stream without end, new event types without end, events stamped a day ahead (they would wait in the
 # reorder buffer for ever), one that claims a 4 GB block, answers (or
 # sends its stream header) a byte every 2 s, or never answers.  For each: the collector's peak RSS (VmHWM)
 # stays within 100 MB of a plain --all run's, the run ends with its
@@ -78,24 +78,26 @@ has_line() {	# has_line FILE PATTERN: one line of FILE matches (grep -E)
 	grep -Eq -- "$2" "$1" || flunk "no line like '$2' in: $(cat "$1")"
 }
 
-@test "hostile IPC: --all beside garbage, a 4 GB block, a byte every 2 s and silence: each dropped with one line, refrt exact, exit 0" {
-	local g h s q a
+@test "hostile IPC: --all beside garbage, a 4 GB block, endless event types, a byte every 2 s and silence: each dropped with one line, refrt exact, exit 0" {
+	local g h y s q a
 	fake garbage; g=$LAST_PID
 	fake huge; h=$LAST_PID
+	fake types; y=$LAST_PID
 	fake slow --gap 2; s=$LAST_PID
 	fake silent; q=$LAST_PID
 	bg "$T/a.out" "$REFRT" --scenario mixed --duration 3 --rate 300 --threads 2 \
 		--wait-for-tracer 10 --summary "$T/a.json"
 	a=$LAST_PID
-	bg "$T/c.out" "$EBPF_COLLECT" --all --pid-filter "$g,$h,$s,$q,$a" -o "$T/all.nettrace" -d 6s
+	bg "$T/c.out" "$EBPF_COLLECT" --all --pid-filter "$g,$h,$y,$s,$q,$a" -o "$T/all.nettrace" -d 6s
 	watch_exit "$LAST_PID" 30
 	wait "$a" || flunk "refrt failed"
 	cat "$T/c.out.err"
 	assert_equal "$WATCH_STATUS" 0
 	within 11	# -d 6 s + 5 s
-	check_rss "--all with four hostile peers"
+	check_rss "--all with five hostile peers"
 	has_line "$T/c.out.err" "^ebpf-collect: pid $g: diagnostics socket sent no Nettrace stream: offset 0: not a NetTrace file \(no \"Nettrace\" magic\)$"
 	has_line "$T/c.out.err" "^ebpf-collect: pid $h: diagnostics socket sent no Nettrace stream: offset 102: object \"EventBlock\" claims 4294967280 bytes"
+	has_line "$T/c.out.err" "^ebpf-collect: pid $y: diagnostics socket sent no Nettrace stream: [0-9]+ event types with [0-9]+ fields, over 65536 or 262144$"
 	has_line "$T/c.out.err" "^ebpf-collect: pid $s: the runtime's answer to CollectTracing on .* was not complete within 5 s \([1-9] bytes came\)$"
 	has_line "$T/c.out.err" "^ebpf-collect: pid $q: the runtime did not answer CollectTracing on .* within 5 s$"
 	check_refrt_events "$T/all.nettrace" "$a" "$T/a.json"

@@ -705,8 +705,9 @@ static int stream_have_block(const struct nt_reader *r)
 	return content <= r->size && r->size - content > len;
 }
 
-/* Does the next V4 object claim more than NT_STREAM_MAX_BLOCK bytes?  Then
- * the stream is stopped here rather than buffered until it comes. */
+/* Does the next V4 object or V6 block claim more than NT_STREAM_MAX_BLOCK
+ * bytes?  Then the stream is stopped here rather than buffered until it
+ * comes. */
 static int stream_block_over(struct nt_reader *r)
 {
 	size_t avail = r->size - r->pos, nlen;
@@ -714,6 +715,11 @@ static int stream_block_over(struct nt_reader *r)
 	char name[40];
 	uint32_t len;
 
+	if (r->v6 && avail >= 4 && (nt_get_u32(p) & 0xffffff) > NT_STREAM_MAX_BLOCK) {
+		rd_fail(r, r->pos, "block of kind %u claims %u bytes (a block may have at most %u)",
+			p[3], nt_get_u32(p) & 0xffffff, NT_STREAM_MAX_BLOCK);
+		return 1;
+	}
 	if (r->v6 || avail < 16 || p[0] == NT_TAG_NULL)
 		return 0;
 	nlen = nt_get_u32(p + 11);
@@ -792,6 +798,14 @@ void nt_reader__feed_end(struct nt_reader *r)
 size_t nt_reader__buffered(const struct nt_reader *r)
 {
 	return r->streaming || r->copy ? r->size : 0;
+}
+
+void nt_reader__defined(const struct nt_reader *r, size_t *metadata, size_t *fields,
+			size_t *stacks)
+{
+	*metadata = r->n_metas;
+	*fields = r->n_meta_fields;
+	*stacks = r->n_stacks;
 }
 
 int nt_reader__header_read(const struct nt_reader *r)
