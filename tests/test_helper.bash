@@ -165,7 +165,7 @@ watch_exit() {
 		read -r st hwm <<<"$st"
 		[[ -n $hwm ]] && ((hwm > WATCH_HWM_KB)) && WATCH_HWM_KB=$hwm
 		[[ -z $st || $st == Z ]] && break
-		if (($(awk -v s="$start" -v n="$EPOCHREALTIME" -v t="$t" 'BEGIN {print n - s > t}'))); then
+		if (($(awk -v s="$start" -v n="$EPOCHREALTIME" -v t="$t" 'BEGIN {print (n - s > t)}'))); then
 			kill -9 "$pid" 2>/dev/null
 			wait "$pid" 2>/dev/null
 			flunk "pid $pid still running after $t s"
