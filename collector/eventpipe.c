@@ -21,6 +21,7 @@
 #include <linux/types.h>
 #include "collector_event.h"
 #include "eventpipe.h"
+#include "ep_perfmap.h"
 
 #define LOG_PREFIX "ebpf-collect: "
 #include "log.h"
@@ -115,10 +116,7 @@ struct eventpipe {
 	struct tid_map *tids;	/* thread ids of another pid namespace */
 	size_t n_tids, cap_tids;
 	bool exited;		/* the process was gone at stop */
-	bool perfmap_on;	/* we asked the runtime for its perf map */
-	char perfmap_dir[PATH_MAX - 64];	/* where it writes it (through /proc/PID/root) */
-	int perfmap_dirfd;	/* that directory, still reachable after the process exits */
-	bool perfmap_existed;	/* already there: not ours to remove */
+	struct ep_perfmap perfmap;	/* the runtime's, at our request */
 };
 
 /* ------------------------------------------------------------ session thread */
@@ -131,7 +129,6 @@ static void set_state(struct eventpipe *ep, enum ep_state st)
 }
 
 static int collect(struct eventpipe *ep, int version, uint32_t *hr, size_t *got);
-static void perfmap_enable(struct eventpipe *ep);
 
 /* The line for a CollectTracing that failed with rc. */
 static void start_failed(struct eventpipe *ep, int rc, uint32_t hr, size_t got)
@@ -239,7 +236,7 @@ static void *session_thread(void *arg)
 		set_state(ep, EP_FAILED);
 		return NULL;
 	}
-	perfmap_enable(ep);
+	ep_perfmap__enable(&ep->perfmap, &ep->sock, &ep->cancel);
 	set_state(ep, EP_RUNNING);
 	buf = malloc(EP_READ_CHUNK);
 	err = buf ? 0 : ENOMEM;
@@ -330,102 +327,6 @@ int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *
 
 /* ------------------------------------------------------------ perf map */
 
-/* Is NAME set in pid's environment (at exec)?  Copies its value. */
-static bool env_value(pid_t pid, const char *name, char *val, size_t n)
-{
-	char fn[64], buf[65536];
-	size_t nl = strlen(name), off = 0;
-	ssize_t r;
-	int fd;
-
-	snprintf(fn, sizeof(fn), "/proc/%d/environ", pid);
-	fd = open(fn, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return false;
-	buf[r] = 0;
-	while (off < (size_t)r) {
-		const char *e = buf + off;
-
-		if (!strncmp(e, name, nl) && e[nl] == '=') {
-			snprintf(val, n, "%s", e + nl + 1);
-			return true;
-		}
-		off += strlen(e) + 1;
-	}
-	return false;
-}
-
-static void perfmap_name(const struct eventpipe *ep, const char *kind, char *out, size_t n)
-{
-	snprintf(out, n, "%s-%d.map", kind, ep->sock.nspid);
-}
-
-/* JIT frames get names from the runtime's perf map too (.NET 8+), unless
- * the user configured perf maps (DOTNET_PerfMapEnabled) already. */
-static void perfmap_enable(struct eventpipe *ep)
-{
-	char val[PATH_MAX / 2], path[PATH_MAX];
-	uint8_t payload[4] = { DN_PERFMAP_TYPE_PERFMAP, 0, 0, 0 };
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
-	struct stat st;
-
-	if (env_value(ep->sock.pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
-	    env_value(ep->sock.pid, "COMPlus_PerfMapEnabled", val, sizeof(val)))
-		return;
-	if (!env_value(ep->sock.pid, "DOTNET_PerfMapJitDumpPath", val, sizeof(val)))
-		snprintf(val, sizeof(val), "/tmp");
-	snprintf(ep->perfmap_dir, sizeof(ep->perfmap_dir), "/proc/%d/root%s", ep->sock.pid, val);
-	ep->perfmap_dirfd = open(ep->perfmap_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (ep->perfmap_dirfd < 0)
-		return;
-	perfmap_name(ep, "perf", path, sizeof(path));
-	ep->perfmap_existed = !fstatat(ep->perfmap_dirfd, path, &st, 0);
-	ep->perfmap_on = !dn_command_wait(ep->sock.path, DN_SET_PROCESS, DN_PROC_ENABLE_PERFMAP,
-					  payload, sizeof(payload), NULL, NULL, NULL, NULL, &w,
-					  NULL);
-}
-
-static void perfmap_disable(struct eventpipe *ep)
-{
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
-
-	if (ep->perfmap_on)
-		dn_command_wait(ep->sock.path, DN_SET_PROCESS, DN_PROC_DISABLE_PERFMAP, NULL, 0,
-				NULL, NULL, NULL, NULL, &w, NULL);
-}
-
-/* After the trace is written: remove the files we caused. */
-static void perfmap_remove(struct eventpipe *ep)
-{
-	char path[PATH_MAX];
-
-	/* The runtime may still be finishing its last perf-map write when the
-	 * DisablePerfMap answer arrives, and recreate the file: look again a
-	 * few times over 200 ms. */
-	for (int i = 0; ep->perfmap_on && !ep->perfmap_existed && i < 10; i++) {
-		bool left;
-
-		perfmap_name(ep, "perf", path, sizeof(path));
-		unlinkat(ep->perfmap_dirfd, path, 0);
-		perfmap_name(ep, "perfinfo", path, sizeof(path));
-		unlinkat(ep->perfmap_dirfd, path, 0);
-		usleep(20000);
-		perfmap_name(ep, "perf", path, sizeof(path));
-		left = !faccessat(ep->perfmap_dirfd, path, F_OK, 0);
-		perfmap_name(ep, "perfinfo", path, sizeof(path));
-		if (!left && faccessat(ep->perfmap_dirfd, path, F_OK, 0))
-			break;
-	}
-	ep->perfmap_on = false;
-	if (ep->perfmap_dirfd >= 0)
-		close(ep->perfmap_dirfd);
-	ep->perfmap_dirfd = -1;
-}
-
 bool eventpipe__exited(const struct eventpipe *ep)
 {
 	return ep->exited;
@@ -433,7 +334,7 @@ bool eventpipe__exited(const struct eventpipe *ep)
 
 bool eventpipe__perfmap(const struct eventpipe *ep)
 {
-	return ep->perfmap_on;
+	return ep->perfmap.on;
 }
 
 /* ------------------------------------------------------------ start */
@@ -481,7 +382,7 @@ struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_co
 	ep->sock = *s;
 	ep->cfg = cfg;
 	ep->fd = -1;
-	ep->perfmap_dirfd = -1;
+	ep_perfmap__init(&ep->perfmap);
 	ep->state = EP_STARTING;
 	pthread_mutex_init(&ep->mu, NULL);
 	pthread_cond_init(&ep->room, NULL);
@@ -807,7 +708,7 @@ static void *stop_thread(void *arg)
 	int rc;
 
 	memcpy(payload, &ep->session, 8);
-	perfmap_disable(ep);
+	ep_perfmap__disable(&ep->perfmap, &ep->sock, &ep->cancel);
 	rc = dn_command_wait(ep->sock.path, DN_SET_EVENTPIPE, DN_EP_STOP_TRACING, payload, 8,
 			     NULL, NULL, NULL, NULL, &w, NULL);
 	/* a process that has exited has ended the stream itself */
@@ -1006,7 +907,7 @@ void eventpipe__free(struct eventpipe *ep)
 	if (!ep)
 		return;
 	drop(ep);
-	perfmap_remove(ep);
+	ep_perfmap__remove(&ep->perfmap, ep->sock.nspid);
 	nt_reader__close(ep->rd);
 	pthread_mutex_destroy(&ep->mu);
 	pthread_cond_destroy(&ep->room);
