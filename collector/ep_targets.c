@@ -263,14 +263,16 @@ int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 			continue;
 		err = eventpipe__poll(t->ep[i], ro);
 		if (err == EP_POLL_REFUSED || err == EP_POLL_CUT) {
+			/* --all: the peer is anybody's; it does not decide the exit */
 			pr_warn("%s\n", eventpipe__message(t->ep[i]));
-			if (err == EP_POLL_CUT)
+			if (t->all)
+				continue;
+			if (err == EP_POLL_CUT) {
 				t->cut = true;
-			else if (!t->all) {
-				t->fail = EXIT_FAIL;
-				return -EPROTO;
+				continue;
 			}
-			continue;
+			t->fail = EXIT_FAIL;
+			return -EPROTO;
 		}
 		if (err) {
 			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),

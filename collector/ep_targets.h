@@ -69,9 +69,10 @@ int ep_targets__attach_one(struct ep_targets *t, int slot, pid_t pid);
 
 /* Every poll: the child's start, the sessions that answered or failed
  * since, then each stream into ro.  A session that fails or whose stream
- * is refused is dropped with one line; with --all the run goes on (a
- * stream cut mid-trace sets t->cut), otherwise -errno (t->fail: the exit
- * code). */
+ * is refused is dropped with one line; with --all the run goes on and
+ * the exit code is not changed; otherwise a stream refused after some
+ * events sets t->cut, anything else ends the run: -errno (t->fail: the
+ * exit code). */
 int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 		     bool (*has_usdt)(void *ctx, pid_t pid), void *ctx);
 
