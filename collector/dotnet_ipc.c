@@ -15,13 +15,14 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 #include "dotnet_ipc.h"
 
 static const char ipc_magic[14] = "DOTNET_IPC_V1";	/* NUL included */
 
-/* A reply must come within this time: a stuck runtime must not hang us. */
-#define DN_REPLY_TIMEOUT_MS	10000
+/* Waits are cut in slices this long, to look at dn_wait.cancel. */
+#define DN_WAIT_SLICE_MS	50
 
 static void put_u16(uint8_t *p, uint16_t v) { p[0] = v; p[1] = v >> 8; }
 static void put_u32(uint8_t *p, uint32_t v) { put_u16(p, v); put_u16(p + 2, v >> 16); }
@@ -126,10 +127,14 @@ static unsigned long long start_time(pid_t pid)
 	return v;
 }
 
-/* a socket file whose process is gone refuses connections */
+static int connect_wait(const char *path, const struct dn_wait *w);
+
+/* a socket file whose process is gone refuses connections; one whose
+ * backlog is full (EAGAIN: -ETIMEDOUT here) listens: one try, no waiting */
 static bool socket_listens(const char *path)
 {
-	int fd = dn_connect(path);
+	struct dn_wait w = { 0, NULL };
+	int fd = connect_wait(path, &w);
 
 	if (fd >= 0)
 		close(fd);
@@ -185,36 +190,84 @@ int dn_find_socket(pid_t pid, struct dn_socket *s)
 	return found ? 0 : -ENOENT;
 }
 
-int dn_connect(const char *path)
+uint64_t dn_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
+}
+
+/* What is left of w's time, in ms for poll (at most a slice, so that
+ * w->cancel is looked at often); 0 when it is over. */
+static int time_left(const struct dn_wait *w)
+{
+	uint64_t now = dn_now_ms();
+
+	if (now >= w->deadline_ms)
+		return 0;
+	return w->deadline_ms - now > DN_WAIT_SLICE_MS ? DN_WAIT_SLICE_MS :
+	       (int)(w->deadline_ms - now);
+}
+
+static bool cancelled(const struct dn_wait *w)
+{
+	return w->cancel && *w->cancel;
+}
+
+/* A non-blocking connect (a listener whose backlog is full makes a blocking
+ * one wait): tried again until w's deadline. */
+static int connect_wait(const char *path, const struct dn_wait *w)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, err;
+	int fd, err, pfd = -1;
 
 	/* sun_path holds 108 bytes; a longer /proc/PID/root/... path is
 	 * reached through an O_PATH descriptor of the socket instead */
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
 	if (strlen(path) < sizeof(sa.sun_path)) {
 		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
-		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
-			return fd;
-		err = -errno;
 	} else {
-		int pfd = open(path, O_PATH | O_CLOEXEC);
-
+		pfd = open(path, O_PATH | O_CLOEXEC);
 		if (pfd < 0) {
 			err = -errno;
-		} else {
-			snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", pfd);
-			err = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
-			close(pfd);
-			if (!err)
-				return fd;
+			close(fd);
+			return err;
 		}
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "/proc/self/fd/%d", pfd);
 	}
+	for (;;) {
+		int left;
+
+		err = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ? -errno : 0;
+		if (err != -EAGAIN && err != -EINTR)
+			break;
+		if (cancelled(w)) {
+			err = -ECANCELED;
+			break;
+		}
+		left = time_left(w);
+		if (!left) {
+			err = -ETIMEDOUT;
+			break;
+		}
+		usleep((left < 20 ? left : 20) * 1000);
+	}
+	if (pfd >= 0)
+		close(pfd);
+	if (!err)
+		return fd;
 	close(fd);
 	return err;
+}
+
+int dn_connect(const char *path)
+{
+	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, NULL };
+
+	return connect_wait(path, &w);
 }
 
 /* ------------------------------------------------------------ messages */
@@ -336,80 +389,107 @@ int dn_parse_process_info(const uint8_t *p, size_t len, int v2, struct dn_proces
 
 /* ------------------------------------------------------------ transport */
 
-static int write_all(int fd, const void *buf, size_t n)
+/* Wait until fd is ready for events, within w.  0 or -errno. */
+static int wait_fd(int fd, short events, const struct dn_wait *w)
+{
+	for (;;) {
+		struct pollfd pfd = { .fd = fd, .events = events };
+		int left, pr;
+
+		if (cancelled(w))
+			return -ECANCELED;
+		left = time_left(w);
+		if (!left)
+			return -ETIMEDOUT;
+		pr = poll(&pfd, 1, left);
+		if (pr < 0 && errno != EINTR)
+			return -errno;
+		if (pr > 0)
+			return 0;
+	}
+}
+
+static int write_all(int fd, const void *buf, size_t n, const struct dn_wait *w)
 {
 	const uint8_t *p = buf;
 
 	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+		ssize_t r = send(fd, p, n, MSG_NOSIGNAL);
 
-		if (w < 0 && errno == EINTR)
+		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+			int err = wait_fd(fd, POLLOUT, w);
+
+			if (err)
+				return err;
 			continue;
-		if (w < 0)
-			return -errno;
-		p += w;
-		n -= w;
-	}
-	return 0;
-}
-
-static int read_all(int fd, void *buf, size_t n)
-{
-	uint8_t *p = buf;
-
-	while (n) {
-		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		int pr = poll(&pfd, 1, DN_REPLY_TIMEOUT_MS);
-		ssize_t r;
-
-		if (pr < 0 && errno == EINTR)
-			continue;
-		if (pr < 0)
-			return -errno;
-		if (!pr)
-			return -ETIMEDOUT;
-		r = read(fd, p, n);
-		if (r < 0 && errno == EINTR)
-			continue;
+		}
 		if (r < 0)
 			return -errno;
-		if (!r)
-			return -ECONNRESET;	/* the runtime closed without a reply */
 		p += r;
 		n -= r;
 	}
 	return 0;
 }
 
-int dn_command(const char *path, uint8_t set, uint8_t id, const void *payload,
-	       size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
-	       int *keep_fd)
+/* n bytes, all of them by w's deadline; *got counts what came. */
+static int read_all(int fd, void *buf, size_t n, const struct dn_wait *w, size_t *got)
 {
+	uint8_t *p = buf;
+
+	while (n) {
+		ssize_t r = read(fd, p, n);
+
+		if (r < 0 && (errno == EAGAIN || errno == EINTR)) {
+			int err = wait_fd(fd, POLLIN, w);
+
+			if (err)
+				return err;
+			continue;
+		}
+		if (r < 0)
+			return -errno;
+		if (!r)
+			return -ECONNRESET;	/* the peer closed without a reply */
+		p += r;
+		n -= r;
+		*got += r;
+	}
+	return 0;
+}
+
+int dn_command_wait(const char *path, uint8_t set, uint8_t id, const void *payload,
+		    size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
+		    int *keep_fd, const struct dn_wait *w, struct dn_reply_info *info)
+{
+	struct dn_wait dw = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, NULL };
 	uint8_t hdr[DN_IPC_HEADER_SIZE], *body = NULL;
-	uint16_t total;
+	uint16_t total = 0;
 	uint8_t rset, rid;
+	size_t got = 0;
 	int fd, err;
 
+	if (!w)
+		w = &dw;
 	if (resp)
 		*resp = NULL;
+	if (info)
+		info->got = 0;
 	if (payload_len > 0xffff - DN_IPC_HEADER_SIZE)
 		return -E2BIG;
-	fd = dn_connect(path);
+	fd = connect_wait(path, w);
 	if (fd < 0)
 		return fd;
 	dn_put_header(hdr, DN_IPC_HEADER_SIZE + payload_len, set, id);
-	err = write_all(fd, hdr, sizeof(hdr));
+	err = write_all(fd, hdr, sizeof(hdr), w);
 	if (!err && payload_len)
-		err = write_all(fd, payload, payload_len);
+		err = write_all(fd, payload, payload_len, w);
 	if (!err)
-		err = read_all(fd, hdr, sizeof(hdr));
-	if (!err)
-		err = dn_parse_header(hdr, &total, &rset, &rid);
-	if (!err && rset != DN_SET_SERVER)
-		err = -EPROTO;
-	if (!err) {
+		err = read_all(fd, hdr, sizeof(hdr), w, &got);
+	if (!err && (dn_parse_header(hdr, &total, &rset, &rid) || rset != DN_SET_SERVER))
+		err = -EBADMSG;
+	if (!err) {	/* total is 16 bits: at most 64 KiB */
 		body = malloc(total - DN_IPC_HEADER_SIZE + 1);
-		err = body ? read_all(fd, body, total - DN_IPC_HEADER_SIZE) : -ENOMEM;
+		err = body ? read_all(fd, body, total - DN_IPC_HEADER_SIZE, w, &got) : -ENOMEM;
 	}
 	if (!err && rid != DN_RESP_OK) {
 		if (hresult)
@@ -422,11 +502,21 @@ int dn_command(const char *path, uint8_t set, uint8_t id, const void *payload,
 		body = NULL;
 	}
 	free(body);
+	if (info)
+		info->got = got;
 	if (!err && keep_fd)
 		*keep_fd = fd;
 	else
 		close(fd);
 	return err;
+}
+
+int dn_command(const char *path, uint8_t set, uint8_t id, const void *payload,
+	       size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
+	       int *keep_fd)
+{
+	return dn_command_wait(path, set, id, payload, payload_len, resp, resp_len, hresult,
+			       keep_fd, NULL, NULL);
 }
 
 int dn_process_info(const char *path, struct dn_process_info *pi, uint32_t *hresult)

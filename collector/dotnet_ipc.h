@@ -21,6 +21,7 @@
 #define EBPF_COLLECT_DOTNET_IPC_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -79,13 +80,38 @@ void dn_put_header(uint8_t *buf, uint16_t total, uint8_t set, uint8_t id);
 /* Parse a response header: 0 with *total, *set, *id filled; -EPROTO. */
 int dn_parse_header(const uint8_t *buf, uint16_t *total, uint8_t *set, uint8_t *id);
 
+/* The whole of one exchange (connect, request, reply) must end within
+ * this: a peer that never answers, or answers a byte at a time, is given up
+ * on (any local user can create a socket named like a runtime's). */
+#define DN_EXCHANGE_TIMEOUT_S	5
+#define DN_EXCHANGE_TIMEOUT_MS	(DN_EXCHANGE_TIMEOUT_S * 1000)
+
+/* How long an exchange may take, and what ends it early. */
+struct dn_wait {
+	uint64_t deadline_ms;		/* CLOCK_MONOTONIC ms (dn_now_ms) */
+	const volatile bool *cancel;	/* set: give up (-ECANCELED); may be NULL */
+};
+
+uint64_t dn_now_ms(void);
+
 /*
- * One request/response on a fresh connection.  On DN_RESP_OK the payload
- * (malloc'd, *len bytes) goes to *payload (may be NULL: discarded) and 0 is
- * returned; an error response returns -EPROTO with the HRESULT in *hresult;
- * other failures -errno.  keep_fd != NULL keeps the connection open (for
- * the session's stream) instead of closing it.
+ * One request/response on a fresh connection, within w (NULL: the next
+ * DN_EXCHANGE_TIMEOUT_MS).  On DN_RESP_OK the payload (malloc'd, *len
+ * bytes) goes to *payload (may be NULL: discarded) and 0 is returned; an
+ * error response returns -EPROTO with the HRESULT in *hresult; a reply
+ * that is not one (no IPC magic, not the server's command set) -EBADMSG;
+ * no whole reply by the deadline -ETIMEDOUT (*got, when not NULL, says how
+ * many bytes of it came); other failures -errno.  keep_fd != NULL keeps the
+ * connection open (for the session's stream) instead of closing it.
  */
+struct dn_reply_info {
+	size_t got;			/* reply bytes received */
+};
+int dn_command_wait(const char *path, uint8_t set, uint8_t id, const void *payload,
+		    size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
+		    int *keep_fd, const struct dn_wait *w, struct dn_reply_info *got);
+
+/* dn_command_wait within the next DN_EXCHANGE_TIMEOUT_MS. */
 int dn_command(const char *path, uint8_t set, uint8_t id, const void *payload,
 	       size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
 	       int *keep_fd);

@@ -83,10 +83,13 @@ static void raise_nofile(void)
 	}
 }
 
+/* exiting counts the signals: one more during the stop cuts what is still
+ * awaited (EventPipe streams) */
 static void sig_handler(int sig)
 {
 	(void)sig;
-	exiting = 1;
+	if (exiting < 1000)
+		exiting++;
 }
 
 /* kill -USR1: the flight recorder writes its window (without one: nothing) */
@@ -792,6 +795,8 @@ static int attach_sources(struct collector *c, const char *cmd_path)
 
 	if (setup_bpf(c) || recorder__start_observers(c))
 		return EXIT_FAIL;
+	c->ept.all = c->host.on;	/* a hostile socket must not end the run */
+	c->ept.stop = &exiting;
 	if (c->host.on)
 		ret = host__scan(c);	/* --all */
 	else

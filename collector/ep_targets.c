@@ -7,12 +7,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "commands.h"
 #include "ep_targets.h"
 #include "event_table.h"
 #include "selection.h"
 
-#define EP_STOP_TIMEOUT_MS	30000
 /* -- dotnet: a runtime makes its socket early in start-up */
 #define EP_CHILD_SOCKET_NS	(10 * 1000000000ULL)
 
@@ -75,11 +75,17 @@ int ep_targets__config(struct ep_targets *t, const struct selection *sel, char *
 	return EXIT_OK;
 }
 
-/* A session in pid, slot i.  An exit code. */
+/* The exit code of a session that failed to start. */
+static int fail_code(enum ep_fail why)
+{
+	return why == EP_FAIL_ACCESS ? EXIT_NO_PRIV : why == EP_FAIL_NO_SOCKET ? EXIT_NO_PROBES :
+	       EXIT_FAIL;
+}
+
+/* A session in pid, slot i, under way.  An exit code. */
 static int start(struct ep_targets *t, int i, pid_t pid, bool child)
 {
 	struct dn_socket s;
-	enum ep_fail why;
 	char err[512];
 	int rc;
 
@@ -100,31 +106,96 @@ static int start(struct ep_targets *t, int i, pid_t pid, bool child)
 		     strerror(-rc));
 		return rc == -EACCES ? EXIT_NO_PRIV : EXIT_FAIL;
 	}
-	t->ep[i] = eventpipe__start(&s, &t->cfg, &why, err, sizeof(err));
+	t->ep[i] = eventpipe__start(&s, &t->cfg, err, sizeof(err));
 	if (!t->ep[i]) {
 		pr_warn("%s\n", err);
-		return why == EP_FAIL_ACCESS ? EXIT_NO_PRIV :
-		       why == EP_FAIL_NO_SOCKET ? EXIT_NO_PROBES : EXIT_FAIL;
+		return EXIT_FAIL;
 	}
-	pr_info("pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d%s)\n",
-	     pid, s.path, eventpipe__version(t->ep[i]),
-	     eventpipe__perfmap(t->ep[i]) ? ", perf map enabled" : "");
+	t->running[i] = false;
 	return EXIT_OK;
+}
+
+/* Slot i's session has answered or failed: say so.  EXIT_OK or the exit
+ * code of its failure (the session is gone then). */
+static int settle(struct ep_targets *t, int i)
+{
+	enum ep_fail why;
+	const char *msg;
+
+	switch (eventpipe__state(t->ep[i], &why, &msg)) {
+	case EP_STARTING:
+		return EXIT_OK;
+	case EP_FAILED:
+		pr_warn("%s\n", msg);
+		eventpipe__free(t->ep[i]);
+		t->ep[i] = NULL;
+		return fail_code(why);
+	case EP_RUNNING:
+		break;
+	}
+	if (!t->running[i]) {
+		t->running[i] = true;
+		pr_info("pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d%s)\n",
+			eventpipe__pid(t->ep[i]), eventpipe__path(t->ep[i]),
+			eventpipe__version(t->ep[i]),
+			eventpipe__perfmap(t->ep[i]) ? ", perf map enabled" : "");
+	}
+	return EXIT_OK;
+}
+
+static bool signalled(const struct ep_targets *t, sig_atomic_t since)
+{
+	return t->stop && *t->stop > since;
+}
+
+/* Wait until slot i's session (every started one: i < 0) has answered or
+ * failed, or a signal came (those still waiting are cancelled: they fail). */
+static void wait_started(struct ep_targets *t, int only)
+{
+	for (;;) {
+		bool waiting = false;
+
+		for (int i = 0; i < EP_TARGETS_MAX; i++)
+			if (t->ep[i] && (only < 0 || i == only) &&
+			    eventpipe__state(t->ep[i], NULL, NULL) == EP_STARTING)
+				waiting = true;
+		if (!waiting)
+			return;
+		if (signalled(t, 0))
+			for (int i = 0; i < EP_TARGETS_MAX; i++)
+				if (t->ep[i] && (only < 0 || i == only))
+					eventpipe__cancel(t->ep[i]);
+		usleep(10000);
+	}
 }
 
 int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand, int n)
 {
-	int i, rc, fail = EXIT_NO_PROBES, started = 0;
+	int i, rc, fail = EXIT_NO_PROBES, started = 0, err = EXIT_OK;
 
 	for (i = 0; i < n && i < EP_TARGETS_MAX; i++) {
 		if (!cand[i])
 			continue;
 		rc = start(t, i, pids[i], false);
-		if (rc && rc != EXIT_NO_PROBES)
-			return rc;
+		if (rc && rc != EXIT_NO_PROBES) {
+			err = rc;
+			break;
+		}
 		fail = rc;
+	}
+	wait_started(t, -1);	/* all of them together */
+	for (i = 0; i < n && i < EP_TARGETS_MAX; i++) {
+		if (!t->ep[i])
+			continue;
+		rc = settle(t, i);
+		if (rc && rc != EXIT_NO_PROBES && !err)
+			err = rc;
+		if (rc)
+			fail = rc;
 		started += !rc;
 	}
+	if (err)
+		return err;
 	return started ? EXIT_OK : fail;
 }
 
@@ -160,6 +231,10 @@ static int child_tick(struct ep_targets *t, bool (*has_usdt)(void *ctx, pid_t pi
 	}
 	t->wait_child = false;
 	rc = has_usdt(ctx, t->child) ? EXIT_OK : start(t, 0, t->child, true);
+	if (rc == EXIT_OK && t->ep[0]) {	/* running before the runtime resumes */
+		wait_started(t, 0);
+		rc = settle(t, 0);
+	}
 	if (dn_command(s.path, DN_SET_PROCESS, DN_PROC_RESUME_RUNTIME, NULL, 0, NULL, NULL, NULL,
 		       NULL))
 		pr_warn("pid %d: ResumeRuntime failed\n", t->child);
@@ -179,7 +254,26 @@ int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 	for (i = 0; i < EP_TARGETS_MAX; i++) {
 		if (!t->ep[i])
 			continue;
+		err = settle(t, i);	/* --all: sessions started since */
+		if (err && !t->all) {
+			t->fail = err;
+			return -EPROTO;
+		}
+		if (!t->ep[i])
+			continue;
 		err = eventpipe__poll(t->ep[i], ro);
+		if (err == EP_POLL_REFUSED || err == EP_POLL_CUT) {
+			/* --all: the peer is anybody's; it does not decide the exit */
+			pr_warn("%s\n", eventpipe__message(t->ep[i]));
+			if (t->all)
+				continue;
+			if (err == EP_POLL_CUT) {
+				t->cut = true;
+				continue;
+			}
+			t->fail = EXIT_FAIL;
+			return -EPROTO;
+		}
 		if (err) {
 			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
 			     strerror(-err));
@@ -199,25 +293,67 @@ bool ep_targets__active(const struct ep_targets *t)
 
 int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
 {
+	sig_atomic_t signals = t->stop ? *t->stop : 0;
+	uint64_t deadline = now_ns() + EP_STOP_TIMEOUT_MS * 1000000ULL;
+	bool pending[EP_TARGETS_MAX] = {}, cut = false, any, no_stream = false;
 	char msg[512];
 	int i, rc;
 
 	for (i = 0; i < EP_TARGETS_MAX; i++) {
 		if (!t->ep[i])
 			continue;
-		rc = eventpipe__stop(t->ep[i], ro, EP_STOP_TIMEOUT_MS, msg, sizeof(msg));
-		if (rc < 0) {
-			pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
-			     strerror(-rc));
+		if (eventpipe__state(t->ep[i], NULL, NULL) == EP_STARTING) {
+			eventpipe__cancel(t->ep[i]);	/* never answered: nothing to stop */
+			pr_info("pid %d: its runtime had not answered CollectTracing by the stop\n",
+				eventpipe__pid(t->ep[i]));
+			continue;
+		}
+		rc = eventpipe__stop_begin(t->ep[i]);
+		if (rc) {
+			pr_warn("pid %d: cannot start StopTracing: %s\n", eventpipe__pid(t->ep[i]),
+				strerror(-rc));
 			return rc;
 		}
-		if (rc) {
-			pr_warn("%s\n", msg);
-			t->cut = true;
-		} else if (eventpipe__exited(t->ep[i])) {
-			pr_info("pid %d exited during the trace; its EventPipe stream ended with "
-			     "it\n", eventpipe__pid(t->ep[i]));
+		pending[i] = true;
+	}
+	do {
+		if (!cut && (now_ns() >= deadline || signalled(t, signals))) {
+			cut = true;
+			pr_debug("EventPipe: cutting the streams still open\n");
 		}
+		any = false;
+		for (i = 0; i < EP_TARGETS_MAX; i++) {
+			if (!pending[i])
+				continue;
+			rc = eventpipe__stop_poll(t->ep[i], ro, cut, msg, sizeof(msg));
+			if (rc == EP_STOP_AGAIN) {
+				any = true;
+				continue;
+			}
+			pending[i] = false;
+			if (rc < 0) {
+				pr_warn("pid %d: EventPipe stream: %s\n", eventpipe__pid(t->ep[i]),
+				     strerror(-rc));
+				return rc;
+			}
+			if (rc == EP_STOP_NO_STREAM) {
+				pr_warn("%s\n", msg);
+				if (!t->all)
+					no_stream = true;
+			} else if (rc) {
+				pr_warn("%s\n", msg);
+				t->cut = true;
+			} else if (eventpipe__exited(t->ep[i])) {
+				pr_info("pid %d exited during the trace; its EventPipe stream ended "
+					"with it\n", eventpipe__pid(t->ep[i]));
+			}
+		}
+		if (any)
+			usleep(5000);
+	} while (any);
+	if (no_stream) {	/* -p: a target of the user's gave nothing */
+		t->fail = EXIT_FAIL;
+		return -EPROTO;
 	}
 	return 0;
 }

@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 #include "eventpipe.h"
@@ -32,6 +33,9 @@ struct ep_targets {
 	uint64_t child_deadline;
 	bool cut;		/* a stream ended mid-block */
 	int fail;		/* exit code behind a poll error, or 0 */
+	bool all;		/* --all: a target that fails is dropped, the run goes on */
+	const volatile sig_atomic_t *stop;	/* SIGINT/SIGTERM count (may be NULL) */
+	bool running[EP_TARGETS_MAX];	/* its session answered (announced) */
 };
 
 /* --providers: entries whose provider the event table lacks (EventSources,
@@ -47,9 +51,10 @@ bool ep_targets__all_dotnet(const pid_t *pids, int n);
 int ep_targets__config(struct ep_targets *t, const struct selection *sel, char *const *extra,
 		       int n_extra, bool cpu_sampling, bool quiet);
 
-/* Sessions for the targets with cand[i] set.  EXIT_OK when one started;
- * EXIT_NO_PROBES when no candidate has a socket (the caller has said so);
- * another exit code on failure. */
+/* Sessions for the targets with cand[i] set, started all at once and
+ * waited for together (each within DN_EXCHANGE_TIMEOUT_MS; a signal ends
+ * the wait).  EXIT_OK when one started; EXIT_NO_PROBES when no candidate
+ * has a socket (the caller has said so); another exit code on failure. */
 int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand, int n);
 
 /* -- dotnet: wait (poll) for child's socket; then start its session unless
@@ -57,19 +62,28 @@ int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand
 void ep_targets__wait_child(struct ep_targets *t, pid_t child);
 
 /* --all: a session for a process found after the start (slot = its index
- * among the targets).  EXIT_OK, EXIT_NO_PROBES (no socket) or an exit code. */
+ * among the targets), not waited for: EXIT_OK once CollectTracing is under
+ * way (ep_targets__poll tells how it went), EXIT_NO_PROBES (no socket) or
+ * an exit code. */
 int ep_targets__attach_one(struct ep_targets *t, int slot, pid_t pid);
 
-/* Every poll: the child's start, then each stream into ro.  0 or -errno
- * (t->fail: the exit code). */
+/* Every poll: the child's start, the sessions that answered or failed
+ * since, then each stream into ro.  A session that fails or whose stream
+ * is refused is dropped with one line; with --all the run goes on and
+ * the exit code is not changed; otherwise a stream refused after some
+ * events sets t->cut, anything else ends the run: -errno (t->fail: the
+ * exit code). */
 int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 		     bool (*has_usdt)(void *ctx, pid_t pid), void *ctx);
 
 /* Sessions running (records may come up to ~100 ms late)? */
 bool ep_targets__active(const struct ep_targets *t);
 
-/* StopTracing; rundown and the rest of every stream into ro.  0 or -errno;
+/* StopTracing to every session at once; rundown and the rest of every
+ * stream into ro, for at most EP_STOP_TIMEOUT_MS in all, or until one more
+ * SIGINT/SIGTERM: then the streams still open are cut.  0 or -errno;
  * t->cut says a stream was cut. */
+#define EP_STOP_TIMEOUT_MS	10000
 int ep_targets__stop(struct ep_targets *t, struct reorder *ro);
 
 /* One CE_REC_EVENTPIPE record: 0, -EINVAL (malformed), -errno. */

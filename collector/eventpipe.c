@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -20,6 +21,7 @@
 #include <linux/types.h>
 #include "collector_event.h"
 #include "eventpipe.h"
+#include "ep_perfmap.h"
 
 #define LOG_PREFIX "ebpf-collect: "
 #include "log.h"
@@ -30,6 +32,29 @@
 #include "symbolize.h"
 
 #define EP_READ_CHUNK	(256 * 1024)
+/* Bytes read from the socket and not yet given to the reader: the session
+ * thread waits while the queue holds this much. */
+#define EP_QUEUE_MAX	(4 << 20)
+/* Bytes the reader may hold (blocks not parsed yet, stacks still
+ * referenced): a real runtime writes a sequence point every ~10 MB. */
+#define EP_MAX_BUFFERED	(64 << 20)
+/* A runtime writes the trace header right after its CollectTracing answer:
+ * at stop, a stream without one gets this long, for a session started a
+ * moment before, then is dropped. */
+#define EP_HEADER_GRACE_MS	250
+/* An event stamped this far ahead of the stream's clock (the sync point,
+ * carried forward by ours) would sit in the reorder buffer for ever: the
+ * stream is refused instead. */
+#define EP_MAX_AHEAD_NS		(60 * 1000000000ULL)
+/* A runtime defines a few thousand event types, numbered from 1, with tens
+ * of fields each, and a region's stacks fit its ~10 MB of buffers: far
+ * more is a peer making the reader (and define()'s table by id) grow. */
+#define EP_MAX_METADATA		65536
+#define EP_MAX_META_ID		(1u << 20)
+#define EP_MAX_FIELDS		(256 * 1024)
+#define EP_MAX_STACKS		(1024 * 1024)
+/* The reader is given the queue this much at a time. */
+#define EP_FEED_SLICE		(64 * 1024)
 
 /* A CE_REC_EVENTPIPE record: this, stack_depth u64 frames, the payload. */
 struct ep_rec {
@@ -50,23 +75,37 @@ struct tid_map {
 
 struct eventpipe {
 	struct dn_socket sock;
+	const struct ep_config *cfg;
 	uint64_t session;
 	int version;		/* CollectTracing version the runtime accepted */
 	int fd;
-	pthread_t th;
+	pthread_t th;		/* session_thread: CollectTracing, then the stream */
 	bool th_started;
+	volatile bool cancel;	/* the threads give up what they wait for */
+	pthread_t stop_th;	/* stop_thread: StopTracing */
+	bool stop_started;
+	bool stop_cut;		/* the stream was cut at stop (deadline, signal) */
+	uint64_t stop_t0;	/* when StopTracing went (dn_now_ms) */
 
-	pthread_mutex_t mu;	/* guards the byte queue below */
+	pthread_mutex_t mu;	/* guards the state and the byte queue below */
+	pthread_cond_t room;	/* the queue was emptied */
+	enum ep_state state;
+	enum ep_fail why;	/* EP_FAILED: why, and the line saying so */
+	char msg[PATH_MAX + 512];
 	uint8_t *q;
 	size_t qlen, qcap;
 	bool q_eof;
 	int q_err;
 	uint64_t bytes;
 
+	bool got_header;	/* the stream began with a valid trace header */
+	bool dropped;		/* refused mid-trace (eventpipe__drop) */
+
 	struct nt_reader *rd;
 	bool rd_done;		/* end of stream (clean or not) reached */
 	bool checked_clock;
 	uint64_t freq;
+	int64_t clock_ahead;	/* its sync point minus our CLOCK_MONOTONIC then */
 	uint8_t *rec;
 	size_t rec_cap;
 	uint64_t pushed, written;
@@ -77,49 +116,148 @@ struct eventpipe {
 	struct tid_map *tids;	/* thread ids of another pid namespace */
 	size_t n_tids, cap_tids;
 	bool exited;		/* the process was gone at stop */
-	bool perfmap_on;	/* we asked the runtime for its perf map */
-	char perfmap_dir[PATH_MAX - 64];	/* where it writes it (through /proc/PID/root) */
-	int perfmap_dirfd;	/* that directory, still reachable after the process exits */
-	bool perfmap_existed;	/* already there: not ours to remove */
+	struct ep_perfmap perfmap;	/* the runtime's, at our request */
 };
 
-/* ------------------------------------------------------------ stream thread */
+/* ------------------------------------------------------------ session thread */
 
-static void *stream_thread(void *arg)
+static void set_state(struct eventpipe *ep, enum ep_state st)
+{
+	pthread_mutex_lock(&ep->mu);
+	ep->state = st;
+	pthread_mutex_unlock(&ep->mu);
+}
+
+static int collect(struct eventpipe *ep, int version, uint32_t *hr, size_t *got);
+
+/* The line for a CollectTracing that failed with rc. */
+static void start_failed(struct eventpipe *ep, int rc, uint32_t hr, size_t got)
+{
+	const struct dn_socket *s = &ep->sock;
+	size_t n = sizeof(ep->msg);
+	char hrs[64];
+
+	ep->why = EP_FAIL_RUNTIME;
+	if (rc == -EACCES || rc == -EPERM) {
+		ep->why = EP_FAIL_ACCESS;
+		snprintf(ep->msg, n, "pid %d: cannot connect to %s: %s (the socket belongs to uid "
+			 "%u: run as root or as that user)", s->pid, s->path, strerror(-rc),
+			 (unsigned)s->uid);
+	} else if (rc == -ENOENT || rc == -ECONNREFUSED) {
+		ep->why = EP_FAIL_NO_SOCKET;
+		snprintf(ep->msg, n, "pid %d: cannot connect to %s: %s", s->pid, s->path,
+			 strerror(-rc));
+	} else if (rc == -ETIMEDOUT && !got) {
+		snprintf(ep->msg, n, "pid %d: the runtime did not answer CollectTracing on %s "
+			 "within %d s", s->pid, s->path, DN_EXCHANGE_TIMEOUT_S);
+	} else if (rc == -ETIMEDOUT) {
+		snprintf(ep->msg, n, "pid %d: the runtime's answer to CollectTracing on %s was not "
+			 "complete within %d s (%zu bytes came)", s->pid, s->path,
+			 DN_EXCHANGE_TIMEOUT_S, got);
+	} else if (rc == -ECANCELED) {
+		snprintf(ep->msg, n, "pid %d: stopped before the runtime answered CollectTracing",
+			 s->pid);
+	} else if (rc == -ECONNRESET) {
+		snprintf(ep->msg, n, "pid %d: the runtime closed %s without answering "
+			 "CollectTracing", s->pid, s->path);
+	} else if (rc == -EBADMSG) {
+		snprintf(ep->msg, n, "pid %d: diagnostics socket %s answered CollectTracing with no "
+			 "valid IPC reply (%zu bytes, no DOTNET_IPC_V1 server header or no session "
+			 "id)", s->pid, s->path, got);
+	} else if (rc == -EPROTO && hr) {
+		snprintf(ep->msg, n, "pid %d: the runtime rejected CollectTracing: %s", s->pid,
+			 dn_hresult_str(hr, hrs, sizeof(hrs)));
+	} else {
+		snprintf(ep->msg, n, "pid %d: CollectTracing on %s failed: %s", s->pid, s->path,
+			 strerror(-rc));
+	}
+}
+
+/* Append n bytes to the queue, waiting while it holds EP_QUEUE_MAX: memory
+ * stays bounded whatever the peer sends.  false: cancelled. */
+static bool enqueue(struct eventpipe *ep, const uint8_t *buf, size_t n)
+{
+	pthread_mutex_lock(&ep->mu);
+	while (ep->qlen && ep->qlen + n > EP_QUEUE_MAX && !ep->cancel) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += 100 * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&ep->room, &ep->mu, &ts);
+	}
+	if (ep->cancel) {
+		pthread_mutex_unlock(&ep->mu);
+		return false;
+	}
+	if (ep->qcap - ep->qlen < n) {
+		size_t cap = ep->qcap ? ep->qcap : EP_READ_CHUNK;
+		uint8_t *nq;
+
+		while (cap - ep->qlen < n)
+			cap *= 2;
+		nq = realloc(ep->q, cap);
+		if (!nq) {
+			pthread_mutex_unlock(&ep->mu);
+			return false;
+		}
+		ep->q = nq;
+		ep->qcap = cap;
+	}
+	memcpy(ep->q + ep->qlen, buf, n);
+	ep->qlen += n;
+	ep->bytes += n;
+	pthread_mutex_unlock(&ep->mu);
+	return true;
+}
+
+/*
+ * Start the session (CollectTracing3, or 2 when the runtime rejects 3),
+ * then read its stream into the queue until it ends or ep->cancel.  Every
+ * exchange has a deadline, every wait looks at ep->cancel within 100 ms:
+ * one peer, however slow or hostile, holds up nobody else.
+ */
+static void *session_thread(void *arg)
 {
 	struct eventpipe *ep = arg;
-	uint8_t *buf = malloc(EP_READ_CHUNK);
-	int err = buf ? 0 : ENOMEM;
+	uint8_t *buf = NULL;
+	uint32_t hr = 0;
+	size_t got = 0;
+	int rc, err = 0;
 
-	while (!err) {
-		ssize_t n = read(ep->fd, buf, EP_READ_CHUNK);
+	rc = collect(ep, 3, &hr, &got);
+	if (rc == -EPROTO && hr)	/* an older runtime: the .NET 5/6 command */
+		rc = collect(ep, 2, &hr, &got);
+	if (rc) {
+		start_failed(ep, rc, hr, got);
+		set_state(ep, EP_FAILED);
+		return NULL;
+	}
+	ep_perfmap__enable(&ep->perfmap, &ep->sock, &ep->cancel);
+	set_state(ep, EP_RUNNING);
+	buf = malloc(EP_READ_CHUNK);
+	err = buf ? 0 : ENOMEM;
+	while (!err && !ep->cancel) {
+		struct pollfd pfd = { .fd = ep->fd, .events = POLLIN };
+		int pr = poll(&pfd, 1, 100);
+		ssize_t n;
 
-		if (n < 0 && errno == EINTR)
+		if (pr < 0 && errno != EINTR)
+			err = errno;
+		if (pr <= 0)
+			continue;
+		n = read(ep->fd, buf, EP_READ_CHUNK);
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (n <= 0) {
 			err = n < 0 ? errno : 0;
 			break;
 		}
-		pthread_mutex_lock(&ep->mu);
-		if (ep->qcap - ep->qlen < (size_t)n) {
-			size_t cap = ep->qcap ? ep->qcap : EP_READ_CHUNK;
-			uint8_t *nq;
-
-			while (cap - ep->qlen < (size_t)n)
-				cap *= 2;
-			nq = realloc(ep->q, cap);
-			if (!nq) {
-				pthread_mutex_unlock(&ep->mu);
-				err = ENOMEM;
-				break;
-			}
-			ep->q = nq;
-			ep->qcap = cap;
-		}
-		memcpy(ep->q + ep->qlen, buf, n);
-		ep->qlen += n;
-		ep->bytes += n;
-		pthread_mutex_unlock(&ep->mu);
+		if (!enqueue(ep, buf, n))
+			break;
 	}
 	pthread_mutex_lock(&ep->mu);
 	ep->q_eof = true;
@@ -189,98 +327,6 @@ int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *
 
 /* ------------------------------------------------------------ perf map */
 
-/* Is NAME set in pid's environment (at exec)?  Copies its value. */
-static bool env_value(pid_t pid, const char *name, char *val, size_t n)
-{
-	char fn[64], buf[65536];
-	size_t nl = strlen(name), off = 0;
-	ssize_t r;
-	int fd;
-
-	snprintf(fn, sizeof(fn), "/proc/%d/environ", pid);
-	fd = open(fn, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return false;
-	buf[r] = 0;
-	while (off < (size_t)r) {
-		const char *e = buf + off;
-
-		if (!strncmp(e, name, nl) && e[nl] == '=') {
-			snprintf(val, n, "%s", e + nl + 1);
-			return true;
-		}
-		off += strlen(e) + 1;
-	}
-	return false;
-}
-
-static void perfmap_name(const struct eventpipe *ep, const char *kind, char *out, size_t n)
-{
-	snprintf(out, n, "%s-%d.map", kind, ep->sock.nspid);
-}
-
-/* JIT frames get names from the runtime's perf map too (.NET 8+), unless
- * the user configured perf maps (DOTNET_PerfMapEnabled) already. */
-static void perfmap_enable(struct eventpipe *ep)
-{
-	char val[PATH_MAX / 2], path[PATH_MAX];
-	uint8_t payload[4] = { DN_PERFMAP_TYPE_PERFMAP, 0, 0, 0 };
-	struct stat st;
-
-	if (env_value(ep->sock.pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
-	    env_value(ep->sock.pid, "COMPlus_PerfMapEnabled", val, sizeof(val)))
-		return;
-	if (!env_value(ep->sock.pid, "DOTNET_PerfMapJitDumpPath", val, sizeof(val)))
-		snprintf(val, sizeof(val), "/tmp");
-	snprintf(ep->perfmap_dir, sizeof(ep->perfmap_dir), "/proc/%d/root%s", ep->sock.pid, val);
-	ep->perfmap_dirfd = open(ep->perfmap_dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (ep->perfmap_dirfd < 0)
-		return;
-	perfmap_name(ep, "perf", path, sizeof(path));
-	ep->perfmap_existed = !fstatat(ep->perfmap_dirfd, path, &st, 0);
-	ep->perfmap_on = !dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_ENABLE_PERFMAP,
-				     payload, sizeof(payload), NULL, NULL, NULL, NULL);
-}
-
-static void perfmap_disable(struct eventpipe *ep)
-{
-	if (ep->perfmap_on)
-		dn_command(ep->sock.path, DN_SET_PROCESS, DN_PROC_DISABLE_PERFMAP, NULL, 0, NULL,
-			   NULL, NULL, NULL);
-}
-
-/* After the trace is written: remove the files we caused. */
-static void perfmap_remove(struct eventpipe *ep)
-{
-	char path[PATH_MAX];
-
-	/* The runtime may still be finishing its last perf-map write when the
-	 * DisablePerfMap answer arrives, and recreate the file: look again a
-	 * few times over 200 ms. */
-	for (int i = 0; ep->perfmap_on && !ep->perfmap_existed && i < 10; i++) {
-		bool left;
-
-		perfmap_name(ep, "perf", path, sizeof(path));
-		unlinkat(ep->perfmap_dirfd, path, 0);
-		perfmap_name(ep, "perfinfo", path, sizeof(path));
-		unlinkat(ep->perfmap_dirfd, path, 0);
-		usleep(20000);
-		perfmap_name(ep, "perf", path, sizeof(path));
-		left = !faccessat(ep->perfmap_dirfd, path, F_OK, 0);
-		perfmap_name(ep, "perfinfo", path, sizeof(path));
-		if (!left && faccessat(ep->perfmap_dirfd, path, F_OK, 0))
-			break;
-	}
-	ep->perfmap_on = false;
-	if (ep->perfmap_dirfd >= 0)
-		close(ep->perfmap_dirfd);
-	ep->perfmap_dirfd = -1;
-}
-
 bool eventpipe__exited(const struct eventpipe *ep)
 {
 	return ep->exited;
@@ -288,32 +334,35 @@ bool eventpipe__exited(const struct eventpipe *ep)
 
 bool eventpipe__perfmap(const struct eventpipe *ep)
 {
-	return ep->perfmap_on;
+	return ep->perfmap.on;
 }
 
 /* ------------------------------------------------------------ start */
 
-static int collect(struct eventpipe *ep, const struct ep_config *cfg, int version,
-		   uint32_t *hr)
+/* CollectTracing: on success ep->fd is the session's stream. */
+static int collect(struct eventpipe *ep, int version, uint32_t *hr, size_t *got)
 {
+	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
+	struct dn_reply_info info;
 	uint8_t buf[65536], *resp = NULL;
 	size_t rlen = 0;
 	long len;
 	int err;
 
-	len = dn_build_collect(buf, sizeof(buf), version, cfg->buffer_mb, cfg->rundown,
-			       cfg->provs, cfg->n);
+	len = dn_build_collect(buf, sizeof(buf), version, ep->cfg->buffer_mb, ep->cfg->rundown,
+			       ep->cfg->provs, ep->cfg->n);
 	if (len < 0)
 		return len;
-	err = dn_command(ep->sock.path, DN_SET_EVENTPIPE, buf[17], buf + DN_IPC_HEADER_SIZE,
-			 len - DN_IPC_HEADER_SIZE, &resp, &rlen, hr, &ep->fd);
+	err = dn_command_wait(ep->sock.path, DN_SET_EVENTPIPE, buf[17], buf + DN_IPC_HEADER_SIZE,
+			      len - DN_IPC_HEADER_SIZE, &resp, &rlen, hr, &ep->fd, &w, &info);
+	*got = info.got;
 	if (err)
 		return err;
 	if (rlen < 8) {
 		free(resp);
 		close(ep->fd);
 		ep->fd = -1;
-		return -EPROTO;
+		return -EBADMSG;
 	}
 	memcpy(&ep->session, resp, 8);	/* little endian host */
 	free(resp);
@@ -322,58 +371,50 @@ static int collect(struct eventpipe *ep, const struct ep_config *cfg, int versio
 }
 
 struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_config *cfg,
-				   enum ep_fail *why, char *err, size_t errsz)
+				   char *err, size_t errsz)
 {
 	struct eventpipe *ep = calloc(1, sizeof(*ep));
-	char hrs[64];
-	uint32_t hr = 0;
-	int rc;
 
-	*why = EP_FAIL_RUNTIME;
 	if (!ep) {
 		snprintf(err, errsz, "out of memory");
 		return NULL;
 	}
 	ep->sock = *s;
+	ep->cfg = cfg;
 	ep->fd = -1;
-	ep->perfmap_dirfd = -1;
+	ep_perfmap__init(&ep->perfmap);
+	ep->state = EP_STARTING;
 	pthread_mutex_init(&ep->mu, NULL);
-	rc = collect(ep, cfg, 3, &hr);
-	if (rc == -EPROTO && hr)	/* an older runtime: the .NET 5/6 command */
-		rc = collect(ep, cfg, 2, &hr);
-	if (rc) {
-		if (rc == -EACCES || rc == -EPERM) {
-			*why = EP_FAIL_ACCESS;
-			snprintf(err, errsz, "pid %d: cannot connect to %s: %s (the socket belongs "
-				 "to uid %u: run as root or as that user)", s->pid, s->path,
-				 strerror(-rc), (unsigned)s->uid);
-		} else if (rc == -ENOENT || rc == -ECONNREFUSED) {
-			*why = EP_FAIL_NO_SOCKET;
-			snprintf(err, errsz, "pid %d: cannot connect to %s: %s", s->pid, s->path,
-				 strerror(-rc));
-		} else {
-			snprintf(err, errsz, "pid %d: the runtime rejected CollectTracing: %s",
-				 s->pid, rc == -EPROTO && hr ? dn_hresult_str(hr, hrs, sizeof(hrs)) :
-				 strerror(-rc));
-		}
-		goto fail;
-	}
+	pthread_cond_init(&ep->room, NULL);
 	ep->rd = nt_reader__open_stream(NULL);
 	if (!ep->rd) {
 		snprintf(err, errsz, "out of memory");
 		goto fail;
 	}
-	if (pthread_create(&ep->th, NULL, stream_thread, ep)) {
-		snprintf(err, errsz, "cannot start the stream thread: %s", strerror(errno));
+	if (pthread_create(&ep->th, NULL, session_thread, ep)) {
+		snprintf(err, errsz, "cannot start the EventPipe session thread: %s",
+			 strerror(errno));
 		goto fail;
 	}
 	ep->th_started = true;
-	perfmap_enable(ep);
-	*why = EP_FAIL_NONE;
 	return ep;
 fail:
 	eventpipe__free(ep);
 	return NULL;
+}
+
+enum ep_state eventpipe__state(struct eventpipe *ep, enum ep_fail *why, const char **msg)
+{
+	enum ep_state st;
+
+	pthread_mutex_lock(&ep->mu);
+	st = ep->state;
+	pthread_mutex_unlock(&ep->mu);
+	if (why)
+		*why = ep->why;
+	if (msg)
+		*msg = ep->msg;
+	return st;
 }
 
 /* ------------------------------------------------------------ records */
@@ -415,6 +456,14 @@ static uint32_t host_tid(struct eventpipe *ep, uint64_t tid)
 			closedir(dp);
 	}
 	return tid;	/* gone already: keep the runtime's id */
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static uint64_t to_ns(const struct eventpipe *ep, uint64_t ticks)
@@ -483,6 +532,7 @@ static void check_clock(struct eventpipe *ep)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 	sync = to_ns(ep, info->sync_ts);
+	ep->clock_ahead = (int64_t)(sync - now);
 	if (sync > now + 1000000000ULL || now - sync > 60 * 1000000000ULL)
 		pr_warn("pid %d: its EventPipe clock (sync point %llu ns, "
 			"%llu ticks/s) is not this host's CLOCK_MONOTONIC (%llu ns): events merged "
@@ -490,13 +540,69 @@ static void check_clock(struct eventpipe *ep)
 			(unsigned long long)info->freq, (unsigned long long)now);
 }
 
-/* Feed the queued bytes to the reader and push the complete events. */
-static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
+/* Does the reader hold more definitions than a runtime makes?  (ep->msg) */
+static bool over_defined(struct eventpipe *ep)
+{
+	size_t metadata, fields, stacks;
+
+	nt_reader__defined(ep->rd, &metadata, &fields, &stacks);
+	if (metadata > EP_MAX_METADATA || fields > EP_MAX_FIELDS)
+		snprintf(ep->msg, sizeof(ep->msg), "%zu event types with %zu fields, over %d or "
+			 "%d", metadata, fields, EP_MAX_METADATA, EP_MAX_FIELDS);
+	else if (stacks > EP_MAX_STACKS)
+		snprintf(ep->msg, sizeof(ep->msg), "%zu stacks between sequence points, over %d",
+			 stacks, EP_MAX_STACKS);
+	else
+		return false;
+	return true;
+}
+
+/* Parse what the reader has and push the complete events.  0, -ERANGE
+ * (ep->msg says why), -errno. */
+static int parse(struct eventpipe *ep, struct reorder *ro)
 {
 	struct nt_read_event ev;
+	uint64_t limit = 0;
+	int rc = NT_READ_AGAIN, err;
+
+	while (!ep->rd_done && (rc = nt_reader__next(ep->rd, &ev)) == 1) {
+		if (!ep->checked_clock)
+			check_clock(ep);
+		if (!limit)
+			limit = mono_ns() + ep->clock_ahead + EP_MAX_AHEAD_NS;
+		if (to_ns(ep, ev.timestamp) > limit) {	/* would wait in the reorder
+							 * buffer for ever */
+			snprintf(ep->msg, sizeof(ep->msg), "event at %llu ns, more than %llu s "
+				 "ahead of the stream's clock", (unsigned long long)to_ns(ep,
+				 ev.timestamp), EP_MAX_AHEAD_NS / 1000000000ULL);
+			return -ERANGE;
+		}
+		if (ev.meta->id > EP_MAX_META_ID) {
+			snprintf(ep->msg, sizeof(ep->msg), "metadata id %u, over %u", ev.meta->id,
+				 EP_MAX_META_ID);
+			return -ERANGE;
+		}
+		err = push_event(ep, ro, &ev);
+		if (err)
+			return err;
+	}
+	if (over_defined(ep))
+		return -ERANGE;
+	if (!ep->got_header && nt_reader__header_read(ep->rd) && !nt_reader__error(ep->rd))
+		ep->got_header = true;
+	if (!ep->rd_done && rc != NT_READ_AGAIN)
+		ep->rd_done = true;
+	return 0;
+}
+
+/* Feed the queued bytes to the reader, EP_FEED_SLICE at a time (what one
+ * slice's blocks make the reader allocate is checked before the next), and
+ * push the complete events. */
+static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
+{
 	uint8_t *q;
-	size_t qlen;
-	int rc = NT_READ_AGAIN, err = 0;
+	size_t qlen, off = 0;
+	int err = 0;
 
 	pthread_mutex_lock(&ep->mu);
 	q = ep->q;
@@ -504,78 +610,181 @@ static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 	*eof = ep->q_eof;
 	ep->q = NULL;
 	ep->qlen = ep->qcap = 0;
+	pthread_cond_broadcast(&ep->room);
 	pthread_mutex_unlock(&ep->mu);
-	if (qlen)
-		err = nt_reader__feed(ep->rd, q, qlen);
+	do {
+		size_t n = qlen - off < EP_FEED_SLICE ? qlen - off : EP_FEED_SLICE;
+
+		if (n)
+			err = nt_reader__feed(ep->rd, q + off, n);
+		off += n;
+		if (!err && off == qlen && *eof)
+			nt_reader__feed_end(ep->rd);
+		if (!err)
+			err = parse(ep, ro);
+	} while (!err && off < qlen && !ep->rd_done);
 	free(q);
-	if (err)
-		return err;
-	if (*eof)
-		nt_reader__feed_end(ep->rd);
-	while (!ep->rd_done && (rc = nt_reader__next(ep->rd, &ev)) == 1) {
-		if (!ep->checked_clock)
-			check_clock(ep);
-		err = push_event(ep, ro, &ev);
-		if (err)
-			return err;
+	return err;
+}
+
+/* The session's thread and connection gone, what it held freed; what it
+ * delivered stays (records in the reorder buffer point into the reader). */
+static void drop(struct eventpipe *ep)
+{
+	ep->cancel = true;
+	if (ep->th_started) {
+		pthread_mutex_lock(&ep->mu);
+		pthread_cond_broadcast(&ep->room);
+		pthread_mutex_unlock(&ep->mu);
+		pthread_join(ep->th, NULL);
+		ep->th_started = false;
 	}
-	if (!ep->rd_done && rc != NT_READ_AGAIN)
-		ep->rd_done = true;
-	return 0;
+	if (ep->stop_started) {
+		pthread_join(ep->stop_th, NULL);
+		ep->stop_started = false;
+	}
+	if (ep->fd >= 0)
+		close(ep->fd);
+	ep->fd = -1;
+	free(ep->q);
+	ep->q = NULL;
+	ep->qlen = ep->qcap = 0;
+	if (!ep->pushed) {
+		nt_reader__close(ep->rd);
+		ep->rd = NULL;
+	}
+	ep->dropped = true;
 }
 
 int eventpipe__poll(struct eventpipe *ep, struct reorder *ro)
 {
+	const char *why;
 	bool eof;
+	int err;
 
-	return ep->rd_done ? 0 : pump(ep, ro, &eof);
+	if (ep->dropped || ep->rd_done || ep->state != EP_RUNNING)
+		return 0;
+	err = pump(ep, ro, &eof);
+	if (err && err != -ERANGE)
+		return err;
+	why = err ? strdupa(ep->msg) : nt_reader__error(ep->rd);
+	if (!why && nt_reader__buffered(ep->rd) > EP_MAX_BUFFERED) {
+		snprintf(ep->msg, sizeof(ep->msg), "pid %d: the EventPipe stream holds %zu MB not "
+			 "yet usable (over %d MB between sequence points): dropped the session",
+			 ep->sock.pid, nt_reader__buffered(ep->rd) >> 20, EP_MAX_BUFFERED >> 20);
+		drop(ep);
+		return ep->pushed ? EP_POLL_CUT : EP_POLL_REFUSED;
+	}
+	if (!why || (eof && !err))	/* an end of stream is told at stop */
+		return 0;
+	/* nothing usable came (garbage, a header and then a huge claim): no
+	 * stream at all; events kept, then bad bytes: a stream cut */
+	if (!ep->pushed)
+		snprintf(ep->msg, sizeof(ep->msg), "pid %d: diagnostics socket sent no Nettrace "
+			 "stream: %s", ep->sock.pid, why);
+	else
+		snprintf(ep->msg, sizeof(ep->msg), "pid %d: the EventPipe stream is corrupt after "
+			 "%llu bytes (%s); kept the %llu events before, dropped the session",
+			 ep->sock.pid, (unsigned long long)ep->bytes, why,
+			 (unsigned long long)ep->pushed);
+	drop(ep);
+	return ep->pushed ? EP_POLL_CUT : EP_POLL_REFUSED;
+}
+
+const char *eventpipe__message(const struct eventpipe *ep)
+{
+	return ep->msg;
 }
 
 /* ------------------------------------------------------------ stop */
 
-static uint64_t mono_ms(void)
+/* StopTracing (and DisablePerfMap) beside the stream's reading: the
+ * runtime writes its rundown into the stream before it answers. */
+static void *stop_thread(void *arg)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
-int eventpipe__stop(struct eventpipe *ep, struct reorder *ro, int timeout_ms, char *err,
-		    size_t errsz)
-{
+	struct eventpipe *ep = arg;
+	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
 	uint8_t payload[8];
-	uint64_t deadline = mono_ms() + timeout_ms;
-	bool eof = false;
 	int rc;
 
 	memcpy(payload, &ep->session, 8);
-	perfmap_disable(ep);
+	ep_perfmap__disable(&ep->perfmap, &ep->sock, &ep->cancel);
+	rc = dn_command_wait(ep->sock.path, DN_SET_EVENTPIPE, DN_EP_STOP_TRACING, payload, 8,
+			     NULL, NULL, NULL, NULL, &w, NULL);
 	/* a process that has exited has ended the stream itself */
-	rc = dn_command(ep->sock.path, DN_SET_EVENTPIPE, DN_EP_STOP_TRACING, payload, 8, NULL,
-			NULL, NULL, NULL);
 	ep->exited = rc && kill(ep->sock.pid, 0) && errno == ESRCH;
-	while (!ep->rd_done) {
+	return NULL;
+}
+
+int eventpipe__stop_begin(struct eventpipe *ep)
+{
+	if (ep->dropped || ep->state != EP_RUNNING)
+		return 0;
+	ep->stop_t0 = dn_now_ms();
+	if (pthread_create(&ep->stop_th, NULL, stop_thread, ep))
+		return -errno;
+	ep->stop_started = true;
+	return 0;
+}
+
+/* pump failed at stop: a stream refused (-ERANGE: ep->msg says why) is
+ * dropped and told as cut, its events kept; other errors are returned. */
+static int stop_failed(struct eventpipe *ep, int rc, char *err, size_t errsz)
+{
+	if (rc != -ERANGE)
+		return rc;
+	snprintf(err, errsz, "pid %d: the EventPipe stream is corrupt after %llu bytes (%s); "
+		 "kept the %llu events before, dropped the session", ep->sock.pid,
+		 (unsigned long long)ep->bytes, ep->msg, (unsigned long long)ep->pushed);
+	drop(ep);
+	return 1;
+}
+
+int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, char *err,
+			 size_t errsz)
+{
+	bool eof = false;
+	int rc;
+
+	if (ep->dropped || ep->state != EP_RUNNING)
+		return 0;
+	if (!ep->got_header) {	/* a runtime sends its header at once: a peer */
+		pump(ep, ro, &eof);	/* that has not is not waited for */
+		if (!ep->got_header && !eof && dn_now_ms() < ep->stop_t0 + EP_HEADER_GRACE_MS)
+			return EP_STOP_AGAIN;
+		if (!ep->got_header) {
+			snprintf(err, errsz, "pid %d: diagnostics socket sent no Nettrace stream: "
+				 "%llu bytes by the stop, no trace header", ep->sock.pid,
+				 (unsigned long long)ep->bytes);
+			drop(ep);
+			return EP_STOP_NO_STREAM;
+		}
+	}
+	if (cut && !ep->stop_cut) {	/* the session thread ends within 100 ms */
+		ep->stop_cut = true;
+		ep->cancel = true;
+	}
+	if (!ep->rd_done) {
 		rc = pump(ep, ro, &eof);
 		if (rc)
-			return rc;
-		if (eof || ep->rd_done)
-			break;
-		if (mono_ms() >= deadline) {
-			shutdown(ep->fd, SHUT_RDWR);	/* unblock the thread */
-			deadline = UINT64_MAX;
-		}
-		usleep(5000);
+			return stop_failed(ep, rc, err, errsz);
+		if (!eof && !ep->rd_done)
+			return EP_STOP_AGAIN;
 	}
 	while (!ep->rd_done) {		/* the bytes of the last read */
 		rc = pump(ep, ro, &eof);
 		if (rc)
-			return rc;
+			return stop_failed(ep, rc, err, errsz);
+	}
+	if (ep->stop_started) {		/* its exchange has a deadline, or is cancelled */
+		pthread_join(ep->stop_th, NULL);
+		ep->stop_started = false;
 	}
 	if (nt_reader__error(ep->rd)) {
 		snprintf(err, errsz, "pid %d: the EventPipe stream was cut after %llu bytes "
-			 "(%s); kept the %llu events before", ep->sock.pid,
+			 "(%s)%s; kept the %llu events before", ep->sock.pid,
 			 (unsigned long long)ep->bytes, nt_reader__error(ep->rd),
+			 ep->stop_cut ? ": it had not ended when the stop's time was up" : "",
 			 (unsigned long long)ep->pushed);
 		return 1;
 	}
@@ -672,6 +881,12 @@ int eventpipe__emit(struct eventpipe *ep, struct nt_writer *w, struct symbolize 
 /* ------------------------------------------------------------ misc */
 
 pid_t eventpipe__pid(const struct eventpipe *ep) { return ep->sock.pid; }
+const char *eventpipe__path(const struct eventpipe *ep) { return ep->sock.path; }
+
+void eventpipe__cancel(struct eventpipe *ep)
+{
+	ep->cancel = true;
+}
 uint64_t eventpipe__events(const struct eventpipe *ep) { return ep ? ep->written : 0; }
 uint64_t eventpipe__lost(const struct eventpipe *ep) { return ep && ep->rd ? nt_reader__lost(ep->rd) : 0; }
 int eventpipe__version(const struct eventpipe *ep) { return ep->version; }
@@ -691,16 +906,11 @@ void eventpipe__free(struct eventpipe *ep)
 {
 	if (!ep)
 		return;
-	perfmap_remove(ep);
-	if (ep->th_started) {
-		shutdown(ep->fd, SHUT_RDWR);
-		pthread_join(ep->th, NULL);
-	}
-	if (ep->fd >= 0)
-		close(ep->fd);
+	drop(ep);
+	ep_perfmap__remove(&ep->perfmap, ep->sock.nspid);
 	nt_reader__close(ep->rd);
 	pthread_mutex_destroy(&ep->mu);
-	free(ep->q);
+	pthread_cond_destroy(&ep->room);
 	free(ep->rec);
 	free(ep->meta_ids);
 	free(ep->tids);
@@ -739,6 +949,9 @@ int eventpipe__describe(pid_t pid, FILE *f)
 			err == -EPROTO && hr ? dn_hresult_str(hr, hrs, sizeof(hrs)) :
 			err == -EACCES ? "Permission denied (the socket belongs to another user: "
 					 "run as root or as that user)" :
+			err == -ETIMEDOUT ? "no whole answer to ProcessInfo within "
+					    CE_STR(DN_EXCHANGE_TIMEOUT_S) " s" :
+			err == -EBADMSG ? "its answer to ProcessInfo is no IPC reply" :
 			strerror(-err));
 		return err;
 	}

@@ -12,7 +12,8 @@
  *
  * At stop: StopTracing on a second connection makes the runtime write its
  * rundown (method and module names) and end the stream; the stream is read
- * to its end before the output is closed.
+ * to its end (every session's at once, 10 s at most: ep_targets.h) before
+ * the output is closed.
  */
 #ifndef EBPF_COLLECT_EVENTPIPE_H
 #define EBPF_COLLECT_EVENTPIPE_H
@@ -47,7 +48,13 @@ enum ep_fail {
 	EP_FAIL_NONE,
 	EP_FAIL_NO_SOCKET,	/* no diagnostics socket: not .NET or diagnostics off */
 	EP_FAIL_ACCESS,		/* socket of another user */
-	EP_FAIL_RUNTIME,	/* connect or command failed */
+	EP_FAIL_RUNTIME,	/* connect or command failed, no answer in time */
+};
+
+enum ep_state {
+	EP_STARTING,		/* CollectTracing sent, its answer awaited */
+	EP_RUNNING,		/* the stream is being read */
+	EP_FAILED,		/* it did not start (eventpipe__state's msg says why) */
 };
 
 struct eventpipe;
@@ -61,21 +68,52 @@ struct selection;
 int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *const *extra,
 		      int n_extra, bool cpu_sampling, uint32_t buffer_mb);
 
-/* Connect to pid's runtime and start a session (CollectTracing3, falling
- * back to CollectTracing2 when the runtime rejects it).  NULL with *why set
- * and one line in err. */
+/*
+ * A session with pid's runtime, started by its own thread: CollectTracing3
+ * (CollectTracing2 when the runtime rejects it), then the stream read into
+ * a queue of at most 4 MB.  Every exchange must end within
+ * DN_EXCHANGE_TIMEOUT_MS; nothing here waits for the peer, so a slow or
+ * hostile one delays no other target.  eventpipe__state says how it went.
+ * cfg must outlive the session.  NULL (one line in err) only when the
+ * thread cannot start.
+ */
 struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_config *cfg,
-				   enum ep_fail *why, char *err, size_t errsz);
+				   char *err, size_t errsz);
 
-/* Move what the stream delivered into the reorder buffer.  0 or -errno. */
+/* EP_FAILED: *why and *msg (one line, with the pid) say why. */
+enum ep_state eventpipe__state(struct eventpipe *ep, enum ep_fail *why, const char **msg);
+
+/* eventpipe__poll's results besides 0 and -errno: the session was dropped
+ * (its thread and connection gone; eventpipe__message says why) because
+ * its stream is unreadable: before any event (REFUSED: not a Nettrace
+ * stream) or after some (CUT: those are kept). */
+#define EP_POLL_REFUSED	1
+#define EP_POLL_CUT	2
+
+/* Move what the stream delivered into the reorder buffer: 0, EP_POLL_*,
+ * -errno.  Bytes that cannot start a trace, objects over
+ * NT_STREAM_MAX_BLOCK, more than 64 MB held between sequence points, more
+ * event types, fields or stacks than a runtime defines, and events stamped
+ * over 60 s ahead of the stream's clock are refused as they arrive: a
+ * session's memory stays bounded. */
 int eventpipe__poll(struct eventpipe *ep, struct reorder *ro);
+const char *eventpipe__message(const struct eventpipe *ep);
 
-/* StopTracing (unless the process is gone), then read the stream to its end
- * (at most timeout_ms) into the reorder buffer.  Returns 0, or 1 when the
- * stream was cut (its last block incomplete: *err says where; the events
- * before are kept), or -errno. */
-int eventpipe__stop(struct eventpipe *ep, struct reorder *ro, int timeout_ms, char *err,
-		    size_t errsz);
+/*
+ * The stop, for every session at once: eventpipe__stop_begin sends
+ * StopTracing from a thread of its own (the stream keeps being read: the
+ * runtime writes its rundown before it answers); eventpipe__stop_poll then
+ * moves what came into the reorder buffer and returns EP_STOP_AGAIN until
+ * the stream has ended.  cut: end it now (time is up), keeping what came.
+ * Returns 0, or 1 when the stream was cut (its last block incomplete: *err
+ * says where; the events before are kept), EP_STOP_NO_STREAM, or -errno.
+ * Sessions that never ran or were dropped return 0 at once.
+ */
+#define EP_STOP_AGAIN	2
+#define EP_STOP_NO_STREAM 3	/* no trace header by the stop: dropped, *err says so */
+int eventpipe__stop_begin(struct eventpipe *ep);
+int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, char *err,
+			 size_t errsz);
 
 /* Write one CE_REC_EVENTPIPE record (from the reorder buffer).  Frames are
  * registered with sym (may be NULL) before the event is written. */
@@ -93,6 +131,9 @@ bool eventpipe__perfmap(const struct eventpipe *ep);
 bool eventpipe__exited(const struct eventpipe *ep);
 
 pid_t eventpipe__pid(const struct eventpipe *ep);
+const char *eventpipe__path(const struct eventpipe *ep);	/* its socket */
+/* Give up what the session waits for (CollectTracing's answer: it fails). */
+void eventpipe__cancel(struct eventpipe *ep);
 uint64_t eventpipe__events(const struct eventpipe *ep);	/* written */
 uint64_t eventpipe__lost(const struct eventpipe *ep);	/* the runtime's sequence gaps */
 int eventpipe__version(const struct eventpipe *ep);	/* CollectTracing version used */

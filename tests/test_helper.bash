@@ -185,3 +185,52 @@ tracecheck() {
 trace_note() {
 	printf '%s %s\n' "$2" "$3" >"$1.note"
 }
+
+# watch_exit PID SECS: wait (bounded) for a bg child to exit, sampling its
+# peak RSS (VmHWM) meanwhile.  Sets WATCH_STATUS (its exit status, or flunks
+# when SECS pass first: it is killed), WATCH_SECS (seconds it took, from
+# the call) and WATCH_HWM_KB.
+watch_exit() {
+	local pid=$1 t=$2 start=$EPOCHREALTIME hwm st
+	WATCH_HWM_KB=0
+	for ((;;)); do
+		st=$(awk '/^State:/ {print $2} /^VmHWM:/ {print $2}' "/proc/$pid/status" 2>/dev/null |
+			tr '\n' ' ')
+		read -r st hwm <<<"$st"
+		[[ -n $hwm ]] && ((hwm > WATCH_HWM_KB)) && WATCH_HWM_KB=$hwm
+		[[ -z $st || $st == Z ]] && break
+		if (($(awk -v s="$start" -v n="$EPOCHREALTIME" -v t="$t" 'BEGIN {print (n - s > t)}'))); then
+			kill -9 "$pid" 2>/dev/null
+			wait "$pid" 2>/dev/null
+			flunk "pid $pid still running after $t s"
+			return 1
+		fi
+		sleep 0.05
+	done
+	WATCH_SECS=$(awk -v s="$start" -v n="$EPOCHREALTIME" 'BEGIN {printf "%.2f", n - s}')
+	WATCH_STATUS=0
+	wait "$pid" || WATCH_STATUS=$?
+}
+
+# check_refrt_events NETTRACE PID SUMMARY: PID's runtime events in the trace
+# are exactly those its refrt summary says it fired, event by event.
+check_refrt_events() {
+	"$EBPF_COLLECT" dump --json "$1" >"$1.jsonl" || flunk "dump $1 failed"
+	run python3 - "$1.jsonl" "$2" "$3" <<'PYEOF'
+import collections, json, sys
+jsonl, pid, summary = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+got = collections.Counter()
+for l in open(jsonl):
+    o = json.loads(l)
+    if (o.get("type") == "event" and o["pid"] == pid and o["provider"] != "ebpf-collect"
+            and o["tid"] != 0x7fffffff and not o["provider"].startswith("Linux-Kernel-")):
+        got[o["event"]] += 1
+fired = {k: v for k, v in json.load(open(summary))["events"].items() if v}
+diff = {k: (got.get(k, 0), fired.get(k, 0)) for k in set(got) | set(fired)
+        if got.get(k, 0) != fired.get(k, 0)}
+print("MISMATCH (traced, fired) %r" % diff if diff else "OK %d events" % sum(got.values()))
+sys.exit(1 if diff else 0)
+PYEOF
+	echo "$output"
+	assert_success
+}

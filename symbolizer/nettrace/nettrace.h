@@ -291,9 +291,25 @@ const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
  * end) a missing tail is truncation, as for a file.  Memory is bounded by
  * the blocks still referenced, not by the stream's length. */
 #define NT_READ_AGAIN 2
+/* A stream is checked as its bytes arrive: the first bytes that cannot
+ * start a trace header (the "Nettrace" magic, the FastSerialization
+ * header) stop it at once, and so does an object or block claiming more
+ * than NT_STREAM_MAX_BLOCK bytes instead of being waited for.  The runtime
+ * writes blocks of at most 100 KiB; parsing a block can take several times
+ * its size (a metadata block's field descriptions), so the bound is kept
+ * well below V6's 16 MB. */
+#define NT_STREAM_MAX_BLOCK	(1u << 20)
 struct nt_reader *nt_reader__open_stream(const struct nt_event_lookup *lookup);
 int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len);	/* 0 or -ENOMEM */
 void nt_reader__feed_end(struct nt_reader *r);
+/* Stream mode: the bytes held in memory (blocks not yet parsed or still
+ * referenced by the current sequence-point region's stacks). */
+size_t nt_reader__buffered(const struct nt_reader *r);
+/* What the reader holds besides the bytes: metadata records (events
+ * types), their field descriptions (nested ones too), and the stacks of the
+ * current sequence-point region.  A stream's consumer bounds these. */
+void nt_reader__defined(const struct nt_reader *r, size_t *metadata, size_t *fields,
+			size_t *stacks);
 /* 1 once nt_reader__info is valid (always, except in stream mode). */
 int nt_reader__header_read(const struct nt_reader *r);
 

@@ -339,6 +339,7 @@ struct nt_reader {
 
 	struct nt_metadata **metas;	/* by index; map id -> index */
 	size_t n_metas, cap_metas;
+	size_t n_meta_fields;		/* field descriptions in them, nested ones too */
 	struct nt_map meta_ids;
 	/* the same for ids below n_meta_dense, as index + 1 (0: undefined):
 	 * no hashing per event for the usual small ids */

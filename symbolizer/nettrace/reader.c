@@ -655,9 +655,19 @@ struct nt_reader *nt_reader__open_stream(const struct nt_event_lookup *lookup)
 	return r;
 }
 
-/* Is the whole trace header in memory? */
+/* Is the whole trace header in memory?  Bytes that cannot begin one say
+ * yes: the parser then reports them, without waiting for more. */
 static int stream_have_header(const struct nt_reader *r)
 {
+	size_t n = r->size < 8 ? r->size : 8;
+
+	if (memcmp(r->data, magic, n))
+		return 1;
+	if (r->size >= 12 && nt_get_u32(r->data + 8) != 0 && nt_get_u32(r->data + 8) != 20)
+		return 1;
+	if (r->size >= 12 && nt_get_u32(r->data + 8) == 20 &&
+	    memcmp(r->data + 12, fs_sig, r->size < 32 ? r->size - 12 : 20))
+		return 1;
 	if (r->size < 24)
 		return 0;
 	if (nt_get_u32(r->data + 8) == 0)	/* V6: header + Trace block */
@@ -688,9 +698,42 @@ static int stream_have_block(const struct nt_reader *r)
 	if (avail < 16 + nlen + 4)
 		return 0;
 	len = nt_get_u32(p + 16 + nlen);
+	if (len > NT_STREAM_MAX_BLOCK)
+		return 1;
 	content = r->pos + 16 + nlen + 4;
 	content += (4 - (content + r->base) % 4) % 4;
 	return content <= r->size && r->size - content > len;
+}
+
+/* Does the next V4 object or V6 block claim more than NT_STREAM_MAX_BLOCK
+ * bytes?  Then the stream is stopped here rather than buffered until it
+ * comes. */
+static int stream_block_over(struct nt_reader *r)
+{
+	size_t avail = r->size - r->pos, nlen;
+	const uint8_t *p = r->data + r->pos;
+	char name[40];
+	uint32_t len;
+
+	if (r->v6 && avail >= 4 && (nt_get_u32(p) & 0xffffff) > NT_STREAM_MAX_BLOCK) {
+		rd_fail(r, r->pos, "block of kind %u claims %u bytes (a block may have at most %u)",
+			p[3], nt_get_u32(p) & 0xffffff, NT_STREAM_MAX_BLOCK);
+		return 1;
+	}
+	if (r->v6 || avail < 16 || p[0] == NT_TAG_NULL)
+		return 0;
+	nlen = nt_get_u32(p + 11);
+	if (nlen > 38 || avail < 16 + nlen + 4)
+		return 0;
+	len = nt_get_u32(p + 16 + nlen);
+	if (len <= NT_STREAM_MAX_BLOCK)
+		return 0;
+	for (size_t i = 0; i < nlen; i++)	/* the name into the message, printable */
+		name[i] = p[15 + i] > ' ' && p[15 + i] < 0x7f ? p[15 + i] : '?';
+	name[nlen] = 0;
+	rd_fail(r, r->pos, "object \"%s\" claims %u bytes (a block may have at most %u)",
+		name, len, NT_STREAM_MAX_BLOCK);
+	return 1;
 }
 
 /* Drop the bytes nothing refers to any more. */
@@ -750,6 +793,19 @@ void nt_reader__feed_end(struct nt_reader *r)
 		read_trace_header(r);
 	}
 	r->streaming = 0;
+}
+
+size_t nt_reader__buffered(const struct nt_reader *r)
+{
+	return r->streaming || r->copy ? r->size : 0;
+}
+
+void nt_reader__defined(const struct nt_reader *r, size_t *metadata, size_t *fields,
+			size_t *stacks)
+{
+	*metadata = r->n_metas;
+	*fields = r->n_meta_fields;
+	*stacks = r->n_stacks;
 }
 
 int nt_reader__header_read(const struct nt_reader *r)
@@ -845,6 +901,8 @@ int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev)
 			return -1;
 		if (r->state == RD_DONE)
 			return 0;
+		if (r->streaming && stream_block_over(r))
+			return -1;
 		if (r->streaming && !stream_have_block(r))
 			return NT_READ_AGAIN;
 		if (r->v6 ? rd_read_block_v6(r) : read_object(r))

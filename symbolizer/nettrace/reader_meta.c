@@ -276,6 +276,15 @@ static int meta_dense_set(struct nt_reader *r, uint32_t id, size_t index)
 	return 0;
 }
 
+static size_t count_fields(const struct nt_field_desc *f, uint32_t n)
+{
+	size_t total = n;
+
+	for (uint32_t i = 0; f && i < n; i++)
+		total += count_fields(f[i].members, f[i].n_members);
+	return total;
+}
+
 int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off)
 {
 	struct nt_map_ent *e;
@@ -309,5 +318,6 @@ int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off)
 	}
 	e->val = r->n_metas;
 	r->metas[r->n_metas++] = m;
+	r->n_meta_fields += count_fields(m->fields, m->n_fields);
 	return 0;
 }

@@ -121,6 +121,7 @@ $(OUTPUT)/tests/test_symbolize: $(OUTPUT)/obj/tests/unit/test_symbolize.o \
 UNIT_TESTS += $(OUTPUT)/tests/test_dotnet_ipc
 $(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
 		$(OUTPUT)/obj/collector/dotnet_ipc.o $(OUTPUT)/obj/collector/eventpipe.o \
+		$(OUTPUT)/obj/collector/ep_perfmap.o \
 		$(OUTPUT)/obj/collector/reorder.o $(OUTPUT)/obj/collector/symbolize.o \
 		$(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)

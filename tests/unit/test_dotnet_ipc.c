@@ -244,7 +244,7 @@ static void test_fallback_and_stream(void)
 	struct eventpipe *ep;
 	enum ep_fail why;
 	pthread_t th;
-	int events = 0;
+	int events = 0, rc = -1;
 
 	if (!ASSERT_OK_PTR(mkdtemp(dir), "tmp dir"))
 		return;
@@ -260,13 +260,20 @@ static void test_fallback_and_stream(void)
 	ASSERT_OK(listen(f.lfd, 4), "listen");
 	pthread_create(&th, NULL, fake_runtime, &f);
 
-	ep = eventpipe__start(&s, &cfg, &why, err, sizeof(err));
+	ep = eventpipe__start(&s, &cfg, err, sizeof(err));
 	if (!ASSERT_OK_PTR(ep, err))
 		goto out;
+	for (int i = 0; i < 500 && eventpipe__state(ep, NULL, NULL) == EP_STARTING; i++)
+		usleep(10000);
+	ASSERT_EQ(eventpipe__state(ep, &why, NULL), EP_RUNNING, "session started");
 	ASSERT_EQ(eventpipe__version(ep), 2, "fell back to CollectTracing2");
 	ASSERT_EQ(f.commands[0], DN_EP_COLLECT_TRACING3, "tried CollectTracing3 first");
 	ASSERT_FALSE(eventpipe__perfmap(ep), "EnablePerfMap rejected: no perf map");
-	ASSERT_EQ(eventpipe__stop(ep, ro, 5000, err, sizeof(err)), 0, "clean end");
+	ASSERT_OK(eventpipe__stop_begin(ep), "StopTracing sent");
+	for (int i = 0; i < 500 && (rc = eventpipe__stop_poll(ep, ro, false, err, sizeof(err))) ==
+	     EP_STOP_AGAIN; i++)
+		usleep(10000);
+	ASSERT_EQ(rc, 0, "clean end");
 	reorder__pop_before(ro, UINT64_MAX, count, &events);
 	ASSERT_EQ(events, 100, "every event of the stream");
 	ASSERT_EQ(f.commands[f.n_commands - 1], DN_EP_STOP_TRACING, "StopTracing last");
@@ -282,11 +289,49 @@ out:
 	reorder__free(ro);
 }
 
+/* A peer that accepts and never answers: the exchange ends at its deadline,
+ * or at once when cancelled. */
+static void test_deadline(void)
+{
+	char dir[] = "/tmp/test_dotnet_ipc.XXXXXX", path[108];
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	volatile bool cancel = true;
+	struct dn_wait w = { dn_now_ms() + 300, NULL };
+	struct dn_reply_info info;
+	uint64_t t0;
+	int lfd, rc;
+
+	if (!ASSERT_OK_PTR(mkdtemp(dir), "tmp dir"))
+		return;
+	snprintf(path, sizeof(path), "%s/s", dir);
+	memcpy(sa.sun_path, path, strlen(path) + 1);
+	lfd = socket(AF_UNIX, SOCK_STREAM, 0);
+	ASSERT_OK(bind(lfd, (struct sockaddr *)&sa, sizeof(sa)), "bind");
+	ASSERT_OK(listen(lfd, 4), "listen");	/* never accepts: connects queue */
+	t0 = dn_now_ms();
+	rc = dn_command_wait(path, DN_SET_PROCESS, DN_PROC_INFO, NULL, 0, NULL, NULL, NULL, NULL,
+			     &w, &info);
+	ASSERT_EQ(rc, -ETIMEDOUT, "no answer: timed out");
+	ASSERT_EQ(info.got, 0, "nothing came");
+	ASSERT_TRUE(dn_now_ms() - t0 >= 290 && dn_now_ms() - t0 < 2000, "at the deadline");
+	w.deadline_ms = dn_now_ms() + 5000;
+	w.cancel = &cancel;
+	t0 = dn_now_ms();
+	rc = dn_command_wait(path, DN_SET_PROCESS, DN_PROC_INFO, NULL, 0, NULL, NULL, NULL, NULL,
+			     &w, NULL);
+	ASSERT_EQ(rc, -ECANCELED, "cancelled");
+	ASSERT_TRUE(dn_now_ms() - t0 < 1000, "at once");
+	close(lfd);
+	unlink(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	RUN(test_header);
 	RUN(test_collect_payload);
 	RUN(test_process_info);
 	RUN(test_fallback_and_stream);
+	RUN(test_deadline);
 	return test_summary();
 }

@@ -6,6 +6,7 @@
  * whole file; a stream cut mid-block stops with an error after feed_end.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "test.h"
 #include "nettrace.h"
 
@@ -172,9 +173,57 @@ static void test_cut_stream(void)
 	free(buf);
 }
 
+/* Bytes that cannot start a trace are refused as they come: the first
+ * byte that differs from the magic, not after a whole header's worth. */
+static void test_garbage_at_once(void)
+{
+	struct nt_reader *r = nt_reader__open_stream(NULL);
+	struct nt_read_event ev;
+
+	ASSERT_OK(nt_reader__feed(r, "Nx", 2), "feed");
+	ASSERT_EQ(nt_reader__next(r, &ev), -1, "refused after 2 bytes");
+	ASSERT_TRUE(strstr(nt_reader__error(r), "magic") != NULL, nt_reader__error(r));
+	nt_reader__close(r);
+	r = nt_reader__open_stream(NULL);
+	ASSERT_OK(nt_reader__feed(r, "Nettrace\x14\0\0\0!Fast", 17), "feed");
+	ASSERT_EQ(nt_reader__next(r, &ev), NT_READ_AGAIN, "a good start waits");
+	ASSERT_OK(nt_reader__feed(r, "Food", 4), "feed");
+	ASSERT_EQ(nt_reader__next(r, &ev), -1, "a bad serializer name is refused");
+	nt_reader__close(r);
+}
+
+/* An object claiming more than NT_STREAM_MAX_BLOCK bytes is refused, not
+ * waited for (a hostile peer could make the reader buffer 4 GB). */
+static void test_huge_block(void)
+{
+	struct nt_reader *r = nt_reader__open_stream(NULL);
+	struct nt_read_event ev;
+	size_t len, hdr;
+	uint8_t *buf = load(files[0], &len), obj[64];
+
+	if (!buf) {
+		nt_reader__close(r);
+		TEST_SKIP("SHARED sample traces not found");
+	}
+	hdr = 32 + 16 + 5 + 49;		/* stream header, the Trace object */
+	ASSERT_OK(nt_reader__feed(r, buf, hdr), "feed the header");
+	ASSERT_EQ(nt_reader__next(r, &ev), NT_READ_AGAIN, "header read");
+	memcpy(obj, "\x05\x05\x01\x02\0\0\0\x02\0\0\0\x0a\0\0\0EventBlock\x06"
+		    "\xf0\xff\xff\xff", 30);
+	ASSERT_OK(nt_reader__feed(r, obj, 30), "feed");
+	ASSERT_EQ(nt_reader__next(r, &ev), -1, "refused");
+	ASSERT_TRUE(strstr(nt_reader__error(r), "claims 4294967280 bytes") != NULL,
+		    nt_reader__error(r));
+	ASSERT_TRUE(nt_reader__buffered(r) < 4096, "nothing waited for");
+	nt_reader__close(r);
+	free(buf);
+}
+
 int main(void)
 {
 	RUN(test_pieces_equal_whole);
 	RUN(test_cut_stream);
+	RUN(test_garbage_at_once);
+	RUN(test_huge_block);
 	return test_summary();
 }
