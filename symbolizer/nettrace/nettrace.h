@@ -264,7 +264,12 @@ struct nt_event_lookup {
 
 /* Open a file; `lookup` may be NULL.  NULL + errno only when the file cannot
  * be opened or read; format errors (even in the header) are reported by
- * nt_reader__next returning -1. */
+ * nt_reader__next returning -1, and right after open nt_reader__error says
+ * whether the header was refused (e.g. no magic).  A regular file is mapped
+ * (pages behind the read position dropped as it goes); anything else (a
+ * pipe, a device) is read on demand, as a stream: the header (magic first)
+ * now, the rest by nt_reader__next, with stream mode's bounds (a block of at
+ * most 16 MiB, at most 64 MiB kept). */
 struct nt_reader *nt_reader__open(const char *path, const struct nt_event_lookup *lookup);
 /* The same over a caller's buffer (kept valid until close); for fuzzing and
  * tests.  Format errors are reported by nt_reader__next, not here. */
@@ -276,7 +281,8 @@ const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
  * (a live EventPipe session).  nt_reader__next returns NT_READ_AGAIN while
  * the next block is incomplete; after nt_reader__feed_end (the stream's
  * end) a missing tail is truncation, as for a file.  Memory is bounded by
- * the blocks still referenced, not by the stream's length. */
+ * the blocks still referenced, not by the stream's length; a block claiming
+ * more than 16 MiB stops the reader (-1) instead of being waited for. */
 #define NT_READ_AGAIN 2
 struct nt_reader *nt_reader__open_stream(const struct nt_event_lookup *lookup);
 int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len);	/* 0 or -ENOMEM */

@@ -323,6 +323,21 @@ struct rd_stack {
 
 enum { RD_OBJECTS, RD_DONE, RD_ERROR };
 
+/*
+ * Bounds for input read as a stream (a pipe, a device, a live EventPipe
+ * session): it cannot be mapped, so what is parsed must be in memory.  A
+ * block may claim at most NT_STREAM_MAX_BLOCK bytes (V6's own limit; writers
+ * use ~100 KiB), and at most NT_STREAM_MAX_KEPT bytes are kept (the current
+ * sequence-point region's stacks and the next block); beyond either the
+ * reader stops with an error instead of reading until memory runs out.
+ * Mapped files are dropped from memory behind the read position every
+ * NT_MAP_DROP_BYTES.
+ */
+#define NT_STREAM_MAX_BLOCK	(16u << 20)
+#define NT_STREAM_MAX_KEPT	(64u << 20)
+#define NT_STREAM_READ		(256u << 10)	/* bytes per read() of an input fd */
+#define NT_MAP_DROP_BYTES	(32u << 20)
+
 struct nt_reader {
 	const uint8_t *data;
 	size_t size;
@@ -334,6 +349,9 @@ struct nt_reader {
 	int streaming;		/* more bytes may come (nt_reader__feed) */
 	int header_done;	/* stream mode: the trace header has been parsed */
 	uint64_t base;		/* stream offset of data[0] (bytes compacted away) */
+	int stream_src;		/* a stream (fed, or read from in_fd): NT_STREAM_* bounds */
+	int in_fd;		/* a pipe or device read on demand by nt_reader__next, or -1 */
+	size_t map_dropped;	/* mapped bytes before this were dropped (MADV_DONTNEED) */
 	struct nt_trace_info info;
 	struct nt_event_lookup lookup;	/* the caller's, or find == NULL */
 

@@ -534,7 +534,8 @@ int rd_read_block_v6(struct nt_reader *r)
 	content = start + 4;
 	if (len > r->size - content)
 		return rd_fail(r, start, "block kind %u claims %zu bytes, the file has %zu "
-			       "(file ends at %zu)", kind, len, r->size - content, r->size);
+			       "(file ends at %zu)", kind, len, r->size - content,
+			       (size_t)(r->size + r->base));
 	switch (kind) {
 	case V6_END:
 		if (content + len != r->size)
