@@ -6,7 +6,7 @@
 # claims at once, with one line naming the file and the cause and a
 # documented exit status, and never read until memory runs out: /dev/zero,
 # /dev/urandom, 8 GiB sparse files, a block length of 4 GiB, a pipe that
-# never ends.  Each command runs under a
+# never ends, a 16 GiB sparse /tmp/perf-PID.map.  Each command runs under a
 # deadline (timeout) and its peak RSS is measured (/usr/bin/time %M).
 
 load test_helper
@@ -23,6 +23,7 @@ setup() {
 
 teardown() {
 	kill_bg
+	rm -f "${SPARSE_MAP:-/nonexistent}"
 }
 
 # bounded CMD...: run CMD (stderr apart) under a 20 s deadline; its peak RSS
@@ -194,4 +195,46 @@ EOF
 	off=$(cat "$T/first_stack")
 	assert_equal "$stderr" "ebpf-collect dump: /dev/stdin: offset $((off / 4 * 4)): more than 64 MiB of the stream would have to be kept in memory (one sequence-point region's stacks)"
 	assert_small
+}
+
+@test "a 16 GiB sparse perf map of a live refrt: refused with one warning; a -d 2s trace ends on time with every event refrt fired" {
+	require_root
+	[[ -x $REFRT ]] || flunk "reference runtime not built ($REFRT)"
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 1 --wait-for-tracer 10 --summary "$T/s.json"
+	local rt=$LAST_PID start end
+	SPARSE_MAP=/tmp/perf-$rt.map
+	truncate -s 16G "$SPARSE_MAP"
+	start=$(date +%s%N)
+	run --separate-stderr timeout 60 "$EBPF_COLLECT" -p "$rt" -d 2s -o "$T/s.nettrace" \
+		--providers DotNETRuntime,DotNETRuntimeRundown
+	end=$(date +%s%N)
+	assert_equal "$status" 0
+	echo "# -d 2s trace took $(((end - start) / 1000000)) ms" >&3
+	(((end - start) / 1000000 < 10000)) || flunk "the trace took $(((end - start) / 1000000)) ms"
+	local warn="symbolizer: perf map /proc/$rt/root/tmp/perf-$rt.map has a line of more than 64 KiB at offset 0 (refused); skipped"
+	assert_equal "$(grep -c "perf map" <<<"$stderr")" 1
+	assert_equal "$(grep "perf map" <<<"$stderr")" "$warn"
+	wait "$rt" || flunk "refrt failed: $(cat "$T/rt.out.err")"
+	"$EBPF_COLLECT" dump --json "$T/s.nettrace" >"$T/s.jsonl" || flunk "dump failed"
+	run python3 - "$T/s.json" "$T/s.jsonl" <<'EOF'
+import json, sys
+fired = {k: v for k, v in json.load(open(sys.argv[1]))["events"].items() if v}
+got, summary = {}, None
+for l in open(sys.argv[2]):
+    o = json.loads(l)
+    if o.get("type") == "summary":
+        summary = o
+    elif o.get("type") == "event" and o["provider"] != "ebpf-collect" and o["tid"] != 0x7fffffff:
+        got[o["event"]] = got.get(o["event"], 0) + 1
+differ = {k: (got.get(k, 0), fired.get(k, 0)) for k in set(got) | set(fired)
+          if got.get(k, 0) != fired.get(k, 0)}
+print(sum(fired.values()), sum(got.values()), summary["lost"], summary["complete"], differ)
+EOF
+	assert_success
+	echo "# refrt fired, trace, lost, complete, differing: $output" >&3
+	read -r fired got lost complete rest <<<"$output"
+	((fired > 0)) || flunk "refrt fired nothing: $output"
+	assert_equal "$got" "$fired"
+	assert_equal "$lost" 0
+	assert_equal "$complete $rest" "True {}"
 }
