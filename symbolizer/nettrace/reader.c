@@ -833,7 +833,7 @@ static void fill_stack(struct nt_reader *r, uint32_t stack_id, struct nt_read_ev
 			}
 		}
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (psize == 8)
+		if (psize == 8 && n)	/* n 0: stack_buf may still be NULL */
 			memcpy(r->stack_buf, r->data + s->off, (size_t)n * 8);
 		else
 #endif
