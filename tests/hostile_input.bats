@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# Hostile input for the readers (issue 24): the trace readers (dump, report,
+# Hostile input for the readers: the trace readers (dump, report,
 # convert, split) and the perf-map reader must refuse what is not what it
 # claims at once, with one line naming the file and the cause and a
 # documented exit status, and never read until memory runs out: /dev/zero,
