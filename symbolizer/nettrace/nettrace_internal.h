@@ -337,6 +337,10 @@ enum { RD_OBJECTS, RD_DONE, RD_ERROR };
 #define NT_STREAM_MAX_KEPT	(64u << 20)
 #define NT_STREAM_READ		(256u << 10)	/* bytes per read() of an input fd */
 #define NT_MAP_DROP_BYTES	(32u << 20)
+/* Metadata records are kept decoded for the whole trace (several times their
+ * encoded size): more than this many encoded bytes of them is refused.  Real
+ * traces hold a few hundred KiB. */
+#define NT_MAX_METADATA_BYTES	(8u << 20)
 
 struct nt_reader {
 	const uint8_t *data;
@@ -357,6 +361,7 @@ struct nt_reader {
 
 	struct nt_metadata **metas;	/* by index; map id -> index */
 	size_t n_metas, cap_metas;
+	uint64_t meta_bytes;		/* encoded size of the records so far */
 	struct nt_map meta_ids;
 	/* the same for ids below n_meta_dense, as index + 1 (0: undefined):
 	 * no hashing per event for the usual small ids */
@@ -428,7 +433,7 @@ int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 int rd_fields_alloc(uint32_t n, int depth, struct nt_field_desc **out);
 void rd_fields_free(struct nt_field_desc *f, uint32_t n);
 void rd_metadata_free(struct nt_metadata *m);
-int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off);
+int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off, size_t bytes);
 uint32_t rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int from_sp);
 int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len);
 int rd_read_event_block(struct nt_reader *r, size_t start, size_t len);

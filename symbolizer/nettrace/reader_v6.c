@@ -253,7 +253,7 @@ static int read_v6_metadata(struct nt_reader *r, size_t start, size_t len)
 
 			parse_optional_v6(&o, m);
 		}
-		if (rd_add_metadata(r, m, off))
+		if (rd_add_metadata(r, m, off, 2 + (size_t)rsize))
 			return -1;
 	}
 	return 0;
