@@ -3,10 +3,13 @@
  * perf_map.c - perf maps (/tmp/perf-PID.map, perfinfo-PID.map), read into
  * a range table (range_table.c).
  *
- * The file is read from the last offset to EOF; only whole lines are
- * consumed, so a line the runtime is still writing is picked up by the next
- * refresh.  The fd stays open: the file stays readable after the process
- * (and its /proc/PID/root) is gone.
+ * The file is read from the last offset on, at most PERF_MAP_PASS bytes per
+ * refresh (a huge map is taken in over several refreshes, never in one long
+ * stall); only whole lines are consumed, so a line the runtime is still
+ * writing is picked up by the next refresh.  A line that runs on for more
+ * than PERF_MAP_MAX_LINE bytes (a sparse file's NULs, garbage) refuses the
+ * map: nothing more is read from it.  The fd stays open: the file stays
+ * readable after the process (and its /proc/PID/root) is gone.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,7 +33,63 @@ struct perf_map {
 	off_t seen_size;	/* file size at the last read */
 	struct range_table *rt;
 	uint64_t bad_lines;
+	char refused[96];	/* why the map is no longer read ("" while it is) */
 };
+
+#define PERF_MAP_BUF		(256 * 1024)	/* bytes per read */
+#define PERF_MAP_MAX_LINE	(64 * 1024)	/* names are < 4 KiB; runs of NULs are not */
+#define PERF_MAP_PASS		(8 << 20)	/* bytes read per refresh */
+#define PERFINFO_MAX		(4 << 20)	/* bytes of perfinfo-PID.map read */
+
+_Static_assert(PERF_MAP_MAX_LINE < PERF_MAP_BUF, "a whole line must fit the buffer");
+
+/*
+ * Whole lines of fd from *offset on, each given to fn (NUL-terminated in
+ * place of its '\n'), until EOF or about max_bytes are read; *offset ends
+ * after the last whole line.  Returns 1 at EOF, 0 when max_bytes ran out,
+ * -E2BIG when a line runs on for more than PERF_MAP_MAX_LINE bytes, -errno.
+ */
+static int read_lines(int fd, off_t *offset, size_t max_bytes,
+		      void (*fn)(void *ctx, char *line, size_t len), void *ctx)
+{
+	size_t have = 0, total = 0;
+	char *buf = malloc(PERF_MAP_BUF), *p, *nl, *end;
+	int ret = 1;
+
+	if (!buf)
+		return -ENOMEM;
+	while (total < max_bytes) {
+		ssize_t r = pread(fd, buf + have, PERF_MAP_BUF - have, *offset + (off_t)have);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			ret = -errno;
+			break;
+		}
+		if (r == 0) {
+			ret = 1;
+			break;
+		}
+		have += (size_t)r;
+		total += (size_t)r;
+		end = buf + have;
+		for (p = buf; p < end && (nl = memchr(p, '\n', (size_t)(end - p))); p = nl + 1) {
+			*nl = '\0';
+			fn(ctx, p, (size_t)(nl - p));
+		}
+		*offset += p - buf;
+		have = (size_t)(end - p);
+		if (have > PERF_MAP_MAX_LINE) {
+			ret = -E2BIG;
+			break;
+		}
+		memmove(buf, p, have);
+		ret = 0;
+	}
+	free(buf);
+	return ret;
+}
 
 static int parse_hex(const char **pp, const char *end, uint64_t *out)
 {
@@ -202,81 +261,58 @@ static uint64_t mono_now(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* Consume the whole lines in buf[0..len); returns bytes consumed. */
-static long perf_map__consume(struct perf_map *pm, const char *buf, size_t len,
-			      uint64_t now, long *added)
+struct consume_ctx {
+	struct perf_map *pm;
+	uint64_t now;
+	long added;
+};
+
+static void consume_line(void *arg, char *line, size_t len)
 {
-	const char *p = buf, *end = buf + len, *nl;
+	struct consume_ctx *c = arg;
+	uint64_t start, size;
+	const char *name;
+	size_t name_len;
 
-	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p)))) {
-		uint64_t start, size;
-		const char *name;
-		size_t name_len;
-
-		if (perf_map__parse_line(p, (size_t)(nl - p), &start, &size, &name, &name_len) ||
-		    range_table__add(pm->rt, start, size, name, name_len, now) < 0) {
-			if (nl > p)
-				pm->bad_lines++;
-		} else {
-			(*added)++;
-		}
-		p = nl + 1;
+	if (perf_map__parse_line(line, len, &start, &size, &name, &name_len) ||
+	    range_table__add(c->pm->rt, start, size, name, name_len, c->now) < 0) {
+		if (len)
+			c->pm->bad_lines++;
+	} else {
+		c->added++;
 	}
-	return p - buf;
 }
-
-#define PERF_MAP_BUF	(256 * 1024)
 
 long perf_map__refresh(struct perf_map *pm, uint64_t now)
 {
-	size_t cap = PERF_MAP_BUF, have = 0;
-	long added = 0;
-	char *buf;
+	struct consume_ctx c = { .pm = pm };
 	struct stat st;
+	int rc;
 
+	if (pm->refused[0])
+		return 0;
 	if (fstat(pm->fd, &st))
 		return -errno;
 	if (st.st_size == pm->seen_size || st.st_size <= pm->offset)
 		return 0;
-	if (!now)
-		now = mono_now();
-	buf = malloc(cap);
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r = pread(pm->fd, buf + have, cap - have, pm->offset + (off_t)have);
-		long used;
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(buf);
-			return -errno;
-		}
-		if (r == 0)
-			break;
-		have += (size_t)r;
-		used = perf_map__consume(pm, buf, have, now, &added);
-		pm->offset += used;
-		have -= (size_t)used;
-		memmove(buf, buf + used, have);
-		if (have == cap) {
-			/* a line longer than the buffer: grow (names are short, but be safe) */
-			char *nb = cap < 64 * PERF_MAP_BUF ? realloc(buf, cap * 2) : NULL;
-
-			if (!nb) {
-				pm->bad_lines++;
-				pm->offset += (off_t)have;
-				have = 0;
-				continue;
-			}
-			buf = nb;
-			cap *= 2;
-		}
+	c.now = now ? now : mono_now();
+	rc = read_lines(pm->fd, &pm->offset, PERF_MAP_PASS, consume_line, &c);
+	if (rc == -E2BIG) {
+		snprintf(pm->refused, sizeof(pm->refused),
+			 "has a line of more than %d KiB at offset %lld (refused)",
+			 PERF_MAP_MAX_LINE >> 10, (long long)pm->offset);
+		return -E2BIG;
 	}
-	free(buf);
-	pm->seen_size = st.st_size;
-	return added;
+	if (rc < 0)
+		return rc;
+	if (rc == 1)	/* read to the end: nothing more until the file grows */
+		pm->seen_size = st.st_size;
+	return c.added;
+}
+
+const char *perf_map__refused(const struct perf_map *pm)
+{
+	return pm->refused[0] ? pm->refused : NULL;
 }
 
 const struct range_entry *perf_map__find(struct perf_map *pm, uint64_t addr, uint64_t ts)
@@ -351,56 +387,49 @@ static int perfinfo__line(const char *line, struct perfinfo_image *img)
 	return 0;
 }
 
+struct perfinfo_ctx {
+	struct perfinfo_image *v;
+	int n, cap, err;
+};
+
+static void perfinfo_line(void *arg, char *line, size_t len)
+{
+	struct perfinfo_ctx *c = arg;
+	struct perfinfo_image img = {0};
+
+	(void)len;
+	if (c->err || perfinfo__line(line, &img))
+		return;
+	if (c->n == c->cap) {
+		int cap = c->cap ? c->cap * 2 : 16;
+		void *p = realloc(c->v, (size_t)cap * sizeof(*c->v));
+
+		if (!p) {
+			free(img.path);
+			c->err = -ENOMEM;
+			return;
+		}
+		c->v = p;
+		c->cap = cap;
+	}
+	c->v[c->n++] = img;
+}
+
+/* The first PERFINFO_MAX bytes, whole lines only (one image per line: the
+ * file is small; a longer one, or a line without end, is cut there). */
 int perfinfo__parse(int fd, struct perfinfo_image **images)
 {
-	struct perfinfo_image *v = NULL;
-	int n = 0, cap = 0, err = 0;
-	FILE *f;
-	char *line = NULL;
-	size_t lcap = 0;
-	ssize_t len;
-	int dfd = dup(fd);
+	struct perfinfo_ctx c = {0};
+	off_t off = 0;
+	int rc = read_lines(fd, &off, PERFINFO_MAX, perfinfo_line, &c);
 
 	*images = NULL;
-	if (dfd < 0)
-		return -errno;
-	f = fdopen(dfd, "r");
-	if (!f) {
-		err = -errno;
-		close(dfd);
-		return err;
+	if (c.err || (rc < 0 && rc != -E2BIG)) {
+		perfinfo__free(c.v, c.n);
+		return c.err ? c.err : rc;
 	}
-	rewind(f);
-	while ((len = getline(&line, &lcap, f)) > 0) {
-		struct perfinfo_image img = {0};
-
-		if (line[len - 1] != '\n')
-			break;	/* partial last line */
-		line[len - 1] = '\0';
-		if (perfinfo__line(line, &img))
-			continue;
-		if (n == cap) {
-			void *p;
-
-			cap = cap ? cap * 2 : 16;
-			p = realloc(v, (size_t)cap * sizeof(*v));
-			if (!p) {
-				free(img.path);
-				err = -ENOMEM;
-				goto cleanup;
-			}
-			v = p;
-		}
-		v[n++] = img;
-	}
-	*images = v;
-	v = NULL;
-cleanup:
-	if (v)
-		perfinfo__free(v, n);
-	free(line);
-	fclose(f);
-	return err ? err : n;
+	*images = c.v;
+	return c.n;
 }
 
 void perfinfo__free(struct perfinfo_image *images, int n)

@@ -38,8 +38,13 @@ struct perf_map *perf_map__open(int root_fd, const char *path, const uid_t *uids
 /* Unchecked open of a file we created ourselves (tests, bench). */
 struct perf_map *perf_map__open_trusted(const char *path);
 void perf_map__free(struct perf_map *pm);
-/* Read appended lines.  Returns the number of new entries or -errno. */
+/* Read appended lines, at most a few MiB per call (the rest on later calls).
+ * Returns the number of new entries or -errno; -E2BIG the first time a line
+ * runs on for more than 64 KiB: the map is then refused (perf_map__refused)
+ * and never read again, its entries so far kept. */
 long perf_map__refresh(struct perf_map *pm, uint64_t now);
+/* Why the map was refused ("has a line of more than ..."), or NULL. */
+const char *perf_map__refused(const struct perf_map *pm);
 /* Lookup; on a miss reads what was appended and tries again. */
 const struct range_entry *perf_map__find(struct perf_map *pm, uint64_t addr, uint64_t ts);
 struct range_table *perf_map__table(struct perf_map *pm);
@@ -59,7 +64,7 @@ struct perfinfo_image {
 	char guid[40];
 	uint64_t base;
 };
-/* Parses fd's content (from offset 0); returns the count or -errno. */
+/* Parses fd's content (from offset 0, its first 4 MiB); returns the count or -errno. */
 int perfinfo__parse(int fd, struct perfinfo_image **images);
 void perfinfo__free(struct perfinfo_image *images, int n);
 

@@ -324,6 +324,19 @@ static struct perf_map *sym_proc__try_map(struct symbolizer *s, struct sym_proc 
 	return pm;
 }
 
+/* What was appended to the process's perf map (a bounded pass); a map that
+ * runs on without ending its lines is refused here, with a warning. */
+static long sym_proc__read_map(struct symbolizer *s, struct sym_proc *p, uint64_t now)
+{
+	long n = perf_map__refresh(p->pm, now);
+
+	if (n > 0)
+		s->st.perf_map_entries += (uint64_t)n;
+	else if (n == -E2BIG)
+		sym_proc__refuse(s, p, perf_map__path(p->pm), perf_map__refused(p->pm));
+	return n;
+}
+
 static void sym_proc__load_perfinfo(struct symbolizer *s, struct sym_proc *p, int root_fd,
 				    const char *dir, const char *shown_dir)
 {
@@ -374,10 +387,8 @@ static void sym_proc__find_perf_map(struct symbolizer *s, struct sym_proc *p)
 	if (root_fd >= 0)
 		close(root_fd);
 	if (p->pm) {
-		long n = perf_map__refresh(p->pm, 0);
+		long n = sym_proc__read_map(s, p, 0);
 
-		if (n > 0)
-			s->st.perf_map_entries += (uint64_t)n;
 		pr_debug("pid %d: perf map %s (%ld entries)\n", (int)p->pid,
 			  perf_map__path(p->pm), n);
 	}
@@ -461,18 +472,14 @@ int symbolizer__add_pid(struct symbolizer *s, pid_t pid)
 int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now)
 {
 	struct sym_proc *p = symbolizer__proc(s, pid, 0);
-	long n;
 
 	if (!p)
 		return symbolizer__add_pid(s, pid);
 	sym_proc__snapshot(s, p);
 	if (!p->pm && !p->gone)
 		sym_proc__find_perf_map(s, p);
-	if (p->pm) {
-		n = perf_map__refresh(p->pm, now);
-		if (n > 0)
-			s->st.perf_map_entries += (uint64_t)n;
-	}
+	if (p->pm)
+		sym_proc__read_map(s, p, now);
 	return 0;
 }
 
@@ -744,10 +751,9 @@ static const struct range_entry *sym_proc__perf_map_find(struct symbolizer *s,
 	e = range_table__find(perf_map__table(p->pm), addr, ts);
 	if (e)
 		return e;
-	n = perf_map__refresh(p->pm, 0);
+	n = sym_proc__read_map(s, p, 0);
 	if (n <= 0)
 		return NULL;
-	s->st.perf_map_entries += (uint64_t)n;
 	return range_table__find(perf_map__table(p->pm), addr, ts);
 }
 

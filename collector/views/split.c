@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "nettrace.h"
 #include "split.h"
+#include "view.h"
 #define LOG_PREFIX "split: "
 #include "log.h"
 #include "outfile.h"
@@ -146,14 +147,12 @@ static bool kept(const struct splitter *s, uint32_t pid)
 /* First pass: the processes that get a file. */
 static int find_processes(struct splitter *s, const char *in, char *err, size_t errlen)
 {
-	struct nt_reader *r = nt_reader__open(in, NULL);
+	struct nt_reader *r = view_open_trace(in, NULL, err, errlen);
 	struct nt_read_event ev;
 	int got;
 
-	if (!r) {
-		snprintf(err, errlen, "%s: %s", in, strerror(errno));
+	if (!r)
 		return -1;
-	}
 	while ((got = nt_reader__next(r, &ev)) == 1) {
 		if (!ev.pid || !strncmp(ev.meta->provider, "Linux-Kernel-", 13) || kept(s, ev.pid))
 			continue;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "event_table.h"
 #include "rundown.h"
 #include "strpool.h"
@@ -242,16 +243,39 @@ static int view__module_event(struct view *v, const struct nt_read_event *ev, in
 	return view__add_module(v, &m);
 }
 
+struct nt_reader *view_open_trace(const char *path, const struct nt_event_lookup *lookup,
+				  char *err, size_t errlen)
+{
+	struct nt_reader *r = nt_reader__open(path, lookup);
+	const char *why;
+	struct stat st;
+
+	if (!r) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	why = nt_reader__error(r);	/* after open: only the header's */
+	if (!why && (stat(path, &st) || !S_ISREG(st.st_mode)))
+		why = "not a regular file (a trace is read twice; save it to a file first)";
+	if (why) {
+		snprintf(err, errlen, "%s: %s", path, why);
+		nt_reader__close(r);
+		errno = EINVAL;
+		return NULL;
+	}
+	return r;
+}
+
 struct nt_reader *view__open(struct view *v, const char *path)
 {
 	struct nt_event_lookup lookup;
 	struct nt_reader *r;
+	char err[512];
 
 	manifest_lookup_init(&lookup, &clretw_event_table);
-	r = nt_reader__open(path, &lookup);
-
+	r = view_open_trace(path, &lookup, err, sizeof(err));
 	if (!r)
-		pr_warn("cannot read %s: %s\n", path, strerror(errno));
+		pr_warn("%s\n", err);
 	else
 		v->info = *nt_reader__info(r);
 	return r;

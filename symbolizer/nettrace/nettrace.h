@@ -277,7 +277,12 @@ struct nt_event_lookup {
 
 /* Open a file; `lookup` may be NULL.  NULL + errno only when the file cannot
  * be opened or read; format errors (even in the header) are reported by
- * nt_reader__next returning -1. */
+ * nt_reader__next returning -1, and right after open nt_reader__error says
+ * whether the header was refused (e.g. no magic).  A regular file is mapped
+ * (pages behind the read position dropped as it goes); anything else (a
+ * pipe, a device) is read on demand, as a stream: the header (magic first)
+ * now, the rest by nt_reader__next, with stream mode's bounds (a block of at
+ * most 16 MiB, at most 64 MiB kept). */
 struct nt_reader *nt_reader__open(const char *path, const struct nt_event_lookup *lookup);
 /* The same over a caller's buffer (kept valid until close); for fuzzing and
  * tests.  Format errors are reported by nt_reader__next, not here. */
@@ -289,16 +294,15 @@ const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
  * (a live EventPipe session).  nt_reader__next returns NT_READ_AGAIN while
  * the next block is incomplete; after nt_reader__feed_end (the stream's
  * end) a missing tail is truncation, as for a file.  Memory is bounded by
- * the blocks still referenced, not by the stream's length. */
+ * the blocks still referenced, not by the stream's length; a block claiming
+ * more than 16 MiB stops the reader (-1) instead of being waited for. */
 #define NT_READ_AGAIN 2
 /* A stream is checked as its bytes arrive: the first bytes that cannot
  * start a trace header (the "Nettrace" magic, the FastSerialization
  * header) stop it at once, and so does an object or block claiming more
- * than NT_STREAM_MAX_BLOCK bytes instead of being waited for.  The runtime
- * writes blocks of at most 100 KiB; parsing a block can take several times
- * its size (a metadata block's field descriptions), so the bound is kept
- * well below V6's 16 MB. */
-#define NT_STREAM_MAX_BLOCK	(1u << 20)
+ * than NT_STREAM_MAX_BLOCK bytes (V6's own limit: a 24-bit size) instead
+ * of being waited for.  Writers use ~100 KiB blocks. */
+#define NT_STREAM_MAX_BLOCK	(16u << 20)
 struct nt_reader *nt_reader__open_stream(const struct nt_event_lookup *lookup);
 int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len);	/* 0 or -ENOMEM */
 void nt_reader__feed_end(struct nt_reader *r);

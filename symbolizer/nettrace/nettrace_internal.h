@@ -323,6 +323,24 @@ struct rd_stack {
 
 enum { RD_OBJECTS, RD_DONE, RD_ERROR };
 
+/*
+ * Bounds for input read as a stream (a pipe, a device, a live EventPipe
+ * session): it cannot be mapped, so what is parsed must be in memory.  A
+ * block may claim at most NT_STREAM_MAX_BLOCK bytes (V6's own limit; writers
+ * use ~100 KiB), and at most NT_STREAM_MAX_KEPT bytes are kept (the current
+ * sequence-point region's stacks and the next block); beyond either the
+ * reader stops with an error instead of reading until memory runs out.
+ * Mapped files are dropped from memory behind the read position every
+ * NT_MAP_DROP_BYTES.
+ */
+#define NT_STREAM_MAX_KEPT	(64u << 20)
+#define NT_STREAM_READ		(256u << 10)	/* bytes per read() of an input fd */
+#define NT_MAP_DROP_BYTES	(32u << 20)
+/* Metadata records are kept decoded for the whole trace (several times their
+ * encoded size): more than this many encoded bytes of them is refused.  Real
+ * traces hold a few hundred KiB. */
+#define NT_MAX_METADATA_BYTES	(8u << 20)
+
 struct nt_reader {
 	const uint8_t *data;
 	size_t size;
@@ -334,12 +352,16 @@ struct nt_reader {
 	int streaming;		/* more bytes may come (nt_reader__feed) */
 	int header_done;	/* stream mode: the trace header has been parsed */
 	uint64_t base;		/* stream offset of data[0] (bytes compacted away) */
+	int stream_src;		/* a stream (fed, or read from in_fd): NT_STREAM_* bounds */
+	int in_fd;		/* a pipe or device read on demand by nt_reader__next, or -1 */
+	size_t map_dropped;	/* mapped bytes before this were dropped (MADV_DONTNEED) */
 	struct nt_trace_info info;
 	struct nt_event_lookup lookup;	/* the caller's, or find == NULL */
 
 	struct nt_metadata **metas;	/* by index; map id -> index */
 	size_t n_metas, cap_metas;
 	size_t n_meta_fields;		/* field descriptions in them, nested ones too */
+	uint64_t meta_bytes;		/* encoded size of the records so far */
 	struct nt_map meta_ids;
 	/* the same for ids below n_meta_dense, as index + 1 (0: undefined):
 	 * no hashing per event for the usual small ids */
@@ -411,7 +433,7 @@ int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 int rd_fields_alloc(uint32_t n, int depth, struct nt_field_desc **out);
 void rd_fields_free(struct nt_field_desc *f, uint32_t n);
 void rd_metadata_free(struct nt_metadata *m);
-int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off);
+int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off, size_t bytes);
 uint32_t rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, int from_sp);
 int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len);
 int rd_read_event_block(struct nt_reader *r, size_t start, size_t len);

@@ -7,8 +7,13 @@
  *
  * Design
  * ------
- * The file is mapped read-only (or a caller's buffer is used) and walked one
- * FastSerialization object at a time.  A block is only used when it is whole:
+ * A regular file is mapped read-only (or a caller's buffer is used) and walked
+ * one FastSerialization object at a time; the pages behind the read position
+ * are dropped as it goes, so memory does not grow with the file.  Anything
+ * else (a pipe, /dev/zero, a device) is read as a stream, piece by piece,
+ * with the bounds of stream mode (nettrace_internal.h): the magic is checked
+ * as soon as 8 bytes are in, and a block claiming more than a stream block
+ * may hold stops the reader at once.  A block is only used when it is whole:
  * its BlockSize bytes and the closing EndObject byte must be present.  An
  * EventBlock is decoded completely into a per-block event array (and every
  * check of docs/nettrace-format.md section 8 list applied: known metadata id,
@@ -506,12 +511,16 @@ static int read_object(struct nt_reader *r)
 		return rd_fail(r, start, "file ends inside the %s size (file size %zu)", name,
 			       r->size);
 	len = nt_get_u32(r->data + pos);
+	if (r->stream_src && len > NT_STREAM_MAX_BLOCK)
+		return rd_fail(r, start, "%s claims %zu bytes, more than the %u MiB a block "
+			       "may hold in a stream", name, len, NT_STREAM_MAX_BLOCK >> 20);
 	content = pos + 4;
 	content += (4 - content % 4) % 4;
 	if (content > r->size || len > r->size - content || r->size - content - len < 1)
 		return rd_fail(r, start, "%s claims %zu bytes of content, the file has %zu "
 			       "(file ends at %zu)", name, len,
-			       content > r->size ? (size_t)0 : r->size - content, r->size);
+			       content > r->size ? (size_t)0 : r->size - content,
+			       (size_t)(r->size + r->base));
 	for (size_t i = pos + 4; i < content; i++)
 		if (r->data[i])
 			return rd_fail(r, i, "non-zero padding byte in %s", name);
@@ -542,6 +551,7 @@ static struct nt_reader *reader_new(const struct nt_event_lookup *lookup)
 		errno = ENOMEM;
 		return NULL;
 	}
+	r->in_fd = -1;
 	if (lookup)
 		r->lookup = *lookup;
 	return r;
@@ -561,6 +571,9 @@ struct nt_reader *nt_reader__open_mem(const void *buf, size_t len,
 	read_trace_header(r);
 	return r;
 }
+
+static int stream_have_header(const struct nt_reader *r);
+static int stream_pull(struct nt_reader *r);
 
 struct nt_reader *nt_reader__open(const char *path, const struct nt_event_lookup *lookup)
 {
@@ -587,39 +600,26 @@ struct nt_reader *nt_reader__open(const char *path, const struct nt_event_lookup
 		} else {
 			r->data = r->map;
 			r->size = st.st_size;
+			madvise(r->map, r->size, MADV_SEQUENTIAL);
 		}
 	}
-	if (!r->map) {
-		/* pipes, empty or unmappable files: read everything */
-		size_t cap = 0;
-		ssize_t n;
-
-		for (;;) {
-			if (r->size == cap) {
-				uint8_t *nc = realloc(r->copy, cap ? cap * 2 : 65536);
-
-				if (!nc) {
-					err = ENOMEM;
-					goto err_free;
-				}
-				r->copy = nc;
-				cap = cap ? cap * 2 : 65536;
-			}
-			n = read(fd, r->copy + r->size, cap - r->size);
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0) {
-				err = errno;
-				goto err_free;
-			}
-			if (!n)
-				break;
-			r->size += n;
-		}
-		r->data = r->copy;
+	if (r->map) {
+		close(fd);
+		read_trace_header(r);
+		return r;
 	}
-	close(fd);
-	read_trace_header(r);
+	/* pipes, devices, empty or unmappable files: a stream, read on demand
+	 * (the header now: a wrong magic is refused after 8 bytes) */
+	r->streaming = r->stream_src = 1;
+	r->in_fd = fd;
+	while (r->streaming && r->state != RD_ERROR && !stream_have_header(r)) {
+		err = stream_pull(r);
+		if (err > 0)
+			goto err_free;	/* unreadable (EISDIR, EIO): no reader */
+	}
+	if (r->streaming && r->state != RD_ERROR)
+		read_trace_header(r);
+	r->header_done = 1;
 	return r;
 
 err_free:
@@ -651,7 +651,7 @@ struct nt_reader *nt_reader__open_stream(const struct nt_event_lookup *lookup)
 	struct nt_reader *r = reader_new(lookup);
 
 	if (r)
-		r->streaming = 1;
+		r->streaming = r->stream_src = 1;
 	return r;
 }
 
@@ -699,7 +699,7 @@ static int stream_have_block(const struct nt_reader *r)
 		return 0;
 	len = nt_get_u32(p + 16 + nlen);
 	if (len > NT_STREAM_MAX_BLOCK)
-		return 1;
+		return 1;	/* refused by the parser, not waited for */
 	content = r->pos + 16 + nlen + 4;
 	content += (4 - (content + r->base) % 4) % 4;
 	return content <= r->size && r->size - content > len;
@@ -716,8 +716,9 @@ static int stream_block_over(struct nt_reader *r)
 	uint32_t len;
 
 	if (r->v6 && avail >= 4 && (nt_get_u32(p) & 0xffffff) > NT_STREAM_MAX_BLOCK) {
-		rd_fail(r, r->pos, "block of kind %u claims %u bytes (a block may have at most %u)",
-			p[3], nt_get_u32(p) & 0xffffff, NT_STREAM_MAX_BLOCK);
+		rd_fail(r, r->pos, "block of kind %u claims %u bytes, more than the %u MiB a block "
+			"may hold in a stream", p[3], nt_get_u32(p) & 0xffffff,
+			NT_STREAM_MAX_BLOCK >> 20);
 		return 1;
 	}
 	if (r->v6 || avail < 16 || p[0] == NT_TAG_NULL)
@@ -731,22 +732,31 @@ static int stream_block_over(struct nt_reader *r)
 	for (size_t i = 0; i < nlen; i++)	/* the name into the message, printable */
 		name[i] = p[15 + i] > ' ' && p[15 + i] < 0x7f ? p[15 + i] : '?';
 	name[nlen] = 0;
-	rd_fail(r, r->pos, "object \"%s\" claims %u bytes (a block may have at most %u)",
-		name, len, NT_STREAM_MAX_BLOCK);
+	rd_fail(r, r->pos, "%s claims %u bytes, more than the %u MiB a block may hold in a "
+		"stream", name, len, NT_STREAM_MAX_BLOCK >> 20);
 	return 1;
+}
+
+/* The first byte still referred to (the read position or an older stack of
+ * the sequence-point region), rounded down to a multiple of 4. */
+static size_t stream_keep(const struct nt_reader *r)
+{
+	size_t keep = r->pos;
+
+	for (size_t i = 0; i < r->n_stacks; i++)
+		if (r->stacks[i].off < keep)
+			keep = r->stacks[i].off;
+	return keep & ~(size_t)3;
 }
 
 /* Drop the bytes nothing refers to any more. */
 static void stream_compact(struct nt_reader *r)
 {
-	size_t keep = r->pos, cut;
+	size_t cut;
 
 	if (r->blk_p)
 		return;		/* an EventBlock is being delivered */
-	for (size_t i = 0; i < r->n_stacks; i++)
-		if (r->stacks[i].off < keep)
-			keep = r->stacks[i].off;
-	cut = keep & ~(size_t)3;
+	cut = stream_keep(r);
 	if (cut < 65536 || cut < r->size / 2)
 		return;
 	memmove(r->copy, r->copy + cut, r->size - cut);
@@ -757,10 +767,9 @@ static void stream_compact(struct nt_reader *r)
 	r->base += cut;
 }
 
-int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len)
+/* Room for len more bytes at the end of the stream buffer; 0 or -ENOMEM. */
+static int stream_reserve(struct nt_reader *r, size_t len)
 {
-	if (!r->streaming)
-		return -EINVAL;
 	if (r->header_done)
 		stream_compact(r);
 	if (len > r->copy_cap - r->size) {
@@ -779,6 +788,15 @@ int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len)
 		r->copy = nc;
 		r->copy_cap = cap;
 	}
+	return 0;
+}
+
+int nt_reader__feed(struct nt_reader *r, const void *buf, size_t len)
+{
+	if (!r->streaming)
+		return -EINVAL;
+	if (stream_reserve(r, len))
+		return -ENOMEM;
 	memcpy(r->copy + r->size, buf, len);
 	r->size += len;
 	r->data = r->copy;
@@ -808,6 +826,42 @@ void nt_reader__defined(const struct nt_reader *r, size_t *metadata, size_t *fie
 	*stacks = r->n_stacks;
 }
 
+/*
+ * The next piece of in_fd into the stream buffer; at its end, feed_end.
+ * Returns 0 (read, or stopped with a reason: see r->state) or a positive
+ * errno when read() fails.  Refuses to keep more than NT_STREAM_MAX_KEPT
+ * bytes.
+ */
+static int stream_pull(struct nt_reader *r)
+{
+	ssize_t n;
+	int err;
+
+	if (stream_reserve(r, NT_STREAM_READ)) {
+		rd_fail(r, r->size, "out of memory");
+		return 0;
+	}
+	if (r->size - stream_keep(r) > NT_STREAM_MAX_KEPT) {
+		rd_fail(r, stream_keep(r), "more than %u MiB of the stream would have to be "
+			"kept in memory (one sequence-point region's stacks)",
+			NT_STREAM_MAX_KEPT >> 20);
+		return 0;
+	}
+	do
+		n = read(r->in_fd, r->copy + r->size, NT_STREAM_READ);
+	while (n < 0 && errno == EINTR);
+	if (n < 0) {
+		err = errno;
+		rd_fail(r, r->size, "%s", strerror(err));
+		return err;
+	}
+	r->data = r->copy;
+	if (!n)
+		nt_reader__feed_end(r);
+	r->size += (size_t)n;
+	return 0;
+}
+
 int nt_reader__header_read(const struct nt_reader *r)
 {
 	return !r->streaming || r->header_done;
@@ -832,7 +886,7 @@ static void fill_stack(struct nt_reader *r, uint32_t stack_id, struct nt_read_ev
 			}
 		}
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (psize == 8)
+		if (psize == 8 && n)	/* n 0: stack_buf may still be NULL */
 			memcpy(r->stack_buf, r->data + s->off, (size_t)n * 8);
 		else
 #endif
@@ -876,7 +930,18 @@ static void fill_event(struct nt_reader *r, const struct rd_event *e, struct nt_
 		rd_v6_fill_event(r, e, ev);
 }
 
-int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev)
+/* Drop the mapped pages behind the read position (they are read again, from
+ * the file, should a stack there be used): the resident size stays bounded. */
+static void map_drop_behind(struct nt_reader *r)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), end = r->pos & ~(page - 1);
+
+	if (end > r->map_dropped &&
+	    !madvise((uint8_t *)r->map + r->map_dropped, end - r->map_dropped, MADV_DONTNEED))
+		r->map_dropped = end;
+}
+
+static int reader_next(struct nt_reader *r, struct nt_read_event *ev)
 {
 	if (r->streaming && !r->header_done) {
 		if (!stream_have_header(r))
@@ -905,7 +970,22 @@ int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev)
 			return -1;
 		if (r->streaming && !stream_have_block(r))
 			return NT_READ_AGAIN;
+		if (r->map && r->pos - r->map_dropped >= NT_MAP_DROP_BYTES)
+			map_drop_behind(r);
 		if (r->v6 ? rd_read_block_v6(r) : read_object(r))
+			return -1;
+	}
+}
+
+int nt_reader__next(struct nt_reader *r, struct nt_read_event *ev)
+{
+	int rc;
+
+	for (;;) {
+		rc = reader_next(r, ev);
+		if (rc != NT_READ_AGAIN || r->in_fd < 0)
+			return rc;
+		if (stream_pull(r) > 0)
 			return -1;
 	}
 }
@@ -944,6 +1024,8 @@ void nt_reader__close(struct nt_reader *r)
 		return;
 	if (r->map)
 		munmap(r->map, r->size);
+	if (r->in_fd >= 0)
+		close(r->in_fd);
 	free(r->copy);
 	for (size_t i = 0; i < r->n_metas; i++)
 		rd_metadata_free(r->metas[i]);

@@ -250,7 +250,7 @@ int rd_parse_metadata(struct nt_reader *r, const uint8_t *p, uint32_t len, uint6
 			m->n_fields = n;
 		}
 	}
-	return rd_add_metadata(r, m, off);
+	return rd_add_metadata(r, m, off, len);
 }
 
 /* Register a parsed metadata record (takes ownership of m). */
@@ -285,10 +285,17 @@ static size_t count_fields(const struct nt_field_desc *f, uint32_t n)
 	return total;
 }
 
-int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off)
+int rd_add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off, size_t bytes)
 {
 	struct nt_map_ent *e;
 	uint32_t id = m->id;
+
+	r->meta_bytes += bytes;
+	if (r->meta_bytes > NT_MAX_METADATA_BYTES) {
+		rd_metadata_free(m);
+		return rd_fail(r, off, "metadata records take more than %u MiB (refused)",
+			       NT_MAX_METADATA_BYTES >> 20);
+	}
 
 	if (!id) {
 		rd_metadata_free(m);

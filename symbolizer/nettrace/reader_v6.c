@@ -253,7 +253,7 @@ static int read_v6_metadata(struct nt_reader *r, size_t start, size_t len)
 
 			parse_optional_v6(&o, m);
 		}
-		if (rd_add_metadata(r, m, off))
+		if (rd_add_metadata(r, m, off, 2 + (size_t)rsize))
 			return -1;
 	}
 	return 0;
@@ -534,7 +534,8 @@ int rd_read_block_v6(struct nt_reader *r)
 	content = start + 4;
 	if (len > r->size - content)
 		return rd_fail(r, start, "block kind %u claims %zu bytes, the file has %zu "
-			       "(file ends at %zu)", kind, len, r->size - content, r->size);
+			       "(file ends at %zu)", kind, len, r->size - content,
+			       (size_t)(r->size + r->base));
 	switch (kind) {
 	case V6_END:
 		if (content + len != r->size)

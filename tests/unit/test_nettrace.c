@@ -7,6 +7,7 @@
  * corruption checks of docs/nettrace-format.md section 8, write errors and bounded memory.
  */
 #include <fcntl.h>
+#include <inttypes.h>
 #include <malloc.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -1281,6 +1282,43 @@ static void test_large_metadata_ids(void)
 	unlink(path);
 }
 
+/* Metadata is kept decoded for the whole trace: more than 8 MiB of it (a
+ * hostile file, real ones hold a few hundred KiB) stops the reader. */
+static void test_metadata_bounded(void)
+{
+	const char *path = tmp_path("hugemeta.nettrace");
+	static char name[2001];
+	struct nt_event_desc d = { .provider = "P", .name = name, .level = 4 };
+	struct nt_trace_info info;
+	struct nt_read_event ev;
+	struct nt_reader *r;
+	struct nt_writer *w;
+	uint32_t id = 0;
+	int i;
+
+	memset(name, 'N', sizeof(name) - 1);
+	golden_info(&info);
+	unlink(path);
+	w = nt_writer__open(path, &info);
+	if (!ASSERT_OK_PTR(w, "open"))
+		return;
+	for (i = 0; i < 2500; i++) {	/* ~4 KiB each: ~10 MiB */
+		d.event_id = (uint32_t)i;
+		if (!ASSERT_OK(nt_writer__define(w, &d, &id), "define"))
+			break;
+	}
+	ASSERT_OK(nt_writer__close(w, NULL, 2000000010), "close");
+	r = nt_reader__open(path, NULL);
+	if (!ASSERT_OK_PTR(r, "reader"))
+		return;
+	ASSERT_EQ(nt_reader__next(r, &ev), -1, "refused");
+	ASSERT_TRUE(nt_reader__error(r) &&
+		    strstr(nt_reader__error(r), ": metadata records take more than 8 MiB (refused)"),
+		    "why");
+	nt_reader__close(r);
+	unlink(path);
+}
+
 static void test_uncompressed_headers(void)
 {
 	struct nt_buf f = { 0 }, c = { 0 }, sp = { 0 };
@@ -1785,6 +1823,45 @@ static size_t heap_in_use(void)
  * all-distinct stacks; the heap in use after the first 32 MB (stack table
  * full, several forced sequence points) bounds it for the remaining 224 MB.
  */
+/* Resident set of this process (file pages mapped by the reader count). */
+static size_t rss_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	size_t kib = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "VmRSS: %zu kB", &kib) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kib;
+}
+
+/* Reading a big mapped trace: the pages read are dropped as the reader goes,
+ * so the resident set does not grow with the file. */
+static void reader_rss_bounded(const char *path)
+{
+	struct nt_reader *r = nt_reader__open(path, NULL);
+	struct nt_read_event ev;
+	size_t base = rss_kib(), peak = 0;
+	uint64_t n = 0;
+	int rc;
+
+	if (!ASSERT_OK_PTR(r, "open for reading"))
+		return;
+	while ((rc = nt_reader__next(r, &ev)) == 1)
+		if (++n % 65536 == 0) {
+			size_t k = rss_kib() - base;
+
+			peak = k > peak ? k : peak;
+		}
+	ASSERT_EQ(rc, 0, "read to the end");
+	printf("# reading it back (%" PRIu64 " events, mapped): RSS peak +%zu KiB\n", n, peak);
+	ASSERT_TRUE(peak < (64u << 10), "reader RSS under 64 MiB");
+	nt_reader__close(r);
+}
+
 static void test_bounded_memory(void)
 {
 	const char *path = tmp_path("big.nettrace");
@@ -1823,7 +1900,9 @@ static void test_bounded_memory(void)
 	       peak_early >> 10, peak_late >> 10);
 	ASSERT_TRUE(peak_late <= peak_early + (256 << 10), "no growth after 32 MB");
 	ASSERT_TRUE(peak_late < (24u << 20), "under 24 MiB");
-	nt_writer__abort(w);
+	if (ASSERT_OK(nt_writer__close(w, NULL, 0), "close"))
+		reader_rss_bounded(path);
+	unlink(path);
 }
 
 int main(void)
@@ -1850,6 +1929,7 @@ int main(void)
 	RUN(test_uncompressed_headers);
 	RUN(test_sparse_stack_ids);
 	RUN(test_large_metadata_ids);
+	RUN(test_metadata_bounded);
 	RUN(test_v6_read);
 	RUN(test_v6_threads);
 	RUN(test_write_error_removes_file);

@@ -117,6 +117,69 @@ static void test_perf_map_growth(void)
 	unlink(path);
 }
 
+/* A huge map is read a bounded slice per refresh; a map whose line never
+ * ends (a sparse file's NULs) is refused after 64 KiB, its entries kept. */
+static void test_perf_map_bounded(void)
+{
+	const char *first = "1000 10 void [A] A::First()\n2000 10 void [A] A::Second()\n";
+	char path[128], line[64];
+	struct perf_map *pm = NULL;
+	struct perfinfo_image *img = NULL;
+	long n, total = 0, lines = 200000;
+	FILE *f;
+	int fd, passes = 0;
+
+	snprintf(path, sizeof(path), "%s/perf-big.map", tmpdir);
+	f = fopen(path, "w");
+	if (!ASSERT_OK_PTR(f, "create"))
+		return;
+	for (long i = 0; i < lines; i++) {
+		snprintf(line, sizeof(line), "%lx 10 void [Big] Big.Type::Method%06ld()\n",
+			 0x100000 + i * 0x10, i);
+		fputs(line, f);
+	}
+	fclose(f);	/* 200000 lines of 45 bytes: 9 MB, more than one pass */
+	pm = perf_map__open_trusted(path);
+	if (!ASSERT_OK_PTR(pm, "open big"))
+		return;
+	while ((n = perf_map__refresh(pm, 10)) > 0 && passes < 10) {
+		total += n;
+		passes++;
+	}
+	ASSERT_EQ(n, 0, "nothing left");
+	ASSERT_EQ(passes, 2, "two bounded passes");
+	ASSERT_EQ(total, lines, "every line");
+	ASSERT_EQ(perf_map__bad_lines(pm), 0, "bad lines");
+	perf_map__free(pm);
+
+	/* two lines, then 1 GiB of NULs (sparse) */
+	ASSERT_OK(write_file(path, first, 0), "write");
+	ASSERT_OK(truncate(path, 1L << 30), "truncate");
+	pm = perf_map__open_trusted(path);
+	if (!ASSERT_OK_PTR(pm, "open sparse"))
+		return;
+	ASSERT_TRUE(perf_map__refused(pm) == NULL, "not refused before reading");
+	ASSERT_EQ(perf_map__refresh(pm, 10), -E2BIG, "refused");
+	if (ASSERT_OK_PTR(perf_map__refused(pm), "why"))
+		ASSERT_STREQ(perf_map__refused(pm),
+			     "has a line of more than 64 KiB at offset 57 (refused)", "why");
+	ASSERT_EQ(range_table__count(perf_map__table(pm)), 2, "entries before it kept");
+	ASSERT_OK_PTR(perf_map__find(pm, 0x2005, SYM_TS_NONE), "second entry");
+	ASSERT_EQ(perf_map__refresh(pm, 10), 0, "never read again");
+	perf_map__free(pm);
+
+	/* perfinfo: the same shape is read up to the endless line, not through
+	 * 1 GiB (getline would have held it all in memory) */
+	ASSERT_OK(write_file(path, "ImageLoad;/app/A.dll;{guid};0x7f00;\n", 0), "write perfinfo");
+	ASSERT_OK(truncate(path, 1L << 30), "truncate perfinfo");
+	fd = open(path, O_RDONLY);
+	n = perfinfo__parse(fd, &img);
+	ASSERT_TRUE(n >= 0, "perfinfo parsed");
+	perfinfo__free(img, (int)n);
+	close(fd);
+	unlink(path);
+}
+
 static void test_perf_map_reuse_by_time(void)
 {
 	char path[128];
@@ -809,6 +872,7 @@ int main(void)
 	snprintf(self_map, sizeof(self_map), "/tmp/perf-%d.map", (int)getpid());
 	RUN(test_perf_map_parse_line);
 	RUN(test_perf_map_growth);
+	RUN(test_perf_map_bounded);
 	RUN(test_perf_map_reuse_by_time);
 	RUN(test_range_table_methods);
 	RUN(test_range_table_model);
