@@ -167,6 +167,7 @@ EOF
 @test "error: a stale .NET socket left by an earlier process with the same pid is not the target's" {
 	require_root
 	bg "$T/sleep.out" sleep 30
+	wait_for_exec "$LAST_PID" "$(command -v sleep)" || flunk "sleep did not start"
 	# what a .NET process killed with -9 leaves behind: a socket file nobody listens on
 	local stale=/tmp/dotnet-diagnostic-$LAST_PID-1-socket
 	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.close()' "$stale"
@@ -501,6 +502,7 @@ run_scenario() {
 	shift
 	bg "$T/$sc.stdout" "$REFRT" --scenario "$sc" --iterations 200 --rate 400 --threads 2 \
 		--seed 7 --wait-for-tracer 10 --summary "$T/$sc.json"
+	wait_for_exec "$LAST_PID" "$REFRT" || flunk "refrt did not start: $(cat "$T/$sc.stdout.err")"
 	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/$sc.nettrace" "$@"
 }
 
@@ -515,6 +517,39 @@ run_scenario() {
 		run trace_check "$T/$sc.nettrace" "$(json_get "$T/$sc.json" '["events"]')"
 		[[ $status -eq 0 ]] || flunk "$sc: $output"
 	done
+}
+
+# A chroot: /proc/PID/maps shows the target's files by their path in our
+# root, which does not exist under /proc/PID/root; the collector must reach
+# them another way (/proc/PID/map_files), attach, and name the frames.
+@test "refrt chrooted (chroot DIR /refrt): every event it fired, frames named" {
+	require_root
+	require_refrt
+	require_cmd chroot ldd
+	local root=$T/root lib
+	mkdir -p "$root"
+	cp "$REFRT" "$root/refrt"
+	for lib in $(ldd "$REFRT" | grep -o '/[^ ]*'); do
+		mkdir -p "$root${lib%/*}"
+		cp -L "$lib" "$root$lib"
+	done
+	bg "$T/cr.stdout" chroot "$root" /refrt --scenario mixed --iterations 200 --rate 400 \
+		--threads 2 --seed 7 --wait-for-tracer 10 --summary /summary.json
+	wait_for_exec "$LAST_PID" "$root/refrt" || flunk "refrt did not start: $(cat "$T/cr.stdout.err")"
+	grep -q " $root/refrt\$" "/proc/$LAST_PID/maps" || flunk "maps: $(cat "/proc/$LAST_PID/maps")"
+	[[ ! -e /proc/$LAST_PID/root$root/refrt ]] || flunk "$root is reachable inside the chroot"
+	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/cr.nettrace" \
+		--providers DotNETRuntime,DotNETRuntimeRundown
+	assert_success
+	assert_output_contains "attached 64 of 64 runtime probes in $root/refrt"
+	assert_output_contains ", 0 without a name;"
+	run trace_check "$T/cr.nettrace" "$(json_get "$root/summary.json" '["events"]')"
+	[[ $status -eq 0 ]] || flunk "$output"
+	run "$EBPF_COLLECT" convert "$T/cr.nettrace" --format folded
+	assert_success
+	assert_output_contains "libc.so.6!start_thread;refrt!worker_main;System.Private.CoreLib!"
+	assert_output_contains "refrt!rt_helper_throw"
+	[[ $output != *unknown* ]] || flunk "unknown frames: $(grep -m3 unknown <<<"$output")"
 }
 
 @test "refrt: decoded fields: GC generation and reason, method names, exception type and message" {

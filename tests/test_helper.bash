@@ -132,6 +132,20 @@ wait_for_grep() {
 	return 1
 }
 
+# Wait until process PID runs the program FILE (its /proc/PID/exe is FILE's
+# device and inode): a child started with & runs the shell, then whatever
+# it execs (chroot, env, timeout...), before it runs FILE, and what it maps
+# meanwhile is not FILE's.  Up to $3 seconds (default 10).
+wait_for_exec() {
+	local pid=$1 file=$2 t=${3:-10} i
+	for ((i = 0; i < t * 20; i++)); do
+		[[ /proc/$pid/exe -ef $file ]] && return 0
+		[[ -d /proc/$pid ]] || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
 # JSON field extraction for tests (python3 is always present on Debian).
 json_get() {	# json_get FILE EXPR   e.g. json_get s.json '["events"]["GCStart_V2"]'
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=d$2; print(v if not isinstance(v,(dict,list)) else json.dumps(v))" "$1"
