@@ -126,6 +126,17 @@ EOF
 	assert_output_contains "unknown profile 'nope'"
 }
 
+@test "--providers naming no provider (',,,' or '') is a usage error, exit 64" {
+	local spec
+	for spec in ',,,' ''; do
+		run --separate-stderr "$EBPF_COLLECT" -p 1 --providers "$spec" -o "$T/x.nettrace"
+		[[ $status -eq 64 ]] || flunk "--providers '$spec': status $status: $stderr"
+		assert_equal "${stderr%%$'\n'*}" \
+			"ebpf-collect: --providers '$spec' names no provider (PROVIDER[:KEYWORDS[:LEVEL]][,...])"
+		[[ ! -e $T/x.nettrace ]] || flunk "output left behind"
+	done
+}
+
 @test "-l lists the probes of a binary with semaphore and argument spec" {
 	run "$EBPF_COLLECT" -l "$TESTPROG"
 	assert_success
@@ -152,9 +163,29 @@ EOF
 	[[ ! -e $T/x.nettrace ]]
 }
 
+@test "error: a zombie pid (exited, not reaped) exits 2 saying it has exited" {
+	require_root
+	local zombie i
+	# the shell forks a child that exits at once, then becomes a sleep
+	# that never waits for it
+	bg "$T/parent.out" bash -c 'sleep 0 & exec sleep 30'
+	for ((i = 0; i < 200; i++)); do
+		zombie=$(ps -o pid=,stat= --ppid "$LAST_PID" | awk '$2 ~ /^Z/ {print $1; exit}')
+		[[ -n $zombie ]] && break
+		sleep 0.05
+	done
+	[[ -n $zombie ]] || flunk "no zombie child of $LAST_PID: $(ps -o pid,stat,args --ppid "$LAST_PID")"
+	run "$EBPF_COLLECT" -p "$zombie" -o "$T/x.nettrace"
+	[[ $status -eq 2 ]] || flunk "status $status: $output"
+	assert_equal "$output" \
+		"ebpf-collect: pid $zombie: the process has exited (a zombie its parent has not reaped): nothing to trace"
+	[[ ! -e $T/x.nettrace ]] || flunk "output left behind"
+}
+
 @test "error: target without runtime probes exits 3 and names the files searched" {
 	require_root
 	bg "$T/sleep.out" sleep 30
+	wait_for_exec "$LAST_PID" "$(command -v sleep)" || flunk "sleep did not start"
 	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/x.nettrace"
 	[[ $status -eq 3 ]] || flunk "status $status: $output"
 	assert_output_contains "the runtime must be built with the USDT provider"
