@@ -396,6 +396,8 @@ EOF
 	bg "$T/tp.json" "$TESTPROG" -n 100000 -r 5000 -w 10
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/s.nettrace"
 	local col=$LAST_PID
+	# 2 s of events once attached (testprog waits for it), not counting start-up
+	wait_for_grep "tracing .* probes" "$T/col.out.err" 30 || flunk "$(cat "$T/col.out.err")"
 	sleep 2
 	kill -INT "$col"
 	wait "$col"
@@ -424,6 +426,8 @@ EOF
 	bg "$T/tp.json" "$TESTPROG" -n 200000 -r 40000 -w 10
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/k.nettrace"
 	local col=$LAST_PID
+	# 3 s of events once attached (testprog waits for it), not counting start-up
+	wait_for_grep "tracing .* probes" "$T/col.out.err" 30 || flunk "$(cat "$T/col.out.err")"
 	sleep 3
 	kill -9 "$col"
 	wait "$col" 2>/dev/null || true
@@ -692,7 +696,7 @@ EOF
 	require_refrt
 	bg "$T/rt.out" "$REFRT" --scenario cpu --duration 30 --rate 10 --threads 1 --summary "$T/rt.json"
 	local rt=$LAST_PID
-	sleep 0.5
+	wait_for_exec "$rt" "$REFRT" || flunk "refrt did not start: $(cat "$T/rt.out.err")"
 	# semaphores of all runtime probes in refrt, summed, and the provider's
 	# tracer pause word (/proc/PID/mem)
 	"$EBPF_COLLECT" -l "$REFRT" | awk '$1 ~ /^DotNETRuntime/ {print $4}' >"$T/semas"
@@ -718,7 +722,7 @@ EOF
 	local t0=$SECONDS
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$rt" -o "$T/d.nettrace" --providers DotNETRuntime,DotNETRuntimeRundown -d 3
 	local col=$LAST_PID
-	sleep 1.5
+	wait_for_grep "tracing .* probes" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
 	assert_equal "$(sema_sum)" "$(wc -l <"$T/semas") 0"
 	wait "$col"
 	assert_equal "$(sema_sum)" "0 0"
@@ -861,8 +865,10 @@ bpf_stats_on() {
 @test "refrt: events lost to a full ring are counted exactly, in the file and on stderr" {
 	require_root
 	require_refrt
-	# a 1 MiB ring (~9,000 events) and a collector held still for a second
-	# while refrt fires ~17,000 events/s; refrt exits while traced
+	# a 1 MiB ring (~9,000 events) and a collector held still from 0.5 s
+	# into refrt's 2 s until refrt has exited (~17,000 events/s, so ~25,000
+	# while held, and at least what 1.5 s of its work fires on a busy
+	# machine); refrt exits while traced
 	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 2 --wait-for-tracer 10 --summary "$T/s.json"
 	local rt=$LAST_PID
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$rt" -o "$T/s.nettrace" -b 1 \
@@ -871,9 +877,8 @@ bpf_stats_on() {
 	wait_for_grep "tracing .* probes" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
 	sleep 0.5
 	kill -STOP "$col"
-	sleep 1
+	wait "$rt" || { kill -CONT "$col"; flunk "refrt failed"; }
 	kill -CONT "$col"
-	wait "$rt" || flunk "refrt failed"
 	wait "$col" || flunk "collector failed: $(cat "$T/col.out.err")"
 	"$EBPF_COLLECT" dump --json "$T/s.nettrace" >"$T/s.jsonl" || flunk "dump failed"
 	run python3 - "$T/s.json" "$T/s.jsonl" "$T/col.out.err" "$BATS_TEST_DIRNAME/traceevent_sim.py" \

@@ -146,6 +146,21 @@ wait_for_exec() {
 	return 1
 }
 
+# Wait until process PID catches signal SIG (a name: TERM, INT, USR1) -
+# its handler is installed, so the signal no longer kills it - up to $3
+# seconds (default 10).  From the SigCgt mask of /proc/PID/status.
+wait_for_sigcatch() {
+	local pid=$1 num i mask
+	num=$(kill -l "$2") || return 1
+	for ((i = 0; i < ${3:-10} * 20; i++)); do
+		mask=$(awk '/^SigCgt:/ {print $2}' "/proc/$pid/status" 2>/dev/null) || return 1
+		[[ -n $mask ]] || return 1
+		(((16#$mask >> (num - 1)) & 1)) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # JSON field extraction for tests (python3 is always present on Debian).
 json_get() {	# json_get FILE EXPR   e.g. json_get s.json '["events"]["GCStart_V2"]'
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); v=d$2; print(v if not isinstance(v,(dict,list)) else json.dumps(v))" "$1"
