@@ -553,9 +553,30 @@ run_scenario() {
 	done
 }
 
-# A chroot: /proc/PID/maps shows the target's files by their path in our
-# root, which does not exist under /proc/PID/root; the collector must reach
-# them another way (/proc/PID/map_files), attach, and name the frames.
+# trace_refrt_at NAME PID FILE SUMMARY: trace the refrt at PID (waiting
+# for its tracer) whose binary it maps as FILE; every event its SUMMARY
+# counts is in the trace, and every frame is named.
+trace_refrt_at() {
+	local name=$1 pid=$2 file=$3 summary=$4
+	run timeout 60 "$EBPF_COLLECT" -p "$pid" -o "$T/$name.nettrace" \
+		--providers DotNETRuntime,DotNETRuntimeRundown
+	assert_success
+	assert_output_contains "attached 64 of 64 runtime probes in $file"
+	assert_output_contains ", 0 without a name;"
+	run trace_check "$T/$name.nettrace" "$(json_get "$summary" '["events"]')"
+	[[ $status -eq 0 ]] || flunk "$output"
+	run "$EBPF_COLLECT" convert "$T/$name.nettrace" --format folded
+	assert_success
+	assert_output_contains "libc.so.6!start_thread;refrt!worker_main;System.Private.CoreLib!"
+	assert_output_contains "refrt!rt_helper_throw"
+	[[ $output != *unknown* ]] || flunk "unknown frames: $(grep -m3 unknown <<<"$output")"
+}
+
+REFRT_ARGS=(--scenario mixed --iterations 200 --rate 400 --threads 2 --seed 7 --wait-for-tracer 10)
+
+# A chroot: /proc/PID/maps shows the target's files by our path to them,
+# which does not exist under /proc/PID/root; the collector must reach them
+# another way (/proc/PID/map_files), attach, and name the frames.
 @test "refrt chrooted (chroot DIR /refrt): every event it fired, frames named" {
 	require_root
 	require_refrt
@@ -567,23 +588,31 @@ run_scenario() {
 		mkdir -p "$root${lib%/*}"
 		cp -L "$lib" "$root$lib"
 	done
-	bg "$T/cr.stdout" chroot "$root" /refrt --scenario mixed --iterations 200 --rate 400 \
-		--threads 2 --seed 7 --wait-for-tracer 10 --summary /summary.json
+	bg "$T/cr.stdout" chroot "$root" /refrt "${REFRT_ARGS[@]}" --summary /summary.json
 	wait_for_exec "$LAST_PID" "$root/refrt" || flunk "refrt did not start: $(cat "$T/cr.stdout.err")"
 	grep -q " $root/refrt\$" "/proc/$LAST_PID/maps" || flunk "maps: $(cat "/proc/$LAST_PID/maps")"
 	[[ ! -e /proc/$LAST_PID/root$root/refrt ]] || flunk "$root is reachable inside the chroot"
-	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/cr.nettrace" \
-		--providers DotNETRuntime,DotNETRuntimeRundown
-	assert_success
-	assert_output_contains "attached 64 of 64 runtime probes in $root/refrt"
-	assert_output_contains ", 0 without a name;"
-	run trace_check "$T/cr.nettrace" "$(json_get "$root/summary.json" '["events"]')"
-	[[ $status -eq 0 ]] || flunk "$output"
-	run "$EBPF_COLLECT" convert "$T/cr.nettrace" --format folded
-	assert_success
-	assert_output_contains "libc.so.6!start_thread;refrt!worker_main;System.Private.CoreLib!"
-	assert_output_contains "refrt!rt_helper_throw"
-	[[ $output != *unknown* ]] || flunk "unknown frames: $(grep -m3 unknown <<<"$output")"
+	trace_refrt_at cr "$LAST_PID" "$root/refrt" "$root/summary.json"
+}
+
+# A container's root: refrt runs from a tmpfs mounted in its own mount
+# namespace; its maps show the path inside, which in ours is an empty
+# directory: the file is reached through /proc/PID/root.
+@test "refrt in its own mount namespace, from a tmpfs only it sees: every event, frames named" {
+	require_root
+	require_refrt
+	require_cmd unshare
+	local dir=$T/ns
+	mkdir -p "$dir"
+	bg "$T/ns.stdout" unshare --mount sh -c 'mount -t tmpfs tmpfs "$1" && cp "$2" "$1/refrt" &&
+		shift 2 && exec "$0" "$@"' "$dir/refrt" "$dir" "$REFRT" "${REFRT_ARGS[@]}" \
+		--summary "$T/ns.json"
+	# its refrt is seen through its root only
+	wait_for_exec "$LAST_PID" "/proc/$LAST_PID/root$dir/refrt" ||
+		flunk "refrt did not start: $(cat "$T/ns.stdout.err")"
+	grep -q " $dir/refrt\$" "/proc/$LAST_PID/maps" || flunk "maps: $(cat "/proc/$LAST_PID/maps")"
+	[[ ! -e $dir/refrt ]] || flunk "the tmpfs is visible outside its namespace"
+	trace_refrt_at ns "$LAST_PID" "$dir/refrt" "$T/ns.json"
 }
 
 @test "refrt: decoded fields: GC generation and reason, method names, exception type and message" {
