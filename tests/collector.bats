@@ -420,6 +420,25 @@ EOF
 	assert_success "OK 2000 events"
 }
 
+@test "testprog: the collector stops when the target exits as a zombie its parent does not reap" {
+	require_root
+	local tp i
+	# the shell starts testprog, then becomes a sleep that never waits for it
+	bg "$T/parent.out" bash -c '"$1" -n 2000 -r 2000 -w 10 >"$2" & exec sleep 120' sh \
+		"$TESTPROG" "$T/tp.json"
+	for ((i = 0; i < 200; i++)); do
+		tp=$(ps -o pid= --ppid "$LAST_PID" | tr -d ' ')
+		[[ -n $tp ]] && wait_for_exec "$tp" "$TESTPROG" 1 && break
+		sleep 0.05
+	done
+	[[ -n $tp ]] || flunk "testprog did not start"
+	run timeout 20 "$EBPF_COLLECT" -p "$tp" -o "$T/z.nettrace"
+	assert_success
+	[[ $(awk '/^State:/ {print $2}' "/proc/$tp/status") == Z ]] || flunk "testprog is not a zombie"
+	run trace_check "$T/z.nettrace" "{\"GCStart_V2\": $(json_get "$T/tp.json" '["GCStart_V2"]')}"
+	assert_success "OK 2000 events"
+}
+
 @test "testprog: kill -9 of the collector leaves a complete trace up to its last flush" {
 	require_root
 	bg "$T/tp.json" "$TESTPROG" -n 200000 -r 40000 -w 10
