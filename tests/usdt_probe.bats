@@ -148,10 +148,10 @@ distinct() {
 }
 
 @test "after detach: semaphores back to 0 and nothing more fires" {
-	local f1 f2
-	status_from "$DEMO_LOG" 0 'enabled 0 0 fired ([0-9]+) serialized -?[0-9]+$' || flunk "status: $STATUS"
+	local f1 f2 idle='enabled 0 0 fired ([0-9]+) serialized -?[0-9]+$'
+	status_from "$DEMO_LOG" 0 "$idle" || flunk "status: $STATUS"
 	f1=${BASH_REMATCH[1]}
-	status_from "$DEMO_LOG" $((TICK + 300)) 'enabled 0 0 fired ([0-9]+) serialized -?[0-9]+$' || flunk "status: $STATUS"
+	status_from "$DEMO_LOG" $((TICK + 300)) "$idle" || flunk "status: $STATUS"
 	f2=${BASH_REMATCH[1]}
 	assert_equal "$f2" "$f1"
 }
