@@ -467,6 +467,9 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 	case OPT_PROVIDERS:
 		if (env.nr_providers >= SEL_MAX_REQ)
 			argp_error(state, "too many --providers");
+		if (!arg[strspn(arg, ", \t")])
+			argp_error(state, "--providers '%s' names no provider "
+				   "(PROVIDER[:KEYWORDS[:LEVEL]][,...])", arg);
 		env.providers[env.nr_providers++] = arg;
 		break;
 	case OPT_PROFILE:
@@ -730,34 +733,21 @@ int check_kernel(void)
 	return 0;
 }
 
-/* Tgid of a pid or thread id from /proc/PID/status; 0 if unreadable. */
-static pid_t read_tgid(pid_t pid)
-{
-	char fn[64], line[128];
-	pid_t tgid = 0;
-	FILE *f;
-
-	snprintf(fn, sizeof(fn), "/proc/%d/status", pid);
-	f = fopen(fn, "re");
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "Tgid: %d", &tgid) == 1)
-			break;
-	fclose(f);
-	return tgid;
-}
-
-/* Every -p must exist; a thread id is replaced by its process id. */
+/* Every -p must exist and not have exited (a zombie still answers
+ * kill(pid, 0) but maps nothing); a thread id is replaced by its process id. */
 int check_pids(void)
 {
 	pid_t tgid;
 	int i;
 
 	for (i = 0; i < env.nr_pids; i++) {
-		tgid = read_tgid(env.pids[i]);
-		if ((kill(env.pids[i], 0) && errno == ESRCH) || !tgid) {
+		if ((kill(env.pids[i], 0) && errno == ESRCH) || proc__tgid(env.pids[i], &tgid)) {
 			pr_warn("no such process: %d\n", env.pids[i]);
+			return -ESRCH;
+		}
+		if (proc__exited(tgid)) {
+			pr_warn("pid %d: the process has exited (a zombie its parent has not "
+				"reaped): nothing to trace\n", env.pids[i]);
 			return -ESRCH;
 		}
 		if (tgid != env.pids[i]) {

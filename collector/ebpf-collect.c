@@ -201,7 +201,8 @@ static bool targets_alive(struct collector *c)
 		return !c->child_exited;
 	}
 	for (i = 0; i < env.nr_pids; i++) {
-		if (c->pid_alive[i] && kill(env.pids[i], 0) && errno == ESRCH)
+		/* a zombie (parent not reaping) has exited too: kill(pid, 0) still works */
+		if (c->pid_alive[i] && proc__exited(env.pids[i]))
 			c->pid_alive[i] = false;
 		any |= c->pid_alive[i];
 	}

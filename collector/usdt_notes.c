@@ -17,11 +17,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <signal.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 #include "usdt_notes.h"
+#include "proc_maps.h"
+
+#define LOG_PREFIX "ebpf-collect: "
+#include "log.h"
 
 #define SDT_NOTE_TYPE	3
 #define SDT_NOTE_OWNER	"stapsdt"
@@ -194,17 +197,26 @@ void usdt_notes__free(struct usdt_note_list *l)
 	l->n = 0;
 }
 
-static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid, const char *path,
-		      const char *range, dev_t dev, ino_t ino)
+/* Add m's file to l unless it is there; a file no path reaches is skipped. */
+static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid,
+		      const struct proc_map *m)
 {
 	static const char deleted_sfx[] = " (deleted)";
-	size_t plen = strlen(path), slen = sizeof(deleted_sfx) - 1;
+	size_t plen = strlen(m->path), slen = sizeof(deleted_sfx) - 1;
+	dev_t dev = makedev(m->dev_major, m->dev_minor);
+	char open_path[4200];
 	struct mapped_file *f;
 	size_t i;
 
 	for (i = 0; i < l->n; i++)
-		if (l->v[i].dev == dev && l->v[i].ino == ino)
+		if (l->v[i].dev == dev && l->v[i].ino == m->ino)
 			return 0;
+	if (proc_map__open_path(pid, m, open_path, sizeof(open_path))) {
+		pr_debug("pid %d: cannot reach %s (dev %u:%u inode %llu) through its root, "
+			 "map_files or ours: skipped\n", pid, m->path, m->dev_major,
+			 m->dev_minor, (unsigned long long)m->ino);
+		return 0;
+	}
 	if (l->n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
 		f = realloc(l->v, *cap * sizeof(*f));
@@ -215,15 +227,10 @@ static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid, const 
 	f = &l->v[l->n];
 	memset(f, 0, sizeof(*f));
 	f->dev = dev;
-	f->ino = ino;
-	f->deleted = plen > slen && !strcmp(path + plen - slen, deleted_sfx);
-	f->path = strndup(path, f->deleted ? plen - slen : plen);
-	if (f->deleted) {
-		if (asprintf(&f->open_path, "/proc/%d/map_files/%s", pid, range) < 0)
-			f->open_path = NULL;
-	} else if (asprintf(&f->open_path, "/proc/%d/root%s", pid, f->path) < 0) {
-		f->open_path = NULL;
-	}
+	f->ino = m->ino;
+	f->deleted = plen > slen && !strcmp(m->path + plen - slen, deleted_sfx);
+	f->path = strndup(m->path, f->deleted ? plen - slen : plen);
+	f->open_path = strdup(open_path);
 	if (!f->path || !f->open_path) {
 		free(f->path);
 		free(f->open_path);
@@ -235,36 +242,20 @@ static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid, const 
 
 int proc_mapped_files(pid_t pid, struct mapped_file_list *out)
 {
-	char fn[64], line[4096 + 256];
-	size_t cap = 0;
-	int err = 0;
-	FILE *f;
+	struct proc_maps pm = { 0 };
+	size_t cap = 0, i;
+	int err;
 
 	out->v = NULL;
 	out->n = 0;
-	snprintf(fn, sizeof(fn), "/proc/%d/maps", pid);
-	f = fopen(fn, "re");
-	if (!f)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while (!err && fgets(line, sizeof(line), f)) {
-		unsigned long long start, end, off, ino;
-		unsigned int maj, min;
-		char perms[8], range[64];
-		int pos = 0;
-		char *path;
-
-		if (sscanf(line, "%llx-%llx %7s %llx %x:%x %llu %n", &start, &end, perms, &off,
-			   &maj, &min, &ino, &pos) < 7 || !pos)
-			continue;
-		path = line + pos;
-		path[strcspn(path, "\n")] = 0;
-		if (path[0] != '/' || !ino || perms[2] != 'x')
-			continue;
-		snprintf(range, sizeof(range), "%llx-%llx", start, end);
-		err = files_push(out, &cap, pid, path, range, makedev(maj, min), ino);
-	}
-	fclose(f);
-	if (!err && !out->n && kill(pid, 0) && errno == ESRCH)
+	err = proc_maps__snapshot(&pm, pid, 1);
+	if (err < 0)
+		return err;
+	for (i = 0, err = 0; !err && i < pm.n; i++)
+		if (pm.maps[i].path[0] == '/' && pm.maps[i].ino)
+			err = files_push(out, &cap, pid, &pm.maps[i]);
+	proc_maps__clear(&pm);
+	if (!err && !out->n && proc__exited(pid))
 		err = -ESRCH;
 	if (err)
 		mapped_file_list__free(out);

@@ -35,8 +35,7 @@ void usdt_notes__free(struct usdt_note_list *l);	/* NULL-safe */
 /* One distinct file-backed executable mapping of a process. */
 struct mapped_file {
 	char *path;		/* as the process sees it ("/usr/lib/.../libcoreclr.so") */
-	char *open_path;	/* how we reach it: /proc/PID/root/<path>, or
-				 * /proc/PID/map_files/<range> when deleted */
+	char *open_path;	/* how we reach it: proc_map__open_path() */
 	dev_t dev;
 	ino_t ino;
 	int deleted;
@@ -47,8 +46,9 @@ struct mapped_file_list {
 	size_t n;
 };
 
-/* Distinct ELF-candidate files with an executable mapping in /proc/PID/maps.
- * Returns 0, -ESRCH (no such process) or -errno. */
+/* Distinct ELF-candidate files with an executable mapping in /proc/PID/maps
+ * (a file no path reaches is left out, pr_debug says which).
+ * Returns 0, -ESRCH (no such process, or it has exited) or -errno. */
 int proc_mapped_files(pid_t pid, struct mapped_file_list *out);
 void mapped_file_list__free(struct mapped_file_list *l);	/* NULL-safe */
 

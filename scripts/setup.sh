@@ -18,7 +18,8 @@ PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-
       prometheus	# tests/fleet_metrics.bats scrapes --metrics with it
       debhelper libcap2-bin	# make deb; capsh for the daemon's least-privilege test
       libc6-dbg	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
-      clickhouse-server curl)	# tests/fleet_clickhouse.bats: --clickhouse and `fleet`
+      clickhouse-server curl	# tests/fleet_clickhouse.bats: --clickhouse and `fleet`
+      stress-ng)	# TEST_STRESS=1 tests/run: the suite beside a CPU load
 BPO_PKGS=(libbpf-dev bpftool)
 
 BPO_LIST=/etc/apt/sources.list.d/bookworm-backports.list

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "proc_maps.h"
 
 static int proc_map__parse(char *line, struct proc_map *m)
@@ -206,6 +208,35 @@ int proc_map__is_anon(const struct proc_map *m)
 	       !strncmp(p, "/memfd:", 7) || p[0] == '[' || !m->ino;
 }
 
+static int is_mapped_file(const char *path, const struct proc_map *m)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_ino == m->ino &&
+	       st.st_dev == makedev(m->dev_major, m->dev_minor);
+}
+
+int proc_map__open_path(pid_t pid, const struct proc_map *m, char *buf, size_t len)
+{
+	int n;
+
+	if (m->path[0] == '/') {
+		n = snprintf(buf, len, "/proc/%d/root%s", (int)pid, m->path);
+		if (n > 0 && (size_t)n < len && is_mapped_file(buf, m))
+			return 0;
+	}
+	n = snprintf(buf, len, "/proc/%d/map_files/%llx-%llx", (int)pid,
+		     (unsigned long long)m->start, (unsigned long long)m->end);
+	if (n > 0 && (size_t)n < len && is_mapped_file(buf, m))
+		return 0;
+	if (m->path[0] == '/' && is_mapped_file(m->path, m)) {
+		n = snprintf(buf, len, "%s", m->path);
+		if (n > 0 && (size_t)n < len)
+			return 0;
+	}
+	return -ENOENT;
+}
+
 /* ------------------------------------------------------ /proc/PID/status */
 
 static int proc__status_line(pid_t pid, const char *key, char *out, size_t outlen)
@@ -246,6 +277,34 @@ int proc__nspid(pid_t pid, pid_t *nspid)
 	if (*nspid <= 0)
 		*nspid = pid;
 	return 0;
+}
+
+int proc__tgid(pid_t pid, pid_t *tgid)
+{
+	char buf[64];
+	int err = proc__status_line(pid, "Tgid", buf, sizeof(buf));
+
+	if (err)
+		return -ESRCH;
+	*tgid = (pid_t)strtol(buf, NULL, 10);
+	return *tgid > 0 ? 0 : -ESRCH;
+}
+
+int proc__exited(pid_t pid)
+{
+	char buf[64], *s = buf;
+	int err = proc__status_line(pid, "State", buf, sizeof(buf));
+
+	if (err)
+		return err == -ESRCH;	/* unreadable (hidepid) is not gone */
+	while (*s == ' ' || *s == '\t')
+		s++;
+	if (*s != 'Z' && *s != 'X')
+		return 0;
+	/* a zombie leader whose other threads still run is a live process */
+	if (!proc__status_line(pid, "Threads", buf, sizeof(buf)) && strtol(buf, NULL, 10) > 1)
+		return 0;
+	return 1;
 }
 
 /* Real and effective uid (distinct ones). */

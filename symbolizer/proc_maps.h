@@ -41,7 +41,35 @@ void proc_maps__clear(struct proc_maps *pm);
  * ELF file behind them. */
 int proc_map__is_anon(const struct proc_map *m);
 
+/**
+ * proc_map__open_path() - a path that opens the file behind mapping m of pid
+ * @pid: the process that maps it
+ * @m: one of its file-backed mappings (from proc_maps__snapshot)
+ * @buf: the path, on success
+ * @len: size of buf
+ *
+ * The path in /proc/PID/maps is the one the process sees: in a chroot or a
+ * container it names another file, or none, in our root.  Candidates, the
+ * first whose device and inode are the mapping's wins:
+ *   1. /proc/PID/root<path>: the process's own root;
+ *   2. /proc/PID/map_files/<start>-<end>: the mapped file itself (deleted,
+ *      replaced since, or a root we cannot walk; root only);
+ *   3. <path> in our root: the process may be gone (a mapping seen in an
+ *      mmap event), and the same file is still there.
+ * Every opener of a mapped file (symbolizer DSOs, USDT notes and attach,
+ * the tracer pause word) goes through this.
+ *
+ * Return: 0, or -ENOENT when no candidate is the mapped file.
+ */
+int proc_map__open_path(pid_t pid, const struct proc_map *m, char *buf, size_t len);
+
 int proc__nspid(pid_t pid, pid_t *nspid);
+/* The process (thread group) id of a pid or thread id: 0 or -ESRCH. */
+int proc__tgid(pid_t pid, pid_t *tgid);
+/* 1 when pid has exited: no /proc/PID, or a zombie its parent has not
+ * reaped (State Z or X, which kill(pid, 0) still reaches, and no other
+ * thread left); else 0. */
+int proc__exited(pid_t pid);
 int proc__uids(pid_t pid, uid_t *uids, int max);
 
 #endif

@@ -8,9 +8,10 @@
  * pid as the process sees it, fd kept open) and perfinfo images, and a
  * range table of the runtime's own method load/unload events.  ELF files
  * are shared between processes in a DSO cache keyed by device and inode,
- * opened while the process lives (through /proc/PID/map_files, which
- * works for deleted files and other mount namespaces, else
- * /proc/PID/root/<path>) and parsed lazily on the first address in them.
+ * opened while the process lives (proc_map__open_path: /proc/PID/root/<path>,
+ * which follows a chroot or a container's root, else /proc/PID/map_files,
+ * which works for deleted or replaced files) and parsed lazily on the
+ * first address in them.
  *
  * Order of lookup for a user address:
  *   1. the runtime's method events (authoritative and timestamped; they
@@ -154,26 +155,20 @@ void symbolizer__free(struct symbolizer *s)
 	free(s);
 }
 
-/* Open the file behind a mapping while the process lives. */
+/* Open the file behind a mapping (proc_map__open_path says where). */
 static int dso__open(pid_t pid, const struct proc_map *m)
 {
 	char path[4200];
 	struct stat st;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/map_files/%llx-%llx", (int)pid,
-		 (unsigned long long)m->start, (unsigned long long)m->end);
+	if (proc_map__open_path(pid, m, path, sizeof(path)))
+		return -1;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(path, sizeof(path), "/proc/%d/root%s", (int)pid, m->path);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-	}
-	if (fd < 0)
-		fd = open(m->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_ino != m->ino) {
-		close(fd);	/* not the file the process mapped */
+		close(fd);	/* replaced between the check and the open */
 		return -1;
 	}
 	return fd;

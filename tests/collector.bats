@@ -23,7 +23,6 @@ setup() {
 }
 
 teardown() {
-	[[ -z ${BPF_STATS_WAS:-} ]] || echo "$BPF_STATS_WAS" >/proc/sys/kernel/bpf_stats_enabled
 	kill_bg
 	[[ -z ${SMALL_FS:-} ]] || umount "$SMALL_FS" 2>/dev/null || true
 }
@@ -126,6 +125,17 @@ EOF
 	assert_output_contains "unknown profile 'nope'"
 }
 
+@test "--providers naming no provider (',,,' or '') is a usage error, exit 64" {
+	local spec
+	for spec in ',,,' ''; do
+		run --separate-stderr "$EBPF_COLLECT" -p 1 --providers "$spec" -o "$T/x.nettrace"
+		[[ $status -eq 64 ]] || flunk "--providers '$spec': status $status: $stderr"
+		assert_equal "${stderr%%$'\n'*}" \
+			"ebpf-collect: --providers '$spec' names no provider (PROVIDER[:KEYWORDS[:LEVEL]][,...])"
+		[[ ! -e $T/x.nettrace ]] || flunk "output left behind"
+	done
+}
+
 @test "-l lists the probes of a binary with semaphore and argument spec" {
 	run "$EBPF_COLLECT" -l "$TESTPROG"
 	assert_success
@@ -152,9 +162,29 @@ EOF
 	[[ ! -e $T/x.nettrace ]]
 }
 
+@test "error: a zombie pid (exited, not reaped) exits 2 saying it has exited" {
+	require_root
+	local zombie i
+	# the shell forks a child that exits at once, then becomes a sleep
+	# that never waits for it
+	bg "$T/parent.out" bash -c 'sleep 0 & exec sleep 30'
+	for ((i = 0; i < 200; i++)); do
+		zombie=$(ps -o pid=,stat= --ppid "$LAST_PID" | awk '$2 ~ /^Z/ {print $1; exit}')
+		[[ -n $zombie ]] && break
+		sleep 0.05
+	done
+	[[ -n $zombie ]] || flunk "no zombie child of $LAST_PID: $(ps -o pid,stat,args --ppid "$LAST_PID")"
+	run "$EBPF_COLLECT" -p "$zombie" -o "$T/x.nettrace"
+	[[ $status -eq 2 ]] || flunk "status $status: $output"
+	assert_equal "$output" \
+		"ebpf-collect: pid $zombie: the process has exited (a zombie its parent has not reaped): nothing to trace"
+	[[ ! -e $T/x.nettrace ]] || flunk "output left behind"
+}
+
 @test "error: target without runtime probes exits 3 and names the files searched" {
 	require_root
 	bg "$T/sleep.out" sleep 30
+	wait_for_exec "$LAST_PID" "$(command -v sleep)" || flunk "sleep did not start"
 	run "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/x.nettrace"
 	[[ $status -eq 3 ]] || flunk "status $status: $output"
 	assert_output_contains "the runtime must be built with the USDT provider"
@@ -167,6 +197,7 @@ EOF
 @test "error: a stale .NET socket left by an earlier process with the same pid is not the target's" {
 	require_root
 	bg "$T/sleep.out" sleep 30
+	wait_for_exec "$LAST_PID" "$(command -v sleep)" || flunk "sleep did not start"
 	# what a .NET process killed with -9 leaves behind: a socket file nobody listens on
 	local stale=/tmp/dotnet-diagnostic-$LAST_PID-1-socket
 	python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); s.close()' "$stale"
@@ -364,6 +395,8 @@ EOF
 	bg "$T/tp.json" "$TESTPROG" -n 100000 -r 5000 -w 10
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/s.nettrace"
 	local col=$LAST_PID
+	# 2 s of events once attached (testprog waits for it), not counting start-up
+	wait_for_grep "tracing .* probes" "$T/col.out.err" 30 || flunk "$(cat "$T/col.out.err")"
 	sleep 2
 	kill -INT "$col"
 	wait "$col"
@@ -387,11 +420,32 @@ EOF
 	assert_success "OK 2000 events"
 }
 
+@test "testprog: the collector stops when the target exits as a zombie its parent does not reap" {
+	require_root
+	local tp i
+	# the shell starts testprog, then becomes a sleep that never waits for it
+	bg "$T/parent.out" bash -c '"$1" -n 2000 -r 2000 -w 10 >"$2" & exec sleep 120' sh \
+		"$TESTPROG" "$T/tp.json"
+	for ((i = 0; i < 200; i++)); do
+		tp=$(ps -o pid= --ppid "$LAST_PID" | tr -d ' ')
+		[[ -n $tp ]] && wait_for_exec "$tp" "$TESTPROG" 1 && break
+		sleep 0.05
+	done
+	[[ -n $tp ]] || flunk "testprog did not start"
+	run timeout 20 "$EBPF_COLLECT" -p "$tp" -o "$T/z.nettrace"
+	assert_success
+	[[ $(awk '/^State:/ {print $2}' "/proc/$tp/status") == Z ]] || flunk "testprog is not a zombie"
+	run trace_check "$T/z.nettrace" "{\"GCStart_V2\": $(json_get "$T/tp.json" '["GCStart_V2"]')}"
+	assert_success "OK 2000 events"
+}
+
 @test "testprog: kill -9 of the collector leaves a complete trace up to its last flush" {
 	require_root
 	bg "$T/tp.json" "$TESTPROG" -n 200000 -r 40000 -w 10
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/k.nettrace"
 	local col=$LAST_PID
+	# 3 s of events once attached (testprog waits for it), not counting start-up
+	wait_for_grep "tracing .* probes" "$T/col.out.err" 30 || flunk "$(cat "$T/col.out.err")"
 	sleep 3
 	kill -9 "$col"
 	wait "$col" 2>/dev/null || true
@@ -501,6 +555,7 @@ run_scenario() {
 	shift
 	bg "$T/$sc.stdout" "$REFRT" --scenario "$sc" --iterations 200 --rate 400 --threads 2 \
 		--seed 7 --wait-for-tracer 10 --summary "$T/$sc.json"
+	wait_for_exec "$LAST_PID" "$REFRT" || flunk "refrt did not start: $(cat "$T/$sc.stdout.err")"
 	run timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/$sc.nettrace" "$@"
 }
 
@@ -515,6 +570,68 @@ run_scenario() {
 		run trace_check "$T/$sc.nettrace" "$(json_get "$T/$sc.json" '["events"]')"
 		[[ $status -eq 0 ]] || flunk "$sc: $output"
 	done
+}
+
+# trace_refrt_at NAME PID FILE SUMMARY: trace the refrt at PID (waiting
+# for its tracer) whose binary it maps as FILE; every event its SUMMARY
+# counts is in the trace, and every frame is named.
+trace_refrt_at() {
+	local name=$1 pid=$2 file=$3 summary=$4
+	run timeout 60 "$EBPF_COLLECT" -p "$pid" -o "$T/$name.nettrace" \
+		--providers DotNETRuntime,DotNETRuntimeRundown
+	assert_success
+	assert_output_contains "attached 64 of 64 runtime probes in $file"
+	assert_output_contains ", 0 without a name;"
+	run trace_check "$T/$name.nettrace" "$(json_get "$summary" '["events"]')"
+	[[ $status -eq 0 ]] || flunk "$output"
+	run "$EBPF_COLLECT" convert "$T/$name.nettrace" --format folded
+	assert_success
+	assert_output_contains "libc.so.6!start_thread;refrt!worker_main;System.Private.CoreLib!"
+	assert_output_contains "refrt!rt_helper_throw"
+	[[ $output != *unknown* ]] || flunk "unknown frames: $(grep -m3 unknown <<<"$output")"
+}
+
+REFRT_ARGS=(--scenario mixed --iterations 200 --rate 400 --threads 2 --seed 7 --wait-for-tracer 10)
+
+# A chroot: /proc/PID/maps shows the target's files by our path to them,
+# which does not exist under /proc/PID/root; the collector must reach them
+# another way (/proc/PID/map_files), attach, and name the frames.
+@test "refrt chrooted (chroot DIR /refrt): every event it fired, frames named" {
+	require_root
+	require_refrt
+	require_cmd chroot ldd
+	local root=$T/root lib
+	mkdir -p "$root"
+	cp "$REFRT" "$root/refrt"
+	for lib in $(ldd "$REFRT" | grep -o '/[^ ]*'); do
+		mkdir -p "$root${lib%/*}"
+		cp -L "$lib" "$root$lib"
+	done
+	bg "$T/cr.stdout" chroot "$root" /refrt "${REFRT_ARGS[@]}" --summary /summary.json
+	wait_for_exec "$LAST_PID" "$root/refrt" || flunk "refrt did not start: $(cat "$T/cr.stdout.err")"
+	grep -q " $root/refrt\$" "/proc/$LAST_PID/maps" || flunk "maps: $(cat "/proc/$LAST_PID/maps")"
+	[[ ! -e /proc/$LAST_PID/root$root/refrt ]] || flunk "$root is reachable inside the chroot"
+	trace_refrt_at cr "$LAST_PID" "$root/refrt" "$root/summary.json"
+}
+
+# A container's root: refrt runs from a tmpfs mounted in its own mount
+# namespace; its maps show the path inside, which in ours is an empty
+# directory: the file is reached through /proc/PID/root.
+@test "refrt in its own mount namespace, from a tmpfs only it sees: every event, frames named" {
+	require_root
+	require_refrt
+	require_cmd unshare
+	local dir=$T/ns
+	mkdir -p "$dir"
+	bg "$T/ns.stdout" unshare --mount sh -c 'mount -t tmpfs tmpfs "$1" && cp "$2" "$1/refrt" &&
+		shift 2 && exec "$0" "$@"' "$dir/refrt" "$dir" "$REFRT" "${REFRT_ARGS[@]}" \
+		--summary "$T/ns.json"
+	# its refrt is seen through its root only
+	wait_for_exec "$LAST_PID" "/proc/$LAST_PID/root$dir/refrt" ||
+		flunk "refrt did not start: $(cat "$T/ns.stdout.err")"
+	grep -q " $dir/refrt\$" "/proc/$LAST_PID/maps" || flunk "maps: $(cat "/proc/$LAST_PID/maps")"
+	[[ ! -e $dir/refrt ]] || flunk "the tmpfs is visible outside its namespace"
+	trace_refrt_at ns "$LAST_PID" "$dir/refrt" "$T/ns.json"
 }
 
 @test "refrt: decoded fields: GC generation and reason, method names, exception type and message" {
@@ -626,7 +743,7 @@ EOF
 	require_refrt
 	bg "$T/rt.out" "$REFRT" --scenario cpu --duration 30 --rate 10 --threads 1 --summary "$T/rt.json"
 	local rt=$LAST_PID
-	sleep 0.5
+	wait_for_exec "$rt" "$REFRT" || flunk "refrt did not start: $(cat "$T/rt.out.err")"
 	# semaphores of all runtime probes in refrt, summed, and the provider's
 	# tracer pause word (/proc/PID/mem)
 	"$EBPF_COLLECT" -l "$REFRT" | awk '$1 ~ /^DotNETRuntime/ {print $4}' >"$T/semas"
@@ -652,7 +769,7 @@ EOF
 	local t0=$SECONDS
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$rt" -o "$T/d.nettrace" --providers DotNETRuntime,DotNETRuntimeRundown -d 3
 	local col=$LAST_PID
-	sleep 1.5
+	wait_for_grep "tracing .* probes" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
 	assert_equal "$(sema_sum)" "$(wc -l <"$T/semas") 0"
 	wait "$col"
 	assert_equal "$(sema_sum)" "0 0"
@@ -677,8 +794,8 @@ EOF
 # stop_trace MODE: trace refrt's mixed scenario at its default rate (about
 # 17,000 events/s here) for about a second and end the trace by MODE:
 # duration (-d 1s), INT or TERM (that signal after 1 s), exit (refrt exits
-# while traced).  kernel.bpf_stats_enabled makes the summary say how often
-# the BPF program ran.  Leaves $T/s.nettrace, $T/s.json (refrt's summary),
+# while traced).  BPF run statistics (bpf_stats_on) make the summary say how
+# often the BPF program ran.  Leaves $T/s.nettrace, $T/s.json (refrt's summary),
 # $T/s.err (the collector's stderr); echoes
 # "RUNTIME TRACE LOST_FILE LOST_STDERR RUNS DIFFERING_TYPES" after checking
 # that TraceEvent reads the file's lost count (DIFFERING_TYPES: how many
@@ -759,9 +876,23 @@ stop_modes_check() {
 	done
 }
 
+# BPF run counts on for this test: a BPF_ENABLE_STATS fd held by a
+# background process (stopped by kill_bg).  Not kernel.bpf_stats_enabled:
+# that sysctl is one switch for the machine, and a test elsewhere that sets
+# it back to 0 mid-run (another checkout's suite, in parallel) stopped the
+# counts and failed 'BPF program runs' here.  Each fd counts; stats are on
+# while any is open.
 bpf_stats_on() {
-	BPF_STATS_WAS=$(cat /proc/sys/kernel/bpf_stats_enabled)
-	echo 1 >/proc/sys/kernel/bpf_stats_enabled
+	bg "$T/stats.out" python3 -c '
+import ctypes, os, signal, sys
+libc = ctypes.CDLL(None, use_errno=True)
+attr = ctypes.create_string_buffer(8)   # union bpf_attr: enable_stats.type = BPF_STATS_RUN_TIME (0)
+fd = libc.syscall(321, 32, attr, 8)     # SYS_bpf (x86-64), BPF_ENABLE_STATS
+if fd < 0:
+    sys.exit("BPF_ENABLE_STATS: " + os.strerror(ctypes.get_errno()))
+print("on", flush=True)
+signal.pause()'
+	wait_for_grep on "$T/stats.out" 10 || flunk "BPF stats not on: $(cat "$T/stats.out.err")"
 }
 
 @test "refrt: stop by -d: the trace holds exactly what refrt fired, 0 lost (5 runs)" {
@@ -795,8 +926,10 @@ bpf_stats_on() {
 @test "refrt: events lost to a full ring are counted exactly, in the file and on stderr" {
 	require_root
 	require_refrt
-	# a 1 MiB ring (~9,000 events) and a collector held still for a second
-	# while refrt fires ~17,000 events/s; refrt exits while traced
+	# a 1 MiB ring (~9,000 events) and a collector held still from 0.5 s
+	# into refrt's 2 s until refrt has exited (~17,000 events/s, so ~25,000
+	# while held, and at least what 1.5 s of its work fires on a busy
+	# machine); refrt exits while traced
 	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 2 --wait-for-tracer 10 --summary "$T/s.json"
 	local rt=$LAST_PID
 	bg "$T/col.out" "$EBPF_COLLECT" -p "$rt" -o "$T/s.nettrace" -b 1 \
@@ -805,9 +938,8 @@ bpf_stats_on() {
 	wait_for_grep "tracing .* probes" "$T/col.out.err" || flunk "$(cat "$T/col.out.err")"
 	sleep 0.5
 	kill -STOP "$col"
-	sleep 1
+	wait "$rt" || { kill -CONT "$col"; flunk "refrt failed"; }
 	kill -CONT "$col"
-	wait "$rt" || flunk "refrt failed"
 	wait "$col" || flunk "collector failed: $(cat "$T/col.out.err")"
 	"$EBPF_COLLECT" dump --json "$T/s.nettrace" >"$T/s.jsonl" || flunk "dump failed"
 	run python3 - "$T/s.json" "$T/s.jsonl" "$T/col.out.err" "$BATS_TEST_DIRNAME/traceevent_sim.py" \

@@ -212,7 +212,9 @@ EOF
 		start_bg "$EBPF_COLLECT" -o "$T/$mode.nettrace" --kernel proc "${extra[@]}" -- \
 			sleep 1.5 >"$T/$mode.pid" 2>"$T/$mode.err"
 		col=$(cat "$T/$mode.pid")
-		sleep 0.7
+		# attached (the command runs 1.5 s from here): the outsider runs inside the trace
+		wait_for_grep "tracing [0-9]* probes" "$T/$mode.err" 30 ||
+			flunk "collector did not start: $(cat "$T/$mode.err")"
 		/bin/echo outsider >/dev/null
 		wait "$col" || flunk "collector failed: $(cat "$T/$mode.err")"
 		dump "$T/$mode.nettrace"

@@ -363,6 +363,9 @@ EOF
 	"$REFRT" --scenario mixed --duration 60 --rate 200 -o "$dir/s.json" 2>/dev/null 3>&- &
 	RT_PID=$!
 	KILL_PIDS=$RT_PID
+	# its SIGTERM handler is in place (before that, TERM kills it silently);
+	# then a second of operations at 200/s per worker
+	wait_for_sigcatch "$RT_PID" TERM || flunk "refrt did not start"
 	sleep 1
 	kill -TERM "$RT_PID"
 	wait "$RT_PID"
@@ -464,11 +467,14 @@ EOF
 	require_cmd bpftrace python3
 	ensure_tracefs
 	local dir=$BATS_TEST_TMPDIR
-	"$REFRT" --scenario jit-churn --duration 5 --rate 50 -o "$dir/s.json" \
+	# refrt runs until bpftrace has seen the whole rundown (however long
+	# bpftrace takes to start on a busy machine), then SIGTERM ends it
+	"$REFRT" --scenario jit-churn --duration 120 --rate 50 -o "$dir/s.json" \
 		2>/dev/null 3>&- &
 	RT_PID=$!
 	KILL_PIDS=$RT_PID
-	sleep 2
+	wait_for_sigcatch "$RT_PID" TERM || flunk "refrt did not start"
+	sleep 2	# late: its methods were compiled before the tracer
 	timeout 20 bpftrace -p "$RT_PID" -e "
 		usdt:$REFRT:DotNETRuntimeRundown:DCStartInit_V1 { printf(\"INIT\\n\"); }
 		usdt:$REFRT:DotNETRuntimeRundown:MethodDCStartVerbose_V2 {
@@ -476,6 +482,7 @@ EOF
 		}
 		usdt:$REFRT:DotNETRuntimeRundown:DCStartComplete_V1 { printf(\"DONE\\n\"); exit(); }" \
 		>"$dir/bt.out" 2>"$dir/bt.err" 3>&-
+	kill -TERM "$RT_PID"
 	wait "$RT_PID"
 	run python3 - "$dir/s.json" "$dir/bt.out" <<'EOF'
 import json, sys

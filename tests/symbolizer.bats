@@ -140,7 +140,9 @@ symbolize: 1 perf map(s) refused or unreadable"
 	require_root
 	sleep 30 3>&- &
 	TARGET=$!
-	# the fork runs before the exec and the loader maps libc: wait for it
+	# the child runs the shell (whose libc is elsewhere) until it execs
+	# sleep: wait for the exec, then for the loader to map sleep's libc
+	wait_for_exec "$TARGET" "$(command -v sleep)" || flunk "sleep did not start"
 	for _ in $(seq 100); do
 		addr=$(awk '$2 ~ /x/ && $6 ~ /libc\.so/ {split($1, a, "-"); print a[1]; exit}' \
 			/proc/$TARGET/maps)

@@ -87,15 +87,31 @@ ensure_tracefs() {
 	fi
 }
 
+# wait_for_fork_exec PID: the child of & runs a copy of this shell until
+# it execs the command; wait (up to 10 s) until it has (its command line is
+# no longer the shell's) or has exited, so the next line sees the command's
+# process (its maps, its exe), not the shell's.  A command that execs
+# again (chroot, env, timeout) needs wait_for_exec for the last one.
+wait_for_fork_exec() {
+	local pid=$1 shell i
+	shell=$(tr '\0' ' ' <"/proc/$BASHPID/cmdline")
+	for ((i = 0; i < 200; i++)); do
+		[[ $(tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null) == "$shell" ]] || return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # bg OUTFILE CMD...: CMD in the background (fd 3 closed, or bats hangs),
 # stdout to OUTFILE, stderr to OUTFILE.err; its pid in LAST_PID, and in
-# BG_PIDS for kill_bg (teardown).
+# BG_PIDS for kill_bg (teardown).  Returns once CMD runs (wait_for_fork_exec).
 bg() {
 	local out=$1
 	shift
 	"$@" >"$out" 2>"$out.err" 3>&- &
 	BG_PIDS="${BG_PIDS:-} $!"
 	LAST_PID=$!
+	wait_for_fork_exec "$LAST_PID" || true
 }
 
 # Kill what bg started and is still running.
@@ -106,9 +122,11 @@ kill_bg() {
 	done
 }
 
-# Start a background process with fd 3 closed (or bats hangs); echo its pid.
+# Start a background process with fd 3 closed (or bats hangs); echo its
+# pid once it runs (wait_for_fork_exec).
 start_bg() {
 	"$@" 3>&- &
+	wait_for_fork_exec $! || true
 	echo $!
 }
 
@@ -143,12 +161,41 @@ wait_until() {
 	return 1
 }
 
+# Wait until process PID runs the program FILE (its /proc/PID/exe is FILE's
+# device and inode): a child started with & runs the shell, then whatever
+# it execs (chroot, env, timeout...), before it runs FILE, and what it maps
+# meanwhile is not FILE's.  Up to $3 seconds (default 10).
+wait_for_exec() {
+	local pid=$1 file=$2 t=${3:-10} i
+	for ((i = 0; i < t * 20; i++)); do
+		[[ /proc/$pid/exe -ef $file ]] && return 0
+		[[ -d /proc/$pid ]] || return 1
+		sleep 0.05
+	done
+	return 1
+}
+
 # Wait until at least N lines of a file match a pattern (up to $4 seconds,
 # default 10).
 wait_for_lines() {
 	local pat=$1 f=$2 n=$3 t=${4:-10} i
 	for ((i = 0; i < t * 20; i++)); do
 		(($(grep -c -- "$pat" "$f" 2>/dev/null) >= n)) && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
+# Wait until process PID catches signal SIG (a name: TERM, INT, USR1) -
+# its handler is installed, so the signal no longer kills it - up to $3
+# seconds (default 10).  From the SigCgt mask of /proc/PID/status.
+wait_for_sigcatch() {
+	local pid=$1 num i mask
+	num=$(kill -l "$2") || return 1
+	for ((i = 0; i < ${3:-10} * 20; i++)); do
+		mask=$(awk '/^SigCgt:/ {print $2}' "/proc/$pid/status" 2>/dev/null) || return 1
+		[[ -n $mask ]] || return 1
+		(((16#$mask >> (num - 1)) & 1)) && return 0
 		sleep 0.05
 	done
 	return 1

@@ -417,7 +417,8 @@ EOF
 	"$REFRT" --scenario mixed --duration 3 --rate 300 --threads 2 --seed 5 \
 		--summary "$T/late.json" >"$T/late.out" 2>&1 3>&- &
 	BG_PIDS="$BG_PIDS $!"
-	sleep 0.5
+	wait_for_exec "$!" "$REFRT" || flunk "refrt did not start: $(cat "$T/late.out")"
+	sleep 0.5	# its methods exist before the collector (a rundown names them)
 	run timeout 60 "$EBPF_COLLECT" -p "$!" -o "$T/late.nettrace"
 	assert_success
 	"$EBPF_COLLECT" dump --json "$T/late.nettrace" >"$T/late.jsonl"

@@ -67,6 +67,25 @@ interval:s:20 { exit(); }
 END { clear(@hits); }" >"$3" 2>"$3.err" 3>&-
 }
 
+# status_from LOG MIN_TICK PATTERN: wait (up to 10 s) for the demo's
+# newest status line to come from tick MIN_TICK or later and match the
+# extended regex PATTERN; it is then in STATUS, its tick in TICK, and
+# BASH_REMATCH holds PATTERN's groups.  The demo prints one line every 20
+# ticks (1 ms each): waiting for a tick, not for a time, holds on a busy
+# machine.
+status_from() {
+	local log=$1 min=$2 pat=$3 i
+	for ((i = 0; i < 200; i++)); do
+		STATUS=$(tail -1 "$log")
+		if [[ $STATUS =~ ^tick\ ([0-9]+)\  ]] && ((BASH_REMATCH[1] >= min)); then
+			TICK=${BASH_REMATCH[1]}
+			[[ $STATUS =~ $pat ]] && return 0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
 # distinct TAG FILE: the distinct TAG lines of the tracer output, "\x2a" -> "2a"
 distinct() {
 	grep "^$1 " "$2" | sed 's/\\x//g' | sort -u
@@ -117,24 +136,22 @@ distinct() {
 	[[ $(tail -1 "$HOOK_LOG") =~ serialized\ 0$ ]] || flunk "serialized before attach: $(tail -1 "$HOOK_LOG")"
 	tracer "$HOOK_PID" 200 "$out"
 	grep -q '^GC 26 ' "$out" || flunk "no events traced: $(cat "$out.err")"
-	sleep 0.2
-	[[ $(tail -1 "$HOOK_LOG") =~ enabled\ 0\ 0\ fired\ ([0-9]+)\ serialized\ ([0-9]+)$ ]] ||
-		flunk "status: $(tail -1 "$HOOK_LOG")"
+	# bpftrace has exited: wait for the demo to see its semaphores at 0
+	status_from "$HOOK_LOG" 0 'enabled 0 0 fired ([0-9]+) serialized ([0-9]+)$' ||
+		flunk "status: $STATUS"
 	s1=${BASH_REMATCH[2]}
 	[[ $s1 -ge 200 ]] || flunk "only $s1 payloads serialized while attached"
-	sleep 0.3
-	[[ $(tail -1 "$HOOK_LOG") =~ serialized\ ([0-9]+)$ ]] || flunk "status: $(tail -1 "$HOOK_LOG")"
+	# 300 ticks later (300 loop rounds, whatever the machine's load)
+	status_from "$HOOK_LOG" $((TICK + 300)) 'serialized ([0-9]+)$' || flunk "status: $STATUS"
 	s2=${BASH_REMATCH[1]}
 	assert_equal "$s2" "$s1"
 }
 
 @test "after detach: semaphores back to 0 and nothing more fires" {
-	local f1 f2
-	sleep 0.2
-	[[ $(tail -1 "$DEMO_LOG") =~ enabled\ 0\ 0\ fired\ ([0-9]+) ]] || flunk "status: $(tail -1 "$DEMO_LOG")"
+	local f1 f2 idle='enabled 0 0 fired ([0-9]+) serialized -?[0-9]+$'
+	status_from "$DEMO_LOG" 0 "$idle" || flunk "status: $STATUS"
 	f1=${BASH_REMATCH[1]}
-	sleep 0.3
-	[[ $(tail -1 "$DEMO_LOG") =~ enabled\ 0\ 0\ fired\ ([0-9]+) ]] || flunk "status: $(tail -1 "$DEMO_LOG")"
+	status_from "$DEMO_LOG" $((TICK + 300)) "$idle" || flunk "status: $STATUS"
 	f2=${BASH_REMATCH[1]}
 	assert_equal "$f2" "$f1"
 }

@@ -29,6 +29,8 @@
 #include <expat.h>
 
 #include "manifest.h"
+#include "hash.h"
+#include "index_set.h"
 
 struct parse_ctx {
 	XML_Parser parser;
@@ -41,6 +43,7 @@ struct parse_ctx {
 	struct man_task *task;
 	struct man_template *tmpl;
 	struct man_field *strct;	/* open <struct> inside tmpl */
+	struct index_set templates;	/* prov's templates by tid */
 };
 
 static const struct {
@@ -327,6 +330,12 @@ static void start_opcode(struct parse_ctx *c, const XML_Char **atts)
 		o->value = (unsigned int)v;
 }
 
+/* index_set_eq_fn: is template i of provider ctx the one named key? */
+static int template_is(const void *ctx, const void *key, int i)
+{
+	return !strcmp(((const struct man_provider *)ctx)->templates[i].tid, key);
+}
+
 static void start_template(struct parse_ctx *c, const XML_Char **atts)
 {
 	struct man_template *t;
@@ -342,11 +351,13 @@ static void start_template(struct parse_ctx *c, const XML_Char **atts)
 		return fail_at(c, t->line, "<template> without tid=");
 	if (!is_c_ident(t->tid))
 		return fail_at(c, t->line, "template tid \"%s\" is not a C identifier", t->tid);
-	for (i = 0; i < c->prov->n_templates - 1; i++)
-		if (!strcmp(c->prov->templates[i].tid, t->tid))
-			return fail_at(c, t->line, "duplicate template \"%s\" in provider %s "
-				       "(first at line %d)", t->tid, c->prov->name,
-				       c->prov->templates[i].line);
+	i = index_set__find(&c->templates, hash_str(t->tid), t->tid, template_is, c->prov);
+	if (i >= 0)
+		return fail_at(c, t->line, "duplicate template \"%s\" in provider %s "
+			       "(first at line %d)", t->tid, c->prov->name,
+			       c->prov->templates[i].line);
+	if (index_set__add(&c->templates, hash_str(t->tid), c->prov->n_templates - 1))
+		return fail_nomem(c);
 }
 
 static struct man_field *new_field(struct parse_ctx *c, const XML_Char **atts)
@@ -532,9 +543,12 @@ static void resolve_event(struct parse_ctx *c, struct man_provider *p, struct ma
 	int i;
 
 	if (e->template_name) {
-		for (i = 0; i < p->n_templates; i++)
-			if (!strcmp(p->templates[i].tid, e->template_name))
-				e->tmpl = &p->templates[i];
+		i = index_set__find(&c->templates, hash_str(e->template_name), e->template_name,
+				    template_is, p);
+		if (i >= 0) {
+			p->templates[i].n_events++;
+			e->tmpl = &p->templates[i];
+		}
 		if (!e->tmpl)
 			return fail_at(c, e->line, "event %s: template \"%s\" is not defined in "
 				       "provider %s", e->symbol, e->template_name, p->name);
@@ -585,46 +599,87 @@ static void resolve_event(struct parse_ctx *c, struct man_provider *p, struct ma
 	}
 }
 
+static uint64_t event_id_hash(const struct man_event *e)
+{
+	return hash64((uint64_t)e->id << 32 | e->version);
+}
+
+/* index_set_eq_fn: has event i of provider ctx the id and version of key? */
+static int same_id_version(const void *ctx, const void *key, int i)
+{
+	const struct man_event *a = &((const struct man_provider *)ctx)->events[i], *b = key;
+
+	return a->id == b->id && a->version == b->version;
+}
+
 static void end_provider(struct parse_ctx *c)
 {
 	struct man_provider *p = c->prov;
+	struct index_set ids = { 0 };
 	int i, j;
 
 	for (i = 0; i < p->n_events && !c->failed; i++) {
 		struct man_event *e = &p->events[i];
 
-		for (j = 0; j < i; j++)
-			if (p->events[j].id == e->id && p->events[j].version == e->version)
-				return fail_at(c, e->line, "duplicate event id %u version %u in "
-					       "provider %s (%s at line %d, %s here)", e->id,
-					       e->version, p->name, p->events[j].symbol,
-					       p->events[j].line, e->symbol);
+		j = index_set__find(&ids, event_id_hash(e), e, same_id_version, p);
+		if (j >= 0) {
+			fail_at(c, e->line, "duplicate event id %u version %u in provider %s "
+				"(%s at line %d, %s here)", e->id, e->version, p->name,
+				p->events[j].symbol, p->events[j].line, e->symbol);
+			break;
+		}
+		if (index_set__add(&ids, event_id_hash(e), i)) {
+			fail_nomem(c);
+			break;
+		}
 		resolve_event(c, p, e);
 	}
+	index_set__clear(&ids);
+	index_set__clear(&c->templates);
 }
 
-/* Event symbols become C names (FireEtXplat<Symbol>), so they must be unique. */
+/* index_set_eq_fn: is event i of the list ctx named key? */
+static int symbol_is(const void *ctx, const void *key, int i)
+{
+	return !strcmp(((const struct man_event *const *)ctx)[i]->symbol, key);
+}
+
+/* Event symbols become C names (FireEtXplat<Symbol>), so they must be unique
+ * across providers, and so must provider names. */
 static void check_symbols(struct parse_ctx *c)
 {
 	struct manifest *m = c->m;
-	int pi, ei, pj, ej;
+	const struct man_event **all;
+	struct index_set seen = { 0 };
+	int pi, ei, pj, n = 0, total = 0, j;
 
-	for (pi = 0; pi < m->n_providers; pi++) {
+	for (pi = 0; pi < m->n_providers; pi++)
+		total += m->providers[pi].n_events;
+	all = malloc((size_t)(total ? total : 1) * sizeof(*all));
+	if (!all)
+		return fail_nomem(c);
+	for (pi = 0; pi < m->n_providers && !c->failed; pi++) {
 		struct man_provider *p = &m->providers[pi];
 
-		for (ei = 0; ei < p->n_events; ei++)
-			for (pj = 0; pj <= pi; pj++)
-				for (ej = 0; ej < (pj == pi ? ei : m->providers[pj].n_events); ej++)
-					if (!strcmp(m->providers[pj].events[ej].symbol,
-						    p->events[ei].symbol))
-						return fail_at(c, p->events[ei].line,
-							"duplicate event symbol %s (first at line %d)",
-							p->events[ei].symbol,
-							m->providers[pj].events[ej].line);
-		for (pj = 0; pj < pi; pj++)
+		for (ei = 0; ei < p->n_events && !c->failed; ei++) {
+			const struct man_event *e = &p->events[ei];
+			uint64_t h = hash_str(e->symbol);
+
+			j = index_set__find(&seen, h, e->symbol, symbol_is, all);
+			if (j >= 0)
+				fail_at(c, e->line, "duplicate event symbol %s (first at line %d)",
+					e->symbol, all[j]->line);
+			else if (index_set__add(&seen, h, n))
+				fail_nomem(c);
+			else
+				all[n++] = e;
+		}
+		for (pj = 0; pj < pi && !c->failed; pj++)
 			if (!strcmp(m->providers[pj].short_name, p->short_name))
-				return fail_at(c, p->line, "duplicate provider %s", p->short_name);
+				fail_at(c, p->line, "duplicate provider %s", p->short_name);
 	}
+	index_set__clear(&seen);
+	free(all);
 }
 
 static void XMLCALL on_start(void *data, const XML_Char *name, const XML_Char **atts)
@@ -756,6 +811,7 @@ int manifest__load(const char *path, struct manifest **out, char *err, size_t er
 	XML_SetElementHandler(c.parser, on_start, on_end);
 	ret = parse_file(&c, f);
 cleanup:
+	index_set__clear(&c.templates);	/* a provider left open by an error */
 	if (c.parser)
 		XML_ParserFree(c.parser);
 	if (f)

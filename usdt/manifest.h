@@ -36,6 +36,7 @@ struct man_template {
 	int line;
 	struct man_field *fields;
 	int n_fields;
+	int n_events;		/* events of the provider that use it */
 };
 
 struct man_keyword {

@@ -81,16 +81,6 @@ static void emit_field_array(FILE *f, const char *name, const struct man_field *
 	fprintf(f, "};\n\n");
 }
 
-static int template_used(const struct man_provider *p, const struct man_template *t)
-{
-	int i;
-
-	for (i = 0; i < p->n_events; i++)
-		if (p->events[i].tmpl == t)
-			return 1;
-	return 0;
-}
-
 static void emit_provider_fields(FILE *f, const struct man_provider *p, int pi)
 {
 	char name[1024], mprefix[256];
@@ -99,7 +89,7 @@ static void emit_provider_fields(FILE *f, const struct man_provider *p, int pi)
 	for (i = 0; i < p->n_templates; i++) {
 		const struct man_template *t = &p->templates[i];
 
-		if (!t->n_fields || !template_used(p, t))
+		if (!t->n_fields || !t->n_events)
 			continue;
 		snprintf(mprefix, sizeof(mprefix), "m%d_%s", pi, t->tid);
 		for (j = 0; j < t->n_fields; j++) {

@@ -4,7 +4,7 @@
  * (scripts/bench-tracers.sh).
  *
  *   bench_probes -m MODE [-s BYTES] [-n COUNT] [-t THREADS] [-r RATE]
- *                [-w SECS] [-d MS] [-g FILE] [-b BATCH] [-V] [-A]
+ *                [-w SECS] [-d MS] [-g FILE] [-G FILE] [-b BATCH] [-V] [-A]
  *
  * Every mode fires one event with the same payload: a GCDynamicEvent in the
  * manifest layout (Name u"B", DataSize, Data, ClrInstanceID) of BYTES bytes
@@ -34,7 +34,9 @@
  * or LTTng enabled the tracepoint), waiting up to SECS (-w, default 0: start
  * at once), then -d MS more so a tracer that attaches in several steps is
  * complete; then it creates FILE (-g: the driver's cue to read the tracer's
- * CPU time) and the threads start together.  RATE (-r) paces each thread to RATE
+ * CPU time; it holds "go") and, with -G FILE2, waits for FILE2 to exist
+ * (a test's cue that it has done what it must before the first event), and
+ * the threads start together.  RATE (-r) paces each thread to RATE
  * events/s (0 = as fast as possible): bursts of BATCH events (-b, default
  * 64), then a sleep
  * until the next burst is due; the thread's CPU time is then summed over
@@ -83,6 +85,7 @@ struct env {
 	double wait_secs;
 	unsigned int delay_ms;
 	const char *go_file;
+	const char *start_file;	/* -G: start once it exists */
 	unsigned long batch;
 	int vary;			/* -V */
 	int activity;			/* -A */
@@ -303,7 +306,7 @@ static int parse_args(int argc, char **argv)
 	unsigned long v;
 	int opt, k;
 
-	while ((opt = getopt(argc, argv, "m:s:n:t:r:w:d:g:b:VA")) != -1) {
+	while ((opt = getopt(argc, argv, "m:s:n:t:r:w:d:g:G:b:VA")) != -1) {
 		switch (opt) {
 		case 'm':
 			for (k = 0; k < 4 && strcmp(optarg, mode_names[k]); k++)
@@ -341,6 +344,9 @@ static int parse_args(int argc, char **argv)
 		case 'g':
 			env.go_file = optarg;
 			break;
+		case 'G':
+			env.start_file = optarg;
+			break;
 		case 'V':
 			env.vary = 1;
 			break;
@@ -371,7 +377,8 @@ int main(int argc, char **argv)
 
 	if (parse_args(argc, argv)) {
 		fprintf(stderr, "usage: bench_probes -m clr|nop5|nop1|lttng [-s BYTES] [-n COUNT] "
-			"[-t THREADS] [-r RATE] [-w SECS] [-d MS] [-g FILE] [-b BATCH] [-V] [-A]\n");
+			"[-t THREADS] [-r RATE] [-w SECS] [-d MS] [-g FILE] [-G FILE] [-b BATCH] "
+			"[-V] [-A]\n");
 		return 64;
 	}
 	for (i = 0; i < MAX_BYTES; i++)
@@ -384,9 +391,13 @@ int main(int argc, char **argv)
 	if (env.go_file) {
 		FILE *f = fopen(env.go_file, "w");
 
-		if (f)
+		if (f) {
+			fputs("go\n", f);
 			fclose(f);
+		}
 	}
+	while (env.start_file && access(env.start_file, F_OK))
+		usleep(2000);
 	pthread_barrier_init(&start_barrier, NULL, env.threads);
 	for (i = 0; i < env.threads; i++) {
 		err = pthread_create(&workers[i].thread, NULL, worker_main, &workers[i]);

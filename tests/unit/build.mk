@@ -96,18 +96,18 @@ $(OUTPUT)/tests/test_kernel_events: $(OUTPUT)/obj/tests/unit/test_kernel_events.
 # --usdt: spec parser, built-in table, UTF-8 -> UTF-16
 UNIT_TESTS += $(OUTPUT)/tests/test_usdt_generic
 $(OUTPUT)/tests/test_usdt_generic: $(OUTPUT)/obj/tests/unit/test_usdt_generic.o $(UG_OBJS) \
-		$(NETTRACE_LIB) $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+		$(NETTRACE_LIB) $(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) -lbpf -lelf -lz $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(SYMBOLIZER_LIB) -lbpf -lelf -lz $(COMMON_LIB) -o $@
 
 
 # unit tests (tests/unit/test_collector.c)
 UNIT_TESTS += $(OUTPUT)/tests/test_collector
 $(OUTPUT)/tests/test_collector: $(OUTPUT)/obj/tests/unit/test_collector.o \
 		$(OUTPUT)/obj/collector/usdt_notes.o $(OUTPUT)/obj/collector/selection.o \
-		$(OUTPUT)/obj/collector/reorder.o $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+		$(OUTPUT)/obj/collector/reorder.o $(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lelf $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) -lelf $(COMMON_LIB) -o $@
 
 # unit test of collector/symbolize.c: tests/unit/test_symbolize.c
 UNIT_TESTS += $(OUTPUT)/tests/test_symbolize
