@@ -447,6 +447,20 @@ static error_t parse_always_on(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* --usdt: checked here, parsed again in main. */
+static void add_usdt(char *arg, struct argp_state *state)
+{
+	struct ug_spec sp;
+	char err[256];
+
+	if (env.nr_usdt >= 32)
+		argp_error(state, "too many --usdt (max 32)");
+	if (ug_spec__parse(arg, &sp, err, sizeof(err)))
+		argp_error(state, "--usdt %s", err);
+	ug_spec__free(&sp);
+	env.usdt[env.nr_usdt++] = arg;
+}
+
 /* Options with a value to check. */
 static error_t parse_value(int key, char *arg, struct argp_state *state)
 {
@@ -494,18 +508,9 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 			argp_error(state, "--lib %s: %s", arg, strerror(errno));
 		env.libs[env.nr_libs++] = arg;
 		break;
-	case OPT_USDT: {	/* checked here, parsed again in main */
-		struct ug_spec sp;
-		char err[256];
-
-		if (env.nr_usdt >= 32)
-			argp_error(state, "too many --usdt (max 32)");
-		if (ug_spec__parse(arg, &sp, err, sizeof(err)))
-			argp_error(state, "--usdt %s", err);
-		ug_spec__free(&sp);
-		env.usdt[env.nr_usdt++] = arg;
+	case OPT_USDT:
+		add_usdt(arg, state);
 		break;
-	}
 	case OPT_KERNEL: {
 		char err[160];
 

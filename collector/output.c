@@ -73,6 +73,14 @@ int publish_output(struct collector *c)
 	int err;
 
 	c->w_tmp = false;
+	/* the first event on disk before the name: a collector killed from now
+	 * on leaves under PATH a trace every reader opens (TraceLog reads no
+	 * file that holds a header alone) */
+	err = nt_writer__flush(c->w);
+	if (err) {
+		pr_warn("cannot write %s: %s\n", nt_writer__path(c->w), strerror(-err));
+		return err;
+	}
 	err = nt_writer__rename(c->w, c->rec.path);
 	if (err)
 		pr_warn("cannot rename %s to %s: %s\n", nt_writer__path(c->w), c->rec.path,

@@ -176,11 +176,23 @@ PY
 	bg "$T/d.out" "$EBPF_COLLECT" daemon --config "$T/d.conf" -o "$T/d"
 	local d=$LAST_PID
 	wait_for_grep "tracing .* probes" "$T/d.out.err" || flunk "$(cat "$T/d.out.err")"
-	sleep 3
+	# the newest file number of run $1 (trace-START) is at least $2
+	run_reached() {
+		local n
+		n=$(ls "$T/d" | sed -n "s/^$1\.\([0-9]*\)\.nettrace$/\1/p" | sort -n | tail -1)
+		((${n:-0} >= $2))
+	}
+	local first second
+	first=$(sed -n 's|.*starting: .*--output=.*/\(trace-[0-9TZ]*\)\.nettrace$|\1|p' "$T/d.out.err" | head -1)
+	[[ -n $first ]] || flunk "no first run: $(cat "$T/d.out.err")"
+	# more files than the new keep, so its start has something to prune
+	wait_until 60 run_reached "$first" 4 || flunk "first run: $(ls "$T/d")"
 	sed -i 's/keep = 5/keep = 2/' "$T/d.conf"
 	kill -HUP "$d"
 	wait_for_grep "starting: .*--keep=2" "$T/d.out.err" || flunk "no reload: $(cat "$T/d.out.err")"
-	sleep 3
+	second=$(sed -n 's|.*starting: .*--keep=2.*--output=.*/\(trace-[0-9TZ]*\)\.nettrace$|\1|p' "$T/d.out.err" | head -1)
+	# and the new run rotated past its own keep
+	wait_until 60 run_reached "$second" 4 || flunk "second run: $(ls "$T/d")"
 	kill -TERM "$d"
 	wait "$d" || flunk "daemon exit $?: $(cat "$T/d.out.err")"
 	# each start has its own name: trace-START.N.nettrace
