@@ -795,7 +795,8 @@ int list_probes(void)
 		return err == -ESRCH ? EXIT_NO_PROCESS : EXIT_FAIL;
 	}
 	for (i = 0; i < files.n; i++) {
-		if (usdt_notes__load(files.v[i].open_path, &notes))
+		if (!mapped_file__reach(env.pids[0], &files.v[i]) ||
+		    usdt_notes__load(files.v[i].open_path, &notes))
 			continue;
 		print_notes(files.v[i].path, &notes);
 		total += notes.n;
