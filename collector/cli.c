@@ -428,6 +428,18 @@ static error_t parse_always_on(int key, char *arg, struct argp_state *state)
 	return 0;
 }
 
+/* One --providers value: usage errors for too many and for one that names
+ * no provider (',,,', ''), which would otherwise select nothing (exit 3). */
+static void add_providers(struct argp_state *state, char *arg)
+{
+	if (env.nr_providers >= SEL_MAX_REQ)
+		argp_error(state, "too many --providers");
+	if (!arg[strspn(arg, ", \t")])
+		argp_error(state, "--providers '%s' names no provider "
+			   "(PROVIDER[:KEYWORDS[:LEVEL]][,...])", arg);
+	env.providers[env.nr_providers++] = arg;
+}
+
 /* Options with a value to check. */
 static error_t parse_value(int key, char *arg, struct argp_state *state)
 {
@@ -446,12 +458,7 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 		env.output = arg;
 		break;
 	case OPT_PROVIDERS:
-		if (env.nr_providers >= SEL_MAX_REQ)
-			argp_error(state, "too many --providers");
-		if (!arg[strspn(arg, ", \t")])
-			argp_error(state, "--providers '%s' names no provider "
-				   "(PROVIDER[:KEYWORDS[:LEVEL]][,...])", arg);
-		env.providers[env.nr_providers++] = arg;
+		add_providers(state, arg);
 		break;
 	case OPT_PROFILE:
 		if (env.nr_profiles >= 16)
