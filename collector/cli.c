@@ -461,6 +461,18 @@ static void add_usdt(char *arg, struct argp_state *state)
 	env.usdt[env.nr_usdt++] = arg;
 }
 
+/* One --providers value: usage errors for too many and for one that names
+ * no provider (',,,', ''), which would otherwise select nothing (exit 3). */
+static void add_providers(struct argp_state *state, char *arg)
+{
+	if (env.nr_providers >= SEL_MAX_REQ)
+		argp_error(state, "too many --providers");
+	if (!arg[strspn(arg, ", \t")])
+		argp_error(state, "--providers '%s' names no provider "
+			   "(PROVIDER[:KEYWORDS[:LEVEL]][,...])", arg);
+	env.providers[env.nr_providers++] = arg;
+}
+
 /* Options with a value to check. */
 static error_t parse_value(int key, char *arg, struct argp_state *state)
 {
@@ -479,12 +491,7 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 		env.output = arg;
 		break;
 	case OPT_PROVIDERS:
-		if (env.nr_providers >= SEL_MAX_REQ)
-			argp_error(state, "too many --providers");
-		if (!arg[strspn(arg, ", \t")])
-			argp_error(state, "--providers '%s' names no provider "
-				   "(PROVIDER[:KEYWORDS[:LEVEL]][,...])", arg);
-		env.providers[env.nr_providers++] = arg;
+		add_providers(state, arg);
 		break;
 	case OPT_PROFILE:
 		if (env.nr_profiles >= 16)
@@ -824,7 +831,8 @@ int list_probes(void)
 		return err == -ESRCH ? EXIT_NO_PROCESS : EXIT_FAIL;
 	}
 	for (i = 0; i < files.n; i++) {
-		if (usdt_notes__load(files.v[i].open_path, &notes))
+		if (!mapped_file__reach(env.pids[0], &files.v[i]) ||
+		    usdt_notes__load(files.v[i].open_path, &notes))
 			continue;
 		print_notes(files.v[i].path, &notes);
 		total += notes.n;

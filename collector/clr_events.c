@@ -330,6 +330,8 @@ static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 		return -ENOMEM;
 	if (aw->initial)
 		note_searched(c, f->path);
+	if (!mapped_file__reach(pid, f))
+		return 0;
 	return attach_file(c, pid, f->path, f->open_path);
 }
 

@@ -358,6 +358,8 @@ static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 
 	if (n <= 0)
 		return n;
+	if (!mapped_file__reach(pid, f))
+		return 0;
 	return attach_file(ug, pid, f->path, f->open_path);
 }
 

@@ -197,26 +197,20 @@ void usdt_notes__free(struct usdt_note_list *l)
 	l->n = 0;
 }
 
-/* Add m's file to l unless it is there; a file no path reaches is skipped. */
+/* Add m's file to l unless it is there (open_path NULL: no path reaches it). */
 static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid,
 		      const struct proc_map *m)
 {
-	static const char deleted_sfx[] = " (deleted)";
-	size_t plen = strlen(m->path), slen = sizeof(deleted_sfx) - 1;
 	dev_t dev = makedev(m->dev_major, m->dev_minor);
 	char open_path[4200];
 	struct mapped_file *f;
 	size_t i;
+	int reached;
 
 	for (i = 0; i < l->n; i++)
 		if (l->v[i].dev == dev && l->v[i].ino == m->ino)
 			return 0;
-	if (proc_map__open_path(pid, m, open_path, sizeof(open_path))) {
-		pr_debug("pid %d: cannot reach %s (dev %u:%u inode %llu) through its root, "
-			 "map_files or ours: skipped\n", pid, m->path, m->dev_major,
-			 m->dev_minor, (unsigned long long)m->ino);
-		return 0;
-	}
+	reached = !proc_map__open_path(pid, m, open_path, sizeof(open_path));
 	if (l->n == *cap) {
 		*cap = *cap ? *cap * 2 : 16;
 		f = realloc(l->v, *cap * sizeof(*f));
@@ -228,10 +222,10 @@ static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid,
 	memset(f, 0, sizeof(*f));
 	f->dev = dev;
 	f->ino = m->ino;
-	f->deleted = plen > slen && !strcmp(m->path + plen - slen, deleted_sfx);
-	f->path = strndup(m->path, f->deleted ? plen - slen : plen);
-	f->open_path = strdup(open_path);
-	if (!f->path || !f->open_path) {
+	f->deleted = m->deleted;
+	f->path = strdup(m->path);
+	f->open_path = reached ? strdup(open_path) : NULL;
+	if (!f->path || (reached && !f->open_path)) {
 		free(f->path);
 		free(f->open_path);
 		return -ENOMEM;
@@ -275,6 +269,16 @@ void mapped_file_list__free(struct mapped_file_list *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
+}
+
+const char *mapped_file__reach(pid_t pid, const struct mapped_file *f)
+{
+	if (!f->open_path)
+		pr_warn("pid %d: cannot open %s: neither /proc/%d/root%s nor /proc/%d/map_files "
+			"(needs CAP_SYS_ADMIN) is the file it maps (device %u:%u, inode %llu); "
+			"not traced\n", pid, f->path, pid, f->path, pid, major(f->dev),
+			minor(f->dev), (unsigned long long)f->ino);
+	return f->open_path;
 }
 
 int attach_mapped_files(pid_t pid, mapped_file_fn fn, void *ctx)

@@ -35,7 +35,8 @@ void usdt_notes__free(struct usdt_note_list *l);	/* NULL-safe */
 /* One distinct file-backed executable mapping of a process. */
 struct mapped_file {
 	char *path;		/* as the process sees it ("/usr/lib/.../libcoreclr.so") */
-	char *open_path;	/* how we reach it: proc_map__open_path() */
+	char *open_path;	/* how we reach it: proc_map__open_path(); NULL
+				 * when nothing reaches it (see mapped_file__reach) */
 	dev_t dev;
 	ino_t ino;
 	int deleted;
@@ -46,11 +47,12 @@ struct mapped_file_list {
 	size_t n;
 };
 
-/* Distinct ELF-candidate files with an executable mapping in /proc/PID/maps
- * (a file no path reaches is left out, pr_debug says which).
+/* Distinct ELF-candidate files with an executable mapping in /proc/PID/maps.
  * Returns 0, -ESRCH (no such process, or it has exited) or -errno. */
 int proc_mapped_files(pid_t pid, struct mapped_file_list *out);
 void mapped_file_list__free(struct mapped_file_list *l);	/* NULL-safe */
+/* f->open_path, or NULL after a warning naming pid, the file and why. */
+const char *mapped_file__reach(pid_t pid, const struct mapped_file *f);
 
 /*
  * Attach to every file pid maps: fn gets each distinct executable file and

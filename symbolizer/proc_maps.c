@@ -18,6 +18,8 @@
 
 static int proc_map__parse(char *line, struct proc_map *m)
 {
+	static const char deleted[] = " (deleted)";
+	const size_t dlen = sizeof(deleted) - 1;
 	unsigned long long start, end, off, ino;
 	unsigned int maj, min;
 	char perms[8];
@@ -33,6 +35,10 @@ static int proc_map__parse(char *line, struct proc_map *m)
 	while (len && (path[len - 1] == '\n' || path[len - 1] == ' '))
 		path[--len] = '\0';
 	memset(m, 0, sizeof(*m));
+	if (path[0] == '/' && len > dlen && !strcmp(path + len - dlen, deleted)) {
+		path[len - dlen] = '\0';	/* the name it had; map_files reaches it */
+		m->deleted = 1;
+	}
 	m->start = start;
 	m->end = end;
 	m->offset = off;

@@ -18,7 +18,8 @@ struct proc_map {
 	uint64_t ino;
 	uint32_t dev_major, dev_minor;
 	uint32_t prot;		/* PROT_READ|PROT_WRITE|PROT_EXEC */
-	char *path;		/* "" for anonymous */
+	uint32_t deleted;	/* the file was unlinked: maps said "PATH (deleted)" */
+	char *path;		/* "" for anonymous; without " (deleted)" */
 	int dso;		/* index into the symbolizer's DSO cache, -1 none */
 };
 

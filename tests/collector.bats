@@ -634,6 +634,28 @@ REFRT_ARGS=(--scenario mixed --iterations 200 --rate 400 --threads 2 --seed 7 --
 	trace_refrt_at ns "$LAST_PID" "$dir/refrt" "$T/ns.json"
 }
 
+# A binary deleted after it started: maps says "PATH (deleted)", and only
+# /proc/PID/map_files reaches it (for root: CAP_SYS_ADMIN); without that,
+# one line names the file and why, and it is not traced (exit 3).
+@test "refrt deleted after it started: traced through map_files; without CAP_SYS_ADMIN, named and skipped" {
+	require_root
+	require_refrt
+	require_cmd capsh
+	local dir=$T/gone out
+	mkdir -p "$dir"
+	cp "$REFRT" "$dir/refrt"
+	bg "$T/del.stdout" "$dir/refrt" "${REFRT_ARGS[@]}" --summary "$T/del.json"
+	rm "$dir/refrt"
+	grep -q " $dir/refrt (deleted)\$" "/proc/$LAST_PID/maps" || flunk "maps: $(cat "/proc/$LAST_PID/maps")"
+	run capsh --drop=cap_sys_admin,cap_checkpoint_restore -- -c '"$0" "$@"' "$EBPF_COLLECT" \
+		-p "$LAST_PID" -o "$T/nocap.nettrace" --providers DotNETRuntime,DotNETRuntimeRundown
+	[[ $status -eq 3 ]] || flunk "status $status: $output"
+	[[ ${lines[0]} == "ebpf-collect: pid $LAST_PID: cannot open $dir/refrt: neither /proc/$LAST_PID/root$dir/refrt nor /proc/$LAST_PID/map_files (needs CAP_SYS_ADMIN) is the file it maps (device "*", inode "*"); not traced" ]] ||
+		flunk "$output"
+	assert_output_contains "searched $dir/refrt, "
+	trace_refrt_at del "$LAST_PID" "$dir/refrt" "$T/del.json"
+}
+
 @test "refrt: decoded fields: GC generation and reason, method names, exception type and message" {
 	require_root
 	require_refrt
