@@ -17,6 +17,7 @@
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
+#include "proc_stat.h"
 #include "dotnet_ipc.h"
 
 static const char ipc_magic[14] = "DOTNET_IPC_V1";	/* NUL included */
@@ -100,33 +101,6 @@ static void target_tmpdir(pid_t pid, char *out, size_t n)
 	free(buf);
 }
 
-/* Field 22 of /proc/PID/stat: the runtime's disambiguator on Linux. */
-static unsigned long long start_time(pid_t pid)
-{
-	char fn[64], buf[1024], *p;
-	unsigned long long v = 0;
-	ssize_t r;
-	int fd, field;
-
-	snprintf(fn, sizeof(fn), "/proc/%d/stat", pid);
-	fd = open(fn, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return 0;
-	buf[r] = 0;
-	p = strrchr(buf, ')');	/* the command name may hold spaces */
-	if (!p)
-		return 0;
-	for (field = 2; p && field < 22; field++)
-		p = strchr(p + 1, ' ');
-	if (p)
-		v = strtoull(p + 1, NULL, 10);
-	return v;
-}
-
 static int connect_wait(const char *path, const struct dn_wait *w);
 
 /* a socket file whose process is gone refuses connections; one whose
@@ -144,7 +118,8 @@ static bool socket_listens(const char *path)
 int dn_find_socket(pid_t pid, struct dn_socket *s)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX / 2], prefix[64];
-	unsigned long long st = start_time(pid);
+	/* field 22, the start time: the runtime's disambiguator on Linux */
+	unsigned long long st = proc_stat_field(pid, 22);
 	struct dirent *d;
 	time_t best_mtime = 0;
 	int found = 0;

@@ -263,21 +263,7 @@ watch_exit() {
 # are exactly those its refrt summary says it fired, event by event.
 check_refrt_events() {
 	"$EBPF_COLLECT" dump --json "$1" >"$1.jsonl" || flunk "dump $1 failed"
-	run python3 - "$1.jsonl" "$2" "$3" <<'PYEOF'
-import collections, json, sys
-jsonl, pid, summary = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-got = collections.Counter()
-for l in open(jsonl):
-    o = json.loads(l)
-    if (o.get("type") == "event" and o["pid"] == pid and o["provider"] != "ebpf-collect"
-            and o["tid"] != 0x7fffffff and not o["provider"].startswith("Linux-Kernel-")):
-        got[o["event"]] += 1
-fired = {k: v for k, v in json.load(open(summary))["events"].items() if v}
-diff = {k: (got.get(k, 0), fired.get(k, 0)) for k in set(got) | set(fired)
-        if got.get(k, 0) != fired.get(k, 0)}
-print("MISMATCH (traced, fired) %r" % diff if diff else "OK %d events" % sum(got.values()))
-sys.exit(1 if diff else 0)
-PYEOF
+	run python3 "$BATS_TEST_DIRNAME/refrt_compare.py" "$1.jsonl" "$3" --pid "$2"
 	echo "$output"
 	assert_success
 }
