@@ -42,6 +42,10 @@
  * at stop, a stream without one gets this long, for a session started a
  * moment before, then is dropped. */
 #define EP_HEADER_GRACE_MS	250
+/* A runtime writes its rundown into the stream before it answers
+ * StopTracing, and ends the stream right after: a stream still open this
+ * long after the answer is a peer's that ignores the stop, and is cut. */
+#define EP_END_AFTER_ANSWER_MS	500
 /* An event stamped this far ahead of the stream's clock (the sync point,
  * carried forward by ours) would sit in the reorder buffer for ever: the
  * stream is refused instead. */
@@ -86,6 +90,8 @@ struct eventpipe {
 	bool stop_started;
 	bool stop_cut;		/* the stream was cut at stop (deadline, signal) */
 	uint64_t stop_t0;	/* when StopTracing went (dn_now_ms) */
+	uint64_t stop_answered;	/* when it was answered (dn_now_ms), 0 before */
+	bool stop_ignored;	/* the stream went on after the answer */
 
 	pthread_mutex_t mu;	/* guards the state and the byte queue below */
 	pthread_cond_t room;	/* the queue was emptied */
@@ -713,6 +719,8 @@ static void *stop_thread(void *arg)
 			     NULL, NULL, NULL, NULL, &w, NULL);
 	/* a process that has exited has ended the stream itself */
 	ep->exited = rc && kill(ep->sock.pid, 0) && errno == ESRCH;
+	if (!rc)
+		__atomic_store_n(&ep->stop_answered, dn_now_ms(), __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -743,6 +751,7 @@ static int stop_failed(struct eventpipe *ep, int rc, char *err, size_t errsz)
 int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, char *err,
 			 size_t errsz)
 {
+	uint64_t answered;
 	bool eof = false;
 	int rc;
 
@@ -759,6 +768,11 @@ int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, cha
 			drop(ep);
 			return EP_STOP_NO_STREAM;
 		}
+	}
+	answered = __atomic_load_n(&ep->stop_answered, __ATOMIC_ACQUIRE);
+	if (answered && !cut && dn_now_ms() >= answered + EP_END_AFTER_ANSWER_MS) {
+		cut = true;	/* answered, rundown written, and the stream goes on */
+		ep->stop_ignored = true;
 	}
 	if (cut && !ep->stop_cut) {	/* the session thread ends within 100 ms */
 		ep->stop_cut = true;
@@ -784,6 +798,7 @@ int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, cha
 		snprintf(err, errsz, "pid %d: the EventPipe stream was cut after %llu bytes "
 			 "(%s)%s; kept the %llu events before", ep->sock.pid,
 			 (unsigned long long)ep->bytes, nt_reader__error(ep->rd),
+			 ep->stop_ignored ? ": it went on after StopTracing was answered" :
 			 ep->stop_cut ? ": it had not ended when the stop's time was up" : "",
 			 (unsigned long long)ep->pushed);
 		return 1;
