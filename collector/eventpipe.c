@@ -42,10 +42,13 @@
  * at stop, a stream without one gets this long, for a session started a
  * moment before, then is dropped. */
 #define EP_HEADER_GRACE_MS	250
-/* A runtime writes its rundown into the stream before it answers
- * StopTracing, and ends the stream right after: a stream still open this
- * long after the answer is a peer's that ignores the stop, and is cut. */
-#define EP_END_AFTER_ANSWER_MS	500
+/* A runtime writes its rundown into the stream (blocking sends) before it
+ * answers StopTracing and ends the stream right after, so what comes after
+ * the answer is at most what the socket buffers held.  More than this, or
+ * a stream still open this long after the answer, is a peer's that ignores
+ * the stop, and is cut. */
+#define EP_AFTER_ANSWER_BYTES	(4u << 20)
+#define EP_AFTER_ANSWER_MS	3000
 /* An event stamped this far ahead of the stream's clock (the sync point,
  * carried forward by ours) would sit in the reorder buffer for ever: the
  * stream is refused instead. */
@@ -91,6 +94,8 @@ struct eventpipe {
 	bool stop_cut;		/* the stream was cut at stop (deadline, signal) */
 	uint64_t stop_t0;	/* when StopTracing went (dn_now_ms) */
 	uint64_t stop_answered;	/* when it was answered (dn_now_ms), 0 before */
+	uint64_t bytes_at_answer;	/* ep->bytes when stop_poll saw the answer */
+	bool answer_seen;
 	bool stop_ignored;	/* the stream went on after the answer */
 
 	pthread_mutex_t mu;	/* guards the state and the byte queue below */
@@ -770,9 +775,20 @@ int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, cha
 		}
 	}
 	answered = __atomic_load_n(&ep->stop_answered, __ATOMIC_ACQUIRE);
-	if (answered && !cut && dn_now_ms() >= answered + EP_END_AFTER_ANSWER_MS) {
-		cut = true;	/* answered, rundown written, and the stream goes on */
-		ep->stop_ignored = true;
+	if (answered && !cut) {
+		uint64_t bytes;
+
+		pthread_mutex_lock(&ep->mu);
+		bytes = ep->bytes;
+		pthread_mutex_unlock(&ep->mu);
+		if (!ep->answer_seen) {
+			ep->answer_seen = true;
+			ep->bytes_at_answer = bytes;
+		}
+		/* answered, rundown written, and the stream goes on */
+		if (bytes - ep->bytes_at_answer > EP_AFTER_ANSWER_BYTES ||
+		    dn_now_ms() >= answered + EP_AFTER_ANSWER_MS)
+			cut = ep->stop_ignored = true;
 	}
 	if (cut && !ep->stop_cut) {	/* the session thread ends within 100 ms */
 		ep->stop_cut = true;

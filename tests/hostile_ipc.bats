@@ -131,7 +131,7 @@ has_line() {	# has_line FILE PATTERN: one line of FILE matches (grep -E)
 	done
 }
 
-@test "hostile IPC: a valid stream without end and one stamped a day ahead beside refrt: memory bounded, cut 0.5 s after StopTracing's answer / at once, exit 7, refrt exact" {
+@test "hostile IPC: a valid stream without end and one stamped a day ahead beside refrt: memory bounded, cut once it streams on after StopTracing's answer / at once, exit 7, refrt exact" {
 	local e f a
 	fake endless; e=$LAST_PID
 	fake future; f=$LAST_PID
@@ -143,7 +143,7 @@ has_line() {	# has_line FILE PATTERN: one line of FILE matches (grep -E)
 	wait "$a" || flunk "refrt failed"
 	cat "$T/c.out.err"
 	assert_equal "$WATCH_STATUS" 7
-	within 9	# -d 4 s + 0.5 s after the answer, with room for a busy machine
+	within 9	# -d 4 s + 4 MiB after the answer, with room for a busy machine
 	check_rss "--all with an endless stream"
 	has_line "$T/c.out.err" "^ebpf-collect: pid $e: the EventPipe stream was cut after [0-9]+ bytes \(.*\): it went on after StopTracing was answered; kept the 0 events before$"
 	has_line "$T/c.out.err" "^ebpf-collect: pid $f: the EventPipe stream is corrupt after [0-9]+ bytes \(event at [0-9]+ ns, more than 60 s ahead of the stream's clock\); kept the 1 events before, dropped the session$"
