@@ -132,22 +132,12 @@ start_bg() {
 
 # Wait until a file exists and is non-empty (up to $2 seconds, default 10).
 wait_for_file() {
-	local f=$1 t=${2:-10} i
-	for ((i = 0; i < t * 20; i++)); do
-		[[ -s $f ]] && return 0
-		sleep 0.05
-	done
-	return 1
+	wait_until "${2:-10}" test -s "$1"
 }
 
 # Wait until a pattern appears in a file.
 wait_for_grep() {
-	local pat=$1 f=$2 t=${3:-10} i
-	for ((i = 0; i < t * 20; i++)); do
-		grep -q -- "$pat" "$f" 2>/dev/null && return 0
-		sleep 0.05
-	done
-	return 1
+	wait_until "${3:-10}" grep -q -- "$1" "$2" 2>/dev/null
 }
 
 # Wait until CMD... succeeds (up to $1 seconds).
@@ -178,12 +168,12 @@ wait_for_exec() {
 # Wait until at least N lines of a file match a pattern (up to $4 seconds,
 # default 10).
 wait_for_lines() {
-	local pat=$1 f=$2 n=$3 t=${4:-10} i
-	for ((i = 0; i < t * 20; i++)); do
-		(($(grep -c -- "$pat" "$f" 2>/dev/null) >= n)) && return 0
-		sleep 0.05
-	done
-	return 1
+	wait_until "${4:-10}" lines_at_least "$1" "$2" "$3"
+}
+
+# At least N lines of FILE match PAT (wait_for_lines).
+lines_at_least() {
+	(($(grep -c -- "$1" "$2" 2>/dev/null) >= $3))
 }
 
 # Wait until process PID catches signal SIG (a name: TERM, INT, USR1) -
