@@ -28,7 +28,7 @@ MANIFEST   := usdt/clr-events.man
 WARN       := -Wall -Wextra -Werror
 CFLAGS     ?= -g -O2
 ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
-              -I$(OUTPUT) -I$(GEN) -Icommon -Iusdt -Isymbolizer -Isymbolizer/nettrace -Icollector -Ibpf $(EXTRA_CFLAGS)
+              -I$(OUTPUT) -I$(GEN) -Icommon -Iusdt -Isymbolizer -Inettrace -Iviews -Icollector -Icollector/session -Icollector/sources -Icollector/pipeline -Icollector/fleet -Ibpf $(EXTRA_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
 
 ifeq ($(V),1)
@@ -50,9 +50,10 @@ all: real-all
 include common/build.mk
 include usdt/build.mk
 include usdt/refrt/build.mk
-include symbolizer/nettrace/build.mk
+include nettrace/build.mk
 include symbolizer/build.mk
 include bpf/build.mk
+include views/build.mk
 include collector/build.mk
 include tests/unit/build.mk
 include tests/bench/build.mk

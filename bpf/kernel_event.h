@@ -2,12 +2,12 @@
 /*
  * kernel_event.h - records of bpf/kernel_events.bpf.c (CPU samples,
  * context switches and wake-ups, off-CPU intervals, syscalls, process
- * lifecycle), shared with collector/kernel_events.c.
+ * lifecycle), shared with collector/sources/kernel_events.c.
  *
  * MUST MATCH between the BPF object and user space: only __u8/__u16/__u32/
  * __u64 (and __s32/__s64), 8-byte fields first, no implicit padding; every
  * record starts with struct ce_header (bpf/collector_event.h) and has a size
- * that is a multiple of 8.  collector/kernel_events.c pins the sizes with
+ * that is a multiple of 8.  collector/sources/kernel_events.c pins the sizes with
  * _Static_assert.  Record types live in CE_REC_KERNEL_FIRST..LAST (16..63).
  *
  * Stacks follow the fixed part of a record: kstack_depth kernel frames then

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * usdt_generic_event.h - record of bpf/usdt_generic.bpf.c (any USDT probe),
- * shared with collector/usdt_generic.c.
+ * shared with collector/sources/usdt_generic.c.
  *
  * MUST MATCH between the BPF object and user space: only __u8/__u16/__u32/
  * __u64, 8-byte fields first, no implicit padding, no includes (the includer
  * provides struct ce_header from collector_event.h first).  User space pins
- * the size with _Static_assert (collector/usdt_generic.c).
+ * the size with _Static_assert (collector/sources/usdt_generic.c).
  *
  * CE_REC_USDT_GENERIC record: struct ce_usdt_generic, then the string
  * arguments' bytes (no NUL), in argument order, str_len[i] bytes for every

@@ -6,25 +6,19 @@
 # ($(EVENT_TABLE_OBJS), usdt/build.mk), the symbolizer and the nettrace
 # library.  $(OUTPUT)/nettrace-dump is `ebpf-collect dump` alone.
 
-COLLECTOR_SRCS := collector/main.c collector/ebpf-collect.c collector/ring.c collector/cli.c collector/clr_events.c \
-		  collector/stop.c collector/output.c collector/usdt_notes.c \
-		  collector/selection.c collector/reorder.c
-COLLECTOR_SRCS += collector/symbolize.c		# frame names in the trace
-COLLECTOR_SRCS += collector/mmap_events.c	# mappings of short-lived processes
-COLLECTOR_SRCS += collector/tracer_pause.c	# the provider's pause word at the end of a trace
-COLLECTOR_SRCS += collector/batch.c		# batched in-process runtime events
-COLLECTOR_SRCS += collector/dotnet_ipc.c collector/eventpipe.c collector/ep_perfmap.c collector/ep_targets.c	# stock .NET: EventPipe
-COLLECTOR_SRCS += collector/host.c	# --all
-COLLECTOR_SRCS += collector/metrics.c collector/metrics_agg.c collector/metrics_http.c collector/export.c	# --metrics, --clickhouse
-COLLECTOR_SRCS += collector/export_send.c collector/export_spool.c collector/export_http.c
-COLLECTOR_SRCS += collector/views/fleet.c	# over ClickHouse, so not among the trace views
-COLLECTOR_SRCS += collector/recorder.c collector/flight.c collector/trigger.c collector/series.c	# flight recorder, triggers, rotation
+COLLECTOR_SRCS := collector/main.c collector/cli.c		# the program: subcommands, options
 COLLECTOR_SRCS += collector/daemon.c collector/daemon_config.c	# ebpf-collect daemon: always on, SIGHUP reloads
-COLLECTOR_SRCS += collector/manifest_meta.c	# the manifest's events in the nettrace library's terms
-# the subcommands over a trace: dump, report, convert, symbolize
-VIEWS_SRCS     := $(addprefix collector/views/,dump.c view.c report.c convert.c folded.c \
-		  speedscope.c flamegraph.c symbolize_cmd.c split.c)
-VIEWS_OBJS     := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(VIEWS_SRCS))
+# the tracing session: main loop, end of a trace, the output file, --all
+COLLECTOR_SRCS += $(addprefix collector/session/,session.c stop.c output.c host.c)
+# event sources: CLR USDT (+ batched, the pause word), generic USDT, kernel,
+# mappings, stock .NET over EventPipe, and the selection they share
+COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c tracer_pause.c usdt_notes.c \
+		  selection.c mmap_events.c dotnet_ipc.c eventpipe.c ep_perfmap.c ep_targets.c)
+# the pipeline: ring, reorder window, recorder, flight recorder, triggers, rotation
+COLLECTOR_SRCS += $(addprefix collector/pipeline/,ring.c reorder.c recorder.c flight.c trigger.c series.c)
+# fleet outputs: --metrics, --clickhouse
+COLLECTOR_SRCS += $(addprefix collector/fleet/,metrics.c metrics_agg.c metrics_http.c export.c \
+		  export_send.c export_spool.c)
 COLLECTOR_SRCS += $(VIEWS_SRCS)
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
@@ -40,20 +34,12 @@ collector-objs: $(COLLECTOR_OBJS)
 ifneq ($(and $(EVENT_TABLE_OBJS),$(NETTRACE_LIB)),)
 ALL_TARGETS += $(OUTPUT)/ebpf-collect
 
-$(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) \
+$(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) $(EVENT_META_OBJS) \
 		       $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(COMMON_LIB) | $(OUTPUT)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(COLLECTOR_LIBS) $(SYMBOLIZER_LDLIBS) -lexpat $(COMMON_LIB) -o $@
 endif
-
-ALL_TARGETS += $(OUTPUT)/nettrace-dump
-$(OUTPUT)/nettrace-dump: $(OUTPUT)/obj/collector/views/nettrace_dump_main.o \
-			 $(OUTPUT)/obj/collector/views/dump.o $(OUTPUT)/obj/collector/manifest_meta.o \
-			 $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) $(NETTRACE_LIB) $(COMMON_LIB)
-	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
-
 
 # kernel events (--kernel, --cpu-sampling): x86-64 syscall names from the
 # system's <asm/unistd.h> (__NR_* macros; linux-libc-dev)
@@ -67,10 +53,10 @@ $(GEN)/syscall_names.h: | $(GEN)
 		     END { print "};" }' > $@.tmp
 	$(Q)mv $@.tmp $@
 
-$(OUTPUT)/obj/collector/kernel_events.o: $(OUTPUT)/kernel_events.skel.h
-$(OUTPUT)/obj/collector/kernel_events_parse.o: $(GEN)/syscall_names.h
+$(OUTPUT)/obj/collector/sources/kernel_events.o: $(OUTPUT)/kernel_events.skel.h
+$(OUTPUT)/obj/collector/sources/kernel_events_parse.o: $(GEN)/syscall_names.h
 
-KERNEL_EVENTS_OBJS := $(OUTPUT)/obj/collector/kernel_events.o $(OUTPUT)/obj/collector/kernel_events_meta.o $(OUTPUT)/obj/collector/kernel_events_parse.o
+KERNEL_EVENTS_OBJS := $(OUTPUT)/obj/collector/sources/kernel_events.o $(OUTPUT)/obj/collector/sources/kernel_events_meta.o $(OUTPUT)/obj/collector/sources/kernel_events_parse.o
 KERNEL_EVENTS_LIBS := -lbpf -lelf -lz
 
 .PHONY: kernel-events
@@ -79,11 +65,11 @@ kernel-events: $(KERNEL_EVENTS_OBJS)
 $(OUTPUT)/ebpf-collect: $(KERNEL_EVENTS_OBJS)
 
 # any USDT provider (--usdt)
-$(OUTPUT)/obj/collector/usdt_generic.o: $(OUTPUT)/usdt_generic.skel.h
+$(OUTPUT)/obj/collector/sources/usdt_generic.o: $(OUTPUT)/usdt_generic.skel.h
 
 .PHONY: usdt-generic-skel
 usdt-generic-skel: $(OUTPUT)/usdt_generic.skel.h
 
-UG_OBJS := $(OUTPUT)/obj/collector/usdt_generic.o $(OUTPUT)/obj/collector/usdt_generic_spec.o $(OUTPUT)/obj/collector/usdt_notes.o
+UG_OBJS := $(OUTPUT)/obj/collector/sources/usdt_generic.o $(OUTPUT)/obj/collector/sources/usdt_generic_spec.o $(OUTPUT)/obj/collector/sources/usdt_notes.o
 
-$(OUTPUT)/ebpf-collect: $(OUTPUT)/obj/collector/usdt_generic.o $(OUTPUT)/obj/collector/usdt_generic_spec.o
+$(OUTPUT)/ebpf-collect: $(OUTPUT)/obj/collector/sources/usdt_generic.o $(OUTPUT)/obj/collector/sources/usdt_generic_spec.o

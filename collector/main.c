@@ -2,13 +2,13 @@
 /*
  * ebpf-collect: subcommand dispatch.
  *
- *   ebpf-collect [collect] -p PID ...     trace (collector/ebpf-collect.c)
- *   ebpf-collect dump FILE [--json]       print a .nettrace (collector/views/dump.c)
- *   ebpf-collect report FILE              top methods, GC pauses, exceptions (collector/views/report.c)
- *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (collector/views/)
- *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (collector/views/)
- *   ebpf-collect split FILE DIR           one V5 file per process (collector/views/split.c)
- *   ebpf-collect fleet --clickhouse URL   fleet flame graph and top methods (collector/views/fleet.c)
+ *   ebpf-collect [collect] -p PID ...     trace (collector/session/session.c)
+ *   ebpf-collect dump FILE [--json]       print a .nettrace (views/dump.c)
+ *   ebpf-collect report FILE              top methods, GC pauses, exceptions (views/report.c)
+ *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (views/)
+ *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (views/)
+ *   ebpf-collect split FILE DIR           one V5 file per process (views/split.c)
+ *   ebpf-collect fleet --clickhouse URL   fleet flame graph and top methods (views/fleet.c)
  *   ebpf-collect daemon [--config FILE]   always on, for a node (collector/daemon.c)
  *
  * Exit codes (all subcommands): 0 success, 1 runtime failure, 64 usage.

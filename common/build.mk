@@ -3,7 +3,7 @@
 # hashing, a hash set of array indexes, /proc/PID/stat fields).
 # They include only libc.  COMMON_LIB is linked into every program.
 
-COMMON_SRCS := common/log.c common/outfile.c common/utf16.c common/index_set.c common/proc_stat.c
+COMMON_SRCS := common/log.c common/outfile.c common/utf16.c common/index_set.c common/proc_stat.c common/http_client.c
 COMMON_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COMMON_SRCS))
 COMMON_LIB  := $(OUTPUT)/libcommon.a
 

@@ -8,7 +8,7 @@
 
 SYMBOLIZER_LIB    := $(OUTPUT)/libsymbolizer.a
 SYMBOLIZER_LDLIBS := -lelf -lz
-SYMBOLIZER_SRCS   := strpool.c range_table.c perf_map.c elf_syms.c kallsyms.c proc_maps.c symbolizer.c rundown.c rundown_write.c
+SYMBOLIZER_SRCS   := strpool.c range_table.c perf_map.c elf_syms.c kallsyms.c proc_maps.c symbolizer.c rundown.c rundown_write.c symbolize.c
 SYMBOLIZER_OBJS   := $(addprefix $(OUTPUT)/obj/symbolizer/,$(SYMBOLIZER_SRCS:.c=.o))
 
 $(SYMBOLIZER_LIB): $(SYMBOLIZER_OBJS)

@@ -429,7 +429,7 @@ int sym_rundown__emit(struct sym_rundown *r, sym_rundown_cb cb, void *ctx)
 	}
 	for (i = 0; i < r->n_mods; i++) {
 		const struct rd_module *md = &r->mods[i];
-		/* native path empty: see symbolize__finish in collector/symbolize.c */
+		/* native path empty: see symbolize__finish in symbolizer/symbolize.c */
 		struct sym_module_rec rec = {
 			.module_id = md->module_id, .assembly_id = md->module_id,
 			.il_path = md->path, .native_path = "",

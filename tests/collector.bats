@@ -49,7 +49,7 @@ for line in open(sys.argv[1]):
         summary = o
 expect = json.loads(sys.argv[2])
 # Events the collector itself adds: the LossSummary (provider ebpf-collect)
-# and the symbol events for named frames (tid SYMBOLIZE_TID, collector/symbolize.h).
+# and the symbol events for named frames (tid SYMBOLIZE_TID, symbolizer/symbolize.h).
 def collector_added(e):
     return e["provider"] == "ebpf-collect" or e["tid"] == 0x7fffffff
 got = {}
@@ -692,7 +692,7 @@ EOF
 }
 
 # selected_events MASK LEVEL: DotNETRuntime events of $MANIFEST that a
-# "DotNETRuntime:MASK:LEVEL" filter selects (the rule in collector/selection.h)
+# "DotNETRuntime:MASK:LEVEL" filter selects (the rule in collector/sources/selection.h)
 selected_events() {
 	python3 - "$MANIFEST" "$1" "$2" <<'EOF'
 import sys, xml.etree.ElementTree as ET

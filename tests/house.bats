@@ -40,7 +40,7 @@ CHECK=$BATS_TEST_DIRNAME/house_check.py
 }
 
 @test "house: product folders hold no benchmark or test program" {
-	run bash -c "cd '$BATS_TEST_DIRNAME/..' && ls common usdt usdt/refrt bpf collector symbolizer symbolizer/nettrace 2>/dev/null | grep -E '^(bench|test)[_-]|_test\.c$|^testprog|^testlib'"
+	run bash -c "cd '$BATS_TEST_DIRNAME/..' && ls common usdt usdt/refrt bpf nettrace symbolizer views collector collector/session collector/sources collector/pipeline collector/fleet 2>/dev/null | grep -E '^(bench|test)[_-]|_test\.c$|^testprog|^testlib'"
 	echo "$output"
 	[ "$status" -eq 1 ]
 }
@@ -48,7 +48,7 @@ CHECK=$BATS_TEST_DIRNAME/house_check.py
 @test "house: every folder of docs/architecture.md exists and every product folder is listed" {
 	doc=$BATS_TEST_DIRNAME/../docs/architecture.md
 	[ -f "$doc" ]
-	for d in common usdt usdt/refrt bpf collector symbolizer symbolizer/nettrace scripts tests; do
+	for d in common usdt usdt/refrt bpf nettrace symbolizer views collector scripts tests; do
 		grep -q "^| \`$d/\`" "$doc" || { echo "docs/architecture.md lacks $d/"; false; }
 		[ -d "$BATS_TEST_DIRNAME/../$d" ] || { echo "$d/ listed but missing"; false; }
 	done

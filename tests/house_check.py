@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), '..'))
-PRODUCT = ['common', 'usdt', 'bpf', 'collector', 'symbolizer']
+PRODUCT = ['common', 'usdt', 'bpf', 'nettrace', 'symbolizer', 'views', 'collector']
 MAX_FILE = 1000
 MAX_FUNC = 80
 
@@ -26,13 +26,38 @@ MAX_FUNC = 80
 # Checked most specific first.
 ALLOWED = [
     ('common', []),
-    ('symbolizer/nettrace', ['common']),
-    ('symbolizer', ['common', 'symbolizer/nettrace']),
-    ('usdt', ['common', 'gen']),
+    ('nettrace', ['common']),
+    ('symbolizer', ['common', 'nettrace']),
+    ('usdt/refrt', ['common', 'usdt', 'gen']),
+    ('usdt', ['common', 'gen', 'nettrace']),
     ('bpf', ['bpf/vmlinux']),
-    ('collector', ['common', 'usdt', 'symbolizer', 'symbolizer/nettrace', 'bpf', 'gen']),
+    ('views', ['common', 'nettrace', 'symbolizer', 'usdt', 'gen']),
+    ('collector/pipeline', ['common', 'nettrace', 'symbolizer', 'usdt', 'gen', 'bpf']),
+    ('collector/sources', ['common', 'nettrace', 'symbolizer', 'usdt', 'gen', 'bpf',
+                           'collector/pipeline']),
+    ('collector/fleet', ['common', 'nettrace', 'symbolizer', 'usdt', 'gen', 'bpf',
+                         'collector/pipeline']),
+    ('collector/session', ['common', 'nettrace', 'symbolizer', 'usdt', 'gen', 'bpf',
+                           'collector/pipeline', 'collector/sources', 'collector/fleet']),
+    ('collector', ['common', 'nettrace', 'symbolizer', 'usdt', 'gen', 'bpf', 'views',
+                   'collector/pipeline', 'collector/sources', 'collector/fleet',
+                   'collector/session']),
 ]
-SEARCH = ['common', 'usdt', 'symbolizer', 'symbolizer/nettrace', 'collector', 'bpf']
+SEARCH = ['common', 'usdt', 'symbolizer', 'nettrace', 'views', 'collector',
+          'collector/session', 'collector/sources', 'collector/pipeline', 'collector/fleet', 'bpf']
+# Includes that break the rows above and are being removed while the
+# collector's shared state (session/collector.h) is taken apart.
+INTERIM = {
+    ('collector/pipeline/recorder.c', 'views/split.h'),
+    ('collector/pipeline/recorder.c', 'collector/session/collector.h'),
+    ('collector/pipeline/ring.c', 'collector/sources/batch.h'),
+    ('collector/pipeline/ring.c', 'collector/session/collector.h'),
+    ('collector/sources/batch.c', 'collector/session/collector.h'),
+    ('collector/sources/clr_events.c', 'collector/session/collector.h'),
+    ('collector/fleet/export.c', 'collector/session/collector.h'),
+    ('collector/fleet/metrics.c', 'collector/session/collector.h'),
+    ('collector/fleet/metrics.c', 'collector/sources/kernel_events.h'),
+}
 
 
 def sources(folders, exts=('.c', '.h')):
@@ -74,6 +99,8 @@ def check_includes():
             if target is None:
                 continue
             tf = folder_of(target) or target.split('/')[0]
+            if (rel, target) in INTERIM:
+                continue
             if tf not in allowed and not any(target.startswith(a + '/') for a in allowed):
                 bad.append('%s:%d: includes %s (%s may include only %s)'
                            % (rel, n, target, own, ', '.join(allowed)))
@@ -149,12 +176,12 @@ def nm(path, flag):
 
 
 def check_symbols(objdir):
-    lib = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(objdir, 'symbolizer/nettrace'))
+    lib = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(objdir, 'nettrace'))
            for f in fs if f.endswith('.o')]
     common = [os.path.join(d, f) for d, _, fs in os.walk(os.path.join(objdir, 'common'))
               for f in fs if f.endswith('.o')]
     if not lib:
-        return ['%s/symbolizer/nettrace: no objects (build first)' % objdir]
+        return ['%s/nettrace: no objects (build first)' % objdir]
     defined = set()
     for o in lib + common:
         defined |= nm(o, '--defined-only')

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # Every frame of a trace written by ebpf-collect is named inside the trace
-# (collector/symbolize.c).  The reference runtime ($REFRT) says
+# (symbolizer/symbolize.c).  The reference runtime ($REFRT) says
 # which JIT method was live where and when (its --summary method table);
 # the check reads only the trace (`ebpf-collect dump --json`) and names each
 # frame the way TraceEvent's TraceLog does:
@@ -70,7 +70,7 @@ write_checker() {
 	cat >"$CHECK" <<'EOF'
 import bisect, collections, json, os, sys
 
-SYMTID = 0x7fffffff             # collector/symbolize.h SYMBOLIZE_TID
+SYMTID = 0x7fffffff             # symbolizer/symbolize.h SYMBOLIZE_TID
 KSTART = 0xffff800000000000
 RT, RD = "Microsoft-Windows-DotNETRuntime", "Microsoft-Windows-DotNETRuntimeRundown"
 events = [json.loads(l) for l in open(sys.argv[1])]

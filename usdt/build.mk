@@ -26,6 +26,8 @@ PROVIDER_OBJS   := $(OUTPUT)/obj/gen/clretw_provider.o
 EVENT_TABLE_OBJS := $(OUTPUT)/obj/gen/clretw_events.o $(OUTPUT)/obj/usdt/event_decode.o
 # ect_table__load(): a manifest's table built at run time (--manifest); -lexpat
 EVENT_TABLE_LOAD_OBJS := $(OUTPUT)/obj/usdt/event_table_load.o $(OUTPUT)/obj/usdt/manifest.o
+# the event table in the nettrace library's terms (metadata for writer and views)
+EVENT_META_OBJS := $(OUTPUT)/obj/usdt/manifest_meta.o
 
 $(USDT_GEN): $(USDT_GEN_OBJS)
 	$(call msg,BINARY,$@)

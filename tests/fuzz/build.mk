@@ -7,14 +7,14 @@ FUZZ_TIME   ?= 60
 FUZZ_DIR    := $(OUTPUT)/fuzz
 FUZZ_BIN    := $(FUZZ_DIR)/fuzz_nettrace_reader
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-	       -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icommon -Isymbolizer/nettrace
+	       -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icommon -Inettrace
 
 $(FUZZ_BIN): tests/fuzz/fuzz_nettrace_reader.c $(NETTRACE_SRCS) $(COMMON_SRCS) \
-	     symbolizer/nettrace/nettrace.h symbolizer/nettrace/nettrace_internal.h
+	     nettrace/nettrace.h nettrace/nettrace_internal.h
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(FUZZ_DIR)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) tests/fuzz/fuzz_nettrace_reader.c \
-		$(filter-out symbolizer/nettrace/writer%,$(NETTRACE_SRCS)) $(COMMON_SRCS) -o $@
+		$(filter-out nettrace/writer%,$(NETTRACE_SRCS)) $(COMMON_SRCS) -o $@
 
 .PHONY: fuzz
 fuzz: $(FUZZ_BIN)

@@ -4,7 +4,7 @@
 # symtool: the symbolizer and the views without the collector:
 #   symtool PID ADDR... | symtool --perf-map FILE ADDR... | symtool report|convert ...
 SYMTOOL_OBJS := $(OUTPUT)/obj/tests/progs/symtool.o $(filter-out %/dump.o,$(VIEWS_OBJS)) \
-		$(OUTPUT)/obj/collector/manifest_meta.o
+		$(EVENT_META_OBJS)
 $(OUTPUT)/tests/symtool: $(SYMTOOL_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(EVENT_TABLE_OBJS) \
 			 | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
@@ -45,7 +45,7 @@ ALL_TARGETS += $(OUTPUT)/tests/usdt_demo $(OUTPUT)/tests/usdt_demo_hook
 # collector.  See tests/progs/kernel_events_test.c.
 ALL_TARGETS += $(OUTPUT)/tests/kevtest
 $(OUTPUT)/tests/kevtest: $(OUTPUT)/obj/tests/progs/kernel_events_test.o $(KERNEL_EVENTS_OBJS) \
-		$(OUTPUT)/obj/collector/reorder.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(OUTPUT)/obj/collector/pipeline/reorder.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \

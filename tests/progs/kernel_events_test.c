@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * kernel_events_test.c - kevtest: a minimal driver of collector/kernel_events.c.
+ * kernel_events_test.c - kevtest: a minimal driver of collector/sources/kernel_events.c.
  *
  *   kevtest -o FILE [--kernel SPEC] [--cpu-sampling[=HZ]] [--all-processes]
  *           [-d SECS] [-b MB] [-v] (-p PID ... | -- CMD ARGS)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * nettrace_scenarios.c - write the traces whose reading depends on
- * TraceEvent's EventCache rules (symbolizer/nettrace/writer.c, "What
+ * TraceEvent's EventCache rules (nettrace/writer.c, "What
  * TraceEvent's EventCache makes of that"), for tests/nettrace.bats to read
  * with tests/traceevent_sim.py and with our own reader.
  *

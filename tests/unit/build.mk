@@ -5,7 +5,7 @@
 NETTRACE_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_nettrace*.c))
 
 $(NETTRACE_TESTS): $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(NETTRACE_LIB) \
-		   $(OUTPUT)/obj/collector/manifest_meta.o $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+		   $(EVENT_META_OBJS) $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
@@ -18,7 +18,7 @@ $(OUTPUT)/tests/test_symbolizer: $(OUTPUT)/obj/tests/unit/test_symbolizer.o $(SY
 	$(Q)$(CC) $(ALL_LDFLAGS) -rdynamic $^ $(SYMBOLIZER_LDLIBS) -ldl $(COMMON_LIB) -o $@
 
 $(OUTPUT)/tests/test_views: $(OUTPUT)/obj/tests/unit/test_views.o \
-			    $(filter-out %/dump.o,$(VIEWS_OBJS)) $(OUTPUT)/obj/collector/manifest_meta.o \
+			    $(filter-out %/dump.o,$(VIEWS_OBJS)) $(EVENT_META_OBJS) \
 			    $(OUTPUT)/obj/usdt/event_decode.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
@@ -110,15 +110,15 @@ $(OUTPUT)/tests/test_usdt_generic: $(OUTPUT)/obj/tests/unit/test_usdt_generic.o 
 # unit tests (tests/unit/test_collector.c)
 UNIT_TESTS += $(OUTPUT)/tests/test_collector
 $(OUTPUT)/tests/test_collector: $(OUTPUT)/obj/tests/unit/test_collector.o \
-		$(OUTPUT)/obj/collector/usdt_notes.o $(OUTPUT)/obj/collector/selection.o \
-		$(OUTPUT)/obj/collector/reorder.o $(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) | $(OUTPUT)/tests
+		$(OUTPUT)/obj/collector/sources/usdt_notes.o $(OUTPUT)/obj/collector/sources/selection.o \
+		$(OUTPUT)/obj/collector/pipeline/reorder.o $(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) -lelf $(COMMON_LIB) -o $@
 
-# unit test of collector/symbolize.c: tests/unit/test_symbolize.c
+# unit test of symbolizer/symbolize.c: tests/unit/test_symbolize.c
 UNIT_TESTS += $(OUTPUT)/tests/test_symbolize
 $(OUTPUT)/tests/test_symbolize: $(OUTPUT)/obj/tests/unit/test_symbolize.o \
-		$(OUTPUT)/obj/collector/symbolize.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
+		$(OUTPUT)/obj/symbolizer/symbolize.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
@@ -126,9 +126,9 @@ $(OUTPUT)/tests/test_symbolize: $(OUTPUT)/obj/tests/unit/test_symbolize.o \
 # unit test of the diagnostics IPC and the EventPipe session (fake runtime)
 UNIT_TESTS += $(OUTPUT)/tests/test_dotnet_ipc
 $(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
-		$(OUTPUT)/obj/collector/dotnet_ipc.o $(OUTPUT)/obj/collector/eventpipe.o \
-		$(OUTPUT)/obj/collector/ep_perfmap.o \
-		$(OUTPUT)/obj/collector/reorder.o $(OUTPUT)/obj/collector/symbolize.o \
+		$(OUTPUT)/obj/collector/sources/dotnet_ipc.o $(OUTPUT)/obj/collector/sources/eventpipe.o \
+		$(OUTPUT)/obj/collector/sources/ep_perfmap.o \
+		$(OUTPUT)/obj/collector/pipeline/reorder.o $(OUTPUT)/obj/symbolizer/symbolize.o \
 		$(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
@@ -138,6 +138,6 @@ $(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
 # unit test of the --clickhouse URL, spool and HTTP client: tests/unit/test_export.c
 UNIT_TESTS += $(OUTPUT)/tests/test_export
 $(OUTPUT)/tests/test_export: $(OUTPUT)/obj/tests/unit/test_export.o \
-		$(OUTPUT)/obj/collector/export_http.o $(OUTPUT)/obj/collector/export_spool.o | $(OUTPUT)/tests
+		$(OUTPUT)/obj/common/http_client.o $(OUTPUT)/obj/collector/fleet/export_spool.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lpthread $(COMMON_LIB) -o $@

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * test_dotnet_ipc.c - the diagnostics IPC messages (collector/dotnet_ipc.c)
- * and the EventPipe session (collector/eventpipe.c) against a fake runtime:
+ * test_dotnet_ipc.c - the diagnostics IPC messages (collector/sources/dotnet_ipc.c)
+ * and the EventPipe session (collector/sources/eventpipe.c) against a fake runtime:
  * a Unix socket server that rejects CollectTracing3 like a .NET 5/6
  * runtime, accepts CollectTracing2, streams a nettrace file in small
  * pieces and ends it at StopTracing.

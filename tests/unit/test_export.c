@@ -16,7 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include "test.h"
-#include "export_http.h"
+#include "http_client.h"
 #include "export_spool.h"
 
 static void test_url(void)

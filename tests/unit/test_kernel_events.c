@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
-/* Unit tests of collector/kernel_events.c that need no privileges: option
+/* Unit tests of collector/sources/kernel_events.c that need no privileges: option
  * parsing, the built-in syscall table, and record -> nettrace event
  * conversion (decode-only module, records built here, the file read back). */
 #include <stdlib.h>

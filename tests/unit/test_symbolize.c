@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * test_symbolize.c - collector/symbolize.c: which method and module events
+ * test_symbolize.c - symbolizer/symbolize.c: which method and module events
  * go into the trace, and where.  A range reused after an unload is written
  * (MethodDCEndVerbose) just before the first event that references the new
  * code, on that event's capture thread; extents grow to the raw return

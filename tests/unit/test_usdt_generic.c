@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * test_usdt_generic.c - unit tests of collector/usdt_generic.c: the
+ * test_usdt_generic.c - unit tests of collector/sources/usdt_generic.c: the
  * --usdt spec parser, the built-in provider table, UTF-8 -> UTF-16LE, and
  * (as root) a self-attaching run: this binary's own sys/sdt.h probes with
  * NUL-terminated, counted, long (truncated) and UTF-8 strings, 12 arguments

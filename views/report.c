@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "commands.h"
+#include "views.h"
 #include "utf16.h"
 #define LOG_PREFIX "report: "
 #include "log.h"
@@ -206,7 +206,7 @@ static uint32_t report__leaf_managed(const struct view *v, uint32_t sid)
 	return st->depth ? v->frames_pool[st->off + st->depth - 1] : UINT32_MAX;
 }
 
-/* Kernel OffCpu events (collector/kernel_events.c: provider
+/* Kernel OffCpu events (collector/sources/kernel_events.c: provider
  * Linux-Kernel-Sched, id 3, fields Pid, Tid, DurationNs, ...): blocked time
  * by (leaf managed frame, leaf user frame) of the blocking stack. */
 static int report__offcpu(struct report *rp, const struct nt_read_event *ev)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include "commands.h"
+#include "views.h"
 #include "view.h"
 
 /* -------------------------------------------------------- folded stacks */

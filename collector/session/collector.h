@@ -3,7 +3,7 @@
  * collector.h - the state `ebpf-collect collect` shares between its parts:
  * the options (cli.c), the CLR-event attach and emit code (clr_events.c),
  * the stop sequence and the end of the file (stop.c), and the main loop
- * (ebpf-collect.c).
+ * (session.c).
  */
 #ifndef EBPF_COLLECT_COLLECTOR_H
 #define EBPF_COLLECT_COLLECTOR_H
@@ -225,7 +225,7 @@ int publish_output(struct collector *c);	/* the first event: the file takes its 
 int finish_output(struct collector *c, int ret);	/* the end of a run that traced */
 void close_output(struct collector *c, int ret);
 
-/* ebpf-collect.c: the main loop */
+/* session.c: the main loop */
 uint64_t now_ns(void);
 uint64_t self_cpu_ns(void);		/* getrusage(RUSAGE_SELF): user + system */
 int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v);

@@ -4,7 +4,7 @@
  * (or without) the ebpf-collect binary.  Same options and exit codes as
  * `ebpf-collect dump`.
  */
-#include "commands.h"
+#include "views.h"
 
 int main(int argc, char **argv)
 {

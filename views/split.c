@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "commands.h"
+#include "views.h"
 #include "nettrace.h"
 #include "split.h"
 #include "view.h"

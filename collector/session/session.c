@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * ebpf-collect.c - `ebpf-collect -p PID`: trace a runtime's USDT events into
+ * session.c - `ebpf-collect -p PID`: trace a runtime's USDT events into
  * a .nettrace file.
  *
  * Flow:
@@ -45,7 +45,7 @@
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
 #include "collector_event.h"
-#include "commands.h"
+#include "session.h"
 #include "event_table.h"
 #include "nettrace.h"
 #include "manifest_meta.h"

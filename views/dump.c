@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "commands.h"
+#include "views.h"
 
 #define LOG_PREFIX "ebpf-collect dump: "
 #include "log.h"

@@ -14,8 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "commands.h"
-#include "export_http.h"
+#include "views.h"
+#include "http_client.h"
 #define LOG_PREFIX "ebpf-collect: fleet: "
 #include "log.h"
 #include "outfile.h"

@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
-#include "commands.h"
+#include "exit_codes.h"
 #include "dotnet_ipc.h"
 #include "event_table.h"
 #include "host.h"

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "commands.h"
+#include "exit_codes.h"
 #include "nettrace.h"
 #include "outfile.h"
 #include "collector.h"

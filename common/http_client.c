@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * export_http.c - a minimal HTTP/1.1 client for ClickHouse (export_http.h).
+ * http_client.c - a minimal HTTP/1.1 client for ClickHouse (http_client.h).
  *
  * One connection per request and "Connection: close": the answer ends at
  * end of stream, so no chunked decoding or keep-alive state is needed, and
@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
-#include "export_http.h"
+#include "http_client.h"
 
 #define HTTP_TIMEOUT_S	10
 

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "export.h"
-#include "export_http.h"
+#include "http_client.h"
 #include "export_spool.h"
 
 struct ch_sender;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * export_http.h - the little HTTP/1.1 client ClickHouse's HTTP interface
+ * http_client.h - the little HTTP/1.1 client ClickHouse's HTTP interface
  * needs: one POST per request over a fresh connection, "Connection: close",
  * the answer read to end of stream.  Shared by the exporter's sender thread
  * and `ebpf-collect fleet`.

@@ -89,7 +89,7 @@
 #include "hash.h"
 #include "symbolizer.h"
 
-#define PSEUDO_MODULE_ID	0xebc0000000000000ULL	/* collector/views/view.c: native/kernel */
+#define PSEUDO_MODULE_ID	0xebc0000000000000ULL	/* views/view.c: native/kernel */
 #define PSEUDO_METHOD_ID	0xebc1000000000000ULL
 #define REFRESH_NS		100000000ULL	/* target snapshots: 100 ms */
 #define ENC_CAP			16384

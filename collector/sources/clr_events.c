@@ -28,7 +28,7 @@
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
 #include "collector_event.h"
-#include "commands.h"
+#include "exit_codes.h"
 #include "event_table.h"
 #include "nettrace.h"
 #include "manifest_meta.h"

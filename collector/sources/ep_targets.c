@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "commands.h"
+#include "exit_codes.h"
 #include "ep_targets.h"
 #include "event_table.h"
 #include "selection.h"

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/types.h>
-#include "commands.h"
+#include "exit_codes.h"
 #include "collector_event.h"
 #include "event_table.h"
 #include "flight.h"
@@ -25,7 +25,7 @@
 #include "recorder.h"
 #include "symbolize.h"
 #include "utf16.h"
-#include "views/split.h"
+#include "split.h"
 #include "collector.h"
 
 /* Without a size bound the window is bounded by this many bytes anyway. */

@@ -1,0 +1,16 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/* The subcommands over a trace or the fleet's tables.  Each takes argv with
+ * argv[0] = the subcommand name and returns an exit code (exit_codes.h). */
+#ifndef EBPF_COLLECT_VIEWS_H
+#define EBPF_COLLECT_VIEWS_H
+
+#include "exit_codes.h"
+
+int dump_main(int argc, char **argv);		/* views/dump.c */
+int report_main(int argc, char **argv);		/* views/report.c */
+int convert_main(int argc, char **argv);	/* views/convert.c */
+int symbolize_main(int argc, char **argv);	/* views/symbolize_cmd.c */
+int split_main(int argc, char **argv);		/* views/split.c */
+int fleet_main(int argc, char **argv);		/* views/fleet.c */
+
+#endif
