@@ -20,6 +20,10 @@ COLLECTOR_SRCS += $(addprefix collector/pipeline/,ring.c reorder.c recorder.c fl
 COLLECTOR_SRCS += $(addprefix collector/fleet/,metrics.c metrics_agg.c metrics_http.c export.c \
 		  export_send.c export_spool.c)
 COLLECTOR_SRCS += $(VIEWS_SRCS)
+# the version --version prints is the package's, from debian/changelog
+EBPF_COLLECT_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
+$(OUTPUT)/obj/collector/cli.o: ALL_CFLAGS += -DEBPF_COLLECT_VERSION='"$(EBPF_COLLECT_VERSION)"'
+$(OUTPUT)/obj/collector/cli.o: debian/changelog
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
 

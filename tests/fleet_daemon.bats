@@ -403,8 +403,11 @@ refused_reload() {
 	id ebpf-collect >/dev/null 2>&1 || echo "no user ebpf-collect" >>"$T/bad"
 	dpkg -r ebpf-collect >"$T/rm.out" 2>&1 || echo "dpkg -r failed: $(cat "$T/rm.out")" >>"$T/bad"
 	[[ ! -e /usr/bin/ebpf-collect ]] || echo "/usr/bin/ebpf-collect left after dpkg -r" >>"$T/bad"
-	# -r keeps the conffile and the user; the machine is left as it was
+	# -r keeps the conffile and the user; purge removes the state and keeps
+	# the system user, as Debian policy asks
 	dpkg --purge ebpf-collect >>"$T/rm.out" 2>&1 || echo "dpkg --purge failed" >>"$T/bad"
+	[[ ! -e /etc/ebpf-collect/daemon.conf ]] || echo "daemon.conf left after purge" >>"$T/bad"
+	id ebpf-collect >/dev/null 2>&1 || echo "purge removed the system user ebpf-collect" >>"$T/bad"
 	[[ ! -e $T/bad ]] || flunk "$(cat "$T/bad")"
 	assert_equal "$got" "ebpf-collect $ver"
 	local f
