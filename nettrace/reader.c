@@ -3,9 +3,7 @@
  * reader.c - tolerant .nettrace reader: the V4 FastSerialization
  * container with V5 metadata tags (what every runtime writes), uncompressed
  * NetPerf-era event headers, and the V6 block format
- * (docs/nettrace-format.md sections 2-8 and 12).  (long-file: one
- * concept, walking a trace's objects, for a mapped file and a stream alike;
- * the V6 blocks and the metadata have files of their own.)
+ * (docs/nettrace-format.md sections 2-8 and 12).
  *
  * Design
  * ------

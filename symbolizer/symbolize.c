@@ -2,8 +2,7 @@
 /*
  * symbolize.c - every frame of the trace named inside the trace (architecture
  * decisions 8 and 10): the glue between the collector and the symbolizer
- * library.  (long-file: TraceLog's naming rules below and the code that
- * follows them stay in one file, so one can be read against the other.)
+ * library.
  *
  * Sources.  The symbolizer library names an address of a process at a time:
  * the runtime's method events (fed here from the trace's own

@@ -504,8 +504,8 @@ static int emit_eventpipe(struct collector *c, const void *data, size_t len)
 
 /*
  * Write one record, in timestamp order (called by the reorder buffer).
- * Record types other than CLR events (kernel events, generic USDT: issues
- * 7 and 8) get their own emit_* function here.
+ * Record types other than CLR events (kernel events, generic USDT) get
+ * their own emit_* function here.
  */
 int emit_record(void *ctx, const void *data, size_t len)
 {

@@ -46,7 +46,7 @@
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/kernel.mk) */
+#include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/build.mk) */
 #include "kernel_events.h"
 #include "rundown.h"
 
