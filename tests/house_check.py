@@ -7,6 +7,8 @@
   house_check.py comments   comments give reasons, not issue numbers
   house_check.py symbols OBJDIR   the nettrace library's objects call only
                             themselves, common/ and libc (from nm)
+  house_check.py cycles OBJDIR FOLDER   no two files of a library call each
+                            other in a loop (from nm): prints each loop
 
 Prints one line per violation and exits 1 if there is any.  A file may be
 longer when it says why in a comment containing "long-file:"; a function may
@@ -203,6 +205,95 @@ def check_symbols(objdir):
     return bad
 
 
+def call_graph(objs):
+    """{object: {object it calls: [symbols]}} among objs, from nm: A calls B
+    when a symbol A leaves undefined is defined (globally) by B."""
+    owner = {}
+    for o in objs:
+        out = subprocess.run(['nm', '--defined-only', o], capture_output=True, text=True).stdout
+        for line in out.splitlines():
+            f = line.split()
+            if len(f) == 3 and f[1].isupper():
+                owner[f[2]] = o
+    graph = {o: {} for o in objs}
+    for o in objs:
+        for sym in sorted(nm(o, '-u')):
+            callee = owner.get(sym)
+            if callee and callee != o:
+                graph[o].setdefault(callee, []).append(sym)
+    return graph
+
+
+def find_cycles(graph):
+    """Every loop of the graph that some edge closes, shortest first: for
+    each edge u -> v inside a strongly connected component, the shortest
+    path from v back to u.  [] when the graph has no loop."""
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def strong(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            comps.append(comp)
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    cycles = set()
+    for comp in comps:
+        for u in sorted(comp):
+            for v in sorted(graph[u]):
+                if v not in comp:
+                    continue
+                prev, todo = {v: None}, [v]
+                while todo and u not in prev:
+                    x = todo.pop(0)
+                    for y in sorted(graph[x]):
+                        if y in comp and y not in prev:
+                            prev[y] = x
+                            todo.append(y)
+                path, x = [], u
+                while x is not None:
+                    path.append(x)
+                    x = prev[x]
+                loop = [u] + path[::-1][:-1]
+                k = loop.index(min(loop))
+                cycles.add(tuple(loop[k:] + loop[:k]))
+    return sorted(cycles, key=lambda c: (len(c), c))
+
+
+def check_cycles(objdir, folder):
+    """One line per loop among the objects of objdir/folder, each step with
+    a symbol it calls: 'a.o -> b.o (f) -> a.o (g)'."""
+    top = os.path.join(objdir, folder)
+    objs = sorted(os.path.join(d, f) for d, _, fs in os.walk(top) for f in fs
+                  if f.endswith('.o'))
+    if not objs:
+        return ['%s: no objects (build first)' % top]
+    graph = call_graph(objs)
+    bad = []
+    for loop in find_cycles(graph):
+        steps = [os.path.relpath(loop[0], objdir)]
+        for a, b in zip(loop, loop[1:] + loop[:1]):
+            steps.append('%s (%s)' % (os.path.relpath(b, objdir), graph[a][b][0]))
+        bad.append('%s: files call each other in a loop: %s' % (folder, ' -> '.join(steps)))
+    return bad
+
+
 def main():
     what = sys.argv[1] if len(sys.argv) > 1 else ''
     if what == 'includes':
@@ -213,8 +304,11 @@ def main():
         bad = check_comments()
     elif what == 'symbols' and len(sys.argv) > 2:
         bad = check_symbols(sys.argv[2])
+    elif what == 'cycles' and len(sys.argv) > 3:
+        bad = check_cycles(sys.argv[2], sys.argv[3])
     else:
-        sys.exit('usage: house_check.py includes|sizes|comments|symbols OBJDIR')
+        sys.exit('usage: house_check.py includes|sizes|comments|symbols OBJDIR|'
+                 'cycles OBJDIR FOLDER')
     for b in bad:
         print(b)
     sys.exit(1 if bad else 0)
