@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # The layout rules of docs/architecture.md, checked on the tree and on the
-# built objects: who may include whom, what the nettrace library may call,
-# file and function sizes, and comments that give reasons.
+# built objects: who may include whom, what the nettrace library may call
+# and that its files call each other in no loop, file and function sizes,
+# and comments that give reasons.
 
 load test_helper
 
@@ -23,6 +24,12 @@ CHECK=$BATS_TEST_DIRNAME/house_check.py
 
 @test "house: the nettrace library's objects call only the library, common/ and libc" {
 	run python3 "$CHECK" symbols "$OUTPUT/obj"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+@test "house: the nettrace library's files call each other in no loop" {
+	run python3 "$CHECK" cycles "$OUTPUT/obj" nettrace
 	echo "$output"
 	[ "$status" -eq 0 ]
 }
