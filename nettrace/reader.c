@@ -163,6 +163,8 @@ static int stream_have_header(const struct nt_reader *r)
 {
 	size_t n = r->size < 8 ? r->size : 8;
 
+	if (!n)
+		return 0;	/* nothing fed yet: data may still be NULL */
 	if (memcmp(r->data, NT_MAGIC, n))
 		return 1;
 	if (r->size >= 12 && nt_get_u32(r->data + 8) != 0 && nt_get_u32(r->data + 8) != 20)
