@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # The house rules of docs/architecture.md, checked by tests/house_check.py on
-# the tree and on the built objects (make all; make unit), one test a rule.
+# the tree and on the built objects (make all; make unit), one test a rule:
+# who may include and call whom, no loop between a folder's files, private
+# headers, files named in comments, exported functions nobody calls, reasons
+# instead of issue numbers, no copied helper.
 # The self-tests run each rule on a copy of tests/house_fixture/ (a small
 # tree that keeps every rule) with one rule broken on purpose, and expect the
 # checker to fail and name the break: a rule that cannot fail checks nothing.
@@ -50,6 +53,10 @@ breaks() {	# breaks RULE TEXT...: the rule fails on $T and says each TEXT
 
 @test "house: each folder's objects use only what its row allows, or the libraries the programs link (nm)" {
 	house calls
+}
+
+@test "house: no two files of a folder call each other in a loop (nm)" {
+	house cycles
 }
 
 @test "house: a private header is included only from its own folder" {
@@ -102,7 +109,7 @@ breaks() {	# breaks RULE TEXT...: the rule fails on $T and says each TEXT
 
 @test "house self-test: the fixture keeps every rule" {
 	fixture build
-	for rule in folders includes calls private refs unused comments copies sizes; do
+	for rule in folders includes calls cycles private refs unused comments copies sizes; do
 		run python3 "$CHECK" --root "$T" "$rule"
 		echo "$rule: $output"
 		[ "$status" -eq 0 ]
@@ -147,6 +154,30 @@ breaks() {	# breaks RULE TEXT...: the rule fails on $T and says each TEXT
 	EOF
 	build
 	breaks calls 'common/clock.c: uses lib__run, defined in lib/ (common/ may use only common)'
+}
+
+@test "house self-test: cycles: two files of a folder that call each other" {
+	fixture
+	cat >>"$T/common/clock.c" <<-'EOF'
+
+	int grow__twice(int n);
+
+	int clock__twice(int n)
+	{
+		return n > 0 ? grow__twice(n - 1) : 0;
+	}
+	EOF
+	cat >>"$T/common/grow.c" <<-'EOF'
+
+	int clock__twice(int n);
+
+	int grow__twice(int n)
+	{
+		return n > 0 ? clock__twice(n - 1) : 1;
+	}
+	EOF
+	build
+	breaks cycles 'common/: files call each other in a loop: common/clock.c -> common/grow.c (grow__twice) -> common/clock.c (clock__twice)'
 }
 
 @test "house self-test: private: a private header (by its name, by its comment) included from another folder" {

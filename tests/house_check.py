@@ -73,7 +73,6 @@ OUTSIDE = {
 # these includes and calls break the rows of collector/'s subfolders.
 COLLECTOR_STATE = 'removed by the branch that takes collector/session/collector.h apart'
 ALLOW_INCLUDES = {
-    ('collector/pipeline/recorder.c', 'views/split.h'): COLLECTOR_STATE,
     ('collector/pipeline/recorder.c', 'collector/session/collector.h'): COLLECTOR_STATE,
     ('collector/pipeline/ring.c', 'collector/sources/batch.h'): COLLECTOR_STATE,
     ('collector/pipeline/ring.c', 'collector/session/collector.h'): COLLECTOR_STATE,
@@ -91,8 +90,7 @@ ALLOW_CALLS = {
                                       'ch_export__tick', 'collect_loss', 'emit_record', 'env',
                                       'exiting', 'metrics__record', 'metrics__start',
                                       'metrics__stop', 'metrics__tick', 'now_ns',
-                                      'print_salvage', 'selection__matches',
-                                      'split_by_process'},
+                                      'print_salvage', 'selection__matches'},
     'collector/pipeline/ring.c': {'batch__split', 'host__note_exec'},
     'collector/session/host.c': {'env'},
     'collector/session/output.c': {'env'},
@@ -103,11 +101,8 @@ ALLOW_CALLS = {
     'collector/sources/clr_events.c': {'env', 'exiting', 'now_ns', 'publish_output', 'push_ptr'},
 }
 
-# (including file, private header): dump reads the nettrace library's
-# internal map and byte helpers.
+# (including file, private header) -> reason
 ALLOW_PRIVATE = {
-    ('views/dump.c', 'nettrace/nettrace_internal.h'):
-        'removed by the branch that reworks the nettrace library',
 }
 
 # (source, function): exported functions nothing else calls, in files other
@@ -147,6 +142,68 @@ ALLOW_UNUSED = {
 # kind -> {file: occurrences}: the copies that common/'s clock, growth and
 # ELF helpers (common/clock, common/grow, common/elf_file) replace.
 COMMON_HELPERS = 'removed by the branch that writes the common/ helpers'
+# loops between a folder's files (the set of files of each loop) -> reason
+ALLOW_CYCLES = {
+    frozenset({'collector/session/host.c', 'collector/session/session.c'}):
+        'the session state is taken apart by the branch that splits the collector',
+    frozenset({'collector/session/output.c', 'collector/session/session.c'}):
+        'the session state is taken apart by the branch that splits the collector',
+    frozenset({'collector/session/session.c', 'collector/session/stop.c'}):
+        'the session state is taken apart by the branch that splits the collector',
+    frozenset({'collector/session/host.c', 'collector/session/session.c', 'collector/session/stop.c'}):
+        'the session state is taken apart by the branch that splits the collector',
+    frozenset({'collector/session/output.c', 'collector/session/session.c', 'collector/session/stop.c'}):
+        'the session state is taken apart by the branch that splits the collector',
+    frozenset({'usdt/refrt/events.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/eventsource.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/gc.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/jit.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/summary.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/jit.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/loader.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/main.c', 'usdt/refrt/perfmap.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/perfmap.c', 'usdt/refrt/summary.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/events.c', 'usdt/refrt/eventsource.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/events.c', 'usdt/refrt/gc.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/events.c', 'usdt/refrt/helpers.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/events.c', 'usdt/refrt/jit.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/events.c', 'usdt/refrt/loader.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/events.c', 'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/eventsource.c', 'usdt/refrt/helpers.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/gc.c', 'usdt/refrt/helpers.c', 'usdt/refrt/main.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/gc.c', 'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/jit.c', 'usdt/refrt/loader.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/jit.c', 'usdt/refrt/main.c', 'usdt/refrt/perfmap.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/loader.c', 'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+    frozenset({'usdt/refrt/loader.c', 'usdt/refrt/main.c', 'usdt/refrt/perfmap.c'}):
+        "refrt's main.c holds the clock and the scenario every part reads",
+}
+
 ALLOW_COPIES = {
     'clock': {
         'collector/daemon.c': 2, 'collector/fleet/metrics_http.c': 2,
@@ -164,13 +221,13 @@ ALLOW_COPIES = {
         'collector/sources/dotnet_ipc.c': 1, 'collector/sources/eventpipe.c': 2,
         'collector/sources/mmap_events.c': 1,
         'collector/sources/usdt_generic.c': 1, 'collector/sources/usdt_notes.c': 2,
-        'nettrace/nettrace_internal.h': 1, 'nettrace/reader.c': 2, 'nettrace/reader_meta.c': 2,
-        'nettrace/reader_v6.c': 1, 'nettrace/writer_salvage.c': 1,
+        'nettrace/nettrace_bytes.h': 1, 'nettrace/reader.c': 1, 'nettrace/reader_blocks.c': 1, 'nettrace/reader_meta.c': 2,
+        'nettrace/reader_v6.c': 1, 'nettrace/split.c': 2, 'nettrace/writer_blocks.c': 1,
         'nettrace/writer_stacks.c': 1, 'nettrace/writer_v6.c': 2, 'symbolizer/elf_syms.c': 1,
         'symbolizer/kallsyms.c': 1, 'symbolizer/perf_map.c': 1, 'symbolizer/proc_maps.c': 1,
         'symbolizer/symbolize.c': 1, 'symbolizer/symbolizer.c': 2,
         'usdt/event_table_load.c': 1, 'usdt/refrt/codeheap.c': 1, 'usdt/refrt/jit.c': 1,
-        'usdt/refrt/loader.c': 1, 'views/split.c': 2, 'views/view.c': 2,
+        'usdt/refrt/loader.c': 1, 'views/view.c': 2,
     },
     'elf': {
         'collector/sources/tracer_pause.c': 1, 'collector/sources/usdt_notes.c': 1,
@@ -517,6 +574,99 @@ def check_calls(rows):
                            'library the programs link' % (src, s))
     listed = {(f, s) for f, ss in ALLOW_CALLS.items() for s in ss}
     return bad + stale(listed - used, 'ALLOW_CALLS')
+
+
+# --- loops between the files of a folder --------------------------------------
+
+
+def find_cycles(graph):
+    """Every loop of the graph that some edge closes, shortest first: for
+    each edge u -> v inside a strongly connected component, the shortest
+    path from v back to u.  [] when the graph has no loop."""
+    index, low, stack, on, comps = {}, {}, [], set(), []
+
+    def strong(v):
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                strong(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = set()
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.add(w)
+                if w == v:
+                    break
+            comps.append(comp)
+
+    for v in sorted(graph):
+        if v not in index:
+            strong(v)
+    cycles = set()
+    for comp in comps:
+        for u in sorted(comp):
+            for v in sorted(graph[u]):
+                if v not in comp:
+                    continue
+                prev, todo = {v: None}, [v]
+                while todo and u not in prev:
+                    x = todo.pop(0)
+                    for y in sorted(graph[x]):
+                        if y in comp and y not in prev:
+                            prev[y] = x
+                            todo.append(y)
+                path, x = [], u
+                while x is not None:
+                    path.append(x)
+                    x = prev[x]
+                loop = [u] + path[::-1][:-1]
+                k = loop.index(min(loop))
+                cycles.add(tuple(loop[k:] + loop[:k]))
+    return sorted(cycles, key=lambda c: (len(c), c))
+
+
+def check_cycles(rows):
+    """No two files of one folder call each other in a loop (a folder is a
+    row of the table; its files' call graph from nm must be acyclic), so
+    each file reads from its callees up.  One line per loop, each step with
+    a symbol it calls."""
+    bad = list(rows.errors)
+    objs = [o for o in objects() if rows.folder_of(source_of(o))]
+    if not objs:
+        return bad + ['%s: no product objects (build first)' % OBJ]
+    syms = nm_all(objs)
+    by_folder = {}
+    for o in objs:
+        by_folder.setdefault(rows.folder_of(source_of(o)), []).append(o)
+    used = set()
+    for folder, fobjs in sorted(by_folder.items()):
+        owner = {}
+        for o in fobjs:
+            for sym in syms[o][0]:
+                owner[sym] = o
+        graph = {o: {} for o in fobjs}
+        for o in fobjs:
+            for sym in sorted(syms[o][1]):
+                callee = owner.get(sym)
+                if callee and callee != o:
+                    graph[o].setdefault(callee, []).append(sym)
+        for loop in find_cycles(graph):
+            files = tuple(source_of(o) for o in loop)
+            if frozenset(files) in ALLOW_CYCLES:
+                used.add(frozenset(files))
+                continue
+            steps = [files[0]]
+            for a, b in zip(loop, loop[1:] + loop[:1]):
+                steps.append('%s (%s)' % (source_of(b), graph[a][b][0]))
+            bad.append('%s/: files call each other in a loop: %s'
+                       % (folder, ' -> '.join(steps)))
+    return bad + stale(set(ALLOW_CYCLES) - used, 'ALLOW_CYCLES')
 
 
 # --- private headers ----------------------------------------------------------
@@ -902,6 +1052,7 @@ RULES = {
     'folders': check_folders,
     'includes': check_includes,
     'calls': check_calls,
+    'cycles': check_cycles,
     'private': check_private,
     'refs': check_refs,
     'unused': check_unused,
@@ -914,6 +1065,7 @@ RULES = {
 def main():
     global ROOT, OBJ
     global ALLOW_INCLUDES, ALLOW_CALLS, ALLOW_PRIVATE, ALLOW_UNUSED, ALLOW_COPIES, ALLOW_TWICE
+    global ALLOW_CYCLES
     args = sys.argv[1:]
     while len(args) > 1 and args[0] in ('--root', '--obj'):
         if args[0] == '--root':
@@ -925,7 +1077,7 @@ def main():
         sys.exit('usage: house_check.py [--root DIR] [--obj DIR] %s' % '|'.join(RULES))
     if ROOT != HERE:	# the allowances are this tree's
         ALLOW_INCLUDES, ALLOW_CALLS, ALLOW_PRIVATE, ALLOW_UNUSED = {}, {}, {}, {}
-        ALLOW_COPIES, ALLOW_TWICE = {}, {}
+        ALLOW_COPIES, ALLOW_TWICE, ALLOW_CYCLES = {}, {}, {}
     OBJ = OBJ or os.path.join(ROOT, '.output', 'obj')
     bad = RULES[args[0]](Rows())
     for b in bad:

@@ -28,6 +28,7 @@
 #include <bpf/libbpf.h>
 #include "kernel_events.h"
 #include "nettrace.h"
+#include "own_events.h"
 #include "reorder.h"
 #include "symbolize.h"
 
@@ -89,7 +90,8 @@ static int on_record(void *ctx, void *data, size_t len)
 static int finish(struct kevtest *k, const char *out)
 {
 	struct ke_counters c = { 0 };
-	struct nt_loss_summary loss = { 0 };
+	struct loss_summary loss = { 0 };
+	struct loss_summary_event sev;
 	uint64_t lost;
 	int err;
 
@@ -102,7 +104,8 @@ static int finish(struct kevtest *k, const char *out)
 	loss.other_drops = c.nested_drops + kernel_events__bad_records(k->ke);
 	err = symbolize__finish(k->sink.sz, k->last_ts + 1);
 	if (!err)
-		err = nt_writer__close(k->sink.w, &loss, k->last_ts + 1);
+		err = nt_writer__close(k->sink.w, loss_summary__event(&sev, &loss, k->sink.w),
+				       k->last_ts + 1);
 	else
 		nt_writer__abort(k->sink.w);
 	k->sink.w = NULL;
@@ -250,6 +253,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kevtest: cannot create %s: %s\n", out, strerror(errno));
 		goto cleanup;
 	}
+	nt_writer__set_lost_marker(k.sink.w, &own_events_lost);	/* as the collector */
 	k.sink.sz = symbolize__new(k.sink.w, NULL);
 	if (!k.sink.sz)
 		goto cleanup;
