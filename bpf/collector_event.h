@@ -16,8 +16,8 @@
  *                      then payload_len payload bytes, zero-padded to 8.
  *   CE_REC_CLR_BATCH   a run of one thread's batched manifest events
  *                      (clr_batch in clr_events.bpf.c): struct
- *                      ce_clr_batch, then data_len bytes of struct
- *                      ce_batch_event records as the provider wrote them.
+ *                      ce_clr_batch, then data_len bytes of records as
+ *                      the provider wrote them (usdt/provider_abi.h).
  *   CE_REC_KERNEL_*    reserved for kernel events (samples,
  *                      sched, syscalls, process lifecycle).
  *   CE_REC_USDT_GENERIC reserved for arbitrary USDT probes.
@@ -102,24 +102,14 @@ struct ce_counters {
 };
 
 /*
- * Batched mode (usdt/batch_runtime.c.in): the provider writes events into
- * a per-thread buffer and one probe, <prefix>:batch(data, len, tid,
- * first_seq, count), hands over a run of them.  Its records, 8-byte
- * aligned, back to back:
+ * Batched mode: a usdt-gen provider writes events into a per-thread buffer
+ * and one probe, <prefix>:batch(data, len, tid, first_seq, count), hands
+ * over a run of them.  The records of a run are the provider's
+ * (usdt/provider_abi.h); clr_batch copies a run whole, up to
+ * CE_BATCH_MAX bytes: at least a provider's buffer (PROV_BATCH_CAP, which
+ * collector/sources/batch.c checks).
  */
-#define CE_BATCH_MAX		(60 * 1024)	/* a run's bytes (CLRETW__BATCH_CAP) */
-#define CE_BATCH_F_ACTIVITY	0x1		/* 16-byte activity id follows */
-#define CE_BATCH_F_RELATED	0x2		/* then the related activity id */
-#define CE_BATCH_F_STACK	0x4		/* then u64 depth (bit 32: truncated) and
-						 * depth return addresses, innermost first */
-
-struct ce_batch_event {
-	__u64 timestamp;	/* CLOCK_MONOTONIC ns, the clock of bpf_ktime_get_ns() */
-	__u16 index;		/* into the provider's <prefix>_batch_events */
-	__u16 cpu;		/* sched_getcpu() when it fired */
-	__u16 flags;		/* CE_BATCH_F_* */
-	__u16 payload_len;	/* then ids, payload, zero padding to 8 */
-};
+#define CE_BATCH_MAX		(60 * 1024)
 
 /* CE_REC_CLR_BATCH: 48 bytes, then the run */
 struct ce_clr_batch {
