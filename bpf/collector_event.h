@@ -43,6 +43,13 @@
 #define CE_STR(x)		CE_STR_(x)	/* CE_STR(CE_MAX_PAYLOAD): "65436" */
 #define CE_MAX_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH (sysctl default) */
 #define CE_STACK_BYTES		(CE_MAX_STACK_DEPTH * 8)
+/* entries of every program's `targets` map (bpf/ce_maps.bpf.h): the
+ * processes user space traces by pid, and room for their children */
+#define CE_MAX_TARGETS		4096
+/* the knobs targ_wakeup_bytes and targ_backstop_bytes of every program for
+ * a ring of rb bytes (architecture decision 13): a quarter, three quarters */
+#define CE_WAKEUP_BYTES(rb)	((rb) / 4)
+#define CE_BACKSTOP_BYTES(rb)	((rb) / 4 * 3)
 
 /* ce_clr_event.flags */
 #define CE_F_PAYLOAD_TRUNCATED	0x1	/* payload_orig_len > CE_MAX_PAYLOAD: no payload

@@ -184,8 +184,6 @@ NOT_COPIES = {('clock', 'usdt/batch_runtime.c.in')}
 
 # things written twice ("file:name" of each, sorted) -> reason
 ALLOW_TWICE = {
-    ('bpf/clr_events.bpf.c:targets', 'bpf/kernel_events.bpf.c:targets'):
-        'removed by the branch that defines each interface once',
     ('bpf/usdt_generic_event.h:ug_counters', 'collector/sources/usdt_generic.h:ug_totals'):
         'struct ug_totals restates struct ug_counters field by field; '
         'no branch removes it yet (the collector could sum into struct ug_counters)',

@@ -143,7 +143,7 @@ int usdt_generic__add_target(struct usdt_generic *ug, pid_t pid)
 
 	if (ug->follow != UG_FOLLOW_CHILDREN || !ug->skel)
 		return 0;
-	return bpf_map__update_elem(ug->skel->maps.ug_targets, &tgid, sizeof(tgid), &one,
+	return bpf_map__update_elem(ug->skel->maps.targets, &tgid, sizeof(tgid), &one,
 				    sizeof(one), 0);
 }
 
