@@ -184,9 +184,6 @@ NOT_COPIES = {('clock', 'usdt/batch_runtime.c.in')}
 
 # things written twice ("file:name" of each, sorted) -> reason
 ALLOW_TWICE = {
-    ('bpf/usdt_generic_event.h:ug_counters', 'collector/sources/usdt_generic.h:ug_totals'):
-        'struct ug_totals restates struct ug_counters field by field; '
-        'no branch removes it yet (the collector could sum into struct ug_counters)',
     ('collector/session/host.c:grow', 'symbolizer/symbolize.c:grow'): COMMON_HELPERS,
     ('collector/fleet/export_send.c:start_thread', 'collector/fleet/metrics_http.c:start_thread'):
         'a thread that takes no signals, written twice; no branch removes it yet',
