@@ -6,7 +6,7 @@
 # ($(EVENT_TABLE_OBJS), usdt/build.mk), the symbolizer and the nettrace
 # library.  $(OUTPUT)/nettrace-dump is `ebpf-collect dump` alone.
 
-COLLECTOR_SRCS := collector/main.c collector/cli.c		# the program: subcommands, options
+COLLECTOR_SRCS := collector/main.c collector/cli.c collector/options.c	# the program: subcommands, options
 COLLECTOR_SRCS += collector/daemon.c collector/daemon_config.c	# ebpf-collect daemon: always on, SIGHUP reloads
 # the tracing session: main loop, end of a trace, the output file, --all
 COLLECTOR_SRCS += $(addprefix collector/session/,session.c stop.c output.c host.c)

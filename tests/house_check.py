@@ -57,9 +57,10 @@ FIXTURES = 'tests/house_fixture/'	# a tree of its own (--root), not part of this
 
 # Files the build generates (.output/gen, .output/obj/usdt): not in the tree.
 GENERATED = re.compile(r'(^|/)(clretw_\w+\.[ch]|[\w-]+\.skel\.h|syscall_names\.h|'
-                       r'batch_runtime\.inc|vmlinux\.h)$')
+                       r'batch_runtime\.inc|provider_abi\.inc|vmlinux\.h)$')
 # A generated file made from a file of the tree belongs to that file's folder.
-GENERATED_FROM = {'batch_runtime.inc': 'usdt/batch_runtime.c.in'}
+GENERATED_FROM = {'batch_runtime.inc': 'usdt/batch_runtime.c.in',
+                  'provider_abi.inc': 'usdt/provider_abi.h'}
 # Files named in comments that live outside the tree on purpose.
 OUTSIDE = {
     'ClrEtwAll.man',	# CoreCLR's manifest, read from $SHARED/manifests
@@ -240,13 +241,6 @@ NOT_COPIES = {('clock', 'usdt/batch_runtime.c.in')}
 
 # things written twice ("file:name" of each, sorted) -> reason
 ALLOW_TWICE = {
-    ('bpf/clr_events.bpf.c:targets', 'bpf/kernel_events.bpf.c:targets'):
-        'removed by the branch that defines each interface once',
-    ('collector/sources/batch.c:batch_ctl_head', 'usdt/batch_runtime.c.in:clretw__batch_ctl'):
-        'removed by the branch that defines each interface once',
-    ('bpf/usdt_generic_event.h:ug_counters', 'collector/sources/usdt_generic.h:ug_totals'):
-        'struct ug_totals restates struct ug_counters field by field; '
-        'no branch removes it yet (the collector could sum into struct ug_counters)',
     ('collector/session/host.c:grow', 'symbolizer/symbolize.c:grow'): COMMON_HELPERS,
     ('collector/fleet/export_send.c:start_thread', 'collector/fleet/metrics_http.c:start_thread'):
         'a thread that takes no signals, written twice; no branch removes it yet',

@@ -29,6 +29,8 @@
 #include "log.h"
 
 #define MAX_PIDS		256	/* -p, and the processes --all traces */
+_Static_assert(MAX_PIDS <= CE_MAX_TARGETS, "every traced pid fits the BPF targets maps");
+_Static_assert(MAX_PIDS <= EP_TARGETS_MAX, "an EventPipe session per -p slot");
 #define MAX_TRIGGERS		8	/* --dump-on, --stop-on, --filter each */
 /* --dump-on without --flight-recorder: the window a dump reaches back */
 #define DEFAULT_FLIGHT_NS	(30 * 1000000000ULL)

@@ -520,8 +520,8 @@ static int setup_bpf(struct collector *c)
 	c->skel->rodata->targ_filter_tgid = 1;
 	c->skel->rodata->targ_ustack = env.no_ustack ? 0 : env.stack_helper ? 2 : 1;
 	c->skel->rodata->targ_kstack = env.kstack;
-	c->skel->rodata->targ_wakeup_bytes = rb_bytes / 4;
-	c->skel->rodata->targ_backstop_bytes = rb_bytes / 4 * 3;
+	c->skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(rb_bytes);
+	c->skel->rodata->targ_backstop_bytes = CE_BACKSTOP_BYTES(rb_bytes);
 	bpf_map__set_max_entries(c->skel->maps.rb, rb_bytes);
 	bpf_map__set_max_entries(c->skel->maps.scratch, c->ncpu);
 	c->skel->rodata->targ_filters = recorder__kernel_filters(c, NULL, false) > 0;
@@ -536,8 +536,8 @@ static int setup_bpf(struct collector *c)
 	if (c->ug) {	/* --usdt: same ring buffer, same thresholds */
 		usdt_generic__set_follow(c->ug, env.all_processes ? UG_FOLLOW_ALL :
 					 env.usdt_children ? UG_FOLLOW_CHILDREN : UG_FOLLOW_NONE);
-		err = usdt_generic__load(c->ug, bpf_map__fd(c->skel->maps.rb), rb_bytes / 4,
-					 rb_bytes / 4 * 3);
+		err = usdt_generic__load(c->ug, bpf_map__fd(c->skel->maps.rb),
+					 CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
 		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
 			err = usdt_generic__add_target(c->ug, c->child > 0 ? c->child : env.pids[i]);
 		if (err)

@@ -339,8 +339,8 @@ void collect_loss(struct collector *c, struct loss_summary *loss)
 		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->bad_records,
 	};
 	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {
-		loss->ringbuf_drops += c->ug_totals.rb_drops;
-		loss->other_drops += c->ug_totals.nested_drops + c->ug_totals.bad_records;
+		loss->ringbuf_drops += c->ug_totals.sum.rb_drops;
+		loss->other_drops += c->ug_totals.sum.nested_drops + c->ug_totals.bad_records;
 	}
 	if (c->ke) {
 		struct ke_counters kc;

@@ -7,7 +7,8 @@
  * pause word is) and still attaches their probes, which raises their
  * semaphores: the provider then writes those events into per-thread
  * buffers and hands them over in runs through its one <prefix>:batch
- * probe (usdt/batch_runtime.c.in).  A run arrives as one CE_REC_CLR_BATCH
+ * probe (usdt/batch_runtime.c.in; the layout both sides share is
+ * usdt/provider_abi.h).  A run arrives as one CE_REC_CLR_BATCH
  * record; batch__split() turns it back into the CE_REC_CLR_EVENT records
  * the per-event probe would have made (the user stack the provider walked,
  * if asked), with the provider's timestamps, and checks each thread's

@@ -50,7 +50,6 @@ _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_counters) == 16 * 8, "ce_counters layout");
 _Static_assert(sizeof(struct ce_clr_batch) == 48, "ce_clr_batch layout");
-_Static_assert(sizeof(struct ce_batch_event) == 16, "ce_batch_event layout");
 _Static_assert(sizeof(struct ce_filter) == 16 + CE_FILTER_STR_MAX, "ce_filter layout");
 
 

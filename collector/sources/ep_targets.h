@@ -16,7 +16,7 @@
 #include <sys/types.h>
 #include "eventpipe.h"
 
-#define EP_TARGETS_MAX	256	/* = MAX_PIDS (collector.h) */
+#define EP_TARGETS_MAX	256	/* >= MAX_PIDS (collector.h checks) */
 
 struct ect_table;
 struct reorder;

@@ -139,8 +139,8 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 	ke->skel->rodata->targ_self = getpid();
 	ke->skel->rodata->targ_groups = opts->groups;
 	ke->skel->rodata->targ_kstack = !opts->no_kstack;
-	ke->skel->rodata->targ_wakeup_bytes = opts->rb_bytes / 4;
-	ke->skel->rodata->targ_backstop_bytes = opts->rb_bytes / 4 * 3;
+	ke->skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(opts->rb_bytes);
+	ke->skel->rodata->targ_backstop_bytes = CE_BACKSTOP_BYTES(opts->rb_bytes);
 	set_autoload(ke);
 	err = bpf_map__reuse_fd(ke->skel->maps.rb, opts->rb_fd);
 	if (err) {
