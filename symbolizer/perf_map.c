@@ -17,11 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include "clock.h"
 #include "perf_map.h"
 
 /* ----------------------------------------------------------- perf map */
@@ -253,14 +253,6 @@ void perf_map__free(struct perf_map *pm)
 	free(pm);
 }
 
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 struct consume_ctx {
 	struct perf_map *pm;
 	uint64_t now;
@@ -295,7 +287,7 @@ long perf_map__refresh(struct perf_map *pm, uint64_t now)
 		return -errno;
 	if (st.st_size == pm->seen_size || st.st_size <= pm->offset)
 		return 0;
-	c.now = now ? now : mono_now();
+	c.now = now ? now : mono_ns();
 	rc = read_lines(pm->fd, &pm->offset, PERF_MAP_PASS, consume_line, &c);
 	if (rc == -E2BIG) {
 		snprintf(pm->refused, sizeof(pm->refused),

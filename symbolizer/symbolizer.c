@@ -35,13 +35,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "symbolizer.h"
+#include "clock.h"
 #include "strpool.h"
 #include "elf_syms.h"
 #include "kallsyms.h"
@@ -97,14 +97,6 @@ struct symbolizer {
 };
 
 #define SNAPSHOT_MIN_NS	10000000ULL	/* 10 ms */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 {
@@ -219,7 +211,7 @@ static int sym_proc__snapshot(struct symbolizer *s, struct sym_proc *p)
 
 	if (p->gone)
 		return -ESRCH;
-	p->snap_ns = now_ns();
+	p->snap_ns = mono_ns();
 	p->jit_lo = p->jit_hi = 0;
 	n = proc_maps__snapshot(&p->maps, p->pid, 1);
 	s->st.snapshots++;
@@ -359,7 +351,7 @@ static void sym_proc__find_perf_map(struct symbolizer *s, struct sym_proc *p)
 
 	if (p->pm || s->opts.no_perf_map)
 		return;
-	p->pm_last_try = now_ns();
+	p->pm_last_try = mono_ns();
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
 	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd >= 0 && !proc__perf_map_dir(p->pid, dir, sizeof(dir)) && dir[0] == '/')
@@ -739,7 +731,7 @@ static const struct range_entry *sym_proc__perf_map_find(struct symbolizer *s,
 	long n;
 
 	if (!p->pm && !p->gone && !s->opts.no_perf_map &&
-	    now_ns() - p->pm_last_try > 100000000ULL)
+	    mono_ns() - p->pm_last_try > 100000000ULL)
 		sym_proc__find_perf_map(s, p);
 	if (!p->pm)
 		return NULL;
@@ -774,7 +766,7 @@ bool symbolizer__is_code(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_
 	if (range_table__find(p->methods, addr, ts) || proc_maps__find(&p->maps, addr))
 		return true;
 	/* a mapping made since the last snapshot (rate-limited as in resolve) */
-	if (!p->gone && now_ns() - p->snap_ns >= SNAPSHOT_MIN_NS && !sym_proc__snapshot(s, p))
+	if (!p->gone && mono_ns() - p->snap_ns >= SNAPSHOT_MIN_NS && !sym_proc__snapshot(s, p))
 		return proc_maps__find(&p->maps, addr) != NULL;
 	return false;
 }
@@ -823,7 +815,7 @@ int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t
 	/* an unknown address: the process may have mapped something new; but
 	 * garbage frames must not cost a /proc read each, so at most one
 	 * re-snapshot per SNAPSHOT_MIN_NS (symbolizer__refresh is not limited) */
-	if (!m && !p->gone && now_ns() - p->snap_ns >= SNAPSHOT_MIN_NS &&
+	if (!m && !p->gone && mono_ns() - p->snap_ns >= SNAPSHOT_MIN_NS &&
 	    !sym_proc__snapshot(s, p))
 		m = proc_maps__find(&p->maps, addr);
 	if (m && !proc_map__is_anon(m)) {

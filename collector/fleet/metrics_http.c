@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/socket.h>
+#include "clock.h"
 #include "metrics_http.h"
 
 #define MAX_CLIENTS	16
@@ -57,14 +58,6 @@ struct mhttp {
 	uint64_t gen, served_gen, scrapes;
 	struct client cl[MAX_CLIENTS];
 };
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void snap_put(struct mhttp *h, struct snap *s)
 {
@@ -430,15 +423,9 @@ struct mhttp *mhttp__start(const char *addr, char *err, size_t errlen)
 
 void mhttp__linger(struct mhttp *h, unsigned int timeout_ms)
 {
-	struct timespec until;
+	uint64_t end = mono_ns() + timeout_ms * 1000000ULL;
+	struct timespec until = { .tv_sec = end / 1000000000, .tv_nsec = end % 1000000000 };
 
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += timeout_ms / 1000;
-	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
 	pthread_mutex_lock(&h->mu);
 	while (h->scrapes && h->served_gen < h->gen)
 		if (pthread_cond_timedwait(&h->cv, &h->mu, &until) == ETIMEDOUT)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
+#include "clock.h"
 #include "exit_codes.h"
 #include "dotnet_ipc.h"
 #include "event_table.h"
@@ -320,7 +321,7 @@ void host__note_exec(struct collector *c, pid_t pid)
 	if (grow((void **)&h->pend, &h->cap_pend, h->n_pend + 1, sizeof(*h->pend)))
 		return;
 	h->pend[h->n_pend++] = (struct host_pending){
-		.pid = pid, .until = now_ns() + PENDING_NS, .gap = PENDING_GAP_NS,
+		.pid = pid, .until = mono_ns() + PENDING_NS, .gap = PENDING_GAP_NS,
 	};
 }
 

@@ -44,6 +44,7 @@
 
 #include "batch.h"
 #include "proc_stat.h"
+#include "clock.h"
 #include "collector.h"
 
 static void detach_links(struct collector *c);
@@ -188,14 +189,14 @@ int stop_and_drain(struct collector *c)
 		err = consume_step(c, 10, REORDER_WINDOW_NS);
 	if (threaded)
 		pthread_join(th, NULL);
-	deadline = now_ns() + DRAIN_WAIT_NS;
+	deadline = mono_ns() + DRAIN_WAIT_NS;
 	while (!err) {
 		err = consume_step(c, 0, UINT64_MAX);
 		if (err || !r)
 			break;
 		if (c->rb_behind)
 			continue;	/* a round's worth read: there is more */
-		if (!ring__avail_data_size(r) || now_ns() > deadline)
+		if (!ring__avail_data_size(r) || mono_ns() > deadline)
 			break;
 		usleep(1000);	/* a record still being written: not readable yet */
 	}
@@ -387,7 +388,7 @@ static int finish_flight(struct collector *c)
 
 int finish_file(struct collector *c)
 {
-	uint64_t bytes, last = c->last_ts ? c->last_ts : now_ns();
+	uint64_t bytes, last = c->last_ts ? c->last_ts : mono_ns();
 	struct nt_loss_summary loss;
 	struct nt_salvage salv = { 0 };
 	const char *path = c->rec.path;

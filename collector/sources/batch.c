@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
+#include "clock.h"
 #include "collector_event.h"
 #include "event_table.h"
 #include "reorder.h"
@@ -427,18 +427,15 @@ int batch__flush(struct collector *c)
 {
 	struct batch *b = c->batch;
 	uint64_t deadline;
-	struct timespec ts;
 	size_t i;
 	int err = 0;
 
 	if (!b || !flush_pending(b, true))
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	deadline = ts.tv_sec * 1000000000ULL + ts.tv_nsec + FLUSH_WAIT_NS;
+	deadline = mono_ns() + FLUSH_WAIT_NS;
 	while (!err && flush_pending(b, false)) {
 		err = consume_step(c, 5, UINT64_MAX);	/* nothing popped yet */
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		if ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec <= deadline)
+		if (mono_ns() <= deadline)
 			continue;
 		for (i = 0; i < b->n; i++)
 			if (b->files[i].asked && !b->files[i].released) {

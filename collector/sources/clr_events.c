@@ -44,6 +44,7 @@
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 #include "batch.h"		/* batched in-process events */
 #include "proc_stat.h"
+#include "clock.h"
 
 #include "collector.h"
 
@@ -108,11 +109,11 @@ static bool has_our_probes(const struct collector *c, const struct usdt_note_lis
  */
 static void repair_stale_word(const struct pause_site *ps, const char *path)
 {
-	uint64_t deadline = now_ns() + STALE_WAIT_NS;
+	uint64_t deadline = mono_ns() + STALE_WAIT_NS;
 	unsigned int v = 0;
 	int err;
 
-	while (!tracer_pause__read(ps->pid, ps->addr, &v) && v && now_ns() < deadline &&
+	while (!tracer_pause__read(ps->pid, ps->addr, &v) && v && mono_ns() < deadline &&
 	       !exiting)
 		usleep(10000);
 	if (!v || exiting)
@@ -153,7 +154,7 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 	ps->dev = st.st_dev;
 	ps->ino = st.st_ino;
 	ps->cpu_ticks = proc_stat_field(pid, 14) + proc_stat_field(pid, 15);
-	ps->attach_ns = now_ns();
+	ps->attach_ns = mono_ns();
 	if (tracer_pause__site_offset(open_path, &ps->site_off))
 		pr_debug("pid %d: %s has a pause word but no pause site (an older provider): its "
 			 "first and last events in the trace can be missed\n", pid, path);

@@ -56,7 +56,7 @@ void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s,
 {
 	char val[PATH_MAX / 2], path[PATH_MAX];
 	uint8_t payload[4] = { DN_PERFMAP_TYPE_PERFMAP, 0, 0, 0 };
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
+	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
 	struct stat st;
 
 	if (env_value(s->pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
@@ -78,7 +78,7 @@ void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s,
 void ep_perfmap__disable(struct ep_perfmap *pm, const struct dn_socket *s,
 			 const volatile bool *cancel)
 {
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
+	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
 
 	if (pm->on)
 		dn_command_wait(s->path, DN_SET_PROCESS, DN_PROC_DISABLE_PERFMAP, NULL, 0,

@@ -41,7 +41,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
@@ -49,6 +48,7 @@
 #include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/kernel.mk) */
 #include "kernel_events.h"
 #include "rundown.h"
+#include "clock.h"
 
 #include "utf16.h"
 
@@ -466,14 +466,6 @@ static struct symbolizer *sink_sym(struct kernel_events *ke, const struct ke_sin
 	if (!ke->own_sym)
 		ke->own_sym = symbolizer__new(NULL);
 	return ke->own_sym;
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 /* Register pid with the symbolizer on first sight; NULL on ENOMEM. */

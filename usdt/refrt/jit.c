@@ -690,7 +690,7 @@ struct rt_code *jit__compile(struct rt_method *m, enum rt_tier tier)
 		 m->ret, m->assembly->name, m->ns, m->name, m->args,
 		 rt->env.perfmap_tiers ? "[" : "", rt->env.perfmap_tiers ? tier_name(tier) : "",
 		 rt->env.perfmap_tiers ? "]" : "");
-	c->load_ns = rt_now_ns();
+	c->load_ns = mono_ns();
 	err = table_add(c);
 	if (err) {
 		codeheap__free(c->start);
@@ -714,7 +714,7 @@ fail:
 void jit__free_code(struct rt_code *c)
 {
 	ev_method_load(c, true);
-	c->unload_ns = rt_now_ns();
+	c->unload_ns = mono_ns();
 	for (int i = 0; i < n_live; i++)
 		if (live[i] == c) {
 			live[i] = live[--n_live];

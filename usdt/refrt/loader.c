@@ -111,7 +111,7 @@ struct rt_assembly *loader__load_assembly(const char *name, const char *path, bo
 	fnv_guid(a->mvid, name);
 	a->collectible = collectible;
 	a->index = rt->n_assemblies;
-	a->load_ns = rt_now_ns();
+	a->load_ns = mono_ns();
 	rt->assemblies[rt->n_assemblies++] = a;
 	ev_assembly_load(a, false);
 	ev_module_load(a, false);
@@ -131,7 +131,7 @@ void loader__unload_assembly(struct rt_assembly *a)
 	ev_module_load(a, true);
 	ev_assembly_load(a, true);
 	a->unloaded = true;
-	a->unload_ns = rt_now_ns();
+	a->unload_ns = mono_ns();
 }
 
 /* ---- start-up ----------------------------------------------------------- */
@@ -317,7 +317,7 @@ void loader__rundown(bool start)
 	ev_rundown_bracket(start, true);
 	if (n_rundowns < MAX_RUNDOWNS) {
 		rundowns[n_rundowns].start = start;
-		rundowns[n_rundowns].ns = rt_now_ns();
+		rundowns[n_rundowns].ns = mono_ns();
 		rundowns[n_rundowns].methods = methods;
 		rundowns[n_rundowns].assemblies = assemblies;
 		n_rundowns++;

@@ -35,6 +35,7 @@
 
 #define LOG_PREFIX "refrt: "
 #include "log.h"
+#include "clock.h"	/* mono_ns(): the trace clock, CLOCK_MONOTONIC */
 
 /* ------------------------------------------------------------------ */
 /* configuration (main.c)                                              */
@@ -69,7 +70,6 @@ struct env {
 
 
 const char *rt_scenario_name(enum rt_scenario s);
-uint64_t rt_now_ns(void);		/* CLOCK_MONOTONIC */
 
 /* splitmix64: deterministic, seedable */
 struct rt_prng {
