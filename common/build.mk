@@ -1,11 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # common: the helpers every folder may use (logging sink, output files, UTF-16,
 # hashing, a hash set of array indexes, /proc/PID/stat fields, the HTTP client,
-# the monotonic clock).
+# the monotonic clock, array growth).
 # They include only libc.  COMMON_LIB is linked into every program.
 
 COMMON_SRCS := $(addprefix common/,log.c outfile.c utf16.c index_set.c proc_stat.c http_client.c \
-	       clock.c)
+	       clock.c grow.c)
 COMMON_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COMMON_SRCS))
 COMMON_LIB  := $(OUTPUT)/libcommon.a
 

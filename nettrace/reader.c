@@ -47,6 +47,7 @@
 
 #include "nettrace.h"
 #include "nettrace_internal.h"
+#include "grow.h"
 #include "utf16.h"
 
 
@@ -273,15 +274,8 @@ int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len)
 		if (nt_map__find(&r->stack_ids, id))
 			return rd_fail(r, off,
 				       "stack id %u defined twice in one sequence-point region", id);
-		if (r->n_stacks == r->cap_stacks) {
-			size_t ncap = r->cap_stacks ? r->cap_stacks * 2 : 256;
-			struct rd_stack *ns = realloc(r->stacks, ncap * sizeof(*ns));
-
-			if (!ns)
-				return rd_fail(r, off, "out of memory");
-			r->stacks = ns;
-			r->cap_stacks = ncap;
-		}
+		if (GROW(r->stacks, r->cap_stacks, r->n_stacks + 1))
+			return rd_fail(r, off, "out of memory");
 		if (nt_map__get(&r->stack_ids, id, &e))
 			return rd_fail(r, off, "out of memory");
 		if (!r->n_stacks) {
@@ -775,20 +769,15 @@ static int stream_reserve(struct nt_reader *r, size_t len)
 	if (r->header_done)
 		stream_compact(r);
 	if (len > r->copy_cap - r->size) {
-		size_t cap = r->copy_cap ? r->copy_cap : 65536;
-		uint8_t *nc;
+		size_t blk = r->blk_p ? r->blk_p - r->copy : 0;
+		size_t blk_end = r->blk_p ? r->blk_end - r->copy : 0;
 
-		while (cap - r->size < len)
-			cap *= 2;
-		nc = realloc(r->copy, cap);
-		if (!nc)
+		if (GROW(r->copy, r->copy_cap, r->size + len))
 			return -ENOMEM;
 		if (r->blk_p) {		/* the block being delivered moved too */
-			r->blk_p = nc + (r->blk_p - r->copy);
-			r->blk_end = nc + (r->blk_end - r->copy);
+			r->blk_p = r->copy + blk;
+			r->blk_end = r->copy + blk_end;
 		}
-		r->copy = nc;
-		r->copy_cap = cap;
 	}
 	return 0;
 }

@@ -10,6 +10,7 @@
 
 #include "nettrace.h"
 #include "nettrace_internal.h"
+#include "grow.h"
 
 /* The threads whose first event was pending are in the file now. */
 void wr_mark_on_disk(struct nt_writer *w)
@@ -31,15 +32,8 @@ int wr_queue_first(struct nt_writer *w, struct nt_map_ent *thr)
 {
 	if (thr->val & (NT_THR_ON_DISK | NT_THR_QUEUED))
 		return 0;
-	if (w->n_first_pending == w->cap_first_pending) {
-		size_t cap = w->cap_first_pending ? 2 * w->cap_first_pending : 64;
-		uint64_t *p = realloc(w->first_pending, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		w->first_pending = p;
-		w->cap_first_pending = cap;
-	}
+	if (GROW(w->first_pending, w->cap_first_pending, w->n_first_pending + 1))
+		return -ENOMEM;
 	w->first_pending[w->n_first_pending++] = thr->key;
 	thr->val |= NT_THR_QUEUED;
 	return 0;

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "elf_syms.h"
+#include "grow.h"
 #include "strpool.h"
 
 #define LOG_PREFIX "symbolizer: "
@@ -57,15 +58,8 @@ struct elf_syms {
 static int elf_syms__push(struct elf_syms *es, uint64_t start, uint64_t size,
 			  const char *name, uint8_t bind)
 {
-	if (es->n == es->cap) {
-		size_t cap = es->cap ? es->cap * 2 : 1024;
-		void *p = realloc(es->tmp, cap * sizeof(*es->tmp));
-
-		if (!p)
-			return -ENOMEM;
-		es->tmp = p;
-		es->cap = cap;
-	}
+	if (GROW(es->tmp, es->cap, es->n + 1))
+		return -ENOMEM;
 	es->tmp[es->n].s.start = start;
 	es->tmp[es->n].s.size = size;
 	es->tmp[es->n].s.name = strpool__add(es->names, name, strlen(name));

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include "clock.h"
+#include "grow.h"
 #include "perf_map.h"
 
 /* ----------------------------------------------------------- perf map */
@@ -381,7 +382,8 @@ static int perfinfo__line(const char *line, struct perfinfo_image *img)
 
 struct perfinfo_ctx {
 	struct perfinfo_image *v;
-	int n, cap, err;
+	size_t cap;
+	int n, err;
 };
 
 static void perfinfo_line(void *arg, char *line, size_t len)
@@ -392,17 +394,10 @@ static void perfinfo_line(void *arg, char *line, size_t len)
 	(void)len;
 	if (c->err || perfinfo__line(line, &img))
 		return;
-	if (c->n == c->cap) {
-		int cap = c->cap ? c->cap * 2 : 16;
-		void *p = realloc(c->v, (size_t)cap * sizeof(*c->v));
-
-		if (!p) {
-			free(img.path);
-			c->err = -ENOMEM;
-			return;
-		}
-		c->v = p;
-		c->cap = cap;
+	if (GROW(c->v, c->cap, (size_t)c->n + 1)) {
+		free(img.path);
+		c->err = -ENOMEM;
+		return;
 	}
 	c->v[c->n++] = img;
 }

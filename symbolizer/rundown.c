@@ -10,6 +10,7 @@
 #include <string.h>
 #include "rundown.h"
 #include "strpool.h"
+#include "grow.h"
 #include "hash.h"
 #include "utf16.h"
 
@@ -291,15 +292,8 @@ static uint64_t sym_rundown__module(struct sym_rundown *r, uint32_t pid, const c
 	for (i = 0; i < r->n_mods; i++)
 		if (r->mods[i].pid == pid && !strcmp(r->mods[i].path, path))
 			return r->mods[i].module_id;
-	if (r->n_mods == r->cap_mods) {
-		size_t cap = r->cap_mods ? r->cap_mods * 2 : 16;
-		void *p = realloc(r->mods, cap * sizeof(*r->mods));
-
-		if (!p)
-			return 0;
-		r->mods = p;
-		r->cap_mods = cap;
-	}
+	if (GROW(r->mods, r->cap_mods, r->n_mods + 1))
+		return 0;
 	md = &r->mods[r->n_mods];
 	md->pid = pid;
 	md->path = strpool__add(r->pool, path, strlen(path));
@@ -357,15 +351,8 @@ int sym_rundown__add(struct sym_rundown *r, uint32_t pid, const struct sym_info 
 		    m->size == si->size && !strcmp(m->name, si->name))
 			return 0;
 	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 256;
-		void *p = realloc(r->m, cap * sizeof(*r->m));
-
-		if (!p)
-			return -ENOMEM;
-		r->m = p;
-		r->cap = cap;
-	}
+	if (GROW(r->m, r->cap, r->n + 1))
+		return -ENOMEM;
 	m = &r->m[r->n];
 	memset(m, 0, sizeof(*m));
 	m->pid = pid;

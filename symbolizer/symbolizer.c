@@ -42,6 +42,7 @@
 #include <sys/sysmacros.h>
 #include "symbolizer.h"
 #include "clock.h"
+#include "grow.h"
 #include "strpool.h"
 #include "elf_syms.h"
 #include "kallsyms.h"
@@ -178,15 +179,8 @@ static int symbolizer__dso_for(struct symbolizer *s, pid_t pid, const struct pro
 		    d->dev_minor == m->dev_minor)
 			return (int)i;
 	}
-	if (s->n_dsos == s->cap_dsos) {
-		size_t cap = s->cap_dsos ? s->cap_dsos * 2 : 64;
-		void *p = realloc(s->dsos, cap * sizeof(*s->dsos));
-
-		if (!p)
-			return -1;
-		s->dsos = p;
-		s->cap_dsos = cap;
-	}
+	if (GROW(s->dsos, s->cap_dsos, s->n_dsos + 1))
+		return -1;
 	d = &s->dsos[s->n_dsos];
 	memset(d, 0, sizeof(*d));
 	d->dev_major = m->dev_major;
@@ -395,15 +389,8 @@ static struct sym_proc *symbolizer__proc(struct symbolizer *s, pid_t pid, int cr
 			return s->last = s->procs[i];
 	if (!create)
 		return NULL;
-	if (s->n_procs == s->cap_procs) {
-		size_t cap = s->cap_procs ? s->cap_procs * 2 : 8;
-		void *v = realloc(s->procs, cap * sizeof(*s->procs));
-
-		if (!v)
-			return NULL;
-		s->procs = v;
-		s->cap_procs = cap;
-	}
+	if (GROW(s->procs, s->cap_procs, s->n_procs + 1))
+		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;

@@ -53,22 +53,6 @@ static const struct {
 };
 
 
-void *view_grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t c = *cap ? *cap : 64;
-	void *n;
-
-	if (need <= *cap)
-		return p;
-	while (c < need)
-		c *= 2;
-	n = realloc(p, c * elem);
-	if (n)
-		*cap = c;
-	return n;
-}
-
-
 void view__free(struct view *v)
 {
 	size_t i;
@@ -537,20 +521,8 @@ int view__add_sample(struct view *v, const struct nt_read_event *ev)
 	t = view__thread(v, ev->thread_id);
 	if (!t)
 		return -ENOMEM;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		uint32_t *st = realloc(t->stacks, cap * sizeof(*st));
-		uint64_t *ts;
-
-		if (!st)
-			return -ENOMEM;
-		t->stacks = st;
-		ts = realloc(t->ts, cap * sizeof(*ts));
-		if (!ts)
-			return -ENOMEM;
-		t->ts = ts;
-		t->cap = cap;
-	}
+	if (GROW(t->stacks, t->cap, t->n + 1) || GROW(t->ts, t->cap_ts, t->n + 1))
+		return -ENOMEM;
 	t->stacks[t->n] = sid;
 	t->ts[t->n++] = ev->timestamp;
 	return 0;

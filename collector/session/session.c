@@ -100,24 +100,6 @@ static void sig_usr1(int sig)
 	dump_requested = 1;
 }
 
-int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v)
-{
-	void *p;
-
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-
-		p = realloc(*arr, c * elem);
-		if (!p)
-			return -ENOMEM;
-		*arr = p;
-		*cap = c;
-	}
-	memcpy((char *)*arr + *n * elem, v, elem);
-	(*n)++;
-	return 0;
-}
-
 static int read_counters(struct collector *c)
 {
 	struct ce_counters *per = calloc(c->ncpu, sizeof(*per));

@@ -45,6 +45,7 @@
 #include "batch.h"
 #include "proc_stat.h"
 #include "clock.h"
+#include "grow.h"
 #include "collector.h"
 
 static void detach_links(struct collector *c);
@@ -459,7 +460,7 @@ static size_t dup_link_fds(int **out)
 {
 	size_t n = 0, cap = 0;
 	struct dirent *d;
-	int *fds = NULL, *p;
+	int *fds = NULL;
 	DIR *dir = opendir("/proc/self/fd");
 	char target[64];
 
@@ -473,13 +474,8 @@ static size_t dup_link_fds(int **out)
 		target[len] = 0;
 		if (strcmp(target, "anon_inode:bpf_link"))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			p = realloc(fds, cap * sizeof(*p));
-			if (!p)
-				break;
-			fds = p;
-		}
+		if (GROW(fds, cap, n + 1))
+			break;
 		fd = fcntl(atoi(d->d_name), F_DUPFD_CLOEXEC, 0);
 		if (fd >= 0)
 			fds[n++] = fd;

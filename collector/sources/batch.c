@@ -13,6 +13,7 @@
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
 #include "clock.h"
+#include "grow.h"
 #include "collector_event.h"
 #include "event_table.h"
 #include "reorder.h"
@@ -193,10 +194,11 @@ static int attach_probe(struct collector *c, pid_t pid, const char *open_path,
 					"batch", &uopts);
 	if (!link)
 		return -errno;
-	if (push_ptr((void **)&c->links, &c->nr_links, &c->cap_links, sizeof(link), &link)) {
+	if (GROW(c->links, c->cap_links, c->nr_links + 1)) {
 		bpf_link__destroy(link);
 		return -ENOMEM;
 	}
+	c->links[c->nr_links++] = link;
 	return 0;
 }
 
@@ -221,9 +223,10 @@ int batch__attach_file(struct collector *c, pid_t pid, const char *path,
 		goto skip;
 	err = attach_probe(c, pid, open_path, prefix, b->n);
 	if (!err)
-		err = push_ptr((void **)&b->files, &b->n, &b->cap, sizeof(f), &f);
+		err = GROW(b->files, b->cap, b->n + 1);
 	if (err)
 		goto skip;
+	b->files[b->n++] = f;
 	err = write_mask(&b->files[b->n - 1]);
 	if (err && err != -EAGAIN)
 		pr_warn("pid %d: cannot enable batched events in %s: %s\n", pid, path,

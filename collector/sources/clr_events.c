@@ -45,6 +45,7 @@
 #include "batch.h"		/* batched in-process events */
 #include "proc_stat.h"
 #include "clock.h"
+#include "grow.h"
 
 #include "collector.h"
 
@@ -182,8 +183,10 @@ static void resume_after_attach(struct collector *c, struct pause_site *ps, int 
 		close(ps->hold_fd);
 	ps->hold_fd = -1;
 	if (attached &&
-	    !push_ptr((void **)&c->pauses, &c->nr_pauses, &c->cap_pauses, sizeof(*ps), ps))
+	    !GROW(c->pauses, c->cap_pauses, c->nr_pauses + 1)) {
+		c->pauses[c->nr_pauses++] = *ps;
 		return;
+	}
 	if (attached)
 		pr_debug("pid %d: no memory to note a pause word\n", ps->pid);
 	if (ps->file_fd >= 0)
@@ -258,12 +261,12 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 			c->attach_failed++;
 			continue;
 		}
-		err = push_ptr((void **)&c->links, &c->nr_links, &c->cap_links, sizeof(link),
-			       &link);
+		err = GROW(c->links, c->cap_links, c->nr_links + 1);
 		if (err) {
 			bpf_link__destroy(link);
 			break;
 		}
+		c->links[c->nr_links++] = link;
 		attached++;
 	}
 	if (attached > 0 && batch_probes(c, pid, path, open_path, &notes) == -ENOMEM)
@@ -306,8 +309,9 @@ int attach_path(struct collector *c, pid_t pid, const char *path)
 	af.ino = st.st_ino;
 	if (file_attached(c, pid, af.dev, af.ino))
 		return 0;
-	if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af))
+	if (GROW(c->files, c->cap_files, c->nr_files + 1))
 		return -ENOMEM;
+	c->files[c->nr_files++] = af;
 	note_searched(c, path);
 	return attach_file(c, pid, path, path);
 }
@@ -327,8 +331,9 @@ static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 
 	if (file_attached(c, pid, af.dev, af.ino))
 		return 0;
-	if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af))
+	if (GROW(c->files, c->cap_files, c->nr_files + 1))
 		return -ENOMEM;
+	c->files[c->nr_files++] = af;
 	if (aw->initial)
 		note_searched(c, f->path);
 	if (!mapped_file__reach(pid, f))

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <linux/types.h>
 #include "clock.h"
+#include "grow.h"
 #include "collector_event.h"
 #include "eventpipe.h"
 #include "ep_perfmap.h"
@@ -205,19 +206,9 @@ static bool enqueue(struct eventpipe *ep, const uint8_t *buf, size_t n)
 		pthread_mutex_unlock(&ep->mu);
 		return false;
 	}
-	if (ep->qcap - ep->qlen < n) {
-		size_t cap = ep->qcap ? ep->qcap : EP_READ_CHUNK;
-		uint8_t *nq;
-
-		while (cap - ep->qlen < n)
-			cap *= 2;
-		nq = realloc(ep->q, cap);
-		if (!nq) {
-			pthread_mutex_unlock(&ep->mu);
-			return false;
-		}
-		ep->q = nq;
-		ep->qcap = cap;
+	if (GROW(ep->q, ep->qcap, ep->qlen + n)) {
+		pthread_mutex_unlock(&ep->mu);
+		return false;
 	}
 	memcpy(ep->q + ep->qlen, buf, n);
 	ep->qlen += n;
@@ -451,17 +442,11 @@ static uint32_t host_tid(struct eventpipe *ep, uint64_t tid)
 		ep->n_tids = 0;
 		while (dp && (d = readdir(dp))) {
 			pid_t h = atoi(d->d_name), ns = h > 0 ? dn_nspid(h) : 0;
-			struct tid_map *nt;
 
 			if (!ns)
 				continue;
-			if (ep->n_tids == ep->cap_tids) {
-				ep->cap_tids = ep->cap_tids ? ep->cap_tids * 2 : 64;
-				nt = realloc(ep->tids, ep->cap_tids * sizeof(*nt));
-				if (!nt)
-					break;
-				ep->tids = nt;
-			}
+			if (GROW(ep->tids, ep->cap_tids, ep->n_tids + 1))
+				break;
 			ep->tids[ep->n_tids++] = (struct tid_map){ ns, h };
 		}
 		if (dp)

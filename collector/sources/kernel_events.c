@@ -49,6 +49,7 @@
 #include "kernel_events.h"
 #include "rundown.h"
 #include "clock.h"
+#include "grow.h"
 
 #include "utf16.h"
 
@@ -476,15 +477,8 @@ static struct seen_pid *see_pid(struct kernel_events *ke, struct symbolizer *sym
 	for (i = 0; i < ke->pids_n; i++)
 		if (ke->pids[i].pid == pid)
 			return &ke->pids[i];
-	if (ke->pids_n == ke->pids_cap) {
-		size_t cap = ke->pids_cap ? ke->pids_cap * 2 : 64;
-		struct seen_pid *p = realloc(ke->pids, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		ke->pids = p;
-		ke->pids_cap = cap;
-	}
+	if (GROW(ke->pids, ke->pids_cap, ke->pids_n + 1))
+		return NULL;
 	symbolizer__add_pid(sym, pid);
 	ke->pids[ke->pids_n] = (struct seen_pid){ .pid = pid, .refreshed = mono_ns() };
 	return &ke->pids[ke->pids_n++];

@@ -20,6 +20,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "grow.h"
 #include "usdt_notes.h"
 #include "proc_maps.h"
 
@@ -31,15 +32,8 @@
 
 static int notes_push(struct usdt_note_list *l, const struct usdt_note *n, size_t *cap)
 {
-	struct usdt_note *v;
-
-	if (l->n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		v = realloc(l->v, *cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-	}
+	if (GROW(l->v, *cap, l->n + 1))
+		return -ENOMEM;
 	l->v[l->n++] = *n;
 	return 0;
 }
@@ -211,13 +205,8 @@ static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid,
 		if (l->v[i].dev == dev && l->v[i].ino == m->ino)
 			return 0;
 	reached = !proc_map__open_path(pid, m, open_path, sizeof(open_path));
-	if (l->n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		f = realloc(l->v, *cap * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		l->v = f;
-	}
+	if (GROW(l->v, *cap, l->n + 1))
+		return -ENOMEM;
 	f = &l->v[l->n];
 	memset(f, 0, sizeof(*f));
 	f->dev = dev;

@@ -77,13 +77,14 @@ $(OUTPUT)/tests/test_usdt_manifest: $(OUTPUT)/obj/tests/unit/test_usdt_manifest.
 
 UNIT_TESTS += $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_usdt_*.c))
 
-# ect_table__load() against the generated table and the real manifest
-# common/index_set
-UNIT_TESTS += $(OUTPUT)/tests/test_index_set
-$(OUTPUT)/tests/test_index_set: $(OUTPUT)/obj/tests/unit/test_index_set.o $(COMMON_LIB) | $(OUTPUT)/tests
+# common/ alone: index_set, grow
+COMMON_TESTS := $(addprefix $(OUTPUT)/tests/,test_index_set test_grow)
+UNIT_TESTS += $(COMMON_TESTS)
+$(COMMON_TESTS): $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 
+# ect_table__load() against the generated table and the real manifest
 $(OUTPUT)/tests/test_usdt_table_load: $(OUTPUT)/obj/tests/unit/test_usdt_table_load.o \
 				      $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)

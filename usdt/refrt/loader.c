@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "grow.h"
 #include "refrt.h"
 
 static struct refrt *rt;	/* the runtime, from this part's init */
@@ -50,7 +51,7 @@ static struct refrt *rt;	/* the runtime, from this part's init */
 #define RUNDOWN_SETTLE_MS 300
 #define MAX_RUNDOWNS 64
 
-static int cap_assemblies;
+static size_t cap_assemblies;
 static char appdomain_anchor;
 static char app_dir[PATH_MAX];
 
@@ -87,16 +88,9 @@ struct rt_assembly *loader__load_assembly(const char *name, const char *path, bo
 
 	if (!a)
 		return NULL;
-	if (rt->n_assemblies == cap_assemblies) {
-		int cap = cap_assemblies ? cap_assemblies * 2 : 16;
-		void *p = realloc(rt->assemblies, cap * sizeof(*rt->assemblies));
-
-		if (!p) {
-			free(a);
-			return NULL;
-		}
-		rt->assemblies = p;
-		cap_assemblies = cap;
+	if (GROW(rt->assemblies, cap_assemblies, (size_t)rt->n_assemblies + 1)) {
+		free(a);
+		return NULL;
 	}
 	a->id = (uint64_t)(uintptr_t)a;
 	a->module_id = (uint64_t)(uintptr_t)&a->module_anchor;
