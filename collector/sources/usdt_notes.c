@@ -11,7 +11,6 @@
  * difference (the same adjustment libbpf and bpftrace make).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -20,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "elf_file.h"
 #include "grow.h"
 #include "usdt_notes.h"
 #include "proc_maps.h"
@@ -151,27 +151,18 @@ static int load_notes(Elf *elf, struct usdt_note_list *out)
 
 int usdt_notes__load(const char *path, struct usdt_note_list *out)
 {
-	Elf *elf = NULL;
-	int fd, err;
+	struct elf_file ef;
+	int err;
 
 	out->v = NULL;
 	out->n = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		err = -ENOEXEC;
-		goto cleanup;
-	}
-	err = load_notes(elf, out);
+	err = elf_file__open(&ef, path);
+	if (err)
+		return err;
+	err = load_notes(ef.elf, out);
 	if (err)
 		usdt_notes__free(out);
-cleanup:
-	elf_end(elf);
-	close(fd);
+	elf_file__close(&ef);
 	return err;
 }
 
