@@ -36,6 +36,7 @@
 #define LOG_PREFIX "refrt: "
 #include "log.h"
 #include "clock.h"	/* mono_ns(): the trace clock, CLOCK_MONOTONIC */
+#include "json_str.h"
 
 /* ------------------------------------------------------------------ */
 /* configuration (main.c)                                              */
@@ -295,9 +296,8 @@ int helpers__init(struct refrt *r);
 void helpers__summary(FILE *f);
 
 /* ------------------------------------------------------------------ */
-/* JSON helpers (summary.c)                                            */
+/* the JSON summary (summary.c)                                        */
 
-void json_str(FILE *f, const char *s);
 int summary__write(struct refrt *r, const char *path, uint64_t start_ns, uint64_t end_ns);
 
 /* ------------------------------------------------------------------ */
