@@ -43,6 +43,7 @@
 #include "symbolizer.h"
 #include "clock.h"
 #include "grow.h"
+#include "proc_env.h"
 #include "strpool.h"
 #include "elf_syms.h"
 #include "kallsyms.h"
@@ -254,37 +255,15 @@ static void sym_proc__refuse(struct symbolizer *s, struct sym_proc *p, const cha
 	pr_warn("perf map %s %s; skipped\n", shown, why);
 }
 
-/* DOTNET_PerfMapJitDumpPath (or COMPlus_...) from /proc/PID/environ. */
+/* DOTNET_PerfMapJitDumpPath from the process's environment, else
+ * COMPlus_PerfMapJitDumpPath (the runtime reads the two in that order);
+ * an empty value counts as unset. */
 static int proc__perf_map_dir(pid_t pid, char *dir, size_t len)
 {
-	static const char *keys[] = { "DOTNET_PerfMapJitDumpPath=", "COMPlus_PerfMapJitDumpPath=" };
-	char path[64], buf[65536];
-	ssize_t n;
-	size_t off = 0, k;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -ENOENT;
-	buf[n] = '\0';
-	while (off < (size_t)n) {
-		const char *e = buf + off;
-
-		for (k = 0; k < 2; k++) {
-			size_t kl = strlen(keys[k]);
-
-			if (!strncmp(e, keys[k], kl) && e[kl]) {
-				snprintf(dir, len, "%s", e + kl);
-				return 0;
-			}
-		}
-		off += strlen(e) + 1;
-	}
+	if (!proc_env_get(pid, "DOTNET_PerfMapJitDumpPath", dir, len) && dir[0])
+		return 0;
+	if (!proc_env_get(pid, "COMPlus_PerfMapJitDumpPath", dir, len) && dir[0])
+		return 0;
 	return -ENOENT;
 }
 

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "proc_env.h"
 #include "proc_stat.h"
 #include "dotnet_ipc.h"
 
@@ -65,39 +66,8 @@ pid_t dn_nspid(pid_t pid)
 /* The process's TMPDIR (from its environment at exec), or "/tmp". */
 static void target_tmpdir(pid_t pid, char *out, size_t n)
 {
-	char fn[64], *buf = NULL;
-	size_t cap = 0, len = 0;
-	ssize_t r;
-	int fd;
-
-	snprintf(out, n, "/tmp");
-	snprintf(fn, sizeof(fn), "/proc/%d/environ", pid);
-	fd = open(fn, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	for (;;) {
-		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 16384);
-
-			if (!nb)
-				break;
-			buf = nb;
-			cap = cap ? cap * 2 : 16384;
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r <= 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	for (size_t i = 0; buf && i < len; i += strlen(buf + i) + 1) {
-		buf[len] = 0;
-		if (!strncmp(buf + i, "TMPDIR=", 7) && buf[i + 7] == '/') {
-			snprintf(out, n, "%s", buf + i + 7);
-			break;
-		}
-	}
-	free(buf);
+	if (proc_env_get(pid, "TMPDIR", out, n) || out[0] != '/')
+		snprintf(out, n, "/tmp");
 }
 
 static int connect_wait(const char *path, const struct dn_wait *w);
