@@ -75,17 +75,6 @@ static void note_searched(struct collector *c, const char *path)
 	c->searched_len += n;
 }
 
-static int seen_before(const struct usdt_note_list *l, size_t i)
-{
-	size_t j;
-
-	for (j = 0; j < i; j++)
-		if (!strcmp(l->v[j].name, l->v[i].name) &&
-		    !strcmp(l->v[j].provider, l->v[i].provider))
-			return 1;
-	return 0;
-}
-
 static bool has_our_probes(const struct collector *c, const struct usdt_note_list *l)
 {
 	size_t i;
@@ -234,7 +223,7 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 		const struct ect_event *ev;
 		struct bpf_link *link;
 
-		if (!ect_find_provider(c->table, n->provider) || seen_before(&notes, i))
+		if (!ect_find_provider(c->table, n->provider) || usdt_notes__seen_before(&notes, i))
 			continue;
 		ours++;
 		ev = ect_find_symbol(c->table, n->provider, n->name);

@@ -245,17 +245,6 @@ static uint64_t probe_cookie(const struct ug_probe *p, uint32_t idx)
 	return UG_COOKIE(idx, smask, lmask);
 }
 
-static bool seen_in_file(const struct usdt_note_list *l, size_t i)
-{
-	size_t j;
-
-	for (j = 0; j < i; j++)
-		if (!strcmp(l->v[j].name, l->v[i].name) &&
-		    !strcmp(l->v[j].provider, l->v[i].provider))
-			return true;
-	return false;
-}
-
 /* Attach the matching probes of one file.  Returns the number attached or
  * -ENOMEM; a probe libbpf cannot attach is reported and skipped. */
 static int attach_file(struct usdt_generic *ug, pid_t pid, const char *path,
@@ -273,7 +262,7 @@ static int attach_file(struct usdt_generic *ug, pid_t pid, const char *path,
 		const struct ug_spec *sp = match_spec(ug, n);
 		struct bpf_link *link;
 
-		if (!sp || seen_in_file(&notes, i))
+		if (!sp || usdt_notes__seen_before(&notes, i))
 			continue;
 		matched++;
 		idx = probe_index(ug, sp, n->provider, n->name);

@@ -166,6 +166,17 @@ int usdt_notes__load(const char *path, struct usdt_note_list *out)
 	return err;
 }
 
+bool usdt_notes__seen_before(const struct usdt_note_list *l, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(l->v[j].name, l->v[i].name) &&
+		    !strcmp(l->v[j].provider, l->v[i].provider))
+			return true;
+	return false;
+}
+
 void usdt_notes__free(struct usdt_note_list *l)
 {
 	size_t i;
