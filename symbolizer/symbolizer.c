@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
@@ -827,6 +828,17 @@ const char *sym_basename(const char *path)
 	const char *b = path ? strrchr(path, '/') : NULL;
 
 	return b ? b + 1 : path;
+}
+
+const char *sym_module_display(const char *path, char *buf, size_t len)
+{
+	const char *b = sym_basename(path);
+	size_t l = strlen(b);
+
+	if (l > 4 && (!strcasecmp(b + l - 4, ".dll") || !strcasecmp(b + l - 4, ".exe")))
+		l -= 4;
+	snprintf(buf, len, "%.*s", (int)l, b);
+	return buf;
 }
 
 int sym_info__format(const struct sym_info *si, char *buf, size_t len)

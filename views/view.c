@@ -148,17 +148,6 @@ int view_is_cpu_sample(const struct nt_metadata *m)
 
 /* ------------------------------------------------- pass 1: name tables */
 
-static const char *module_display(const char *path, char *buf, size_t len)
-{
-	const char *b = sym_basename(path);
-	size_t l = strlen(b);
-
-	if (l > 4 && (!strcasecmp(b + l - 4, ".dll") || !strcasecmp(b + l - 4, ".exe")))
-		l -= 4;
-	snprintf(buf, len, "%.*s", (int)l, b);
-	return buf;
-}
-
 static int view__add_module(struct view *v, const struct sym_module_rec *m)
 {
 	const char *path = m->il_path && m->il_path[0] ? m->il_path : m->native_path;
@@ -173,7 +162,7 @@ static int view__add_module(struct view *v, const struct sym_module_rec *m)
 	if (GROW(v->mods, v->cap_mods, v->n_mods + 1))
 		return -ENOMEM;
 	v->mods[v->n_mods].id = m->module_id;
-	v->mods[v->n_mods].name = strdup(module_display(path, disp, sizeof(disp)));
+	v->mods[v->n_mods].name = strdup(sym_module_display(path, disp, sizeof(disp)));
 	v->mods[v->n_mods].path = strdup(path);
 	v->n_mods++;
 	return 0;
