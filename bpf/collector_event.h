@@ -4,7 +4,7 @@
  *
  * MUST MATCH between the BPF objects and user space: only __u8/__u16/__u32/
  * __u64, 8-byte fields first, no implicit padding, no includes.  User space
- * pins the sizes with _Static_assert (collector/ringbuf_records.c).
+ * pins the sizes with _Static_assert (collector/sources/clr_events.c).
  *
  * Every record in the ring buffer starts with struct ce_header; `type`
  * says what follows and `size` is the whole record in bytes (header

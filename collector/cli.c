@@ -50,7 +50,7 @@ struct env env = {
 	.buffer_mb = DEFAULT_BUFFER_MB,
 };
 
-const char *argp_program_version = "ebpf-collect 0.1";
+const char *argp_program_version = "ebpf-collect " EBPF_COLLECT_VERSION;
 const char *argp_program_bug_address = "<https://github.com/ebpf-collect/ebpf-collect/issues>";
 
 static const char doc_head[] =

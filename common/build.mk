@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # common: the helpers every folder may use (logging sink, output files, UTF-16,
-# hashing, a hash set of array indexes, /proc/PID/stat fields and environment
-# variables, the HTTP client, the monotonic clock, array growth, JSON string
-# literals, ELF files opened with libelf).
+# hashing, a hash set of array indexes, a u64 map, /proc/PID/stat fields and
+# environment variables, the HTTP client, the monotonic clock, array growth,
+# JSON string literals, ELF files opened with libelf).
 # They include libc and system libraries only.  COMMON_LIB is linked into
 # every program, followed by COMMON_LDLIBS: the system libraries its objects
 # call (libelf, for elf_file.c; a program that does not use it pulls nothing

@@ -26,7 +26,6 @@
 #include "recorder.h"
 #include "symbolize.h"
 #include "utf16.h"
-#include "split.h"
 #include "collector.h"
 
 /* Without a size bound the window is bounded by this many bytes anyway. */
@@ -440,7 +439,7 @@ static void split_file(const char *path)
 
 	if (!env.split_dir)
 		return;
-	n = split_by_process(path, env.split_dir, err, sizeof(err));
+	n = nt_split_by_process(path, env.split_dir, &own_split_opts, err, sizeof(err));
 	if (n < 0)
 		pr_warn("--split-by-process: %s\n", err);
 	else
@@ -497,7 +496,8 @@ static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why
 {
 	struct recorder *r = &c->rec;
 	struct series *ser = incident ? &r->incidents : &r->files;
-	struct nt_loss_summary loss = { 0 };
+	struct loss_summary loss = { 0 };
+	struct loss_summary_event sev;
 	uint64_t last = to < r->last_pushed ? to : r->last_pushed;
 	int err, err2;
 
@@ -522,7 +522,8 @@ static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why
 	loss.events_written = r->file_records;
 	loss.other_drops = r->file_lost;
 	/* no salvage: a dump is whole or not at all */
-	err2 = nt_writer__next_file(c->w, NULL, err ? NULL : &loss, last, NULL);
+	err2 = nt_writer__next_file(c->w, NULL, err ? NULL : loss_summary__event(&sev, &loss, c->w),
+				    last, NULL);
 	if (err || err2)
 		return dump_failed(c, err ? err : err2, true);
 	series__done(ser, r->path);
@@ -539,7 +540,8 @@ static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why
 static int rotate(struct collector *c, uint64_t now)
 {
 	struct recorder *r = &c->rec;
-	struct nt_loss_summary tot, loss;
+	struct loss_summary tot, loss;
+	struct loss_summary_event sev;
 	struct nt_salvage salv = { 0 };
 	char old[sizeof(r->path)];
 	int err;
@@ -556,7 +558,8 @@ static int rotate(struct collector *c, uint64_t now)
 	if (!err)
 		err = series__next_path(&r->files, r->path, sizeof(r->path));
 	if (!err)
-		err = nt_writer__next_file(c->w, r->path, &loss, c->last_ts, &salv);
+		err = nt_writer__next_file(c->w, r->path, loss_summary__event(&sev, &loss, c->w),
+					   c->last_ts, &salv);
 	if (err && salv.kept) {	/* the file system filled up ending it */
 		print_salvage(old, err, &salv);
 		return err;

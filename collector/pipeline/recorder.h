@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "nettrace.h"
+#include "own_events.h"
 #include "series.h"
 #include "trigger.h"
 
@@ -41,7 +42,7 @@ struct recorder {
 	bool again;			/* the record being replayed went into an earlier dump */
 	uint64_t counted_to;		/* newest record written into a dump so far */
 	uint64_t again_to;		/* counted_to when this dump began */
-	struct nt_loss_summary base;	/* totals when this file began (--rotate) */
+	struct loss_summary base;	/* totals when this file began (--rotate) */
 	uint64_t filtered;		/* events --filter dropped in user space */
 	uint64_t seen;			/* records into the window */
 	uint64_t dumps;

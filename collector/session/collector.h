@@ -216,7 +216,7 @@ int finish_file(struct collector *c);
 /* The one line on a file the full file system cut short (nt_writer__finish
  * kept what fit: *salv). */
 void print_salvage(const char *path, int err, const struct nt_salvage *salv);
-void collect_loss(struct collector *c, struct nt_loss_summary *loss);
+void collect_loss(struct collector *c, struct loss_summary *loss);
 void collector__free(struct collector *c);
 
 /* output.c: the trace file -o names */

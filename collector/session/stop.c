@@ -331,9 +331,9 @@ out:
 }
 
 /* Every loss counter of the run so far, as the LossSummary event has them. */
-void collect_loss(struct collector *c, struct nt_loss_summary *loss)
+void collect_loss(struct collector *c, struct loss_summary *loss)
 {
-	*loss = (struct nt_loss_summary){
+	*loss = (struct loss_summary){
 		.events_written = c->records,
 		.ringbuf_drops = c->totals.rb_drops,
 		.truncated_payloads = c->oversize,
@@ -357,9 +357,9 @@ void collect_loss(struct collector *c, struct nt_loss_summary *loss)
 }
 
 /* This file's share of the run's losses (--rotate: since it began). */
-static void file_loss(struct collector *c, struct nt_loss_summary *loss)
+static void file_loss(struct collector *c, struct loss_summary *loss)
 {
-	const struct nt_loss_summary *b = &c->rec.base;
+	const struct loss_summary *b = &c->rec.base;
 
 	collect_loss(c, loss);
 	loss->events_written = c->rec.file_records;
@@ -390,7 +390,8 @@ static int finish_flight(struct collector *c)
 int finish_file(struct collector *c)
 {
 	uint64_t bytes, last = c->last_ts ? c->last_ts : mono_ns();
-	struct nt_loss_summary loss;
+	struct loss_summary loss;
+	struct loss_summary_event sev;
 	struct nt_salvage salv = { 0 };
 	const char *path = c->rec.path;
 	int err;
@@ -404,7 +405,7 @@ int finish_file(struct collector *c)
 	bytes = nt_writer__bytes(c->w);
 	/* a full disk keeps what fits (the rest is counted lost in the file) */
 	if (!err || nt_writer__is_space_error(err))
-		err = nt_writer__finish(c->w, &loss, last, &salv);
+		err = nt_writer__finish(c->w, loss_summary__event(&sev, &loss, c->w), last, &salv);
 	else
 		nt_writer__abort(c->w);
 	c->w = NULL;

@@ -40,7 +40,6 @@
 #include "kernel_events.h"	/* --kernel, --cpu-sampling */
 #include "symbolize.h"		/* frame names in the trace */
 #include "mmap_events.h"	/* mappings of short-lived processes */
-#include "symbolizer.h"
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 #include "batch.h"		/* batched in-process events */
 #include "proc_stat.h"
@@ -461,26 +460,15 @@ static int emit_usdt_generic(struct collector *c, const void *data, size_t len)
 	return usdt_generic__emit(c->ug, c->w, data, len);
 }
 
-/* Kernel events: frames are named by the symbolize module. */
-static int ke_stack(void *ctx, pid_t pid, uint64_t tid, uint64_t ts, const uint64_t *stack,
-		    uint32_t depth)
-{
-	return symbolize__stack(ctx, pid, tid, ts, stack, depth);
-}
-
-/* Kernel events: a record of bpf/kernel_events.bpf.c */
+/* Kernel events: a record of bpf/kernel_events.bpf.c; its frames are named
+ * by the same symbolize as the runtime's. */
 static int emit_kernel(struct collector *c, const void *data, size_t len)
 {
-	struct ke_sink sink = { .w = c->w, .again = c->rec.again };
+	struct ke_sink sink = { .w = c->w, .sz = c->sym, .again = c->rec.again };
 
 	if (!c->ke) {
 		c->bad_records++;
 		return 0;
-	}
-	if (c->sym) {
-		sink.sym = symbolize__symbolizer(c->sym);
-		sink.stack_cb = ke_stack;
-		sink.stack_ctx = c->sym;
 	}
 	return kernel_events__emit(c->ke, data, len, &sink);
 }
@@ -499,8 +487,8 @@ static int emit_eventpipe(struct collector *c, const void *data, size_t len)
 
 /*
  * Write one record, in timestamp order (called by the reorder buffer).
- * Record types other than CLR events (kernel events, generic USDT: issues
- * 7 and 8) get their own emit_* function here.
+ * Record types other than CLR events (kernel events, generic USDT) get
+ * their own emit_* function here.
  */
 int emit_record(void *ctx, const void *data, size_t len)
 {

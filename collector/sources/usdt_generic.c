@@ -52,7 +52,7 @@
 
 _Static_assert(sizeof(struct ce_usdt_generic) == 168,
 	       "ce_usdt_generic layout (bpf/usdt_generic.h)");
-_Static_assert(sizeof(struct ug_counters) == 10 * 8, "ug_counters layout (bpf/usdt_generic.h)");
+_Static_assert(sizeof(struct ug_counters) == 10 * 8, "ug_counters layout (bpf/usdt_generic_event.h)");
 _Static_assert(UG_ARGS == UG_MAX_ARGS, "UG_ARGS");
 
 

@@ -41,7 +41,7 @@ enum ug_type {
 	UG_T_LSTR,
 };
 
-#define UG_ARGS	12	/* = UG_MAX_ARGS (bpf/usdt_generic.h) */
+#define UG_ARGS	12	/* = UG_MAX_ARGS (bpf/usdt_generic_event.h) */
 
 /* Argument types and names; name NULL = "argN". */
 struct ug_argspec {
@@ -75,7 +75,7 @@ int ug_known_provider(const char *provider);
  * the probe is not in it. Returns buf. */
 const char *ug_describe(const char *provider, const char *probe, char *buf, size_t len);
 
-/* Counters summed over CPUs (struct ug_counters of bpf/usdt_generic.h). */
+/* Counters summed over CPUs (struct ug_counters of bpf/usdt_generic_event.h). */
 struct ug_totals {
 	uint64_t hits, submitted, rb_drops, str_truncated, str_faults, nested_drops, bytes,
 		 wakeups, filtered;
