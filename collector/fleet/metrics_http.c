@@ -10,7 +10,6 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include <sys/socket.h>
 #include "clock.h"
 #include "metrics_http.h"
+#include "thread.h"
 
 #define MAX_CLIENTS	16
 #define CLIENT_MS	5000	/* a whole exchange, request to last byte */
@@ -376,19 +376,6 @@ static void mhttp_free(struct mhttp *h)
 	free(h);
 }
 
-static int start_thread(struct mhttp *h)
-{
-	sigset_t all, old;
-	int err;
-
-	/* signals are the main loop's: this thread takes none of them */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&h->th, NULL, serve, h);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return err;
-}
-
 struct mhttp *mhttp__start(const char *addr, char *err, size_t errlen)
 {
 	struct mhttp *h = calloc(1, sizeof(*h));
@@ -412,7 +399,7 @@ struct mhttp *mhttp__start(const char *addr, char *err, size_t errlen)
 		mhttp_free(h);
 		return NULL;
 	}
-	e = pipe2(h->wake, O_CLOEXEC) ? errno : start_thread(h);
+	e = pipe2(h->wake, O_CLOEXEC) ? errno : thread_start_nosig(&h->th, serve, h);
 	if (e) {
 		snprintf(err, errlen, "--metrics %s: cannot start its thread: %s", addr, strerror(e));
 		mhttp_free(h);
