@@ -45,7 +45,7 @@ $(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD
 		       $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(COMMON_LIB) | $(OUTPUT)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(COLLECTOR_LIBS) $(SYMBOLIZER_LDLIBS) -lexpat $(COMMON_LIB) -o $@
+		$(COLLECTOR_LIBS) $(SYMBOLIZER_LDLIBS) -lexpat $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 endif
 
 # kernel events (--kernel, --cpu-sampling): x86-64 syscall names from the

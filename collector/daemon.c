@@ -39,9 +39,9 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #define LOG_PREFIX "ebpf-collect daemon: "
+#include "clock.h"
 #include "commands.h"
 #include "collector.h"	/* cli_arg_index, log.h */
 #include "daemon_config.h"
@@ -182,19 +182,15 @@ static void last_cause(char *out, char *cause, size_t size)
  * CHECK_OUTPUT_MAX - 1 bytes.  False when it did not end in time. */
 static bool read_check(int fd, char *out)
 {
-	struct timespec t0, t;
+	uint64_t deadline = mono_ms() + CHECK_TIMEOUT_MS;
 	size_t got = 0;
 	char sink[4096];
 
-	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
 		struct pollfd pfd = { .fd = fd, .events = POLLIN };
-		long left;
+		int left = mono_ms_left(deadline);
 		ssize_t n;
 
-		clock_gettime(CLOCK_MONOTONIC, &t);
-		left = CHECK_TIMEOUT_MS - ((t.tv_sec - t0.tv_sec) * 1000 +
-					   (t.tv_nsec - t0.tv_nsec) / 1000000);
 		if (left <= 0)
 			return false;
 		if (poll(&pfd, 1, left) < 0 && errno != EINTR)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include "grow.h"
 #include "http_client.h"
 
 #define HTTP_TIMEOUT_S	10
@@ -204,15 +205,9 @@ static int read_answer(int fd, char **resp)
 	for (;;) {
 		ssize_t r;
 
-		if (n + 1 >= cap) {
-			char *nb = realloc(buf, cap * 2);
-
-			if (!nb) {
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = nb;
-			cap *= 2;
+		if (GROW(buf, cap, n + 2)) {	/* room to read, and the NUL */
+			free(buf);
+			return -ENOMEM;
 		}
 		r = recv(fd, buf + n, cap - n - 1, 0);
 		if (r < 0 && errno == EINTR)

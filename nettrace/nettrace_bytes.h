@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 
 struct nt_buf {
 	uint8_t *data;
@@ -28,22 +29,9 @@ struct nt_buf {
 
 static inline int nt_buf__reserve(struct nt_buf *b, size_t extra)
 {
-	size_t need = b->len + extra, cap;
-	uint8_t *p;
-
-	if (need < b->len)
+	if (b->len + extra < b->len)
 		return -ENOMEM;
-	if (need <= b->cap)
-		return 0;
-	cap = b->cap ? b->cap : 256;
-	while (cap < need)
-		cap *= 2;
-	p = realloc(b->data, cap);
-	if (!p)
-		return -ENOMEM;
-	b->data = p;
-	b->cap = cap;
-	return 0;
+	return GROW(b->data, b->cap, b->len + extra);
 }
 
 static inline void nt_buf__free(struct nt_buf *b)

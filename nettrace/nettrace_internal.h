@@ -355,7 +355,8 @@ struct nt_v6_thread {
 struct nt_v6 {
 	struct u64_map index_of;	/* hash of (pid, tid) -> thread index */
 	struct nt_v6_thread *threads;	/* by index - 1 */
-	uint32_t n_threads, cap_threads;
+	uint32_t n_threads;
+	size_t cap_threads;
 	struct nt_buf thread_rows;	/* pending Thread block */
 	uint32_t threads_in_out;	/* indexes whose rows are in w->out or on disk */
 	uint32_t threads_on_disk;	/* ... on disk */
@@ -365,7 +366,8 @@ struct nt_v6 {
 
 	struct u64_map label_of;	/* hash of the two ids -> label list id */
 	uint8_t (*labels)[32];		/* by id - 1: activity, related activity */
-	uint32_t n_labels, cap_labels;
+	uint32_t n_labels;
+	size_t cap_labels;
 	struct nt_buf label_rows;	/* pending LabelList block */
 	uint32_t labels_first, labels_count;
 };

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "nettrace_internal.h"
+#include "grow.h"
 
 /* ------------------------------------------------------------ public API */
 
@@ -277,20 +278,15 @@ static int stream_reserve(struct nt_reader *r, size_t len)
 	if (r->header_done)
 		stream_compact(r);
 	if (len > r->copy_cap - r->size) {
-		size_t cap = r->copy_cap ? r->copy_cap : 65536;
-		uint8_t *nc;
+		size_t blk = r->blk_p ? r->blk_p - r->copy : 0;
+		size_t blk_end = r->blk_p ? r->blk_end - r->copy : 0;
 
-		while (cap - r->size < len)
-			cap *= 2;
-		nc = realloc(r->copy, cap);
-		if (!nc)
+		if (GROW(r->copy, r->copy_cap, r->size + len))
 			return -ENOMEM;
 		if (r->blk_p) {		/* the block being delivered moved too */
-			r->blk_p = nc + (r->blk_p - r->copy);
-			r->blk_end = nc + (r->blk_end - r->copy);
+			r->blk_p = r->copy + blk;
+			r->blk_end = r->copy + blk_end;
 		}
-		r->copy = nc;
-		r->copy_cap = cap;
 	}
 	return 0;
 }

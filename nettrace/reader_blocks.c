@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include "nettrace_internal.h"
+#include "grow.h"
 
 int rd_fail(struct nt_reader *r, uint64_t off, const char *fmt, ...)
 {
@@ -245,15 +246,8 @@ int rd_read_stack_block(struct nt_reader *r, size_t start, size_t len)
 		if (u64_map__find(&r->stack_ids, id))
 			return rd_fail(r, off,
 				       "stack id %u defined twice in one sequence-point region", id);
-		if (r->n_stacks == r->cap_stacks) {
-			size_t ncap = r->cap_stacks ? r->cap_stacks * 2 : 256;
-			struct rd_stack *ns = realloc(r->stacks, ncap * sizeof(*ns));
-
-			if (!ns)
-				return rd_fail(r, off, "out of memory");
-			r->stacks = ns;
-			r->cap_stacks = ncap;
-		}
+		if (GROW(r->stacks, r->cap_stacks, r->n_stacks + 1))
+			return rd_fail(r, off, "out of memory");
 		if (u64_map__get(&r->stack_ids, id, &e))
 			return rd_fail(r, off, "out of memory");
 		if (!r->n_stacks) {

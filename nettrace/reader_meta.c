@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nettrace_internal.h"
+#include "grow.h"
 
 static void fields_free(struct nt_field_desc *f, uint32_t n)
 {
@@ -43,16 +44,12 @@ static int meta_dense_set(struct nt_reader *r, uint32_t id, size_t index)
 	if (id >= NT_META_DENSE)
 		return 0;
 	if (id >= r->n_meta_dense) {
-		uint32_t n = r->n_meta_dense ? r->n_meta_dense : 64;
-		uint32_t *d;
+		size_t n = r->n_meta_dense;
 
-		while (n <= id)
-			n *= 2;
-		d = realloc(r->meta_dense, n * sizeof(*d));
-		if (!d)
+		if (GROW(r->meta_dense, n, (size_t)id + 1))
 			return -ENOMEM;
-		memset(d + r->n_meta_dense, 0, (n - r->n_meta_dense) * sizeof(*d));
-		r->meta_dense = d;
+		memset(r->meta_dense + r->n_meta_dense, 0,
+		       (n - r->n_meta_dense) * sizeof(*r->meta_dense));
 		r->n_meta_dense = n;
 	}
 	r->meta_dense[id] = (uint32_t)index + 1;
@@ -92,16 +89,9 @@ static int add_metadata(struct nt_reader *r, struct nt_metadata *m, uint64_t off
 	if (r->lookup.find && m->provider[0])
 		m->manifest = r->lookup.find(r->lookup.ctx, m->provider, (uint16_t)m->event_id,
 					     (uint8_t)m->version);
-	if (r->n_metas == r->cap_metas) {
-		size_t ncap = r->cap_metas ? r->cap_metas * 2 : 64;
-		struct nt_metadata **nm = realloc(r->metas, ncap * sizeof(*nm));
-
-		if (!nm) {
-			rd_metadata_free(m);
-			return rd_fail(r, off, "out of memory");
-		}
-		r->metas = nm;
-		r->cap_metas = ncap;
+	if (GROW(r->metas, r->cap_metas, r->n_metas + 1)) {
+		rd_metadata_free(m);
+		return rd_fail(r, off, "out of memory");
 	}
 	if (u64_map__get(&r->meta_ids, id, &e) || meta_dense_set(r, id, r->n_metas)) {
 		rd_metadata_free(m);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "nettrace_internal.h"
+#include "grow.h"
 
 static int read_v6_trace(struct nt_reader *r, size_t start, size_t len)
 {
@@ -211,15 +212,8 @@ static int read_v6_labels(struct nt_reader *r, size_t start, size_t len)
 	for (uint32_t i = 0; i < count; i++) {
 		struct u64_map_ent *e;
 
-		if (r->n_label_ids == r->cap_label_ids) {
-			size_t ncap = r->cap_label_ids ? r->cap_label_ids * 2 : 64;
-			uint8_t (*n)[32] = realloc(r->label_ids, ncap * sizeof(*n));
-
-			if (!n)
-				return rd_fail(r, start, "out of memory");
-			r->label_ids = n;
-			r->cap_label_ids = ncap;
-		}
+		if (GROW(r->label_ids, r->cap_label_ids, r->n_label_ids + 1))
+			return rd_fail(r, start, "out of memory");
 		if (parse_label_list(&c, r->label_ids[r->n_label_ids]))
 			return rd_fail(r, c.p - r->data, "label list %u truncated or unknown",
 				       first + i);

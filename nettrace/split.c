@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "nettrace.h"
+#include "grow.h"
 #include "outfile.h"
 
 #define MAX_META	65536	/* metadata ids of the input a file maps */
@@ -60,15 +61,8 @@ static struct part *part_for(struct splitter *s, uint32_t pid, char *err, size_t
 	for (i = 0; i < s->n; i++)
 		if (s->parts[i].pid == pid)
 			return &s->parts[i];
-	if (s->n == s->cap) {
-		size_t cap = s->cap ? 2 * s->cap : 16;
-		struct part *np = realloc(s->parts, cap * sizeof(*np));
-
-		if (!np)
-			goto nomem;
-		s->parts = np;
-		s->cap = cap;
-	}
+	if (GROW(s->parts, s->cap, s->n + 1))
+		goto nomem;
 	p = &s->parts[s->n];
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
@@ -188,15 +182,8 @@ static int find_processes(struct splitter *s, const char *in, char *err, size_t 
 		if (!ev.pid || (s->opts.host_wide && s->opts.host_wide(ev.meta)) ||
 		    kept(s, ev.pid))
 			continue;
-		if (s->n_keep == s->cap_keep) {
-			size_t cap = s->cap_keep ? 2 * s->cap_keep : 16;
-			uint32_t *k = realloc(s->keep, cap * sizeof(*k));
-
-			if (!k)
-				break;
-			s->keep = k;
-			s->cap_keep = cap;
-		}
+		if (GROW(s->keep, s->cap_keep, s->n_keep + 1))
+			break;
 		s->keep[s->n_keep++] = ev.pid;
 	}
 	if (got < 0)

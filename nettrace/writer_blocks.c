@@ -34,6 +34,7 @@
 #include <unistd.h>
 
 #include "nettrace_internal.h"
+#include "grow.h"
 
 /* ------------------------------------------------------------ raw output */
 
@@ -314,15 +315,8 @@ int wr_queue_first(struct nt_writer *w, struct u64_map_ent *thr)
 {
 	if (thr->val & (NT_THR_ON_DISK | NT_THR_QUEUED))
 		return 0;
-	if (w->n_first_pending == w->cap_first_pending) {
-		size_t cap = w->cap_first_pending ? 2 * w->cap_first_pending : 64;
-		uint64_t *p = realloc(w->first_pending, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		w->first_pending = p;
-		w->cap_first_pending = cap;
-	}
+	if (GROW(w->first_pending, w->cap_first_pending, w->n_first_pending + 1))
+		return -ENOMEM;
 	w->first_pending[w->n_first_pending++] = thr->key;
 	thr->val |= NT_THR_QUEUED;
 	return 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "nettrace_internal.h"
+#include "grow.h"
 
 /* Odd multipliers, one per position in 32 (splitmix64 outputs | 1). */
 static const uint64_t stack_k[32] = {
@@ -158,18 +159,8 @@ int wr_stack_add(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint64_t 
 
 	if ((w->stab_used + 1) * 2 > w->stab_cap && (err = stab_grow(w)))
 		return err;
-	if (w->arena_len + n > w->arena_cap) {
-		size_t ncap = w->arena_cap ? w->arena_cap : 4096;
-		uint64_t *p;
-
-		while (ncap < w->arena_len + n)
-			ncap *= 2;
-		p = realloc(w->stack_arena, ncap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		w->stack_arena = p;
-		w->arena_cap = ncap;
-	}
+	if (GROW(w->stack_arena, w->arena_cap, w->arena_len + n))
+		return -ENOMEM;
 	if (nt_buf__reserve(&w->stacks, 4 + bytes))
 		return -ENOMEM;
 	if (!w->stacks_count)

@@ -23,6 +23,7 @@
 
 #include "nettrace.h"
 #include "nettrace_internal.h"
+#include "grow.h"
 
 /* A new file's tables (the indexes and label lists are per file). */
 int wr_v6_new(struct nt_writer *w)
@@ -132,15 +133,8 @@ int wr_v6_thread_index(struct nt_writer *w, uint32_t pid, uint64_t tid, uint64_t
 			return 0;
 		}
 	}
-	if (v->n_threads == v->cap_threads) {
-		uint32_t ncap = v->cap_threads ? v->cap_threads * 2 : 64;
-		struct nt_v6_thread *n = realloc(v->threads, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		v->threads = n;
-		v->cap_threads = ncap;
-	}
+	if (GROW(v->threads, v->cap_threads, (size_t)v->n_threads + 1))
+		return -ENOMEM;
 	if ((err = add_thread_row(v, v->n_threads + 1, pid, tid)))
 		return err;
 	if ((err = u64_map__get(&v->index_of, key, &e)))
@@ -279,15 +273,8 @@ int wr_v6_label_add(struct nt_writer *w, const uint8_t *activity, const uint8_t 
 	int err;
 
 	label_ids(ids, activity, related);
-	if (v->n_labels == v->cap_labels) {
-		uint32_t ncap = v->cap_labels ? v->cap_labels * 2 : 64;
-		uint8_t (*n)[32] = realloc(v->labels, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		v->labels = n;
-		v->cap_labels = ncap;
-	}
+	if (GROW(v->labels, v->cap_labels, (size_t)v->n_labels + 1))
+		return -ENOMEM;
 	if ((err = add_label_row(v, ids)) || (err = u64_map__get(&v->label_of, key, &e)))
 		return err;
 	memcpy(v->labels[v->n_labels], ids, 32);

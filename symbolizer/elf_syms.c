@@ -24,7 +24,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "elf_file.h"
 #include "elf_syms.h"
+#include "grow.h"
 #include "strpool.h"
 
 #define LOG_PREFIX "symbolizer: "
@@ -57,15 +59,8 @@ struct elf_syms {
 static int elf_syms__push(struct elf_syms *es, uint64_t start, uint64_t size,
 			  const char *name, uint8_t bind)
 {
-	if (es->n == es->cap) {
-		size_t cap = es->cap ? es->cap * 2 : 1024;
-		void *p = realloc(es->tmp, cap * sizeof(*es->tmp));
-
-		if (!p)
-			return -ENOMEM;
-		es->tmp = p;
-		es->cap = cap;
-	}
+	if (GROW(es->tmp, es->cap, es->n + 1))
+		return -ENOMEM;
 	es->tmp[es->n].s.start = start;
 	es->tmp[es->n].s.size = size;
 	es->tmp[es->n].s.name = strpool__add(es->names, name, strlen(name));
@@ -332,7 +327,8 @@ static int elf_syms__load_debug(struct elf_syms *es, Elf *elf, const char *path,
 struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root)
 {
 	struct elf_syms *es = calloc(1, sizeof(*es));
-	Elf *elf = NULL;
+	struct elf_file ef = { NULL, -1 };
+	Elf *elf;
 	int err;
 
 	if (!es)
@@ -342,15 +338,10 @@ struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root
 		err = -ENOMEM;
 		goto cleanup;
 	}
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		err = -EINVAL;
+	err = elf_file__open_fd(&ef, fd);
+	if (err)
 		goto cleanup;
-	}
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		err = -ENOEXEC;
-		goto cleanup;
-	}
+	elf = ef.elf;
 	err = elf_syms__read_loads(es, elf);
 	if (err)
 		goto cleanup;
@@ -367,11 +358,10 @@ struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root
 	err = elf_syms__finish(es);
 	if (err)
 		goto cleanup;
-	elf_end(elf);
+	elf_file__close(&ef);
 	return es;
 cleanup:
-	if (elf)
-		elf_end(elf);
+	elf_file__close(&ef);
 	elf_syms__free(es);
 	errno = -err;
 	return NULL;

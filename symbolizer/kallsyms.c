@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "kallsyms.h"
 #include "strpool.h"
 
@@ -47,15 +48,8 @@ static int ksyms__push(struct ksyms *ks, uint64_t addr, const char *name,
 {
 	struct ksym *k;
 
-	if (ks->n == ks->cap) {
-		size_t cap = ks->cap ? ks->cap * 2 : 65536;
-		void *p = realloc(ks->syms, cap * sizeof(*ks->syms));
-
-		if (!p)
-			return -ENOMEM;
-		ks->syms = p;
-		ks->cap = cap;
-	}
+	if (GROW(ks->syms, ks->cap, ks->n + 1))
+		return -ENOMEM;
 	k = &ks->syms[ks->n];
 	k->s.start = addr;
 	k->s.size = 0;

@@ -17,11 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include "clock.h"
+#include "grow.h"
 #include "perf_map.h"
 
 /* ----------------------------------------------------------- perf map */
@@ -253,14 +254,6 @@ void perf_map__free(struct perf_map *pm)
 	free(pm);
 }
 
-static uint64_t mono_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
 struct consume_ctx {
 	struct perf_map *pm;
 	uint64_t now;
@@ -295,7 +288,7 @@ long perf_map__refresh(struct perf_map *pm, uint64_t now)
 		return -errno;
 	if (st.st_size == pm->seen_size || st.st_size <= pm->offset)
 		return 0;
-	c.now = now ? now : mono_now();
+	c.now = now ? now : mono_ns();
 	rc = read_lines(pm->fd, &pm->offset, PERF_MAP_PASS, consume_line, &c);
 	if (rc == -E2BIG) {
 		snprintf(pm->refused, sizeof(pm->refused),
@@ -389,7 +382,8 @@ static int perfinfo__line(const char *line, struct perfinfo_image *img)
 
 struct perfinfo_ctx {
 	struct perfinfo_image *v;
-	int n, cap, err;
+	size_t cap;
+	int n, err;
 };
 
 static void perfinfo_line(void *arg, char *line, size_t len)
@@ -400,17 +394,10 @@ static void perfinfo_line(void *arg, char *line, size_t len)
 	(void)len;
 	if (c->err || perfinfo__line(line, &img))
 		return;
-	if (c->n == c->cap) {
-		int cap = c->cap ? c->cap * 2 : 16;
-		void *p = realloc(c->v, (size_t)cap * sizeof(*c->v));
-
-		if (!p) {
-			free(img.path);
-			c->err = -ENOMEM;
-			return;
-		}
-		c->v = p;
-		c->cap = cap;
+	if (GROW(c->v, c->cap, (size_t)c->n + 1)) {
+		free(img.path);
+		c->err = -ENOMEM;
+		return;
 	}
 	c->v[c->n++] = img;
 }

@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include "grow.h"
 #include "proc_maps.h"
 
 static int proc_map__parse(char *line, struct proc_map *m)
@@ -129,17 +130,10 @@ int proc_maps__snapshot(struct proc_maps *pm, pid_t pid, int exec_only)
 			free(m.path);
 			continue;
 		}
-		if (n == cap) {
-			void *p;
-
-			cap = cap ? cap * 2 : 64;
-			p = realloc(fresh, cap * sizeof(*fresh));
-			if (!p) {
-				free(m.path);
-				err = -ENOMEM;
-				goto cleanup;
-			}
-			fresh = p;
+		if (GROW(fresh, cap, n + 1)) {
+			free(m.path);
+			err = -ENOMEM;
+			goto cleanup;
 		}
 		fresh[n++] = m;
 	}

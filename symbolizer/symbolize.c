@@ -79,8 +79,8 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "nettrace.h"
 #include "rundown.h"
 #include "strpool.h"
@@ -371,14 +371,12 @@ static void sz_pid__update(struct symbolize *sz, struct sz_pid *p, uint64_t now)
 
 int symbolize__add_pid(struct symbolize *sz, pid_t pid)
 {
-	struct timespec t;
 	struct sz_pid *p = sz_pid(sz, pid, true);
 
 	if (!p)
 		return -ENOMEM;
 	p->target = true;
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	sz_pid__update(sz, p, t.tv_sec * 1000000000ULL + t.tv_nsec);
+	sz_pid__update(sz, p, mono_ns());
 	return 0;
 }
 

@@ -35,13 +35,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <strings.h>
 #include <unistd.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "symbolizer.h"
+#include "clock.h"
+#include "grow.h"
+#include "proc_env.h"
 #include "strpool.h"
 #include "elf_syms.h"
 #include "kallsyms.h"
@@ -97,14 +100,6 @@ struct symbolizer {
 };
 
 #define SNAPSHOT_MIN_NS	10000000ULL	/* 10 ms */
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
 
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 {
@@ -186,15 +181,8 @@ static int symbolizer__dso_for(struct symbolizer *s, pid_t pid, const struct pro
 		    d->dev_minor == m->dev_minor)
 			return (int)i;
 	}
-	if (s->n_dsos == s->cap_dsos) {
-		size_t cap = s->cap_dsos ? s->cap_dsos * 2 : 64;
-		void *p = realloc(s->dsos, cap * sizeof(*s->dsos));
-
-		if (!p)
-			return -1;
-		s->dsos = p;
-		s->cap_dsos = cap;
-	}
+	if (GROW(s->dsos, s->cap_dsos, s->n_dsos + 1))
+		return -1;
 	d = &s->dsos[s->n_dsos];
 	memset(d, 0, sizeof(*d));
 	d->dev_major = m->dev_major;
@@ -219,7 +207,7 @@ static int sym_proc__snapshot(struct symbolizer *s, struct sym_proc *p)
 
 	if (p->gone)
 		return -ESRCH;
-	p->snap_ns = now_ns();
+	p->snap_ns = mono_ns();
 	p->jit_lo = p->jit_hi = 0;
 	n = proc_maps__snapshot(&p->maps, p->pid, 1);
 	s->st.snapshots++;
@@ -268,37 +256,15 @@ static void sym_proc__refuse(struct symbolizer *s, struct sym_proc *p, const cha
 	pr_warn("perf map %s %s; skipped\n", shown, why);
 }
 
-/* DOTNET_PerfMapJitDumpPath (or COMPlus_...) from /proc/PID/environ. */
+/* DOTNET_PerfMapJitDumpPath from the process's environment, else
+ * COMPlus_PerfMapJitDumpPath (the runtime reads the two in that order);
+ * an empty value counts as unset. */
 static int proc__perf_map_dir(pid_t pid, char *dir, size_t len)
 {
-	static const char *keys[] = { "DOTNET_PerfMapJitDumpPath=", "COMPlus_PerfMapJitDumpPath=" };
-	char path[64], buf[65536];
-	ssize_t n;
-	size_t off = 0, k;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/environ", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -ENOENT;
-	buf[n] = '\0';
-	while (off < (size_t)n) {
-		const char *e = buf + off;
-
-		for (k = 0; k < 2; k++) {
-			size_t kl = strlen(keys[k]);
-
-			if (!strncmp(e, keys[k], kl) && e[kl]) {
-				snprintf(dir, len, "%s", e + kl);
-				return 0;
-			}
-		}
-		off += strlen(e) + 1;
-	}
+	if (!proc_env_get(pid, "DOTNET_PerfMapJitDumpPath", dir, len) && dir[0])
+		return 0;
+	if (!proc_env_get(pid, "COMPlus_PerfMapJitDumpPath", dir, len) && dir[0])
+		return 0;
 	return -ENOENT;
 }
 
@@ -359,7 +325,7 @@ static void sym_proc__find_perf_map(struct symbolizer *s, struct sym_proc *p)
 
 	if (p->pm || s->opts.no_perf_map)
 		return;
-	p->pm_last_try = now_ns();
+	p->pm_last_try = mono_ns();
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
 	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd >= 0 && !proc__perf_map_dir(p->pid, dir, sizeof(dir)) && dir[0] == '/')
@@ -403,15 +369,8 @@ static struct sym_proc *symbolizer__proc(struct symbolizer *s, pid_t pid, int cr
 			return s->last = s->procs[i];
 	if (!create)
 		return NULL;
-	if (s->n_procs == s->cap_procs) {
-		size_t cap = s->cap_procs ? s->cap_procs * 2 : 8;
-		void *v = realloc(s->procs, cap * sizeof(*s->procs));
-
-		if (!v)
-			return NULL;
-		s->procs = v;
-		s->cap_procs = cap;
-	}
+	if (GROW(s->procs, s->cap_procs, s->n_procs + 1))
+		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
@@ -739,7 +698,7 @@ static const struct range_entry *sym_proc__perf_map_find(struct symbolizer *s,
 	long n;
 
 	if (!p->pm && !p->gone && !s->opts.no_perf_map &&
-	    now_ns() - p->pm_last_try > 100000000ULL)
+	    mono_ns() - p->pm_last_try > 100000000ULL)
 		sym_proc__find_perf_map(s, p);
 	if (!p->pm)
 		return NULL;
@@ -774,7 +733,7 @@ bool symbolizer__is_code(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_
 	if (range_table__find(p->methods, addr, ts) || proc_maps__find(&p->maps, addr))
 		return true;
 	/* a mapping made since the last snapshot (rate-limited as in resolve) */
-	if (!p->gone && now_ns() - p->snap_ns >= SNAPSHOT_MIN_NS && !sym_proc__snapshot(s, p))
+	if (!p->gone && mono_ns() - p->snap_ns >= SNAPSHOT_MIN_NS && !sym_proc__snapshot(s, p))
 		return proc_maps__find(&p->maps, addr) != NULL;
 	return false;
 }
@@ -823,7 +782,7 @@ int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t
 	/* an unknown address: the process may have mapped something new; but
 	 * garbage frames must not cost a /proc read each, so at most one
 	 * re-snapshot per SNAPSHOT_MIN_NS (symbolizer__refresh is not limited) */
-	if (!m && !p->gone && now_ns() - p->snap_ns >= SNAPSHOT_MIN_NS &&
+	if (!m && !p->gone && mono_ns() - p->snap_ns >= SNAPSHOT_MIN_NS &&
 	    !sym_proc__snapshot(s, p))
 		m = proc_maps__find(&p->maps, addr);
 	if (m && !proc_map__is_anon(m)) {
@@ -869,6 +828,17 @@ const char *sym_basename(const char *path)
 	const char *b = path ? strrchr(path, '/') : NULL;
 
 	return b ? b + 1 : path;
+}
+
+const char *sym_module_display(const char *path, char *buf, size_t len)
+{
+	const char *b = sym_basename(path);
+	size_t l = strlen(b);
+
+	if (l > 4 && (!strcasecmp(b + l - 4, ".dll") || !strcasecmp(b + l - 4, ".exe")))
+		l -= 4;
+	snprintf(buf, len, "%.*s", (int)l, b);
+	return buf;
 }
 
 int sym_info__format(const struct sym_info *si, char *buf, size_t len)

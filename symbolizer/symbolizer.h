@@ -136,5 +136,8 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);
  * "[unknown]".  Returns the length (snprintf-style). */
 int sym_info__format(const struct sym_info *si, char *buf, size_t len);
 const char *sym_basename(const char *path);
+/* A module's name in flame graphs and the fleet's stacks: its basename
+ * without ".dll"/".exe", into buf; returns buf. */
+const char *sym_module_display(const char *path, char *buf, size_t len);
 
 #endif /* EBPF_COLLECT_SYMBOLIZER_H */

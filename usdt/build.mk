@@ -31,7 +31,7 @@ EVENT_META_OBJS := $(OUTPUT)/obj/usdt/manifest_meta.o
 
 $(USDT_GEN): $(USDT_GEN_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 # one usdt-gen run writes all the files (grouped target, GNU make >= 4.3);
 # clretw_caller.c (calls every FireEtXplat) is only used by test_usdt_roundtrip

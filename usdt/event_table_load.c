@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "event_table.h"
+#include "grow.h"
 #include "manifest.h"
 
 struct loaded_table {
@@ -32,15 +33,8 @@ static void *lt_calloc(struct loaded_table *lt, size_t n, size_t size)
 {
 	void *p;
 
-	if (lt->n_allocs == lt->cap_allocs) {
-		size_t cap = lt->cap_allocs ? 2 * lt->cap_allocs : 64;
-		void **a = realloc(lt->allocs, cap * sizeof(*a));
-
-		if (!a)
-			return NULL;
-		lt->allocs = a;
-		lt->cap_allocs = cap;
-	}
+	if (GROW(lt->allocs, lt->cap_allocs, lt->n_allocs + 1))
+		return NULL;
 	p = calloc(n ? n : 1, size);
 	if (p)
 		lt->allocs[lt->n_allocs++] = p;

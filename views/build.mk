@@ -16,4 +16,4 @@ $(OUTPUT)/nettrace-dump: $(OUTPUT)/obj/views/nettrace_dump_main.o \
 			 $(OUTPUT)/obj/views/dump.o $(EVENT_META_OBJS) \
 			 $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) $(NETTRACE_LIB) $(COMMON_LIB)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) $(COMMON_LDLIBS) -o $@

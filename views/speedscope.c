@@ -11,24 +11,9 @@
 #include <strings.h>
 #include "views.h"
 #include "view.h"
+#include "json_str.h"
 
 /* ----------------------------------------------------------- speedscope */
-
-static void json_str(const char *s, FILE *out)
-{
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
-	}
-	fputc('"', out);
-}
 
 double view_ticks_to_ns(const struct view *v, uint64_t ticks)
 {
@@ -46,14 +31,14 @@ int view__write_speedscope(struct view *v, const char *file, FILE *out)
 
 	fprintf(out, "{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n");
 	fprintf(out, "\"exporter\":\"ebpf-collect\",\"name\":");
-	json_str(sym_basename(file), out);
+	json_str(out, sym_basename(file));
 	fprintf(out, ",\"activeProfileIndex\":0,\n\"shared\":{\"frames\":[\n");
 	for (i = 0; i < v->n_frames; i++) {
 		fprintf(out, "%s{\"name\":", i ? ",\n" : "");
-		json_str(v->frames[i].name, out);
+		json_str(out, v->frames[i].name);
 		if (v->frames[i].file) {
 			fprintf(out, ",\"file\":");
-			json_str(v->frames[i].file, out);
+			json_str(out, v->frames[i].file);
 		}
 		fputc('}', out);
 	}

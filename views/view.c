@@ -53,22 +53,6 @@ static const struct {
 };
 
 
-void *view_grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-	size_t c = *cap ? *cap : 64;
-	void *n;
-
-	if (need <= *cap)
-		return p;
-	while (c < need)
-		c *= 2;
-	n = realloc(p, c * elem);
-	if (n)
-		*cap = c;
-	return n;
-}
-
-
 void view__free(struct view *v)
 {
 	size_t i;
@@ -164,17 +148,6 @@ int view_is_cpu_sample(const struct nt_metadata *m)
 
 /* ------------------------------------------------- pass 1: name tables */
 
-static const char *module_display(const char *path, char *buf, size_t len)
-{
-	const char *b = sym_basename(path);
-	size_t l = strlen(b);
-
-	if (l > 4 && (!strcasecmp(b + l - 4, ".dll") || !strcasecmp(b + l - 4, ".exe")))
-		l -= 4;
-	snprintf(buf, len, "%.*s", (int)l, b);
-	return buf;
-}
-
 static int view__add_module(struct view *v, const struct sym_module_rec *m)
 {
 	const char *path = m->il_path && m->il_path[0] ? m->il_path : m->native_path;
@@ -189,7 +162,7 @@ static int view__add_module(struct view *v, const struct sym_module_rec *m)
 	if (GROW(v->mods, v->cap_mods, v->n_mods + 1))
 		return -ENOMEM;
 	v->mods[v->n_mods].id = m->module_id;
-	v->mods[v->n_mods].name = strdup(module_display(path, disp, sizeof(disp)));
+	v->mods[v->n_mods].name = strdup(sym_module_display(path, disp, sizeof(disp)));
 	v->mods[v->n_mods].path = strdup(path);
 	v->n_mods++;
 	return 0;
@@ -540,20 +513,8 @@ int view__add_sample(struct view *v, const struct nt_read_event *ev)
 	t = view__thread(v, ev->thread_id);
 	if (!t)
 		return -ENOMEM;
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 256;
-		uint32_t *st = realloc(t->stacks, cap * sizeof(*st));
-		uint64_t *ts;
-
-		if (!st)
-			return -ENOMEM;
-		t->stacks = st;
-		ts = realloc(t->ts, cap * sizeof(*ts));
-		if (!ts)
-			return -ENOMEM;
-		t->ts = ts;
-		t->cap = cap;
-	}
+	if (GROW(t->stacks, t->cap, t->n + 1) || GROW(t->ts, t->cap_ts, t->n + 1))
+		return -ENOMEM;
 	t->stacks[t->n] = sid;
 	t->ts[t->n++] = ev->timestamp;
 	return 0;

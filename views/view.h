@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "grow.h"
 #include "nettrace.h"
 #include "symbolizer.h"
 
@@ -43,7 +44,7 @@ struct vthread {
 	uint64_t tid;
 	uint32_t *stacks;	/* one per sample, in order */
 	uint64_t *ts;
-	size_t n, cap;
+	size_t n, cap, cap_ts;
 };
 
 struct view {
@@ -77,15 +78,7 @@ struct view {
 	char errmsg[256];
 };
 
-/* Grow array p (element count *cap) to hold need elements; 0 or -ENOMEM. */
-#define GROW(arr, cap, need) ({							\
-	void *__n = view_grow((arr), &(cap), (need), sizeof(*(arr)));		\
-	if (__n)								\
-		(arr) = __n;							\
-	__n ? 0 : -ENOMEM; })
-
 /* view.c: the trace model */
-void *view_grow(void *p, size_t *cap, size_t need, size_t elem);
 int view_parse_u64(const char *s, uint64_t *out);
 int view_streq_ci(const char *a, const char *b);
 void view_event_name(const struct nt_metadata *m, char *buf, size_t len);

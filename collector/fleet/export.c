@@ -23,7 +23,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 #include "collector.h"
 #include "collector_event.h"
@@ -121,17 +120,6 @@ static void count_stack(struct ch_export *x, uint32_t pid, const char *s, size_t
 	x->n_st++;
 }
 
-/* A module's display name, the flame graph's: basename, ".dll"/".exe" dropped. */
-static void module_display(const char *path, char *buf, size_t len)
-{
-	const char *b = sym_basename(path);
-	size_t l = strlen(b);
-
-	if (l > 4 && (!strcasecmp(b + l - 4, ".dll") || !strcasecmp(b + l - 4, ".exe")))
-		l -= 4;
-	snprintf(buf, len, "%.*s", (int)l, b);
-}
-
 /* Append one frame's name, the flame graph's way ("Module!Name", ';'
  * dropped) with its "_[j]" or "_[k]" kind suffix (folded.c's).  Code the
  * runtime described only after the sample (a rundown at attach) is named
@@ -158,7 +146,7 @@ static size_t put_frame(struct symbolize *sz, uint32_t pid, uint64_t ip, uint64_
 	else if (si.kind == SYM_KIND_KERNEL || ip >= SYM_KERNEL_START)
 		sfx = "_[k]";
 	if (mod)
-		module_display(mod, disp, sizeof(disp));
+		sym_module_display(mod, disp, sizeof(disp));
 	len = snprintf(tmp, sizeof(tmp), "%s%s%s%s", mod ? disp : "", mod ? "!" : "", name, sfx);
 	for (p = tmp; len > 0 && *p && n + 1 < room; p++)
 		if (*p != ';' && *p != '\n' && *p != '\r' && *p != '\t')

@@ -13,7 +13,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #define LOG_PREFIX "ebpf-collect: "
 #include "log.h"
 #include "export_send.h"
+#include "thread.h"
 
 #define RETRY_NS	(1000ULL * 1000 * 1000)
 
@@ -247,20 +247,6 @@ static void *sender_main(void *arg)
 	return NULL;
 }
 
-/* The thread blocks every signal: SIGINT and SIGTERM are the tracing
- * thread's, whose poll they interrupt. */
-static int start_thread(struct ch_sender *s)
-{
-	sigset_t all, old;
-	int err;
-
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&s->thread, NULL, sender_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return err;
-}
-
 struct ch_sender *ch_sender__start(const char *url, const char *spool_dir, uint64_t spool_max,
 				   char *err, size_t errlen)
 {
@@ -281,7 +267,7 @@ struct ch_sender *ch_sender__start(const char *url, const char *spool_dir, uint6
 	else
 		set_down(s, 1, err);	/* not fatal: the node keeps tracing and spools */
 	sync_spool(s);
-	if (start_thread(s)) {
+	if (thread_start_nosig(&s->thread, sender_main, s)) {
 		snprintf(err, errlen, "--clickhouse %s: cannot start the sender thread", url);
 		goto fail;
 	}

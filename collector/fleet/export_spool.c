@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "export_spool.h"
+#include "grow.h"
 
 struct spool_entry {
 	uint64_t seq, rows, samples, bytes;
@@ -50,20 +51,12 @@ static void entry_name(const struct spool_entry *e, char *buf, size_t len)
 static int spool_add(struct ch_spool *s, const struct spool_entry *e)
 {
 	if (s->head + s->n == s->cap) {
-		size_t cap = s->cap ? s->cap * 2 : 64;
-		struct spool_entry *ne;
-
 		if (s->head) {	/* reuse the room the replay freed */
 			memmove(s->e, s->e + s->head, s->n * sizeof(*s->e));
 			s->head = 0;
 		}
-		if (s->n == s->cap) {
-			ne = realloc(s->e, cap * sizeof(*ne));
-			if (!ne)
-				return -ENOMEM;
-			s->e = ne;
-			s->cap = cap;
-		}
+		if (GROW(s->e, s->cap, s->n + 1))
+			return -ENOMEM;
 	}
 	s->e[s->head + s->n++] = *e;
 	s->bytes += e->bytes;

@@ -17,6 +17,7 @@
 #include <linux/types.h>
 #include "collector_event.h"
 #include "event_table.h"
+#include "grow.h"
 #include "metrics_agg.h"
 
 #define RUNTIME_PROVIDER	"Microsoft-Windows-DotNETRuntime"
@@ -108,17 +109,10 @@ void mbuf__printf(struct mbuf *b, const char *fmt, ...)
 			b->len += n;
 			return;
 		}
-		size_t cap = b->cap ? b->cap * 2 : 16384;
-		while (cap - b->len <= (size_t)n)
-			cap *= 2;
-		char *p = realloc(b->p, cap);
-
-		if (!p) {
+		if (GROW(b->p, b->cap, b->len + n + 1)) {
 			b->failed = 1;
 			return;
 		}
-		b->p = p;
-		b->cap = cap;
 	}
 }
 
@@ -217,15 +211,8 @@ static struct mproc *proc_get(struct magg *a, pid_t pid)
 			return a->procs[i];
 		}
 	}
-	if (a->nr_procs == a->cap_procs) {
-		size_t cap = a->cap_procs ? a->cap_procs * 2 : 16;
-		struct mproc **np = realloc(a->procs, cap * sizeof(*np));
-
-		if (!np)
-			return NULL;
-		a->procs = np;
-		a->cap_procs = cap;
-	}
+	if (GROW(a->procs, a->cap_procs, a->nr_procs + 1))
+		return NULL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
@@ -319,15 +306,8 @@ static void count_exception(struct mproc *p, const struct ect_event *ev,
 			return;
 		}
 	}
-	if (p->nr_exc == p->cap_exc) {
-		size_t cap = p->cap_exc ? p->cap_exc * 2 : 8;
-		struct exc_count *ne = realloc(p->exc, cap * sizeof(*ne));
-
-		if (!ne)
-			return;
-		p->exc = ne;
-		p->cap_exc = cap;
-	}
+	if (GROW(p->exc, p->cap_exc, p->nr_exc + 1))
+		return;
 	snprintf(p->exc[p->nr_exc].type, MAX_EXC_TYPE, "%s", type);
 	p->exc[p->nr_exc++].n = 1;
 }

@@ -10,7 +10,6 @@
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,7 +18,9 @@
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/socket.h>
+#include "clock.h"
 #include "metrics_http.h"
+#include "thread.h"
 
 #define MAX_CLIENTS	16
 #define CLIENT_MS	5000	/* a whole exchange, request to last byte */
@@ -57,14 +58,6 @@ struct mhttp {
 	uint64_t gen, served_gen, scrapes;
 	struct client cl[MAX_CLIENTS];
 };
-
-static uint64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void snap_put(struct mhttp *h, struct snap *s)
 {
@@ -383,19 +376,6 @@ static void mhttp_free(struct mhttp *h)
 	free(h);
 }
 
-static int start_thread(struct mhttp *h)
-{
-	sigset_t all, old;
-	int err;
-
-	/* signals are the main loop's: this thread takes none of them */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&h->th, NULL, serve, h);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return err;
-}
-
 struct mhttp *mhttp__start(const char *addr, char *err, size_t errlen)
 {
 	struct mhttp *h = calloc(1, sizeof(*h));
@@ -419,7 +399,7 @@ struct mhttp *mhttp__start(const char *addr, char *err, size_t errlen)
 		mhttp_free(h);
 		return NULL;
 	}
-	e = pipe2(h->wake, O_CLOEXEC) ? errno : start_thread(h);
+	e = pipe2(h->wake, O_CLOEXEC) ? errno : thread_start_nosig(&h->th, serve, h);
 	if (e) {
 		snprintf(err, errlen, "--metrics %s: cannot start its thread: %s", addr, strerror(e));
 		mhttp_free(h);
@@ -430,15 +410,9 @@ struct mhttp *mhttp__start(const char *addr, char *err, size_t errlen)
 
 void mhttp__linger(struct mhttp *h, unsigned int timeout_ms)
 {
-	struct timespec until;
+	uint64_t end = mono_ns() + timeout_ms * 1000000ULL;
+	struct timespec until = { .tv_sec = end / 1000000000, .tv_nsec = end % 1000000000 };
 
-	clock_gettime(CLOCK_MONOTONIC, &until);
-	until.tv_sec += timeout_ms / 1000;
-	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
 	pthread_mutex_lock(&h->mu);
 	while (h->scrapes && h->served_gen < h->gen)
 		if (pthread_cond_timedwait(&h->cv, &h->mu, &until) == ETIMEDOUT)

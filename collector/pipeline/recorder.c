@@ -17,6 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/types.h>
+#include "clock.h"
 #include "exit_codes.h"
 #include "collector_event.h"
 #include "event_table.h"
@@ -531,7 +532,7 @@ static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why
 		"%llu; complete %.0f ms after it\n", why, r->path,
 		(unsigned long long)r->file_records, (unsigned long long)r->file_lost,
 		r->file_first && r->file_first < to ? (to - r->file_first) / 1e9 : 0.0,
-		(unsigned long long)to, (now_ns() - to) / 1e6);
+		(unsigned long long)to, (mono_ns() - to) / 1e6);
 	return 0;
 }
 

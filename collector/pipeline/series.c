@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 #include <unistd.h>
+#include "grow.h"
 #include "series.h"
 
 #ifndef LOG_PREFIX
@@ -68,16 +69,7 @@ void series__done(struct series *s, const char *path)
 	char *copy = strdup(path);
 
 	s->written++;
-	if (copy && s->n_paths == s->cap_paths) {
-		size_t cap = s->cap_paths ? 2 * s->cap_paths : 16;
-		char **p = realloc(s->paths, cap * sizeof(*p));
-
-		if (p) {
-			s->paths = p;
-			s->cap_paths = cap;
-		}
-	}
-	if (copy && s->n_paths < s->cap_paths)
+	if (copy && !GROW(s->paths, s->cap_paths, s->n_paths + 1))
 		s->paths[s->n_paths++] = copy;
 	else
 		free(copy);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "trigger.h"
 #include "utf16.h"
 
@@ -258,18 +259,9 @@ static bool match_pause(struct trigger *tr, uint32_t idx, pid_t pid, uint64_t ts
 		;
 	if (idx == tr->begin_idx) {
 		if (i == tr->n_pause) {
-			if (tr->n_pause == tr->cap_pause) {
-				size_t cap = tr->cap_pause ? 2 * tr->cap_pause : 16;
-				pid_t *p = realloc(tr->pause_pid, cap * sizeof(*p));
-				uint64_t *t = p ? realloc(tr->pause_ts, cap * sizeof(*t)) : NULL;
-
-				if (p)
-					tr->pause_pid = p;
-				if (!t)
-					return false;
-				tr->pause_ts = t;
-				tr->cap_pause = cap;
-			}
+			if (GROW(tr->pause_pid, tr->cap_pause, tr->n_pause + 1) ||
+			    GROW(tr->pause_ts, tr->cap_pause_ts, tr->n_pause + 1))
+				return false;
 			tr->pause_pid[tr->n_pause++] = pid;
 		}
 		tr->pause_ts[i] = ts;

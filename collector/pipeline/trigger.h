@@ -44,7 +44,7 @@ struct trigger {
 	uint32_t offset;		/* ... this one */
 	pid_t *pause_pid;		/* GCPause: suspend start per process */
 	uint64_t *pause_ts;
-	size_t n_pause, cap_pause;
+	size_t n_pause, cap_pause, cap_pause_ts;
 };
 
 /* Parse spec against table t; on error 1 and a one-line reason in err. */

@@ -228,9 +228,7 @@ int finish_output(struct collector *c, int ret);	/* the end of a run that traced
 void close_output(struct collector *c, int ret);
 
 /* session.c: the main loop */
-uint64_t now_ns(void);
 uint64_t self_cpu_ns(void);		/* getrusage(RUSAGE_SELF): user + system */
-int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v);
 int consume_step(struct collector *c, int timeout_ms, uint64_t window);
 void note_losses(struct collector *c);
 uint64_t total_lost(const struct ce_counters *t);

@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
+#include "clock.h"
+#include "grow.h"
 #include "exit_codes.h"
 #include "dotnet_ipc.h"
 #include "event_table.h"
@@ -72,23 +74,6 @@ void host__free(struct collector *c)
 	memset(h, 0, sizeof(*h));
 }
 
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t n = *cap ? *cap : 64;
-	void *q;
-
-	if (need <= *cap)
-		return 0;
-	while (n < need)
-		n *= 2;
-	q = realloc(*p, n * elem);
-	if (!q)
-		return -ENOMEM;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
 static bool is_seen(const struct host *h, pid_t pid)
 {
 	size_t i;
@@ -101,7 +86,7 @@ static bool is_seen(const struct host *h, pid_t pid)
 
 static void mark_seen(struct host *h, pid_t pid)
 {
-	if (!grow((void **)&h->seen, &h->cap_seen, h->n_seen + 1, sizeof(*h->seen)))
+	if (!GROW(h->seen, h->cap_seen, h->n_seen + 1))
 		h->seen[h->n_seen++] = pid;
 }
 
@@ -137,7 +122,7 @@ static uint8_t file_flags(struct collector *c, const struct mapped_file *f)
 		flags = notes_flags(c, &notes);
 		usdt_notes__free(&notes);
 	}
-	if (!grow((void **)&h->files, &h->cap_files, h->n_files + 1, sizeof(*h->files)))
+	if (!GROW(h->files, h->cap_files, h->n_files + 1))
 		h->files[h->n_files++] = (struct host_file){ f->dev, f->ino, flags };
 	return flags;
 }
@@ -317,10 +302,10 @@ void host__note_exec(struct collector *c, pid_t pid)
 			h->seen[i] = h->seen[--h->n_seen];
 			break;
 		}
-	if (grow((void **)&h->pend, &h->cap_pend, h->n_pend + 1, sizeof(*h->pend)))
+	if (GROW(h->pend, h->cap_pend, h->n_pend + 1))
 		return;
 	h->pend[h->n_pend++] = (struct host_pending){
-		.pid = pid, .until = now_ns() + PENDING_NS, .gap = PENDING_GAP_NS,
+		.pid = pid, .until = mono_ns() + PENDING_NS, .gap = PENDING_GAP_NS,
 	};
 }
 

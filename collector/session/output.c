@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "exit_codes.h"
 #include "nettrace.h"
 #include "outfile.h"
@@ -39,7 +40,7 @@ int open_output(struct collector *c, pid_t pid)
 	const char *path;
 
 	clock_gettime(CLOCK_REALTIME, &info.sync_utc);
-	info.sync_ts = now_ns();
+	info.sync_ts = mono_ns();
 	/* the trace header keeps UTC in milliseconds (SYSTEMTIME): move the
 	 * sync point back to the millisecond, so absolute times stay exact */
 	sub_ms = info.sync_utc.tv_nsec % 1000000;

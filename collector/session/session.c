@@ -58,6 +58,7 @@
 #include "symbolize.h"		/* frame names in the trace */
 #include "mmap_events.h"	/* mappings of short-lived processes */
 #include "symbolizer.h"
+#include "clock.h"
 #include "ep_targets.h"
 #include "batch.h"		/* stock .NET: EventPipe over IPC */
 
@@ -97,32 +98,6 @@ static void sig_usr1(int sig)
 {
 	(void)sig;
 	dump_requested = 1;
-}
-
-uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v)
-{
-	void *p;
-
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 64;
-
-		p = realloc(*arr, c * elem);
-		if (!p)
-			return -ENOMEM;
-		*arr = p;
-		*cap = c;
-	}
-	memcpy((char *)*arr + *n * elem, v, elem);
-	(*n)++;
-	return 0;
 }
 
 static int read_counters(struct collector *c)
@@ -177,7 +152,7 @@ void note_losses(struct collector *c)
 
 static void status_line(struct collector *c, uint64_t *last_records, uint64_t *last_ns)
 {
-	uint64_t now = now_ns(), dt = now - *last_ns;
+	uint64_t now = mono_ns(), dt = now - *last_ns;
 	double rate = dt ? (c->records - *last_records) * 1e9 / dt : 0;
 
 	fprintf(stderr, "\r\033[K%.0f events/s  %llu events  %.1f MB written  %llu dropped",
@@ -252,7 +227,7 @@ static bool child_has_usdt(void *ctx, pid_t pid)
 
 static int poll_loop(struct collector *c)
 {
-	uint64_t start = now_ns(), last_tick = start, last_scan = start, last_rec = 0;
+	uint64_t start = mono_ns(), last_tick = start, last_scan = start, last_rec = 0;
 	uint64_t last_status = start, last_flush = start, flushed_events = 0;
 	bool tty = isatty(STDERR_FILENO) && !env.quiet;
 	int err = 0;
@@ -265,7 +240,7 @@ static int poll_loop(struct collector *c)
 			pr_warn("ring buffer poll failed: %s\n", strerror(-err));
 			break;
 		}
-		now = now_ns();
+		now = mono_ns();
 		if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0) {
 			pr_warn("out of memory\n");
 			err = -ENOMEM;
@@ -331,7 +306,7 @@ int consume_step(struct collector *c, int timeout_ms, uint64_t window)
 		return err;
 	if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0)
 		return -ENOMEM;
-	return reorder__pop_before(c->ro, ring_pop_cutoff(c, now_ns(), window), route_record, c);
+	return reorder__pop_before(c->ro, ring_pop_cutoff(c, mono_ns(), window), route_record, c);
 }
 
 /* ------------------------------------------------------------------ -- CMD */
@@ -838,10 +813,10 @@ static int trace(struct collector *c)
 		c->rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
 		"--dump-on and exit" : c->rec.path);
 	c->cpu_mark[0] = self_cpu_ns();
-	c->wall_mark[0] = now_ns();
+	c->wall_mark[0] = mono_ns();
 	err = poll_loop(c);
 	c->cpu_mark[1] = self_cpu_ns();
-	c->wall_mark[1] = now_ns();
+	c->wall_mark[1] = mono_ns();
 	if (!err) {
 		int stop_err;
 

@@ -44,6 +44,8 @@
 
 #include "batch.h"
 #include "proc_stat.h"
+#include "clock.h"
+#include "grow.h"
 #include "collector.h"
 
 static void detach_links(struct collector *c);
@@ -188,14 +190,14 @@ int stop_and_drain(struct collector *c)
 		err = consume_step(c, 10, REORDER_WINDOW_NS);
 	if (threaded)
 		pthread_join(th, NULL);
-	deadline = now_ns() + DRAIN_WAIT_NS;
+	deadline = mono_ns() + DRAIN_WAIT_NS;
 	while (!err) {
 		err = consume_step(c, 0, UINT64_MAX);
 		if (err || !r)
 			break;
 		if (c->rb_behind)
 			continue;	/* a round's worth read: there is more */
-		if (!ring__avail_data_size(r) || now_ns() > deadline)
+		if (!ring__avail_data_size(r) || mono_ns() > deadline)
 			break;
 		usleep(1000);	/* a record still being written: not readable yet */
 	}
@@ -387,7 +389,7 @@ static int finish_flight(struct collector *c)
 
 int finish_file(struct collector *c)
 {
-	uint64_t bytes, last = c->last_ts ? c->last_ts : now_ns();
+	uint64_t bytes, last = c->last_ts ? c->last_ts : mono_ns();
 	struct loss_summary loss;
 	struct loss_summary_event sev;
 	struct nt_salvage salv = { 0 };
@@ -459,7 +461,7 @@ static size_t dup_link_fds(int **out)
 {
 	size_t n = 0, cap = 0;
 	struct dirent *d;
-	int *fds = NULL, *p;
+	int *fds = NULL;
 	DIR *dir = opendir("/proc/self/fd");
 	char target[64];
 
@@ -473,13 +475,8 @@ static size_t dup_link_fds(int **out)
 		target[len] = 0;
 		if (strcmp(target, "anon_inode:bpf_link"))
 			continue;
-		if (n == cap) {
-			cap = cap ? cap * 2 : 256;
-			p = realloc(fds, cap * sizeof(*p));
-			if (!p)
-				break;
-			fds = p;
-		}
+		if (GROW(fds, cap, n + 1))
+			break;
 		fd = fcntl(atoi(d->d_name), F_DUPFD_CLOEXEC, 0);
 		if (fd >= 0)
 			fds[n++] = fd;

@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
+#include "clock.h"
+#include "grow.h"
 #include "collector_event.h"
 #include "event_table.h"
 #include "provider_abi.h"
@@ -197,10 +198,11 @@ static int attach_probe(struct collector *c, pid_t pid, const char *open_path,
 					PROV_BATCH_PROBE, &uopts);
 	if (!link)
 		return -errno;
-	if (push_ptr((void **)&c->links, &c->nr_links, &c->cap_links, sizeof(link), &link)) {
+	if (GROW(c->links, c->cap_links, c->nr_links + 1)) {
 		bpf_link__destroy(link);
 		return -ENOMEM;
 	}
+	c->links[c->nr_links++] = link;
 	return 0;
 }
 
@@ -225,9 +227,10 @@ int batch__attach_file(struct collector *c, pid_t pid, const char *path,
 		goto skip;
 	err = attach_probe(c, pid, open_path, prefix, b->n);
 	if (!err)
-		err = push_ptr((void **)&b->files, &b->n, &b->cap, sizeof(f), &f);
+		err = GROW(b->files, b->cap, b->n + 1);
 	if (err)
 		goto skip;
+	b->files[b->n++] = f;
 	err = write_mask(&b->files[b->n - 1]);
 	if (err && err != -EAGAIN)
 		pr_warn("pid %d: cannot enable batched events in %s: %s\n", pid, path,
@@ -432,18 +435,15 @@ int batch__flush(struct collector *c)
 {
 	struct batch *b = c->batch;
 	uint64_t deadline;
-	struct timespec ts;
 	size_t i;
 	int err = 0;
 
 	if (!b || !flush_pending(b, true))
 		return 0;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	deadline = ts.tv_sec * 1000000000ULL + ts.tv_nsec + FLUSH_WAIT_NS;
+	deadline = mono_ns() + FLUSH_WAIT_NS;
 	while (!err && flush_pending(b, false)) {
 		err = consume_step(c, 5, UINT64_MAX);	/* nothing popped yet */
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		if ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec <= deadline)
+		if (mono_ns() <= deadline)
 			continue;
 		for (i = 0; i < b->n; i++)
 			if (b->files[i].asked && !b->files[i].released) {

@@ -43,6 +43,8 @@
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 #include "batch.h"		/* batched in-process events */
 #include "proc_stat.h"
+#include "clock.h"
+#include "grow.h"
 
 #include "collector.h"
 
@@ -71,17 +73,6 @@ static void note_searched(struct collector *c, const char *path)
 	c->searched_len += n;
 }
 
-static int seen_before(const struct usdt_note_list *l, size_t i)
-{
-	size_t j;
-
-	for (j = 0; j < i; j++)
-		if (!strcmp(l->v[j].name, l->v[i].name) &&
-		    !strcmp(l->v[j].provider, l->v[i].provider))
-			return 1;
-	return 0;
-}
-
 static bool has_our_probes(const struct collector *c, const struct usdt_note_list *l)
 {
 	size_t i;
@@ -106,11 +97,11 @@ static bool has_our_probes(const struct collector *c, const struct usdt_note_lis
  */
 static void repair_stale_word(const struct pause_site *ps, const char *path)
 {
-	uint64_t deadline = now_ns() + STALE_WAIT_NS;
+	uint64_t deadline = mono_ns() + STALE_WAIT_NS;
 	unsigned int v = 0;
 	int err;
 
-	while (!tracer_pause__read(ps->pid, ps->addr, &v) && v && now_ns() < deadline &&
+	while (!tracer_pause__read(ps->pid, ps->addr, &v) && v && mono_ns() < deadline &&
 	       !exiting)
 		usleep(10000);
 	if (!v || exiting)
@@ -151,7 +142,7 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 	ps->dev = st.st_dev;
 	ps->ino = st.st_ino;
 	ps->cpu_ticks = proc_stat_field(pid, 14) + proc_stat_field(pid, 15);
-	ps->attach_ns = now_ns();
+	ps->attach_ns = mono_ns();
 	if (tracer_pause__site_offset(open_path, &ps->site_off))
 		pr_debug("pid %d: %s has a pause word but no pause site (an older provider): its "
 			 "first and last events in the trace can be missed\n", pid, path);
@@ -179,8 +170,10 @@ static void resume_after_attach(struct collector *c, struct pause_site *ps, int 
 		close(ps->hold_fd);
 	ps->hold_fd = -1;
 	if (attached &&
-	    !push_ptr((void **)&c->pauses, &c->nr_pauses, &c->cap_pauses, sizeof(*ps), ps))
+	    !GROW(c->pauses, c->cap_pauses, c->nr_pauses + 1)) {
+		c->pauses[c->nr_pauses++] = *ps;
 		return;
+	}
 	if (attached)
 		pr_debug("pid %d: no memory to note a pause word\n", ps->pid);
 	if (ps->file_fd >= 0)
@@ -228,7 +221,7 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 		const struct ect_event *ev;
 		struct bpf_link *link;
 
-		if (!ect_find_provider(c->table, n->provider) || seen_before(&notes, i))
+		if (!ect_find_provider(c->table, n->provider) || usdt_notes__seen_before(&notes, i))
 			continue;
 		ours++;
 		ev = ect_find_symbol(c->table, n->provider, n->name);
@@ -255,12 +248,12 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 			c->attach_failed++;
 			continue;
 		}
-		err = push_ptr((void **)&c->links, &c->nr_links, &c->cap_links, sizeof(link),
-			       &link);
+		err = GROW(c->links, c->cap_links, c->nr_links + 1);
 		if (err) {
 			bpf_link__destroy(link);
 			break;
 		}
+		c->links[c->nr_links++] = link;
 		attached++;
 	}
 	if (attached > 0 && batch_probes(c, pid, path, open_path, &notes) == -ENOMEM)
@@ -303,8 +296,9 @@ int attach_path(struct collector *c, pid_t pid, const char *path)
 	af.ino = st.st_ino;
 	if (file_attached(c, pid, af.dev, af.ino))
 		return 0;
-	if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af))
+	if (GROW(c->files, c->cap_files, c->nr_files + 1))
 		return -ENOMEM;
+	c->files[c->nr_files++] = af;
 	note_searched(c, path);
 	return attach_file(c, pid, path, path);
 }
@@ -324,8 +318,9 @@ static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 
 	if (file_attached(c, pid, af.dev, af.ino))
 		return 0;
-	if (push_ptr((void **)&c->files, &c->nr_files, &c->cap_files, sizeof(af), &af))
+	if (GROW(c->files, c->cap_files, c->nr_files + 1))
 		return -ENOMEM;
+	c->files[c->nr_files++] = af;
 	if (aw->initial)
 		note_searched(c, f->path);
 	if (!mapped_file__reach(pid, f))

@@ -15,8 +15,8 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
+#include "proc_env.h"
 #include "proc_stat.h"
 #include "dotnet_ipc.h"
 
@@ -66,39 +66,8 @@ pid_t dn_nspid(pid_t pid)
 /* The process's TMPDIR (from its environment at exec), or "/tmp". */
 static void target_tmpdir(pid_t pid, char *out, size_t n)
 {
-	char fn[64], *buf = NULL;
-	size_t cap = 0, len = 0;
-	ssize_t r;
-	int fd;
-
-	snprintf(out, n, "/tmp");
-	snprintf(fn, sizeof(fn), "/proc/%d/environ", pid);
-	fd = open(fn, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	for (;;) {
-		if (len + 1 >= cap) {
-			char *nb = realloc(buf, cap ? cap * 2 : 16384);
-
-			if (!nb)
-				break;
-			buf = nb;
-			cap = cap ? cap * 2 : 16384;
-		}
-		r = read(fd, buf + len, cap - len - 1);
-		if (r <= 0)
-			break;
-		len += r;
-	}
-	close(fd);
-	for (size_t i = 0; buf && i < len; i += strlen(buf + i) + 1) {
-		buf[len] = 0;
-		if (!strncmp(buf + i, "TMPDIR=", 7) && buf[i + 7] == '/') {
-			snprintf(out, n, "%s", buf + i + 7);
-			break;
-		}
-	}
-	free(buf);
+	if (proc_env_get(pid, "TMPDIR", out, n) || out[0] != '/')
+		snprintf(out, n, "/tmp");
 }
 
 static int connect_wait(const char *path, const struct dn_wait *w);
@@ -165,24 +134,13 @@ int dn_find_socket(pid_t pid, struct dn_socket *s)
 	return found ? 0 : -ENOENT;
 }
 
-uint64_t dn_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000ULL + ts.tv_nsec / 1000000;
-}
-
 /* What is left of w's time, in ms for poll (at most a slice, so that
  * w->cancel is looked at often); 0 when it is over. */
 static int time_left(const struct dn_wait *w)
 {
-	uint64_t now = dn_now_ms();
+	int left = mono_ms_left(w->deadline_ms);
 
-	if (now >= w->deadline_ms)
-		return 0;
-	return w->deadline_ms - now > DN_WAIT_SLICE_MS ? DN_WAIT_SLICE_MS :
-	       (int)(w->deadline_ms - now);
+	return left > DN_WAIT_SLICE_MS ? DN_WAIT_SLICE_MS : left;
 }
 
 static bool cancelled(const struct dn_wait *w)
@@ -240,7 +198,7 @@ static int connect_wait(const char *path, const struct dn_wait *w)
 
 int dn_connect(const char *path)
 {
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, NULL };
+	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, NULL };
 
 	return connect_wait(path, &w);
 }
@@ -436,7 +394,7 @@ int dn_command_wait(const char *path, uint8_t set, uint8_t id, const void *paylo
 		    size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
 		    int *keep_fd, const struct dn_wait *w, struct dn_reply_info *info)
 {
-	struct dn_wait dw = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, NULL };
+	struct dn_wait dw = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, NULL };
 	uint8_t hdr[DN_IPC_HEADER_SIZE], *body = NULL;
 	uint16_t total = 0;
 	uint8_t rset, rid;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "clock.h"
 
 #define DN_IPC_HEADER_SIZE	20
 
@@ -88,11 +89,9 @@ int dn_parse_header(const uint8_t *buf, uint16_t *total, uint8_t *set, uint8_t *
 
 /* How long an exchange may take, and what ends it early. */
 struct dn_wait {
-	uint64_t deadline_ms;		/* CLOCK_MONOTONIC ms (dn_now_ms) */
+	uint64_t deadline_ms;		/* CLOCK_MONOTONIC ms (mono_ms) */
 	const volatile bool *cancel;	/* set: give up (-ECANCELED); may be NULL */
 };
-
-uint64_t dn_now_ms(void);
 
 /*
  * One request/response on a fresh connection, within w (NULL: the next

@@ -9,35 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ep_perfmap.h"
-
-/* Is NAME set in pid's environment (at exec)?  Copies its value. */
-static bool env_value(pid_t pid, const char *name, char *val, size_t n)
-{
-	char fn[64], buf[65536];
-	size_t nl = strlen(name), off = 0;
-	ssize_t r;
-	int fd;
-
-	snprintf(fn, sizeof(fn), "/proc/%d/environ", pid);
-	fd = open(fn, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	r = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (r <= 0)
-		return false;
-	buf[r] = 0;
-	while (off < (size_t)r) {
-		const char *e = buf + off;
-
-		if (!strncmp(e, name, nl) && e[nl] == '=') {
-			snprintf(val, n, "%s", e + nl + 1);
-			return true;
-		}
-		off += strlen(e) + 1;
-	}
-	return false;
-}
+#include "proc_env.h"
 
 static void perfmap_name(pid_t nspid, const char *kind, char *out, size_t n)
 {
@@ -56,13 +28,13 @@ void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s,
 {
 	char val[PATH_MAX / 2], path[PATH_MAX];
 	uint8_t payload[4] = { DN_PERFMAP_TYPE_PERFMAP, 0, 0, 0 };
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
+	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
 	struct stat st;
 
-	if (env_value(s->pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
-	    env_value(s->pid, "COMPlus_PerfMapEnabled", val, sizeof(val)))
+	if (!proc_env_get(s->pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
+	    !proc_env_get(s->pid, "COMPlus_PerfMapEnabled", val, sizeof(val)))
 		return;
-	if (!env_value(s->pid, "DOTNET_PerfMapJitDumpPath", val, sizeof(val)))
+	if (proc_env_get(s->pid, "DOTNET_PerfMapJitDumpPath", val, sizeof(val)))
 		snprintf(val, sizeof(val), "/tmp");
 	snprintf(pm->dir, sizeof(pm->dir), "/proc/%d/root%s", s->pid, val);
 	pm->dirfd = open(pm->dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -78,7 +50,7 @@ void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s,
 void ep_perfmap__disable(struct ep_perfmap *pm, const struct dn_socket *s,
 			 const volatile bool *cancel)
 {
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
+	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
 
 	if (pm->on)
 		dn_command_wait(s->path, DN_SET_PROCESS, DN_PROC_DISABLE_PERFMAP, NULL, 0,

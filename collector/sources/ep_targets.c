@@ -6,8 +6,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "exit_codes.h"
 #include "ep_targets.h"
 #include "event_table.h"
@@ -18,14 +18,6 @@
 
 #define LOG_PREFIX "ebpf-collect: "
 #include "log.h"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
 
 int ep_targets__split_providers(const struct ect_table *t, const char *spec, char **keep,
 				char **extra, int *n_extra, int max)
@@ -210,7 +202,7 @@ void ep_targets__wait_child(struct ep_targets *t, pid_t child)
 {
 	t->child = child;
 	t->wait_child = true;
-	t->child_deadline = now_ns() + EP_CHILD_SOCKET_NS;
+	t->child_deadline = mono_ns() + EP_CHILD_SOCKET_NS;
 }
 
 /* The child's runtime waits (DOTNET_DefaultDiagnosticPortSuspend) until its
@@ -221,7 +213,7 @@ static int child_tick(struct ep_targets *t, bool (*has_usdt)(void *ctx, pid_t pi
 	int rc;
 
 	if (dn_find_socket(t->child, &s)) {
-		if (now_ns() < t->child_deadline)
+		if (mono_ns() < t->child_deadline)
 			return 0;
 		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
 		     "TMPDIR) %llu s after start: started with DOTNET_EnableDiagnostics=0?\n",
@@ -294,7 +286,7 @@ bool ep_targets__active(const struct ep_targets *t)
 int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
 {
 	sig_atomic_t signals = t->stop ? *t->stop : 0;
-	uint64_t deadline = now_ns() + EP_STOP_TIMEOUT_MS * 1000000ULL;
+	uint64_t deadline = mono_ns() + EP_STOP_TIMEOUT_MS * 1000000ULL;
 	bool pending[EP_TARGETS_MAX] = {}, cut = false, any, no_stream = false;
 	char msg[512];
 	int i, rc;
@@ -317,7 +309,7 @@ int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
 		pending[i] = true;
 	}
 	do {
-		if (!cut && (now_ns() >= deadline || signalled(t, signals))) {
+		if (!cut && (mono_ns() >= deadline || signalled(t, signals))) {
 			cut = true;
 			pr_debug("EventPipe: cutting the streams still open\n");
 		}

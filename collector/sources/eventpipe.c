@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/types.h>
+#include "clock.h"
+#include "grow.h"
 #include "collector_event.h"
 #include "eventpipe.h"
 #include "ep_perfmap.h"
@@ -92,8 +94,8 @@ struct eventpipe {
 	pthread_t stop_th;	/* stop_thread: StopTracing */
 	bool stop_started;
 	bool stop_cut;		/* the stream was cut at stop (deadline, signal) */
-	uint64_t stop_t0;	/* when StopTracing went (dn_now_ms) */
-	uint64_t stop_answered;	/* when it was answered (dn_now_ms), 0 before */
+	uint64_t stop_t0;	/* when StopTracing went (mono_ms) */
+	uint64_t stop_answered;	/* when it was answered (mono_ms), 0 before */
 	uint64_t bytes_at_answer;	/* ep->bytes when stop_poll saw the answer */
 	bool answer_seen;
 	bool stop_ignored;	/* the stream went on after the answer */
@@ -204,19 +206,9 @@ static bool enqueue(struct eventpipe *ep, const uint8_t *buf, size_t n)
 		pthread_mutex_unlock(&ep->mu);
 		return false;
 	}
-	if (ep->qcap - ep->qlen < n) {
-		size_t cap = ep->qcap ? ep->qcap : EP_READ_CHUNK;
-		uint8_t *nq;
-
-		while (cap - ep->qlen < n)
-			cap *= 2;
-		nq = realloc(ep->q, cap);
-		if (!nq) {
-			pthread_mutex_unlock(&ep->mu);
-			return false;
-		}
-		ep->q = nq;
-		ep->qcap = cap;
+	if (GROW(ep->q, ep->qcap, ep->qlen + n)) {
+		pthread_mutex_unlock(&ep->mu);
+		return false;
 	}
 	memcpy(ep->q + ep->qlen, buf, n);
 	ep->qlen += n;
@@ -353,7 +345,7 @@ bool eventpipe__perfmap(const struct eventpipe *ep)
 /* CollectTracing: on success ep->fd is the session's stream. */
 static int collect(struct eventpipe *ep, int version, uint32_t *hr, size_t *got)
 {
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
+	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
 	struct dn_reply_info info;
 	uint8_t buf[65536], *resp = NULL;
 	size_t rlen = 0;
@@ -450,31 +442,17 @@ static uint32_t host_tid(struct eventpipe *ep, uint64_t tid)
 		ep->n_tids = 0;
 		while (dp && (d = readdir(dp))) {
 			pid_t h = atoi(d->d_name), ns = h > 0 ? dn_nspid(h) : 0;
-			struct tid_map *nt;
 
 			if (!ns)
 				continue;
-			if (ep->n_tids == ep->cap_tids) {
-				ep->cap_tids = ep->cap_tids ? ep->cap_tids * 2 : 64;
-				nt = realloc(ep->tids, ep->cap_tids * sizeof(*nt));
-				if (!nt)
-					break;
-				ep->tids = nt;
-			}
+			if (GROW(ep->tids, ep->cap_tids, ep->n_tids + 1))
+				break;
 			ep->tids[ep->n_tids++] = (struct tid_map){ ns, h };
 		}
 		if (dp)
 			closedir(dp);
 	}
 	return tid;	/* gone already: keep the runtime's id */
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
 static uint64_t to_ns(const struct eventpipe *ep, uint64_t ticks)
@@ -535,13 +513,11 @@ static int push_event(struct eventpipe *ep, struct reorder *ro, const struct nt_
 static void check_clock(struct eventpipe *ep)
 {
 	const struct nt_trace_info *info = nt_reader__info(ep->rd);
-	struct timespec ts;
 	uint64_t now, sync;
 
 	ep->checked_clock = true;
 	ep->freq = info->freq;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+	now = mono_ns();
 	sync = to_ns(ep, info->sync_ts);
 	ep->clock_ahead = (int64_t)(sync - now);
 	if (sync > now + 1000000000ULL || now - sync > 60 * 1000000000ULL)
@@ -714,7 +690,7 @@ const char *eventpipe__message(const struct eventpipe *ep)
 static void *stop_thread(void *arg)
 {
 	struct eventpipe *ep = arg;
-	struct dn_wait w = { dn_now_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
+	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, &ep->cancel };
 	uint8_t payload[8];
 	int rc;
 
@@ -725,7 +701,7 @@ static void *stop_thread(void *arg)
 	/* a process that has exited has ended the stream itself */
 	ep->exited = rc && kill(ep->sock.pid, 0) && errno == ESRCH;
 	if (!rc)
-		__atomic_store_n(&ep->stop_answered, dn_now_ms(), __ATOMIC_RELEASE);
+		__atomic_store_n(&ep->stop_answered, mono_ms(), __ATOMIC_RELEASE);
 	return NULL;
 }
 
@@ -733,7 +709,7 @@ int eventpipe__stop_begin(struct eventpipe *ep)
 {
 	if (ep->dropped || ep->state != EP_RUNNING)
 		return 0;
-	ep->stop_t0 = dn_now_ms();
+	ep->stop_t0 = mono_ms();
 	if (pthread_create(&ep->stop_th, NULL, stop_thread, ep))
 		return -errno;
 	ep->stop_started = true;
@@ -764,7 +740,7 @@ int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, cha
 		return 0;
 	if (!ep->got_header) {	/* a runtime sends its header at once: a peer */
 		pump(ep, ro, &eof);	/* that has not is not waited for */
-		if (!ep->got_header && !eof && dn_now_ms() < ep->stop_t0 + EP_HEADER_GRACE_MS)
+		if (!ep->got_header && !eof && mono_ms() < ep->stop_t0 + EP_HEADER_GRACE_MS)
 			return EP_STOP_AGAIN;
 		if (!ep->got_header) {
 			snprintf(err, errsz, "pid %d: diagnostics socket sent no Nettrace stream: "
@@ -787,7 +763,7 @@ int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, cha
 		}
 		/* answered, rundown written, and the stream goes on */
 		if (bytes - ep->bytes_at_answer > EP_AFTER_ANSWER_BYTES ||
-		    dn_now_ms() >= answered + EP_AFTER_ANSWER_MS)
+		    mono_ms() >= answered + EP_AFTER_ANSWER_MS)
 			cut = ep->stop_ignored = true;
 	}
 	if (cut && !ep->stop_cut) {	/* the session thread ends within 100 ms */

@@ -35,6 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "mmap_events.h"
 #include "symbolizer.h"
 
@@ -132,15 +133,8 @@ static int mm_ring_map(struct mm_ring *r, int fd)
 
 static int mm_keep_fd(struct mmap_events *me, int fd)
 {
-	if (me->n_fds == me->cap_fds) {
-		size_t cap = me->cap_fds ? 2 * me->cap_fds : 16;
-		int *v = realloc(me->fds, cap * sizeof(*v));
-
-		if (!v)
-			return -ENOMEM;
-		me->fds = v;
-		me->cap_fds = cap;
-	}
+	if (GROW(me->fds, me->cap_fds, me->n_fds + 1))
+		return -ENOMEM;
 	me->fds[me->n_fds++] = fd;
 	return 0;
 }

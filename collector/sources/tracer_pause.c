@@ -13,7 +13,6 @@
  * the collector is killed.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -26,6 +25,7 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "elf_file.h"
 #include "provider_abi.h"
 #include "tracer_pause.h"
 
@@ -91,24 +91,17 @@ static int vaddr_to_off(Elf *elf, uint64_t vaddr, uint64_t size, uint64_t *off)
 static int find_global(const char *path, const char *suffix, int type, uint64_t *off,
 		       uint64_t *size)
 {
-	Elf *elf;
+	struct elf_file ef;
 	uint64_t vaddr;
-	int fd, err;
+	int err = elf_file__open(&ef, path);
 
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF)
-		err = -ENOEXEC;
-	else if (!(vaddr = find_sym(elf, suffix, type, size)))
+	if (err)
+		return err;
+	if (!(vaddr = find_sym(ef.elf, suffix, type, size)))
 		err = -ENOENT;
 	else
-		err = vaddr_to_off(elf, vaddr, *size, off);
-	elf_end(elf);
-	close(fd);
+		err = vaddr_to_off(ef.elf, vaddr, *size, off);
+	elf_file__close(&ef);
 	return err;
 }
 

@@ -41,6 +41,7 @@
 #include "usdt_generic_event.h"	/* the record */
 #include "usdt_generic.h"
 
+#include "grow.h"
 #include "utf16.h"
 
 #define LOG_PREFIX "ebpf-collect: "
@@ -90,20 +91,6 @@ struct usdt_generic {
 	uint64_t events, bad_records, last_ts;
 	uint8_t payload[UG_ARGS * (2 * UG_MAX_STR + 2)];
 };
-
-static int grow(void **arr, size_t *n, size_t *cap, size_t elem)
-{
-	void *p;
-
-	if (*n < *cap)
-		return 0;
-	p = realloc(*arr, (*cap ? *cap * 2 : 16) * elem);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = *cap ? *cap * 2 : 16;
-	return 0;
-}
 
 struct usdt_generic *usdt_generic__new(int verbose)
 {
@@ -196,7 +183,7 @@ static int probe_index(struct usdt_generic *ug, const struct ug_spec *sp,
 	for (i = 0; i < ug->nr_probes; i++)
 		if (!strcmp(ug->probes[i].name, name) && !strcmp(ug->probes[i].provider, provider))
 			return i;
-	if (grow((void **)&ug->probes, &ug->nr_probes, &ug->cap_probes, sizeof(*p)))
+	if (GROW(ug->probes, ug->cap_probes, ug->nr_probes + 1))
 		return -ENOMEM;
 	p = &ug->probes[ug->nr_probes];
 	memset(p, 0, sizeof(*p));
@@ -257,17 +244,6 @@ static uint64_t probe_cookie(const struct ug_probe *p, uint32_t idx)
 	return UG_COOKIE(idx, smask, lmask);
 }
 
-static bool seen_in_file(const struct usdt_note_list *l, size_t i)
-{
-	size_t j;
-
-	for (j = 0; j < i; j++)
-		if (!strcmp(l->v[j].name, l->v[i].name) &&
-		    !strcmp(l->v[j].provider, l->v[i].provider))
-			return true;
-	return false;
-}
-
 /* Attach the matching probes of one file.  Returns the number attached or
  * -ENOMEM; a probe libbpf cannot attach is reported and skipped. */
 static int attach_file(struct usdt_generic *ug, pid_t pid, const char *path,
@@ -285,7 +261,7 @@ static int attach_file(struct usdt_generic *ug, pid_t pid, const char *path,
 		const struct ug_spec *sp = match_spec(ug, n);
 		struct bpf_link *link;
 
-		if (!sp || seen_in_file(&notes, i))
+		if (!sp || usdt_notes__seen_before(&notes, i))
 			continue;
 		matched++;
 		idx = probe_index(ug, sp, n->provider, n->name);
@@ -302,7 +278,7 @@ static int attach_file(struct usdt_generic *ug, pid_t pid, const char *path,
 				path, pid, strerror(errno));
 			continue;
 		}
-		if (grow((void **)&ug->links, &ug->nr_links, &ug->cap_links, sizeof(link))) {
+		if (GROW(ug->links, ug->cap_links, ug->nr_links + 1)) {
 			bpf_link__destroy(link);
 			err = -ENOMEM;
 			break;
@@ -328,7 +304,7 @@ static int note_file(struct usdt_generic *ug, pid_t pid, dev_t dev, ino_t ino)
 	for (i = 0; i < ug->nr_files; i++)
 		if (ug->files[i].pid == pid && ug->files[i].dev == dev && ug->files[i].ino == ino)
 			return 0;
-	if (grow((void **)&ug->files, &ug->nr_files, &ug->cap_files, sizeof(*ug->files)))
+	if (GROW(ug->files, ug->cap_files, ug->nr_files + 1))
 		return -ENOMEM;
 	ug->files[ug->nr_files++] = (struct ug_file){ pid, dev, ino };
 	return 1;

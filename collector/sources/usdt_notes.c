@@ -11,7 +11,6 @@
  * difference (the same adjustment libbpf and bpftrace make).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <stdio.h>
@@ -20,6 +19,8 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
+#include "elf_file.h"
+#include "grow.h"
 #include "usdt_notes.h"
 #include "proc_maps.h"
 
@@ -31,15 +32,8 @@
 
 static int notes_push(struct usdt_note_list *l, const struct usdt_note *n, size_t *cap)
 {
-	struct usdt_note *v;
-
-	if (l->n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		v = realloc(l->v, *cap * sizeof(*v));
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-	}
+	if (GROW(l->v, *cap, l->n + 1))
+		return -ENOMEM;
 	l->v[l->n++] = *n;
 	return 0;
 }
@@ -157,28 +151,30 @@ static int load_notes(Elf *elf, struct usdt_note_list *out)
 
 int usdt_notes__load(const char *path, struct usdt_note_list *out)
 {
-	Elf *elf = NULL;
-	int fd, err;
+	struct elf_file ef;
+	int err;
 
 	out->v = NULL;
 	out->n = 0;
-	if (elf_version(EV_CURRENT) == EV_NONE)
-		return -EINVAL;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		err = -ENOEXEC;
-		goto cleanup;
-	}
-	err = load_notes(elf, out);
+	err = elf_file__open(&ef, path);
+	if (err)
+		return err;
+	err = load_notes(ef.elf, out);
 	if (err)
 		usdt_notes__free(out);
-cleanup:
-	elf_end(elf);
-	close(fd);
+	elf_file__close(&ef);
 	return err;
+}
+
+bool usdt_notes__seen_before(const struct usdt_note_list *l, size_t i)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (!strcmp(l->v[j].name, l->v[i].name) &&
+		    !strcmp(l->v[j].provider, l->v[i].provider))
+			return true;
+	return false;
 }
 
 void usdt_notes__free(struct usdt_note_list *l)
@@ -211,13 +207,8 @@ static int files_push(struct mapped_file_list *l, size_t *cap, pid_t pid,
 		if (l->v[i].dev == dev && l->v[i].ino == m->ino)
 			return 0;
 	reached = !proc_map__open_path(pid, m, open_path, sizeof(open_path));
-	if (l->n == *cap) {
-		*cap = *cap ? *cap * 2 : 16;
-		f = realloc(l->v, *cap * sizeof(*f));
-		if (!f)
-			return -ENOMEM;
-		l->v = f;
-	}
+	if (GROW(l->v, *cap, l->n + 1))
+		return -ENOMEM;
 	f = &l->v[l->n];
 	memset(f, 0, sizeof(*f));
 	f->dev = dev;

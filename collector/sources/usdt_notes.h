@@ -9,6 +9,7 @@
 #ifndef EBPF_COLLECT_USDT_NOTES_H
 #define EBPF_COLLECT_USDT_NOTES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -31,6 +32,10 @@ struct usdt_note_list {
  * (-ENOEXEC: not an ELF file). */
 int usdt_notes__load(const char *path, struct usdt_note_list *out);
 void usdt_notes__free(struct usdt_note_list *l);	/* NULL-safe */
+/* Does a note before l->v[i] name the same provider:probe?  (A probe
+ * inlined at several sites has a note per site; libbpf attaches them all
+ * at once.) */
+bool usdt_notes__seen_before(const struct usdt_note_list *l, size_t i);
 
 /* One distinct file-backed executable mapping of a process. */
 struct mapped_file {

@@ -6,7 +6,7 @@
 # checks the files it writes (-k)
 $(OUTPUT)/bench_nettrace: $(OUTPUT)/obj/tests/bench/bench_nettrace.o $(OWN_EVENTS_OBJS) $(NETTRACE_LIB)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 BENCH_TARGETS += $(OUTPUT)/bench_nettrace
 ALL_TARGETS += $(OUTPUT)/bench_nettrace
@@ -14,14 +14,14 @@ ALL_TARGETS += $(OUTPUT)/bench_nettrace
 # the symbolizer's lookups over a 100k-entry perf map
 $(OUTPUT)/bench_symbolizer: $(OUTPUT)/obj/tests/bench/bench_symbolizer.o $(SYMBOLIZER_LIB) | $(OUTPUT)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 BENCH_TARGETS += $(OUTPUT)/bench_symbolizer
 
 # the untraced cost of FireEtXplat (the generated provider)
 $(OUTPUT)/bench_fire: $(OUTPUT)/obj/tests/bench/bench_fire.o $(PROVIDER_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 BENCH_TARGETS += $(OUTPUT)/bench_fire
 $(OUTPUT)/obj/tests/bench/bench_fire.o: | $(GEN_PROVIDER_H)
@@ -48,7 +48,7 @@ $(OUTPUT)/obj/tests/bench/bench_probes.o $(OUTPUT)/obj/tests/bench/bench_lttng_t
 
 $(BENCH_DIR)/bench_probes: $(OUTPUT)/obj/tests/bench/bench_probes.o $(PROVIDER_OBJS) | $(BENCH_DIR)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lpthread $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lpthread $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 $(OUTPUT)/obj/tests/bench/bench_probes_lttng.o: tests/bench/bench_probes.c | $(GEN_PROVIDER_H)
 	$(call msg,CC,$@)
@@ -58,13 +58,13 @@ $(OUTPUT)/obj/tests/bench/bench_probes_lttng.o: tests/bench/bench_probes.c | $(G
 $(BENCH_DIR)/bench_probes_lttng: $(OUTPUT)/obj/tests/bench/bench_probes_lttng.o \
 				 $(OUTPUT)/obj/tests/bench/bench_lttng_tp.o $(PROVIDER_OBJS) | $(BENCH_DIR)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -llttng-ust -ldl -lpthread $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -llttng-ust -ldl -lpthread $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 $(OUTPUT)/obj/tests/bench/bench_floor.o: $(OUTPUT)/bench_floor.skel.h
 
 $(BENCH_DIR)/bench_floor: $(OUTPUT)/obj/tests/bench/bench_floor.o | $(BENCH_DIR)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lbpf -lelf -lz $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lbpf -lelf -lz $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 # the full real manifest, generated and compiled like tests/usdt_gen.bats does
 $(BENCH_ALL_FILES) &: $(USDT_GEN) $(BENCH_ALL_MAN) | $(BENCH_ALL_GEN)
@@ -78,7 +78,7 @@ $(BENCH_DIR)/attach_target: tests/bench/bench_attach_target.c $(BENCH_ALL_FILES)
 	$(Q)$(CC) $(ALL_CFLAGS) -I$(BENCH_ALL_GEN) -Dmain=caller_main \
 		-c $(BENCH_ALL_GEN)/clretw_caller.c -o $(BENCH_ALL_GEN)/caller.o
 	$(Q)$(CC) $(ALL_CFLAGS) tests/bench/bench_attach_target.c $(BENCH_ALL_GEN)/provider.o \
-		$(BENCH_ALL_GEN)/caller.o $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+		$(BENCH_ALL_GEN)/caller.o $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 # bench_probes is also the traced program of tests/batch.bats
 ALL_TARGETS += $(BENCH_DIR)/bench_probes

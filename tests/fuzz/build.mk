@@ -14,7 +14,7 @@ $(FUZZ_BIN): tests/fuzz/fuzz_nettrace_reader.c $(NETTRACE_READER_SRCS) $(COMMON_
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(FUZZ_DIR)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) tests/fuzz/fuzz_nettrace_reader.c \
-		$(NETTRACE_READER_SRCS) $(COMMON_SRCS) -o $@
+		$(NETTRACE_READER_SRCS) $(COMMON_SRCS) $(COMMON_LDLIBS) -o $@
 
 .PHONY: fuzz
 fuzz: $(FUZZ_BIN)

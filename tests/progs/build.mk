@@ -9,7 +9,7 @@ $(OUTPUT)/tests/symtool: $(SYMTOOL_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(EVE
 			 | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+		$(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 ALL_TARGETS += $(OUTPUT)/tests/symtool
 
@@ -18,7 +18,7 @@ $(OUTPUT)/tests/nettrace_scenarios: $(OUTPUT)/obj/tests/progs/nettrace_scenarios
 				    $(NETTRACE_LIB) \
 				    | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 ALL_TARGETS += $(OUTPUT)/tests/nettrace_scenarios
 
@@ -26,7 +26,7 @@ ALL_TARGETS += $(OUTPUT)/tests/nettrace_scenarios
 # counting serializations through the provider's test hook
 $(OUTPUT)/tests/usdt_demo: $(OUTPUT)/obj/tests/progs/probe_demo.o $(PROVIDER_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 $(OUTPUT)/obj/tests/progs/probe_demo.o: | $(GEN_PROVIDER_H)
 $(OUTPUT)/obj/tests/progs/probe_demo_hook.o: tests/progs/probe_demo.c $(GEN_PROVIDER_H)
@@ -37,7 +37,7 @@ $(OUTPUT)/obj/tests/progs/probe_demo_hook.o: tests/progs/probe_demo.c $(GEN_PROV
 $(OUTPUT)/tests/usdt_demo_hook: $(OUTPUT)/obj/tests/progs/probe_demo_hook.o \
 				$(OUTPUT)/obj/gen/clretw_provider_hook.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 ALL_TARGETS += $(OUTPUT)/tests/usdt_demo $(OUTPUT)/tests/usdt_demo_hook
 
@@ -50,7 +50,7 @@ $(OUTPUT)/tests/kevtest: $(OUTPUT)/obj/tests/progs/kernel_events_test.o $(KERNEL
 		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 
 # USDT test target for tests/collector.bats: sys/sdt.h probes with the
@@ -59,7 +59,7 @@ $(OUTPUT)/tests/kevtest: $(OUTPUT)/obj/tests/progs/kernel_events_test.o $(KERNEL
 ALL_TARGETS += $(OUTPUT)/tests/usdt_testprog $(OUTPUT)/tests/libusdt_testlib.so
 $(OUTPUT)/tests/usdt_testprog: $(OUTPUT)/obj/tests/progs/testprog.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ -lpthread -ldl $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ -lpthread -ldl $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 $(OUTPUT)/tests/libusdt_testlib.so: tests/progs/testlib.c | $(OUTPUT)/tests
 	$(call msg,LIB,$@)

@@ -7,7 +7,7 @@ NETTRACE_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/u
 $(NETTRACE_TESTS): $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(NETTRACE_LIB) \
 		   $(EVENT_META_OBJS) $(EVENT_TABLE_OBJS) $(OWN_EVENTS_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 UNIT_TESTS += $(NETTRACE_TESTS)
 
@@ -15,13 +15,13 @@ UNIT_TESTS += $(NETTRACE_TESTS)
 $(OUTPUT)/tests/test_symbolizer: $(OUTPUT)/obj/tests/unit/test_symbolizer.o $(SYMBOLIZER_LIB) \
 				 $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) -rdynamic $^ $(SYMBOLIZER_LDLIBS) -ldl $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) -rdynamic $^ $(SYMBOLIZER_LDLIBS) -ldl $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 $(OUTPUT)/tests/test_views: $(OUTPUT)/obj/tests/unit/test_views.o \
 			    $(filter-out %/dump.o,$(VIEWS_OBJS)) $(EVENT_META_OBJS) \
 			    $(OUTPUT)/obj/usdt/event_decode.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views
 
@@ -44,7 +44,7 @@ $(USDT_TEST_OBJS): | $(GEN_PROVIDER_H)
 $(OUTPUT)/tests/test_usdt_serialize: $(OUTPUT)/obj/tests/unit/test_usdt_serialize.o \
 				     $(OUTPUT)/obj/gen/clretw_provider_hook.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 # every event fired by the generated caller decodes to its own length
 $(OUTPUT)/obj/gen/clretw_provider_rt.o: $(GEN)/clretw_provider.c $(GEN_PROVIDER_H)
@@ -62,32 +62,33 @@ $(OUTPUT)/tests/test_usdt_roundtrip: $(OUTPUT)/obj/tests/unit/test_usdt_roundtri
 				     $(OUTPUT)/obj/gen/clretw_provider_rt.o \
 				     $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 $(OUTPUT)/tests/test_usdt_decode: $(OUTPUT)/obj/tests/unit/test_usdt_decode.o \
 				  $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 $(OUTPUT)/tests/test_usdt_manifest: $(OUTPUT)/obj/tests/unit/test_usdt_manifest.o \
 				    $(OUTPUT)/obj/usdt/manifest.o \
 				    $(OUTPUT)/obj/usdt/event_decode.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 UNIT_TESTS += $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_usdt_*.c))
 
-# ect_table__load() against the generated table and the real manifest
-# common/index_set
-UNIT_TESTS += $(OUTPUT)/tests/test_index_set
-$(OUTPUT)/tests/test_index_set: $(OUTPUT)/obj/tests/unit/test_index_set.o $(COMMON_LIB) | $(OUTPUT)/tests
+# common/ alone: index_set, grow, elf_file
+COMMON_TESTS := $(addprefix $(OUTPUT)/tests/,test_index_set test_grow test_elf_file)
+UNIT_TESTS += $(COMMON_TESTS)
+$(COMMON_TESTS): $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
+# ect_table__load() against the generated table and the real manifest
 $(OUTPUT)/tests/test_usdt_table_load: $(OUTPUT)/obj/tests/unit/test_usdt_table_load.o \
 				      $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lexpat $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 # kernel events: group / rate parsing, syscall table, record layouts
 UNIT_TESTS += $(OUTPUT)/tests/test_kernel_events
@@ -96,7 +97,7 @@ $(OUTPUT)/tests/test_kernel_events: $(OUTPUT)/obj/tests/unit/test_kernel_events.
 		| $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+		$(KERNEL_EVENTS_LIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 
 # --usdt: spec parser, built-in table, UTF-8 -> UTF-16
@@ -104,7 +105,7 @@ UNIT_TESTS += $(OUTPUT)/tests/test_usdt_generic
 $(OUTPUT)/tests/test_usdt_generic: $(OUTPUT)/obj/tests/unit/test_usdt_generic.o $(UG_OBJS) \
 		$(NETTRACE_LIB) $(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(SYMBOLIZER_LIB) -lbpf -lelf -lz $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(SYMBOLIZER_LIB) -lbpf -lelf -lz $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 
 # unit tests (tests/unit/test_collector.c)
@@ -113,7 +114,7 @@ $(OUTPUT)/tests/test_collector: $(OUTPUT)/obj/tests/unit/test_collector.o \
 		$(OUTPUT)/obj/collector/sources/usdt_notes.o $(OUTPUT)/obj/collector/sources/selection.o \
 		$(OUTPUT)/obj/collector/pipeline/reorder.o $(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) -lelf $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) -lelf $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 # unit test of symbolizer/symbolize.c: tests/unit/test_symbolize.c
 UNIT_TESTS += $(OUTPUT)/tests/test_symbolize
@@ -121,7 +122,7 @@ $(OUTPUT)/tests/test_symbolize: $(OUTPUT)/obj/tests/unit/test_symbolize.o \
 		$(OUTPUT)/obj/symbolizer/symbolize.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(SYMBOLIZER_LDLIBS) $(COMMON_LIB) -o $@
+		$(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 # unit test of the diagnostics IPC and the EventPipe session (fake runtime)
 UNIT_TESTS += $(OUTPUT)/tests/test_dotnet_ipc
@@ -132,7 +133,7 @@ $(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
 		$(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(SYMBOLIZER_LDLIBS) -lpthread $(COMMON_LIB) -o $@
+		$(SYMBOLIZER_LDLIBS) -lpthread $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 
 # unit test of the --clickhouse URL, spool and HTTP client: tests/unit/test_export.c
@@ -140,4 +141,4 @@ UNIT_TESTS += $(OUTPUT)/tests/test_export
 $(OUTPUT)/tests/test_export: $(OUTPUT)/obj/tests/unit/test_export.o \
 		$(OUTPUT)/obj/common/http_client.o $(OUTPUT)/obj/collector/fleet/export_spool.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lpthread $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lpthread $(COMMON_LIB) $(COMMON_LDLIBS) -o $@

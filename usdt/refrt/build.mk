@@ -16,6 +16,6 @@ $(REFRT_OBJS): | $(GEN_PROVIDER_H)
 
 $(REFRT): $(REFRT_OBJS) $(PROVIDER_OBJS)
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lpthread -lm $(COMMON_LIB) -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) -lpthread -lm $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 ALL_TARGETS += $(REFRT)

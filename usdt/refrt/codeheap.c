@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "grow.h"
 #include "refrt.h"
 
 static struct refrt *rt;	/* the runtime, from this part's init */
@@ -43,7 +44,8 @@ struct block {
 static uint8_t *heap_base;
 static uint64_t heap_committed;
 static struct block *blocks;
-static int n_blocks, cap_blocks;
+static int n_blocks;
+static size_t cap_blocks;
 static uint64_t heap_used;
 
 int codeheap__init(struct refrt *r)
@@ -60,15 +62,8 @@ int codeheap__init(struct refrt *r)
 
 static int insert_block(int at, struct block b)
 {
-	if (n_blocks == cap_blocks) {
-		int cap = cap_blocks ? cap_blocks * 2 : 64;
-		struct block *nb = realloc(blocks, cap * sizeof(*nb));
-
-		if (!nb)
-			return -ENOMEM;
-		blocks = nb;
-		cap_blocks = cap;
-	}
+	if (GROW(blocks, cap_blocks, (size_t)n_blocks + 1))
+		return -ENOMEM;
 	memmove(&blocks[at + 1], &blocks[at], (n_blocks - at) * sizeof(*blocks));
 	blocks[at] = b;
 	n_blocks++;

@@ -163,10 +163,10 @@ static void collect_one(uint32_t reason, uint32_t gen)
 
 	ev_gc_triggered(reason);
 	ev_gc_suspend(false, 1 /* SuspendForGC */, index);
-	t0 = rt_now_ns();
+	t0 = mono_ns();
 	atomic_store(&gc_pending, 1);
 	pthread_rwlock_wrlock(&suspend_lock);
-	t1 = rt_now_ns();
+	t1 = mono_ns();
 	ev_gc_suspend(true, 0, 0);
 	ev_gc_start(index, gen, reason, 0 /* NonConcurrentGC */);
 
@@ -204,13 +204,13 @@ static void collect_one(uint32_t reason, uint32_t gen)
 	pthread_rwlock_unlock(&suspend_lock);
 	ev_gc_restart(true);
 	h.suspend_ns_total += t1 - t0;
-	h.pause_ns_total += rt_now_ns() - t0;
+	h.pause_ns_total += mono_ns() - t0;
 	if (index <= MAX_GC_LOG) {
 		gc_log[index - 1].index = index;
 		gc_log[index - 1].gen = gen;
 		gc_log[index - 1].reason = reason;
 		gc_log[index - 1].start_ns = t0;
-		gc_log[index - 1].end_ns = rt_now_ns();
+		gc_log[index - 1].end_ns = mono_ns();
 	}
 }
 

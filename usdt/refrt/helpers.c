@@ -113,7 +113,7 @@ int helpers__init(struct refrt *r)
 		pthread_mutex_init(&pairs[i].m, NULL);
 		pthread_cond_init(&pairs[i].cv, NULL);
 	}
-	run_start_ns = rt_now_ns();
+	run_start_ns = mono_ns();
 	return 0;
 }
 
@@ -121,9 +121,9 @@ int helpers__init(struct refrt *r)
 static void sleep_ns(uint64_t ns)
 {
 	const uint64_t slice = 50 * 1000 * 1000;
-	uint64_t end = rt_now_ns() + ns, now;
+	uint64_t end = mono_ns() + ns, now;
 
-	while (!rt->stopping && (now = rt_now_ns()) < end) {
+	while (!rt->stopping && (now = mono_ns()) < end) {
 		uint64_t d = end - now < slice ? end - now : slice;
 		struct timespec ts = { 0, (long)d };
 
@@ -141,7 +141,7 @@ static void worker0_duties(struct rt_thread *t)
 		rt_coop_enter();
 	}
 	if (t->iterations_done % TP_ADJUST_EVERY == 0) {
-		double secs = (double)(rt_now_ns() - run_start_ns) / 1e9;
+		double secs = (double)(mono_ns() - run_start_ns) / 1e9;
 		double tput = secs > 0 ? (double)atomic_load(&ops_done) / secs : 0;
 
 		ev_threadpool_adjustment(tput, (uint32_t)rt->env.threads, 3 /* ClimbingMove */);
@@ -162,7 +162,7 @@ int64_t rt_helper_tp_dequeue(void)
 	if (rt->stopping || (rt->env.iterations && t->iterations_done >= rt->env.iterations))
 		return -1;
 	if (rt->env.rate > 0) {
-		uint64_t now = rt_now_ns();
+		uint64_t now = mono_ns();
 
 		if (!t->next_start_ns)
 			t->next_start_ns = now;
@@ -177,7 +177,7 @@ int64_t rt_helper_tp_dequeue(void)
 	}
 	rt_gc_poll();
 	t->iter = t->iterations_done;
-	t->op_start_ns = rt_now_ns();
+	t->op_start_ns = mono_ns();
 	return (int64_t)t->iter;
 }
 
@@ -187,7 +187,7 @@ int64_t rt_helper_work_item_done(int64_t iter, int64_t result)
 
 	t->checksum = (t->checksum << 7 | t->checksum >> 57) ^ (uint64_t)result;
 	ev_work_item((uint32_t)t->index, (uint64_t)iter, (uint64_t)result,
-		     rt_now_ns() - t->op_start_ns);
+		     mono_ns() - t->op_start_ns);
 	return result;
 }
 
@@ -322,7 +322,7 @@ static void log_exception(uint32_t kind, int worker, uint64_t op)
 	exc_log[i].kind = (uint8_t)kind;
 	exc_log[i].worker = (int8_t)worker;
 	exc_log[i].op = op;
-	exc_log[i].ns = rt_now_ns();
+	exc_log[i].ns = mono_ns();
 }
 
 void rt_helper_throw(int64_t arg)
@@ -402,10 +402,10 @@ static void contended_lock(struct pair_lock *pl, uint64_t want)
 		return;
 	}
 	ev_contention_start();
-	t0 = rt_now_ns();
+	t0 = mono_ns();
 	handshake_post(pl, &pl->tried, want);
 	pthread_mutex_lock(&pl->monitor);
-	dt = rt_now_ns() - t0;
+	dt = mono_ns() - t0;
 	handshake_post(pl, &pl->acquired, want);
 	ev_contention_stop((double)dt);
 	rt_self->contention_count++;
@@ -450,12 +450,12 @@ void rt_helper_monitor_exit(int64_t iter)
 
 void rt_helper_sleep(int64_t us)
 {
-	uint64_t t0 = rt_now_ns();
+	uint64_t t0 = mono_ns();
 
 	rt_coop_leave();
 	sleep_ns((uint64_t)us * 1000);
 	rt_coop_enter();
-	rt_self->sleep_ns += rt_now_ns() - t0;
+	rt_self->sleep_ns += mono_ns() - t0;
 }
 
 /* ---- jit-churn ---------------------------------------------------------- */

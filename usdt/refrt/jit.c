@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "events.h"
+#include "grow.h"
 #include "refrt.h"
 #include "x86emit.h"
 
@@ -42,13 +43,15 @@ static struct refrt *rt;	/* the runtime, from this part's init */
 #define IL_PROLOG 0xfffffffeu
 #define IL_EPILOG 0xfffffffdu
 
-static int cap_codes;
+static size_t cap_codes;
 
 static struct rt_method **methods;
-static int n_methods, cap_methods;
+static int n_methods;
+static size_t cap_methods;
 /* live code versions, for jit__find_code (a frame walk per exception) */
 static struct rt_code **live;
-static int n_live, cap_live;
+static int n_live;
+static size_t cap_live;
 
 struct jctx {
 	struct xe e;
@@ -58,16 +61,6 @@ struct jctx {
 	uint32_t il;
 };
 
-static void *xgrow(void *p, int *cap, size_t elem)
-{
-	int ncap = *cap ? *cap * 2 : 64;
-	void *np = realloc(p, (size_t)ncap * elem);
-
-	if (np)
-		*cap = ncap;
-	return np;
-}
-
 struct rt_method *jit__define(struct rt_assembly *a, const char *ns, const char *name,
 			      const char *ret, const char *args, enum rt_body body,
 			      uint32_t param, bool tiered)
@@ -76,14 +69,9 @@ struct rt_method *jit__define(struct rt_assembly *a, const char *ns, const char 
 
 	if (!m)
 		return NULL;
-	if (n_methods == cap_methods) {
-		void *p = xgrow(methods, &cap_methods, sizeof(*methods));
-
-		if (!p) {
-			free(m);
-			return NULL;
-		}
-		methods = p;
+	if (GROW(methods, cap_methods, (size_t)n_methods + 1)) {
+		free(m);
+		return NULL;
 	}
 	methods[n_methods++] = m;
 	m->id = (uint64_t)(uintptr_t)m;
@@ -636,20 +624,9 @@ static const char *tier_name(enum rt_tier t)
 
 static int table_add(struct rt_code *c)
 {
-	if (rt->n_codes == cap_codes) {
-		void *p = xgrow(rt->codes, &cap_codes, sizeof(*rt->codes));
-
-		if (!p)
-			return -ENOMEM;
-		rt->codes = p;
-	}
-	if (n_live == cap_live) {
-		void *p = xgrow(live, &cap_live, sizeof(*live));
-
-		if (!p)
-			return -ENOMEM;
-		live = p;
-	}
+	if (GROW(rt->codes, cap_codes, (size_t)rt->n_codes + 1) ||
+	    GROW(live, cap_live, (size_t)n_live + 1))
+		return -ENOMEM;
 	c->index = rt->n_codes;
 	rt->codes[rt->n_codes++] = c;
 	live[n_live++] = c;
@@ -690,7 +667,7 @@ struct rt_code *jit__compile(struct rt_method *m, enum rt_tier tier)
 		 m->ret, m->assembly->name, m->ns, m->name, m->args,
 		 rt->env.perfmap_tiers ? "[" : "", rt->env.perfmap_tiers ? tier_name(tier) : "",
 		 rt->env.perfmap_tiers ? "]" : "");
-	c->load_ns = rt_now_ns();
+	c->load_ns = mono_ns();
 	err = table_add(c);
 	if (err) {
 		codeheap__free(c->start);
@@ -714,7 +691,7 @@ fail:
 void jit__free_code(struct rt_code *c)
 {
 	ev_method_load(c, true);
-	c->unload_ns = rt_now_ns();
+	c->unload_ns = mono_ns();
 	for (int i = 0; i < n_live; i++)
 		if (live[i] == c) {
 			live[i] = live[--n_live];

@@ -41,6 +41,7 @@
 #include <unistd.h>
 
 #include "events.h"
+#include "grow.h"
 #include "refrt.h"
 
 static struct refrt *rt;	/* the runtime, from this part's init */
@@ -50,7 +51,7 @@ static struct refrt *rt;	/* the runtime, from this part's init */
 #define RUNDOWN_SETTLE_MS 300
 #define MAX_RUNDOWNS 64
 
-static int cap_assemblies;
+static size_t cap_assemblies;
 static char appdomain_anchor;
 static char app_dir[PATH_MAX];
 
@@ -88,16 +89,9 @@ static struct rt_assembly *loader__load_assembly(const char *name, const char *p
 
 	if (!a)
 		return NULL;
-	if (rt->n_assemblies == cap_assemblies) {
-		int cap = cap_assemblies ? cap_assemblies * 2 : 16;
-		void *p = realloc(rt->assemblies, cap * sizeof(*rt->assemblies));
-
-		if (!p) {
-			free(a);
-			return NULL;
-		}
-		rt->assemblies = p;
-		cap_assemblies = cap;
+	if (GROW(rt->assemblies, cap_assemblies, (size_t)rt->n_assemblies + 1)) {
+		free(a);
+		return NULL;
 	}
 	a->id = (uint64_t)(uintptr_t)a;
 	a->module_id = (uint64_t)(uintptr_t)&a->module_anchor;
@@ -112,7 +106,7 @@ static struct rt_assembly *loader__load_assembly(const char *name, const char *p
 	fnv_guid(a->mvid, name);
 	a->collectible = collectible;
 	a->index = rt->n_assemblies;
-	a->load_ns = rt_now_ns();
+	a->load_ns = mono_ns();
 	rt->assemblies[rt->n_assemblies++] = a;
 	ev_assembly_load(a, false);
 	ev_module_load(a, false);
@@ -132,7 +126,7 @@ static void loader__unload_assembly(struct rt_assembly *a)
 	ev_module_load(a, true);
 	ev_assembly_load(a, true);
 	a->unloaded = true;
-	a->unload_ns = rt_now_ns();
+	a->unload_ns = mono_ns();
 }
 
 /* ---- start-up ----------------------------------------------------------- */
@@ -318,7 +312,7 @@ void loader__rundown(bool start)
 	ev_rundown_bracket(start, true);
 	if (n_rundowns < MAX_RUNDOWNS) {
 		rundowns[n_rundowns].start = start;
-		rundowns[n_rundowns].ns = rt_now_ns();
+		rundowns[n_rundowns].ns = mono_ns();
 		rundowns[n_rundowns].methods = methods;
 		rundowns[n_rundowns].assemblies = assemblies;
 		n_rundowns++;

@@ -107,14 +107,6 @@ const char *rt_scenario_name(enum rt_scenario s)
 	return scenario_names[s];
 }
 
-uint64_t rt_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t rt_prng_next(struct rt_prng *r)
 {
 	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
@@ -290,12 +282,12 @@ static void install_signals(void)
  * and stay unchanged for 300 ms */
 static void wait_for_tracer(void)
 {
-	uint64_t deadline = rt_now_ns() + (uint64_t)(rt->env.wait_for_tracer * 1e9);
+	uint64_t deadline = mono_ns() + (uint64_t)(rt->env.wait_for_tracer * 1e9);
 	int last = 0, stable = 0;
 
 	pr_info("pid %d waiting for %s\n", getpid(),
 		rt->env.wait_signal_only ? "SIGUSR1" : "a tracer (SIGUSR1 or probes)");
-	while (!go_signal && !rt->stopping && rt_now_ns() < deadline) {
+	while (!go_signal && !rt->stopping && mono_ns() < deadline) {
 		struct timespec ts = { 0, 10 * 1000 * 1000 };
 		int n = ev_enabled_probe_count();
 
@@ -305,7 +297,7 @@ static void wait_for_tracer(void)
 			break;
 		nanosleep(&ts, NULL);
 	}
-	if (!go_signal && rt_now_ns() >= deadline)
+	if (!go_signal && mono_ns() >= deadline)
 		pr_warn("no tracer after %gs, starting anyway\n", rt->env.wait_for_tracer);
 }
 
@@ -340,10 +332,10 @@ static void *worker_main(void *arg)
 
 static void wait_duration(void)
 {
-	uint64_t end = rt_now_ns() + rt->env.duration_ns;
+	uint64_t end = mono_ns() + rt->env.duration_ns;
 
 	while (!rt->stopping) {
-		uint64_t now = rt_now_ns();
+		uint64_t now = mono_ns();
 		struct timespec ts = { 0, 20 * 1000 * 1000 };
 
 		if (now >= end)
@@ -389,7 +381,7 @@ int main(int argc, char **argv)
 	if (rt->env.wait_for_tracer > 0)
 		wait_for_tracer();
 
-	start_ns = rt_now_ns();
+	start_ns = mono_ns();
 	ev_runtime_information(false);
 	ev_thread_created(&rt->main_thread);
 	err = loader__init(rt);
@@ -421,7 +413,7 @@ int main(int argc, char **argv)
 		rt->stopping = 1;
 	loader__rundown_watch_stop();
 	loader__rundown(false);
-	end_ns = rt_now_ns();
+	end_ns = mono_ns();
 	perfmap__close();
 	err = summary__write(rt, rt->env.summary_path, start_ns, end_ns);
 	return err || started < rt->env.threads ? 1 : 0;

@@ -68,7 +68,7 @@ static int jitdump_open(void)
 		uint32_t magic, version, total_size, elf_mach, pad1, pid;
 		uint64_t timestamp, flags;
 	} hdr = { JITDUMP_MAGIC, 1, sizeof(hdr), 62 /* EM_X86_64 */, 0, (uint32_t)getpid(),
-		  rt_now_ns(), 0 };
+		  mono_ns(), 0 };
 
 	_Static_assert(sizeof(hdr) == 40, "jitdump header is 40 bytes");
 	snprintf(dump_path, sizeof(dump_path), "%s/jit-%d.dump", rt->env.perfmap_dir, getpid());
@@ -123,7 +123,7 @@ static void jitdump_code(const struct rt_code *c)
 		uint32_t pid, tid;
 		uint64_t vma, code_addr, code_size, code_index;
 	} rec = {
-		JIT_CODE_LOAD, 0, rt_now_ns(), (uint32_t)getpid(), (uint32_t)syscall(SYS_gettid),
+		JIT_CODE_LOAD, 0, mono_ns(), (uint32_t)getpid(), (uint32_t)syscall(SYS_gettid),
 		(uint64_t)(uintptr_t)c->start, (uint64_t)(uintptr_t)c->start, c->size,
 		++code_index,
 	};
@@ -171,7 +171,7 @@ void perfmap__close(void)
 {
 	if (dump_fd >= 0) {
 		struct { uint32_t id, total_size; uint64_t timestamp; } rec = {
-			JIT_CODE_CLOSE, 16, rt_now_ns(),
+			JIT_CODE_CLOSE, 16, mono_ns(),
 		};
 
 		write_all(dump_fd, &rec, sizeof(rec));

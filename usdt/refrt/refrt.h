@@ -35,6 +35,8 @@
 
 #define LOG_PREFIX "refrt: "
 #include "log.h"
+#include "clock.h"	/* mono_ns(): the trace clock, CLOCK_MONOTONIC */
+#include "json_str.h"
 
 /* ------------------------------------------------------------------ */
 /* configuration (main.c)                                              */
@@ -69,7 +71,6 @@ struct env {
 
 
 const char *rt_scenario_name(enum rt_scenario s);
-uint64_t rt_now_ns(void);		/* CLOCK_MONOTONIC */
 
 /* splitmix64: deterministic, seedable */
 struct rt_prng {
@@ -293,9 +294,8 @@ int helpers__init(struct refrt *r);
 void helpers__summary(FILE *f);
 
 /* ------------------------------------------------------------------ */
-/* JSON helpers (summary.c)                                            */
+/* the JSON summary (summary.c)                                        */
 
-void json_str(FILE *f, const char *s);
 int summary__write(struct refrt *r, const char *path, uint64_t start_ns, uint64_t end_ns);
 
 /* ------------------------------------------------------------------ */

@@ -16,22 +16,6 @@
 
 static struct refrt *rt;	/* the runtime, from this part's init */
 
-void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
 static const char *tier_str(enum rt_tier t)
 {
 	return t == TIER_1 ? "OptimizedTier1" : t == TIER_OPT ? "Optimized" : "QuickJitted";
