@@ -45,6 +45,7 @@
 #include "commands.h"
 #include "collector.h"	/* cli_arg_index, log.h */
 #include "daemon_config.h"
+#include "grow.h"
 
 /* collect_check gets this long; it reads nothing but /proc and its files */
 #define CHECK_TIMEOUT_MS	10000
@@ -90,7 +91,7 @@ static int run_file_cmp(const void *a, const void *b)
  * KEEP files of the daemon. */
 static void prune_earlier_runs(const struct plan *p)
 {
-	struct run_file *v = NULL, *nv;
+	struct run_file *v = NULL;
 	size_t n = 0, cap = 0, i;
 	struct dirent *e;
 	DIR *d = p->keep ? opendir(p->dir) : NULL;
@@ -103,13 +104,8 @@ static void prune_earlier_runs(const struct plan *p)
 		    e->d_name[end] || !end || strlen(e->d_name) >= sizeof(f.name))
 			continue;
 		strcpy(f.name, e->d_name);
-		if (n == cap) {
-			cap = cap ? 2 * cap : 256;
-			nv = realloc(v, cap * sizeof(*v));
-			if (!nv)
-				break;
-			v = nv;
-		}
+		if (GROW(v, cap, n + 1))
+			break;
 		v[n++] = f;
 	}
 	if (d)

@@ -38,6 +38,7 @@
 #include <unistd.h>
 #define LOG_PREFIX "ebpf-collect daemon: "
 #include "daemon_config.h"
+#include "grow.h"
 #include "log.h"
 #include "options.h"
 
@@ -62,16 +63,9 @@ static int strv_push(struct strv *s, char *str)
 {
 	if (!str)
 		return -ENOMEM;
-	if (s->n + 2 > s->cap) {
-		int cap = s->cap ? 2 * s->cap : 32;
-		char **v = realloc(s->v, cap * sizeof(*v));
-
-		if (!v) {
-			free(str);
-			return -ENOMEM;
-		}
-		s->v = v;
-		s->cap = cap;
+	if (GROW(s->v, s->cap, (size_t)s->n + 2)) {
+		free(str);
+		return -ENOMEM;
 	}
 	s->v[s->n++] = str;
 	s->v[s->n] = NULL;

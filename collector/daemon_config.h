@@ -13,7 +13,8 @@
 
 struct strv {
 	char **v;
-	int n, cap;
+	int n;
+	size_t cap;
 };
 
 struct plan {

@@ -85,6 +85,7 @@
 #include "rundown.h"
 #include "strpool.h"
 #include "symbolize.h"
+#include "grow.h"
 #include "hash.h"
 #include "symbolizer.h"
 
@@ -168,23 +169,6 @@ struct symbolize {
 static uint64_t ident_hash(uint32_t pid, uint64_t start, uint64_t size, const char *name)
 {
 	return hash_mix(hash_mix(hash_mix(pid, start), size), hash_str(name));
-}
-
-static int grow(void **p, size_t *cap, size_t need, size_t elem)
-{
-	size_t c = *cap ? *cap : 64;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	while (c < need)
-		c *= 2;
-	n = realloc(*p, c * elem);
-	if (!n)
-		return -ENOMEM;
-	*p = n;
-	*cap = c;
-	return 0;
 }
 
 static const char *intern(struct symbolize *sz, const char *s)
@@ -329,7 +313,7 @@ static struct sz_pid *sz_pid(struct symbolize *sz, pid_t pid, bool create)
 	for (i = 0; i < sz->n_pids; i++)
 		if (sz->pids[i].pid == pid)
 			return &sz->pids[i];
-	if (!create || grow((void **)&sz->pids, &sz->cap_pids, sz->n_pids + 1,
+	if (!create || grow_array((void **)&sz->pids, &sz->cap_pids, sz->n_pids + 1,
 			    sizeof(*sz->pids)))
 		return NULL;
 	sz->pids[sz->n_pids] = (struct sz_pid){ .pid = pid };
@@ -443,7 +427,7 @@ static struct sz_module *sz_module_runtime(struct symbolize *sz, uint32_t pid, u
 	for (i = 0; i < sz->n_mods; i++)
 		if (!sz->mods[i].pseudo && sz->mods[i].pid == pid && sz->mods[i].module_id == id)
 			return &sz->mods[i];
-	if (!create || grow((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1,
+	if (!create || grow_array((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1,
 			    sizeof(*sz->mods)))
 		return NULL;
 	sz->mods[sz->n_mods] = (struct sz_module){ .pid = pid, .module_id = id };
@@ -465,7 +449,7 @@ static struct sz_module *sz_module_pseudo(struct symbolize *sz, uint32_t pid, co
 		if (sz->mods[i].pseudo && !strcmp(sz->mods[i].path, path) &&
 		    (!sz->per_process || sz->mods[i].pid == pid))
 			return &sz->mods[i];
-	if (grow((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1, sizeof(*sz->mods)))
+	if (grow_array((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1, sizeof(*sz->mods)))
 		return NULL;
 	sz->mods[sz->n_mods] = (struct sz_module){
 		.pid = pid, .module_id = PSEUDO_MODULE_ID + sz->n_mods + 1,
@@ -504,7 +488,7 @@ static int sz_method_add(struct symbolize *sz, uint32_t pid, const struct sym_me
 
 	if (sz_method_find(sz, pid, rec->start, rec->size, disp))
 		return 0;
-	if (grow((void **)&sz->m, &sz->cap_m, sz->n_m + 1, sizeof(*sz->m)))
+	if (grow_array((void **)&sz->m, &sz->cap_m, sz->n_m + 1, sizeof(*sz->m)))
 		return -ENOMEM;
 	if ((sz->n_m + 1) * 2 >= sz->n_m_slots &&
 	    rehash(&sz->m_slots, &sz->n_m_slots, sz->n_m, sz->m, sizeof(*sz->m)))
@@ -653,7 +637,7 @@ static int sz_pend_insert(struct symbolize *sz, size_t ri)
 {
 	size_t i;
 
-	if (grow((void **)&sz->pend, &sz->cap_pend, sz->n_pend + 1, sizeof(*sz->pend)))
+	if (grow_array((void **)&sz->pend, &sz->cap_pend, sz->n_pend + 1, sizeof(*sz->pend)))
 		return -ENOMEM;
 	i = sz_pend_lower(sz, sz->r[ri].start);
 	memmove(&sz->pend[i + 1], &sz->pend[i], (sz->n_pend - i) * sizeof(*sz->pend));
@@ -751,7 +735,7 @@ static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_in
 		    !strcmp(r->key, si->name))
 			return sz->r_slots[k] - 1;
 	}
-	if (grow((void **)&sz->r, &sz->cap_r, sz->n_r + 1, sizeof(*sz->r)))
+	if (grow_array((void **)&sz->r, &sz->cap_r, sz->n_r + 1, sizeof(*sz->r)))
 		return -ENOMEM;
 	r = &sz->r[sz->n_r];
 	*r = (struct sz_range){

@@ -146,55 +146,15 @@ ALLOW_CYCLES = {
         'the session state is taken apart by the branch that splits the collector',
     frozenset({'collector/session/output.c', 'collector/session/session.c', 'collector/session/stop.c'}):
         'the session state is taken apart by the branch that splits the collector',
-    frozenset({'usdt/refrt/events.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/eventsource.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/gc.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
     frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/jit.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/jit.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/loader.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/events.c', 'usdt/refrt/eventsource.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/events.c', 'usdt/refrt/gc.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/events.c', 'usdt/refrt/helpers.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/events.c', 'usdt/refrt/jit.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/events.c', 'usdt/refrt/loader.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/events.c', 'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/eventsource.c', 'usdt/refrt/helpers.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/gc.c', 'usdt/refrt/helpers.c', 'usdt/refrt/main.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/gc.c', 'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
+        "the JIT emits calls to the runtime's helpers by address, and the helpers walk JIT'd code (exceptions) and tier it up (loader): a runtime's JIT and helpers refer to each other",
     frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/jit.c', 'usdt/refrt/loader.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
-    frozenset({'usdt/refrt/loader.c', 'usdt/refrt/main.c', 'usdt/refrt/summary.c'}):
-        "refrt's main.c holds the scenario, the random numbers and the thread every part reads",
+        "the JIT emits calls to the runtime's helpers by address, and the helpers walk JIT'd code (exceptions) and tier it up (loader): a runtime's JIT and helpers refer to each other",
 }
 
 # kind -> {file: occurrences}: copies of common/'s clock, growth and ELF
 # helpers (common/clock, common/grow, common/elf_file) still outside it.
 ALLOW_COPIES = {
-    # in files the branches that rework the daemon and symbolize.c own
-    'grow': {
-        'collector/daemon.c': 1, 'collector/daemon_config.c': 1, 'symbolizer/symbolize.c': 1,
-    },
     # a separate debug file: one that is not ELF falls back to .dynsym, where
     # common/elf_file's -ENOEXEC would end the load
     'elf': {'symbolizer/elf_syms.c': 1},

@@ -79,6 +79,8 @@ static struct {
 
 /* ---- cooperative / preemptive modes ---------------------------------- */
 
+__thread struct rt_thread *rt_self;
+
 void rt_coop_enter(void)
 {
 	pthread_rwlock_rdlock(&suspend_lock);

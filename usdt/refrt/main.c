@@ -45,7 +45,6 @@ static struct refrt runtime = {
 };
 static struct refrt *const rt = &runtime;
 static volatile sig_atomic_t go_signal;
-__thread struct rt_thread *rt_self;
 static int active_workers;
 
 const char *argp_program_version = "refrt 0.1 (ebpf-collect)";
@@ -97,25 +96,6 @@ static const struct argp_option opts[] = {
 	{},
 };
 
-static const char *const scenario_names[] = {
-	[SC_CPU] = "cpu", [SC_ALLOC] = "alloc", [SC_EXCEPTIONS] = "exceptions",
-	[SC_CONTENTION] = "contention", [SC_JIT_CHURN] = "jit-churn", [SC_MIXED] = "mixed",
-};
-
-const char *rt_scenario_name(enum rt_scenario s)
-{
-	return scenario_names[s];
-}
-
-uint64_t rt_prng_next(struct rt_prng *r)
-{
-	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
 /* strict numbers: the whole string, in range */
 static int parse_u64(const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
 {
@@ -156,8 +136,8 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 
 	switch (key) {
 	case 's':
-		for (size_t i = 0; i < sizeof(scenario_names) / sizeof(scenario_names[0]); i++)
-			if (!strcmp(arg, scenario_names[i])) {
+		for (int i = SC_CPU; i <= SC_MIXED; i++)
+			if (!strcmp(arg, rt_scenario_name((enum rt_scenario)i))) {
 				rt->env.scenario = (enum rt_scenario)i;
 				return 0;
 			}

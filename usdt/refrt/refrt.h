@@ -70,13 +70,30 @@ struct env {
 };
 
 
-const char *rt_scenario_name(enum rt_scenario s);
+/* The scenario's name on the command line and in the summary; inline, so
+ * that every part reads it without calling back into main.c. */
+static inline const char *rt_scenario_name(enum rt_scenario s)
+{
+	static const char *const names[] = {
+		[SC_CPU] = "cpu", [SC_ALLOC] = "alloc", [SC_EXCEPTIONS] = "exceptions",
+		[SC_CONTENTION] = "contention", [SC_JIT_CHURN] = "jit-churn", [SC_MIXED] = "mixed",
+	};
+
+	return names[s];
+}
 
 /* splitmix64: deterministic, seedable */
 struct rt_prng {
 	uint64_t s;
 };
-uint64_t rt_prng_next(struct rt_prng *r);
+static inline uint64_t rt_prng_next(struct rt_prng *r)
+{
+	uint64_t z = (r->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
 static inline uint32_t rt_prng_range(struct rt_prng *r, uint32_t lo, uint32_t hi)
 {
 	return lo + (uint32_t)(rt_prng_next(r) % (uint64_t)(hi - lo + 1));
@@ -111,6 +128,7 @@ struct rt_thread {
 	pthread_t pthread;
 };
 
+/* the calling thread (gc.c defines it: thread states are the GC's) */
 extern __thread struct rt_thread *rt_self;
 
 /* ------------------------------------------------------------------ */
