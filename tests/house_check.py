@@ -49,14 +49,8 @@ SEARCH = ['common', 'usdt', 'symbolizer', 'nettrace', 'views', 'collector',
 # collector's shared state (session/collector.h) is taken apart.
 INTERIM = {
     ('collector/pipeline/recorder.c', 'views/split.h'),
-    ('collector/pipeline/recorder.c', 'collector/session/collector.h'),
-    ('collector/pipeline/ring.c', 'collector/sources/batch.h'),
-    ('collector/pipeline/ring.c', 'collector/session/collector.h'),
     ('collector/sources/batch.c', 'collector/session/collector.h'),
     ('collector/sources/clr_events.c', 'collector/session/collector.h'),
-    ('collector/fleet/export.c', 'collector/session/collector.h'),
-    ('collector/fleet/metrics.c', 'collector/session/collector.h'),
-    ('collector/fleet/metrics.c', 'collector/sources/kernel_events.h'),
 }
 
 

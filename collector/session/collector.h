@@ -18,10 +18,10 @@
 #include "ep_targets.h"
 #include "selection.h"
 #include "usdt_generic.h"
-#include "recorder.h"
+#include "pipeline.h"
+#include "helpers.h"
 #include "host.h"
-#include "metrics.h"
-#include "export.h"
+#include "fleet.h"
 
 #ifndef LOG_PREFIX
 #define LOG_PREFIX "ebpf-collect: "
@@ -32,7 +32,6 @@
 #define MAX_TRIGGERS		8	/* --dump-on, --stop-on, --filter each */
 /* --dump-on without --flight-recorder: the window a dump reaches back */
 #define DEFAULT_FLIGHT_NS	(30 * 1000000000ULL)
-#define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
 #define DEFAULT_BUFFER_MB	32
 #define REORDER_WINDOW_NS	(30 * 1000000ULL)
 /* The runtime sends EventPipe events in blocks, up to ~100 ms after they
@@ -42,10 +41,6 @@
  * flusher), plus the time to hand them over */
 #define BATCH_REORDER_WINDOW_NS	(100 * 1000000ULL)
 #define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
-/* One round of the ring buffer reads at most this much before the reorder
- * buffer gives up what is old enough: producers that outpace the collector
- * would otherwise keep a round going, and every record of it in memory. */
-#define RB_ROUND_BYTES		(8U << 20)
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
 /* Whole blocks reach the file as they fill (~100 KiB); at low event rates
@@ -137,10 +132,7 @@ struct collector {
 	const struct ect_table *table;
 	struct selection sel;
 	struct clr_events *skel;
-	struct ring_buffer *rb;
-	struct nt_writer *w;
-	bool w_tmp;			/* w is still under its temporary name */
-	struct reorder *ro;
+	struct pipeline pipe;		/* ring, reorder window, recorder, the file */
 	uint32_t *meta_ids;		/* per table index, 0 = not defined yet */
 	uint64_t *ev_counts;		/* per table index */
 	struct bpf_link **links;
@@ -156,17 +148,11 @@ struct collector {
 	int child_status;
 	bool child_exited;
 	bool pid_alive[MAX_PIDS];
-	uint64_t records, bad_records, oversize, first_ts, last_ts;
+	uint64_t oversize;
 	uint64_t lost_noted;
 	struct ce_counters totals;
-	int fatal;			/* -errno from a callback */
-	size_t rb_round_bytes;		/* read in this round of the ring */
-	bool rb_behind;			/* the round ended at RB_ROUND_BYTES */
-	uint64_t rb_rounds_cut;		/* rounds that did */
-	uint64_t rb_newest_ts;		/* newest record time read from the ring */
 	struct usdt_generic *ug;	/* --usdt, NULL without */
 	struct ug_totals ug_totals;
-	struct symbolize *sym;		/* NULL with --no-symbols */
 	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
 	struct kernel_events *ke;	/* NULL without kernel events */
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
@@ -179,10 +165,8 @@ struct collector {
 	size_t nr_pauses, cap_pauses;
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
-	struct recorder rec;		/* files, flight recorder, triggers */
 	struct host host;		/* --all */
-	struct metrics *metrics;	/* --metrics, NULL without */
-	struct ch_export *export;	/* --clickhouse, NULL without */
+	struct fleet fleet;		/* --metrics, --clickhouse */
 };
 
 /* cli.c */
@@ -200,11 +184,8 @@ int list_probes(void);
 /* clr_events.c: attach to the targets' files, emit records */
 int attach_pid(struct collector *c, pid_t pid, bool initial);
 int attach_path(struct collector *c, pid_t pid, const char *path);
-int emit_record(void *ctx, const void *data, size_t len);
-/* ring.c: the ring buffer, read in rounds */
-int handle_record(void *ctx, void *data, size_t len);
-int ring_round(struct collector *c, int timeout_ms);
-uint64_t ring_pop_cutoff(const struct collector *c, uint64_t now, uint64_t window);
+/* The runtime's events in the pipeline (pipeline.h), ctx the collector. */
+extern const struct pipeline_source_ops clr_source_ops;
 
 /* stop.c: the end of a trace */
 int stop_and_drain(struct collector *c);
@@ -213,11 +194,13 @@ void resume_runtimes(struct collector *c);
 void warn_silent_runtimes(struct collector *c);
 void close_fds_parallel(int *fds, size_t n);
 int finish_file(struct collector *c);
-/* The one line on a file the full file system cut short (nt_writer__finish
- * kept what fit: *salv). */
-void print_salvage(const char *path, int err, const struct nt_salvage *salv);
 void collect_loss(struct collector *c, struct nt_loss_summary *loss);
 void collector__free(struct collector *c);
+
+/* wiring.c: the session's side of the pipeline */
+void init_pipeline(struct collector *c);	/* hooks, the sources every session has */
+int init_recorder(struct collector *c);		/* EXIT_OK or an exit code */
+int start_fleet(struct collector *c);		/* --metrics, --clickhouse: EXIT_OK or EXIT_FAIL */
 
 /* output.c: the trace file -o names */
 int open_output(struct collector *c, pid_t pid);
@@ -226,10 +209,7 @@ int finish_output(struct collector *c, int ret);	/* the end of a run that traced
 void close_output(struct collector *c, int ret);
 
 /* session.c: the main loop */
-uint64_t now_ns(void);
 uint64_t self_cpu_ns(void);		/* getrusage(RUSAGE_SELF): user + system */
-int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v);
-int consume_step(struct collector *c, int timeout_ms, uint64_t window);
 void note_losses(struct collector *c);
 uint64_t total_lost(const struct ce_counters *t);
 

@@ -212,8 +212,8 @@ static void add_target(struct collector *c, pid_t pid, const char *how)
 
 	env.pids[slot] = pid;
 	c->pid_alive[slot] = true;
-	if (c->sym)
-		symbolize__add_pid(c->sym, pid);
+	if (c->pipe.sym)
+		symbolize__add_pid(c->pipe.sym, pid);
 	if (c->mm)
 		mmap_events__add_pid(c->mm, pid);
 	if (c->ug)

@@ -169,7 +169,7 @@ void note_losses(struct collector *c)
 		uint64_t d = lost - c->lost_noted;
 		uint32_t n = d > UINT32_MAX ? UINT32_MAX : d;
 
-		if (recorder__note_lost(c, n))
+		if (recorder__note_lost(&c->pipe, n))
 			break;
 		c->lost_noted += n;
 	}
@@ -178,13 +178,13 @@ void note_losses(struct collector *c)
 static void status_line(struct collector *c, uint64_t *last_records, uint64_t *last_ns)
 {
 	uint64_t now = now_ns(), dt = now - *last_ns;
-	double rate = dt ? (c->records - *last_records) * 1e9 / dt : 0;
+	double rate = dt ? (c->pipe.records - *last_records) * 1e9 / dt : 0;
 
 	fprintf(stderr, "\r\033[K%.0f events/s  %llu events  %.1f MB written  %llu dropped",
-		rate, (unsigned long long)c->records, nt_writer__bytes(c->w) / 1048576.0,
+		rate, (unsigned long long)c->pipe.records, nt_writer__bytes(c->pipe.w) / 1048576.0,
 		(unsigned long long)(total_lost(&c->totals) + c->oversize +
 				     kernel_events__lost(c->ke)));
-	*last_records = c->records;
+	*last_records = c->pipe.records;
 	*last_ns = now;
 }
 
@@ -230,17 +230,6 @@ static void rescan(struct collector *c)
 	}
 }
 
-/* A mapping the kernel reported (mmap_events.c): known to the symbolizer
- * before the records leave the reorder buffer. */
-static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *m)
-{
-	struct collector *c = ctx;
-
-	(void)ts;
-	return symbolizer__add_mapping(symbolize__symbolizer(c->sym), pid, m) == -ENOMEM ?
-	       -ENOMEM : 0;
-}
-
 /* -- dotnet: a runtime with USDT probes needs no session (ep_targets) */
 static bool child_has_usdt(void *ctx, pid_t pid)
 {
@@ -260,26 +249,26 @@ static int poll_loop(struct collector *c)
 	while (!exiting) {
 		uint64_t now, window, cutoff;
 
-		err = ring_round(c, 100);
+		err = ring_round(&c->pipe, 100);
 		if (err < 0) {
 			pr_warn("ring buffer poll failed: %s\n", strerror(-err));
 			break;
 		}
 		now = now_ns();
-		if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0) {
+		if (pipeline__poll_sources(&c->pipe) < 0) {	/* mappings */
 			pr_warn("out of memory\n");
 			err = -ENOMEM;
 			break;
 		}
-		err = ep_targets__poll(&c->ept, c->ro, child_has_usdt, c);	/* stock .NET */
+		err = ep_targets__poll(&c->ept, c->pipe.ro, child_has_usdt, c);	/* stock .NET */
 		if (err)
 			break;
 		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS :
 			 batch__flowing(c) ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
-		cutoff = ring_pop_cutoff(c, now, window);
-		err = reorder__pop_before(c->ro, cutoff, route_record, c);
-		if (!err)
-			err = recorder__tick(c, now, cutoff);	/* --rotate, SIGUSR1 */
+		cutoff = ring_pop_cutoff(&c->pipe, now, window);
+		err = pipeline__pop(&c->pipe, cutoff);
+		if (!err)	/* --metrics, --clickhouse, --rotate, SIGUSR1 */
+			err = pipeline__tick(&c->pipe, now, cutoff);
 		if (err)
 			break;
 		batch__tick(c);	/* files mapped since their probes went in */
@@ -287,8 +276,8 @@ static int poll_loop(struct collector *c)
 			err = host__tick(c, now);	/* --all: processes exec'd lately */
 		if (err)
 			break;
-		if (c->sym)	/* snapshots while the targets live */
-			symbolize__tick(c->sym, now, recorder__horizon(c, cutoff));
+		if (c->pipe.sym)	/* snapshots while the targets live */
+			symbolize__tick(c->pipe.sym, now, recorder__horizon(&c->pipe.rec, cutoff));
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
@@ -299,14 +288,14 @@ static int poll_loop(struct collector *c)
 			rescan(c);
 			last_scan = now;
 		}
-		if (now - last_flush >= FLUSH_NS && nt_writer__has_file(c->w) &&
-		    nt_writer__events(c->w) != flushed_events) {
-			err = nt_writer__flush(c->w);
+		if (now - last_flush >= FLUSH_NS && nt_writer__has_file(c->pipe.w) &&
+		    nt_writer__events(c->pipe.w) != flushed_events) {
+			err = nt_writer__flush(c->pipe.w);
 			if (err) {
-				pr_warn("cannot write %s: %s\n", c->rec.path, strerror(-err));
+				pr_warn("cannot write %s: %s\n", c->pipe.rec.path, strerror(-err));
 				break;
 			}
-			flushed_events = nt_writer__events(c->w);
+			flushed_events = nt_writer__events(c->pipe.w);
 			last_flush = now;
 		}
 		if (env.duration_ns && now - start >= env.duration_ns)
@@ -319,19 +308,6 @@ static int poll_loop(struct collector *c)
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	return err;
-}
-
-/* Read a round of the ring and pass what is older than window to the file
- * (UINT64_MAX: nothing). */
-int consume_step(struct collector *c, int timeout_ms, uint64_t window)
-{
-	int err = ring_round(c, timeout_ms);
-
-	if (err)
-		return err;
-	if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0)
-		return -ENOMEM;
-	return reorder__pop_before(c->ro, ring_pop_cutoff(c, now_ns(), window), route_record, c);
 }
 
 /* ------------------------------------------------------------------ -- CMD */
@@ -524,13 +500,13 @@ static int setup_bpf(struct collector *c)
 	c->skel->rodata->targ_backstop_bytes = rb_bytes / 4 * 3;
 	bpf_map__set_max_entries(c->skel->maps.rb, rb_bytes);
 	bpf_map__set_max_entries(c->skel->maps.scratch, c->ncpu);
-	c->skel->rodata->targ_filters = recorder__kernel_filters(c, NULL, false) > 0;
+	c->skel->rodata->targ_filters = recorder__kernel_filters(&c->pipe.rec, NULL, false) > 0;
 	err = clr_events__load(c->skel);
 	if (err) {
 		pr_warn("cannot load BPF program: %s\n", strerror(-err));
 		return err;
 	}
-	err = recorder__kernel_filters(c, c->skel->maps.filters, true);
+	err = recorder__kernel_filters(&c->pipe.rec, c->skel->maps.filters, true);
 	if (err < 0)
 		return err;
 	if (c->ug) {	/* --usdt: same ring buffer, same thresholds */
@@ -556,6 +532,7 @@ static int setup_bpf(struct collector *c)
 		c->ke = kernel_events__open(&ko);
 		if (!c->ke)
 			return -errno;
+		pipeline__add_source(&c->pipe, &kernel_events_source_ops, c->ke);
 		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
 			err = kernel_events__add_target(c->ke, c->child > 0 ? c->child : env.pids[i]);
 		if (err)
@@ -572,9 +549,8 @@ static int setup_bpf(struct collector *c)
 			return err;
 		}
 	}
-	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.rb), handle_record, c, NULL);
-	if (!c->rb) {
-		err = -errno;
+	err = pipeline__open_ring(&c->pipe, bpf_map__fd(c->skel->maps.rb));
+	if (err) {
 		pr_warn("cannot create ring buffer consumer: %s\n", strerror(-err));
 		return err;
 	}
@@ -716,7 +692,7 @@ static int prepare(struct collector *c)
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
-	return recorder__init(c);
+	return init_recorder(c);
 }
 
 /* Per-event tables, the reorder buffer and the --usdt specs. */
@@ -728,11 +704,12 @@ static int alloc_state(struct collector *c)
 	c->ncpu = libbpf_num_possible_cpus();
 	c->meta_ids = calloc(c->table->n_events, sizeof(*c->meta_ids));
 	c->ev_counts = calloc(c->table->n_events, sizeof(*c->ev_counts));
-	c->ro = reorder__new();
-	if (c->ncpu <= 0 || !c->meta_ids || !c->ev_counts || !c->ro) {
+	c->pipe.ro = reorder__new();
+	if (c->ncpu <= 0 || !c->meta_ids || !c->ev_counts || !c->pipe.ro) {
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
+	init_pipeline(c);
 	if (!env.nr_usdt)
 		return EXIT_OK;
 	c->ug = usdt_generic__new(env.quiet ? -1 : env.verbose);
@@ -743,6 +720,7 @@ static int alloc_state(struct collector *c)
 		pr_warn("--usdt: out of memory\n");
 		return EXIT_FAIL;
 	}
+	pipeline__add_source(&c->pipe, &usdt_generic_source_ops, c->ug);
 	return EXIT_OK;
 }
 
@@ -772,16 +750,18 @@ static int start_symbols(struct collector *c)
 	struct symbolize_opts so = { .per_process = env.format == 6 };
 	int i, err, n = c->child > 0 ? 1 : env.nr_pids;
 
-	c->sym = symbolize__new(c->w, &so);
-	if (!c->sym) {
+	c->pipe.sym = symbolize__new(c->pipe.w, &so);
+	if (!c->pipe.sym) {
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
 	c->mm = mmap_events__new();
+	if (c->mm)
+		pipeline__add_source(&c->pipe, &mmap_events_source_ops, c->mm);
 	for (i = 0; i < n; i++) {
 		pid_t p = c->child > 0 ? c->child : env.pids[i];
 
-		symbolize__add_pid(c->sym, p);
+		symbolize__add_pid(c->pipe.sym, p);
 		if (c->mm && (err = mmap_events__add_pid(c->mm, p)))
 			pr_debug("pid %d: no mapping records (perf_event_open: %s); "
 				 "/proc snapshots only\n", p, strerror(-err));
@@ -794,7 +774,7 @@ static int attach_sources(struct collector *c, const char *cmd_path)
 {
 	int ret;
 
-	if (setup_bpf(c) || recorder__start_observers(c))
+	if (setup_bpf(c) || start_fleet(c))
 		return EXIT_FAIL;
 	c->ept.all = c->host.on;	/* a hostile socket must not end the run */
 	c->ept.stop = &exiting;
@@ -835,8 +815,8 @@ static int trace(struct collector *c)
 	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
 		(unsigned long long)(c->nr_links + usdt_generic__nr_links(c->ug)),
 		env.duration_ns ? " for the given duration" : "",
-		c->rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
-		"--dump-on and exit" : c->rec.path);
+		c->pipe.rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
+		"--dump-on and exit" : c->pipe.rec.path);
 	c->cpu_mark[0] = self_cpu_ns();
 	c->wall_mark[0] = now_ns();
 	err = poll_loop(c);
@@ -848,7 +828,7 @@ static int trace(struct collector *c)
 		pause_runtimes(c);
 		batch__flush(c);	/* the runtimes' buffers out while the probe is in */
 		/* EventPipe's rundown goes into the reorder buffer before the drain */
-		err = ep_targets__stop(&c->ept, c->ro);
+		err = ep_targets__stop(&c->ept, c->pipe.ro);
 		stop_err = stop_and_drain(c);
 		batch__release(c);
 		resume_runtimes(c);
@@ -856,13 +836,13 @@ static int trace(struct collector *c)
 		if (!err)
 			err = stop_err;
 		if (!err)
-			err = recorder__finish(c);	/* the flight recorder's exit dump */
-		recorder__stop_observers(c);	/* the last export */
+			err = recorder__finish(&c->pipe);	/* the flight recorder's exit dump */
+		fleet__stop(&c->fleet, &c->pipe);	/* the last export */
 	}
 	ret = err ? (c->ept.fail ? c->ept.fail : EXIT_FAIL) : c->ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_output(c, ret))
 		ret = EXIT_FAIL;
-	if (ret == EXIT_OK && recorder__failed(c))
+	if (ret == EXIT_OK && recorder__failed(&c->pipe.rec))
 		ret = EXIT_FAIL;	/* a flight-recorder dump was not written */
 	return ret;
 }

@@ -176,7 +176,7 @@ void warn_silent_runtimes(struct collector *c)
  */
 int stop_and_drain(struct collector *c)
 {
-	struct ring *r = ring_buffer__ring(c->rb, 0);
+	struct ring *r = ring_buffer__ring(c->pipe.rb, 0);
 	uint64_t deadline;
 	pthread_t th;
 	bool threaded = !pthread_create(&th, NULL, stop_sources, c);
@@ -185,15 +185,15 @@ int stop_and_drain(struct collector *c)
 	if (!threaded)
 		stop_sources(c);
 	while (!__atomic_load_n(&c->sources_stopped, __ATOMIC_ACQUIRE) && !err)
-		err = consume_step(c, 10, REORDER_WINDOW_NS);
+		err = pipeline__step(&c->pipe, 10, REORDER_WINDOW_NS);
 	if (threaded)
 		pthread_join(th, NULL);
 	deadline = now_ns() + DRAIN_WAIT_NS;
 	while (!err) {
-		err = consume_step(c, 0, UINT64_MAX);
+		err = pipeline__step(&c->pipe, 0, UINT64_MAX);
 		if (err || !r)
 			break;
-		if (c->rb_behind)
+		if (c->pipe.rb_behind)
 			continue;	/* a round's worth read: there is more */
 		if (!ring__avail_data_size(r) || now_ns() > deadline)
 			break;
@@ -201,7 +201,7 @@ int stop_and_drain(struct collector *c)
 	}
 	if (err)
 		return err;
-	err = reorder__pop_before(c->ro, UINT64_MAX, route_record, c);
+	err = pipeline__pop(&c->pipe, UINT64_MAX);
 	if (err)
 		return err;
 	note_losses(c);
@@ -271,7 +271,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	const struct ce_counters *t = &c->totals;
 	uint32_t *idx = calloc(c->table->n_events, sizeof(*idx));
 	uint32_t i, n = 0;
-	double secs = c->last_ts > c->first_ts ? (c->last_ts - c->first_ts) / 1e9 : 0;
+	double secs = c->pipe.last_ts > c->pipe.first_ts ? (c->pipe.last_ts - c->pipe.first_ts) / 1e9 : 0;
 
 	if (env.quiet)
 		goto out;
@@ -286,17 +286,17 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
 			c->table->events[idx[i]].symbol,
 			(unsigned long long)c->ev_counts[idx[i]]);
-	if (c->rec.fr && c->rec.dumps_failed)	/* an event in several dumps counts once */
+	if (c->pipe.rec.fr && c->pipe.rec.dumps_failed)	/* an event in several dumps counts once */
 		pr_warn("%llu events (%.1f s) into flight-recorder dumps: %llu written, %llu "
-			"failed (exit status 1)\n", (unsigned long long)c->records, secs,
-			(unsigned long long)c->rec.dumps, (unsigned long long)c->rec.dumps_failed);
-	else if (c->rec.fr)
+			"failed (exit status 1)\n", (unsigned long long)c->pipe.records, secs,
+			(unsigned long long)c->pipe.rec.dumps, (unsigned long long)c->pipe.rec.dumps_failed);
+	else if (c->pipe.rec.fr)
 		pr_warn("%llu events (%.1f s) written into %llu flight-recorder dumps\n",
-			(unsigned long long)c->records, secs, (unsigned long long)c->rec.dumps);
+			(unsigned long long)c->pipe.records, secs, (unsigned long long)c->pipe.rec.dumps);
 	else
 		pr_warn("%llu events (%.1f s), %llu bytes written to %s\n",
-			(unsigned long long)c->records, secs, (unsigned long long)bytes,
-			c->rec.path);
+			(unsigned long long)c->pipe.records, secs, (unsigned long long)bytes,
+			c->pipe.rec.path);
 	pr_warn("dropped %llu events (ring buffer full %llu, payload "
 		"over " CE_STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
@@ -310,20 +310,20 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	print_cpu(c);
 	pr_info("ring buffer: %llu records, %llu bytes from the runtime provider\n",
 		(unsigned long long)t->submitted, (unsigned long long)t->bytes);
-	if (c->rb_rounds_cut)	/* the producers outpaced the collector for a while */
+	if (c->pipe.rb_rounds_cut)	/* the producers outpaced the collector for a while */
 		pr_info("ring buffer: %llu reads stopped at %u MiB to pass events on\n",
-			(unsigned long long)c->rb_rounds_cut, RB_ROUND_BYTES >> 20);
-	if (c->sym)
-		symbolize__print_summary(c->sym, stderr);
+			(unsigned long long)c->pipe.rb_rounds_cut, RB_ROUND_BYTES >> 20);
+	if (c->pipe.sym)
+		symbolize__print_summary(c->pipe.sym, stderr);
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */
 	kernel_events__print_summary(c->ke, stderr);
 	ep_targets__print_summary(&c->ept, stderr);
-	recorder__print_summary(c);
+	recorder__print_summary(&c->pipe.rec, c->totals.filter_drops);
 	host__print_summary(c);
-	if (c->bad_records || reorder__late(c->ro))
+	if (c->pipe.bad_records || reorder__late(c->pipe.ro))
 		pr_warn("%llu malformed records skipped, %llu records out "
-			"of order\n", (unsigned long long)c->bad_records,
-			(unsigned long long)reorder__late(c->ro));
+			"of order\n", (unsigned long long)c->pipe.bad_records,
+			(unsigned long long)reorder__late(c->pipe.ro));
 out:
 	free(idx);
 }
@@ -332,11 +332,11 @@ out:
 void collect_loss(struct collector *c, struct nt_loss_summary *loss)
 {
 	*loss = (struct nt_loss_summary){
-		.events_written = c->records,
+		.events_written = c->pipe.records,
 		.ringbuf_drops = c->totals.rb_drops,
 		.truncated_payloads = c->oversize,
 		.truncated_stacks = c->totals.ustack_truncated + c->totals.kstack_truncated,
-		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->bad_records,
+		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->pipe.bad_records,
 	};
 	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {
 		loss->ringbuf_drops += c->ug_totals.rb_drops;
@@ -357,55 +357,46 @@ void collect_loss(struct collector *c, struct nt_loss_summary *loss)
 /* This file's share of the run's losses (--rotate: since it began). */
 static void file_loss(struct collector *c, struct nt_loss_summary *loss)
 {
-	const struct nt_loss_summary *b = &c->rec.base;
+	const struct nt_loss_summary *b = &c->pipe.rec.base;
 
 	collect_loss(c, loss);
-	loss->events_written = c->rec.file_records;
+	loss->events_written = c->pipe.rec.file_records;
 	loss->ringbuf_drops -= b->ringbuf_drops;
 	loss->truncated_payloads -= b->truncated_payloads;
 	loss->truncated_stacks -= b->truncated_stacks;
 	loss->other_drops -= b->other_drops;
 }
 
-void print_salvage(const char *path, int err, const struct nt_salvage *salv)
-{
-	pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
-		"fit%s\n", path, strerror(-err), (unsigned long long)salv->bytes,
-		(unsigned long long)salv->events,
-		salv->finalized ? "as a complete trace" : "cut at a block boundary",
-		(unsigned long long)salv->lost, salv->finalized ? " and are counted lost in it" : "");
-}
-
 /* The flight recorder's files were written by its dumps: only the summary. */
 static int finish_flight(struct collector *c)
 {
-	nt_writer__finish(c->w, NULL, 0, NULL);	/* between files: frees it */
-	c->w = NULL;
+	nt_writer__finish(c->pipe.w, NULL, 0, NULL);	/* between files: frees it */
+	c->pipe.w = NULL;
 	print_summary(c, 0);
 	return 0;
 }
 
 int finish_file(struct collector *c)
 {
-	uint64_t bytes, last = c->last_ts ? c->last_ts : now_ns();
+	uint64_t bytes, last = c->pipe.last_ts ? c->pipe.last_ts : now_ns();
 	struct nt_loss_summary loss;
 	struct nt_salvage salv = { 0 };
-	const char *path = c->rec.path;
+	const char *path = c->pipe.rec.path;
 	int err;
 
-	if (c->rec.fr)
+	if (c->pipe.rec.fr)
 		return finish_flight(c);
 	file_loss(c, &loss);
-	err = c->sym ? symbolize__finish(c->sym, last + 1) : 0;
+	err = c->pipe.sym ? symbolize__finish(c->pipe.sym, last + 1) : 0;
 	if (!err)
-		err = nt_writer__flush(c->w);
-	bytes = nt_writer__bytes(c->w);
+		err = nt_writer__flush(c->pipe.w);
+	bytes = nt_writer__bytes(c->pipe.w);
 	/* a full disk keeps what fits (the rest is counted lost in the file) */
 	if (!err || nt_writer__is_space_error(err))
-		err = nt_writer__finish(c->w, &loss, last, &salv);
+		err = nt_writer__finish(c->pipe.w, &loss, last, &salv);
 	else
-		nt_writer__abort(c->w);
-	c->w = NULL;
+		nt_writer__abort(c->pipe.w);
+	c->pipe.w = NULL;
 	if (err && salv.kept) {
 		print_salvage(path, err, &salv);
 		return err;
@@ -414,7 +405,7 @@ int finish_file(struct collector *c)
 		pr_warn("cannot finish %s: %s; removed it\n", path, strerror(-err));
 		return err;
 	}
-	recorder__file_done(c, path);
+	recorder__file_done(&c->pipe.rec, path);
 	print_summary(c, bytes);
 	return 0;
 }
@@ -529,14 +520,14 @@ void collector__free(struct collector *c)
 	detach_links(c);
 	batch__release(c);	/* a trace that failed did not get to it */
 	free(c->links);
-	ring_buffer__free(c->rb);
+	ring_buffer__free(c->pipe.rb);
 	usdt_generic__free(c->ug);
 	kernel_events__destroy(c->ke);
 	ep_targets__free(&c->ept);
 	mmap_events__free(c->mm);
-	symbolize__free(c->sym);
+	symbolize__free(c->pipe.sym);
 	clr_events__destroy(c->skel);
-	reorder__free(c->ro);
+	reorder__free(c->pipe.ro);
 	batch__free(c);
 	free(c->meta_ids);
 	free(c->ev_counts);
@@ -547,7 +538,7 @@ void collector__free(struct collector *c)
 			close(c->pauses[i].file_fd);
 	free(c->pauses);
 	free(c->searched);
-	recorder__stop_observers(c);
-	recorder__free(c);
+	fleet__stop(&c->fleet, &c->pipe);
+	recorder__free(&c->pipe.rec);
 	host__free(c);
 }

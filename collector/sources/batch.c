@@ -68,13 +68,7 @@ struct batch {
 
 static bool has_filter(const struct collector *c, const struct ect_event *ev)
 {
-	uint32_t idx = ev - c->table->events;
-	int i;
-
-	for (i = 0; i < c->rec.nr_filter; i++)
-		if (c->rec.filter[i].idx == idx)
-			return true;
-	return false;
+	return recorder__has_filter(&c->pipe.rec, ev - c->table->events);
 }
 
 /* The mask byte for a selected event: 0 not batched, 1 batched, 3 batched
@@ -276,12 +270,12 @@ static void check_seq(struct batch *b, const struct ce_clr_batch *r)
 }
 
 /* One event of a run as the per-event probe would have recorded it. */
-static int push_event(struct collector *c, const struct ce_clr_batch *r, uint32_t table_idx,
+static int push_event(struct reorder *ro, const struct ce_clr_batch *r, uint32_t table_idx,
 		      const struct ce_batch_event *be, const uint8_t *ids, const uint64_t *frames,
 		      uint64_t depth, const uint8_t *payload)
 {
 	uint32_t n = (uint32_t)depth;
-	struct ce_clr_event *e = reorder__alloc(c->ro, be->timestamp,
+	struct ce_clr_event *e = reorder__alloc(ro, be->timestamp,
 						sizeof(*e) + n * 8 + be->payload_len);
 
 	if (!e)
@@ -312,8 +306,10 @@ static int push_event(struct collector *c, const struct ce_clr_batch *r, uint32_
 	return 0;
 }
 
-int batch__split(struct collector *c, const void *rec, size_t len)
+/* A run as it leaves the ring: each event into the reorder buffer. */
+static int batch_split(void *ctx, struct pipeline *pl, const void *rec, size_t len)
 {
+	struct collector *c = ctx;
 	const struct ce_clr_batch *r = rec;
 	const uint8_t *p = (const uint8_t *)(r + 1), *end;
 	struct batch *b = c->batch;
@@ -322,14 +318,14 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 	int err = 0;
 
 	if (!b || len < sizeof(*r) || len != sizeof(*r) + r->data_len || r->cookie >= b->n) {
-		c->bad_records++;
+		pl->bad_records++;
 		return 0;
 	}
 	f = &b->files[r->cookie];
 	end = p + r->data_len;
 	check_seq(b, r);
 	b->runs++;
-	reorder__run_begin(c->ro);
+	reorder__run_begin(pl->ro);
 	while (end - p >= (long)sizeof(struct ce_batch_event)) {
 		const struct ce_batch_event *be = (const void *)p;
 		uint32_t ids = (be->flags & CE_BATCH_F_ACTIVITY ? 16 : 0) +
@@ -348,14 +344,14 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 		if (size > end - p || be->index >= f->n_events ||
 		    f->table_idx[be->index] == NO_EVENT)
 			break;
-		err = push_event(c, r, f->table_idx[be->index], be, p + sizeof(*be),
+		err = push_event(pl->ro, r, f->table_idx[be->index], be, p + sizeof(*be),
 				 (const uint64_t *)(st + 8), depth, st + stack);
 		if (err)
 			break;
 		p += size;
 		n++;
 	}
-	reorder__run_end(c->ro);
+	reorder__run_end(pl->ro);
 	if (err)
 		return err;
 	b->events += n;
@@ -363,6 +359,12 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 		b->bad++;	/* the rest of a malformed run is not guessed at */
 	return 0;
 }
+
+const struct pipeline_source_ops batch_source_ops = {
+	.first_type = CE_REC_CLR_BATCH,
+	.last_type = CE_REC_CLR_BATCH,
+	.arrive = batch_split,
+};
 
 void batch__tick(struct collector *c)
 {
@@ -436,7 +438,7 @@ int batch__flush(struct collector *c)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	deadline = ts.tv_sec * 1000000000ULL + ts.tv_nsec + FLUSH_WAIT_NS;
 	while (!err && flush_pending(b, false)) {
-		err = consume_step(c, 5, UINT64_MAX);	/* nothing popped yet */
+		err = pipeline__step(&c->pipe, 5, UINT64_MAX);	/* nothing popped yet */
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		if ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec <= deadline)
 			continue;

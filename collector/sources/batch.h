@@ -26,6 +26,7 @@
 
 struct collector;
 struct ect_event;
+struct pipeline_source_ops;
 
 enum batch_mode { BATCH_AUTO = 0, BATCH_ALL, BATCH_OFF };
 
@@ -39,9 +40,10 @@ bool batch__wanted(const struct collector *c, const struct ect_event *ev);
 int batch__attach_file(struct collector *c, pid_t pid, const char *path,
 		       const char *open_path, dev_t dev, ino_t ino, const char *prefix);
 
-/* Ring-buffer callback for CE_REC_CLR_BATCH: each event into the reorder
- * buffer.  0 or -errno (out of memory). */
-int batch__split(struct collector *c, const void *rec, size_t len);
+/* The pipeline's source of CE_REC_CLR_BATCH (pipeline.h): a run as it
+ * leaves the ring, each of its events into the reorder buffer (0, or
+ * -ENOMEM).  ctx the collector. */
+extern const struct pipeline_source_ops batch_source_ops;
 
 /* Write masks that were waiting for their file to be mapped. */
 void batch__tick(struct collector *c);

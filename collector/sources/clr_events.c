@@ -342,36 +342,6 @@ int attach_pid(struct collector *c, pid_t pid, bool initial)
 	return attach_mapped_files(pid, attach_mapped, &aw);
 }
 
-/*
- * Every emit_* function keeps one contract: 1 when the record became an
- * event of the trace, 0 when it did not (malformed, filtered or a loss note;
- * counted where that was decided), -errno when the file could not be
- * written.  account() does what follows for all of them.
- */
-static int account(struct collector *c, const struct ce_header *h, int ret)
-{
-	if (ret < 0) {
-		if (!c->rec.fr)	/* a flight-recorder dump says it */
-			pr_warn("cannot write to %s: %s\n", c->rec.path, strerror(-ret));
-		return ret;
-	}
-	if (ret > 0 && c->w_tmp) {	/* the first event: the file takes its name */
-		int err = publish_output(c);
-
-		if (err)
-			return err;
-	}
-	if (ret > 0) {
-		c->records += !c->rec.again;	/* a record dumped before counts once */
-		c->rec.file_records++;
-		if (!c->first_ts)
-			c->first_ts = h->timestamp;
-		if (h->timestamp > c->last_ts)
-			c->last_ts = h->timestamp;
-	}
-	return 0;
-}
-
 /* The first event of a process in a run of them: its runtime is not silent
  * (warn_silent_runtimes). */
 static void note_runtime_event(struct collector *c, pid_t pid)
@@ -384,8 +354,10 @@ static void note_runtime_event(struct collector *c, pid_t pid)
 			c->pauses[i].seen = true;
 }
 
-static int emit_clr_event(struct collector *c, const void *data, size_t len)
+/* One runtime event (pipeline.h: the CLR source's emit). */
+static int emit_clr_event(void *ctx, const struct pipeline_sink *s, const void *data, size_t len)
 {
+	struct collector *c = ctx;
 	static uint64_t stack[2 * CE_MAX_STACK_DEPTH];
 	const struct ce_clr_event *e = data;
 	const uint64_t *frames = (const uint64_t *)(e + 1);
@@ -397,7 +369,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 	if (len < sizeof(*e) ||
 	    len != sizeof(*e) + (e->ustack_depth + e->kstack_depth) * 8ULL + e->payload_len ||
 	    CE_COOKIE_INDEX(e->cookie) >= c->table->n_events) {
-		c->bad_records++;
+		(*s->bad_records)++;
 		return 0;
 	}
 	idx = CE_COOKIE_INDEX(e->cookie);
@@ -408,10 +380,10 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		pr_debug("%s/%s of tid %u: %u-byte payload over the %u-byte limit, dropped\n",
 			 ev->provider->usdt_name, ev->symbol, e->hdr.tid, e->payload_orig_len,
 			 CE_MAX_PAYLOAD);
-		return nt_writer__note_lost_pid(c->w, e->hdr.pid, e->hdr.tid, 1);
+		return nt_writer__note_lost_pid(s->w, e->hdr.pid, e->hdr.tid, 1);
 	}
 	if (!c->meta_ids[idx]) {
-		err = manifest_define_event(c->w, ev, &c->meta_ids[idx]);
+		err = manifest_define_event(s->w, ev, &c->meta_ids[idx]);
 		if (err) {
 			pr_warn("cannot define %s/%s in %s: %s\n", ev->provider->name, ev->symbol,
 				env.output, strerror(-err));
@@ -437,103 +409,27 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		ne.stack = e->ustack_depth ? frames : NULL;
 	}
 	ne.stack_depth = e->ustack_depth + e->kstack_depth;
-	if (c->sym && c->rec.fr)	/* learnt on arrival (recorder.c): names only */
-		err = symbolize__stack(c->sym, e->hdr.pid, e->hdr.tid, ne.timestamp, ne.stack,
+	if (s->sym && s->learnt)	/* learnt on arrival (recorder.c): names only */
+		err = symbolize__stack(s->sym, e->hdr.pid, e->hdr.tid, ne.timestamp, ne.stack,
 				       ne.stack_depth);
-	else if (c->sym)	/* before the event, it may write method events */
-		err = symbolize__clr_event(c->sym, ev->provider->name, ev->id, e->hdr.pid,
+	else if (s->sym)	/* before the event, it may write method events */
+		err = symbolize__clr_event(s->sym, ev->provider->name, ev->id, e->hdr.pid,
 					   e->hdr.tid, ne.timestamp, ne.payload, ne.payload_size,
 					   ne.stack, ne.stack_depth);
 	else
 		err = 0;
 	if (!err)
-		err = nt_writer__write_event(c->w, &ne);
+		err = nt_writer__write_event(s->w, &ne);
 	if (err)
 		return err;
-	c->ev_counts[idx] += !c->rec.again;
+	c->ev_counts[idx] += !s->again;
 	if ((pid_t)e->hdr.pid != c->last_event_pid)
 		note_runtime_event(c, e->hdr.pid);
 	return 1;
 }
 
-/* --usdt: a record of bpf/usdt_generic.bpf.c */
-static int emit_usdt_generic(struct collector *c, const void *data, size_t len)
-{
-	if (!c->ug) {
-		c->bad_records++;
-		return 0;
-	}
-	return usdt_generic__emit(c->ug, c->w, data, len);
-}
-
-/* Kernel events: frames are named by the symbolize module. */
-static int ke_stack(void *ctx, pid_t pid, uint64_t tid, uint64_t ts, const uint64_t *stack,
-		    uint32_t depth)
-{
-	return symbolize__stack(ctx, pid, tid, ts, stack, depth);
-}
-
-/* Kernel events: a record of bpf/kernel_events.bpf.c */
-static int emit_kernel(struct collector *c, const void *data, size_t len)
-{
-	struct ke_sink sink = { .w = c->w, .again = c->rec.again };
-
-	if (!c->ke) {
-		c->bad_records++;
-		return 0;
-	}
-	if (c->sym) {
-		sink.sym = symbolize__symbolizer(c->sym);
-		sink.stack_cb = ke_stack;
-		sink.stack_ctx = c->sym;
-	}
-	return kernel_events__emit(c->ke, data, len, &sink);
-}
-
-/* An event of an EventPipe session (stock .NET) */
-static int emit_eventpipe(struct collector *c, const void *data, size_t len)
-{
-	int err = ep_targets__emit(&c->ept, c->w, c->sym, data, len);
-
-	if (err == -EINVAL) {	/* a record of no session, or malformed */
-		c->bad_records++;
-		return 0;
-	}
-	return err < 0 ? err : 1;
-}
-
-/*
- * Write one record, in timestamp order (called by the reorder buffer).
- * Record types other than CLR events (kernel events, generic USDT: issues
- * 7 and 8) get their own emit_* function here.
- */
-int emit_record(void *ctx, const void *data, size_t len)
-{
-	const struct ce_header *h = data;
-	struct collector *c = ctx;
-
-	int ret;
-
-	switch (h->type) {
-	case CE_REC_CLR_EVENT:
-		ret = emit_clr_event(c, data, len);
-		break;
-	case CE_REC_USDT_GENERIC:
-		ret = emit_usdt_generic(c, data, len);	/* --usdt */
-		break;
-	case CE_REC_KERNEL_FIRST ... CE_REC_KERNEL_LAST:
-		ret = emit_kernel(c, data, len);
-		break;
-	case CE_REC_EVENTPIPE:
-		ret = emit_eventpipe(c, data, len);
-		break;
-	case CE_REC_LOSS_NOTE:	/* flight recorder: a loss in the window */
-		ret = recorder__emit_loss(c, data, len);
-		break;
-	default:
-		c->bad_records++;
-		ret = 0;
-	}
-	return account(c, h, ret);
-}
-
+const struct pipeline_source_ops clr_source_ops = {
+	.first_type = CE_REC_CLR_EVENT,
+	.last_type = CE_REC_CLR_EVENT,
+	.emit = emit_clr_event,
+};

@@ -23,6 +23,7 @@ struct reorder;
 struct selection;
 struct symbolize;
 struct nt_writer;
+struct pipeline_source_ops;
 
 struct ep_targets {
 	struct eventpipe *ep[EP_TARGETS_MAX];	/* by the target's -p slot */
@@ -89,6 +90,10 @@ int ep_targets__stop(struct ep_targets *t, struct reorder *ro);
 /* One CE_REC_EVENTPIPE record: 0, -EINVAL (malformed), -errno. */
 int ep_targets__emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
 		     const void *rec, size_t len);
+/* The same as the pipeline's source of that type (pipeline.h), ctx the
+ * struct ep_targets; the records come into the window by ep_targets__poll
+ * and ep_targets__stop. */
+extern const struct pipeline_source_ops ep_targets_source_ops;
 
 void ep_targets__print_summary(const struct ep_targets *t, FILE *f);
 void ep_targets__free(struct ep_targets *t);

@@ -36,6 +36,8 @@
 #include <unistd.h>
 
 #include "mmap_events.h"
+#include "pipeline.h"
+#include "symbolize.h"
 #include "symbolizer.h"
 
 #define MM_DATA_PAGES	16	/* per CPU: 64 KiB, some 500 mappings */
@@ -322,3 +324,21 @@ void mmap_events__free(struct mmap_events *me)
 	free(me->tmp);
 	free(me);
 }
+
+/* A mapping the kernel reported: known to the symbolizer before the
+ * records leave the reorder buffer. */
+static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *m)
+{
+	(void)ts;
+	return symbolizer__add_mapping(symbolize__symbolizer(ctx), pid, m) == -ENOMEM ?
+	       -ENOMEM : 0;
+}
+
+static int pipeline_poll(void *ctx, struct pipeline *p)
+{
+	return mmap_events__poll(ctx, on_mapping, p->sym) < 0 ? -ENOMEM : 0;
+}
+
+const struct pipeline_source_ops mmap_events_source_ops = {
+	.poll = pipeline_poll,
+};

@@ -12,6 +12,7 @@
 
 struct proc_map;
 struct mmap_events;
+struct pipeline_source_ops;
 
 /* Called for every executable mapping, in the order the kernel reported
  * them per CPU; m->path points into a buffer valid during the call.
@@ -29,5 +30,10 @@ long mmap_events__poll(struct mmap_events *me, mmap_events_fn fn, void *ctx);
 /* Records the kernel dropped because a buffer was full. */
 uint64_t mmap_events__lost(const struct mmap_events *me);
 void mmap_events__free(struct mmap_events *me);
+
+/* The pipeline's source (pipeline.h), ctx the struct mmap_events: every
+ * round of the ring, the mappings into the pipeline's symbolizer (which
+ * must be there). */
+extern const struct pipeline_source_ops mmap_events_source_ops;
 
 #endif
