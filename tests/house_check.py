@@ -49,8 +49,6 @@ SEARCH = ['common', 'usdt', 'symbolizer', 'nettrace', 'views', 'collector',
 # collector's shared state (session/collector.h) is taken apart.
 INTERIM = {
     ('collector/pipeline/recorder.c', 'views/split.h'),
-    ('collector/sources/batch.c', 'collector/session/collector.h'),
-    ('collector/sources/clr_events.c', 'collector/session/collector.h'),
 }
 
 

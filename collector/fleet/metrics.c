@@ -29,7 +29,7 @@ struct metrics {
 	char *host;
 	struct metrics_opts o;
 	uint64_t events, bytes;		/* the records that passed */
-	struct metrics_health h;	/* the collector's own numbers, copied on the tracing thread */
+	struct metrics_health h;	/* the collector's own, copied on the tracing thread */
 	uint64_t last_render;
 };
 

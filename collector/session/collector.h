@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * collector.h - the state `ebpf-collect collect` shares between its parts:
- * the options (cli.c), the CLR-event attach and emit code (clr_events.c),
- * the stop sequence and the end of the file (stop.c), and the main loop
- * (session.c).
+ * collector.h - the state of one tracing session, shared by its parts: the
+ * options (cli.c), the main loop (session.c), the stop sequence and the end
+ * of the file (stop.c), the output file (output.c), --all (host.c) and the
+ * session's side of the pipeline (wiring.c).  The sources, the pipeline and
+ * the fleet outputs do not include it: the session hands each its own
+ * state (struct clr_source, struct pipeline, struct fleet) and options.
  */
 #ifndef EBPF_COLLECT_COLLECTOR_H
 #define EBPF_COLLECT_COLLECTOR_H
@@ -18,6 +20,7 @@
 #include "ep_targets.h"
 #include "selection.h"
 #include "usdt_generic.h"
+#include "clr_events.h"
 #include "pipeline.h"
 #include "helpers.h"
 #include "host.h"
@@ -106,49 +109,16 @@ struct env {
 extern struct env env;
 extern volatile sig_atomic_t exiting;
 
-struct attached_file {
-	pid_t pid;
-	dev_t dev;
-	ino_t ino;
-};
-
-/* A traced file that defines a provider's pause word (tracer_pause.h). */
-struct pause_site {
-	pid_t pid;
-	dev_t dev;
-	ino_t ino;
-	uint64_t off;		/* file offset of the word */
-	uint64_t site_off;	/* file offset of the pause site; 0: none (older provider) */
-	uint64_t addr;		/* the word's address in pid; 0 until mapped */
-	int file_fd;		/* the provider's file (O_PATH), for holding the word */
-	int hold_fd;		/* the uprobe holding the word up, -1 when not held */
-	unsigned int word_at_stop;	/* its value when the stop began, before ours */
-	bool seen;		/* an event of pid's runtime provider arrived */
-	uint64_t cpu_ticks;	/* pid's CPU time (utime + stime) when attached */
-	uint64_t attach_ns;	/* and the clock then */
-};
-
 struct collector {
 	const struct ect_table *table;
 	struct selection sel;
-	struct clr_events *skel;
+	struct clr_source clr;		/* the runtime's provider: probes, pause words, batches */
 	struct pipeline pipe;		/* ring, reorder window, recorder, the file */
-	uint32_t *meta_ids;		/* per table index, 0 = not defined yet */
-	uint64_t *ev_counts;		/* per table index */
-	struct bpf_link **links;
-	size_t nr_links, cap_links;
-	struct attached_file *files;
-	size_t nr_files, cap_files;
-	char *searched;			/* files searched, for the no-probes error */
-	size_t searched_len;
-	int ours_found;			/* probes of our providers seen */
-	int attach_failed;		/* selected probes libbpf could not attach */
 	int ncpu;
 	pid_t child;
 	int child_status;
 	bool child_exited;
 	bool pid_alive[MAX_PIDS];
-	uint64_t oversize;
 	uint64_t lost_noted;
 	struct ce_counters totals;
 	struct usdt_generic *ug;	/* --usdt, NULL without */
@@ -156,13 +126,9 @@ struct collector {
 	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
 	struct kernel_events *ke;	/* NULL without kernel events */
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
-	struct pause_site *pauses;	/* where to pause the runtime before detaching */
-	pid_t last_event_pid;		/* of the last runtime event written */
-	struct batch *batch;		/* batched in-process events (batch.c) */
 	/* the collector's own CPU time (all threads) and the clock when tracing
 	 * began and when the stop began: start-up and steady state apart */
 	uint64_t cpu_mark[2], wall_mark[2];
-	size_t nr_pauses, cap_pauses;
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
 	struct host host;		/* --all */
@@ -180,12 +146,6 @@ int check_privileges(void);
 int check_kernel(void);
 int check_pids(void);
 int list_probes(void);
-
-/* clr_events.c: attach to the targets' files, emit records */
-int attach_pid(struct collector *c, pid_t pid, bool initial);
-int attach_path(struct collector *c, pid_t pid, const char *path);
-/* The runtime's events in the pipeline (pipeline.h), ctx the collector. */
-extern const struct pipeline_source_ops clr_source_ops;
 
 /* stop.c: the end of a trace */
 int stop_and_drain(struct collector *c);

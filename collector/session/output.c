@@ -48,7 +48,8 @@ int open_output(struct collector *c, pid_t pid)
 		pr_warn("cannot create output %s: %s\n", env.output, strerror(EISDIR));
 		return -EISDIR;
 	}
-	path = recorder__first_path(&c->pipe.rec);	/* NULL: flight recorder, no file until a dump */
+	/* NULL: flight recorder, no file until a dump */
+	path = recorder__first_path(&c->pipe.rec);
 	if (c->pipe.rec.series && !path && !c->pipe.rec.fr)
 		return -EINVAL;
 	/* one file: under its temporary name until the first event */
@@ -83,8 +84,8 @@ int publish_output(struct collector *c)
 	}
 	err = nt_writer__rename(c->pipe.w, c->pipe.rec.path);
 	if (err)
-		pr_warn("cannot rename %s to %s: %s\n", nt_writer__path(c->pipe.w), c->pipe.rec.path,
-			strerror(-err));
+		pr_warn("cannot rename %s to %s: %s\n", nt_writer__path(c->pipe.w),
+			c->pipe.rec.path, strerror(-err));
 	return err;
 }
 

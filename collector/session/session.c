@@ -134,7 +134,7 @@ static int read_counters(struct collector *c)
 
 	if (!per)
 		return -ENOMEM;
-	err = bpf_map__lookup_elem(c->skel->maps.counters, &zero, sizeof(zero), per,
+	err = bpf_map__lookup_elem(c->clr.skel->maps.counters, &zero, sizeof(zero), per,
 				   c->ncpu * sizeof(*per), 0);
 	if (!err) {
 		memset(&c->totals, 0, sizeof(c->totals));
@@ -182,7 +182,7 @@ static void status_line(struct collector *c, uint64_t *last_records, uint64_t *l
 
 	fprintf(stderr, "\r\033[K%.0f events/s  %llu events  %.1f MB written  %llu dropped",
 		rate, (unsigned long long)c->pipe.records, nt_writer__bytes(c->pipe.w) / 1048576.0,
-		(unsigned long long)(total_lost(&c->totals) + c->oversize +
+		(unsigned long long)(total_lost(&c->totals) + c->clr.oversize +
 				     kernel_events__lost(c->ke)));
 	*last_records = c->pipe.records;
 	*last_ns = now;
@@ -215,7 +215,7 @@ static void rescan(struct collector *c)
 
 	if (c->child > 0) {
 		if (!c->child_exited) {
-			attach_pid(c, c->child, false);
+			clr_source__attach_pid(&c->clr, c->child, false);
 			if (c->ug)	/* --usdt */
 				usdt_generic__attach_pid(c->ug, c->child);
 		}
@@ -224,7 +224,7 @@ static void rescan(struct collector *c)
 	for (i = 0; i < env.nr_pids; i++) {
 		if (!c->pid_alive[i])
 			continue;
-		attach_pid(c, env.pids[i], false);
+		clr_source__attach_pid(&c->clr, env.pids[i], false);
 		if (c->ug)	/* --usdt */
 			usdt_generic__attach_pid(c->ug, env.pids[i]);
 	}
@@ -235,8 +235,8 @@ static bool child_has_usdt(void *ctx, pid_t pid)
 {
 	struct collector *c = ctx;
 
-	attach_pid(c, pid, false);
-	return c->ours_found > 0;
+	clr_source__attach_pid(&c->clr, pid, false);
+	return c->clr.ours_found > 0;
 }
 
 static int poll_loop(struct collector *c)
@@ -264,14 +264,14 @@ static int poll_loop(struct collector *c)
 		if (err)
 			break;
 		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS :
-			 batch__flowing(c) ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
+			 batch__flowing(&c->clr) ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
 		cutoff = ring_pop_cutoff(&c->pipe, now, window);
 		err = pipeline__pop(&c->pipe, cutoff);
 		if (!err)	/* --metrics, --clickhouse, --rotate, SIGUSR1 */
 			err = pipeline__tick(&c->pipe, now, cutoff);
 		if (err)
 			break;
-		batch__tick(c);	/* files mapped since their probes went in */
+		batch__tick(&c->clr);	/* files mapped since their probes went in */
 		if (!err && c->host.on)
 			err = host__tick(c, now);	/* --all: processes exec'd lately */
 		if (err)
@@ -487,32 +487,33 @@ static int setup_bpf(struct collector *c)
 	uint64_t rb_bytes = (uint64_t)env.buffer_mb << 20;
 	int err, i;
 
-	c->skel = clr_events__open();
-	if (!c->skel) {
+	c->clr.skel = clr_events__open();
+	if (!c->clr.skel) {
 		err = -errno;
 		pr_warn("cannot open BPF object: %s\n", strerror(-err));
 		return err;
 	}
-	c->skel->rodata->targ_filter_tgid = 1;
-	c->skel->rodata->targ_ustack = env.no_ustack ? 0 : env.stack_helper ? 2 : 1;
-	c->skel->rodata->targ_kstack = env.kstack;
-	c->skel->rodata->targ_wakeup_bytes = rb_bytes / 4;
-	c->skel->rodata->targ_backstop_bytes = rb_bytes / 4 * 3;
-	bpf_map__set_max_entries(c->skel->maps.rb, rb_bytes);
-	bpf_map__set_max_entries(c->skel->maps.scratch, c->ncpu);
-	c->skel->rodata->targ_filters = recorder__kernel_filters(&c->pipe.rec, NULL, false) > 0;
-	err = clr_events__load(c->skel);
+	c->clr.skel->rodata->targ_filter_tgid = 1;
+	c->clr.skel->rodata->targ_ustack = env.no_ustack ? 0 : env.stack_helper ? 2 : 1;
+	c->clr.skel->rodata->targ_kstack = env.kstack;
+	c->clr.skel->rodata->targ_wakeup_bytes = rb_bytes / 4;
+	c->clr.skel->rodata->targ_backstop_bytes = rb_bytes / 4 * 3;
+	bpf_map__set_max_entries(c->clr.skel->maps.rb, rb_bytes);
+	bpf_map__set_max_entries(c->clr.skel->maps.scratch, c->ncpu);
+	c->clr.skel->rodata->targ_filters =
+		recorder__kernel_filters(&c->pipe.rec, NULL, false) > 0;
+	err = clr_events__load(c->clr.skel);
 	if (err) {
 		pr_warn("cannot load BPF program: %s\n", strerror(-err));
 		return err;
 	}
-	err = recorder__kernel_filters(&c->pipe.rec, c->skel->maps.filters, true);
+	err = recorder__kernel_filters(&c->pipe.rec, c->clr.skel->maps.filters, true);
 	if (err < 0)
 		return err;
 	if (c->ug) {	/* --usdt: same ring buffer, same thresholds */
 		usdt_generic__set_follow(c->ug, env.all_processes ? UG_FOLLOW_ALL :
 					 env.usdt_children ? UG_FOLLOW_CHILDREN : UG_FOLLOW_NONE);
-		err = usdt_generic__load(c->ug, bpf_map__fd(c->skel->maps.rb), rb_bytes / 4,
+		err = usdt_generic__load(c->ug, bpf_map__fd(c->clr.skel->maps.rb), rb_bytes / 4,
 					 rb_bytes / 4 * 3);
 		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
 			err = usdt_generic__add_target(c->ug, c->child > 0 ? c->child : env.pids[i]);
@@ -524,7 +525,7 @@ static int setup_bpf(struct collector *c)
 			.groups = env.kernel_groups,
 			.sample_hz = env.sample_hz,
 			.all_processes = env.all_processes,
-			.rb_fd = bpf_map__fd(c->skel->maps.rb),
+			.rb_fd = bpf_map__fd(c->clr.skel->maps.rb),
 			.rb_bytes = rb_bytes,
 			.verbose = env.verbose,
 		};
@@ -542,14 +543,14 @@ static int setup_bpf(struct collector *c)
 		__u32 tgid = c->child > 0 ? c->child : env.pids[i];
 		__u8 one = 1;
 
-		err = bpf_map__update_elem(c->skel->maps.targets, &tgid, sizeof(tgid), &one,
+		err = bpf_map__update_elem(c->clr.skel->maps.targets, &tgid, sizeof(tgid), &one,
 					   sizeof(one), 0);
 		if (err) {
 			pr_warn("cannot add pid %u to the target map: %s\n", tgid, strerror(-err));
 			return err;
 		}
 	}
-	err = pipeline__open_ring(&c->pipe, bpf_map__fd(c->skel->maps.rb));
+	err = pipeline__open_ring(&c->pipe, bpf_map__fd(c->clr.skel->maps.rb));
 	if (err) {
 		pr_warn("cannot create ring buffer consumer: %s\n", strerror(-err));
 		return err;
@@ -562,7 +563,7 @@ static int attach_libs(struct collector *c, pid_t pid)
 	int i, n, total = 0;
 
 	for (i = 0; i < env.nr_libs; i++) {
-		n = attach_path(c, pid, env.libs[i]);
+		n = clr_source__attach_path(&c->clr, pid, env.libs[i]);
 		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_path(c->ug, pid, env.libs[i]);
 
@@ -595,7 +596,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 	int i, n, total = 0;
 
 	if (c->child > 0) {
-		n = attach_path(c, c->child, cmd_path);
+		n = clr_source__attach_path(&c->clr, c->child, cmd_path);
 		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_path(c->ug, c->child, cmd_path);
 
@@ -614,14 +615,14 @@ static int attach_all(struct collector *c, const char *cmd_path)
 		return EXIT_OK;
 	}
 	for (i = 0; i < env.nr_pids; i++) {
-		int ours = c->ours_found;
+		int ours = c->clr.ours_found;
 
 		c->pid_alive[i] = true;
 		n = attach_libs(c, env.pids[i]);
 		if (n < 0)
 			return EXIT_FAIL;
 		total += n;
-		n = attach_pid(c, env.pids[i], true);
+		n = clr_source__attach_pid(&c->clr, env.pids[i], true);
 		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_pid(c->ug, env.pids[i]);
 
@@ -636,7 +637,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			return EXIT_FAIL;
 		}
 		total += n;
-		c->ep_candidate[i] = c->ours_found == ours;	/* stock .NET? */
+		c->ep_candidate[i] = c->clr.ours_found == ours;	/* stock .NET? */
 	}
 	if (total)
 		return EXIT_OK;
@@ -646,20 +647,20 @@ static int attach_all(struct collector *c, const char *cmd_path)
 		pr_warn("no USDT probes matching --usdt in pid%s %d%s (ebpf-collect -l -p PID "
 			"lists them)\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
 			env.nr_pids > 1 ? ",..." : "");
-	if (!c->ours_found)
+	if (!c->clr.ours_found)
 		pr_warn("no .NET runtime USDT probes (providers DotNETRuntime...) in pid%s %d%s: "
 			"the runtime must be built with the USDT provider (usdt/clr-events.man), "
 			"and no .NET diagnostics socket for EventPipe either (not .NET, or "
 			"DOTNET_EnableDiagnostics=0); searched %s\n", env.nr_pids > 1 ? "s" : "",
 			env.pids[0], env.nr_pids > 1 ? ",..." : "",
-			c->searched ? c->searched : "no files");
-	else if (c->attach_failed)
+			c->clr.searched ? c->clr.searched : "no files");
+	else if (c->clr.attach_failed)
 		pr_warn("could not attach any of the %d selected runtime probes (see above)\n",
-			c->attach_failed);
+			c->clr.attach_failed);
 	else
 		pr_warn("none of the %d runtime probes found matches --providers/--profile\n",
-			c->ours_found);
-	return c->attach_failed ? EXIT_FAIL : EXIT_NO_PROBES;
+			c->clr.ours_found);
+	return c->clr.attach_failed ? EXIT_FAIL : EXIT_NO_PROBES;
 }
 
 /* ------------------------------------------------------------------ main */
@@ -702,10 +703,10 @@ static int alloc_state(struct collector *c)
 	int i;
 
 	c->ncpu = libbpf_num_possible_cpus();
-	c->meta_ids = calloc(c->table->n_events, sizeof(*c->meta_ids));
-	c->ev_counts = calloc(c->table->n_events, sizeof(*c->ev_counts));
+	c->clr.meta_ids = calloc(c->table->n_events, sizeof(*c->clr.meta_ids));
+	c->clr.ev_counts = calloc(c->table->n_events, sizeof(*c->clr.ev_counts));
 	c->pipe.ro = reorder__new();
-	if (c->ncpu <= 0 || !c->meta_ids || !c->ev_counts || !c->pipe.ro) {
+	if (c->ncpu <= 0 || !c->clr.meta_ids || !c->clr.ev_counts || !c->pipe.ro) {
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
@@ -813,7 +814,7 @@ static int trace(struct collector *c)
 	int ret, err;
 
 	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
-		(unsigned long long)(c->nr_links + usdt_generic__nr_links(c->ug)),
+		(unsigned long long)(c->clr.nr_links + usdt_generic__nr_links(c->ug)),
 		env.duration_ns ? " for the given duration" : "",
 		c->pipe.rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
 		"--dump-on and exit" : c->pipe.rec.path);
@@ -826,17 +827,18 @@ static int trace(struct collector *c)
 		int stop_err;
 
 		pause_runtimes(c);
-		batch__flush(c);	/* the runtimes' buffers out while the probe is in */
+		/* the runtimes' buffers out while the probe is in */
+		batch__flush(&c->clr, &c->pipe);
 		/* EventPipe's rundown goes into the reorder buffer before the drain */
 		err = ep_targets__stop(&c->ept, c->pipe.ro);
 		stop_err = stop_and_drain(c);
-		batch__release(c);
+		batch__release(&c->clr);
 		resume_runtimes(c);
 		warn_silent_runtimes(c);
 		if (!err)
 			err = stop_err;
-		if (!err)
-			err = recorder__finish(&c->pipe);	/* the flight recorder's exit dump */
+		if (!err)	/* the flight recorder's exit dump */
+			err = recorder__finish(&c->pipe);
 		fleet__stop(&c->fleet, &c->pipe);	/* the last export */
 	}
 	ret = err ? (c->ept.fail ? c->ept.fail : EXIT_FAIL) : c->ept.cut ? EXIT_STREAM_CUT : EXIT_OK;

@@ -83,8 +83,8 @@ void pause_runtimes(struct collector *c)
 {
 	size_t i, raised = 0;
 
-	for (i = 0; i < c->nr_pauses; i++) {
-		struct pause_site *ps = &c->pauses[i];
+	for (i = 0; i < c->clr.nr_pauses; i++) {
+		struct pause_site *ps = &c->clr.pauses[i];
 		int err = ps->addr ? 0 :
 			  tracer_pause__resolve(ps->pid, ps->dev, ps->ino, ps->off, &ps->addr);
 
@@ -109,11 +109,11 @@ void pause_runtimes(struct collector *c)
  * waits for a grace period, so the holds are closed side by side. */
 void resume_runtimes(struct collector *c)
 {
-	int *fds = calloc(c->nr_pauses ? c->nr_pauses : 1, sizeof(*fds));
+	int *fds = calloc(c->clr.nr_pauses ? c->clr.nr_pauses : 1, sizeof(*fds));
 	size_t i, n = 0;
 
-	for (i = 0; i < c->nr_pauses; i++) {
-		struct pause_site *ps = &c->pauses[i];
+	for (i = 0; i < c->clr.nr_pauses; i++) {
+		struct pause_site *ps = &c->clr.pauses[i];
 
 		if (ps->hold_fd < 0)
 			continue;
@@ -141,8 +141,8 @@ void warn_silent_runtimes(struct collector *c)
 	long hz = sysconf(_SC_CLK_TCK);
 	size_t i;
 
-	for (i = 0; i < c->nr_pauses; i++) {
-		const struct pause_site *ps = &c->pauses[i];
+	for (i = 0; i < c->clr.nr_pauses; i++) {
+		const struct pause_site *ps = &c->clr.pauses[i];
 		uint64_t ticks;
 		double secs, cpu;
 
@@ -217,8 +217,8 @@ static int compare_idx(const void *a, const void *b, void *arg)
 
 	if (r)
 		return r;
-	if (c->ev_counts[ia] != c->ev_counts[ib])
-		return c->ev_counts[ia] < c->ev_counts[ib] ? 1 : -1;
+	if (c->clr.ev_counts[ia] != c->clr.ev_counts[ib])
+		return c->clr.ev_counts[ia] < c->clr.ev_counts[ib] ? 1 : -1;
 	return strcmp(ea->symbol, eb->symbol);
 }
 
@@ -258,7 +258,7 @@ static void print_prog_stats(const struct collector *c)
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
-	if (bpf_prog_get_info_by_fd(bpf_program__fd(c->skel->progs.clr_event), &info, &len) ||
+	if (bpf_prog_get_info_by_fd(bpf_program__fd(c->clr.skel->progs.clr_event), &info, &len) ||
 	    !info.run_cnt)
 		return;
 	pr_warn("BPF program: %llu runs, %.0f ns per run "
@@ -276,7 +276,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	if (env.quiet)
 		goto out;
 	for (i = 0; idx && i < c->table->n_events; i++)
-		if (c->ev_counts[i])
+		if (c->clr.ev_counts[i])
 			idx[n++] = i;
 	if (idx)
 		qsort_r(idx, n, sizeof(*idx), compare_idx, c);
@@ -285,7 +285,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
 			c->table->events[idx[i]].symbol,
-			(unsigned long long)c->ev_counts[idx[i]]);
+			(unsigned long long)c->clr.ev_counts[idx[i]]);
 	if (c->pipe.rec.fr && c->pipe.rec.dumps_failed)	/* an event in several dumps counts once */
 		pr_warn("%llu events (%.1f s) into flight-recorder dumps: %llu written, %llu "
 			"failed (exit status 1)\n", (unsigned long long)c->pipe.records, secs,
@@ -300,12 +300,12 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	pr_warn("dropped %llu events (ring buffer full %llu, payload "
 		"over " CE_STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
-		(unsigned long long)(total_lost(t) + c->oversize),
+		(unsigned long long)(total_lost(t) + c->clr.oversize),
 		(unsigned long long)(t->rb_drops + t->batch_drops),	/* batched: whole runs */
-		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,
+		(unsigned long long)c->clr.oversize, (unsigned long long)t->payload_faults,
 		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
 		(unsigned long long)t->kstack_truncated);
-	batch__print(c);
+	batch__print(&c->clr, c->totals.batch_drops);
 	print_prog_stats(c);
 	print_cpu(c);
 	pr_info("ring buffer: %llu records, %llu bytes from the runtime provider\n",
@@ -334,7 +334,7 @@ void collect_loss(struct collector *c, struct nt_loss_summary *loss)
 	*loss = (struct nt_loss_summary){
 		.events_written = c->pipe.records,
 		.ringbuf_drops = c->totals.rb_drops,
-		.truncated_payloads = c->oversize,
+		.truncated_payloads = c->clr.oversize,
 		.truncated_stacks = c->totals.ustack_truncated + c->totals.kstack_truncated,
 		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->pipe.bad_records,
 	};
@@ -504,10 +504,10 @@ static void detach_links(struct collector *c)
 	size_t i, n;
 	int *fds = NULL;
 
-	n = c->nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
-	for (i = 0; i < c->nr_links; i++)
-		bpf_link__destroy(c->links[i]);
-	c->nr_links = 0;
+	n = c->clr.nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
+	for (i = 0; i < c->clr.nr_links; i++)
+		bpf_link__destroy(c->clr.links[i]);
+	c->clr.nr_links = 0;
 	usdt_generic__detach(c->ug);	/* --usdt: same trick */
 	close_fds_parallel(fds, n);
 	free(fds);
@@ -518,26 +518,26 @@ void collector__free(struct collector *c)
 	size_t i;
 
 	detach_links(c);
-	batch__release(c);	/* a trace that failed did not get to it */
-	free(c->links);
+	batch__release(&c->clr);	/* a trace that failed did not get to it */
+	free(c->clr.links);
 	ring_buffer__free(c->pipe.rb);
 	usdt_generic__free(c->ug);
 	kernel_events__destroy(c->ke);
 	ep_targets__free(&c->ept);
 	mmap_events__free(c->mm);
 	symbolize__free(c->pipe.sym);
-	clr_events__destroy(c->skel);
+	clr_events__destroy(c->clr.skel);
 	reorder__free(c->pipe.ro);
-	batch__free(c);
-	free(c->meta_ids);
-	free(c->ev_counts);
-	free(c->files);
+	batch__free(&c->clr);
+	free(c->clr.meta_ids);
+	free(c->clr.ev_counts);
+	free(c->clr.files);
 	resume_runtimes(c);	/* a trace that failed while they were held */
-	for (i = 0; i < c->nr_pauses; i++)
-		if (c->pauses[i].file_fd >= 0)
-			close(c->pauses[i].file_fd);
-	free(c->pauses);
-	free(c->searched);
+	for (i = 0; i < c->clr.nr_pauses; i++)
+		if (c->clr.pauses[i].file_fd >= 0)
+			close(c->clr.pauses[i].file_fd);
+	free(c->clr.pauses);
+	free(c->clr.searched);
 	fleet__stop(&c->fleet, &c->pipe);
 	recorder__free(&c->pipe.rec);
 	host__free(c);

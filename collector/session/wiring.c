@@ -36,8 +36,15 @@ void init_pipeline(struct collector *c)
 	c->pipe.hooks = (struct pipeline_hooks){
 		.ctx = c, .publish = hook_publish, .losses = hook_losses, .exec = hook_exec,
 	};
-	pipeline__add_source(&c->pipe, &clr_source_ops, c);
-	pipeline__add_source(&c->pipe, &batch_source_ops, c);
+	c->clr.o = (struct clr_opts){
+		.manifest = env.manifest, .output = env.output, .batched = env.batched,
+		.kstack = env.kstack, .no_ustack = env.no_ustack, .stop = &exiting,
+	};
+	c->clr.table = c->table;
+	c->clr.sel = &c->sel;
+	c->clr.rec = &c->pipe.rec;
+	pipeline__add_source(&c->pipe, &clr_source_ops, &c->clr);
+	pipeline__add_source(&c->pipe, &batch_source_ops, &c->clr);
 	pipeline__add_source(&c->pipe, &ep_targets_source_ops, &c->ept);
 }
 
@@ -79,12 +86,12 @@ static void fleet_health(void *ctx, struct metrics_health *h)
 	h->payload_faults = c->totals.payload_faults;
 	h->nested_drops = c->totals.nested_drops;
 	h->filter_drops = c->totals.filter_drops;
-	h->oversize = c->oversize;
+	h->oversize = c->clr.oversize;
 	h->batch_drops = c->totals.batch_drops;	/* events of runs the ring could not take */
 	h->kernel_lost = kernel_events__lost(c->ke);
 	h->usdt_lost = c->ug ? usdt_generic__lost(&c->ug_totals) : 0;
 	h->ring_fill = r && ring__size(r) ? (double)ring__avail_data_size(r) / ring__size(r) : 0;
-	h->probes = c->nr_links + usdt_generic__nr_links(c->ug);
+	h->probes = c->clr.nr_links + usdt_generic__nr_links(c->ug);
 	h->processes = env.nr_pids;
 }
 

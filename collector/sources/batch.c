@@ -3,6 +3,7 @@
  * batch.c - the batched in-process path (batch.h): the provider's control
  * block and event names, the batch probe, and runs back into events.
  */
+#define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,13 +15,15 @@
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
 #include "collector_event.h"
+#include "log.h"
 #include "event_table.h"
 #include "reorder.h"
 #include "selection.h"
 #include "tracer_pause.h"
+#include "pipeline.h"
+#include "helpers.h"
+#include "clr_events.h"
 #include "batch.h"
-
-#include "collector.h"
 
 #define CTL_MAGIC	0x31435442u	/* usdt/batch_runtime.c.in */
 #define CTL_HEAD	32		/* bytes before mask[] */
@@ -66,29 +69,29 @@ struct batch {
  * allocation keywords are not among them: their stacks are the point. */
 #define AUTO_KEYWORDS	(0x80000ULL | 0x100000ULL | 0x400000ULL | 0x1000000ULL)
 
-static bool has_filter(const struct collector *c, const struct ect_event *ev)
+static bool has_filter(const struct clr_source *c, const struct ect_event *ev)
 {
-	return recorder__has_filter(&c->pipe.rec, ev - c->table->events);
+	return recorder__has_filter(c->rec, ev - c->table->events);
 }
 
 /* The mask byte for a selected event: 0 not batched, 1 batched, 3 batched
  * with the stack the provider walks.  Kernel stacks (--kernel-stack) only
  * the probe gives; the heap keywords' events go without a stack. */
-static uint8_t batch_mode(const struct collector *c, const struct ect_event *ev)
+static uint8_t batch_mode(const struct clr_source *c, const struct ect_event *ev)
 {
-	if (env.batched == BATCH_OFF || has_filter(c, ev))
+	if (c->o.batched == BATCH_OFF || has_filter(c, ev))
 		return 0;
-	if (env.batched == BATCH_ALL)
-		return env.kstack ? 0 : env.no_ustack ? 1 : 3;
+	if (c->o.batched == BATCH_ALL)
+		return c->o.kstack ? 0 : c->o.no_ustack ? 1 : 3;
 	return (ev->keywords & AUTO_KEYWORDS) && !(ev->keywords & ~AUTO_KEYWORDS);
 }
 
-bool batch__wanted(const struct collector *c, const struct ect_event *ev)
+bool batch__wanted(const struct clr_source *c, const struct ect_event *ev)
 {
 	return batch_mode(c, ev) != 0;
 }
 
-static struct batch *get_batch(struct collector *c)
+static struct batch *get_batch(struct clr_source *c)
 {
 	if (!c->batch)
 		c->batch = calloc(1, sizeof(*c->batch));
@@ -96,7 +99,7 @@ static struct batch *get_batch(struct collector *c)
 }
 
 /* The provider's event names: "<usdt provider>:<symbol>\0"... */
-static int read_names(struct collector *c, struct batch_file *f, const char *open_path)
+static int read_names(struct clr_source *c, struct batch_file *f, const char *open_path)
 {
 	uint64_t off = 0, size = 0;
 	char *buf, *p;
@@ -126,7 +129,7 @@ static int read_names(struct collector *c, struct batch_file *f, const char *ope
 			ev = ect_find_symbol(c->table, p, colon + 1);
 			*colon = ':';
 		}
-		if (ev && selection__matches(&c->sel, ev) && batch__wanted(c, ev)) {
+		if (ev && selection__matches(c->sel, ev) && batch__wanted(c, ev)) {
 			f->table_idx[i] = ev - c->table->events;
 			f->mask[i] = batch_mode(c, ev);
 			f->n_stacks += f->mask[i] == 3;
@@ -177,7 +180,7 @@ static int write_mask(struct batch_file *f)
 	return err;
 }
 
-static int attach_probe(struct collector *c, pid_t pid, const char *open_path,
+static int attach_probe(struct clr_source *c, pid_t pid, const char *open_path,
 			const char *prefix, size_t file_idx)
 {
 	LIBBPF_OPTS(bpf_usdt_opts, uopts, .usdt_cookie = file_idx);
@@ -194,7 +197,7 @@ static int attach_probe(struct collector *c, pid_t pid, const char *open_path,
 	return 0;
 }
 
-int batch__attach_file(struct collector *c, pid_t pid, const char *path,
+int batch__attach_file(struct clr_source *c, pid_t pid, const char *path,
 		       const char *open_path, dev_t dev, ino_t ino, const char *prefix)
 {
 	struct batch_file f = { .pid = pid, .dev = dev, .ino = ino };
@@ -202,7 +205,7 @@ int batch__attach_file(struct collector *c, pid_t pid, const char *path,
 	struct batch *b;
 	int err;
 
-	if (env.batched == BATCH_OFF ||
+	if (c->o.batched == BATCH_OFF ||
 	    provider_object__find(open_path, "_batch_ctl", &f.ctl_off, &size) ||
 	    size <= CTL_HEAD)
 		return 0;
@@ -309,7 +312,7 @@ static int push_event(struct reorder *ro, const struct ce_clr_batch *r, uint32_t
 /* A run as it leaves the ring: each event into the reorder buffer. */
 static int batch_split(void *ctx, struct pipeline *pl, const void *rec, size_t len)
 {
-	struct collector *c = ctx;
+	struct clr_source *c = ctx;
 	const struct ce_clr_batch *r = rec;
 	const uint8_t *p = (const uint8_t *)(r + 1), *end;
 	struct batch *b = c->batch;
@@ -366,7 +369,7 @@ const struct pipeline_source_ops batch_source_ops = {
 	.arrive = batch_split,
 };
 
-void batch__tick(struct collector *c)
+void batch__tick(struct clr_source *c)
 {
 	size_t i;
 
@@ -425,7 +428,7 @@ static bool flush_pending(struct batch *b, bool ask)
 	return pending;
 }
 
-int batch__flush(struct collector *c)
+int batch__flush(struct clr_source *c, struct pipeline *p)
 {
 	struct batch *b = c->batch;
 	uint64_t deadline;
@@ -438,7 +441,7 @@ int batch__flush(struct collector *c)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	deadline = ts.tv_sec * 1000000000ULL + ts.tv_nsec + FLUSH_WAIT_NS;
 	while (!err && flush_pending(b, false)) {
-		err = pipeline__step(&c->pipe, 5, UINT64_MAX);	/* nothing popped yet */
+		err = pipeline__step(p, 5, UINT64_MAX);	/* nothing popped yet */
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 		if ((uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec <= deadline)
 			continue;
@@ -455,7 +458,7 @@ int batch__flush(struct collector *c)
 	return err;
 }
 
-void batch__release(struct collector *c)
+void batch__release(struct clr_source *c)
 {
 	size_t i;
 
@@ -475,12 +478,12 @@ void batch__release(struct collector *c)
 	}
 }
 
-bool batch__flowing(const struct collector *c)
+bool batch__flowing(const struct clr_source *c)
 {
 	return c->batch && c->batch->runs;
 }
 
-void batch__print(const struct collector *c)
+void batch__print(const struct clr_source *c, uint64_t batch_drops)
 {
 	const struct batch *b = c->batch;
 
@@ -489,11 +492,11 @@ void batch__print(const struct collector *c)
 	pr_warn("batched: %llu events in %llu runs from the runtime's buffers; %llu lost in "
 		"runs the ring could not take (%llu by sequence gaps)%s\n",
 		(unsigned long long)b->events, (unsigned long long)b->runs,
-		(unsigned long long)c->totals.batch_drops, (unsigned long long)b->gaps,
+		(unsigned long long)batch_drops, (unsigned long long)b->gaps,
 		b->bad ? "; malformed runs cut short" : "");
 }
 
-void batch__free(struct collector *c)
+void batch__free(struct clr_source *c)
 {
 	size_t i;
 

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * clr_events.c - the runtime's own provider: find its probes in every file
- * a target maps, attach the selected ones (cookie = event table index), and
- * turn the records of bpf/clr_events.bpf.c (and of the other sources, by
- * record type) into trace events.
+ * clr_events.c - the runtime's own provider (clr_events.h): find its probes
+ * in every file a target maps, attach the selected ones (cookie = event
+ * table index), and write the records of bpf/clr_events.bpf.c as trace
+ * events (its emit in the pipeline).
  */
+#define LOG_PREFIX "ebpf-collect: "
 #include <argp.h>
 #include <dirent.h>
 #include <errno.h>
@@ -28,24 +29,20 @@
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
 #include "collector_event.h"
-#include "exit_codes.h"
+#include "log.h"
 #include "event_table.h"
 #include "nettrace.h"
 #include "manifest_meta.h"
-#include "reorder.h"
 #include "selection.h"
 #include "usdt_notes.h"
 #include "tracer_pause.h"
-#include "usdt_generic.h"	/* --usdt */
-#include "kernel_events.h"	/* --kernel, --cpu-sampling */
 #include "symbolize.h"		/* frame names in the trace */
-#include "mmap_events.h"	/* mappings of short-lived processes */
 #include "symbolizer.h"
-#include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 #include "batch.h"		/* batched in-process events */
 #include "proc_stat.h"
-
-#include "collector.h"
+#include "pipeline.h"
+#include "helpers.h"
+#include "clr_events.h"
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
@@ -56,7 +53,7 @@ _Static_assert(sizeof(struct ce_filter) == 16 + CE_FILTER_STR_MAX, "ce_filter la
 
 
 
-static void note_searched(struct collector *c, const char *path)
+static void note_searched(struct clr_source *c, const char *path)
 {
 	size_t n = strlen(path);
 	char *s;
@@ -84,7 +81,7 @@ static int seen_before(const struct usdt_note_list *l, size_t i)
 	return 0;
 }
 
-static bool has_our_probes(const struct collector *c, const struct usdt_note_list *l)
+static bool has_our_probes(const struct clr_source *c, const struct usdt_note_list *l)
 {
 	size_t i;
 
@@ -106,16 +103,17 @@ static bool has_our_probes(const struct collector *c, const struct usdt_note_lis
  * kernel-held counts of today's tracers cannot outlive their owners.  So
  * wait a while, and then set it to 0.
  */
-static void repair_stale_word(const struct pause_site *ps, const char *path)
+static void repair_stale_word(const struct pause_site *ps, const char *path,
+			      const volatile sig_atomic_t *stop)
 {
 	uint64_t deadline = now_ns() + STALE_WAIT_NS;
 	unsigned int v = 0;
 	int err;
 
 	while (!tracer_pause__read(ps->pid, ps->addr, &v) && v && now_ns() < deadline &&
-	       !exiting)
+	       !*stop)
 		usleep(10000);
-	if (!v || exiting)
+	if (!v || *stop)
 		return;
 	err = tracer_pause__clear(ps->pid, ps->addr);
 	if (err)
@@ -136,7 +134,7 @@ static void repair_stale_word(const struct pause_site *ps, const char *path)
  * runtime and seen by nobody.  Returns true if ps describes a pause word.
  */
 static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
-			     struct pause_site *ps)
+			     struct pause_site *ps, const volatile sig_atomic_t *stop)
 {
 	struct stat st;
 	uint64_t off = 0;
@@ -164,7 +162,7 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 		ps->addr = 0;
 		return true;
 	}
-	repair_stale_word(ps, path);
+	repair_stale_word(ps, path, stop);
 	if (ps->file_fd < 0)
 		return true;
 	ps->hold_fd = tracer_pause__hold(pid, ps->file_fd, ps->site_off, ps->off);
@@ -175,7 +173,7 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 }
 
 /* Let the word go again, and keep the site for the end. */
-static void resume_after_attach(struct collector *c, struct pause_site *ps, int attached)
+static void resume_after_attach(struct clr_source *c, struct pause_site *ps, int attached)
 {
 	if (ps->hold_fd >= 0)
 		close(ps->hold_fd);
@@ -190,7 +188,7 @@ static void resume_after_attach(struct collector *c, struct pause_site *ps, int 
 }
 
 /* The file's batched mode, if it has one: its <prefix>:batch probe. */
-static int batch_probes(struct collector *c, pid_t pid, const char *path, const char *open_path,
+static int batch_probes(struct clr_source *c, pid_t pid, const char *path, const char *open_path,
 			const struct usdt_note_list *notes)
 {
 	struct stat st;
@@ -210,7 +208,7 @@ static int batch_probes(struct collector *c, pid_t pid, const char *path, const 
  * Attach every selected probe of one file for one pid.  Returns the number
  * of probes attached, or -errno on a failure that must stop the trace.
  */
-static int attach_file(struct collector *c, pid_t pid, const char *path, const char *open_path)
+static int attach_file(struct clr_source *c, pid_t pid, const char *path, const char *open_path)
 {
 	LIBBPF_OPTS(bpf_usdt_opts, uopts);
 	struct usdt_note_list notes;
@@ -224,7 +222,8 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 		pr_debug("pid %d: skipping %s: %s\n", pid, path, strerror(-err));
 		return 0;
 	}
-	has_pause = has_our_probes(c, &notes) && pause_for_attach(pid, path, open_path, &ps);
+	has_pause = has_our_probes(c, &notes) &&
+		    pause_for_attach(pid, path, open_path, &ps, c->o.stop);
 	for (i = 0; i < notes.n; i++) {
 		const struct usdt_note *n = &notes.v[i];
 		const struct ect_event *ev;
@@ -240,7 +239,7 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 			unknown++;
 			continue;
 		}
-		if (!selection__matches(&c->sel, ev))
+		if (!selection__matches(c->sel, ev))
 			continue;
 		uopts.usdt_cookie = ev - c->table->events;
 		link = bpf_program__attach_usdt(c->skel->progs.clr_event, pid, open_path,
@@ -277,11 +276,11 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 	if (unknown)
 		pr_warn("%s: %d runtime probes are not in the event table of %s and are not "
 			"traced%s\n", path, unknown, c->table->manifest,
-			env.manifest ? "" : " (--manifest FILE reads the runtime's own manifest)");
+			c->o.manifest ? "" : " (--manifest FILE reads the runtime's own manifest)");
 	return err == -ENOMEM ? err : attached;
 }
 
-static bool file_attached(const struct collector *c, pid_t pid, dev_t dev, ino_t ino)
+static bool file_attached(const struct clr_source *c, pid_t pid, dev_t dev, ino_t ino)
 {
 	size_t j;
 
@@ -291,10 +290,7 @@ static bool file_attached(const struct collector *c, pid_t pid, dev_t dev, ino_t
 	return false;
 }
 
-/* Attach a file given by path (the -- CMD executable, --lib), mapped yet or
- * not: the kernel installs the uprobes when the file gets mapped.  Returns
- * probes attached or -errno. */
-int attach_path(struct collector *c, pid_t pid, const char *path)
+int clr_source__attach_path(struct clr_source *c, pid_t pid, const char *path)
 {
 	struct attached_file af = { .pid = pid };
 	struct stat st;
@@ -313,7 +309,7 @@ int attach_path(struct collector *c, pid_t pid, const char *path)
 
 /* Attach to the files of pid not attached yet.  Returns probes attached or -errno. */
 struct attach_walk {
-	struct collector *c;
+	struct clr_source *c;
 	bool initial;
 };
 
@@ -321,7 +317,7 @@ struct attach_walk {
 static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 {
 	struct attach_walk *aw = ctx;
-	struct collector *c = aw->c;
+	struct clr_source *c = aw->c;
 	struct attached_file af = { pid, f->dev, f->ino };
 
 	if (file_attached(c, pid, af.dev, af.ino))
@@ -335,7 +331,7 @@ static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 	return attach_file(c, pid, f->path, f->open_path);
 }
 
-int attach_pid(struct collector *c, pid_t pid, bool initial)
+int clr_source__attach_pid(struct clr_source *c, pid_t pid, bool initial)
 {
 	struct attach_walk aw = { c, initial };
 
@@ -344,7 +340,7 @@ int attach_pid(struct collector *c, pid_t pid, bool initial)
 
 /* The first event of a process in a run of them: its runtime is not silent
  * (warn_silent_runtimes). */
-static void note_runtime_event(struct collector *c, pid_t pid)
+static void note_runtime_event(struct clr_source *c, pid_t pid)
 {
 	size_t i;
 
@@ -354,10 +350,10 @@ static void note_runtime_event(struct collector *c, pid_t pid)
 			c->pauses[i].seen = true;
 }
 
-/* One runtime event (pipeline.h: the CLR source's emit). */
+/* One runtime event (pipeline.h: the source's emit). */
 static int emit_clr_event(void *ctx, const struct pipeline_sink *s, const void *data, size_t len)
 {
-	struct collector *c = ctx;
+	struct clr_source *c = ctx;
 	static uint64_t stack[2 * CE_MAX_STACK_DEPTH];
 	const struct ce_clr_event *e = data;
 	const uint64_t *frames = (const uint64_t *)(e + 1);
@@ -386,7 +382,7 @@ static int emit_clr_event(void *ctx, const struct pipeline_sink *s, const void *
 		err = manifest_define_event(s->w, ev, &c->meta_ids[idx]);
 		if (err) {
 			pr_warn("cannot define %s/%s in %s: %s\n", ev->provider->name, ev->symbol,
-				env.output, strerror(-err));
+				c->o.output, strerror(-err));
 			return err;
 		}
 	}
