@@ -47,7 +47,7 @@ struct ch_export_stats {
 
 /* A consistent snapshot of the counters; zeros for NULL.  Any thread, but
  * not once ch_export__stop has begun (it frees x): metrics read it from
- * metrics__tick on the tracing thread. */
+ * their tick on the tracing thread. */
 void ch_export__stats(struct ch_export *x, struct ch_export_stats *st);
 
 /* Send what is left (or spool it), print the counters, stop; NULL-safe. */

@@ -6,7 +6,6 @@
  * no options of their own.
  */
 #include <bpf/libbpf.h>
-#include "clr_events.skel.h"
 #include "kernel_events.h"
 #include "batch.h"
 #include "collector.h"

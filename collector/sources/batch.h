@@ -8,7 +8,7 @@
  * semaphores: the provider then writes those events into per-thread
  * buffers and hands them over in runs through its one <prefix>:batch
  * probe (usdt/batch_runtime.c.in).  A run arrives as one CE_REC_CLR_BATCH
- * record; batch__split() turns it back into the CE_REC_CLR_EVENT records
+ * record; batch_source_ops turns it back into the CE_REC_CLR_EVENT records
  * the per-event probe would have made (the user stack the provider walked,
  * if asked), with the provider's timestamps, and checks each thread's
  * sequence numbers.
