@@ -27,7 +27,7 @@ MANIFEST   := usdt/clr-events.man
 
 WARN       := -Wall -Wextra -Werror
 CFLAGS     ?= -g -O2
-ALL_CFLAGS := $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
+ALL_CFLAGS := $(CPPFLAGS) $(CFLAGS) $(WARN) -std=gnu11 -D_GNU_SOURCE -fno-omit-frame-pointer \
               -I$(OUTPUT) -I$(GEN) -Icommon -Iusdt -Isymbolizer -Inettrace -Iviews -Icollector -Icollector/session -Icollector/sources -Icollector/pipeline -Icollector/fleet -Ibpf $(EXTRA_CFLAGS)
 ALL_LDFLAGS := $(LDFLAGS) $(EXTRA_LDFLAGS)
 

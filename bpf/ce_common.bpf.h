@@ -3,9 +3,8 @@
  * ce_common.bpf.h - BPF-side helpers shared by the collector's programs
  * (clr_events, kernel_events, usdt_generic).
  *
- * Include it after the program has declared its ring buffer `rb` and the
- * knobs `targ_wakeup_bytes` / `targ_backstop_bytes` (set by the collector
- * before load), because ce_wakeup_flags() uses them.
+ * Include it after ce_maps.bpf.h: ce_wakeup_flags() uses the ring buffer
+ * `rb` and the knobs `targ_wakeup_bytes` / `targ_backstop_bytes`.
  */
 #ifndef EBPF_COLLECT_CE_COMMON_BPF_H
 #define EBPF_COLLECT_CE_COMMON_BPF_H

@@ -75,6 +75,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/usdt.bpf.h>
 #include "collector_event.h"
+#include "ce_maps.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -82,8 +83,6 @@ char LICENSE[] SEC("license") = "Dual BSD/GPL";
 const volatile __u32 targ_filter_tgid = 0;	/* 1: only tgids in `targets` */
 const volatile __u32 targ_ustack = 1;		/* user stacks: 0 no, 1 fp walk, 2 bpf_get_stack */
 const volatile __u32 targ_kstack = 0;		/* capture kernel stacks */
-const volatile __u64 targ_wakeup_bytes = 0;	/* wake the consumer above this fill */
-const volatile __u64 targ_backstop_bytes = 0;	/* and again above this one */
 const volatile __u32 targ_filters = 0;		/* 1: `filters` holds --filter predicates */
 
 #define CE_SCRATCH_BYTES (sizeof(struct ce_clr_event) + 2 * CE_STACK_BYTES + CE_MAX_PAYLOAD)
@@ -93,11 +92,6 @@ struct scratch {
 	__u32 pad;
 	__u8 buf[CE_SCRATCH_BYTES];
 };
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 16 << 20);		/* resized by the collector */
-} rb SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -112,13 +106,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ce_counters);
 } counters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 1024);
-	__type(key, __u32);			/* tgid */
-	__type(value, __u8);
-} targets SEC(".maps");
 
 /*
  * The last target this CPU saw: (tgid << 32) | targets_gen, one 8-byte word

@@ -4,7 +4,7 @@
  *
  * MUST MATCH between the BPF objects and user space: only __u8/__u16/__u32/
  * __u64, 8-byte fields first, no implicit padding, no includes.  User space
- * pins the sizes with _Static_assert (collector/ringbuf_records.c).
+ * pins the sizes with _Static_assert (collector/sources/clr_events.c).
  *
  * Every record in the ring buffer starts with struct ce_header; `type`
  * says what follows and `size` is the whole record in bytes (header
@@ -16,8 +16,8 @@
  *                      then payload_len payload bytes, zero-padded to 8.
  *   CE_REC_CLR_BATCH   a run of one thread's batched manifest events
  *                      (clr_batch in clr_events.bpf.c): struct
- *                      ce_clr_batch, then data_len bytes of struct
- *                      ce_batch_event records as the provider wrote them.
+ *                      ce_clr_batch, then data_len bytes of records as
+ *                      the provider wrote them (usdt/provider_abi.h).
  *   CE_REC_KERNEL_*    reserved for kernel events (samples,
  *                      sched, syscalls, process lifecycle).
  *   CE_REC_USDT_GENERIC reserved for arbitrary USDT probes.
@@ -43,6 +43,13 @@
 #define CE_STR(x)		CE_STR_(x)	/* CE_STR(CE_MAX_PAYLOAD): "65436" */
 #define CE_MAX_STACK_DEPTH	127	/* PERF_MAX_STACK_DEPTH (sysctl default) */
 #define CE_STACK_BYTES		(CE_MAX_STACK_DEPTH * 8)
+/* entries of every program's `targets` map (bpf/ce_maps.bpf.h): the
+ * processes user space traces by pid, and room for their children */
+#define CE_MAX_TARGETS		4096
+/* the knobs targ_wakeup_bytes and targ_backstop_bytes of every program for
+ * a ring of rb bytes (architecture decision 13): a quarter, three quarters */
+#define CE_WAKEUP_BYTES(rb)	((rb) / 4)
+#define CE_BACKSTOP_BYTES(rb)	((rb) / 4 * 3)
 
 /* ce_clr_event.flags */
 #define CE_F_PAYLOAD_TRUNCATED	0x1	/* payload_orig_len > CE_MAX_PAYLOAD: no payload
@@ -102,24 +109,14 @@ struct ce_counters {
 };
 
 /*
- * Batched mode (usdt/batch_runtime.c.in): the provider writes events into
- * a per-thread buffer and one probe, <prefix>:batch(data, len, tid,
- * first_seq, count), hands over a run of them.  Its records, 8-byte
- * aligned, back to back:
+ * Batched mode: a usdt-gen provider writes events into a per-thread buffer
+ * and one probe, <prefix>:batch(data, len, tid, first_seq, count), hands
+ * over a run of them.  The records of a run are the provider's
+ * (usdt/provider_abi.h); clr_batch copies a run whole, up to
+ * CE_BATCH_MAX bytes: at least a provider's buffer (PROV_BATCH_CAP, which
+ * collector/sources/batch.c checks).
  */
-#define CE_BATCH_MAX		(60 * 1024)	/* a run's bytes (CLRETW__BATCH_CAP) */
-#define CE_BATCH_F_ACTIVITY	0x1		/* 16-byte activity id follows */
-#define CE_BATCH_F_RELATED	0x2		/* then the related activity id */
-#define CE_BATCH_F_STACK	0x4		/* then u64 depth (bit 32: truncated) and
-						 * depth return addresses, innermost first */
-
-struct ce_batch_event {
-	__u64 timestamp;	/* CLOCK_MONOTONIC ns, the clock of bpf_ktime_get_ns() */
-	__u16 index;		/* into the provider's <prefix>_batch_events */
-	__u16 cpu;		/* sched_getcpu() when it fired */
-	__u16 flags;		/* CE_BATCH_F_* */
-	__u16 payload_len;	/* then ids, payload, zero padding to 8 */
-};
+#define CE_BATCH_MAX		(60 * 1024)
 
 /* CE_REC_CLR_BATCH: 48 bytes, then the run */
 struct ce_clr_batch {

@@ -39,6 +39,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "kernel_event.h"
+#include "ce_maps.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
@@ -47,8 +48,6 @@ const volatile __u32 targ_all = 0;		/* every process, not just targets */
 const volatile __u32 targ_self = 0;		/* our own tgid: never traced */
 const volatile __u32 targ_groups = 0;		/* KE_GROUP_* */
 const volatile __u32 targ_kstack = 1;		/* kernel stacks on samples/switches */
-const volatile __u64 targ_wakeup_bytes = 0;
-const volatile __u64 targ_backstop_bytes = 0;
 
 #define KE_STACK_BYTES	CE_STACK_BYTES
 #define KE_SCRATCH_BYTES (sizeof(struct ke_switch) + 2 * KE_STACK_BYTES)
@@ -64,11 +63,6 @@ struct scratch {
 };
 
 struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);		/* replaced by the collector's */
-} rb SEC(".maps");
-
-struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 3);
 	__type(key, __u32);
@@ -81,13 +75,6 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ke_counters);
 } counters SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);			/* tgid */
-	__type(value, __u8);
-} targets SEC(".maps");
 
 struct offcpu_start {
 	__u64 ts;

@@ -38,15 +38,16 @@
 #include <bpf/usdt.bpf.h>
 #include "collector_event.h"
 #include "usdt_generic_event.h"
+/* descendants join the set as their events come: the oldest may go */
+#define CE_TARGETS_TYPE	BPF_MAP_TYPE_LRU_HASH
+#include "ce_maps.bpf.h"
 
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
-const volatile __u64 targ_wakeup_bytes = 0;	/* wake the consumer above this fill */
-const volatile __u64 targ_backstop_bytes = 0;	/* and again above this one */
 /* The probes are attached for every process (pid -1) when targ_follow is
- * 1: keep the events of the processes in ug_targets and of their
+ * 1: keep the events of the processes in `targets` and of their
  * descendants (a forking server's children: PostgreSQL forks a backend per
- * connection); a descendant found by the parent walk is added to ug_targets
+ * connection); a descendant found by the parent walk is added to `targets`
  * (LRU) for the next event.  2: keep every process's events. */
 const volatile __u32 targ_follow = 0;
 
@@ -59,11 +60,6 @@ struct ug_scratch {
 	__u32 pad;
 	__u8 buf[UG_SCRATCH_BYTES];
 };
-
-struct {
-	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);		/* replaced by the collector's map */
-} rb SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -79,13 +75,6 @@ struct {
 	__type(value, struct ug_counters);
 } ug_counters SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 4096);
-	__type(key, __u32);			/* tgid */
-	__type(value, __u8);
-} ug_targets SEC(".maps");
-
 #include "ce_common.bpf.h"
 
 static __always_inline int is_target(__u32 tgid)
@@ -95,7 +84,7 @@ static __always_inline int is_target(__u32 tgid)
 	__u32 p;
 	int i;
 
-	if (bpf_map_lookup_elem(&ug_targets, &tgid))
+	if (bpf_map_lookup_elem(&targets, &tgid))
 		return 1;
 	for (i = 0; i < UG_MAX_ANCESTORS; i++) {
 		t = BPF_CORE_READ(t, real_parent);
@@ -104,8 +93,8 @@ static __always_inline int is_target(__u32 tgid)
 		p = BPF_CORE_READ(t, tgid);
 		if (p <= 1)
 			return 0;
-		if (bpf_map_lookup_elem(&ug_targets, &p)) {
-			bpf_map_update_elem(&ug_targets, &tgid, &one, BPF_ANY);
+		if (bpf_map_lookup_elem(&targets, &p)) {
+			bpf_map_update_elem(&targets, &tgid, &one, BPF_ANY);
 			return 1;
 		}
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * cli.c - the options of `ebpf-collect collect` (argp), the checks before
- * anything is attached (privileges, kernel features, target pids), and -l.
+ * cli.c - the options of `ebpf-collect collect` parsed (argp, with the
+ * table of collector/options.c), the checks before anything is attached
+ * (privileges, kernel features, target pids), and -l.
  */
 #include <argp.h>
 #include <dirent.h>
@@ -28,6 +29,7 @@
 #include "collector_event.h"
 #include "commands.h"
 #include "event_table.h"
+#include "options.h"
 #include "nettrace.h"
 #include "manifest_meta.h"
 #include "reorder.h"
@@ -50,7 +52,7 @@ struct env env = {
 	.buffer_mb = DEFAULT_BUFFER_MB,
 };
 
-const char *argp_program_version = "ebpf-collect 0.1";
+const char *argp_program_version = "ebpf-collect " EBPF_COLLECT_VERSION;
 const char *argp_program_bug_address = "<https://github.com/ebpf-collect/ebpf-collect/issues>";
 
 static const char doc_head[] =
@@ -128,123 +130,6 @@ static const char doc_tail[] =
 "output file, 7 an EventPipe stream ended mid-trace (file kept), 64 usage.\n"
 "\n"
 "OPTIONS:";
-
-enum {
-	OPT_PROVIDERS = 0x100,
-	OPT_PROFILE,
-	OPT_KSTACK,
-	OPT_NO_USTACK,
-	OPT_BATCHED,
-	OPT_NO_BATCHED,
-	OPT_STACK_HELPER,
-	OPT_LIB,
-	OPT_USDT,
-	OPT_NO_SYMBOLS,
-	OPT_USDT_CHILDREN,
-	OPT_KERNEL,
-	OPT_CPU_SAMPLING,
-	OPT_ALL_PROCESSES,
-	OPT_MANIFEST,
-	OPT_ROTATE,
-	OPT_KEEP,
-	OPT_KEEP_DUMPS,
-	OPT_FLIGHT,
-	OPT_DUMP_ON,
-	OPT_STOP_ON,
-	OPT_FILTER,
-	OPT_ALL,
-	OPT_COMM,
-	OPT_PID_FILTER,
-	OPT_FORMAT,
-	OPT_SPLIT,
-	OPT_METRICS,
-	OPT_CLICKHOUSE,
-	OPT_HOST,
-	OPT_SERVICE,
-	OPT_EXPORT_INTERVAL,
-	OPT_SPOOL,
-	OPT_SPOOL_MAX,
-};
-
-static const struct argp_option opts[] = {
-	{ "pid", 'p', "PID", 0, "Trace this process (repeatable)", 0 },
-	{ "output", 'o', "FILE", 0, "Output file (default trace.nettrace; overwritten)", 0 },
-	{ "providers", OPT_PROVIDERS, "SPEC", 0, "Providers, keywords and levels (see above)", 0 },
-	{ "profile", OPT_PROFILE, "NAME", 0, "Named provider set (see above)", 0 },
-	{ "duration", 'd', "D", 0, "Stop after D (e.g. 30, 500ms, 10s, 2m, 1h)", 0 },
-	{ "buffer-size", 'b', "MB", 0, "Ring buffer size in MiB, power of two (default 32)", 0 },
-	{ "lib", OPT_LIB, "PATH", 0,
-	  "Also attach the probes of this ELF file, mapped now or later (repeatable)", 0 },
-	{ "kernel-stack", OPT_KSTACK, NULL, 0,
-	  "Also capture kernel stacks (empty for USDT events, which fire in user mode)", 0 },
-	{ "no-user-stack", OPT_NO_USTACK, NULL, 0, "Do not capture user stacks", 0 },
-	{ "batched", OPT_BATCHED, NULL, 0, "Batch every selected runtime event in the runtime's own "
-	  "per-thread buffers (no trap per event; user stacks walked by the runtime).  Default: only "
-	  "events of the high-rate heap keywords alone (0x80000 Type, 0x100000 GCHeapDump, "
-	  "0x400000 GCHeapSurvivalAndMovement, 0x1000000 GCHeapAndTypeNames)", 0 },
-	{ "no-batched", OPT_NO_BATCHED, NULL, 0, "Every runtime event through its own probe", 0 },
-	{ "stack-helper", OPT_STACK_HELPER, NULL, 0,
-	  "User stacks with bpf_get_stack() instead of the BPF frame-pointer walk", 0 },
-	{ "usdt", OPT_USDT, "SPEC", 0,
-	  "Also trace any USDT provider: PROVIDER[:PROBE-GLOB][:ARGSPEC] (repeatable)", 0 },
-	{ "usdt-children", OPT_USDT_CHILDREN, NULL, 0,
-	  "--usdt probes also in the targets' descendants (forking servers: PostgreSQL); "
-	  "attaches them for every process running the same files", 0 },
-	{ "kernel", OPT_KERNEL, "LIST", 0,
-	  "Kernel events: sched,syscalls,proc (or all, none); see above", 0 },
-	{ "cpu-sampling", OPT_CPU_SAMPLING, "HZ", OPTION_ARG_OPTIONAL,
-	  "Sample CPU stacks at HZ (default 999; 1-10000)", 0 },
-	{ "all-processes", OPT_ALL_PROCESSES, NULL, 0,
-	  "Kernel events, samples and --usdt probes of every process, not just the targets",
-	  0 },
-	{ "manifest", OPT_MANIFEST, "FILE", 0,
-	  "Event table from this ETW manifest instead of the built-in one (see above)", 0 },
-	{ "all", OPT_ALL, NULL, 0,
-	  "Host-wide: every process with the runtime provider, a --usdt provider or a .NET "
-	  "diagnostics socket, also those started later; kernel events of every process", 0 },
-	{ "comm", OPT_COMM, "GLOB", 0, "With --all: only processes whose comm matches (repeatable)",
-	  0 },
-	{ "pid-filter", OPT_PID_FILTER, "PID,...", 0, "With --all: only these processes", 0 },
-	{ "format", OPT_FORMAT, "v5|v6", 0,
-	  "NetTrace version: v6 holds many processes (default with --all), v5 one (default "
-	  "otherwise; what PerfView before .NET 10 reads)", 0 },
-	{ "split-by-process", OPT_SPLIT, "DIR", 0,
-	  "Also write one V5 file per process into DIR (NAME.PID.nettrace)", 0 },
-	{ "metrics", OPT_METRICS, "ADDR:PORT", 0,
-	  "Serve Prometheus metrics (runtime and collector health) on ADDR:PORT", 0 },
-	{ "clickhouse", OPT_CLICKHOUSE, "URL", 0,
-	  "Send named CPU stacks and runtime event counts to ClickHouse (HTTP) every interval",
-	  0 },
-	{ "host", OPT_HOST, "NAME", 0, "Host label of metrics and exports (default: hostname)", 0 },
-	{ "service", OPT_SERVICE, "NAME", 0, "Service label of metrics and exports", 0 },
-	{ "export-interval", OPT_EXPORT_INTERVAL, "D", 0, "ClickHouse export interval (default 10s)",
-	  0 },
-	{ "spool", OPT_SPOOL, "DIR", 0, "Where exports wait while ClickHouse is away", 0 },
-	{ "spool-max", OPT_SPOOL_MAX, "SIZE", 0, "Bound of the spool (default 256MB)", 0 },
-	{ "rotate", OPT_ROTATE, "LIMIT", 0,
-	  "Start a new file every LIMIT: a time (10m, 30s) or a size (1GB, 256MB); "
-	  "files are -o's name with .1, .2, ... before the extension (repeatable: both)", 0 },
-	{ "keep", OPT_KEEP, "N", 0, "With --rotate: keep only the newest N files", 0 },
-	{ "keep-dumps", OPT_KEEP_DUMPS, "N", 0,
-	  "Keep only the newest N SIGUSR1/--dump-on dumps (FILE.dump-1, ...; default: all)", 0 },
-	{ "flight-recorder", OPT_FLIGHT, "WINDOW", 0,
-	  "Keep only the last WINDOW (30s, or a size: 256MB; both: 30s,256MB) in memory; "
-	  "kill -USR1, --dump-on and exit write it to a numbered file", 0 },
-	{ "dump-on", OPT_DUMP_ON, "PRED", 0,
-	  "Write the flight-recorder window when an event matches PRED: "
-	  "EVENT[:FIELD OP VALUE] or GCPause>DURATION (repeatable)", 0 },
-	{ "stop-on", OPT_STOP_ON, "PRED", 0, "Stop tracing when an event matches PRED", 0 },
-	{ "filter", OPT_FILTER, "PRED", 0,
-	  "Keep EVENT only when it matches (EVENT:FIELD OP VALUE; in the kernel where the "
-	  "field sits at a fixed offset)", 0 },
-	{ "list", 'l', NULL, 0, "List the USDT probes of -p PID or of BINARY", 0 },
-	{ "no-symbols", OPT_NO_SYMBOLS, NULL, 0,
-	  "Do not write method/module events naming the stack frames", 0 },
-	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr", 0 },
-	{ "verbose", 'v', NULL, 0, "More diagnostics (repeat for libbpf debug)", 0 },
-	{ NULL, 'h', NULL, OPTION_HIDDEN, "Show the full help", 0 },
-	{},
-};
 
 /* strict number parsing: the whole string, in range */
 static int parse_ulong(const char *s, unsigned long min, unsigned long max, unsigned long *out)
@@ -612,8 +497,9 @@ static char *help_filter(int key, const char *text, void *input)
 
 int parse_cmdline(int argc, char **argv)
 {
-	static const struct argp argp = {
-		.options = opts, .parser = parse_arg, .doc = "x", .help_filter = help_filter,
+	const struct argp argp = {
+		.options = collect_opts__argp(), .parser = parse_arg, .doc = "x",
+		.help_filter = help_filter,
 	};
 	int i, err;
 

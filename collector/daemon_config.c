@@ -5,9 +5,11 @@
  *
  * The config file holds one `option = value` per line, the long options of
  * `ebpf-collect --help` (a flag alone or `flag = yes`; `#` comments;
- * repeatable options repeated).  Config options come first, the command
- * line's after them (so the command line wins where argp keeps the last
- * value), then the always-on defaults for what neither set:
+ * repeatable options repeated): the rows of collector/options.c, the
+ * table the collector's argp options are made from.  Config options come
+ * first, the command line's after them (so the command line wins where
+ * argp keeps the last value), then the always-on defaults for what neither
+ * set:
  *
  *   --all --format v6 --flight-recorder 60s --rotate 10m --keep 144
  *   --host $(hostname) -o DIR/trace-START.nettrace   (DIR: /var/lib/ebpf-collect)
@@ -37,37 +39,10 @@
 #define LOG_PREFIX "ebpf-collect daemon: "
 #include "daemon_config.h"
 #include "log.h"
+#include "options.h"
 
 #define CONFIG_MAX_BYTES	(1 << 20)
 #define CONFIG_MAX_LINE		4096
-
-enum arg_kind { ARG_NONE, ARG_REQUIRED, ARG_OPTIONAL };
-
-/* The collector's long options (collector/cli.c); tests/fleet_daemon.bats
- * checks that every one `ebpf-collect --help` lists is here. */
-static const struct known_opt {
-	const char *name;
-	enum arg_kind arg;
-} known[] = {
-	{ "pid", ARG_REQUIRED }, { "output", ARG_REQUIRED }, { "providers", ARG_REQUIRED },
-	{ "profile", ARG_REQUIRED }, { "duration", ARG_REQUIRED },
-	{ "buffer-size", ARG_REQUIRED }, { "lib", ARG_REQUIRED }, { "kernel-stack", ARG_NONE },
-	{ "no-user-stack", ARG_NONE }, { "stack-helper", ARG_NONE }, { "batched", ARG_NONE },
-	{ "no-batched", ARG_NONE }, { "usdt", ARG_REQUIRED },
-	{ "usdt-children", ARG_NONE }, { "kernel", ARG_REQUIRED },
-	{ "cpu-sampling", ARG_OPTIONAL }, { "all-processes", ARG_NONE },
-	{ "manifest", ARG_REQUIRED }, { "all", ARG_NONE }, { "comm", ARG_REQUIRED },
-	{ "pid-filter", ARG_REQUIRED }, { "format", ARG_REQUIRED },
-	{ "split-by-process", ARG_REQUIRED }, { "metrics", ARG_REQUIRED },
-	{ "clickhouse", ARG_REQUIRED }, { "host", ARG_REQUIRED }, { "service", ARG_REQUIRED },
-	{ "export-interval", ARG_REQUIRED }, { "spool", ARG_REQUIRED },
-	{ "spool-max", ARG_REQUIRED }, { "rotate", ARG_REQUIRED }, { "keep", ARG_REQUIRED },
-	{ "keep-dumps", ARG_REQUIRED }, { "flight-recorder", ARG_REQUIRED },
-	{ "dump-on", ARG_REQUIRED },
-	{ "stop-on", ARG_REQUIRED }, { "filter", ARG_REQUIRED }, { "list", ARG_NONE },
-	{ "no-symbols", ARG_NONE }, { "quiet", ARG_NONE }, { "verbose", ARG_NONE },
-	{ "config", ARG_REQUIRED },
-};
 
 /* The options that have a default, in the order they are appended. */
 enum { D_ALL, D_FORMAT, D_FLIGHT, D_ROTATE, D_KEEP, D_HOST, D_COUNT };
@@ -143,16 +118,6 @@ static int plan_arg(struct plan *p, const char *from, const char *fmt, ...)
 	return 0;
 }
 
-static const struct known_opt *find_opt(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (!strcmp(known[i].name, name))
-			return &known[i];
-	return NULL;
-}
-
 static bool is_yes(const char *v)
 {
 	return !*v || !strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on") ||
@@ -178,14 +143,14 @@ static bool note_default(struct reader *r, const char *key, const char *val)
  * `where` prefixes the message ("FILE:LINE" or "command line"). */
 static int add_option(struct reader *r, const char *where, const char *key, const char *val)
 {
-	const struct known_opt *o = find_opt(key);
+	const struct collect_opt *o = collect_opts__find(key);
 	struct plan *p = r->p;
 
-	if (!o || !strcmp(key, "config"))
+	if (!o || o->flags & OPTF_DAEMON)
 		return plan_fail(p, "%s: unknown option %s", where, key);
-	if (o->arg == ARG_REQUIRED && (!val || !*val))
+	if (collect_opt__arg(o) == OPT_ARG_REQUIRED && (!val || !*val))
 		return plan_fail(p, "%s: option %s needs a value", where, key);
-	if (o->arg == ARG_NONE && val && !is_yes(val) && strcmp(val, "off"))
+	if (collect_opt__arg(o) == OPT_ARG_NONE && val && !is_yes(val) && strcmp(val, "off"))
 		return plan_fail(p, "%s: option %s takes no value (or yes, off)", where, key);
 	if (note_default(r, key, val) || (val && !strcmp(val, "off")))
 		return 0;	/* `off`: as if not given, a default included */
@@ -196,7 +161,7 @@ static int add_option(struct reader *r, const char *where, const char *key, cons
 		p->dir = strdup(val);
 		return p->dir ? 0 : plan_fail(p, "out of memory");
 	}
-	if (o->arg == ARG_NONE || !val || !*val)
+	if (collect_opt__arg(o) == OPT_ARG_NONE || !val || !*val)
 		return plan_arg(p, where, "--%s", key);
 	return plan_arg(p, where, "--%s=%s", key, val);
 }
@@ -356,7 +321,7 @@ static int read_line(struct reader *r, const char *where, char *line)
 	}
 	/* a line of some other file is not repeated: only a known flag or a
 	 * NAME = VALUE line reaches the messages of add_option */
-	if (!option_shaped(key) || (!eq && !find_opt(key)))
+	if (!option_shaped(key) || (!eq && !collect_opts__find(key)))
 		return plan_fail(r->p, "%s: not an option line (OPTION or OPTION = VALUE, with "
 				 "a long option of 'ebpf-collect --help')", where);
 	return add_option(r, where, key, val);
@@ -400,7 +365,7 @@ static int read_args(struct reader *r, int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
 		char key[64];
-		const struct known_opt *o;
+		const struct collect_opt *o;
 		size_t n;
 
 		if (!strcmp(a, "-o")) {
@@ -415,12 +380,12 @@ static int read_args(struct reader *r, int argc, char **argv)
 		}
 		n = strcspn(a + 2, "=");
 		snprintf(key, sizeof(key), "%.*s", (int)n, a + 2);
-		o = find_opt(key);
+		o = collect_opts__find(key);
 		if (a[2 + n] == '=')
 			val = a + 3 + n;
-		else if (o && o->arg == ARG_REQUIRED && i + 1 < argc)
+		else if (o && collect_opt__arg(o) == OPT_ARG_REQUIRED && i + 1 < argc)
 			val = argv[++i];
-		if (o && !strcmp(key, "config")) {
+		if (o && o->key == OPT_CONFIG) {
 			p->config = val;
 			if (!val || !*val)
 				return plan_fail(p, "command line: option --config needs a value");

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
+#include "own_events.h"
 
 int main(int argc, char **argv)
 {
@@ -27,7 +28,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], "convert"))
 			return convert_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "split"))
-			return split_main(argc - 1, argv + 1);
+			return split_main(argc - 1, argv + 1, &own_split_opts);
 		if (!strcmp(argv[1], "fleet"))
 			return fleet_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "symbolize"))

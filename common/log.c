@@ -26,11 +26,6 @@ void log_set_level(enum log_level level)
 	cur_level = level;
 }
 
-enum log_level log_get_level(void)
-{
-	return cur_level;
-}
-
 int log_enabled(enum log_level level)
 {
 	return sink != stderr_print || level <= cur_level;

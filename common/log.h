@@ -32,7 +32,6 @@ typedef int (*log_print_fn)(enum log_level level, const char *fmt, va_list ap);
 log_print_fn log_set_print(log_print_fn fn);
 /* Messages above this level are dropped by the default sink. */
 void log_set_level(enum log_level level);
-enum log_level log_get_level(void);
 /* Whether a message at this level would be shown (to skip costly formatting). */
 int log_enabled(enum log_level level);
 

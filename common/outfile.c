@@ -129,6 +129,15 @@ int outfile__close(struct outfile *o)
 	return err;
 }
 
+/* Give up: a file's temporary name is removed.  Frees o. */
+static void outfile__abort(struct outfile *o)
+{
+	if (o->f)
+		fclose(o->f);
+	o->f = NULL;
+	release(o, 1);
+}
+
 int outfile__finish(struct outfile *o, int err)
 {
 	if (err && !o->err) {
@@ -141,12 +150,4 @@ int outfile__finish(struct outfile *o, int err)
 const char *outfile_name(const char *path)
 {
 	return outfile_is_stdout(path) ? "standard output" : path;
-}
-
-void outfile__abort(struct outfile *o)
-{
-	if (o->f)
-		fclose(o->f);
-	o->f = NULL;
-	release(o, 1);
 }

@@ -50,7 +50,4 @@ int outfile__finish(struct outfile *o, int err);
 /* What messages call the output of path: path, or "standard output". */
 const char *outfile_name(const char *path);
 
-/* Give up: a file's temporary name is removed.  Frees o; NULL-safe f. */
-void outfile__abort(struct outfile *o);
-
 #endif /* EC_COMMON_OUTFILE_H */

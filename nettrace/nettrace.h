@@ -17,6 +17,14 @@
  * uncompressed event headers, and the V6 block format (thread indexes are
  * mapped back to OS thread ids); stops cleanly on truncation or corruption
  * and reports the byte offset and the reason.
+ *
+ * Split: a trace into one V5 file per process (nt_split_by_process).
+ *
+ * The library knows no event of its own: every event in a file, the
+ * markers and summaries a caller wants for its losses too, is described by
+ * the caller (nt_writer__define, nt_writer__set_lost_marker,
+ * struct nt_last_event, struct nt_event_lookup).  nettrace_bytes.h has the
+ * format's encodings for callers that read or build bytes themselves.
  */
 #ifndef EBPF_COLLECT_NETTRACE_H
 #define EBPF_COLLECT_NETTRACE_H
@@ -24,6 +32,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <time.h>
 
 
@@ -101,16 +110,6 @@ struct nt_event {
 	uint32_t pid;			/* V6: OS process of thread_id, 0 = info->pid */
 };
 
-/* Counters the collector hands over at the end; written as a summary event. */
-struct nt_loss_summary {
-	uint64_t events_written;
-	uint64_t ringbuf_drops;		/* reserve failures in BPF */
-	uint64_t truncated_payloads;
-	uint64_t truncated_stacks;
-	uint64_t unreadable_maps;
-	uint64_t other_drops;
-};
-
 /* ------------------------------------------------------------------ writer */
 
 struct nt_writer;
@@ -136,9 +135,11 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev);
 
 /* Record that n events of this capture thread were lost: its sequence
  * number jumps by n, so readers see the gap (TraceEvent's EventsLost).  On
- * a thread with no event yet, an EventsLost marker event (provider
- * "ebpf-collect", id 2, UInt32 Count) is written first, at the newest
- * timestamp: TraceEvent counts no gap before a thread's first event. */
+ * a thread with no event yet, the caller's lost marker
+ * (nt_writer__set_lost_marker) is written first, at the newest timestamp:
+ * TraceEvent counts no gap before a thread's first event.  Without a
+ * marker such a loss is only the jump (our reader counts it, TraceEvent
+ * does not). */
 int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32_t n);
 /* The same for the capture thread of process pid (0 = info->pid); V6 keeps
  * one sequence per (pid, thread).  nt_writer__note_lost takes, in V6, the
@@ -146,6 +147,15 @@ int nt_writer__note_lost(struct nt_writer *w, uint64_t capture_thread_id, uint32
  * processes while they run). */
 int nt_writer__note_lost_pid(struct nt_writer *w, uint32_t pid, uint64_t capture_thread_id,
 			     uint32_t n);
+
+/* The caller's event that opens a capture thread which loses events before
+ * its first one (nt_writer__note_lost): one UInt32 field, which receives the
+ * count, written on that thread and process, on no CPU (processor
+ * 0xffffffff).  It is defined in the trace on first use, like any event;
+ * desc (and what it points to) must stay valid while the writer lives.
+ * NULL: no marker.  Returns 0, or -EINVAL when desc has not exactly one
+ * UInt32 field. */
+int nt_writer__set_lost_marker(struct nt_writer *w, const struct nt_event_desc *desc);
 
 /* Write out all pending blocks followed by a sequence-point block.  (After
  * every write, not only a flush, the file ends with the end-of-stream byte,
@@ -157,16 +167,26 @@ int nt_writer__flush(struct nt_writer *w);
 uint64_t nt_writer__bytes(const struct nt_writer *w);
 uint64_t nt_writer__events(const struct nt_writer *w);
 
-/* Finish: a summary event (provider "ebpf-collect", event id 1 "LossSummary",
- * UInt64 fields EventsWritten, RingbufDrops, TruncatedPayloads,
- * TruncatedStacks, UnreadableMaps, OtherDrops; EventsWritten = the writer's
- * own count when loss->events_written is 0; capture thread and thread 0) at
- * max(last_ts, newest event), the last blocks, a final sequence point (at
- * the same time) and the end-of-stream byte; fsync; close; free.  loss ==
- * NULL writes no summary event.  Returns 0 or -errno (the file is then
- * removed, never left half).  After any write error every call returns
- * that error. */
-int nt_writer__close(struct nt_writer *w, const struct nt_loss_summary *loss,
+/*
+ * An event of the caller's that the writer writes last into a file it ends
+ * (nt_writer__close, nt_writer__finish, nt_writer__next_file), e.g. a
+ * summary of the file: after every other event, at max(last_ts, the newest
+ * event's timestamp), on capture thread and thread 0 of the trace's
+ * process, on no CPU.  desc is defined in the trace on its first use;
+ * later calls with the same desc reuse its id (in every file).
+ */
+struct nt_last_event {
+	const struct nt_event_desc *desc;
+	const void *payload;
+	uint32_t payload_size;
+};
+
+/* Finish: the caller's last event (NULL: none) at max(last_ts, newest
+ * event), the last blocks, a final sequence point (at the same time) and
+ * the end-of-stream byte; fsync; close; free.  Returns 0 or -errno (the
+ * file is then removed, never left half).  After any write error every
+ * call returns that error. */
+int nt_writer__close(struct nt_writer *w, const struct nt_last_event *last,
 		     uint64_t last_ts);
 
 /* The write errors that mean "the file system is full". */
@@ -190,16 +210,16 @@ struct nt_salvage {
  * listing every capture thread's last sequence number (readers, TraceEvent
  * too, count the events that did not fit as lost) and end-of-stream.  The
  * events of threads with none left in the kept part are noted lost on
- * capture thread 0 instead (an EventsLost marker, then the gap): a reader
+ * capture thread 0 instead (the lost marker, then the gap): a reader
  * does not count a gap before a thread's first event.
  * *salvaged (may be NULL: plain close) says what was kept; the return value
  * is still the write error. */
-int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,
+int nt_writer__finish(struct nt_writer *w, const struct nt_last_event *last,
 		      uint64_t last_ts, struct nt_salvage *salvaged);
 
 /*
  * A series of files from one writer (rotation, flight-recorder dumps): end
- * the current file, if any, as nt_writer__finish does (loss summary, final
+ * the current file, if any, as nt_writer__finish does (last event, final
  * sequence point, end of stream, fsync, close; salvaged as there), then, if
  * path is not NULL, create path (O_EXCL) and start it with the stream
  * header, the Trace object and every event defined so far, under the same
@@ -211,7 +231,7 @@ int nt_writer__finish(struct nt_writer *w, const struct nt_loss_summary *loss,
  * file, or creating the new one).
  */
 int nt_writer__next_file(struct nt_writer *w, const char *path,
-			 const struct nt_loss_summary *loss, uint64_t last_ts,
+			 const struct nt_last_event *last, uint64_t last_ts,
 			 struct nt_salvage *salvaged);
 /* 1 while a file is open; its path (NULL between files). */
 int nt_writer__has_file(const struct nt_writer *w);
@@ -341,5 +361,39 @@ void nt_reader__close(struct nt_reader *r);
  * after the last field (printed as "_extra":N). */
 int nt_payload_to_json(const struct nt_metadata *m, const void *payload, size_t len,
 		       void *file /* FILE* */);
+
+/* A string as nt_payload_to_json prints one: with its quotes, `"` and `\`
+ * escaped, \n \r \t as such, other control characters as \u00XX, the
+ * rest as UTF-8 (invalid input as U+FFFD).  From n bytes of UTF-16LE, or
+ * from a NUL-terminated UTF-8 string. */
+void nt_json_utf16(FILE *f, const uint8_t *p, size_t n);
+void nt_json_str(FILE *f, const char *s);
+
+/* ------------------------------------------------------------------ split */
+
+/*
+ * One NetTrace V5 file per process of a trace (V6, or V5 with several
+ * pids), for readers that know V5 only (PerfView before .NET 10's
+ * TraceEvent): DIR/STEM.PID.nettrace (STEM: the input's name without its
+ * extension; mode NT_FILE_MODE, DIR made 0700 if missing), each with its
+ * process's events, stacks and sequence gaps.  Events of no process (pid 0)
+ * go into every file.  The files appear only once every one is whole (each
+ * is written under a temporary name, then renamed over what is there); on a
+ * failure none is left half written.  The input is read twice, so it must
+ * be a regular file.
+ */
+struct nt_split_opts {
+	/* Events that do not earn their process a file (host-wide events
+	 * recorded for every process, e.g. process lifetimes): a process with
+	 * only such events gets no file (they are left out), the files of the
+	 * others hold theirs.  NULL: every event does. */
+	int (*host_wide)(const struct nt_metadata *m);
+	/* The files' lost marker (nt_writer__set_lost_marker), or NULL. */
+	const struct nt_event_desc *lost_marker;
+};
+
+/* Files written, or -1 with a one-line reason in err.  opts may be NULL. */
+int nt_split_by_process(const char *in, const char *dir, const struct nt_split_opts *opts,
+			char *err, size_t errlen);
 
 #endif /* EBPF_COLLECT_NETTRACE_H */

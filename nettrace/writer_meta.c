@@ -1,21 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * writer_meta.c - metadata of the events a writer defines: the V5 metadata
- * payload (provider, id, name, keywords, version, level, V1 fields and the
- * opcode/V2Params tags) appended to the MetadataBlock, or the V6 metadata
- * row (writer_v6.c).
+ * writer_meta.c - the events a writer defines: the V5 metadata payload
+ * (provider, id, name, keywords, version, level, V1 fields and the
+ * opcode/V2Params tags; docs/nettrace-format.md section 5) or the V6
+ * metadata row (UTF-8, the keywords, level, version and opcode as optional
+ * items, arrays in the field list itself; section 12.2), appended to the
+ * pending Metadata block and kept for the files after this one.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "nettrace.h"
 #include "nettrace_internal.h"
 
-/* ------------------------------------------------------------ metadata */
+/* ------------------------------------------------------------ V5 payloads */
 
 static int fields_have_array(const struct nt_field_desc *f, uint32_t n, int depth)
 {
@@ -153,13 +151,133 @@ static int build_metadata(struct nt_buf *b, uint32_t id, const struct nt_event_d
 	return err;
 }
 
+/* ------------------------------------------------------------ V6 rows */
+
+static int valid_type_v6(uint32_t t)
+{
+	return t == NT_TYPE_OBJECT || (t >= NT_TYPE_BOOLEAN && t <= NT_TYPE_VARUINT) ||
+	       t == NT_TYPE_UTF8_CODE_UNIT || t == NT_TYPE_BOOLEAN8;
+}
+
+static int put_fields_v6(struct nt_buf *b, const struct nt_field_desc *f, uint32_t n,
+			 int depth);
+
+/* Type := uint8 code, then the element Type of an array or the member
+ * list of an object. */
+static int put_type_v6(struct nt_buf *b, const struct nt_field_desc *f, uint32_t type,
+		       int depth)
+{
+	if (!valid_type_v6(type) || depth > NT_MAX_FIELD_DEPTH || nt_buf__reserve(b, 1))
+		return -EINVAL;
+	nt_put_u8(b, type);
+	if (type == NT_TYPE_ARRAY) {
+		if (f->elem_type == NT_TYPE_ARRAY)
+			return -EINVAL;
+		return put_type_v6(b, f, f->elem_type, depth + 1);
+	}
+	if (type == NT_TYPE_OBJECT)
+		return put_fields_v6(b, f->members, f->n_members, depth + 1);
+	return 0;
+}
+
+static void patch_u16(struct nt_buf *b, size_t at, size_t v)
+{
+	b->data[at] = v & 0xff;
+	b->data[at + 1] = (v >> 8) & 0xff;
+}
+
+/* uint16 count, then per field: uint16 size (excluding itself), name, Type */
+static int put_fields_v6(struct nt_buf *b, const struct nt_field_desc *f, uint32_t n,
+			 int depth)
+{
+	int err;
+
+	if (depth > NT_MAX_FIELD_DEPTH || (n && !f) || n > V6_MAX_ROW)
+		return -EINVAL;
+	if (nt_buf__reserve(b, 2))
+		return -ENOMEM;
+	nt_put_u16(b, n);
+	for (uint32_t i = 0; i < n; i++) {
+		size_t start = b->len;
+
+		if (nt_buf__reserve(b, 2))
+			return -ENOMEM;
+		nt_put_u16(b, 0);
+		if ((err = nt_buf__str6(b, f[i].name)) ||
+		    (err = put_type_v6(b, &f[i], f[i].type, depth)))
+			return err;
+		if (b->len - start - 2 > V6_MAX_ROW)
+			return -E2BIG;
+		patch_u16(b, start, b->len - start - 2);
+	}
+	return 0;
+}
+
+/* OptionalMetadata: the properties V5 always carried, when not 0 (their
+ * default).  The version goes in even for native events: TraceEvent picks
+ * its built-in layout by provider, id and version. */
+static int put_optional(struct nt_buf *b, const struct nt_event_desc *d)
+{
+	size_t start = b->len;
+
+	if (d->version > 0xff || d->level > 0xff)
+		return -EINVAL;
+	if (nt_buf__reserve(b, 2 + 9 + 2 + 2 + 2))
+		return -ENOMEM;
+	nt_put_u16(b, 0);
+	if (d->opcode) {
+		nt_put_u8(b, 1);
+		nt_put_u8(b, d->opcode);
+	}
+	if (d->keywords) {
+		nt_put_u8(b, 3);
+		nt_put_u64(b, d->keywords);
+	}
+	if (d->level) {
+		nt_put_u8(b, 8);
+		nt_put_u8(b, d->level);
+	}
+	if (d->version) {
+		nt_put_u8(b, 9);
+		nt_put_u8(b, d->version);
+	}
+	patch_u16(b, start, b->len - start - 2);
+	return 0;
+}
+
+/* One Metadata block row (docs/nettrace-format.md section 12.2). */
+static int v6_metadata_row(struct nt_buf *b, uint32_t id, const struct nt_event_desc *d)
+{
+	size_t start = b->len;
+	int err;
+
+	if (nt_buf__reserve(b, 2 + 5))
+		return -ENOMEM;
+	nt_put_u16(b, 0);		/* row size, below */
+	nt_put_varint(b, id);
+	if ((err = nt_buf__str6(b, d->provider)) || nt_buf__reserve(b, 5))
+		return err ? err : -ENOMEM;
+	nt_put_varint(b, d->event_id);
+	if ((err = nt_buf__str6(b, d->name)) ||
+	    (err = put_fields_v6(b, d->fields, d->n_fields, 0)) || (err = put_optional(b, d)))
+		return err;
+	if (b->len - start - 2 > V6_MAX_ROW)
+		return -E2BIG;
+	patch_u16(b, start, b->len - start - 2);
+	return 0;
+}
+
+/* ------------------------------------------------------------ the block */
+
 /* Current "time" for metadata block headers: the newest event, or sync. */
 static uint64_t now_ts(const struct nt_writer *w)
 {
 	return w->any_event && w->max_ts > w->info.sync_ts ? w->max_ts : w->info.sync_ts;
 }
 
-int wr_meta_append(struct nt_writer *w, const void *payload, size_t len)
+/* Append one record (payload starting with its id) to the pending
+ * Metadata block, writing the pending blocks first when it is full. */
+static int meta_append(struct nt_writer *w, const void *payload, size_t len)
 {
 	struct nt_block *blk = &w->meta;
 	uint64_t ts;
@@ -221,15 +339,30 @@ int nt_writer__define(struct nt_writer *w, const struct nt_event_desc *desc,
 	if (w->next_meta_id == INT32_MAX)
 		return -ENOSPC;
 	if (w->v6)
-		err = wr_v6_metadata_row(&payload, w->next_meta_id, desc);
+		err = v6_metadata_row(&payload, w->next_meta_id, desc);
 	else
 		err = build_metadata(&payload, w->next_meta_id, desc);
 	if (!err)
 		err = remember(w, &payload);
 	if (!err && w->fd >= 0)
-		err = wr_meta_append(w, payload.data, payload.len);
+		err = meta_append(w, payload.data, payload.len);
 	if (!err)
 		*metadata_id = w->next_meta_id++;
 	nt_buf__free(&payload);
+	return err;
+}
+
+/* Every metadata record defined so far, into the new file's first block. */
+int wr_replay_metadata(struct nt_writer *w)
+{
+	size_t off = 0;
+	uint32_t n;
+	int err = 0;
+
+	while (!err && off + 4 <= w->meta_hist.len) {
+		memcpy(&n, w->meta_hist.data + off, 4);
+		err = meta_append(w, w->meta_hist.data + off + 4, n);
+		off += 4 + n;
+	}
 	return err;
 }

@@ -1,60 +1,29 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * writer_salvage.c - a file the full file system cut short (salvage() in
- * writer.c): which capture threads keep an event in the part that stays,
- * and the losses of those that keep none, which readers would not count.
+ * writer_salvage.c - a file the full file system cut short
+ * (nt_writer__finish): cut back to its last whole write and, if the few
+ * bytes fit, ended as a complete trace whose sequence point makes readers
+ * count what did not fit as lost; the losses of threads with no event left
+ * in the kept part moved to capture thread 0, where readers count them.
+ * Which threads have an event on disk is writer_blocks.c's bookkeeping.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-#include "nettrace.h"
 #include "nettrace_internal.h"
-
-/* The threads whose first event was pending are in the file now. */
-void wr_mark_on_disk(struct nt_writer *w)
-{
-	size_t i;
-
-	for (i = 0; i < w->n_first_pending; i++) {
-		struct nt_map_ent *t = nt_map__find(&w->threads, w->first_pending[i]);
-
-		if (t)
-			t->val = (t->val & ~NT_THR_QUEUED) | NT_THR_ON_DISK;
-	}
-	w->n_first_pending = 0;
-}
-
-/* thr's first event of the file is about to be appended: remember it until
- * the blocks are written.  0 or -ENOMEM. */
-int wr_queue_first(struct nt_writer *w, struct nt_map_ent *thr)
-{
-	if (thr->val & (NT_THR_ON_DISK | NT_THR_QUEUED))
-		return 0;
-	if (w->n_first_pending == w->cap_first_pending) {
-		size_t cap = w->cap_first_pending ? 2 * w->cap_first_pending : 64;
-		uint64_t *p = realloc(w->first_pending, cap * sizeof(*p));
-
-		if (!p)
-			return -ENOMEM;
-		w->first_pending = p;
-		w->cap_first_pending = cap;
-	}
-	w->first_pending[w->n_first_pending++] = thr->key;
-	thr->val |= NT_THR_QUEUED;
-	return 0;
-}
 
 /*
  * After a cut: the threads none of whose events are in the kept part.  A
  * reader that meets a thread first in a sequence point takes its number as
  * where it starts (TraceEvent does): their events would not count as lost.
  * So they leave the sequence point, and their events are noted lost on
- * capture thread 0 instead (an EventsLost marker event, then the gap the
- * sequence point shows), where every reader counts them.  The marker's
+ * capture thread 0 instead (the caller's lost marker event, then the gap
+ * the sequence point shows), where every reader counts them.  The marker's
  * definition may have been cut too: it is defined again.
  */
-int wr_move_unseen_losses(struct nt_writer *w)
+static int move_unseen_losses(struct nt_writer *w)
 {
 	uint64_t unseen = 0;
 	size_t i;
@@ -63,7 +32,7 @@ int wr_move_unseen_losses(struct nt_writer *w)
 	w->n_first_pending = 0;
 	w->n_active = 0;
 	for (i = 0; i < w->threads.cap; i++) {
-		struct nt_map_ent *t = &w->threads.ents[i];
+		struct u64_map_ent *t = &w->threads.ents[i];
 
 		if (!t->used)
 			continue;
@@ -83,4 +52,50 @@ int wr_move_unseen_losses(struct nt_writer *w)
 		unseen -= n;
 	}
 	return err;
+}
+
+/*
+ * The file system is full: cut the file back to its last whole write, drop
+ * what is pending, and end the stream with an SPBlock (every capture
+ * thread's last sequence number: readers count the events that are not in
+ * the file as lost; those of threads with no event left in the file on
+ * thread 0, move_unseen_losses) and the end-of-stream byte.  If those bytes
+ * do not fit either, cut back again: the file then ends at a block
+ * boundary, readable up to there, and readers report it as truncated.
+ * Returns 0 (the file is kept, *out says how) or -errno (it could not even
+ * be cut).
+ */
+int wr_salvage(struct nt_writer *w, uint64_t ts, struct nt_salvage *out)
+{
+	size_t end_len;
+	const uint8_t *end = wr_end_bytes(w, &end_len);
+	uint64_t cut = w->good_offset, handed = w->n_events;
+	int err = 0;
+
+	out->events = w->good_events;
+	out->lost = w->n_events - w->good_events;
+	if (ftruncate(w->fd, cut) || lseek(w->fd, cut, SEEK_SET) < 0)
+		return -errno;
+	w->offset = cut;
+	w->err = 0;
+	w->out.len = 0;
+	wr_block_reset(&w->meta);	/* the marker of move_unseen_losses may follow */
+	wr_block_reset(&w->ev);
+	w->stacks.len = w->stacks_count = 0;
+	err = w->v6 ? wr_v6_drop_pending(w) : 0;
+	if (!err)
+		err = move_unseen_losses(w);
+	if (!err)
+		err = wr_write_sequence_point(w, ts);
+	if (!err)
+		err = wr_out_write(w, end, end_len);
+	if (!err && fsync(w->fd))
+		err = -errno;
+	out->finalized = !err;
+	if (err && (ftruncate(w->fd, cut) || fsync(w->fd)))
+		return -errno;
+	out->bytes = err ? cut : w->offset;
+	if (!err)
+		out->events += w->n_events - handed;	/* the marker, if any */
+	return 0;
 }

@@ -4,6 +4,9 @@
  * sequence-point region goes once into the pending StackBlock and gets an
  * id there; events refer to it by id.  A small cache of recent stacks finds
  * most repeats without hashing the whole stack, a hash table the rest.
+ * The region is bounded (NT_MAX_STACKS stacks, NT_MAX_STACK_BYTES of
+ * addresses): the event writer asks wr_stack_room before adding one and
+ * writes a sequence point or the pending blocks first when told to.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -97,39 +100,62 @@ static int stab_grow(struct nt_writer *w)
 }
 
 /*
- * This stack's entry in the current SP region's table, adding it to the
- * pending StackBlock if new.  May write blocks or a sequence point first.
+ * The id of this stack in the current SP region: the recent-stacks cache
+ * (the event writer looks there first itself for 8-byte pointers), else the
+ * table, which the cache slot then points to.  Not found: 0, with the
+ * stack's hash for wr_stack_add.
  */
-static int stack_lookup(struct nt_writer *w, const uint64_t *ips, uint32_t n,
-			const struct nt_stack_ent **e_out)
+int wr_stack_find(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id,
+		  uint64_t *hash)
+{
+	struct nt_stack_hot *c = wr_stack_hot(w, ips, n);
+	uint64_t h;
+	uint32_t i;
+
+	if (c->id && c->depth == n && c->first == ips[0] && c->last == ips[n - 1] &&
+	    stack_equal(w, c->off, n, ips, n)) {
+		*id = c->id;
+		return 1;
+	}
+	h = stack_hash(ips, n, w->info.pointer_size);
+	*hash = h;
+	if (!w->stab_cap)
+		return 0;
+	for (i = h & (w->stab_cap - 1); w->stab[i].id; i = (i + 1) & (w->stab_cap - 1)) {
+		const struct nt_stack_ent *e = &w->stab[i];
+
+		if (e->hash == h && stack_equal(w, e->off, e->depth, ips, n)) {
+			*c = (struct nt_stack_hot){ .first = ips[0], .last = ips[n - 1],
+						    .off = e->off, .depth = n, .id = e->id };
+			*id = e->id;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* A new stack keeps the region bounded (a sequence point starts a new one)
+ * and the pending StackBlock within a block. */
+int wr_stack_room(const struct nt_writer *w, uint32_t n)
+{
+	size_t bytes = (size_t)n * w->info.pointer_size;
+
+	if (w->stab_used >= NT_MAX_STACKS || (w->arena_len + n) * 8 > NT_MAX_STACK_BYTES)
+		return WR_ROOM_SP;
+	if (w->stacks_count && w->stacks.len + 4 + bytes > NT_BLOCK_CAP)
+		return WR_ROOM_FLUSH;
+	return WR_ROOM_OK;
+}
+
+int wr_stack_add(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint64_t h,
+		 uint32_t *id)
 {
 	uint32_t psize = w->info.pointer_size;
-	uint64_t h = stack_hash(ips, n, psize);
 	size_t bytes = (size_t)n * psize;
 	struct nt_stack_ent *e;
 	uint32_t i;
 	int err;
 
-	if (w->stab_cap) {
-		for (i = h & (w->stab_cap - 1); w->stab[i].id; i = (i + 1) & (w->stab_cap - 1)) {
-			if (w->stab[i].hash == h &&
-			    stack_equal(w, w->stab[i].off, w->stab[i].depth, ips, n)) {
-				*e_out = &w->stab[i];
-				return 0;
-			}
-		}
-	}
-	/* new stack: keep the region bounded */
-	if (w->stab_used >= NT_MAX_STACKS || (w->arena_len + n) * 8 > NT_MAX_STACK_BYTES) {
-		err = wr_write_sequence_point(w, w->max_ts);
-		if (err)
-			return err;
-	}
-	if (w->stacks_count && w->stacks.len + 4 + bytes > NT_BLOCK_CAP) {
-		err = wr_flush_blocks(w);
-		if (err)
-			return err;
-	}
 	if ((w->stab_used + 1) * 2 > w->stab_cap && (err = stab_grow(w)))
 		return err;
 	if (w->arena_len + n > w->arena_cap) {
@@ -168,29 +194,21 @@ static int stack_lookup(struct nt_writer *w, const uint64_t *ips, uint32_t n,
 	e->id = w->next_stack_id++;
 	w->arena_len += n;
 	w->stab_used++;
-	*e_out = e;
+	*wr_stack_hot(w, ips, n) = (struct nt_stack_hot){ .first = ips[0], .last = ips[n - 1],
+							  .off = e->off, .depth = n, .id = e->id };
+	*id = e->id;
 	return 0;
 }
 
-/* Id of this stack in the current SP region: the recent-stacks cache (the
- * writer looks there first itself for 8-byte pointers), else the table,
- * which the cache slot then points to. */
-int wr_stack_id_for(struct nt_writer *w, const uint64_t *ips, uint32_t n, uint32_t *id)
+/* A new region or a new file: the stacks written so far are forgotten and
+ * stack ids restart at 1. */
+void wr_forget_stacks(struct nt_writer *w)
 {
-	struct nt_stack_hot *c = wr_stack_hot(w, ips, n);
-	const struct nt_stack_ent *e;
-	int err;
-
-	if (c->id && c->depth == n && c->first == ips[0] && c->last == ips[n - 1] &&
-	    stack_equal(w, c->off, n, ips, n)) {
-		*id = c->id;
-		return 0;
-	}
-	err = stack_lookup(w, ips, n, &e);
-	if (err)
-		return err;
-	*c = (struct nt_stack_hot){ .first = ips[0], .last = ips[n - 1], .off = e->off,
-				    .depth = n, .id = e->id };
-	*id = e->id;
-	return 0;
+	if (w->stab_cap)
+		memset(w->stab, 0, w->stab_cap * sizeof(*w->stab));
+	w->stab_used = 0;
+	w->arena_len = 0;
+	memset(w->hot, 0, sizeof(w->hot));
+	w->next_stack_id = 1;
+	w->stacks_first_id = 1;
 }

@@ -17,6 +17,7 @@ PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-
       lttng-tools liblttng-ust-dev
       prometheus	# tests/fleet_metrics.bats scrapes --metrics with it
       debhelper libcap2-bin	# make deb; capsh for the daemon's least-privilege test
+      lintian devscripts	# the package's lint and hardening-check (tests/package.bats)
       libc6-dbg	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
       clickhouse-server curl	# tests/fleet_clickhouse.bats: --clickhouse and `fleet`
       stress-ng)	# TEST_STRESS=1 tests/run: the suite beside a CPU load

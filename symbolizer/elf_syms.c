@@ -429,11 +429,6 @@ const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr)
 	return lo < es->n ? s : NULL;
 }
 
-size_t elf_syms__count(const struct elf_syms *es)
-{
-	return es ? es->n : 0;
-}
-
 const char *elf_syms__debug_file(const struct elf_syms *es)
 {
 	return es->debug_file;

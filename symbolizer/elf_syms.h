@@ -35,7 +35,6 @@ int elf_syms__addr_to_vaddr(const struct elf_syms *es, uint64_t addr, uint64_t m
 			    uint64_t map_offset, uint64_t *vaddr);
 /* Largest start <= vaddr < start + size (size 0: until the next symbol). */
 const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr);
-size_t elf_syms__count(const struct elf_syms *es);
 const char *elf_syms__debug_file(const struct elf_syms *es);	/* or NULL */
 const char *elf_syms__build_id(const struct elf_syms *es);	/* hex or "" */
 

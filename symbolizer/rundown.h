@@ -1,17 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * rundown.h - the rundown-style method and module events that carry
- * frame names into a trace (docs/nettrace-format.md section 11): payload
- * encoders and decoders, and the set of ranges a trace's stacks touched.
+ * frame names into a trace (docs/nettrace-format.md section 11): their ids
+ * and payload encoders and decoders.  Which ones a trace carries, and when,
+ * is symbolize.h's.
  */
 #ifndef EBPF_COLLECT_RUNDOWN_H
 #define EBPF_COLLECT_RUNDOWN_H
 
 #include <stddef.h>
-#include <stdbool.h>
 #include <stdint.h>
-#include <sys/types.h>
-#include "symbolizer.h"
 
 /* --------------------------------------------- rundown payloads (docs/nettrace-format.md section 11) */
 
@@ -55,33 +53,5 @@ int sym_decode_module(const void *p, size_t len, int domain, struct sym_module_r
  * '('); ns may be empty.  Returns the length. */
 int sym_method_display_name(const char *ns, const char *name, const char *sig,
 			    char *buf, size_t len);
-
-/*
- * Rundown collector for the trace (architecture decision 8): record every
- * range a stack touched (sym_rundown__add after each resolve), then emit
- * one MethodDCEndVerbose (Rundown 144 v1) payload per distinct range and
- * one ModuleDCEnd (Rundown 154 v2) payload per module: JIT ranges keep
- * their runtime ModuleID when known, else they belong to a pseudo-module
- * named after the perf map; native code gets one module per shared object;
- * kernel code one "[kernel.kallsyms]" module.
- */
-struct sym_rundown;
-struct sym_rundown *sym_rundown__new(void);
-void sym_rundown__free(struct sym_rundown *r);
-int sym_rundown__add(struct sym_rundown *r, uint32_t pid, const struct sym_info *si);
-size_t sym_rundown__count(const struct sym_rundown *r);
-/* cb(ctx, pid, event_id (144 or 154), payload, size) for every method,
- * then every module; stops at a negative return. */
-typedef int (*sym_rundown_cb)(void *ctx, uint32_t pid, int event_id, const void *payload,
-			      size_t size);
-int sym_rundown__emit(struct sym_rundown *r, sym_rundown_cb cb, void *ctx);
-/* Convenience for the collector: define MethodDCEndVerbose (Rundown 144 v1,
- * keywords 0x30) and ModuleDCEnd (Rundown 154 v2, keywords 0x20000008) the
- * way the runtime does (manifest events: empty name, no fields) and write
- * every payload as an event of thread_id at ts (after the last sample).
- * In rundown_write.c.  0 or -errno. */
-struct nt_writer;
-int sym_rundown__write(struct sym_rundown *r, struct nt_writer *w, uint64_t thread_id,
-		       uint64_t ts);
 
 #endif

@@ -16,7 +16,6 @@ struct strpool_chunk {
 
 struct strpool {
 	struct strpool_chunk *head;
-	size_t bytes;
 };
 
 struct strpool *strpool__new(void)
@@ -44,13 +43,7 @@ const char *strpool__add(struct strpool *p, const char *s, size_t len)
 	memcpy(dst, s, len);
 	dst[len] = '\0';
 	c->used += len + 1;
-	p->bytes += len + 1;
 	return dst;
-}
-
-size_t strpool__bytes(const struct strpool *p)
-{
-	return p ? p->bytes : 0;
 }
 
 void strpool__free(struct strpool *p)

@@ -12,7 +12,6 @@
 struct strpool;
 struct strpool *strpool__new(void);
 const char *strpool__add(struct strpool *p, const char *s, size_t len);
-size_t strpool__bytes(const struct strpool *p);
 void strpool__free(struct strpool *p);
 
 #endif

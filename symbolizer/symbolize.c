@@ -2,8 +2,7 @@
 /*
  * symbolize.c - every frame of the trace named inside the trace (architecture
  * decisions 8 and 10): the glue between the collector and the symbolizer
- * library.  (long-file: TraceLog's naming rules below and the code that
- * follows them stay in one file, so one can be read against the other.)
+ * library.
  *
  * Sources.  The symbolizer library names an address of a process at a time:
  * the runtime's method events (fed here from the trace's own
@@ -409,6 +408,31 @@ static void sz_note_pid(struct symbolize *sz, pid_t pid)
 		if (symbolizer__add_pid(sz->sym, pid) == -ESRCH)
 			p->gone = true;
 	}
+}
+
+void symbolize__exec(struct symbolize *sz, pid_t pid)
+{
+	struct sz_pid *p = sz_pid(sz, pid, false);
+
+	if (!p)
+		sz_note_pid(sz, pid);		/* read now, for the first time */
+	else if (!p->added)
+		sz_pid__update(sz, p, 0);	/* a held child: its own image now */
+	else if (!p->gone)
+		symbolizer__refresh(sz->sym, pid, 0);
+}
+
+int symbolize__resolve(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts,
+		       struct sym_info *si)
+{
+	sz_note_pid(sz, pid);
+	return symbolizer__resolve(sz->sym, pid, addr, ts, si);
+}
+
+bool symbolize__is_code(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts)
+{
+	sz_note_pid(sz, pid);
+	return symbolizer__is_code(sz->sym, pid, addr, ts);
 }
 
 /* ------------------------------------------------------------ modules */
@@ -836,8 +860,11 @@ static int sz_stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 int symbolize__stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 		     const uint64_t *stack, uint32_t depth)
 {
-	int err = sz_write_deferred(sz, ts, tid);
+	int err;
 
+	if (!sz->w)	/* looks up only */
+		return 0;
+	err = sz_write_deferred(sz, ts, tid);
 	if (err || !depth)
 		return err;
 	return sz_stack(sz, pid, tid, ts, stack, depth);
@@ -1020,6 +1047,8 @@ int symbolize__finish(struct symbolize *sz, uint64_t ts)
 	long len;
 	int err;
 
+	if (!sz->w)
+		return 0;
 	err = sz_write_deferred(sz, ts, SYMBOLIZE_TID);
 	if (err)
 		return err;

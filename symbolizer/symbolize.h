@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * symbolize.h - names for every frame of a trace written by ebpf-collect
- * (architecture decisions 8 and 10; the symbolizer library does the lookups,
- * this module decides which method and module events go into the trace and
- * when).  See symbolize.c for the design and TraceEvent's rules.
+ * (architecture decisions 8 and 10): the one way every source (CLR USDT
+ * events, EventPipe, kernel events, the recorder's rotations and dumps, the
+ * fleet export) has its frames named.  The symbolizer library (symbolizer.h)
+ * does the lookups; this module decides which method and module events go
+ * into the trace and when, and which processes are looked at and when.  See
+ * symbolize.c for the design and TraceEvent's rules.
  *
  * Use from the collector:
  *   sz = symbolize__new(writer, &opts);      after the output is open
@@ -12,7 +15,7 @@
  *       symbolize__clr_event(...)            CLR events (method/module events
  *                                            feed the symbolizer; stack frames)
  *       symbolize__stack(...)                any other record with a stack
- *                                            (kernel events, generic USDT)
+ *                                            (kernel events)
  *   symbolize__tick(sz, now, watermark);     every poll (mapping snapshots,
  *                                            perf-map growth, horizon)
  *   symbolize__finish(sz, ts);               after the last event, before
@@ -22,16 +25,30 @@
  * A record's stack must go through symbolize__stack (or __clr_event) before
  * the record itself is written: the call may first write method events that
  * must precede it in the file.
+ *
+ * When a process's mappings and perf map are read (the one rule, for every
+ * source): when it is first seen (symbolize__add_pid for a target -- a held
+ * child from its first tick after exec --, its first record or lookup for
+ * any other); at symbolize__exec; and at symbolize__tick while it lives,
+ * every 100 ms for targets and every second for the others.  In between,
+ * a lookup that misses re-reads what may have grown (symbolizer.c): an
+ * address in no known mapping re-reads the mappings (at most every 10 ms),
+ * JIT code no perf-map line covers reads the lines appended since.
+ *
+ * Errors: 0 or -errno; symbolize__new returns NULL and sets errno; free
+ * accepts NULL.  Not thread-safe: the collector names on its consumer thread.
  */
 #ifndef EBPF_COLLECT_SYMBOLIZE_H
 #define EBPF_COLLECT_SYMBOLIZE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
 struct nt_writer;
 struct symbolizer;
+struct sym_info;
 
 /* Thread id of the method/module events the symbolizer writes (no Linux
  * thread has it: pid_max <= 2^22).  Tests tell them from the runtime's own
@@ -57,7 +74,10 @@ struct symbolize_stats {
 
 struct symbolize;
 
-/* NULL + errno. */
+/* NULL + errno.  w NULL: frames are looked up (symbolize__resolve,
+ * symbolize__is_code) but nothing is written -- symbolize__stack and
+ * symbolize__finish do nothing (--no-symbols: kernel events still tell
+ * JIT samples and cut stacks at code). */
 struct symbolize *symbolize__new(struct nt_writer *w, const struct symbolize_opts *opts);
 void symbolize__free(struct symbolize *sz);
 
@@ -102,6 +122,23 @@ int symbolize__stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 int symbolize__learn(struct symbolize *sz, const char *provider, uint32_t id, pid_t pid,
 		     uint64_t ts, const void *payload, size_t len);
 
+/* pid replaced its image (an exec record): read its mappings and perf map
+ * again now, before its next frames. */
+void symbolize__exec(struct symbolize *sz, pid_t pid);
+
+/*
+ * One address of process pid at ts looked up the way the trace's frames
+ * are (same processes, same rule for re-reading them), without naming it in
+ * the trace: the caller passes the address to name (a return address's call
+ * is ip - 1).  Always fills *si (kind and module as far as known); 0 when
+ * named, -ENOENT when not (see symbolizer__resolve).
+ */
+int symbolize__resolve(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts,
+		       struct sym_info *si);
+/* Whether addr can be code of pid at ts (see symbolizer__is_code): a
+ * frame-pointer walk's "return address" that is not ends the stack. */
+bool symbolize__is_code(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts);
+
 /* A new file of the same writer (nt_writer__next_file) after
  * symbolize__finish: its frames are named again in it. */
 void symbolize__new_file(struct symbolize *sz);
@@ -110,7 +147,8 @@ void symbolize__new_file(struct symbolize *sz);
  * ts (after every other event).  0 or -errno. */
 int symbolize__finish(struct symbolize *sz, uint64_t ts);
 
-/* The underlying symbolizer (e.g. to classify a sample's leaf frame). */
+/* The underlying symbolizer, for what is not a frame lookup: mappings the
+ * kernel reported as they were made (symbolizer__add_mapping). */
 struct symbolizer *symbolize__symbolizer(struct symbolize *sz);
 /* The file of runtime module module_id in pid (a JIT frame's module, the
  * way the trace's module events name it); NULL when not described yet. */

@@ -3,33 +3,38 @@
  * symbolizer.h - names for code addresses: perf maps, runtime method
  * events, ELF symbols, kallsyms.
  *
- * The top-level object is `struct symbolizer`.  A collector registers each
+ * The top-level object is `struct symbolizer`.  Its user registers each
  * target process while it lives (symbolizer__add_pid snapshots its mappings,
  * opens its ELF files through /proc/PID/map_files or /proc/PID/root, and
  * finds its perf map through /proc/PID/root with the namespaced pid), feeds
  * it the runtime's method load/unload events as they arrive, and asks
- * symbolizer__resolve(pid, addr, ts) for every stack frame.  Everything a
- * process needs stays open after it exits, so late lookups still work.
+ * symbolizer__resolve(pid, addr, ts) for every frame.  Everything a process
+ * needs stays open after it exits, so late lookups still work.  A lookup
+ * that misses re-reads what may have grown: the mappings, for an address in
+ * none of them (at most every 10 ms), the perf map's new lines, for JIT
+ * code none covers.
+ *
+ * Users: the collector names a trace's frames only through symbolize.h,
+ * which owns one symbolizer and decides when processes are read and which
+ * method/module events (rundown.h) go into the trace (the collector only
+ * adds the mappings the kernel reports, symbolizer__add_mapping); the
+ * `symbolize` subcommand (views/symbolize_cmd.c) uses it alone.
  *
  * Time: timestamps are the trace clock (CLOCK_MONOTONIC ns, architecture
  * decision 5).  SYM_TS_NONE asks for "the newest entry", the perf rule.
  *
  * The sources underneath have their own headers (range_table.h, perf_map.h,
- * proc_maps.h, elf_syms.h, kallsyms.h); the rundown events that carry names
- * into a trace are rundown.h.
+ * proc_maps.h, elf_syms.h, kallsyms.h).
  *
  * Errors: 0 or -errno; constructors return NULL and set errno; every
- * destructor accepts NULL.  Not thread-safe: one symbolizer per thread (the
- * collector resolves on its consumer thread).
+ * destructor accepts NULL.  Not thread-safe: one symbolizer per thread.
  *
- * Collector recipe (architecture decision 8): symbolizer__add_pid at
- * attach; symbolizer__refresh(pid, now) every poll period and when a process
- * exits; symbolizer__set_horizon(watermark) as events leave the reorder
- * buffer in time order; symbolizer__method_load/unload for MethodLoadVerbose/
- * MethodUnloadVerbose events; for every frame symbolizer__resolve(pid,
- * ip (callers: ip - 1, the call), event time) then sym_rundown__add; at the
- * end sym_rundown__emit → Rundown MethodDCEndVerbose (144 v1) and
- * ModuleDCEnd (154 v2) events, after all samples.
+ * Recipe (architecture decision 8, as symbolize.c follows it):
+ * symbolizer__add_pid at attach; symbolizer__refresh(pid, now) while the
+ * process lives; symbolizer__set_horizon(watermark) as events leave the
+ * reorder buffer in time order; symbolizer__method_load/unload for the
+ * runtime's method events; for every frame symbolizer__resolve(pid, ip
+ * (callers: ip - 1, the call), event time).
  */
 #ifndef EBPF_COLLECT_SYMBOLIZER_H
 #define EBPF_COLLECT_SYMBOLIZER_H
@@ -131,7 +136,5 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);
  * "[unknown]".  Returns the length (snprintf-style). */
 int sym_info__format(const struct sym_info *si, char *buf, size_t len);
 const char *sym_basename(const char *path);
-
-/* Namespace container helpers (/proc/PID/status). */
 
 #endif /* EBPF_COLLECT_SYMBOLIZER_H */

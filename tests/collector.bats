@@ -3,9 +3,9 @@
 #
 # ebpf-collect end to end: attach to a USDT target, write a .nettrace,
 # read it back with `ebpf-collect dump --json` and compare with what the
-# target says it fired.  Targets: $OUTPUT/tests/usdt_testprog (collector/
-# testprog.c, sys/sdt.h probes with the runtime's names) and the reference
-# runtime $REFRT (usdt/refrt/) for the scenario tests.
+# target says it fired.  Targets: $OUTPUT/tests/usdt_testprog
+# (tests/progs/testprog.c, sys/sdt.h probes with the runtime's names) and the
+# reference runtime $REFRT (usdt/refrt/) for the scenario tests.
 #
 # Tags: root (BPF attach), slow.
 

@@ -46,10 +46,12 @@ $(OUTPUT)/obj/gen/%.o: $(GEN)/%.c $(GEN_PROVIDER_H)
 
 ALL_TARGETS += $(USDT_GEN) $(GEN_FILES) $(PROVIDER_OBJS) $(EVENT_TABLE_OBJS)
 
-# usdt/batch_runtime.c.in goes into every generated provider: usdt-gen
-# carries it as a string literal made here
-USDT_BATCH_INC  := $(OUTPUT)/obj/usdt/batch_runtime.inc
-$(USDT_BATCH_INC): usdt/batch_runtime.c.in
+# usdt/provider_abi.h and usdt/batch_runtime.c.in go into every generated
+# provider: usdt-gen carries their text as string literals made here
+USDT_BATCH_INC  := $(OUTPUT)/obj/usdt/provider_abi.inc $(OUTPUT)/obj/usdt/batch_runtime.inc
+$(OUTPUT)/obj/usdt/provider_abi.inc: usdt/provider_abi.h
+$(OUTPUT)/obj/usdt/batch_runtime.inc: usdt/batch_runtime.c.in
+$(USDT_BATCH_INC):
 	$(Q)mkdir -p $(dir $@)
 	$(Q)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(OUTPUT)/obj/usdt/usdt-gen-batch.o: $(USDT_BATCH_INC)

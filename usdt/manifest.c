@@ -71,7 +71,8 @@ static const char *const level_names[] = {
 	"win:Informational", "win:Verbose",
 };
 
-int man_intype_from_name(const char *s)
+/* "win:UInt32" -> ECT_UINT32, 0 if unknown */
+static int man_intype_from_name(const char *s)
 {
 	size_t i;
 

@@ -117,6 +117,4 @@ long man_field__fixed_size(const struct man_field *f);
 /* Packed size of a whole template when fixed, or -1. */
 long man_template__fixed_size(const struct man_template *t);
 
-int man_intype_from_name(const char *s);	/* "win:UInt32" -> ECT_UINT32, 0 if unknown */
-
 #endif /* EBPF_COLLECT_MANIFEST_H */

@@ -1,14 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * usdt-gen-batch.c - emit the batched mode of a generated provider: the
- * per-thread buffers and their flush probe (usdt/batch_runtime.c.in,
- * embedded at build time), the table of event names a tracer maps its
- * enable mask with, and each event's batched branch.
+ * layout a tracer shares with it (usdt/provider_abi.h) and the per-thread
+ * buffers and their flush probe (usdt/batch_runtime.c.in), both embedded
+ * at build time, the table of event names a tracer maps its enable mask
+ * with, and each event's batched branch.
  */
 #include <stdio.h>
 
 #include "manifest.h"
+#include "provider_abi.h"
 #include "usdt-gen.h"
+
+/* the header's own text: the generated provider compiles without this tree */
+static const char provider_abi_text[] =
+#include "provider_abi.inc"
+	;
 
 static const char batch_runtime_text[] =
 #include "batch_runtime.inc"
@@ -25,10 +32,13 @@ static int count_events(const struct manifest *m)
 
 void gen_batch_runtime(const struct gen_ctx *g, FILE *f)
 {
+	fputs(provider_abi_text, f);
+	fputc('\n', f);
 	fprintf(f, "#define CLRETW__BATCH_N %d\n"
-		"#define CLRETW__BATCH_CTL %s_batch_ctl\n"
-		"#define CLRETW__BATCH_SEMA %s_batch_semaphore\n"
-		"#define CLRETW__BATCH_PROBE(d, l, t, s, c) STAP_PROBE5(%s, batch, d, l, t, s, c)\n\n",
+		"#define CLRETW__BATCH_CTL %s" PROV_BATCH_CTL_SUFFIX "\n"
+		"#define CLRETW__BATCH_SEMA %s" PROV_BATCH_SEMA_SUFFIX "\n"
+		"#define CLRETW__BATCH_PROBE(d, l, t, s, c) STAP_PROBE5(%s, " PROV_BATCH_PROBE
+		", d, l, t, s, c)\n\n",
 		count_events(g->m) ? count_events(g->m) : 1, g->prefix, g->prefix, g->prefix);
 	fputs(batch_runtime_text, f);
 	fputc('\n', f);
@@ -40,7 +50,8 @@ void gen_batch_names(const struct gen_ctx *g, FILE *f)
 	int i, j;
 
 	fprintf(f, "/* batch index -> event, for the tracer's enable mask */\n"
-		"const char %s_batch_events[] __attribute__((used, visibility(\"default\"))) =\n",
+		"const char %s" PROV_BATCH_EVENTS_SUFFIX
+		"[] __attribute__((used, visibility(\"default\"))) =\n",
 		g->prefix);
 	for (i = 0; i < g->m->n_providers; i++) {
 		const struct man_provider *p = &g->m->providers[i];

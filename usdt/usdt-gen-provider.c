@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "provider_abi.h"
 #include "usdt-gen.h"
 
 #define STACK_BUF 1024
@@ -330,11 +331,11 @@ static void emit_h_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 		" * removes its handler before the semaphore, and an event fired in between\n"
 		" * would look traced to the runtime and reach nobody.  A tracer finds the\n"
 		" * word by its ELF symbol.  Nonzero: no event fires. */\n"
-		"extern volatile unsigned int %s_tracer_pause;\n\n", g->prefix);
+		"extern volatile unsigned int %s" PROV_PAUSE_SUFFIX ";\n\n", g->prefix);
 	fprintf(f, "/* The untraced path reads the semaphore only; the pause word is read\n"
 		" * only when a tracer is attached. */\n"
 		"#define %s__SEMA(s) (__builtin_expect(*(volatile const unsigned short *)&(s) "
-		"!= 0, 0) \\\n\t&& __builtin_expect(%s_tracer_pause == 0, 1))\n\n", up,
+		"!= 0, 0) \\\n\t&& __builtin_expect(%s" PROV_PAUSE_SUFFIX " == 0, 1))\n\n", up,
 		g->prefix);
 	fprintf(f, "/*\n * FireEtXplat<Symbol>() is defined twice: here for inlining only (GNU\n"
 		" * extern inline: never emitted from this header), and out of line in\n"
@@ -494,19 +495,19 @@ static void emit_c_prologue(const struct gen_ctx *g, FILE *f, const char *up)
 	fprintf(f, "/* In .probes beside the semaphores: file-backed, so a tracer finds it at\n"
 		" * its ELF symbol's file offset in the mapping, as the kernel finds a\n"
 		" * semaphore. */\n"
-		"volatile unsigned int %s_tracer_pause __attribute__((section(\".probes\"), "
+		"volatile unsigned int %s" PROV_PAUSE_SUFFIX " __attribute__((section(\".probes\"), "
 		"used, visibility(\"default\")));\n\n", g->prefix);
 	fprintf(f, "/* Never called.  A tracer holds the pause word up by holding a uprobe\n"
 		" * on this site with the word as its reference counter (ref_ctr_offset):\n"
 		" * the kernel adds 1 to the word when the probe goes in and takes it off\n"
 		" * when the probe goes, whether the tracer closed it or died. */\n"
 		"__asm__(\".pushsection .text\\n\"\n"
-		"\t\".globl %s_tracer_pause_site\\n\"\n"
-		"\t\".type %s_tracer_pause_site, @function\\n\"\n"
-		"\t\"%s_tracer_pause_site:\\n\"\n"
+		"\t\".globl %s" PROV_PAUSE_SITE_SUFFIX "\\n\"\n"
+		"\t\".type %s" PROV_PAUSE_SITE_SUFFIX ", @function\\n\"\n"
+		"\t\"%s" PROV_PAUSE_SITE_SUFFIX ":\\n\"\n"
 		"\t\".nops 5\\n\"\n"
 		"\t\"ret\\n\"\n"
-		"\t\".size %s_tracer_pause_site, . - %s_tracer_pause_site\\n\"\n"
+		"\t\".size %s" PROV_PAUSE_SITE_SUFFIX ", . - %s" PROV_PAUSE_SITE_SUFFIX "\\n\"\n"
 		"\t\".popsection\");\n\n", g->prefix, g->prefix, g->prefix, g->prefix, g->prefix);
 	fprintf(f, "#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || __SIZEOF_POINTER__ != 8\n"
 		"#error \"payloads are written for 64-bit little-endian targets\"\n#endif\n\n");

@@ -23,7 +23,8 @@
 #include "outfile.h"
 #include "event_table.h"
 #include "nettrace.h"
-#include "nettrace_internal.h"
+#include "nettrace_bytes.h"
+#include "u64_map.h"
 #include "manifest_meta.h"
 
 
@@ -232,7 +233,7 @@ static int count_cmp(const void *a, const void *b)
  * Per-(provider/event) counts from the per-metadata-id counts; entries with
  * the same display name are merged.  Returns the number of entries or -ENOMEM.
  */
-static long collect_counts(const struct nt_map *per_meta, struct count **out)
+static long collect_counts(const struct u64_map *per_meta, struct count **out)
 {
 	struct count *c;
 	size_t n = 0, i, j;
@@ -242,7 +243,7 @@ static long collect_counts(const struct nt_map *per_meta, struct count **out)
 	if (!c)
 		return -ENOMEM;
 	for (i = 0; i < per_meta->cap; i++) {
-		const struct nt_map_ent *e = &per_meta->ents[i];
+		const struct u64_map_ent *e = &per_meta->ents[i];
 		const struct nt_metadata *m;
 
 		if (!e->used)
@@ -275,15 +276,15 @@ enomem:
 
 static int cmp_key(const void *a, const void *b)
 {
-	const struct nt_map_ent *x = a, *y = b;
+	const struct u64_map_ent *x = a, *y = b;
 
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
 /* Events per process (V6 holds many; V5 one), by pid. */
-static void print_processes(FILE *out, const struct nt_map *per_pid, int json)
+static void print_processes(FILE *out, const struct u64_map *per_pid, int json)
 {
-	struct nt_map_ent *v = calloc(per_pid->used ? per_pid->used : 1, sizeof(*v));
+	struct u64_map_ent *v = calloc(per_pid->used ? per_pid->used : 1, sizeof(*v));
 	size_t i, n = 0;
 
 	for (i = 0; v && i < per_pid->cap; i++)
@@ -308,7 +309,7 @@ static void print_processes(FILE *out, const struct nt_map *per_pid, int json)
 
 static void print_summary(FILE *out, struct nt_reader *r, const char *file, int json,
 			  uint64_t events, uint64_t with_stack, struct count *c, long nc,
-			  const struct nt_map *per_pid)
+			  const struct u64_map *per_pid)
 {
 	const struct nt_trace_info *info = nt_reader__info(r);
 	const char *err = nt_reader__error(r);
@@ -360,7 +361,7 @@ int dump_main(int argc, char **argv)
 	struct dump_env env = { 0 };
 	const struct ect_table *table = &clretw_event_table;
 	struct nt_event_lookup lookup;
-	struct nt_map per_meta = { 0 }, per_pid = { 0 };
+	struct u64_map per_meta = { 0 }, per_pid = { 0 };
 	struct nt_read_event ev;
 	struct nt_reader *r;
 	struct count *counts = NULL;
@@ -396,14 +397,14 @@ int dump_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	while ((rc = nt_reader__next(r, &ev)) == 1) {
-		struct nt_map_ent *e;
+		struct u64_map_ent *e;
 
 		events++;
 		if (ev.stack_depth)
 			with_stack++;
-		if (!nt_map__get(&per_meta, (uintptr_t)ev.meta, &e))
+		if (!u64_map__get(&per_meta, (uintptr_t)ev.meta, &e))
 			e->val++;
-		if (!nt_map__get(&per_pid, ev.pid, &e))
+		if (!u64_map__get(&per_pid, ev.pid, &e))
 			e->val++;
 		print_event(out.f, &ev, ev.pid, env.json);	/* V6: many processes */
 	}
@@ -429,8 +430,8 @@ cleanup:
 	for (long i = 0; i < nc; i++)
 		free(counts[i].name);
 	free(counts);
-	nt_map__free(&per_meta);
-	nt_map__free(&per_pid);
+	u64_map__free(&per_meta);
+	u64_map__free(&per_pid);
 	nt_reader__close(r);
 	if (env.manifest)
 		ect_table__free(table);

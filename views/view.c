@@ -243,7 +243,10 @@ static int view__module_event(struct view *v, const struct nt_read_event *ev, in
 	return view__add_module(v, &m);
 }
 
-struct nt_reader *view_open_trace(const char *path, const struct nt_event_lookup *lookup,
+/* Open a trace the views read twice: NULL (errno set, a one-line reason in
+ * err) when it cannot be read, its header is refused (not a NetTrace file)
+ * or it is not a regular file (a pipe cannot be read again). */
+static struct nt_reader *view_open_trace(const char *path, const struct nt_event_lookup *lookup,
 				  char *err, size_t errlen)
 {
 	struct nt_reader *r = nt_reader__open(path, lookup);

@@ -93,11 +93,6 @@ int view_is_clr(const struct nt_metadata *m, uint32_t id);
 int view_is_cpu_sample(const struct nt_metadata *m);
 int view__init(struct view *v);
 void view__free(struct view *v);
-/* Open a trace the views read twice: NULL (errno set, a one-line reason in
- * err) when it cannot be read, its header is refused (not a NetTrace file)
- * or it is not a regular file (a pipe cannot be read again). */
-struct nt_reader *view_open_trace(const char *path, const struct nt_event_lookup *lookup,
-				  char *err, size_t errlen);
 struct nt_reader *view__open(struct view *v, const char *path);
 int view__pass1(struct view *v, const char *path);
 uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev);

@@ -6,11 +6,14 @@
 
 #include "exit_codes.h"
 
+struct nt_split_opts;
+
 int dump_main(int argc, char **argv);		/* views/dump.c */
 int report_main(int argc, char **argv);		/* views/report.c */
 int convert_main(int argc, char **argv);	/* views/convert.c */
 int symbolize_main(int argc, char **argv);	/* views/symbolize_cmd.c */
-int split_main(int argc, char **argv);		/* views/split.c */
+/* views/split.c; opts: what the caller's traces hold of its own events */
+int split_main(int argc, char **argv, const struct nt_split_opts *opts);
 int fleet_main(int argc, char **argv);		/* views/fleet.c */
 
 #endif

@@ -5,7 +5,7 @@
  *
  * CPU samples are counted per (pid, stack of addresses) as they arrive;
  * at the interval's end each distinct stack is named once, frame by frame,
- * through the collector's symbolizer (the names the trace and its flame
+ * through the collector's symbolize (the names the trace and its flame
  * graph carry), folded root first into one string, and counted per (pid,
  * named stack).  Naming late lets the runtime's start rundown, which
  * arrives after the first samples, name them.  Runtime events are
@@ -143,15 +143,14 @@ static void module_display(const char *path, char *buf, size_t len)
 static size_t put_frame(struct symbolize *sz, uint32_t pid, uint64_t ip, uint64_t ts,
 			char *out, size_t room)
 {
-	struct symbolizer *sym = sz ? symbolize__symbolizer(sz) : NULL;
 	struct sym_info si = { 0 };
 	const char *name = "[unknown]", *mod = NULL, *sfx = "", *p;
 	char tmp[4200], disp[512];
 	size_t n = 0;
 	int len;
 
-	if (sym && (!symbolizer__resolve(sym, (pid_t)pid, ip, ts, &si) ||
-		    !symbolizer__resolve(sym, (pid_t)pid, ip, SYM_TS_NONE, &si)) && si.name) {
+	if (sz && (!symbolize__resolve(sz, (pid_t)pid, ip, ts, &si) ||
+		   !symbolize__resolve(sz, (pid_t)pid, ip, SYM_TS_NONE, &si)) && si.name) {
 		name = si.name;
 		mod = si.kind == SYM_KIND_JIT && si.module_id ?
 			symbolize__module_path(sz, pid, si.module_id) : si.module;

@@ -82,7 +82,9 @@ static int run_sql(const struct ch_url *u, const char *fmt, char *err, size_t er
 	return post(u, sql, NULL, 0, err, errlen);
 }
 
-int ch_schema__create(const struct ch_url *u, char *err, size_t errlen)
+/* CREATE ... IF NOT EXISTS the database, the tables and, with a cluster,
+ * the Distributed tables.  0 or -errno with the reason in err. */
+static int ch_schema__create(const struct ch_url *u, char *err, size_t errlen)
 {
 	int i, ret = 0;
 
@@ -326,9 +328,4 @@ void ch_sender__stop(struct ch_sender *s, struct ch_export_stats *final)
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
 	free(s);
-}
-
-const char *ch_sender__spool_dir(const struct ch_sender *s)
-{
-	return s->spool ? ch_spool__dir(s->spool) : NULL;
 }

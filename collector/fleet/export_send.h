@@ -29,10 +29,4 @@ void ch_sender__stats(struct ch_sender *s, struct ch_export_stats *st);
  * last counters in *final, free; NULL-safe. */
 void ch_sender__stop(struct ch_sender *s, struct ch_export_stats *final);
 
-const char *ch_sender__spool_dir(const struct ch_sender *s);
-
-/* CREATE ... IF NOT EXISTS the database, the tables and, with a cluster,
- * the Distributed tables.  0 or -errno with the reason in err. */
-int ch_schema__create(const struct ch_url *u, char *err, size_t errlen);
-
 #endif

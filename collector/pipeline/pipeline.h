@@ -41,9 +41,8 @@
 struct ring_buffer;
 struct reorder;
 struct nt_writer;
-struct nt_loss_summary;
+struct loss_summary;
 struct symbolize;
-struct symbolizer;
 struct ect_table;
 struct pipeline;
 
@@ -60,13 +59,7 @@ struct pipeline;
 /* Where an emitter writes one record, and how it names its frames. */
 struct pipeline_sink {
 	struct nt_writer *w;
-	struct symbolize *sym;		/* NULL with --no-symbols */
-	/* the same names for a source that takes a symbolizer and a stack
-	 * callback (kernel events); NULL with --no-symbols */
-	struct symbolizer *symbolizer;
-	int (*stack)(void *ctx, pid_t pid, uint64_t tid, uint64_t ts, const uint64_t *stack,
-		     uint32_t depth);
-	void *stack_ctx;
+	struct symbolize *sym;		/* frame names; NULL with --no-symbols */
 	/* flight recorder: the runtime's method events went to the symbolizer
 	 * when they arrived (recorder.c), a stack needs its names only */
 	bool learnt;
@@ -104,7 +97,7 @@ struct pipeline_hooks {
 	int (*publish)(void *ctx);
 	/* every loss counter of the run so far, as the LossSummary event has
 	 * them (a rotated file gets its share) */
-	void (*losses)(void *ctx, struct nt_loss_summary *loss);
+	void (*losses)(void *ctx, struct loss_summary *loss);
 	/* --all: an Exec event as it leaves the ring, before the window */
 	void (*exec)(void *ctx, pid_t pid);
 };
@@ -170,6 +163,10 @@ int pipeline__step(struct pipeline *p, int timeout_ms, uint64_t window);
  * 0 or -errno. */
 int pipeline__tick(struct pipeline *p, uint64_t now, uint64_t watermark);
 
+/* dispatch.c: the source registered for records of type as they arrive
+ * from the ring (arriving) or as they are written; NULL: none. */
+const struct pipeline_source *pipeline__source(const struct pipeline *p, uint32_t type,
+					       bool arriving);
 /* Write one record through the emit of its type, and count it (the
  * recorder's last step, and a dump's replay).  0 or -errno. */
 int pipeline__emit(struct pipeline *p, const void *rec, size_t len);

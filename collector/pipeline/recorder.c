@@ -30,7 +30,6 @@
 #include "recorder.h"
 #include "symbolize.h"
 #include "utf16.h"
-#include "split.h"
 
 /* Without a size bound the window is bounded by this many bytes anyway. */
 #define FLIGHT_DEFAULT_MAX	(1ULL << 30)
@@ -45,12 +44,6 @@
 
 volatile sig_atomic_t dump_requested;
 static uint64_t usr1_ts;	/* when the SIGUSR1 was seen: the dump's end */
-
-struct loss_note {
-	struct ce_header hdr;
-	uint32_t n;
-	uint32_t pad;
-};
 
 static int parse_list(struct trigger *out, int *nr, const char *const *specs, int n,
 		      const char *opt, const struct pipeline *p)
@@ -131,11 +124,6 @@ void recorder__free(struct recorder *r)
 	r->fr = NULL;
 	if (r->series)
 		series__free(&r->files);
-}
-
-bool recorder__writes_live(const struct recorder *r)
-{
-	return !r->fr;
 }
 
 const char *recorder__first_path(struct recorder *r)
@@ -311,17 +299,6 @@ int recorder__note_lost(struct pipeline *p, uint32_t n)
 	return flight__push(r->fr, ln.hdr.timestamp, &ln, sizeof(ln));
 }
 
-/* pipeline__emit's case for CE_REC_LOSS_NOTE (a dump replaying the window). */
-int recorder__emit_loss(struct pipeline *p, const void *rec, size_t len)
-{
-	const struct loss_note *ln = rec;
-
-	if (len != sizeof(*ln))
-		return 0;
-	p->rec.file_lost += ln->n;
-	return nt_writer__note_lost(p->w, LOSS_CAPTURE_THREAD, ln->n);
-}
-
 /* ------------------------------------------------------------ --filter in BPF */
 
 /* The BPF form of a predicate whose field sits at a fixed offset; false when
@@ -406,7 +383,7 @@ static void split_file(const struct recorder *r, const char *path)
 
 	if (!r->o.split_dir)
 		return;
-	n = split_by_process(path, r->o.split_dir, err, sizeof(err));
+	n = nt_split_by_process(path, r->o.split_dir, &own_split_opts, err, sizeof(err));
 	if (n < 0)
 		pr_warn("--split-by-process: %s\n", err);
 	else
@@ -471,7 +448,8 @@ static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why,
 {
 	struct recorder *r = &p->rec;
 	struct series *ser = incident ? &r->incidents : &r->files;
-	struct nt_loss_summary loss = { 0 };
+	struct loss_summary loss = { 0 };
+	struct loss_summary_event sev;
 	uint64_t last = to < r->last_pushed ? to : r->last_pushed;
 	int err, err2;
 
@@ -496,7 +474,8 @@ static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why,
 	loss.events_written = r->file_records;
 	loss.other_drops = r->file_lost;
 	/* no salvage: a dump is whole or not at all */
-	err2 = nt_writer__next_file(p->w, NULL, err ? NULL : &loss, last, NULL);
+	err2 = nt_writer__next_file(p->w, NULL, err ? NULL : loss_summary__event(&sev, &loss, p->w),
+				    last, NULL);
 	if (err || err2)
 		return dump_failed(r, err ? err : err2, true);
 	series__done(ser, r->path);
@@ -513,7 +492,8 @@ static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why,
 static int rotate(struct pipeline *p, uint64_t now)
 {
 	struct recorder *r = &p->rec;
-	struct nt_loss_summary tot, loss;
+	struct loss_summary tot, loss;
+	struct loss_summary_event sev;
 	struct nt_salvage salv = { 0 };
 	char old[sizeof(r->path)];
 	int err;
@@ -530,7 +510,8 @@ static int rotate(struct pipeline *p, uint64_t now)
 	if (!err)
 		err = series__next_path(&r->files, r->path, sizeof(r->path));
 	if (!err)
-		err = nt_writer__next_file(p->w, r->path, &loss, p->last_ts, &salv);
+		err = nt_writer__next_file(p->w, r->path, loss_summary__event(&sev, &loss, p->w),
+					   p->last_ts, &salv);
 	if (err && salv.kept) {	/* the file system filled up ending it */
 		print_salvage(old, err, &salv);
 		return err;

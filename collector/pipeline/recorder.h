@@ -13,7 +13,10 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <linux/types.h>
+#include "collector_event.h"
 #include "nettrace.h"
+#include "own_events.h"
 #include "series.h"
 #include "trigger.h"
 
@@ -24,6 +27,12 @@ struct ect_event;
 /* A loss noted while in flight-recorder mode, kept in the window in time
  * order like any record (collector-internal type, never from BPF). */
 #define CE_REC_LOSS_NOTE	200
+
+struct loss_note {
+	struct ce_header hdr;
+	uint32_t n;
+	uint32_t pad;
+};
 
 /* The options the recorder follows (the session's, from the command line). */
 struct recorder_opts {
@@ -61,7 +70,7 @@ struct recorder {
 	bool again;			/* the record being replayed went into an earlier dump */
 	uint64_t counted_to;		/* newest record written into a dump so far */
 	uint64_t again_to;		/* counted_to when this dump began */
-	struct nt_loss_summary base;	/* totals when this file began (--rotate) */
+	struct loss_summary base;	/* totals when this file began (--rotate) */
 	uint64_t filtered;		/* events --filter dropped in user space */
 	uint64_t seen;			/* records into the window */
 	uint64_t dumps;
@@ -81,7 +90,6 @@ void recorder__free(struct recorder *r);
 /* The path of the first file (-o, or its first numbered name): NULL + a
  * message on failure.  In flight-recorder mode no file is open until a dump. */
 const char *recorder__first_path(struct recorder *r);
-bool recorder__writes_live(const struct recorder *r);
 
 /* --filter predicates the BPF program can evaluate (field at a fixed
  * offset): before the load (loaded false) how many there are; after it,
@@ -104,9 +112,6 @@ int recorder__tick(struct pipeline *p, uint64_t now, uint64_t watermark);
 
 /* Losses read from the counters: a sequence gap now, or in the window. */
 int recorder__note_lost(struct pipeline *p, uint32_t n);
-
-/* pipeline__emit's case for CE_REC_LOSS_NOTE.  0 or -errno. */
-int recorder__emit_loss(struct pipeline *p, const void *rec, size_t len);
 
 /* The oldest time a record may still be written at (the symbolizer keeps
  * what it needs from there on): the window's start in flight-recorder mode. */

@@ -15,17 +15,6 @@
 #include "reorder.h"
 #include "pipeline.h"
 
-static const struct pipeline_source *arrival(const struct pipeline *p, uint32_t type)
-{
-	int i;
-
-	for (i = 0; i < p->nr_src; i++)
-		if (p->src[i].ops->arrive && type >= p->src[i].ops->first_type &&
-		    type <= p->src[i].ops->last_type)
-			return &p->src[i];
-	return NULL;
-}
-
 /* Ring-buffer callback: validate the common header, hold for reordering. */
 static int handle_record(void *ctx, void *data, size_t len)
 {
@@ -42,7 +31,7 @@ static int handle_record(void *ctx, void *data, size_t len)
 		p->hooks.exec(p->hooks.ctx, h->pid);
 	if (h->timestamp > p->rb_newest_ts)
 		p->rb_newest_ts = h->timestamp;
-	s = arrival(p, h->type);
+	s = pipeline__source(p, h->type, true);
 	if (s)	/* taken apart on arrival: a run of batched events */
 		err = s->ops->arrive(s->ctx, p, data, len);
 	else

@@ -2,8 +2,9 @@
 /*
  * collector.h - the state of one tracing session, shared by its parts: the
  * options (cli.c), the main loop (session.c), the stop sequence and the end
- * of the file (stop.c), the output file (output.c), --all (host.c) and the
- * session's side of the pipeline (wiring.c).  The sources, the pipeline and
+ * of the file (stop.c), the run's losses (losses.c), the output file
+ * (output.c), --all (host.c) and the session's side of the pipeline
+ * (wiring.c).  The sources, the pipeline and
  * the fleet outputs do not include it: the session hands each its own
  * state (struct clr_source, struct pipeline, struct fleet) and options.
  */
@@ -32,6 +33,8 @@
 #include "log.h"
 
 #define MAX_PIDS		256	/* -p, and the processes --all traces */
+_Static_assert(MAX_PIDS <= CE_MAX_TARGETS, "every traced pid fits the BPF targets maps");
+_Static_assert(MAX_PIDS <= EP_TARGETS_MAX, "an EventPipe session per -p slot");
 #define MAX_TRIGGERS		8	/* --dump-on, --stop-on, --filter each */
 /* --dump-on without --flight-recorder: the window a dump reaches back */
 #define DEFAULT_FLIGHT_NS	(30 * 1000000000ULL)
@@ -152,14 +155,19 @@ int stop_and_drain(struct collector *c);
 void pause_runtimes(struct collector *c);
 void resume_runtimes(struct collector *c);
 void warn_silent_runtimes(struct collector *c);
-void close_fds_parallel(int *fds, size_t n);
 int finish_file(struct collector *c);
-void collect_loss(struct collector *c, struct nt_loss_summary *loss);
 void collector__free(struct collector *c);
 
-/* wiring.c: the session's side of the pipeline */
-void init_pipeline(struct collector *c);	/* hooks, the sources every session has */
-int init_recorder(struct collector *c);		/* EXIT_OK or an exit code */
+/* losses.c: the run's losses */
+void note_losses(struct collector *c);	/* new ones since the last call, into the trace */
+uint64_t total_lost(const struct ce_counters *t);	/* the CLR provider's, in BPF */
+/* Every loss counter of the run so far, as the LossSummary event has them. */
+void collect_loss(struct collector *c, struct loss_summary *loss);
+
+/* wiring.c: the session's side of the pipeline; stop: the flag SIGINT and
+ * SIGTERM raise (session.c) */
+void init_sources(struct collector *c, volatile sig_atomic_t *stop);	/* every session's */
+int init_recorder(struct collector *c, volatile sig_atomic_t *stop);	/* EXIT_OK or a code */
 int start_fleet(struct collector *c);		/* --metrics, --clickhouse: EXIT_OK or EXIT_FAIL */
 
 /* output.c: the trace file -o names */
@@ -168,9 +176,7 @@ int publish_output(struct collector *c);	/* the first event: the file takes its 
 int finish_output(struct collector *c, int ret);	/* the end of a run that traced */
 void close_output(struct collector *c, int ret);
 
-/* session.c: the main loop */
+/* session.c: the main loop; stop.c: the collector's own CPU time */
 uint64_t self_cpu_ns(void);		/* getrusage(RUSAGE_SELF): user + system */
-void note_losses(struct collector *c);
-uint64_t total_lost(const struct ce_counters *t);
 
 #endif

@@ -19,6 +19,7 @@
 #include "exit_codes.h"
 #include "nettrace.h"
 #include "outfile.h"
+#include "own_events.h"
 #include "collector.h"
 
 int open_output(struct collector *c, pid_t pid)
@@ -65,6 +66,9 @@ int open_output(struct collector *c, pid_t pid)
 		pr_warn("cannot create output %s: %s\n", path ? path : env.output, strerror(-err));
 		return err;
 	}
+	/* losses noted before a thread's first event: the collector's marker
+	 * (cannot fail: it has the one UInt32 field a marker needs) */
+	nt_writer__set_lost_marker(c->pipe.w, &own_events_lost);
 	return 0;
 }
 

@@ -125,56 +125,6 @@ int push_ptr(void **arr, size_t *n, size_t *cap, size_t elem, const void *v)
 	return 0;
 }
 
-static int read_counters(struct collector *c)
-{
-	struct ce_counters *per = calloc(c->ncpu, sizeof(*per));
-	__u64 *dst = (__u64 *)&c->totals;
-	__u32 zero = 0;
-	int i, j, err;
-
-	if (!per)
-		return -ENOMEM;
-	err = bpf_map__lookup_elem(c->clr.skel->maps.counters, &zero, sizeof(zero), per,
-				   c->ncpu * sizeof(*per), 0);
-	if (!err) {
-		memset(&c->totals, 0, sizeof(c->totals));
-		for (i = 0; i < c->ncpu; i++) {
-			const __u64 *src = (const __u64 *)&per[i];
-
-			for (j = 0; j < (int)(sizeof(*per) / 8); j++)
-				dst[j] += src[j];
-		}
-	}
-	free(per);
-	return err;
-}
-
-uint64_t total_lost(const struct ce_counters *t)
-{
-	return t->rb_drops + t->payload_faults + t->nested_drops + t->batch_drops;
-}
-
-/* New losses since the last call become a sequence gap on the loss thread. */
-void note_losses(struct collector *c)
-{
-	uint64_t lost;
-
-	if (read_counters(c))
-		return;
-	lost = total_lost(&c->totals);
-	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals))
-		lost += usdt_generic__lost(&c->ug_totals);
-	lost += kernel_events__lost(c->ke);
-	while (lost > c->lost_noted) {
-		uint64_t d = lost - c->lost_noted;
-		uint32_t n = d > UINT32_MAX ? UINT32_MAX : d;
-
-		if (recorder__note_lost(&c->pipe, n))
-			break;
-		c->lost_noted += n;
-	}
-}
-
 static void status_line(struct collector *c, uint64_t *last_records, uint64_t *last_ns)
 {
 	uint64_t now = now_ns(), dt = now - *last_ns;
@@ -496,8 +446,8 @@ static int setup_bpf(struct collector *c)
 	c->clr.skel->rodata->targ_filter_tgid = 1;
 	c->clr.skel->rodata->targ_ustack = env.no_ustack ? 0 : env.stack_helper ? 2 : 1;
 	c->clr.skel->rodata->targ_kstack = env.kstack;
-	c->clr.skel->rodata->targ_wakeup_bytes = rb_bytes / 4;
-	c->clr.skel->rodata->targ_backstop_bytes = rb_bytes / 4 * 3;
+	c->clr.skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(rb_bytes);
+	c->clr.skel->rodata->targ_backstop_bytes = CE_BACKSTOP_BYTES(rb_bytes);
 	bpf_map__set_max_entries(c->clr.skel->maps.rb, rb_bytes);
 	bpf_map__set_max_entries(c->clr.skel->maps.scratch, c->ncpu);
 	c->clr.skel->rodata->targ_filters =
@@ -513,8 +463,8 @@ static int setup_bpf(struct collector *c)
 	if (c->ug) {	/* --usdt: same ring buffer, same thresholds */
 		usdt_generic__set_follow(c->ug, env.all_processes ? UG_FOLLOW_ALL :
 					 env.usdt_children ? UG_FOLLOW_CHILDREN : UG_FOLLOW_NONE);
-		err = usdt_generic__load(c->ug, bpf_map__fd(c->clr.skel->maps.rb), rb_bytes / 4,
-					 rb_bytes / 4 * 3);
+		err = usdt_generic__load(c->ug, bpf_map__fd(c->clr.skel->maps.rb),
+					 CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
 		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
 			err = usdt_generic__add_target(c->ug, c->child > 0 ? c->child : env.pids[i]);
 		if (err)
@@ -693,10 +643,27 @@ static int prepare(struct collector *c)
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
-	return init_recorder(c);
+	return init_recorder(c, &exiting);
 }
 
-/* Per-event tables, the reorder buffer and the --usdt specs. */
+/* What the pipeline asks of the session (pipeline.h). */
+static int hook_publish(void *ctx)
+{
+	return publish_output(ctx);
+}
+
+static void hook_losses(void *ctx, struct loss_summary *loss)
+{
+	collect_loss(ctx, loss);
+}
+
+static void hook_exec(void *ctx, pid_t pid)
+{
+	host__note_exec(ctx, pid);
+}
+
+/* Per-event tables, the reorder buffer, the pipeline's hooks and sources,
+ * and the --usdt specs. */
 static int alloc_state(struct collector *c)
 {
 	char uerr[256];
@@ -710,7 +677,10 @@ static int alloc_state(struct collector *c)
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
-	init_pipeline(c);
+	c->pipe.hooks = (struct pipeline_hooks){
+		.ctx = c, .publish = hook_publish, .losses = hook_losses, .exec = hook_exec,
+	};
+	init_sources(c, &exiting);
 	if (!env.nr_usdt)
 		return EXIT_OK;
 	c->ug = usdt_generic__new(env.quiet ? -1 : env.verbose);

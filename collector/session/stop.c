@@ -47,6 +47,7 @@
 #include "collector.h"
 
 static void detach_links(struct collector *c);
+static void close_fds_parallel(int *fds, size_t n);
 
 /*
  * Every event source off: kernel events, then the probes.  Closing a uprobe
@@ -328,36 +329,10 @@ out:
 	free(idx);
 }
 
-/* Every loss counter of the run so far, as the LossSummary event has them. */
-void collect_loss(struct collector *c, struct nt_loss_summary *loss)
-{
-	*loss = (struct nt_loss_summary){
-		.events_written = c->pipe.records,
-		.ringbuf_drops = c->totals.rb_drops,
-		.truncated_payloads = c->clr.oversize,
-		.truncated_stacks = c->totals.ustack_truncated + c->totals.kstack_truncated,
-		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->pipe.bad_records,
-	};
-	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {
-		loss->ringbuf_drops += c->ug_totals.rb_drops;
-		loss->other_drops += c->ug_totals.nested_drops + c->ug_totals.bad_records;
-	}
-	if (c->ke) {
-		struct ke_counters kc;
-
-		if (!kernel_events__counters(c->ke, &kc)) {
-			loss->ringbuf_drops += kc.rb_drops;
-			loss->truncated_stacks += kc.kstack_truncated + kc.ustack_truncated;
-			loss->other_drops += kc.nested_drops;
-		}
-		loss->other_drops += kernel_events__bad_records(c->ke);
-	}
-}
-
 /* This file's share of the run's losses (--rotate: since it began). */
-static void file_loss(struct collector *c, struct nt_loss_summary *loss)
+static void file_loss(struct collector *c, struct loss_summary *loss)
 {
-	const struct nt_loss_summary *b = &c->pipe.rec.base;
+	const struct loss_summary *b = &c->pipe.rec.base;
 
 	collect_loss(c, loss);
 	loss->events_written = c->pipe.rec.file_records;
@@ -379,7 +354,8 @@ static int finish_flight(struct collector *c)
 int finish_file(struct collector *c)
 {
 	uint64_t bytes, last = c->pipe.last_ts ? c->pipe.last_ts : now_ns();
-	struct nt_loss_summary loss;
+	struct loss_summary loss;
+	struct loss_summary_event sev;
 	struct nt_salvage salv = { 0 };
 	const char *path = c->pipe.rec.path;
 	int err;
@@ -393,7 +369,8 @@ int finish_file(struct collector *c)
 	bytes = nt_writer__bytes(c->pipe.w);
 	/* a full disk keeps what fits (the rest is counted lost in the file) */
 	if (!err || nt_writer__is_space_error(err))
-		err = nt_writer__finish(c->pipe.w, &loss, last, &salv);
+		err = nt_writer__finish(c->pipe.w, loss_summary__event(&sev, &loss, c->pipe.w), last,
+					&salv);
 	else
 		nt_writer__abort(c->pipe.w);
 	c->pipe.w = NULL;
@@ -481,7 +458,7 @@ static size_t dup_link_fds(int **out)
 }
 
 /* Close n descriptors from up to DETACH_THREADS threads at once. */
-void close_fds_parallel(int *fds, size_t n)
+static void close_fds_parallel(int *fds, size_t n)
 {
 	struct closer cl[DETACH_THREADS];
 	pthread_t th[DETACH_THREADS];

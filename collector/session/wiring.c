@@ -1,43 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * wiring.c - the session's side of the pipeline (pipeline.h): the sources
- * every session has, what the pipeline asks of the session (hooks), and the
- * command line's options for the recorder and the fleet outputs, which read
- * no options of their own.
+ * every session has, and the command line's options for them, the recorder
+ * and the fleet outputs, which read no options of their own.
  */
 #include <bpf/libbpf.h>
 #include "kernel_events.h"
 #include "batch.h"
 #include "collector.h"
 
-/* ------------------------------------------------------------ hooks */
+/* ------------------------------------------------------------ sources */
 
-static int hook_publish(void *ctx)
+/* The sources of every session: the runtime's events and its batched
+ * runs, EventPipe sessions.  The others come with their options (--usdt,
+ * --kernel, the mappings for frame names). */
+void init_sources(struct collector *c, volatile sig_atomic_t *stop)
 {
-	return publish_output(ctx);
-}
-
-static void hook_losses(void *ctx, struct nt_loss_summary *loss)
-{
-	collect_loss(ctx, loss);
-}
-
-static void hook_exec(void *ctx, pid_t pid)
-{
-	host__note_exec(ctx, pid);
-}
-
-/* The hooks, and the sources of every session: the runtime's events and
- * its batched runs, EventPipe sessions.  The others come with their
- * options (--usdt, --kernel, the mappings for frame names). */
-void init_pipeline(struct collector *c)
-{
-	c->pipe.hooks = (struct pipeline_hooks){
-		.ctx = c, .publish = hook_publish, .losses = hook_losses, .exec = hook_exec,
-	};
 	c->clr.o = (struct clr_opts){
 		.manifest = env.manifest, .output = env.output, .batched = env.batched,
-		.kstack = env.kstack, .no_ustack = env.no_ustack, .stop = &exiting,
+		.kstack = env.kstack, .no_ustack = env.no_ustack, .stop = stop,
 	};
 	c->clr.table = c->table;
 	c->clr.sel = &c->sel;
@@ -54,7 +35,7 @@ static bool event_selected(void *ctx, const struct ect_event *ev)
 	return selection__matches(ctx, ev);
 }
 
-int init_recorder(struct collector *c)
+int init_recorder(struct collector *c, volatile sig_atomic_t *stop)
 {
 	struct recorder_opts o = {
 		.output = env.output,
@@ -65,7 +46,7 @@ int init_recorder(struct collector *c)
 		.rotate_ns = env.rotate_ns, .rotate_bytes = env.rotate_bytes,
 		.keep = env.keep, .keep_dumps = env.keep_dumps,
 		.split_dir = env.split_dir,
-		.stop = &exiting,
+		.stop = stop,
 		.selected = event_selected, .selected_ctx = &c->sel,
 	};
 

@@ -17,6 +17,7 @@
 #include "collector_event.h"
 #include "log.h"
 #include "event_table.h"
+#include "provider_abi.h"
 #include "reorder.h"
 #include "selection.h"
 #include "tracer_pause.h"
@@ -25,17 +26,17 @@
 #include "clr_events.h"
 #include "batch.h"
 
-#define CTL_MAGIC	0x31435442u	/* usdt/batch_runtime.c.in */
-#define CTL_HEAD	32		/* bytes before mask[] */
+#define CTL_HEAD	sizeof(struct prov_batch_ctl)	/* bytes before the mask */
+#define CTL_AT(field)	offsetof(struct prov_batch_ctl, field)
 #define NO_EVENT	UINT32_MAX
 #define THREAD_SLOTS	8192		/* sequence tracking, open addressing */
-/* the flusher answers within its period, 20 ms while a tracer batches and
- * 500 ms before it has seen one (usdt/batch_runtime.c.in) */
+/* the flusher answers within its period (PROV_BATCH_FLUSH_NS while a
+ * tracer batches, PROV_BATCH_IDLE_NS before it has seen one) */
 #define FLUSH_WAIT_NS	(1000 * 1000000ULL)
 
-struct batch_ctl_head {
-	uint32_t magic, n_events, session, flush_req, flush_done, active, cap, flusher;
-};
+_Static_assert(FLUSH_WAIT_NS > PROV_BATCH_IDLE_NS, "a flusher's idle period is waited for");
+_Static_assert(CE_BATCH_MAX >= PROV_BATCH_CAP, "clr_batch copies a whole buffer");
+_Static_assert(PROV_BATCH_MAX_FRAMES <= CE_MAX_STACK_DEPTH, "a batched stack fits a record");
 
 /* One provider file in one process. */
 struct batch_file {
@@ -74,19 +75,23 @@ static bool has_filter(const struct clr_source *c, const struct ect_event *ev)
 	return recorder__has_filter(c->rec, ev - c->table->events);
 }
 
-/* The mask byte for a selected event: 0 not batched, 1 batched, 3 batched
- * with the stack the provider walks.  Kernel stacks (--kernel-stack) only
- * the probe gives; the heap keywords' events go without a stack. */
+/* The mask byte for a selected event: 0 not batched, PROV_BATCH_ON, with
+ * PROV_BATCH_STACK for the stack the provider walks.  Kernel stacks
+ * (--kernel-stack) only the probe gives; the heap keywords' events go
+ * without a stack. */
 static uint8_t batch_mode(const struct clr_source *c, const struct ect_event *ev)
 {
 	if (c->o.batched == BATCH_OFF || has_filter(c, ev))
 		return 0;
 	if (c->o.batched == BATCH_ALL)
-		return c->o.kstack ? 0 : c->o.no_ustack ? 1 : 3;
-	return (ev->keywords & AUTO_KEYWORDS) && !(ev->keywords & ~AUTO_KEYWORDS);
+		return c->o.kstack ? 0 : c->o.no_ustack ? PROV_BATCH_ON :
+		       PROV_BATCH_ON | PROV_BATCH_STACK;
+	return (ev->keywords & AUTO_KEYWORDS) && !(ev->keywords & ~AUTO_KEYWORDS) ?
+	       PROV_BATCH_ON : 0;
 }
 
-bool batch__wanted(const struct clr_source *c, const struct ect_event *ev)
+/* Is this selected event batched in this trace? */
+static bool batch_wanted(const struct clr_source *c, const struct ect_event *ev)
 {
 	return batch_mode(c, ev) != 0;
 }
@@ -106,7 +111,7 @@ static int read_names(struct clr_source *c, struct batch_file *f, const char *op
 	uint32_t i;
 	int fd, err;
 
-	err = provider_object__find(open_path, "_batch_events", &off, &size);
+	err = provider_object__find(open_path, PROV_BATCH_EVENTS_SUFFIX, &off, &size);
 	if (err)
 		return err;
 	buf = malloc(size + 1);
@@ -129,10 +134,10 @@ static int read_names(struct clr_source *c, struct batch_file *f, const char *op
 			ev = ect_find_symbol(c->table, p, colon + 1);
 			*colon = ':';
 		}
-		if (ev && selection__matches(c->sel, ev) && batch__wanted(c, ev)) {
+		if (ev && selection__matches(c->sel, ev) && batch_wanted(c, ev)) {
 			f->table_idx[i] = ev - c->table->events;
 			f->mask[i] = batch_mode(c, ev);
-			f->n_stacks += f->mask[i] == 3;
+			f->n_stacks += !!(f->mask[i] & PROV_BATCH_STACK);
 			f->n_batched++;
 			pr_debug("%s: %s batched\n", open_path, p);
 		}
@@ -157,7 +162,7 @@ static int rw_remote(pid_t pid, uint64_t addr, void *buf, size_t len, bool write
 /* The mask into the process, a new session, active: once it maps the file. */
 static int write_mask(struct batch_file *f)
 {
-	struct batch_ctl_head h;
+	struct prov_batch_ctl h;
 	int err;
 
 	if (!f->ctl_addr &&
@@ -166,15 +171,15 @@ static int write_mask(struct batch_file *f)
 	err = rw_remote(f->pid, f->ctl_addr, &h, sizeof(h), false);
 	if (err)
 		return err;
-	if (h.magic != CTL_MAGIC || h.n_events != f->n_events)
+	if (h.magic != PROV_BATCH_MAGIC || h.n_events != f->n_events)
 		return -EPROTO;
 	err = rw_remote(f->pid, f->ctl_addr + CTL_HEAD, f->mask, f->n_events, true);
 	h.session++;
 	h.active = 1;
 	if (!err)
-		err = rw_remote(f->pid, f->ctl_addr + 8, &h.session, 4, true);
+		err = rw_remote(f->pid, f->ctl_addr + CTL_AT(session), &h.session, 4, true);
 	if (!err)
-		err = rw_remote(f->pid, f->ctl_addr + 20, &h.active, 4, true);
+		err = rw_remote(f->pid, f->ctl_addr + CTL_AT(active), &h.active, 4, true);
 	f->flush_req = h.flush_req;
 	f->written = !err;
 	return err;
@@ -187,7 +192,7 @@ static int attach_probe(struct clr_source *c, pid_t pid, const char *open_path,
 	struct bpf_link *link;
 
 	link = bpf_program__attach_usdt(c->skel->progs.clr_batch, pid, open_path, prefix,
-					"batch", &uopts);
+					PROV_BATCH_PROBE, &uopts);
 	if (!link)
 		return -errno;
 	if (push_ptr((void **)&c->links, &c->nr_links, &c->cap_links, sizeof(link), &link)) {
@@ -206,7 +211,7 @@ int batch__attach_file(struct clr_source *c, pid_t pid, const char *path,
 	int err;
 
 	if (c->o.batched == BATCH_OFF ||
-	    provider_object__find(open_path, "_batch_ctl", &f.ctl_off, &size) ||
+	    provider_object__find(open_path, PROV_BATCH_CTL_SUFFIX, &f.ctl_off, &size) ||
 	    size <= CTL_HEAD)
 		return 0;
 	f.n_events = (uint32_t)(size - CTL_HEAD);
@@ -274,7 +279,7 @@ static void check_seq(struct batch *b, const struct ce_clr_batch *r)
 
 /* One event of a run as the per-event probe would have recorded it. */
 static int push_event(struct reorder *ro, const struct ce_clr_batch *r, uint32_t table_idx,
-		      const struct ce_batch_event *be, const uint8_t *ids, const uint64_t *frames,
+		      const struct prov_batch_rec *be, const uint8_t *ids, const uint64_t *frames,
 		      uint64_t depth, const uint8_t *payload)
 {
 	uint32_t n = (uint32_t)depth;
@@ -285,7 +290,7 @@ static int push_event(struct reorder *ro, const struct ce_clr_batch *r, uint32_t
 		return -ENOMEM;
 	memset(e, 0, sizeof(*e));
 	e->ustack_depth = n;
-	if (depth >> 32)
+	if (depth & PROV_BATCH_DEPTH_CUT)
 		e->flags |= CE_F_USTACK_TRUNCATED;
 	memcpy(e + 1, frames, n * 8);
 	e->hdr.timestamp = be->timestamp;
@@ -295,12 +300,12 @@ static int push_event(struct reorder *ro, const struct ce_clr_batch *r, uint32_t
 	e->hdr.tid = r->hdr.tid;
 	e->cookie = table_idx;
 	e->cpu = be->cpu;
-	if (be->flags & CE_BATCH_F_ACTIVITY) {
+	if (be->flags & PROV_BATCH_F_ACTIVITY) {
 		memcpy(e->activity_id, ids, 16);
 		e->flags |= CE_F_HAS_ACTIVITY;
 		ids += 16;
 	}
-	if (be->flags & CE_BATCH_F_RELATED) {
+	if (be->flags & PROV_BATCH_F_RELATED) {
 		memcpy(e->related_activity_id, ids, 16);
 		e->flags |= CE_F_HAS_RELATED;
 	}
@@ -329,17 +334,17 @@ static int batch_split(void *ctx, struct pipeline *pl, const void *rec, size_t l
 	check_seq(b, r);
 	b->runs++;
 	reorder__run_begin(pl->ro);
-	while (end - p >= (long)sizeof(struct ce_batch_event)) {
-		const struct ce_batch_event *be = (const void *)p;
-		uint32_t ids = (be->flags & CE_BATCH_F_ACTIVITY ? 16 : 0) +
-			       (be->flags & CE_BATCH_F_RELATED ? 16 : 0);
+	while (end - p >= (long)sizeof(struct prov_batch_rec)) {
+		const struct prov_batch_rec *be = (const void *)p;
+		uint32_t ids = (be->flags & PROV_BATCH_F_ACTIVITY ? 16 : 0) +
+			       (be->flags & PROV_BATCH_F_RELATED ? 16 : 0);
 		const uint8_t *st = p + sizeof(*be) + ids;
 		uint64_t depth = 0;
 		uint32_t size, stack = 0;
 
-		if (be->flags & CE_BATCH_F_STACK && end - st >= 8) {
+		if (be->flags & PROV_BATCH_F_STACK && end - st >= 8) {
 			memcpy(&depth, st, 8);
-			if ((uint32_t)depth > CE_MAX_STACK_DEPTH)
+			if ((uint32_t)depth > PROV_BATCH_MAX_FRAMES)
 				break;
 			stack = 8 + 8 * (uint32_t)depth;
 		}
@@ -395,7 +400,7 @@ static bool flush_pending(struct batch *b, bool ask)
 
 	for (i = 0; i < b->n; i++) {
 		struct batch_file *f = &b->files[i];
-		struct batch_ctl_head h;
+		struct prov_batch_ctl h;
 		uint32_t v;
 
 		if (ask)
@@ -412,13 +417,14 @@ static bool flush_pending(struct batch *b, bool ask)
 			if (h.flusher != (uint32_t)f->pid)
 				continue;
 			f->flush_req = h.flush_req + 1;
-			if (rw_remote(f->pid, f->ctl_addr + 12, &f->flush_req, 4, true))
+			if (rw_remote(f->pid, f->ctl_addr + CTL_AT(flush_req), &f->flush_req, 4,
+				      true))
 				f->released = true;
 			f->asked = !f->released;
 			pending |= f->asked;
 			continue;
 		}
-		if (rw_remote(f->pid, f->ctl_addr + 16, &v, 4, false))
+		if (rw_remote(f->pid, f->ctl_addr + CTL_AT(flush_done), &v, 4, false))
 			f->released = true;	/* gone: its exit handed the buffers over */
 		else if (v != f->flush_req)
 			pending = true;
@@ -472,7 +478,7 @@ void batch__release(struct clr_source *c)
 		off = calloc(f->n_events, 1);
 		if (off)
 			rw_remote(f->pid, f->ctl_addr + CTL_HEAD, off, f->n_events, true);
-		rw_remote(f->pid, f->ctl_addr + 20, &zero, 4, true);
+		rw_remote(f->pid, f->ctl_addr + CTL_AT(active), &zero, 4, true);
 		free(off);
 		f->released = true;
 	}

@@ -7,7 +7,8 @@
  * pause word is) and still attaches their probes, which raises their
  * semaphores: the provider then writes those events into per-thread
  * buffers and hands them over in runs through its one <prefix>:batch
- * probe (usdt/batch_runtime.c.in).  A run arrives as one CE_REC_CLR_BATCH
+ * probe (usdt/batch_runtime.c.in; the layout both sides share is
+ * usdt/provider_abi.h).  A run arrives as one CE_REC_CLR_BATCH
  * record; batch_source_ops turns it back into the CE_REC_CLR_EVENT records
  * the per-event probe would have made (the user stack the provider walked,
  * if asked), with the provider's timestamps, and checks each thread's
@@ -25,14 +26,10 @@
 #include <sys/types.h>
 
 struct clr_source;
-struct ect_event;
 struct pipeline;
 struct pipeline_source_ops;
 
 enum batch_mode { BATCH_AUTO = 0, BATCH_ALL, BATCH_OFF };
-
-/* Is this selected event batched in this trace? */
-bool batch__wanted(const struct clr_source *c, const struct ect_event *ev);
 
 /* After the probes of one provider file went in for pid: if the file has
  * the batched mode and some of its events are wanted, attach its batch

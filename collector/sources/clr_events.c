@@ -37,7 +37,6 @@
 #include "usdt_notes.h"
 #include "tracer_pause.h"
 #include "symbolize.h"		/* frame names in the trace */
-#include "symbolizer.h"
 #include "batch.h"		/* batched in-process events */
 #include "proc_stat.h"
 #include "pipeline.h"
@@ -48,7 +47,6 @@ _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_counters) == 16 * 8, "ce_counters layout");
 _Static_assert(sizeof(struct ce_clr_batch) == 48, "ce_clr_batch layout");
-_Static_assert(sizeof(struct ce_batch_event) == 16, "ce_batch_event layout");
 _Static_assert(sizeof(struct ce_filter) == 16 + CE_FILTER_STR_MAX, "ce_filter layout");
 
 

@@ -359,8 +359,9 @@ int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
 	return 0;
 }
 
-int ep_targets__emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
-		     const void *rec, size_t len)
+/* One CE_REC_EVENTPIPE record: 0, -EINVAL (malformed), -errno. */
+static int emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
+		const void *rec, size_t len)
 {
 	struct eventpipe *ep = eventpipe__find(t->ep, EP_TARGETS_MAX, rec);
 
@@ -369,7 +370,7 @@ int ep_targets__emit(struct ep_targets *t, struct nt_writer *w, struct symbolize
 
 static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *rec, size_t len)
 {
-	int err = ep_targets__emit(ctx, s->w, s->sym, rec, len);
+	int err = emit(ctx, s->w, s->sym, rec, len);
 
 	if (err == -EINVAL) {	/* a record of no session, or malformed */
 		(*s->bad_records)++;

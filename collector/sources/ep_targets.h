@@ -16,7 +16,7 @@
 #include <sys/types.h>
 #include "eventpipe.h"
 
-#define EP_TARGETS_MAX	256	/* = MAX_PIDS (collector.h) */
+#define EP_TARGETS_MAX	256	/* >= MAX_PIDS (collector.h checks) */
 
 struct ect_table;
 struct reorder;
@@ -87,12 +87,9 @@ bool ep_targets__active(const struct ep_targets *t);
 #define EP_STOP_TIMEOUT_MS	10000
 int ep_targets__stop(struct ep_targets *t, struct reorder *ro);
 
-/* One CE_REC_EVENTPIPE record: 0, -EINVAL (malformed), -errno. */
-int ep_targets__emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
-		     const void *rec, size_t len);
-/* The same as the pipeline's source of that type (pipeline.h), ctx the
- * struct ep_targets; the records come into the window by ep_targets__poll
- * and ep_targets__stop. */
+/* The pipeline's source of CE_REC_EVENTPIPE (pipeline.h), ctx the struct
+ * ep_targets: writes one record of a session; the records come into the
+ * window by ep_targets__poll and ep_targets__stop. */
 extern const struct pipeline_source_ops ep_targets_source_ops;
 
 void ep_targets__print_summary(const struct ep_targets *t, FILE *f);

@@ -31,9 +31,11 @@
  * that stack, so a stack view over OffCpu events weighted by DurationNs is
  * blocking time by stack (`ebpf-collect report`).
  *
- * Frames.  Every stack frame written is resolved with the collector's
- * symbolizer and added to its rundown (architecture decision 8), with the
- * viewers' convention: the leaf as is, callers at address - 1.
+ * Frames.  Every stack goes to the collector's symbolize before its record
+ * is written (symbolize__stack, architecture decision 8), which names its
+ * frames in the trace the way it names the runtime's; this module only asks
+ * the same symbolize where a user stack stops being code and what a
+ * sample's leaf user frame is.
  */
 #include <errno.h>
 #include <limits.h>
@@ -41,16 +43,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/perf_event.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/kernel.mk) */
+#include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/build.mk) */
 #include "kernel_events.h"
 #include "pipeline.h"
-#include "rundown.h"
-
+#include "symbolize.h"
 #include "utf16.h"
 
 #define LOG_PREFIX "kernel-events: "
@@ -80,13 +80,6 @@ struct pending_stack {
 	uint64_t *frames;
 };
 
-struct seen_pid {
-	uint32_t pid;
-	uint64_t refreshed;		/* CLOCK_MONOTONIC ns of the last miss refresh */
-};
-
-#define MISS_REFRESH_NS	(100 * 1000000ULL)
-
 struct kernel_events {
 	struct kernel_events_opts opts;
 	struct kernel_events_bpf *skel;
@@ -100,9 +93,7 @@ struct kernel_events {
 	uint64_t cut_frames, cut_stacks;	/* user frames outside the process's code */
 	struct pending_stack *pend;	/* open addressing by tid */
 	size_t pend_cap, pend_n;
-	struct seen_pid *pids;		/* pids handed to the symbolizer */
-	size_t pids_cap, pids_n;
-	struct symbolizer *own_sym;	/* when the sink has none */
+	struct symbolize *quiet;	/* lookups when the sink names nothing */
 	uint64_t frame_buf[2 * CE_MAX_STACK_DEPTH];
 };
 
@@ -149,8 +140,8 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 	ke->skel->rodata->targ_self = getpid();
 	ke->skel->rodata->targ_groups = opts->groups;
 	ke->skel->rodata->targ_kstack = !opts->no_kstack;
-	ke->skel->rodata->targ_wakeup_bytes = opts->rb_bytes / 4;
-	ke->skel->rodata->targ_backstop_bytes = opts->rb_bytes / 4 * 3;
+	ke->skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(opts->rb_bytes);
+	ke->skel->rodata->targ_backstop_bytes = CE_BACKSTOP_BYTES(opts->rb_bytes);
 	set_autoload(ke);
 	err = bpf_map__reuse_fd(ke->skel->maps.rb, opts->rb_fd);
 	if (err) {
@@ -378,8 +369,7 @@ void kernel_events__destroy(struct kernel_events *ke)
 	for (i = 0; i < ke->pend_cap; i++)
 		free(ke->pend[i].frames);
 	free(ke->pend);
-	free(ke->pids);
-	symbolizer__free(ke->own_sym);
+	symbolize__free(ke->quiet);
 	free(ke);
 }
 
@@ -458,118 +448,44 @@ static int pend_store(struct kernel_events *ke, uint32_t tid, const uint64_t *fr
 	return 0;
 }
 
-/* -------------------------------------------------------- symbolizing */
+/* -------------------------------------------------------- frame names */
 
-static struct symbolizer *sink_sym(struct kernel_events *ke, const struct ke_sink *sink)
+/* Where this record's frames are looked up: the sink's symbolize, else the
+ * module's own, which writes nothing (NULL when out of memory). */
+static struct symbolize *lookup(struct kernel_events *ke, const struct ke_sink *sink)
 {
-	if (sink->sym)
-		return sink->sym;
-	if (!ke->own_sym)
-		ke->own_sym = symbolizer__new(NULL);
-	return ke->own_sym;
+	if (sink->sz)
+		return sink->sz;
+	if (!ke->quiet)
+		ke->quiet = symbolize__new(NULL, NULL);
+	return ke->quiet;
 }
 
-static uint64_t mono_ns(void)
+/* The record's frames named in the trace, before the record is written. */
+static int name_stack(const struct ke_sink *sink, const struct ce_header *h,
+		      const uint64_t *frames, uint32_t depth)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* Register pid with the symbolizer on first sight; NULL on ENOMEM. */
-static struct seen_pid *see_pid(struct kernel_events *ke, struct symbolizer *sym, uint32_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < ke->pids_n; i++)
-		if (ke->pids[i].pid == pid)
-			return &ke->pids[i];
-	if (ke->pids_n == ke->pids_cap) {
-		size_t cap = ke->pids_cap ? ke->pids_cap * 2 : 64;
-		struct seen_pid *p = realloc(ke->pids, cap * sizeof(*p));
-
-		if (!p)
-			return NULL;
-		ke->pids = p;
-		ke->pids_cap = cap;
-	}
-	symbolizer__add_pid(sym, pid);
-	ke->pids[ke->pids_n] = (struct seen_pid){ .pid = pid, .refreshed = mono_ns() };
-	return &ke->pids[ke->pids_n++];
-}
-
-/*
- * Name frame i (the leaf as is, callers at address - 1).  A user address
- * in no known mapping, or JIT code no perf-map line covers yet, may be
- * newer than the symbolizer's snapshot (a code heap committed later, a
- * process that just exec'd): re-read the process's mappings and perf map,
- * at most every MISS_REFRESH_NS per process, and try once more.
- */
-static void resolve_frame(struct symbolizer *sym, struct seen_pid *sp, uint64_t ip, uint32_t i,
-			  uint64_t ts, struct sym_info *si)
-{
-	uint64_t now;
-
-	if (i)
-		ip--;
-	if (!symbolizer__resolve(sym, sp->pid, ip, ts, si) || ip >= SYM_KERNEL_START ||
-	    (si->kind != SYM_KIND_UNKNOWN && si->kind != SYM_KIND_JIT))
-		return;
-	now = mono_ns();
-	if (now - sp->refreshed < MISS_REFRESH_NS)
-		return;
-	sp->refreshed = now;
-	symbolizer__refresh(sym, sp->pid, 0);
-	symbolizer__resolve(sym, sp->pid, ip, ts, si);
-}
-
-/*
- * Names for a record's frames: hand them to the sink's stack_cb, or name
- * each and add it to the sink's rundown.  Returns the kind of frame
- * `kind_at` (the leaf user frame of a sample; UINT32_MAX: none wanted).
- */
-static int resolve_stack(struct kernel_events *ke, const struct ke_sink *sink,
-			 const struct ce_header *h, const uint64_t *frames, uint32_t depth,
-			 uint32_t kind_at, enum sym_kind *kind)
-{
-	struct symbolizer *sym = NULL;
-	struct seen_pid *sp = NULL;
-	struct sym_info si;
-	uint32_t i;
-	int err;
-
-	*kind = SYM_KIND_UNKNOWN;
-	if (sink->stack_cb) {
-		err = sink->stack_cb(sink->stack_ctx, h->pid, h->tid, h->timestamp, frames, depth);
-		if (err < 0)
-			return err;
-	}
-	if (kind_at < depth || (sink->rundown && !sink->stack_cb)) {
-		sym = sink_sym(ke, sink);
-		sp = sym ? see_pid(ke, sym, h->pid) : NULL;
-	}
-	if (!sp)
+	if (!sink->sz)
 		return 0;
-	for (i = 0; i < depth; i++) {
-		bool add = sink->rundown && !sink->stack_cb;
+	return symbolize__stack(sink->sz, h->pid, h->tid, h->timestamp, frames, depth);
+}
 
-		if (!frames[i] || (!add && i != kind_at))
-			continue;
-		resolve_frame(sym, sp, frames[i], i, h->timestamp, &si);
-		if (i == kind_at)
-			*kind = si.kind;
-		if (!add || !si.name)
-			continue;
-		/* kallsyms has no sizes (0: "up to the next symbol"), which the
-		 * rundown would write as 1 byte: cover at least this address */
-		if (si.kind == SYM_KIND_KERNEL && !si.size)
-			si.size = (i ? frames[i] - 1 : frames[i]) - si.start + 1;
-		err = sym_rundown__add(sink->rundown, h->pid, &si);
-		if (err < 0)
-			return err;
-	}
-	return 0;
+/*
+ * The kind of code of a sample's leaf user frame, frames[i].  Under kernel
+ * frames (i > 0) it is where the thread entered the kernel, most often just
+ * after a syscall instruction, so it is looked up at the address before it,
+ * as a return address is.
+ */
+static enum sym_kind leaf_kind(struct kernel_events *ke, const struct ke_sink *sink,
+			       const struct ce_header *h, const uint64_t *frames, uint32_t i)
+{
+	struct symbolize *sz = frames[i] ? lookup(ke, sink) : NULL;
+	struct sym_info si;
+
+	if (!sz)
+		return SYM_KIND_UNKNOWN;
+	symbolize__resolve(sz, h->pid, i ? frames[i] - 1 : frames[i], h->timestamp, &si);
+	return si.kind;
 }
 
 /*
@@ -584,13 +500,13 @@ static int resolve_stack(struct kernel_events *ke, const struct ke_sink *sink,
 static uint32_t cut_user_stack(struct kernel_events *ke, const struct ke_sink *sink,
 			       const struct ce_header *h, const uint64_t *user, uint32_t ud)
 {
-	struct symbolizer *sym = ud ? sink_sym(ke, sink) : NULL;
+	struct symbolize *sz = ud ? lookup(ke, sink) : NULL;
 	uint32_t i;
 
-	if (!sym || !see_pid(ke, sym, h->pid))
+	if (!sz)
 		return ud;
 	for (i = 0; i < ud; i++)
-		if (!symbolizer__is_code(sym, h->pid, i ? user[i] - 1 : user[i], h->timestamp))
+		if (!symbolize__is_code(sz, h->pid, i ? user[i] - 1 : user[i], h->timestamp))
 			break;
 	if (i < ud && !sink->again) {
 		ke->cut_frames += ud - i;
@@ -684,10 +600,11 @@ static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size
 		return -EBADMSG;
 	depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr, frames + e->kstack_depth,
 						 e->ustack_depth);
-	err = resolve_stack(ke, sink, &e->hdr, frames, depth,
-			    depth > e->kstack_depth ? e->kstack_depth : UINT32_MAX, &kind);
+	err = name_stack(sink, &e->hdr, frames, depth);
 	if (err)
 		return err;
+	kind = depth > e->kstack_depth ? leaf_kind(ke, sink, &e->hdr, frames, e->kstack_depth) :
+	       SYM_KIND_UNKNOWN;
 	/* EventPipe: 2 = Managed (leaf user frame in JIT code), 1 = External */
 	put_i32(&p, kind == SYM_KIND_JIT ? 2 : 1);
 	ke->managed_samples += kind == SYM_KIND_JIT && !sink->again;
@@ -699,12 +616,13 @@ static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size
  * on how the tracepoint was called, __traceiter_sched_switch may still
  * lead.  It is the tracing, not where the thread blocked: drop it.
  */
-static bool tracing_frame(struct kernel_events *ke, const struct ke_sink *sink, uint64_t ip)
+static bool tracing_frame(struct kernel_events *ke, const struct ke_sink *sink,
+			  const struct ce_header *h, uint64_t ip)
 {
-	struct symbolizer *sym = sink_sym(ke, sink);
+	struct symbolize *sz = lookup(ke, sink);
 	struct sym_info si;
 
-	return sym && !symbolizer__resolve(sym, 0, ip, 0, &si) && si.name &&
+	return sz && !symbolize__resolve(sz, h->pid, ip, h->timestamp, &si) && si.name &&
 	       !strncmp(si.name, "__traceiter_", 12);
 }
 
@@ -719,16 +637,13 @@ static int emit_switch(struct kernel_events *ke, const struct ke_switch *e, size
 	if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth))
 		return -EBADMSG;
 	if (e->flags & KE_F_HAS_STACK) {
-		enum sym_kind kind;
-
 		depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr,
 							 frames + e->kstack_depth, e->ustack_depth);
-		if (e->kstack_depth && tracing_frame(ke, sink, frames[0])) {
+		if (e->kstack_depth && tracing_frame(ke, sink, &e->hdr, frames[0])) {
 			frames++;
 			depth--;
 		}
-
-		err = resolve_stack(ke, sink, &e->hdr, frames, depth, UINT32_MAX, &kind);
+		err = name_stack(sink, &e->hdr, frames, depth);
 		if (!err)
 			err = pend_store(ke, e->hdr.tid, frames, depth);
 		if (err)
@@ -753,7 +668,6 @@ static int emit_wakeup(struct kernel_events *ke, const struct ke_wakeup *e, size
 	const uint64_t *frames = (const uint64_t *)(e + 1);
 	uint32_t depth = e->kstack_depth + e->ustack_depth;
 	struct pbuf p = { .n = 0 };
-	enum sym_kind kind;
 	int err;
 
 	if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth))
@@ -761,7 +675,7 @@ static int emit_wakeup(struct kernel_events *ke, const struct ke_wakeup *e, size
 	if (depth) {
 		depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr,
 							 frames + e->kstack_depth, e->ustack_depth);
-		err = resolve_stack(ke, sink, &e->hdr, frames, depth, UINT32_MAX, &kind);
+		err = name_stack(sink, &e->hdr, frames, depth);
 		if (err)
 			return err;
 	}
@@ -788,9 +702,8 @@ static int emit_offcpu(struct kernel_events *ke, const struct ke_offcpu *e,
 		memcpy(ke->frame_buf, ps->frames, depth * sizeof(uint64_t));
 		pend_remove(ke, ps);
 	}
-	if (depth && sink->stack_cb) {	/* named at switch-out; the module may want it again */
-		err = sink->stack_cb(sink->stack_ctx, e->hdr.pid, e->hdr.tid, e->hdr.timestamp,
-				     ke->frame_buf, depth);
+	if (depth) {	/* named at switch-out; symbolize may have to write it again */
+		err = name_stack(sink, &e->hdr, ke->frame_buf, depth);
 		if (err)
 			return err;
 	}
@@ -849,15 +762,12 @@ static int emit_fork(struct kernel_events *ke, const struct ke_fork *e,
 static int emit_exec(struct kernel_events *ke, const struct ke_exec *e,
 		     const struct ke_sink *sink)
 {
-	struct symbolizer *sym = sink_sym(ke, sink);
-	struct seen_pid *sp = sym ? see_pid(ke, sym, e->hdr.pid) : NULL;
+	struct symbolize *sz = lookup(ke, sink);
 	struct pbuf p = { .n = 0 };
 
 	/* a new image: re-read its mappings while the process still lives */
-	if (sp) {
-		symbolizer__refresh(sym, e->hdr.pid, 0);
-		sp->refreshed = mono_ns();
-	}
+	if (sz)
+		symbolize__exec(sz, e->hdr.pid);
 	put_u32(&p, e->hdr.pid);
 	put_u32(&p, e->hdr.tid);
 	put_u32(&p, e->old_tid);
@@ -944,13 +854,11 @@ bad:
 	return 0;
 }
 
-/* The pipeline's emit for kernel records: its sink in this module's terms. */
+/* The pipeline's emit for kernel records; their frames are named by the
+ * same symbolize as the runtime's. */
 static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *rec, size_t len)
 {
-	struct ke_sink sink = {
-		.w = s->w, .sym = s->symbolizer, .stack_cb = s->stack, .stack_ctx = s->stack_ctx,
-		.again = s->again,
-	};
+	struct ke_sink sink = { .w = s->w, .sz = s->sym, .again = s->again };
 
 	return kernel_events__emit(ctx, rec, len, &sink);
 }

@@ -41,8 +41,7 @@
 #define KE_MAX_HZ		10000
 
 struct nt_writer;
-struct symbolizer;
-struct sym_rundown;
+struct symbolize;
 struct pipeline_source_ops;
 
 struct kernel_events_opts {
@@ -57,23 +56,17 @@ struct kernel_events_opts {
 };
 
 /*
- * Where kernel_events__emit writes, and how frames get names.  Every record
- * with a stack goes, before it is written, either to stack_cb (the
- * collector's symbolize__stack: it writes the method events that name the
- * frames) or, without one, through sym into rundown (sym_rundown__add; the
- * caller writes the rundown at the end), or nowhere when both are NULL.
- * sym (may be NULL: the module then keeps its own) also tells whether a
- * sample's leaf user frame is JIT code.
+ * Where kernel_events__emit writes, and who names the frames: every record
+ * with a stack goes, before it is written, through sz (symbolize__stack:
+ * it writes the method events that name the frames), the collector's one
+ * symbolize, which also tells whether a sample's leaf user frame is JIT code
+ * and where a user stack stops being code.  With sz NULL (--no-symbols,
+ * tests) the frames are not named; the module then looks them up through a
+ * symbolize of its own that writes nothing.
  */
-typedef int (*ke_stack_fn)(void *ctx, pid_t pid, uint64_t tid, uint64_t ts,
-			   const uint64_t *stack, uint32_t depth);
-
 struct ke_sink {
 	struct nt_writer *w;
-	struct symbolizer *sym;
-	ke_stack_fn stack_cb;
-	void *stack_ctx;
-	struct sym_rundown *rundown;
+	struct symbolize *sz;
 	/* the record was written before (a flight-recorder dump overlapping an
 	 * earlier one): write it again, leave the counters as they are */
 	bool again;
@@ -115,7 +108,7 @@ void kernel_events__detach(struct kernel_events *ke);
 int kernel_events__emit(struct kernel_events *ke, const void *rec, size_t len,
 			const struct ke_sink *sink);
 /* The same as the pipeline's source of those types (pipeline.h), ctx the
- * struct kernel_events: frames named by the pipeline's symbolizer. */
+ * struct kernel_events: frames named by the pipeline's symbolize. */
 extern const struct pipeline_source_ops kernel_events_source_ops;
 /* Records lost in BPF so far (ring buffer full, scratch busy). */
 uint64_t kernel_events__lost(struct kernel_events *ke);

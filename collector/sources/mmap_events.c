@@ -225,6 +225,11 @@ static const uint8_t *mm_record(struct mmap_events *me, const struct mm_ring *r,
 	return me->tmp;
 }
 
+/* Called for every executable mapping, in the order the kernel reported
+ * them per CPU; m->path points into a buffer valid during the call.
+ * A non-zero return stops read_mappings and is returned by it. */
+typedef int (*mmap_events_fn)(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *m);
+
 static int mm_handle(struct mmap_events *me, const uint8_t *rec, mmap_events_fn fn, void *ctx,
 		     long *n)
 {
@@ -262,7 +267,9 @@ static int mm_handle(struct mmap_events *me, const uint8_t *rec, mmap_events_fn 
 	return fn(ctx, (pid_t)m2->pid, sid->time, &m);
 }
 
-long mmap_events__poll(struct mmap_events *me, mmap_events_fn fn, void *ctx)
+/* Read what the kernel reported since the last call.  Returns the number of
+ * mappings passed to fn, or fn's non-zero return. */
+static long read_mappings(struct mmap_events *me, mmap_events_fn fn, void *ctx)
 {
 	long n = 0;
 	int cpu, err;
@@ -336,7 +343,7 @@ static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *
 
 static int pipeline_poll(void *ctx, struct pipeline *p)
 {
-	return mmap_events__poll(ctx, on_mapping, p->sym) < 0 ? -ENOMEM : 0;
+	return read_mappings(ctx, on_mapping, p->sym) < 0 ? -ENOMEM : 0;
 }
 
 const struct pipeline_source_ops mmap_events_source_ops = {

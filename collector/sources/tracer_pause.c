@@ -26,10 +26,9 @@
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
 #include <unistd.h>
+#include "provider_abi.h"
 #include "tracer_pause.h"
 
-#define PAUSE_SUFFIX	"_tracer_pause"
-#define SITE_SUFFIX	"_tracer_pause_site"
 #define UPROBE_PMU	"/sys/bus/event_source/devices/uprobe/"
 
 static bool is_global_sym(const GElf_Sym *s, const char *name, const char *suffix, int type)
@@ -121,16 +120,16 @@ int provider_object__find(const char *path, const char *suffix, uint64_t *off, u
 int tracer_pause__file_offset(const char *path, uint64_t *off)
 {
 	uint64_t size = 0;
-	int err = find_global(path, PAUSE_SUFFIX, STT_OBJECT, off, &size);
+	int err = find_global(path, PROV_PAUSE_SUFFIX, STT_OBJECT, off, &size);
 
-	return !err && size != 4 ? -ENOENT : err;
+	return !err && size != PROV_PAUSE_WORD_SIZE ? -ENOENT : err;
 }
 
 int tracer_pause__site_offset(const char *path, uint64_t *off)
 {
 	uint64_t size = 0;
 
-	return find_global(path, SITE_SUFFIX, STT_FUNC, off, &size);
+	return find_global(path, PROV_PAUSE_SITE_SUFFIX, STT_FUNC, off, &size);
 }
 
 int tracer_pause__resolve(pid_t pid, dev_t dev, ino_t ino, uint64_t off, uint64_t *addr)

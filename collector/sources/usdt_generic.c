@@ -51,9 +51,8 @@
 #include "usdt_notes.h"
 
 _Static_assert(sizeof(struct ce_usdt_generic) == 168,
-	       "ce_usdt_generic layout (bpf/usdt_generic.h)");
-_Static_assert(sizeof(struct ug_counters) == 10 * 8, "ug_counters layout (bpf/usdt_generic.h)");
-_Static_assert(UG_ARGS == UG_MAX_ARGS, "UG_ARGS");
+	       "ce_usdt_generic layout (bpf/usdt_generic_event.h)");
+_Static_assert(sizeof(struct ug_counters) == 10 * 8, "ug_counters layout (bpf/usdt_generic_event.h)");
 
 
 /* ------------------------------------------------------------ state */
@@ -144,7 +143,7 @@ int usdt_generic__add_target(struct usdt_generic *ug, pid_t pid)
 
 	if (ug->follow != UG_FOLLOW_CHILDREN || !ug->skel)
 		return 0;
-	return bpf_map__update_elem(ug->skel->maps.ug_targets, &tgid, sizeof(tgid), &one,
+	return bpf_map__update_elem(ug->skel->maps.targets, &tgid, sizeof(tgid), &one,
 				    sizeof(one), 0);
 }
 
@@ -526,16 +525,14 @@ int usdt_generic__read_counters(struct usdt_generic *ug, struct ug_totals *t)
 		return -ENOMEM;
 	err = bpf_map__lookup_elem(ug->skel->maps.ug_counters, &zero, sizeof(zero), per,
 				   ug->ncpu * sizeof(*per), 0);
+	/* struct ug_counters holds __u64 counts only */
 	for (i = 0; !err && i < ug->ncpu; i++) {
-		t->hits += per[i].hits;
-		t->submitted += per[i].submitted;
-		t->rb_drops += per[i].rb_drops;
-		t->str_truncated += per[i].str_truncated;
-		t->str_faults += per[i].str_faults;
-		t->nested_drops += per[i].nested_drops;
-		t->bytes += per[i].bytes;
-		t->wakeups += per[i].wakeups;
-		t->filtered += per[i].filtered;
+		const __u64 *src = (const __u64 *)&per[i];
+		__u64 *dst = (__u64 *)&t->sum;
+		size_t k;
+
+		for (k = 0; k < sizeof(*per) / sizeof(__u64); k++)
+			dst[k] += src[k];
 	}
 	free(per);
 	return err;
@@ -543,7 +540,7 @@ int usdt_generic__read_counters(struct usdt_generic *ug, struct ug_totals *t)
 
 uint64_t usdt_generic__lost(const struct ug_totals *t)
 {
-	return t->rb_drops + t->nested_drops;
+	return t->sum.rb_drops + t->sum.nested_drops;
 }
 
 void usdt_generic__print_summary(struct usdt_generic *ug, FILE *f)
@@ -563,9 +560,9 @@ void usdt_generic__print_summary(struct usdt_generic *ug, FILE *f)
 	fprintf(f, "ebpf-collect: --usdt: %llu events from %zu probes; dropped %llu (ring buffer "
 		"full %llu, preempted %llu); strings truncated %llu, unreadable %llu\n",
 		(unsigned long long)t.events, ug->nr_links,
-		(unsigned long long)usdt_generic__lost(&t), (unsigned long long)t.rb_drops,
-		(unsigned long long)t.nested_drops, (unsigned long long)t.str_truncated,
-		(unsigned long long)t.str_faults);
+		(unsigned long long)usdt_generic__lost(&t), (unsigned long long)t.sum.rb_drops,
+		(unsigned long long)t.sum.nested_drops, (unsigned long long)t.sum.str_truncated,
+		(unsigned long long)t.sum.str_faults);
 	if (t.bad_records)
 		fprintf(f, "ebpf-collect: --usdt: %llu malformed records skipped\n",
 			(unsigned long long)t.bad_records);

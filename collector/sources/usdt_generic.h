@@ -30,6 +30,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include <linux/types.h>
+#include "collector_event.h"
+#include "usdt_generic_event.h"	/* UG_MAX_ARGS, struct ug_counters */
 
 struct nt_writer;
 struct pipeline_source_ops;
@@ -42,7 +45,7 @@ enum ug_type {
 	UG_T_LSTR,
 };
 
-#define UG_ARGS	12	/* = UG_MAX_ARGS (bpf/usdt_generic.h) */
+#define UG_ARGS	UG_MAX_ARGS	/* arguments of a probe */
 
 /* Argument types and names; name NULL = "argN". */
 struct ug_argspec {
@@ -76,10 +79,8 @@ int ug_known_provider(const char *provider);
  * the probe is not in it. Returns buf. */
 const char *ug_describe(const char *provider, const char *probe, char *buf, size_t len);
 
-/* Counters summed over CPUs (struct ug_counters of bpf/usdt_generic.h). */
 struct ug_totals {
-	uint64_t hits, submitted, rb_drops, str_truncated, str_faults, nested_drops, bytes,
-		 wakeups, filtered;
+	struct ug_counters sum;		/* the BPF program's, summed over CPUs */
 	uint64_t events;		/* written to the trace */
 	uint64_t bad_records;
 };

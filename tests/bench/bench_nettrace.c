@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "nettrace.h"
+#include "own_events.h"
 
 static double now(void)
 {
@@ -136,6 +137,7 @@ static int synthetic(uint64_t n_events, struct synth_result *res)
 	uint64_t pool[64][24], ts = 1000000000, written = 0, rng = 88172645463325252ULL;
 	uint32_t sample_id, gc_ids[4], depth[64], seq_pass = 0;
 	struct nt_trace_info info = bench_info();
+	struct loss_summary_event sev;
 	struct read_stats rs;
 	struct nt_writer *w;
 	uint8_t *buf;
@@ -205,7 +207,8 @@ static int synthetic(uint64_t n_events, struct synth_result *res)
 	wsecs = now() - t0;
 	t0 = now();
 	if (!err)
-		err = nt_writer__close(w, &(struct nt_loss_summary){ 0 }, ts);
+		err = nt_writer__close(w, loss_summary__event(&sev, &(struct loss_summary){ 0 }, w),
+				       ts);
 	else
 		nt_writer__abort(w);
 	res->close_secs = now() - t0;

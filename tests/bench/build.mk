@@ -4,7 +4,7 @@
 
 # the nettrace writer and reader; also built by `make`: tests/nettrace.bats
 # checks the files it writes (-k)
-$(OUTPUT)/bench_nettrace: $(OUTPUT)/obj/tests/bench/bench_nettrace.o $(NETTRACE_LIB)
+$(OUTPUT)/bench_nettrace: $(OUTPUT)/obj/tests/bench/bench_nettrace.o $(OWN_EVENTS_OBJS) $(NETTRACE_LIB)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 

@@ -9,12 +9,12 @@ FUZZ_BIN    := $(FUZZ_DIR)/fuzz_nettrace_reader
 FUZZ_CFLAGS := -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 	       -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Icommon -Inettrace
 
-$(FUZZ_BIN): tests/fuzz/fuzz_nettrace_reader.c $(NETTRACE_SRCS) $(COMMON_SRCS) \
-	     nettrace/nettrace.h nettrace/nettrace_internal.h
+$(FUZZ_BIN): tests/fuzz/fuzz_nettrace_reader.c $(NETTRACE_READER_SRCS) $(COMMON_SRCS) \
+	     $(wildcard nettrace/*.h common/*.h)
 	$(call msg,FUZZ-CC,$@)
 	$(Q)mkdir -p $(FUZZ_DIR)
 	$(Q)$(CLANG) $(FUZZ_CFLAGS) tests/fuzz/fuzz_nettrace_reader.c \
-		$(filter-out nettrace/writer%,$(NETTRACE_SRCS)) $(COMMON_SRCS) -o $@
+		$(NETTRACE_READER_SRCS) $(COMMON_SRCS) -o $@
 
 .PHONY: fuzz
 fuzz: $(FUZZ_BIN)

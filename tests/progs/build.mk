@@ -14,7 +14,8 @@ $(OUTPUT)/tests/symtool: $(SYMTOOL_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(EVE
 ALL_TARGETS += $(OUTPUT)/tests/symtool
 
 # traces that depend on TraceEvent's EventCache rules, for tests/nettrace.bats
-$(OUTPUT)/tests/nettrace_scenarios: $(OUTPUT)/obj/tests/progs/nettrace_scenarios.o $(NETTRACE_LIB) \
+$(OUTPUT)/tests/nettrace_scenarios: $(OUTPUT)/obj/tests/progs/nettrace_scenarios.o $(OWN_EVENTS_OBJS) \
+				    $(NETTRACE_LIB) \
 				    | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
@@ -45,7 +46,7 @@ ALL_TARGETS += $(OUTPUT)/tests/usdt_demo $(OUTPUT)/tests/usdt_demo_hook
 # collector.  See tests/progs/kernel_events_test.c.
 ALL_TARGETS += $(OUTPUT)/tests/kevtest
 $(OUTPUT)/tests/kevtest: $(OUTPUT)/obj/tests/progs/kernel_events_test.o $(KERNEL_EVENTS_OBJS) \
-		$(OUTPUT)/obj/collector/pipeline/reorder.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(OUTPUT)/obj/collector/pipeline/reorder.o $(OWN_EVENTS_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \

@@ -8,9 +8,10 @@
  * It does what ebpf-collect does for kernel events, on the same path: a
  * ring buffer (created here, shared with the kernel-event skeleton through
  * bpf_map__reuse_fd as the collector's is), the reorder buffer, the
- * symbolizer + rundown, and the nettrace writer.  Used by the bench
- * (tests/bench/bench_sampling.sh) and for development; tests/kernel.bats
- * drives the real CLI.  Exit: 0 ok, 1 failure, 64 usage.
+ * collector's symbolize naming every frame (symbolizer/symbolize.h), and
+ * the nettrace writer.  Used by the bench (tests/bench/bench_sampling.sh)
+ * and for development; tests/kernel.bats drives the real CLI.  Exit: 0 ok,
+ * 1 failure, 64 usage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,10 +27,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "kernel_events.h"
-#include "rundown.h"
 #include "nettrace.h"
+#include "own_events.h"
 #include "reorder.h"
-#include "symbolizer.h"
+#include "symbolize.h"
 
 #define MAX_PIDS	16
 #define WINDOW_NS	(30 * 1000000ULL)
@@ -85,11 +86,12 @@ static int on_record(void *ctx, void *data, size_t len)
 	return err;
 }
 
-/* Loss summary, rundown of every frame named, close. */
+/* Loss summary, the names of every frame still to write, close. */
 static int finish(struct kevtest *k, const char *out)
 {
 	struct ke_counters c = { 0 };
-	struct nt_loss_summary loss = { 0 };
+	struct loss_summary loss = { 0 };
+	struct loss_summary_event sev;
 	uint64_t lost;
 	int err;
 
@@ -100,9 +102,10 @@ static int finish(struct kevtest *k, const char *out)
 	loss.ringbuf_drops = c.rb_drops;
 	loss.truncated_stacks = c.kstack_truncated + c.ustack_truncated;
 	loss.other_drops = c.nested_drops + kernel_events__bad_records(k->ke);
-	err = sym_rundown__write(k->sink.rundown, k->sink.w, 0, k->last_ts + 1);
+	err = symbolize__finish(k->sink.sz, k->last_ts + 1);
 	if (!err)
-		err = nt_writer__close(k->sink.w, &loss, k->last_ts + 1);
+		err = nt_writer__close(k->sink.w, loss_summary__event(&sev, &loss, k->sink.w),
+				       k->last_ts + 1);
 	else
 		nt_writer__abort(k->sink.w);
 	k->sink.w = NULL;
@@ -169,7 +172,7 @@ int main(int argc, char **argv)
 	unsigned long mb = 32;
 	char msg[160];
 	char **cmd = NULL;
-	uint64_t start, last_refresh;
+	uint64_t start;
 
 	while ((c = getopt_long(argc, argv, "o:p:d:b:v", lopts, NULL)) != -1) {
 		switch (c) {
@@ -227,10 +230,8 @@ int main(int argc, char **argv)
 	}
 	opts.rb_fd = rb_fd;
 	k.ro = reorder__new();
-	k.sink.sym = symbolizer__new(NULL);
-	k.sink.rundown = sym_rundown__new();
 	k.ke = kernel_events__open(&opts);
-	if (!k.ro || !k.sink.sym || !k.sink.rundown || !k.ke)
+	if (!k.ro || !k.ke)
 		goto cleanup;
 	if (cmd) {
 		child = spawn_held(cmd, &release_fd);
@@ -238,11 +239,9 @@ int main(int argc, char **argv)
 			goto cleanup;
 		pids[nr_pids++] = child;
 	}
-	for (i = 0; i < nr_pids; i++) {
+	for (i = 0; i < nr_pids; i++)
 		if (kernel_events__add_target(k.ke, pids[i]))
 			goto cleanup;
-		symbolizer__add_pid(k.sink.sym, pids[i]);
-	}
 	info.pid = nr_pids ? pids[0] : getpid();
 	info.ncpu = libbpf_num_possible_cpus();
 	info.sampling_interval_ns = opts.sample_hz ? 1000000000U / opts.sample_hz : 1000000;
@@ -254,6 +253,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kevtest: cannot create %s: %s\n", out, strerror(errno));
 		goto cleanup;
 	}
+	nt_writer__set_lost_marker(k.sink.w, &own_events_lost);	/* as the collector */
+	k.sink.sz = symbolize__new(k.sink.w, NULL);
+	if (!k.sink.sz)
+		goto cleanup;
+	for (i = 0; i < nr_pids; i++)
+		symbolize__add_pid(k.sink.sz, pids[i]);
 	k.rb = ring_buffer__new(rb_fd, on_record, &k, NULL);
 	if (!k.rb || kernel_events__attach(k.ke))
 		goto cleanup;
@@ -263,7 +268,7 @@ int main(int argc, char **argv)
 		close(release_fd);
 		release_fd = -1;
 	}
-	start = last_refresh = now_ns();
+	start = now_ns();
 	while (!exiting) {
 		uint64_t now;
 
@@ -282,11 +287,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "kevtest: cannot write %s: %s\n", out, strerror(-err));
 			break;
 		}
-		if (now - last_refresh > 500000000ULL) {
-			for (i = 0; i < nr_pids; i++)
-				symbolizer__refresh(k.sink.sym, pids[i], now);
-			last_refresh = now;
-		}
+		symbolize__tick(k.sink.sz, now, now - WINDOW_NS);
 		if (duration > 0 && now - start >= duration * 1e9)
 			break;
 		if (child > 0) {
@@ -325,8 +326,7 @@ cleanup:
 	if (k.sink.w)
 		nt_writer__abort(k.sink.w);
 	reorder__free(k.ro);
-	sym_rundown__free(k.sink.rundown);
-	symbolizer__free(k.sink.sym);
+	symbolize__free(k.sink.sz);
 	if (rb_fd >= 0)
 		close(rb_fd);
 	return ret;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * nettrace_scenarios.c - write the traces whose reading depends on
- * TraceEvent's EventCache rules (nettrace/writer.c, "What
+ * TraceEvent's EventCache rules (nettrace/writer_events.c, "What
  * TraceEvent's EventCache makes of that"), for tests/nettrace.bats to read
  * with tests/traceevent_sim.py and with our own reader.
  *
@@ -34,6 +34,7 @@
 #include <time.h>
 
 #include "nettrace.h"
+#include "own_events.h"
 
 static struct nt_writer *w;
 static uint32_t sample_id;
@@ -51,6 +52,7 @@ static int open_trace(const char *path, uint32_t format)
 		fprintf(stderr, "nettrace_scenarios: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
+	nt_writer__set_lost_marker(w, &own_events_lost);	/* the collector's traces */
 	return nt_writer__define(w, &d, &sample_id);
 }
 
@@ -85,7 +87,8 @@ static int late(void)
  * 13 lost (and 2 EventsLost markers + the LossSummary: 8 events). */
 static int loss(void)
 {
-	struct nt_loss_summary ls = { .ringbuf_drops = 12, .truncated_payloads = 1 };
+	struct loss_summary ls = { .ringbuf_drops = 12, .truncated_payloads = 1 };
+	struct loss_summary_event sev;
 	static const uint64_t tids[4] = { 100, 200, 100, 300 };
 	uint64_t ts = 2000;
 	int i, err;
@@ -95,7 +98,7 @@ static int loss(void)
 		err = sample(ts += 100, tids[i]);
 	err = err ?: nt_writer__flush(w) ?: nt_writer__note_lost(w, 0, 7) ?: sample(ts += 100, 100);
 	if (!err) {
-		err = nt_writer__close(w, &ls, ts);
+		err = nt_writer__close(w, loss_summary__event(&sev, &ls, w), ts);
 		w = NULL;
 	}
 	return err;
@@ -161,6 +164,7 @@ static int v6(void)
 	};
 	static const uint32_t pids[3] = { 1001, 2002, 3003 };
 	uint64_t ts = 2000;
+	struct loss_summary_event sev;
 	uint32_t gc_id;
 	int err;
 
@@ -170,7 +174,8 @@ static int v6(void)
 			err = v6_thread(gc_id, pids[p], tid, &ts);
 	err = err ?: nt_writer__note_lost_pid(w, 3003, 50, 2);
 	if (!err) {
-		err = nt_writer__close(w, &(struct nt_loss_summary){ .ringbuf_drops = 4 }, ts);
+		err = nt_writer__close(w, loss_summary__event(&sev, &(struct loss_summary){
+					       .ringbuf_drops = 4 }, w), ts);
 		w = NULL;
 	}
 	return err;

@@ -5,7 +5,7 @@
 NETTRACE_TESTS := $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_nettrace*.c))
 
 $(NETTRACE_TESTS): $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(NETTRACE_LIB) \
-		   $(EVENT_META_OBJS) $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+		   $(EVENT_META_OBJS) $(EVENT_TABLE_OBJS) $(OWN_EVENTS_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) -o $@
 

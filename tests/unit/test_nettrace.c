@@ -18,9 +18,21 @@
 
 #include "test.h"
 #include "nettrace.h"
+#include "nettrace_bytes.h"
 #include "manifest_meta.h"
-#include "nettrace_internal.h"
+#include "own_events.h"
 #include "event_table.h"
+
+/* A writer as the collector opens one, with its lost marker
+ * (collector/pipeline/own_events.c): the loss tests count its events. */
+static struct nt_writer *open_writer(const char *path, const struct nt_trace_info *info)
+{
+	struct nt_writer *w = nt_writer__open(path, info);
+
+	if (w)
+		nt_writer__set_lost_marker(w, &own_events_lost);
+	return w;
+}
 
 /* docs/nettrace-format.md section 9, 446 bytes */
 static const uint8_t golden[] = {
@@ -132,7 +144,7 @@ static void test_golden_write(void)
 	size_t len = 0;
 
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	ASSERT_OK(nt_writer__define(w, &sample_desc, &id), "define");
@@ -253,7 +265,7 @@ static void test_section_4_4(void)
 		size_t len = 0;
 
 		golden_info(&info);
-		w = nt_writer__open(out, &info);
+		w = open_writer(out, &info);
 		if (!ASSERT_OK_PTR(w, "open"))
 			goto out;
 		nt_writer__define(w, &d, &id);
@@ -404,7 +416,7 @@ static int roundtrip_one(uint64_t seed, uint32_t n_events, uint32_t psize, int b
 	rng_state = seed;
 	golden_info(&info);
 	info.pointer_size = psize;
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return 0;
 	for (i = 0; i < n_events; i++) {
@@ -556,7 +568,7 @@ static void test_many_distinct_stacks(void)
 	uint64_t stack[4];
 
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	nt_writer__define(w, &sample_desc, &id);
@@ -604,7 +616,7 @@ static void one_frame_apart(uint32_t psize)
 	golden_info(&info);
 	info.pointer_size = psize;
 	unlink(path);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	nt_writer__define(w, &sample_desc, &id);
@@ -714,7 +726,7 @@ static void test_payload_json(void)
 	put_str(&p2, "y");
 
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		goto out;
 	nt_writer__define(w, &descs[2], &id1);
@@ -806,7 +818,7 @@ static void test_json_budget(void)
 	for (int i = 0; i < 1000; i++)
 		payload[2 + 2 * i] = payload[3 + 2 * i] = 0xff;	/* 65535 empty objects each */
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	nt_writer__define(w, &d, &id);
 	nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id, .payload = payload,
 						      .payload_size = sizeof(payload) });
@@ -841,7 +853,7 @@ static void test_define_manifest(void)
 	size_t len = 0;
 
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	ASSERT_OK(manifest_define_event(w, &gc, &id1), "gc");
@@ -876,11 +888,12 @@ static void test_define_manifest(void)
 	free(buf);
 }
 
-/* LossSummary at close */
+/* The collector's LossSummary as the last event at close */
 static void test_loss_summary(void)
 {
 	const char *path = tmp_path("loss.nettrace");
-	struct nt_loss_summary loss = { 0, 11, 12, 13, 14, 15 };
+	struct loss_summary loss = { 0, 11, 12, 13, 14, 15 };
+	struct loss_summary_event sev;
 	struct nt_trace_info info;
 	struct nt_writer *w;
 	struct nt_reader *r;
@@ -891,7 +904,7 @@ static void test_loss_summary(void)
 	FILE *f;
 
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	nt_writer__define(w, &sample_desc, &id);
@@ -900,7 +913,7 @@ static void test_loss_summary(void)
 							      .timestamp = 10 + i,
 							      .capture_thread_id = 5 });
 	ASSERT_OK(nt_writer__note_lost(w, 5, 4), "lost 4 at the end");
-	ASSERT_OK(nt_writer__close(w, &loss, 100), "close");
+	ASSERT_OK(nt_writer__close(w, loss_summary__event(&sev, &loss, w), 100), "close");
 	r = nt_reader__open(path, NULL);
 	while (nt_reader__next(r, &ev) == 1)
 		n++;
@@ -930,9 +943,10 @@ static uint8_t *small_trace(size_t *len, uint32_t *n_events)
 	struct nt_writer *w;
 	uint32_t id1, id2, n = 0;
 	uint8_t payload[24] = "payload";
+	struct loss_summary_event sev;
 
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	nt_writer__define(w, &sample_desc, &id1);
 	nt_writer__define(w, &descs[4], &id2);
 	for (int i = 0; i < 40; i++) {
@@ -949,7 +963,7 @@ static uint8_t *small_trace(size_t *len, uint32_t *n_events)
 		nt_writer__write_event(w, &e);
 		n++;
 	}
-	nt_writer__close(w, &(struct nt_loss_summary){ 0 }, 0);
+	nt_writer__close(w, loss_summary__event(&sev, &(struct loss_summary){ 0 }, w), 0);
 	*n_events = n + 1;
 	return read_file(path, len);
 }
@@ -1256,7 +1270,7 @@ static void test_large_metadata_ids(void)
 
 	golden_info(&info);
 	unlink(path);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	for (i = 0; i < 66000; i++) {
@@ -1299,7 +1313,7 @@ static void test_metadata_bounded(void)
 	memset(name, 'N', sizeof(name) - 1);
 	golden_info(&info);
 	unlink(path);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	for (i = 0; i < 2500; i++) {	/* ~4 KiB each: ~10 MiB */
@@ -1568,7 +1582,7 @@ static struct nt_writer *open_limited(const char *path, rlim_t limit)
 	signal(SIGXFSZ, SIG_IGN);
 	setrlimit(RLIMIT_FSIZE, &rl);
 	golden_info(&info);
-	return nt_writer__open(path, &info);
+	return open_writer(path, &info);
 }
 
 static void test_write_error_removes_file(void)
@@ -1748,14 +1762,14 @@ static void test_abort_and_excl(void)
 	struct nt_writer *w;
 
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
-	ASSERT_TRUE(nt_writer__open(path, &info) == NULL && errno == EEXIST, "O_EXCL");
+	ASSERT_TRUE(open_writer(path, &info) == NULL && errno == EEXIST, "O_EXCL");
 	nt_writer__abort(w);
 	ASSERT_TRUE(access(path, F_OK) != 0, "abort unlinks");
 	nt_writer__abort(NULL);
-	ASSERT_TRUE(nt_writer__open(tmp_path("no/such/dir"), &info) == NULL && errno == ENOENT,
+	ASSERT_TRUE(open_writer(tmp_path("no/such/dir"), &info) == NULL && errno == ENOENT,
 		    "ENOENT");
 	ASSERT_TRUE(nt_reader__open(tmp_path("missing"), NULL) == NULL && errno == ENOENT,
 		    "reader ENOENT");
@@ -1791,7 +1805,7 @@ static void test_killed_writer(void)
 	uint32_t id;
 
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	nt_writer__define(w, &sample_desc, &id);
 	for (int i = 0; i < 5000; i++)
 		nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id, .timestamp = i,
@@ -1876,7 +1890,7 @@ static void test_bounded_memory(void)
 	for (int i = 0; i < 200; i++)
 		payload[i] = i;
 	golden_info(&info);
-	w = nt_writer__open(path, &info);
+	w = open_writer(path, &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	nt_writer__define(w, &sample_desc, &id);

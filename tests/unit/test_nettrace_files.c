@@ -12,6 +12,18 @@
 
 #include "test.h"
 #include "nettrace.h"
+#include "own_events.h"
+
+/* A writer as the collector opens one, with its lost marker
+ * (collector/pipeline/own_events.c): the loss tests count its events. */
+static struct nt_writer *open_writer(const char *path, const struct nt_trace_info *info)
+{
+	struct nt_writer *w = nt_writer__open(path, info);
+
+	if (w)
+		nt_writer__set_lost_marker(w, &own_events_lost);
+	return w;
+}
 
 static char dir[] = "/tmp/nt_files_XXXXXX";
 
@@ -92,7 +104,7 @@ static void series(uint32_t format)
 	info.sync_utc.tv_sec = 1736942400;
 	for (int i = 1; i <= 3; i++)
 		unlink(path_of(i));
-	w = nt_writer__open(path_of(1), &info);
+	w = open_writer(path_of(1), &info);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
 	ASSERT_OK(nt_writer__define(w, &tick_desc, &tick), "define tick");
@@ -148,7 +160,7 @@ static void test_series_v6(void)
 static void test_excl(void)
 {
 	struct nt_trace_info info = { .freq = 1000000000ULL, .pointer_size = 8, .pid = 1 };
-	struct nt_writer *w = nt_writer__open(NULL, &info);
+	struct nt_writer *w = open_writer(NULL, &info);
 	uint32_t id;
 
 	if (!ASSERT_OK_PTR(w, "open between files"))
@@ -180,7 +192,7 @@ static void test_rename(void)
 		fputs("keep\n", f);
 		fclose(f);
 	}
-	w = nt_writer__open(path_of(5), &info);
+	w = open_writer(path_of(5), &info);
 	umask(old);
 	if (!ASSERT_OK_PTR(w, "open"))
 		return;
@@ -197,7 +209,7 @@ static void test_rename(void)
 	ASSERT_TRUE(c.complete, "complete under the new name");
 	ASSERT_EQ(c.ticks, 200, "every event, before and after");
 
-	w = nt_writer__open(path_of(5), &info);
+	w = open_writer(path_of(5), &info);
 	if (!ASSERT_OK_PTR(w, "open again"))
 		return;
 	ASSERT_EQ(nt_writer__rename(w, "/nonexistent-dir/x"), -ENOENT, "a failed rename");

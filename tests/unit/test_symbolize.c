@@ -5,7 +5,8 @@
  * (MethodDCEndVerbose) just before the first event that references the new
  * code, on that event's capture thread; extents grow to the raw return
  * addresses; kernel frames from a kallsyms file; native frames from our own
- * ELF symbols.  Runs unprivileged (addresses named by method events need
+ * ELF symbols; JIT frames from a perf map, one module per assembly it
+ * names.  Runs unprivileged (addresses named by method events need
  * not be mapped; kallsyms is a file we write).
  */
 #include <stdlib.h>
@@ -327,11 +328,86 @@ out:
 	nt_writer__abort(w);
 }
 
+__attribute__((noinline)) void test_symbolize_marker2(void);
+__attribute__((noinline)) void test_symbolize_marker2(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
+
+/* a perf-map JIT range two records reference is one method event, its line
+ * split into namespace, name and signature, its module the assembly the
+ * line names; two functions of one executable share that file's module */
+static void test_perf_map_and_modules(void)
+{
+	static const char map[] = "7000 80 void [Jit] Jit.Code::Hot(int32)[OptimizedTier1]\n";
+	struct symbolize_opts o = { .no_perf_map = 1, .no_kernel = 1 };
+	uint64_t s1[] = { (uint64_t)(uintptr_t)&test_symbolize_marker, 0x7011 };
+	uint64_t s2[] = { (uint64_t)(uintptr_t)&test_symbolize_marker2, 0x7021 };
+	char mpath[64] = "/tmp/test_symbolize_map.XXXXXX", exe[256];
+	struct symbolize *sz = NULL;
+	struct nt_writer *w = open_trace();
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	const struct rec *hot = NULL, *fn[2] = { NULL, NULL }, *jit_mod = NULL, *exe_mod = NULL;
+	int fd = mkstemp(mpath), i, methods = 0;
+
+	if (!ASSERT_OK_PTR(w, "writer") || !ASSERT_GE(fd, 0, "perf map") ||
+	    !ASSERT_GE(n, 1, "exe"))
+		goto out;
+	exe[n] = '\0';
+	if (!ASSERT_EQ(write(fd, map, sizeof(map) - 1), (ssize_t)sizeof(map) - 1, "write"))
+		goto out;
+	sz = symbolize__new(w, &o);
+	if (!ASSERT_OK_PTR(sz, "new"))
+		goto out;
+	ASSERT_OK(symbolizer__set_perf_map(symbolize__symbolizer(sz), getpid(), mpath),
+		  "perf map");
+	ASSERT_OK(frame_event(sz, w, 7, 100, s1, 2), "E1");
+	ASSERT_OK(frame_event(sz, w, 7, 200, s2, 2), "E2");
+	ASSERT_OK(symbolize__finish(sz, 300), "finish");
+	ASSERT_OK(nt_writer__close(w, NULL, 300), "close");
+	w = NULL;
+	if (!ASSERT_OK(read_back(), "read") || !ASSERT_GE(n_recs, 2, "events"))
+		goto out;
+	ASSERT_TRUE(is_frame(&recs[0], 100) && is_frame(&recs[1], 200), "frames first");
+	for (i = 2; i < n_recs; i++) {
+		if (is_method(&recs[i]) && !strcmp(recs[i].m.name, "Hot"))
+			hot = &recs[i];
+		else if (is_method(&recs[i]))
+			fn[methods++ & 1] = &recs[i];
+		if (recs[i].id == CLR_EV_MODULE_DCEND && !strcmp(recs[i].mod.il_path, "Jit"))
+			jit_mod = &recs[i];
+		else if (recs[i].id == CLR_EV_MODULE_DCEND && !strcmp(recs[i].mod.il_path, exe))
+			exe_mod = &recs[i];
+	}
+	if (!ASSERT_OK_PTR(hot, "Hot named") || !ASSERT_EQ(methods, 2, "both functions") ||
+	    !ASSERT_OK_PTR(jit_mod, "the assembly's module") ||
+	    !ASSERT_OK_PTR(exe_mod, "the executable's module"))
+		goto out;
+	ASSERT_STREQ(hot->m.ns, "Jit.Code", "perf-map namespace");
+	ASSERT_STREQ(hot->m.sig, "void (int32)[OptimizedTier1]", "perf-map signature");
+	ASSERT_TRUE(hot->m.flags & 0x8, "jitted");
+	ASSERT_EQ(hot->m.module_id, jit_mod->mod.module_id, "module of Hot");
+	ASSERT_TRUE(!strncmp(fn[0]->m.name, "test_symbolize_marker", 21) &&
+		    !strncmp(fn[1]->m.name, "test_symbolize_marker", 21) &&
+		    strcmp(fn[0]->m.name, fn[1]->m.name), "both functions named");
+	ASSERT_EQ(fn[0]->m.module_id, exe_mod->mod.module_id, "module of a function");
+	ASSERT_EQ(fn[1]->m.module_id, exe_mod->mod.module_id, "the same for the other");
+	ASSERT_EQ(n_recs, 2 + 3 + 2, "3 method and 2 module events: Hot once");
+out:
+	symbolize__free(sz);
+	nt_writer__abort(w);
+	if (fd >= 0) {
+		close(fd);
+		unlink(mpath);
+	}
+}
+
 int main(void)
 {
 	RUN(test_reused_range);
 	RUN(test_kernel_extents);
 	RUN(test_conflict_in_one_record);
 	RUN(test_native);
+	RUN(test_perf_map_and_modules);
 	return test_summary();
 }

@@ -792,30 +792,6 @@ out:
 
 /* ----------------------------------------------------------- rundown */
 
-static int collect_cb(void *ctx, uint32_t pid, int id, const void *payload, size_t size)
-{
-	int *counts = ctx;
-	struct sym_method_rec m;
-	struct sym_module_rec mod;
-	char strs[2048];
-
-	(void)pid;
-	if (id == CLR_EV_METHOD_UNLOAD_VERBOSE) {
-		if (!sym_decode_method(payload, size, &m, strs, sizeof(strs))) {
-			counts[0]++;
-			if (!strcmp(m.name, "Hot") && !strcmp(m.ns, "Jit.Code") &&
-			    !strcmp(m.sig, "void (int32)[OptimizedTier1]") && (m.flags & 0x8))
-				counts[2]++;
-		}
-	} else if (id == CLR_EV_MODULE_DCEND) {
-		if (!sym_decode_module(payload, size, 0, &mod, strs, sizeof(strs)) &&
-		    (!strcmp(mod.il_path, "Jit") ||
-		     !strcmp(mod.il_path, "/usr/lib/x86_64-linux-gnu/libc.so.6")))
-			counts[1]++;
-	}
-	return 0;
-}
-
 static void test_rundown_payloads(void)
 {
 	struct sym_method_rec in = {
@@ -827,11 +803,6 @@ static void test_rundown_payloads(void)
 	uint8_t buf[1024];
 	char strs[1024], disp[512];
 	long len = sym_encode_method(buf, sizeof(buf), &in);
-	struct sym_rundown *r;
-	struct sym_info si = { .kind = SYM_KIND_JIT, .start = 0x7000, .size = 0x80,
-			       .name = "void [Jit] Jit.Code::Hot(int32)[OptimizedTier1]",
-			       .module = "/tmp/perf-1.map" };
-	int counts[3] = { 0 };
 
 	ASSERT_EQ(len, 8 * 3 + 4 * 3 + 2 * (43 + 1) + 2 * (9 + 1) + 2 * (50 + 1) + 2, "size");
 	ASSERT_OK(sym_decode_method(buf, (size_t)len, &out, strs, sizeof(strs)), "decode");
@@ -844,23 +815,6 @@ static void test_rundown_payloads(void)
 		     "PerfView display name");
 	ASSERT_EQ(sym_decode_method(buf, (size_t)len - 30, &out, strs, sizeof(strs)), -EINVAL,
 		  "truncated");
-	r = sym_rundown__new();
-	ASSERT_EQ(sym_rundown__add(r, 1, &si), 1, "new range");
-	ASSERT_EQ(sym_rundown__add(r, 1, &si), 0, "seen range");
-	si.kind = SYM_KIND_NATIVE;
-	si.name = "qsort";
-	si.start = 0x9000;
-	si.module = "/usr/lib/x86_64-linux-gnu/libc.so.6";
-	ASSERT_EQ(sym_rundown__add(r, 1, &si), 1, "native");
-	si.name = "malloc";
-	si.start = 0xa000;
-	ASSERT_EQ(sym_rundown__add(r, 1, &si), 1, "native 2");
-	ASSERT_EQ(sym_rundown__count(r), 3, "count");
-	ASSERT_OK(sym_rundown__emit(r, collect_cb, counts), "emit");
-	ASSERT_EQ(counts[0], 3, "methods");
-	ASSERT_EQ(counts[1], 2, "modules: the assembly named in the perf map line + libc");
-	ASSERT_EQ(counts[2], 1, "perf-map name split into ns/name/sig");
-	sym_rundown__free(r);
 }
 
 int main(void)

@@ -280,10 +280,10 @@ static void test_self_attach(void)
 	ASSERT_EQ(sema_fired, 2, "semaphore raised by the kernel");
 	ASSERT_EQ(usdt_generic__events(c.ug), 10, "events");
 	ASSERT_OK(usdt_generic__read_counters(c.ug, &t), "counters");
-	ASSERT_EQ(t.hits, 10, "hits");
-	ASSERT_EQ(t.str_truncated, 2 + 0, "the 300-byte string, twice");
-	ASSERT_EQ(t.str_faults, 0, "faults");
-	ASSERT_EQ(t.rb_drops, 0, "drops");
+	ASSERT_EQ(t.sum.hits, 10, "hits");
+	ASSERT_EQ(t.sum.str_truncated, 2 + 0, "the 300-byte string, twice");
+	ASSERT_EQ(t.sum.str_faults, 0, "faults");
+	ASSERT_EQ(t.sum.rb_drops, 0, "drops");
 	ASSERT_OK(nt_writer__close(c.w, NULL, 0), "close");
 	c.w = NULL;
 	json = dump_file(path, &nev);

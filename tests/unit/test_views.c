@@ -2,8 +2,9 @@
 /*
  * test_views.c - report and convert on a synthetic trace written with the
  * nettrace writer: runtime method load/unload (an address range reused at
- * a later time), a collector-style rundown (sym_rundown__write: native,
- * kernel and perf-map JIT ranges), CPU samples on two threads, GC pauses, GCs and
+ * a later time), the collector's names for the other frames (native,
+ * kernel and perf-map JIT functions, as symbolizer/symbolize.c writes them
+ * at the end of a trace), CPU samples on two threads, GC pauses, GCs and
  * exceptions.  The folded output is compared with a golden text.
  *
  *   test_views                      run the tests (TAP)
@@ -14,7 +15,6 @@
 #include <unistd.h>
 #include "test.h"
 #include "nettrace.h"
-#include "symbolizer.h"
 #include "rundown.h"
 #include "commands.h"
 #include "event_table.h"
@@ -29,10 +29,12 @@ const struct ect_table clretw_event_table = { .manifest = "(none)" };
 
 #define SAMPLE_PROFILER "Microsoft-DotNETCore-SampleProfiler"
 
+/* EV_N runtime events, then the collector's two, defined at their first use
+ * as the collector does */
 enum { EV_SAMPLE, EV_LOAD, EV_UNLOAD, EV_MODLOAD, EV_SUSPEND, EV_RESTART, EV_GCSTART,
-       EV_GCEND, EV_EXC, EV_N };
+       EV_GCEND, EV_EXC, EV_N, EV_DCEND = EV_N, EV_MODEND, EV_ALL };
 
-static const struct nt_event_desc descs[EV_N] = {
+static const struct nt_event_desc descs[EV_ALL] = {
 	[EV_SAMPLE] = { SAMPLE_PROFILER, 0, "", 0, 0, 4, 0, NULL, 0 },
 	[EV_LOAD] = { CLR_PROVIDER, 143, "", 0x10, 1, 4, 37, NULL, 0 },
 	[EV_UNLOAD] = { CLR_PROVIDER, 144, "", 0x10, 1, 4, 38, NULL, 0 },
@@ -42,6 +44,8 @@ static const struct nt_event_desc descs[EV_N] = {
 	[EV_GCSTART] = { CLR_PROVIDER, 1, "", 0x1, 2, 4, 1, NULL, 0 },
 	[EV_GCEND] = { CLR_PROVIDER, 2, "", 0x1, 1, 4, 2, NULL, 0 },
 	[EV_EXC] = { CLR_PROVIDER, 80, "", 0x8000, 1, 2, 1, NULL, 0 },
+	[EV_DCEND] = { CLR_RUNDOWN_PROVIDER, 144, "", 0x30, 1, 4, 40, NULL, 0 },
+	[EV_MODEND] = { CLR_RUNDOWN_PROVIDER, 154, "", 0x20000008, 2, 4, 36, NULL, 0 },
 };
 
 #define MAIN	0x7f0000001000ULL
@@ -51,9 +55,13 @@ static const struct nt_event_desc descs[EV_N] = {
 #define QSORT	0x7f1000010000ULL
 #define SCHED	0xffffffff81100000ULL
 
+/* the collector's ids for what no runtime event describes (views/view.h) */
+#define PSEUDO_MODULE	0xebc0000000000000ULL
+#define PSEUDO_METHOD	0xebc1000000000000ULL
+
 struct tw {
 	struct nt_writer *w;
-	uint32_t id[EV_N];
+	uint32_t id[EV_ALL];
 	int err;
 };
 
@@ -121,6 +129,49 @@ static void tw_exception(struct tw *t, uint64_t ts, const char *type, const char
 	tw_event(t, EV_EXC, ts, 7, buf, n, stack, depth);
 }
 
+/*
+ * What the collector writes after the last event for the frames no runtime
+ * event names: one MethodDCEndVerbose per function and one ModuleDCEnd per
+ * pseudo-module -- a shared object's path, "[kernel.kallsyms]", or the
+ * assembly a perf-map line names, whose name it splits into namespace, name
+ * and signature (Jitted).
+ */
+static void tw_collector_names(struct tw *t, uint64_t ts, uint64_t tid)
+{
+	static const char *const mods[] = {
+		"/usr/lib/x86_64-linux-gnu/libc.so.6", "[kernel.kallsyms]", "Lib",
+	};
+	static const struct sym_method_rec fns[] = {
+		{ .start = QSORT, .size = 0x200, .ns = "", .name = "qsort", .sig = "" },
+		{ .start = SCHED, .size = 0x100, .ns = "", .name = "schedule", .sig = "" },
+		{ .start = HELPER, .size = 0x40, .flags = 0x8, .ns = "Lib.Helper", .name = "Run",
+		  .sig = "void (int32)[OptimizedTier1]" },
+	};
+	uint8_t buf[1024];
+	long len;
+	int i;
+
+	for (i = EV_DCEND; i <= EV_MODEND && !t->err; i++)
+		t->err = nt_writer__define(t->w, &descs[i], &t->id[i]);
+	for (i = 0; i < 3; i++) {
+		struct sym_method_rec m = fns[i];
+
+		m.method_id = PSEUDO_METHOD + i + 1;
+		m.module_id = PSEUDO_MODULE + i + 1;	/* one module each */
+		len = sym_encode_method(buf, sizeof(buf), &m);
+		tw_event(t, EV_DCEND, ts, tid, buf, (size_t)len, NULL, 0);
+	}
+	for (i = 0; i < 3; i++) {
+		struct sym_module_rec md = {
+			.module_id = PSEUDO_MODULE + i + 1, .assembly_id = PSEUDO_MODULE + i + 1,
+			.il_path = mods[i], .native_path = "",
+		};
+
+		len = sym_encode_module(buf, sizeof(buf), &md);
+		tw_event(t, EV_MODEND, ts, tid, buf, (size_t)len, NULL, 0);
+	}
+}
+
 /* The synthetic trace; 0 or -errno. */
 static int write_trace(const char *path)
 {
@@ -130,8 +181,6 @@ static int write_trace(const char *path)
 	};
 	struct sym_module_rec app = { .module_id = 0x1000, .assembly_id = 0x2000,
 				      .il_path = "/app/App.dll", .native_path = "" };
-	struct sym_rundown *rd = sym_rundown__new();
-	struct sym_info si = { 0 };
 	struct tw t = { 0 };
 	uint8_t buf[1024];
 	long len;
@@ -148,10 +197,8 @@ static int write_trace(const char *path)
 	clock_gettime(CLOCK_REALTIME, &info.sync_utc);
 	unlink(path);
 	t.w = nt_writer__open(path, &info);
-	if (!t.w || !rd) {
-		sym_rundown__free(rd);
+	if (!t.w)
 		return -errno;
-	}
 	for (i = 0; i < EV_N && !t.err; i++)
 		t.err = nt_writer__define(t.w, &descs[i], &t.id[i]);
 	len = sym_encode_module(buf, sizeof(buf), &app);
@@ -179,28 +226,8 @@ static int write_trace(const char *path)
 	tw_exception(&t, 9000000, "System.InvalidOperationException", "bad state", s_work, 2);
 	tw_exception(&t, 9000000, "System.InvalidOperationException", "other", s_work, 2);
 	tw_exception(&t, 9000000, "System.IO.IOException", "disk", s_qsort, 3);
-	/* the collector's end-of-trace rundown for the non-runtime ranges */
-	si.kind = SYM_KIND_NATIVE;
-	si.module = "/usr/lib/x86_64-linux-gnu/libc.so.6";
-	si.name = "qsort";
-	si.start = QSORT;
-	si.size = 0x200;
-	sym_rundown__add(rd, 4242, &si);
-	si.kind = SYM_KIND_KERNEL;
-	si.module = "[kernel.kallsyms]";
-	si.name = "schedule";
-	si.start = SCHED;
-	si.size = 0x100;
-	sym_rundown__add(rd, 4242, &si);
-	si.kind = SYM_KIND_JIT;
-	si.module = "/proc/4242/root/tmp/perf-1.map";
-	si.name = "void [Lib] Lib.Helper::Run(int32)[OptimizedTier1]";
-	si.start = HELPER;
-	si.size = 0x40;
-	sym_rundown__add(rd, 4242, &si);
-	if (!t.err)
-		t.err = sym_rundown__write(rd, t.w, 1, 9000000);
-	sym_rundown__free(rd);
+	/* the collector's names for the frames the runtime's events do not name */
+	tw_collector_names(&t, 9000000, 1);
 	if (t.err) {
 		nt_writer__abort(t.w);
 		return t.err;

@@ -81,7 +81,8 @@ static void fnv_guid(uint8_t out[16], const char *s)
 	out[7] = (out[7] & 0x0f) | 0x40;	/* version 4 layout */
 }
 
-struct rt_assembly *loader__load_assembly(const char *name, const char *path, bool collectible)
+static struct rt_assembly *loader__load_assembly(const char *name, const char *path,
+						  bool collectible)
 {
 	struct rt_assembly *a = calloc(1, sizeof(*a));
 
@@ -120,7 +121,7 @@ struct rt_assembly *loader__load_assembly(const char *name, const char *path, bo
 }
 
 /* caller holds rt->jit_lock */
-void loader__unload_assembly(struct rt_assembly *a)
+static void loader__unload_assembly(struct rt_assembly *a)
 {
 	for (int i = 0; i < rt->n_codes; i++) {
 		struct rt_code *c = rt->codes[i];

@@ -228,8 +228,6 @@ extern const char *const rt_exception_types[EXC__COUNT];
 
 
 int loader__init(struct refrt *r);	/* app domain, CoreLib + RefApp, start-up JIT */
-struct rt_assembly *loader__load_assembly(const char *name, const char *path, bool collectible);
-void loader__unload_assembly(struct rt_assembly *a);
 /* rundown: emits DCStart/DCEnd events for everything live */
 void loader__rundown(bool start);
 int loader__rundown_watch_start(void);

@@ -16,7 +16,7 @@ void xe_init(struct xe *e)
 	memset(e, 0, sizeof(*e));
 }
 
-void xe_byte(struct xe *e, uint8_t b)
+static void xe_byte(struct xe *e, uint8_t b)
 {
 	if (e->len >= XE_MAX_CODE) {
 		e->overflow = 1;
@@ -276,7 +276,8 @@ void xe_call_reg(struct xe *e, enum xreg r)
 	modrm_reg(e, 2, r);
 }
 
-void xe_call_mem(struct xe *e, enum xreg r)
+/* call qword [r] */
+static void xe_call_mem(struct xe *e, enum xreg r)
 {
 	rex(e, 0, 0, r);
 	xe_byte(e, 0xff);

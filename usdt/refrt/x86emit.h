@@ -52,7 +52,6 @@ void xe_bind(struct xe *e, int label);		/* bind at current position */
 int xe_finish(struct xe *e);			/* resolve labels; 0 or -EINVAL */
 void xe_link(const struct xe *e, uint8_t *dst);	/* copy to dst, apply relocs */
 
-void xe_byte(struct xe *e, uint8_t b);
 void xe_align(struct xe *e, uint32_t a);	/* multi-byte nops */
 
 void xe_push(struct xe *e, enum xreg r);
@@ -71,7 +70,6 @@ void xe_load(struct xe *e, enum xreg dst, enum xreg base, int32_t disp);
 void xe_store(struct xe *e, enum xreg base, int32_t disp, enum xreg src);
 void xe_lea(struct xe *e, enum xreg dst, enum xreg base, int32_t disp);
 void xe_call_reg(struct xe *e, enum xreg r);
-void xe_call_mem(struct xe *e, enum xreg r);	/* call qword [r] */
 void xe_call_abs(struct xe *e, const void *target);	/* movabs rax; call rax */
 void xe_call_slot(struct xe *e, void *volatile *slot);	/* movabs rax, slot; call [rax] */
 void xe_call_rel(struct xe *e, const void *target);	/* call rel32 (relocated) */

@@ -8,7 +8,8 @@
 // workload; prints "DONE" after it.  --linger then sleeps until killed, so
 // a collector can stop its session (rundown) while the process lives.
 // --bench N fires N marker events and prints one JSON line: the calling
-// thread's CPU time per event (ns) and the wall time (tests/bench_eventpipe.sh).
+// thread's CPU time per event (ns) and the wall time
+// (tests/bench/bench_eventpipe.sh).
 using System;
 using System.Diagnostics.Tracing;
 using System.IO;

@@ -209,6 +209,98 @@ static ULONG clretw__drop(unsigned long long *counter)
 	return ERROR_WRITE_FAULT;
 }
 
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * provider_abi.h - what a tracer finds, reads and writes in a process that
+ * runs a usdt-gen provider (usdt/README.md, "Probes" and "Batched mode"):
+ * the names of the provider's objects, its pause word, the batched mode's
+ * control block and the records of a run its batch probe hands over.
+ *
+ * The one definition for both sides: usdt-gen writes this file's text into
+ * every generated provider (a runtime compiles the provider without this
+ * tree, so the text travels with it; usdt/build.mk), and the collector
+ * includes it (collector/sources/batch.c, tracer_pause.c).  So it holds
+ * C11 with <stddef.h> and <stdint.h> only, and names no generated symbol.
+ */
+#ifndef USDT_PROVIDER_ABI_H
+#define USDT_PROVIDER_ABI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Global symbols of a provider, <prefix><suffix>, found by their suffix
+ * (the prefix is usdt-gen's --name). */
+#define PROV_PAUSE_SUFFIX	 "_tracer_pause"	/* the pause word */
+#define PROV_PAUSE_SITE_SUFFIX	 "_tracer_pause_site"	/* the function a tracer holds it by */
+#define PROV_BATCH_CTL_SUFFIX	 "_batch_ctl"		/* struct prov_batch_ctl, then the mask */
+#define PROV_BATCH_EVENTS_SUFFIX "_batch_events"	/* "<provider>:<symbol>\0"..., then "\0" */
+#define PROV_BATCH_SEMA_SUFFIX	 "_batch_semaphore"	/* the batch probe's semaphore */
+/* the probe <prefix>:batch(data, len, tid, first_seq, count) */
+#define PROV_BATCH_PROBE	 "batch"
+
+/* The pause word is an unsigned int: the kernel counts in its low 16 bits
+ * (a uprobe's reference counter), any nonzero value pauses. */
+#define PROV_PAUSE_WORD_SIZE	4
+
+/*
+ * Batched mode.  The control block <prefix>_batch_ctl is this head and
+ * then n_events mask bytes, one per event in <prefix>_batch_events order:
+ * 0 per-event probe, PROV_BATCH_ON batched, | PROV_BATCH_STACK with the
+ * user stack the provider walks.
+ */
+#define PROV_BATCH_MAGIC	0x31435442u	/* "BTC1" */
+#define PROV_BATCH_CAP		(60 * 1024)	/* record bytes per thread: the longest run */
+#define PROV_BATCH_MAX_FRAMES	127		/* PERF_MAX_STACK_DEPTH's default */
+#define PROV_BATCH_FLUSH_NS	20000000L	/* flusher period while a tracer batches */
+#define PROV_BATCH_IDLE_NS	500000000L	/* and while none does */
+
+#define PROV_BATCH_ON		1
+#define PROV_BATCH_STACK	2
+
+struct prov_batch_ctl {
+	uint32_t magic;		/* PROV_BATCH_MAGIC */
+	uint32_t n_events;	/* mask bytes after the head */
+	uint32_t session;	/* tracer: +1 per session; older records are dropped */
+	uint32_t flush_req;	/* tracer: +1 to have every buffer flushed */
+	uint32_t flush_done;	/* flusher: flush_req it has answered */
+	uint32_t active;	/* tracer: nonzero while it batches */
+	uint32_t cap;		/* PROV_BATCH_CAP */
+	uint32_t flusher;	/* pid of the process whose flusher thread runs */
+};
+
+/*
+ * A run: records back to back, each 8-byte aligned: struct prov_batch_rec,
+ * the ids its flags announce (16 bytes each), the stack (u64 depth, with
+ * PROV_BATCH_DEPTH_CUT set when the walk stopped at PROV_BATCH_MAX_FRAMES,
+ * then the return addresses, innermost first), payload_len payload bytes
+ * in the manifest layout, zero padding.
+ */
+#define PROV_BATCH_F_ACTIVITY	0x1		/* the 16-byte activity id follows */
+#define PROV_BATCH_F_RELATED	0x2		/* then the related activity id */
+#define PROV_BATCH_F_STACK	0x4		/* then the stack */
+#define PROV_BATCH_DEPTH_CUT	(1ULL << 32)
+
+struct prov_batch_rec {
+	uint64_t timestamp;	/* CLOCK_MONOTONIC ns, the clock of bpf_ktime_get_ns() */
+	uint16_t index;		/* into <prefix>_batch_events */
+	uint16_t cpu;		/* sched_getcpu() when it fired */
+	uint16_t flags;		/* PROV_BATCH_F_* */
+	uint16_t payload_len;
+};
+
+_Static_assert(sizeof(unsigned int) == PROV_PAUSE_WORD_SIZE, "pause word size");
+_Static_assert(sizeof(struct prov_batch_ctl) == 32 &&
+	       offsetof(struct prov_batch_ctl, session) == 8 &&
+	       offsetof(struct prov_batch_ctl, flush_req) == 12 &&
+	       offsetof(struct prov_batch_ctl, flush_done) == 16 &&
+	       offsetof(struct prov_batch_ctl, active) == 20 &&
+	       offsetof(struct prov_batch_ctl, flusher) == 28, "batch control block layout");
+_Static_assert(sizeof(struct prov_batch_rec) == 16 &&
+	       offsetof(struct prov_batch_rec, index) == 8 &&
+	       offsetof(struct prov_batch_rec, payload_len) == 14, "batch record layout");
+
+#endif /* USDT_PROVIDER_ABI_H */
+
 #define CLRETW__BATCH_N 64
 #define CLRETW__BATCH_CTL clretw_batch_ctl
 #define CLRETW__BATCH_SEMA clretw_batch_semaphore
@@ -221,29 +313,25 @@ static ULONG clretw__drop(unsigned long long *counter)
  * byte in <prefix>_batch_ctl.mask (found by its ELF symbol, written into
  * the process as the kernel writes a semaphore) and attaches the event's
  * probe as usual, which raises its semaphore.  The traced path then writes
- * the record into this thread's buffer instead of reaching the probe site:
+ * the record into this thread's buffer instead of reaching the probe site.
+ * The control block and the records are laid out in provider_abi.h, whose
+ * text comes before this in the generated file.
  *
- *   u64 timestamp (CLOCK_MONOTONIC ns), u16 event (index into
- *   <prefix>_batch_events), u16 CPU, u16 flags (1 activity id, 2 related
- *   id, 4 stack), u16 payload length, [16-byte activity id] [16-byte
- *   related id] [u64 depth (bit 32: truncated), depth u64 return
- *   addresses, innermost first], payload (manifest layout), zero padding
- *   to 8 bytes.
- *
- * A mask byte of 3 asks for the stack: the provider follows the frame
- * pointer chain itself, from the function that fired the event up, inside
- * the thread's own stack (pthread_getattr_np's bounds, so a broken chain
- * ends the walk instead of faulting), as the tracer's BPF walk would.
+ * PROV_BATCH_STACK in a mask byte asks for the stack: the provider follows
+ * the frame pointer chain itself, from the function that fired the event
+ * up, inside the thread's own stack (pthread_getattr_np's bounds, so a
+ * broken chain ends the walk instead of faulting), as the tracer's BPF
+ * walk would.
  *
  * One probe, <prefix>:batch(data, len, tid, first_seq, count), hands a
  * run of records to the tracer: when the buffer is full, before this
  * thread fires a per-event probe (so a thread's events reach the tracer in
  * the order it fired them), at thread exit, at process exit, and from a
- * flusher thread every CLRETW__FLUSH_NS while a tracer is active (a thread
- * that went quiet still gets its events out), or at once when the tracer
- * bumps flush_req (it then reads flush_done == flush_req).  Sequence
- * numbers count a thread's records from 0 per tracer session, so a run the
- * tracer could not take shows as a gap.
+ * flusher thread every PROV_BATCH_FLUSH_NS while a tracer is active (a
+ * thread that went quiet still gets its events out), or at once when the
+ * tracer bumps flush_req (it then reads flush_done == flush_req).
+ * Sequence numbers count a thread's records from 0 per tracer session, so
+ * a run the tracer could not take shows as a gap.
  *
  * The owner appends without a lock and publishes (count << 32 | head) with
  * one release store; whoever flushes holds the buffer's lock, reads that
@@ -256,27 +344,14 @@ static ULONG clretw__drop(unsigned long long *counter)
 #include <time.h>
 #include <unistd.h>
 
-#define CLRETW__BATCH_CAP	(60 * 1024)	/* record bytes per thread */
-#define CLRETW__BATCH_MAGIC	0x31435442u	/* "BTC1" */
-#define CLRETW__FLUSH_NS	20000000L	/* flusher period while active */
-#define CLRETW__IDLE_NS		500000000L	/* and while no tracer batches */
-#define CLRETW__MAX_FRAMES	127		/* PERF_MAX_STACK_DEPTH's default */
-
 struct clretw__batch_ctl {
-	uint32_t magic;
-	uint32_t n_events;
-	uint32_t session;	/* tracer: +1 per session; older records are dropped */
-	uint32_t flush_req;	/* tracer: +1 to have every buffer flushed */
-	uint32_t flush_done;	/* flusher: flush_req it has answered */
-	uint32_t active;	/* tracer: nonzero while it batches */
-	uint32_t cap;		/* CLRETW__BATCH_CAP */
-	uint32_t flusher;	/* pid of the process whose flusher thread runs */
+	struct prov_batch_ctl h;
 	uint8_t mask[CLRETW__BATCH_N];	/* nonzero: the event is batched */
 };
 
 volatile struct clretw__batch_ctl CLRETW__BATCH_CTL
 	__attribute__((section(".probes"), used, visibility("default"))) = {
-	.magic = CLRETW__BATCH_MAGIC, .n_events = CLRETW__BATCH_N, .cap = CLRETW__BATCH_CAP,
+	.h = { .magic = PROV_BATCH_MAGIC, .n_events = CLRETW__BATCH_N, .cap = PROV_BATCH_CAP },
 };
 unsigned short CLRETW__BATCH_SEMA __attribute__((section(".probes"), visibility("hidden")));
 
@@ -287,7 +362,7 @@ struct clretw__tbuf {
 	int lock;
 	uintptr_t stack_lo, stack_hi;	/* this thread's stack */
 	struct clretw__tbuf *next, **pprev;
-	unsigned char data[CLRETW__BATCH_CAP] __attribute__((aligned(8)));
+	unsigned char data[PROV_BATCH_CAP] __attribute__((aligned(8)));
 };
 
 static __thread struct clretw__tbuf *clretw__tb;
@@ -327,7 +402,7 @@ __attribute__((noinline)) static void clretw__flush_locked(struct clretw__tbuf *
 	uint32_t head = (uint32_t)hs, seq = (uint32_t)(hs >> 32);
 	const unsigned char *run = b->data + b->tail;
 
-	if (head == b->tail || b->session != CLRETW__BATCH_CTL.session)
+	if (head == b->tail || b->session != CLRETW__BATCH_CTL.h.session)
 		return;
 	CLRETW__BATCH_PROBE(run, head - b->tail, b->tid, b->tail_seq, seq - b->tail_seq);
 	clretw__nonleaf();
@@ -352,15 +427,15 @@ static void clretw__flush_all(void)
 static void *clretw__flusher(void *arg)
 {
 	(void)arg;
-	CLRETW__BATCH_CTL.flusher = (uint32_t)getpid();	/* a tracer waits for it */
+	CLRETW__BATCH_CTL.h.flusher = (uint32_t)getpid();	/* a tracer waits for it */
 	for (;;) {
-		uint32_t req = CLRETW__BATCH_CTL.flush_req;
-		struct timespec ts = { 0, CLRETW__BATCH_CTL.active && CLRETW__BATCH_HELD() ?
-					  CLRETW__FLUSH_NS : CLRETW__IDLE_NS };
+		uint32_t req = CLRETW__BATCH_CTL.h.flush_req;
+		struct timespec ts = { 0, CLRETW__BATCH_CTL.h.active && CLRETW__BATCH_HELD() ?
+					  PROV_BATCH_FLUSH_NS : PROV_BATCH_IDLE_NS };
 
 		clretw__flush_all();
-		if (CLRETW__BATCH_CTL.flush_done != req)
-			CLRETW__BATCH_CTL.flush_done = req;
+		if (CLRETW__BATCH_CTL.h.flush_done != req)
+			CLRETW__BATCH_CTL.h.flush_done = req;
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
@@ -455,7 +530,7 @@ __attribute__((noinline, cold)) static struct clretw__tbuf *clretw__tb_new(void)
 	memset(b, 0, offsetof(struct clretw__tbuf, data));
 	clretw__stack_bounds(b);
 	b->tid = (uint32_t)syscall(SYS_gettid);
-	b->session = CLRETW__BATCH_CTL.session;
+	b->session = CLRETW__BATCH_CTL.h.session;
 	pthread_setspecific(clretw__key, b);
 	pthread_mutex_lock(&clretw__reg_lock);
 	b->next = clretw__reg;
@@ -508,8 +583,8 @@ static inline void clretw__batch_sync(void)
 }
 
 /* Return addresses from fp up (fp: the frame of the function that called
- * the one walking), at most CLRETW__MAX_FRAMES, inside [lo, hi); the
- * depth word: count, bit 32 if the chain went on. */
+ * the one walking), at most PROV_BATCH_MAX_FRAMES, inside [lo, hi); the
+ * depth word: count, PROV_BATCH_DEPTH_CUT if the chain went on. */
 static inline __attribute__((always_inline)) uint64_t
 clretw__walk(uint64_t *out, uintptr_t fp, uintptr_t lo, uintptr_t hi)
 {
@@ -520,8 +595,8 @@ clretw__walk(uint64_t *out, uintptr_t fp, uintptr_t lo, uintptr_t hi)
 
 		if (!f[1])
 			break;
-		if (n == CLRETW__MAX_FRAMES)
-			return n | 1ull << 32;
+		if (n == PROV_BATCH_MAX_FRAMES)
+			return n | PROV_BATCH_DEPTH_CUT;
 		out[n++] = f[1];
 		if (f[0] <= fp)
 			break;
@@ -537,17 +612,19 @@ clretw__walk(uint64_t *out, uintptr_t fp, uintptr_t lo, uintptr_t hi)
 __attribute__((noinline)) static unsigned char *clretw__batch_reserve(unsigned idx, size_t len)
 {
 	struct clretw__tbuf *b = clretw__tb;
-	unsigned ids = clretw__act_set & 3, stack = CLRETW__BATCH_CTL.mask[idx] & 2 ? 4 : 0;
-	uint16_t h[4] = { (uint16_t)idx, (uint16_t)sched_getcpu(), (uint16_t)(ids | stack),
-			  (uint16_t)len };
-	size_t fixed = 16 + (ids & 1) * 16 + (ids >> 1) * 16;
-	size_t most = fixed + (stack ? 8 + 8 * CLRETW__MAX_FRAMES : 0) + len + 7;
+	/* clretw__act_set keeps its ids in the bits of their record flags */
+	unsigned ids = clretw__act_set & (PROV_BATCH_F_ACTIVITY | PROV_BATCH_F_RELATED);
+	unsigned stack = CLRETW__BATCH_CTL.mask[idx] & PROV_BATCH_STACK ? PROV_BATCH_F_STACK : 0;
+	struct prov_batch_rec rec = { .index = (uint16_t)idx, .cpu = (uint16_t)sched_getcpu(),
+				      .flags = (uint16_t)(ids | stack), .payload_len = (uint16_t)len };
+	size_t fixed = sizeof(rec) + (ids & PROV_BATCH_F_ACTIVITY ? 16 : 0) +
+		       (ids & PROV_BATCH_F_RELATED ? 16 : 0);
+	size_t most = fixed + (stack ? 8 + 8 * PROV_BATCH_MAX_FRAMES : 0) + len + 7;
 	uint32_t need, head;
 	struct timespec ts;
 	unsigned char *base, *r;
-	uint64_t t;
 
-	if (len > CLRETW__BATCH_CAP || most > CLRETW__BATCH_CAP || clretw__busy)
+	if (len > PROV_BATCH_CAP || most > PROV_BATCH_CAP || clretw__busy)
 		return NULL;
 	clretw__busy = 1;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -557,24 +634,23 @@ __attribute__((noinline)) static unsigned char *clretw__batch_reserve(unsigned i
 	}
 	if (__builtin_expect(clretw__flusher_pid == 0, 0))
 		clretw__start_flusher();
-	if (__builtin_expect(b->session != CLRETW__BATCH_CTL.session, 0))
-		clretw__restart(b, CLRETW__BATCH_CTL.session);
+	if (__builtin_expect(b->session != CLRETW__BATCH_CTL.h.session, 0))
+		clretw__restart(b, CLRETW__BATCH_CTL.h.session);
 	head = (uint32_t)b->hs;
-	if (head + most > CLRETW__BATCH_CAP) {
+	if (head + most > PROV_BATCH_CAP) {
 		clretw__flush_full(b);
 		head = 0;
 	}
 	base = r = b->data + head;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	t = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-	memcpy(r, &t, 8);
-	memcpy(r + 8, h, 8);
-	r += 16;
-	if (ids & 1) {
+	rec.timestamp = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	memcpy(r, &rec, sizeof(rec));
+	r += sizeof(rec);
+	if (ids & PROV_BATCH_F_ACTIVITY) {
 		memcpy(r, &clretw__act, 16);
 		r += 16;
 	}
-	if (ids & 2) {
+	if (ids & PROV_BATCH_F_RELATED) {
 		memcpy(r, &clretw__rel, 16);
 		r += 16;
 	}
