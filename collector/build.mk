@@ -8,17 +8,19 @@
 
 COLLECTOR_SRCS := collector/main.c collector/cli.c collector/options.c	# the program: subcommands, options
 COLLECTOR_SRCS += collector/daemon.c collector/daemon_config.c	# ebpf-collect daemon: always on, SIGHUP reloads
-# the tracing session: main loop, end of a trace, the output file, --all
-COLLECTOR_SRCS += $(addprefix collector/session/,session.c stop.c output.c host.c)
+# the tracing session: main loop, end of a trace, its losses, the output
+# file, --all, its side of the pipeline
+COLLECTOR_SRCS += $(addprefix collector/session/,env.c preflight.c session.c stop.c losses.c output.c host.c wiring.c)
 # event sources: CLR USDT (+ batched, the pause word), generic USDT, kernel,
 # mappings, stock .NET over EventPipe, and the selection they share
 COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c tracer_pause.c usdt_notes.c \
 		  selection.c mmap_events.c dotnet_ipc.c eventpipe.c ep_perfmap.c ep_targets.c)
-# the pipeline: ring, reorder window, recorder, flight recorder, triggers, rotation
-COLLECTOR_SRCS += $(addprefix collector/pipeline/,ring.c reorder.c recorder.c flight.c trigger.c series.c \
-		  own_events.c)
+# the pipeline: its interface and dispatcher, ring, reorder window, recorder,
+# flight recorder, triggers, rotation, the collector's own events
+COLLECTOR_SRCS += $(addprefix collector/pipeline/,pipeline.c dispatch.c ring.c reorder.c recorder.c \
+		  flight.c trigger.c series.c own_events.c)
 # fleet outputs: --metrics, --clickhouse
-COLLECTOR_SRCS += $(addprefix collector/fleet/,metrics.c metrics_agg.c metrics_http.c export.c \
+COLLECTOR_SRCS += $(addprefix collector/fleet/,fleet.c metrics.c metrics_agg.c metrics_http.c export.c \
 		  export_send.c export_spool.c)
 COLLECTOR_SRCS += $(VIEWS_SRCS)
 # the version --version prints is the package's, from debian/changelog

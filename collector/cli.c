@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
  * cli.c - the options of `ebpf-collect collect` parsed (argp, with the
- * table of collector/options.c), the checks before anything is attached
- * (privileges, kernel features, target pids), and -l.
+ * table of collector/options.c) into the session's struct env
+ * (session/collector.h), and `collect` itself: the options, then the
+ * session (session/session.c).
  */
 #include <argp.h>
 #include <dirent.h>
@@ -28,6 +29,7 @@
 #include "clr_events.skel.h"
 #include "collector_event.h"
 #include "commands.h"
+#include "session.h"
 #include "event_table.h"
 #include "options.h"
 #include "nettrace.h"
@@ -46,11 +48,6 @@
 #include "series.h"
 #include "batch.h"
 #include "collector.h"
-
-struct env env = {
-	.output = "trace.nettrace",
-	.buffer_mb = DEFAULT_BUFFER_MB,
-};
 
 const char *argp_program_version = "ebpf-collect " EBPF_COLLECT_VERSION;
 const char *argp_program_bug_address = "<https://github.com/ebpf-collect/ebpf-collect/issues>";
@@ -495,7 +492,7 @@ static char *help_filter(int key, const char *text, void *input)
 	return s;
 }
 
-int parse_cmdline(int argc, char **argv)
+static int parse_cmdline(int argc, char **argv)
 {
 	const struct argp argp = {
 		.options = collect_opts__argp(), .parser = parse_arg, .doc = "x",
@@ -565,170 +562,16 @@ int parse_cmdline(int argc, char **argv)
 	return 0;
 }
 
-int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
+int collect_main(int argc, char **argv)
 {
-	/* libbpf's warnings always; its info with -v, its debug output with -vv */
-	enum log_level l = level == LIBBPF_WARN ? LOG_WARN :
-			   level == LIBBPF_INFO ? LOG_DEBUG : LOG_DEBUG2;
-
-	log_vprint(l, fmt, args);
-	return 0;
+	if (parse_cmdline(argc, argv))
+		return EXIT_USAGE;
+	return session__main();
 }
 
-/* ------------------------------------------------------------------ checks */
-
-#ifndef CAP_PERFMON
-#define CAP_PERFMON 38
-#endif
-#ifndef CAP_BPF
-#define CAP_BPF 39
-#endif
-
-static int has_cap(const struct __user_cap_data_struct *d, int cap)
+int collect_check(int argc, char **argv)
 {
-	return !!(d[cap / 32].effective & (1U << (cap % 32)));
-}
-
-/* CAP_SYS_ADMIN, or CAP_BPF + CAP_PERFMON (5.8+).  0 or -EPERM with a message. */
-int check_privileges(void)
-{
-	struct __user_cap_header_struct hdr = { _LINUX_CAPABILITY_VERSION_3, 0 };
-	struct __user_cap_data_struct d[2] = {};
-	char missing[128] = "";
-
-	if (syscall(SYS_capget, &hdr, d)) {
-		pr_warn("cannot read capabilities: %s\n", strerror(errno));
-		return -EPERM;
-	}
-	if (has_cap(d, CAP_SYS_ADMIN) || (has_cap(d, CAP_BPF) && has_cap(d, CAP_PERFMON))) {
-		/* not fatal: a user's own processes need no CAP_SYS_PTRACE */
-		if (!has_cap(d, CAP_SYS_PTRACE) && geteuid())
-			pr_warn("missing capability CAP_SYS_PTRACE: processes of other users "
-				"cannot be traced (their /proc/PID/maps is unreadable)\n");
-		return 0;
-	}
-	if (!has_cap(d, CAP_BPF))
-		strcat(missing, "CAP_BPF, ");
-	if (!has_cap(d, CAP_PERFMON))
-		strcat(missing, "CAP_PERFMON, ");
-	missing[strlen(missing) - 2] = 0;
-	pr_warn("missing capabilities %s (or CAP_SYS_ADMIN): run as root, or grant "
-		"CAP_BPF,CAP_PERFMON,CAP_SYS_PTRACE,CAP_DAC_READ_SEARCH\n", missing);
-	return -EPERM;
-}
-
-int check_kernel(void)
-{
-	if (access("/sys/kernel/btf/vmlinux", R_OK)) {
-		pr_warn("kernel has no BTF (/sys/kernel/btf/vmlinux missing): "
-			"needs CONFIG_DEBUG_INFO_BTF=y\n");
-		return -EOPNOTSUPP;
-	}
-	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_RINGBUF, NULL) <= 0) {
-		pr_warn("kernel has no BPF ring buffers (BPF_MAP_TYPE_RINGBUF, Linux 5.8+)\n");
-		return -EOPNOTSUPP;
-	}
-	return 0;
-}
-
-/* Every -p must exist and not have exited (a zombie still answers
- * kill(pid, 0) but maps nothing); a thread id is replaced by its process id. */
-int check_pids(void)
-{
-	pid_t tgid;
-	int i;
-
-	for (i = 0; i < env.nr_pids; i++) {
-		if ((kill(env.pids[i], 0) && errno == ESRCH) || proc__tgid(env.pids[i], &tgid)) {
-			pr_warn("no such process: %d\n", env.pids[i]);
-			return -ESRCH;
-		}
-		if (proc__exited(tgid)) {
-			pr_warn("pid %d: the process has exited (a zombie its parent has not "
-				"reaped): nothing to trace\n", env.pids[i]);
-			return -ESRCH;
-		}
-		if (tgid != env.pids[i]) {
-			pr_info("%d is a thread of process %d: tracing the process\n",
-				env.pids[i], tgid);
-			env.pids[i] = tgid;
-		}
-	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------ -l */
-
-static void print_notes(const char *file, const struct usdt_note_list *l)
-{
-	char fields[512];	/* --usdt's built-in table */
-	size_t i;
-
-	for (i = 0; i < l->n; i++) {
-		const char *f = ug_describe(l->v[i].provider, l->v[i].name, fields,
-					    sizeof(fields));
-
-		printf("%-20s %-36s 0x%-10llx 0x%-10llx %s  %s%s%s%s\n", l->v[i].provider,
-		       l->v[i].name, (unsigned long long)l->v[i].pc,
-		       (unsigned long long)l->v[i].semaphore, file, l->v[i].args,
-		       f ? "  {" : "", f ? f : "", f ? "}" : "");
-	}
-}
-
-/* Probes of the runtime's own providers (DotNETRuntime...) */
-static size_t count_ours(const struct usdt_note_list *l)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < l->n; i++)
-		n += ect_find_provider(&clretw_event_table, l->v[i].provider) != NULL;
-	return n;
-}
-
-int list_probes(void)
-{
-	struct mapped_file_list files = {};
-	struct usdt_note_list notes;
-	size_t i, total = 0, ours = 0;
-	int err, dotnet;
-
-	printf("%-20s %-36s %-12s %-12s %s  %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE",
-	       "FILE", "ARGS");
-	if (env.list_path) {
-		err = usdt_notes__load(env.list_path, &notes);
-		if (err) {
-			pr_warn("cannot read ELF notes of %s: %s\n", env.list_path, strerror(-err));
-			return err == -ENOENT || err == -ENOEXEC ? EXIT_USAGE : EXIT_FAIL;
-		}
-		print_notes(env.list_path, &notes);
-		total = notes.n;
-		usdt_notes__free(&notes);
-		return total ? EXIT_OK : EXIT_NO_PROBES;
-	}
-	dotnet = eventpipe__describe(env.pids[0], stdout);	/* stock .NET */
-	if (dotnet == -EACCES || dotnet == -EPERM)
-		return EXIT_NO_PRIV;
-	err = proc_mapped_files(env.pids[0], &files);
-	if (err) {
-		if (err == -ESRCH)
-			pr_warn("no such process: %d\n", env.pids[0]);
-		else
-			pr_warn("cannot read /proc/%d/maps: %s\n", env.pids[0], strerror(-err));
-		return err == -ESRCH ? EXIT_NO_PROCESS : EXIT_FAIL;
-	}
-	for (i = 0; i < files.n; i++) {
-		if (!mapped_file__reach(env.pids[0], &files.v[i]) ||
-		    usdt_notes__load(files.v[i].open_path, &notes))
-			continue;
-		print_notes(files.v[i].path, &notes);
-		total += notes.n;
-		ours += count_ours(&notes);
-		usdt_notes__free(&notes);
-	}
-	mapped_file_list__free(&files);
-	if (ours)
-		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
-	else if (dotnet == 1)
-		printf("pid %d: traced through EventPipe (no USDT provider)\n", env.pids[0]);
-	return total || dotnet == 1 ? EXIT_OK : EXIT_NO_PROBES;
+	if (parse_cmdline(argc, argv))
+		return EXIT_USAGE;
+	return session__check();
 }

@@ -43,7 +43,7 @@
 #define LOG_PREFIX "ebpf-collect daemon: "
 #include "clock.h"
 #include "commands.h"
-#include "collector.h"	/* cli_arg_index, log.h */
+#include "log.h"
 #include "daemon_config.h"
 #include "grow.h"
 

@@ -70,36 +70,14 @@ OUTSIDE = {
 # Each goes when the work named lands; then delete the entry (the check says
 # which entries match nothing any more).
 
-# Taking the collector's shared state (collector/session/collector.h) apart:
-# these includes and calls break the rows of collector/'s subfolders.
-COLLECTOR_STATE = 'removed by the branch that takes collector/session/collector.h apart'
+# The collector's subfolders include what their rows allow.
 ALLOW_INCLUDES = {
-    ('collector/pipeline/recorder.c', 'collector/session/collector.h'): COLLECTOR_STATE,
-    ('collector/pipeline/ring.c', 'collector/sources/batch.h'): COLLECTOR_STATE,
-    ('collector/pipeline/ring.c', 'collector/session/collector.h'): COLLECTOR_STATE,
-    ('collector/sources/batch.c', 'collector/session/collector.h'): COLLECTOR_STATE,
-    ('collector/sources/clr_events.c', 'collector/session/collector.h'): COLLECTOR_STATE,
-    ('collector/fleet/export.c', 'collector/session/collector.h'): COLLECTOR_STATE,
-    ('collector/fleet/metrics.c', 'collector/session/collector.h'): COLLECTOR_STATE,
-    ('collector/fleet/metrics.c', 'collector/sources/kernel_events.h'): COLLECTOR_STATE,
 }
-# calling source -> symbols it may use against its row (same reason)
+# calling source -> symbols it may use against its row: the session reads
+# the command line's options (struct env of cli.c) and hands each part its
+# own; the pipeline and the CLR source call the session's clock and growing
+# array until common/ has them (the branch that writes the common/ helpers)
 ALLOW_CALLS = {
-    'collector/fleet/metrics.c': {'env', 'kernel_events__lost', 'usdt_generic__lost',
-                                  'usdt_generic__nr_links'},
-    'collector/pipeline/recorder.c': {'ch_export__record', 'ch_export__start', 'ch_export__stop',
-                                      'ch_export__tick', 'collect_loss', 'emit_record', 'env',
-                                      'exiting', 'metrics__record', 'metrics__start',
-                                      'metrics__stop', 'metrics__tick',
-                                      'print_salvage', 'selection__matches'},
-    'collector/pipeline/ring.c': {'batch__split', 'host__note_exec'},
-    'collector/session/host.c': {'env'},
-    'collector/session/output.c': {'env'},
-    'collector/session/session.c': {'check_kernel', 'check_pids', 'check_privileges', 'env',
-                                    'libbpf_print_fn', 'list_probes', 'parse_cmdline'},
-    'collector/session/stop.c': {'env'},
-    'collector/sources/batch.c': {'consume_step', 'env'},
-    'collector/sources/clr_events.c': {'env', 'exiting', 'publish_output'},
 }
 
 # (including file, private header) -> reason
@@ -112,12 +90,6 @@ ALLOW_UNUSED = {
     ('collector/fleet/export.c', 'ch_export__stats'):
         'docs/fleet-clickhouse.md says the metrics endpoint reads it; it does not: '
         'wire it or drop it with that sentence (not done by any branch yet)',
-    ('collector/pipeline/recorder.c', 'recorder__writes_live'):
-        'removed by the branch that reworks collector/pipeline/recorder.c',
-    ('collector/session/stop.c', 'close_fds_parallel'):
-        'static once collector/session/collector.h, which declares it, is taken apart',
-    ('collector/sources/batch.c', 'batch__wanted'):
-        'removed by the branch that reworks collector/sources/batch.c',
     ('collector/sources/dotnet_ipc.c', 'dn_connect'):
         'removed by the branch that reworks collector/sources/dotnet_ipc.c',
     ('collector/sources/dotnet_ipc.c', 'dn_get_string'):
@@ -142,10 +114,6 @@ ALLOW_UNUSED = {
 
 # loops between a folder's files (the set of files of each loop) -> reason
 ALLOW_CYCLES = {
-    frozenset({'collector/session/session.c', 'collector/session/stop.c'}):
-        'the session state is taken apart by the branch that splits the collector',
-    frozenset({'collector/session/output.c', 'collector/session/session.c', 'collector/session/stop.c'}):
-        'the session state is taken apart by the branch that splits the collector',
     frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/jit.c'}):
         "the JIT emits calls to the runtime's helpers by address, and the helpers walk JIT'd code (exceptions) and tier it up (loader): a runtime's JIT and helpers refer to each other",
     frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/jit.c', 'usdt/refrt/loader.c'}):

@@ -18,15 +18,19 @@
  * the network.  The host and service labels are the same on every row of
  * one collector, so they are written per row, not keyed.
  */
+#define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "collector.h"
+#include <linux/types.h>
+#include "log.h"
 #include "collector_event.h"
 #include "kernel_event.h"
+#include "event_table.h"
+#include "pipeline.h"
 #include "symbolizer.h"
 #include "symbolize.h"
 #include "hash.h"
@@ -310,8 +314,7 @@ static int pair_role(const char *sym, const struct ce_header *h, uint64_t *key)
 	return 0;
 }
 
-static void on_clr_event(struct ch_export *x, const struct collector *c, const void *rec,
-			 size_t len)
+static void on_clr_event(struct ch_export *x, const void *rec, size_t len)
 {
 	const struct ce_clr_event *e = rec;
 	uint32_t idx = CE_COOKIE_INDEX(e->cookie);
@@ -320,18 +323,17 @@ static void on_clr_event(struct ch_export *x, const struct collector *c, const v
 	uint64_t key;
 	int role;
 
-	if (len < sizeof(*e) || !c->table || idx >= c->table->n_events)
+	if (len < sizeof(*e) || !x->table || idx >= x->table->n_events)
 		return;
 	/* the end rundown unloads every method: name what was sampled first */
-	if (!strncmp(c->table->events[idx].symbol, "DCEndInit", 9) ||
-	    !strncmp(c->table->events[idx].symbol, "MethodDCEnd", 11))
+	if (!strncmp(x->table->events[idx].symbol, "DCEndInit", 9) ||
+	    !strncmp(x->table->events[idx].symbol, "MethodDCEnd", 11))
 		name_stacks(x);
-	x->table = c->table;
 	a = event_slot(x, e->hdr.pid, idx + 1);
 	if (!a)
 		return;
 	a->count++;
-	role = pair_role(c->table->events[idx].symbol, &e->hdr, &key);
+	role = pair_role(x->table->events[idx].symbol, &e->hdr, &key);
 	if (!role)
 		return;
 	p = &x->pend[(key * 0x9e3779b97f4a7c15ULL) >> 54];	/* N_PENDING slots */
@@ -345,18 +347,18 @@ static void on_clr_event(struct ch_export *x, const struct collector *c, const v
 	}
 }
 
-void ch_export__record(struct ch_export *x, const struct collector *c, const void *rec,
-		       size_t len)
+/* Every record, in time order, as it leaves the reorder buffer. */
+static void export_record(void *ctx, const void *rec, size_t len)
 {
+	struct ch_export *x = ctx;
 	const struct ce_header *h = rec;
 
-	if (!x || len < sizeof(*h))
+	if (len < sizeof(*h))
 		return;
-	x->sz = c->sym;
 	if (h->type == KE_REC_SAMPLE)
 		on_sample(x, rec, len);
 	else if (h->type == CE_REC_CLR_EVENT)
-		on_clr_event(x, c, rec, len);
+		on_clr_event(x, rec, len);
 }
 
 /* ------------------------------------------------------------ batches */
@@ -486,6 +488,8 @@ struct ch_export *ch_export__start(const struct ch_export_opts *o, char *err, si
 		goto fail;
 	}
 	x->interval_ns = o->interval_ns;
+	x->table = o->table;
+	x->sz = o->sym;
 	x->snd = ch_sender__start(o->url, o->spool_dir, o->spool_max, err, errlen);
 	if (!x->snd)
 		goto fail;
@@ -499,10 +503,11 @@ fail:
 	return NULL;
 }
 
-void ch_export__tick(struct ch_export *x, uint64_t now)
+/* Every poll: send what an interval gathered. */
+static void export_tick(void *ctx, uint64_t now)
 {
-	if (!x)
-		return;
+	struct ch_export *x = ctx;
+
 	if (!x->last_flush)
 		x->last_flush = now;
 	if (now - x->last_flush < x->interval_ns)
@@ -510,6 +515,11 @@ void ch_export__tick(struct ch_export *x, uint64_t now)
 	x->last_flush = now;
 	flush(x);
 }
+
+const struct pipeline_consumer_ops ch_export_consumer = {
+	.record = export_record,
+	.tick = export_tick,
+};
 
 static void fill_made(const struct ch_export *x, struct ch_export_stats *st)
 {

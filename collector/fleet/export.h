@@ -12,8 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct collector;
 struct ch_export;
+struct ect_table;
+struct symbolize;
+struct pipeline_consumer_ops;
 
 struct ch_export_opts {
 	const char *url;		/* http://127.0.0.1:8123 */
@@ -21,18 +23,18 @@ struct ch_export_opts {
 	const char *spool_dir;		/* NULL: no spool (a failed send is counted lost) */
 	uint64_t spool_max;		/* bytes */
 	uint64_t interval_ns;
+	const struct ect_table *table;	/* names of the runtime's events */
+	struct symbolize *sym;		/* the collector's frame names (NULL: --no-symbols) */
 };
 
 /* NULL and a one-line reason in err. */
 struct ch_export *ch_export__start(const struct ch_export_opts *o, char *err, size_t errlen);
 
-/* Every record, in time order, as it leaves the reorder buffer. */
-void ch_export__record(struct ch_export *x, const struct collector *c, const void *rec,
-		       size_t len);
-
-/* Every poll: send what an interval gathered.  Never blocks tracing for
- * long (sends run in a thread of their own). */
-void ch_export__tick(struct ch_export *x, uint64_t now);
+/* The pipeline's consumer (pipeline.h), ctx the struct ch_export: every
+ * record, in time order, as it leaves the reorder buffer; every poll, send
+ * what an interval gathered.  Never blocks tracing for long (sends run in
+ * a thread of their own). */
+extern const struct pipeline_consumer_ops ch_export_consumer;
 
 struct ch_export_stats {
 	uint64_t batches, rows, samples;		/* made, one batch per table a tick */
@@ -45,7 +47,7 @@ struct ch_export_stats {
 
 /* A consistent snapshot of the counters; zeros for NULL.  Any thread, but
  * not once ch_export__stop has begun (it frees x): metrics read it from
- * metrics__tick on the tracing thread. */
+ * their tick on the tracing thread. */
 void ch_export__stats(struct ch_export *x, struct ch_export_stats *st);
 
 /* Send what is left (or spool it), print the counters, stop; NULL-safe. */

@@ -5,10 +5,12 @@
  * here) and every RENDER_NS publishes the whole exposition text to the
  * server thread (metrics_http.c), which only ever reads published text.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "collector.h"
-#include "kernel_events.h"
+#include <linux/types.h>
+#include "collector_event.h"
+#include "pipeline.h"
 #include "metrics_agg.h"
 #include "metrics_http.h"
 #include "metrics.h"
@@ -21,26 +23,19 @@
  * would otherwise never reach Prometheus). */
 #define LINGER_MS	5000
 
-/* the collector's own numbers, copied on the tracing thread */
-struct health {
-	uint64_t events, bytes;
-	uint64_t rb_drops, payload_faults, nested_drops, filter_drops, oversize, batch_drops;
-	uint64_t kernel_lost, usdt_lost;
-	double ring_fill;
-	uint64_t probes, processes;
-};
-
 struct metrics {
 	struct mhttp *http;
 	struct magg *agg;
 	char *host;
-	struct health h;
+	struct metrics_opts o;
+	uint64_t events, bytes;		/* the records that passed */
+	struct metrics_health h;	/* the collector's own, copied on the tracing thread */
 	uint64_t last_render;
 };
 
 static void render_health(const struct metrics *m, struct mbuf *b)
 {
-	const struct health *h = &m->h;
+	const struct metrics_health *h = &m->h;
 	const struct { const char *cause; uint64_t n; } drops[] = {
 		{ "ring_buffer_full", h->rb_drops }, { "payload_fault", h->payload_faults },
 		{ "nested", h->nested_drops }, { "filter", h->filter_drops },
@@ -53,12 +48,12 @@ static void render_health(const struct metrics *m, struct mbuf *b)
 		     "# TYPE ebpf_collect_events_total counter\n");
 	mbuf__printf(b, "ebpf_collect_events_total{host=\"");
 	mbuf__label(b, m->host);
-	mbuf__printf(b, "\"} %llu\n", (unsigned long long)h->events);
+	mbuf__printf(b, "\"} %llu\n", (unsigned long long)m->events);
 	mbuf__printf(b, "# HELP ebpf_collect_event_bytes_total Bytes of the records the collector handled.\n"
 		     "# TYPE ebpf_collect_event_bytes_total counter\n");
 	mbuf__printf(b, "ebpf_collect_event_bytes_total{host=\"");
 	mbuf__label(b, m->host);
-	mbuf__printf(b, "\"} %llu\n", (unsigned long long)h->bytes);
+	mbuf__printf(b, "\"} %llu\n", (unsigned long long)m->bytes);
 	mbuf__printf(b, "# HELP ebpf_collect_dropped_events_total Events lost or left out, by cause.\n"
 		     "# TYPE ebpf_collect_dropped_events_total counter\n");
 	for (i = 0; i < sizeof(drops) / sizeof(drops[0]); i++) {
@@ -86,12 +81,12 @@ static void render_state(const struct metrics *m, struct mbuf *b)
 		     (double)m->h.probes);
 	render_gauge(m, b, "ebpf_collect_tracked_processes", "Processes traced.",
 		     (double)m->h.processes);
-	if (env.flight && env.fr_ns)
+	if (m->o.fr_ns)
 		render_gauge(m, b, "ebpf_collect_flight_recorder_window_seconds",
-			     "The flight recorder's window.", env.fr_ns / 1e9);
-	if (env.flight && env.fr_bytes)
+			     "The flight recorder's window.", m->o.fr_ns / 1e9);
+	if (m->o.fr_bytes)
 		render_gauge(m, b, "ebpf_collect_flight_recorder_window_bytes",
-			     "The flight recorder's window.", (double)env.fr_bytes);
+			     "The flight recorder's window.", (double)m->o.fr_bytes);
 }
 
 static void publish(struct metrics *m)
@@ -108,20 +103,21 @@ static void publish(struct metrics *m)
 	mhttp__publish(m->http, b.p, b.len);
 }
 
-struct metrics *metrics__start(const char *addr, const char *host, char *err, size_t errlen)
+struct metrics *metrics__start(const struct metrics_opts *o, char *err, size_t errlen)
 {
 	struct metrics *m = calloc(1, sizeof(*m));
 
 	if (m) {
-		m->host = strdup(host ? host : "");
-		m->agg = magg__new(host, env.service);
+		m->o = *o;
+		m->host = strdup(o->host ? o->host : "");
+		m->agg = magg__new(o->host, o->service);
 	}
 	if (!m || !m->host || !m->agg) {
-		snprintf(err, errlen, "--metrics %s: out of memory", addr);
+		snprintf(err, errlen, "--metrics %s: out of memory", o->addr);
 		metrics__stop(m);
 		return NULL;
 	}
-	m->http = mhttp__start(addr, err, errlen);
+	m->http = mhttp__start(o->addr, err, errlen);
 	if (!m->http) {
 		metrics__stop(m);
 		return NULL;
@@ -130,43 +126,35 @@ struct metrics *metrics__start(const char *addr, const char *host, char *err, si
 	return m;
 }
 
-void metrics__record(struct metrics *m, const struct collector *c, const void *rec, size_t len)
+/* Every record, in time order, as it leaves the reorder buffer. */
+static void metrics_record(void *ctx, const void *rec, size_t len)
 {
+	struct metrics *m = ctx;
 	const struct ce_header *h = rec;
 
-	m->h.events++;
-	m->h.bytes += len;
+	m->events++;
+	m->bytes += len;
 	if (len >= sizeof(*h) && h->type == CE_REC_CLR_EVENT)
-		magg__clr_event(m->agg, c->table, rec, len);
+		magg__clr_event(m->agg, m->o.table, rec, len);
 }
 
-static void read_health(struct metrics *m, const struct collector *c)
+/* Every poll: the collector's own counters. */
+static void metrics_tick(void *ctx, uint64_t now)
 {
-	struct health *h = &m->h;
-	struct ring *r = c->rb ? ring_buffer__ring(c->rb, 0) : NULL;
+	struct metrics *m = ctx;
 
-	h->rb_drops = c->totals.rb_drops;
-	h->payload_faults = c->totals.payload_faults;
-	h->nested_drops = c->totals.nested_drops;
-	h->filter_drops = c->totals.filter_drops;
-	h->oversize = c->oversize;
-	h->batch_drops = c->totals.batch_drops;	/* events of runs the ring could not take */
-	h->kernel_lost = kernel_events__lost(c->ke);
-	h->usdt_lost = c->ug ? usdt_generic__lost(&c->ug_totals) : 0;
-	h->ring_fill = r && ring__size(r) ? (double)ring__avail_data_size(r) / ring__size(r) : 0;
-	h->probes = c->nr_links + usdt_generic__nr_links(c->ug);
-	h->processes = env.nr_pids;
-}
-
-void metrics__tick(struct metrics *m, const struct collector *c, uint64_t now)
-{
 	if (now - m->last_render < RENDER_NS)
 		return;
 	m->last_render = now;
 	magg__expire(m->agg, now);
-	read_health(m, c);
+	m->o.health(m->o.health_ctx, &m->h);
 	publish(m);
 }
+
+const struct pipeline_consumer_ops metrics_consumer = {
+	.record = metrics_record,
+	.tick = metrics_tick,
+};
 
 void metrics__stop(struct metrics *m)
 {

@@ -13,17 +13,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct collector;
+struct ect_table;
 struct metrics;
+struct pipeline_consumer_ops;
 
-/* Listen on addr ("127.0.0.1:9464"); NULL and a one-line reason in err. */
-struct metrics *metrics__start(const char *addr, const char *host, char *err, size_t errlen);
+/* The collector's own numbers, read every 0.5 s through metrics_opts.health. */
+struct metrics_health {
+	uint64_t rb_drops, payload_faults, nested_drops, filter_drops, oversize, batch_drops;
+	uint64_t kernel_lost, usdt_lost;
+	double ring_fill;
+	uint64_t probes, processes;
+};
 
-/* Every record, in time order, as it leaves the reorder buffer. */
-void metrics__record(struct metrics *m, const struct collector *c, const void *rec, size_t len);
+struct metrics_opts {
+	const char *addr;		/* listen on "127.0.0.1:9464" */
+	const char *host, *service;	/* labels */
+	uint64_t fr_ns, fr_bytes;	/* the flight recorder's window; 0: none, or not by that */
+	const struct ect_table *table;	/* the runtime's events */
+	void (*health)(void *ctx, struct metrics_health *h);
+	void *health_ctx;
+};
 
-/* Every poll: the collector's own counters.  */
-void metrics__tick(struct metrics *m, const struct collector *c, uint64_t now);
+/* NULL and a one-line reason in err. */
+struct metrics *metrics__start(const struct metrics_opts *o, char *err, size_t errlen);
+
+/* The pipeline's consumer (pipeline.h), ctx the struct metrics: every
+ * record, in time order, as it leaves the reorder buffer; every poll, the
+ * collector's own counters. */
+extern const struct pipeline_consumer_ops metrics_consumer;
 
 /* Publish the final numbers and, if anything has scraped us, wait up to
  * 5 s for one more scrape to read them (counts after the last scrape

@@ -11,6 +11,7 @@
  * then replays the window's records through the same emit path into a new
  * file, names its frames and closes it.
  */
+#define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,15 +19,17 @@
 #include <unistd.h>
 #include <linux/types.h>
 #include "clock.h"
+#include <bpf/libbpf.h>
 #include "exit_codes.h"
+#include "log.h"
 #include "collector_event.h"
 #include "event_table.h"
 #include "flight.h"
 #include "nettrace.h"
+#include "pipeline.h"
 #include "recorder.h"
 #include "symbolize.h"
 #include "utf16.h"
-#include "collector.h"
 
 /* Without a size bound the window is bounded by this many bytes anyway. */
 #define FLIGHT_DEFAULT_MAX	(1ULL << 30)
@@ -42,21 +45,16 @@
 volatile sig_atomic_t dump_requested;
 static uint64_t usr1_ts;	/* when the SIGUSR1 was seen: the dump's end */
 
-struct loss_note {
-	struct ce_header hdr;
-	uint32_t n;
-	uint32_t pad;
-};
-
 static int parse_list(struct trigger *out, int *nr, const char *const *specs, int n,
-		      const char *opt, const struct collector *c)
+		      const char *opt, const struct pipeline *p)
 {
+	const struct recorder_opts *o = &p->rec.o;
 	char err[320];
 	uint32_t idx[2];
 	int i, k, m;
 
 	for (i = 0; i < n; i++) {
-		if (trigger__parse(&out[i], specs[i], c->table, err, sizeof(err))) {
+		if (trigger__parse(&out[i], specs[i], p->table, err, sizeof(err))) {
 			pr_warn("%s %s\n", opt, err);
 			return EXIT_USAGE;
 		}
@@ -67,39 +65,40 @@ static int parse_list(struct trigger *out, int *nr, const char *const *specs, in
 		}
 		m = trigger__indexes(&out[i], idx);
 		for (k = 0; k < m; k++)
-			if (!selection__matches(&c->sel, &c->table->events[idx[k]])) {
+			if (!o->selected(o->selected_ctx, &p->table->events[idx[k]])) {
 				pr_warn("%s %s: %s is not among the selected events (add its "
 					"keyword with --providers): it would never fire\n", opt,
-					specs[i], c->table->events[idx[k]].symbol);
+					specs[i], p->table->events[idx[k]].symbol);
 				return EXIT_USAGE;
 			}
 	}
 	return EXIT_OK;
 }
 
-int recorder__init(struct collector *c)
+int recorder__init(struct pipeline *p, const struct recorder_opts *o)
 {
-	struct recorder *r = &c->rec;
+	struct recorder *r = &p->rec;
 	int ret;
 
-	ret = parse_list(r->dump_on, &r->nr_dump_on, env.dump_on, env.nr_dump_on, "--dump-on", c);
+	r->o = *o;
+	ret = parse_list(r->dump_on, &r->nr_dump_on, o->dump_on, o->nr_dump_on, "--dump-on", p);
 	if (!ret)
-		ret = parse_list(r->stop_on, &r->nr_stop_on, env.stop_on, env.nr_stop_on,
-				 "--stop-on", c);
+		ret = parse_list(r->stop_on, &r->nr_stop_on, o->stop_on, o->nr_stop_on,
+				 "--stop-on", p);
 	if (!ret)
-		ret = parse_list(r->filter, &r->nr_filter, env.filter, env.nr_filter, "--filter", c);
+		ret = parse_list(r->filter, &r->nr_filter, o->filter, o->nr_filter, "--filter", p);
 	if (ret)
 		return ret;
-	r->series = env.flight || env.rotate_ns || env.rotate_bytes;
-	if (r->series && series__init(&r->files, env.output, env.keep, NULL))
+	r->series = o->flight || o->rotate_ns || o->rotate_bytes;
+	if (r->series && series__init(&r->files, o->output, o->keep, NULL))
 		goto nomem;
-	if (env.flight && series__init(&r->incidents, env.output, env.keep_dumps, "dump-"))
+	if (o->flight && series__init(&r->incidents, o->output, o->keep_dumps, "dump-"))
 		goto nomem;
-	if (env.flight) {
-		uint64_t keep_ns = env.fr_ns > env.rotate_ns ? env.fr_ns : env.rotate_ns;
+	if (o->flight) {
+		uint64_t keep_ns = o->fr_ns > o->rotate_ns ? o->fr_ns : o->rotate_ns;
 
 		r->fr = flight__new(keep_ns ? keep_ns + FLIGHT_SLACK_NS : 0,
-				    env.fr_bytes ? env.fr_bytes : FLIGHT_DEFAULT_MAX);
+				    o->fr_bytes ? o->fr_bytes : FLIGHT_DEFAULT_MAX);
 		if (!r->fr)
 			goto nomem;
 	}
@@ -109,9 +108,8 @@ nomem:
 	return EXIT_FAIL;
 }
 
-void recorder__free(struct collector *c)
+void recorder__free(struct recorder *r)
 {
-	struct recorder *r = &c->rec;
 	int i;
 
 	for (i = 0; i < r->nr_dump_on; i++)
@@ -128,25 +126,19 @@ void recorder__free(struct collector *c)
 		series__free(&r->files);
 }
 
-bool recorder__writes_live(const struct collector *c)
+const char *recorder__first_path(struct recorder *r)
 {
-	return !c->rec.fr;
-}
-
-const char *recorder__first_path(struct collector *c)
-{
-	struct recorder *r = &c->rec;
 	int err;
 
 	if (r->fr)
 		return NULL;
 	if (!r->series) {
-		snprintf(r->path, sizeof(r->path), "%s", env.output);
+		snprintf(r->path, sizeof(r->path), "%s", r->o.output);
 		return r->path;
 	}
 	err = series__next_path(&r->files, r->path, sizeof(r->path));
 	if (err) {
-		pr_warn("cannot create output %s: %s\n", env.output, strerror(-err));
+		pr_warn("cannot create output %s: %s\n", r->o.output, strerror(-err));
 		return NULL;
 	}
 	return r->path;
@@ -155,14 +147,14 @@ const char *recorder__first_path(struct collector *c)
 /* ------------------------------------------------------------ records */
 
 /* A runtime event's table index and payload, or false for anything else. */
-static bool clr_fields(const struct collector *c, const void *rec, size_t len, uint32_t *idx,
+static bool clr_fields(const struct pipeline *p, const void *rec, size_t len, uint32_t *idx,
 		       const uint8_t **payload, uint32_t *plen)
 {
 	const struct ce_clr_event *e = rec;
 
 	if (e->hdr.type != CE_REC_CLR_EVENT || len < sizeof(*e) ||
 	    len != sizeof(*e) + (e->ustack_depth + e->kstack_depth) * 8ULL + e->payload_len ||
-	    CE_COOKIE_INDEX(e->cookie) >= c->table->n_events ||
+	    CE_COOKIE_INDEX(e->cookie) >= p->table->n_events ||
 	    (e->flags & CE_F_PAYLOAD_TRUNCATED))
 		return false;
 	*idx = CE_COOKIE_INDEX(e->cookie);
@@ -172,13 +164,13 @@ static bool clr_fields(const struct collector *c, const void *rec, size_t len, u
 }
 
 /* The runtime's end-of-trace rundown: it names the frames of what came before. */
-static bool is_rundown(const struct collector *c, const void *rec, size_t len)
+static bool is_rundown(const struct pipeline *p, const void *rec, size_t len)
 {
-	const uint8_t *p;
+	const uint8_t *payload;
 	uint32_t idx, plen;
 
-	return clr_fields(c, rec, len, &idx, &p, &plen) &&
-	       !strcmp(c->table->events[idx].provider->name, "Microsoft-Windows-DotNETRuntimeRundown");
+	return clr_fields(p, rec, len, &idx, &payload, &plen) &&
+	       !strcmp(p->table->events[idx].provider->name, "Microsoft-Windows-DotNETRuntimeRundown");
 }
 
 static bool any_match(struct trigger *t, int n, uint32_t idx, const struct ce_header *h,
@@ -208,47 +200,47 @@ static bool filtered_out(struct recorder *r, uint32_t idx, const struct ce_heade
 	return false;
 }
 
-static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why, bool incident);
+static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why, bool incident);
 
-static uint64_t trigger_hold(void)
+static uint64_t trigger_hold(const struct recorder *r)
 {
-	return env.fr_ns > TRIGGER_HOLD_NS ? env.fr_ns : TRIGGER_HOLD_NS;
+	return r->o.fr_ns > TRIGGER_HOLD_NS ? r->o.fr_ns : TRIGGER_HOLD_NS;
 }
 
 /* Filters, learning and triggers of one runtime event; *dump_now for --dump-on. */
-static int clr_checks(struct collector *c, const void *rec, size_t len, bool *keep,
+static int clr_checks(struct pipeline *p, const void *rec, size_t len, bool *keep,
 		      bool *dump_now, const char **why)
 {
-	struct recorder *r = &c->rec;
+	struct recorder *r = &p->rec;
 	const struct ce_header *h = rec;
 	const struct ect_event *ev;
-	const uint8_t *p;
+	const uint8_t *pl;
 	const char *which = NULL;
 	uint32_t idx, plen;
 	int err;
 
-	if (!clr_fields(c, rec, len, &idx, &p, &plen))
+	if (!clr_fields(p, rec, len, &idx, &pl, &plen))
 		return 0;
-	if (r->nr_filter && filtered_out(r, idx, h, p, plen)) {
+	if (r->nr_filter && filtered_out(r, idx, h, pl, plen)) {
 		r->filtered++;
 		*keep = false;
 		return 0;
 	}
-	ev = &c->table->events[idx];
-	if (r->fr && c->sym) {
-		err = symbolize__learn(c->sym, ev->provider->name, ev->id, h->pid, h->timestamp,
-				       p, plen);
+	ev = &p->table->events[idx];
+	if (r->fr && p->sym) {
+		err = symbolize__learn(p->sym, ev->provider->name, ev->id, h->pid, h->timestamp,
+				       pl, plen);
 		if (err)
 			return err;
 	}
 	if (r->nr_stop_on && !r->stop_ts &&
-	    any_match(r->stop_on, r->nr_stop_on, idx, h, p, plen, &which)) {
+	    any_match(r->stop_on, r->nr_stop_on, idx, h, pl, plen, &which)) {
 		r->stop_ts = h->timestamp;
-		exiting = 1;
+		*r->o.stop = 1;
 		pr_info("--stop-on %s: pid %u tid %u; stopping\n", which, h->pid, h->tid);
 	}
-	if (r->nr_dump_on && any_match(r->dump_on, r->nr_dump_on, idx, h, p, plen, &which)) {
-		if (r->last_trigger_dump && h->timestamp < r->last_trigger_dump + trigger_hold()) {
+	if (r->nr_dump_on && any_match(r->dump_on, r->nr_dump_on, idx, h, pl, plen, &which)) {
+		if (r->last_trigger_dump && h->timestamp < r->last_trigger_dump + trigger_hold(r)) {
 			r->triggers_held++;
 		} else {
 			*dump_now = true;
@@ -258,72 +250,26 @@ static int clr_checks(struct collector *c, const void *rec, size_t len, bool *ke
 	return 0;
 }
 
-/* ------------------------------------------------------------ observers */
-
-#define DEFAULT_EXPORT_NS	(10ULL * 1000 * 1000 * 1000)
-#define DEFAULT_SPOOL_MAX	(256ULL << 20)
-
-int recorder__start_observers(struct collector *c)
+bool recorder__past_stop(const struct pipeline *p, const void *rec, size_t len)
 {
-	static char hostname[256];
-	struct ch_export_opts xo = {
-		.url = env.clickhouse, .service = env.service, .spool_dir = env.spool_dir,
-		.spool_max = env.spool_max ? env.spool_max : DEFAULT_SPOOL_MAX,
-		.interval_ns = env.export_ns ? env.export_ns : DEFAULT_EXPORT_NS,
-	};
-	char err[512];
+	const struct ce_header *h = rec;
 
-	if (!env.host_label) {
-		if (gethostname(hostname, sizeof(hostname) - 1))
-			snprintf(hostname, sizeof(hostname), "localhost");
-		env.host_label = hostname;
-	}
-	xo.host = env.host_label;
-	if (env.metrics_addr) {
-		c->metrics = metrics__start(env.metrics_addr, env.host_label, err, sizeof(err));
-		if (!c->metrics) {
-			pr_warn("%s\n", err);
-			return EXIT_FAIL;
-		}
-	}
-	if (env.clickhouse) {
-		c->export = ch_export__start(&xo, err, sizeof(err));
-		if (!c->export) {
-			pr_warn("%s\n", err);
-			return EXIT_FAIL;
-		}
-	}
-	return EXIT_OK;
+	return p->rec.stop_ts && h->timestamp > p->rec.stop_ts && !is_rundown(p, rec, len);
 }
 
-void recorder__stop_observers(struct collector *c)
+int recorder__route(struct pipeline *p, const void *rec, size_t len)
 {
-	ch_export__stop(c->export);
-	c->export = NULL;
-	metrics__stop(c->metrics);
-	c->metrics = NULL;
-}
-
-int route_record(void *ctx, const void *rec, size_t len)
-{
-	struct collector *c = ctx;
-	struct recorder *r = &c->rec;
+	struct recorder *r = &p->rec;
 	const struct ce_header *h = rec;
 	bool keep = true, dump_now = false;
 	const char *why = NULL;
 	int err;
 
-	if (r->stop_ts && h->timestamp > r->stop_ts && !is_rundown(c, rec, len))
-		return 0;	/* the trace ends at the --stop-on event, names still follow */
-	if (c->metrics)
-		metrics__record(c->metrics, c, rec, len);
-	if (c->export)
-		ch_export__record(c->export, c, rec, len);
-	err = clr_checks(c, rec, len, &keep, &dump_now, &why);
+	err = clr_checks(p, rec, len, &keep, &dump_now, &why);
 	if (err || !keep)
 		return err;
 	if (!r->fr)
-		return emit_record(c, rec, len);
+		return pipeline__emit(p, rec, len);
 	err = flight__push(r->fr, h->timestamp, rec, len);
 	if (err) {
 		pr_warn("flight recorder: %s\n", strerror(-err));
@@ -335,13 +281,13 @@ int route_record(void *ctx, const void *rec, size_t len)
 	if (!dump_now)
 		return 0;
 	r->last_trigger_dump = h->timestamp;
-	return dump(c, h->timestamp > env.fr_ns ? h->timestamp - env.fr_ns : 0, h->timestamp, why,
-		    true);
+	return dump(p, h->timestamp > r->o.fr_ns ? h->timestamp - r->o.fr_ns : 0, h->timestamp,
+		    why, true);
 }
 
-int recorder__note_lost(struct collector *c, uint32_t n)
+int recorder__note_lost(struct pipeline *p, uint32_t n)
 {
-	struct recorder *r = &c->rec;
+	struct recorder *r = &p->rec;
 	struct loss_note ln = {
 		.hdr = { .timestamp = r->last_pushed, .type = CE_REC_LOSS_NOTE,
 			 .size = sizeof(ln) },
@@ -349,19 +295,8 @@ int recorder__note_lost(struct collector *c, uint32_t n)
 	};
 
 	if (!r->fr)
-		return nt_writer__note_lost(c->w, LOSS_CAPTURE_THREAD, n);
+		return nt_writer__note_lost(p->w, LOSS_CAPTURE_THREAD, n);
 	return flight__push(r->fr, ln.hdr.timestamp, &ln, sizeof(ln));
-}
-
-/* emit_record's case for CE_REC_LOSS_NOTE (a dump replaying the window). */
-int recorder__emit_loss(struct collector *c, const void *rec, size_t len)
-{
-	const struct loss_note *ln = rec;
-
-	if (len != sizeof(*ln))
-		return 0;
-	c->rec.file_lost += ln->n;
-	return nt_writer__note_lost(c->w, LOSS_CAPTURE_THREAD, ln->n);
 }
 
 /* ------------------------------------------------------------ --filter in BPF */
@@ -397,9 +332,8 @@ static bool kernel_form(const struct trigger *tr, struct ce_filter *f)
 	return true;
 }
 
-int recorder__kernel_filters(struct collector *c, struct bpf_map *map, bool loaded)
+int recorder__kernel_filters(struct recorder *r, struct bpf_map *map, bool loaded)
 {
-	struct recorder *r = &c->rec;
 	struct ce_filter f;
 	uint32_t done[8];
 	int i, k, n = 0, err;
@@ -429,34 +363,53 @@ int recorder__kernel_filters(struct collector *c, struct bpf_map *map, bool load
 	return n;
 }
 
+bool recorder__has_filter(const struct recorder *r, uint32_t idx)
+{
+	int i;
+
+	for (i = 0; i < r->nr_filter; i++)
+		if (r->filter[i].idx == idx)
+			return true;
+	return false;
+}
+
 /* ------------------------------------------------------------ files */
 
 /* --split-by-process: one V5 file per process of the file just completed. */
-static void split_file(const char *path)
+static void split_file(const struct recorder *r, const char *path)
 {
 	char err[512];
 	int n;
 
-	if (!env.split_dir)
+	if (!r->o.split_dir)
 		return;
-	n = nt_split_by_process(path, env.split_dir, &own_split_opts, err, sizeof(err));
+	n = nt_split_by_process(path, r->o.split_dir, &own_split_opts, err, sizeof(err));
 	if (n < 0)
 		pr_warn("--split-by-process: %s\n", err);
 	else
-		pr_info("--split-by-process: %s: %d files in %s\n", path, n, env.split_dir);
+		pr_info("--split-by-process: %s: %d files in %s\n", path, n, r->o.split_dir);
 }
 
-void recorder__file_done(struct collector *c, const char *path)
+void recorder__file_done(struct recorder *r, const char *path)
 {
-	split_file(path);
-	if (c->rec.series)
-		series__done(&c->rec.files, path);
+	split_file(r, path);
+	if (r->series)
+		series__done(&r->files, path);
+}
+
+void print_salvage(const char *path, int err, const struct nt_salvage *salv)
+{
+	pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
+		"fit%s\n", path, strerror(-err), (unsigned long long)salv->bytes,
+		(unsigned long long)salv->events,
+		salv->finalized ? "as a complete trace" : "cut at a block boundary",
+		(unsigned long long)salv->lost, salv->finalized ? " and are counted lost in it" : "");
 }
 
 static int replay_one(void *ctx, const void *rec, size_t len)
 {
-	struct collector *c = ctx;
-	struct recorder *r = &c->rec;
+	struct pipeline *p = ctx;
+	struct recorder *r = &p->rec;
 	uint64_t ts = ((const struct ce_header *)rec)->timestamp;
 
 	if (!r->file_first)
@@ -464,15 +417,14 @@ static int replay_one(void *ctx, const void *rec, size_t len)
 	r->again = ts <= r->again_to;	/* the summary counts it once */
 	if (ts > r->counted_to)
 		r->counted_to = ts;
-	return emit_record(c, rec, len);
+	return pipeline__emit(p, rec, len);
 }
 
 /* A dump that could not be written: the file it began goes (it would be a
  * part of a window; one not created is not ours to remove), the run goes on
  * and exits 1.  -ENOMEM stops it at once. */
-static int dump_failed(struct collector *c, int err, bool created)
+static int dump_failed(struct recorder *r, int err, bool created)
 {
-	struct recorder *r = &c->rec;
 
 	r->dumps_failed++;
 	if (!created)
@@ -492,9 +444,9 @@ static int dump_failed(struct collector *c, int err, bool created)
  * the rotated series (rotation, the exit dump), or, an incident (SIGUSR1,
  * --dump-on), of the dumps' own series with its own --keep-dumps budget.
  */
-static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why, bool incident)
+static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why, bool incident)
 {
-	struct recorder *r = &c->rec;
+	struct recorder *r = &p->rec;
 	struct series *ser = incident ? &r->incidents : &r->files;
 	struct loss_summary loss = { 0 };
 	struct loss_summary_event sev;
@@ -504,28 +456,28 @@ static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why
 	err = series__next_path(ser, r->path, sizeof(r->path));
 	if (err) {
 		r->dumps_failed++;
-		pr_warn("flight recorder: cannot name a dump of %s: %s; no dump\n", env.output,
+		pr_warn("flight recorder: cannot name a dump of %s: %s; no dump\n", r->o.output,
 			strerror(-err));
 		return 0;
 	}
-	err = nt_writer__next_file(c->w, r->path, NULL, 0, NULL);
+	err = nt_writer__next_file(p->w, r->path, NULL, 0, NULL);
 	if (err)
-		return dump_failed(c, err, false);
-	if (c->sym)
-		symbolize__new_file(c->sym);
+		return dump_failed(r, err, false);
+	if (p->sym)
+		symbolize__new_file(p->sym);
 	r->file_records = r->file_lost = r->file_first = 0;
 	r->again_to = r->counted_to;
-	err = flight__replay(r->fr, from, to, replay_one, c);
+	err = flight__replay(r->fr, from, to, replay_one, p);
 	r->again = false;
-	if (!err && c->sym)
-		err = symbolize__finish(c->sym, last + 1);
+	if (!err && p->sym)
+		err = symbolize__finish(p->sym, last + 1);
 	loss.events_written = r->file_records;
 	loss.other_drops = r->file_lost;
 	/* no salvage: a dump is whole or not at all */
-	err2 = nt_writer__next_file(c->w, NULL, err ? NULL : loss_summary__event(&sev, &loss, c->w),
+	err2 = nt_writer__next_file(p->w, NULL, err ? NULL : loss_summary__event(&sev, &loss, p->w),
 				    last, NULL);
 	if (err || err2)
-		return dump_failed(c, err ? err : err2, true);
+		return dump_failed(r, err ? err : err2, true);
 	series__done(ser, r->path);
 	r->dumps++;
 	pr_info("flight recorder (%s): wrote %s: %llu events, %llu lost, the %.3f s up to "
@@ -537,17 +489,17 @@ static int dump(struct collector *c, uint64_t from, uint64_t to, const char *why
 }
 
 /* Close the file and go on in the next one. */
-static int rotate(struct collector *c, uint64_t now)
+static int rotate(struct pipeline *p, uint64_t now)
 {
-	struct recorder *r = &c->rec;
+	struct recorder *r = &p->rec;
 	struct loss_summary tot, loss;
 	struct loss_summary_event sev;
 	struct nt_salvage salv = { 0 };
 	char old[sizeof(r->path)];
 	int err;
 
-	err = c->sym ? symbolize__finish(c->sym, c->last_ts + 1) : 0;
-	collect_loss(c, &tot);
+	err = p->sym ? symbolize__finish(p->sym, p->last_ts + 1) : 0;
+	p->hooks.losses(p->hooks.ctx, &tot);
 	loss = tot;
 	loss.ringbuf_drops -= r->base.ringbuf_drops;
 	loss.truncated_payloads -= r->base.truncated_payloads;
@@ -558,8 +510,8 @@ static int rotate(struct collector *c, uint64_t now)
 	if (!err)
 		err = series__next_path(&r->files, r->path, sizeof(r->path));
 	if (!err)
-		err = nt_writer__next_file(c->w, r->path, loss_summary__event(&sev, &loss, c->w),
-					   c->last_ts, &salv);
+		err = nt_writer__next_file(p->w, r->path, loss_summary__event(&sev, &loss, p->w),
+					   p->last_ts, &salv);
 	if (err && salv.kept) {	/* the file system filled up ending it */
 		print_salvage(old, err, &salv);
 		return err;
@@ -568,35 +520,30 @@ static int rotate(struct collector *c, uint64_t now)
 		pr_warn("--rotate: cannot go from %s to %s: %s\n", old, r->path, strerror(-err));
 		return err;
 	}
-	recorder__file_done(c, old);
+	recorder__file_done(r, old);
 	pr_info("--rotate: %s complete (%llu events); now %s\n", old,
 		(unsigned long long)r->file_records, r->path);
-	if (c->sym)
-		symbolize__new_file(c->sym);
+	if (p->sym)
+		symbolize__new_file(p->sym);
 	r->file_records = 0;
 	r->base = tot;
 	r->file_start = now;
 	return 0;
 }
 
-int recorder__tick(struct collector *c, uint64_t now, uint64_t watermark)
+int recorder__tick(struct pipeline *p, uint64_t now, uint64_t watermark)
 {
-	struct recorder *r = &c->rec;
-
-	if (c->metrics)
-		metrics__tick(c->metrics, c, now);
-	if (c->export)
-		ch_export__tick(c->export, now);
+	struct recorder *r = &p->rec;
 
 	if (!r->file_start)
 		r->file_start = now;
-	if (r->fr && env.rotate_ns && now - r->file_start >= env.rotate_ns) {
+	if (r->fr && r->o.rotate_ns && now - r->file_start >= r->o.rotate_ns) {
 		r->file_start = now;	/* the records up to the watermark, after the last file */
 		if (watermark > r->rot_end && r->seen) {
 			uint64_t from = r->rot_end ? r->rot_end + 1 : 0;
 
 			r->rot_end = watermark;
-			return dump(c, from, watermark, "rotate", false);
+			return dump(p, from, watermark, "rotate", false);
 		}
 	}
 	if (r->fr) {
@@ -607,26 +554,26 @@ int recorder__tick(struct collector *c, uint64_t now, uint64_t watermark)
 		dump_requested = 0;
 		now = usr1_ts;
 		usr1_ts = 0;
-		return dump(c, now > env.fr_ns ? now - env.fr_ns : 0, now, "SIGUSR1", true);
+		return dump(p, now > r->o.fr_ns ? now - r->o.fr_ns : 0, now, "SIGUSR1", true);
 	}
-	if (!r->series || !nt_writer__has_file(c->w))
+	if (!r->series || !nt_writer__has_file(p->w))
 		return 0;
-	if ((env.rotate_bytes && nt_writer__bytes(c->w) >= env.rotate_bytes) ||
-	    (env.rotate_ns && now - r->file_start >= env.rotate_ns))
-		return rotate(c, now);
+	if ((r->o.rotate_bytes && nt_writer__bytes(p->w) >= r->o.rotate_bytes) ||
+	    (r->o.rotate_ns && now - r->file_start >= r->o.rotate_ns))
+		return rotate(p, now);
 	return 0;
 }
 
-uint64_t recorder__horizon(const struct collector *c, uint64_t watermark)
+uint64_t recorder__horizon(const struct recorder *r, uint64_t watermark)
 {
-	if (!c->rec.fr)
+	if (!r->fr)
 		return watermark;
-	return watermark > env.fr_ns ? watermark - env.fr_ns : 0;
+	return watermark > r->o.fr_ns ? watermark - r->o.fr_ns : 0;
 }
 
-int recorder__finish(struct collector *c)
+int recorder__finish(struct pipeline *p)
 {
-	struct recorder *r = &c->rec;
+	struct recorder *r = &p->rec;
 	uint64_t to;
 
 	if (!r->fr)
@@ -634,20 +581,19 @@ int recorder__finish(struct collector *c)
 	to = r->stop_ts ? r->stop_ts : r->last_pushed;
 	if (!r->seen)
 		return 0;
-	if (env.rotate_ns)	/* the rest after the last rotated file */
-		return to > r->rot_end ? dump(c, r->rot_end ? r->rot_end + 1 : 0, to, "rotate",
+	if (r->o.rotate_ns)	/* the rest after the last rotated file */
+		return to > r->rot_end ? dump(p, r->rot_end ? r->rot_end + 1 : 0, to, "rotate",
 					      false) : 0;
-	return dump(c, to > env.fr_ns ? to - env.fr_ns : 0, to, "exit", false);
+	return dump(p, to > r->o.fr_ns ? to - r->o.fr_ns : 0, to, "exit", false);
 }
 
-void recorder__print_summary(const struct collector *c)
+void recorder__print_summary(const struct recorder *r, uint64_t kernel_filter_drops)
 {
-	const struct recorder *r = &c->rec;
 	struct flight_stats st;
 
 	if (r->nr_filter)
 		pr_warn("--filter: %llu events dropped in the kernel, %llu in user space\n",
-			(unsigned long long)c->totals.filter_drops, (unsigned long long)r->filtered);
+			(unsigned long long)kernel_filter_drops, (unsigned long long)r->filtered);
 	if (r->triggers_held)
 		pr_warn("--dump-on: %llu matches inside the window of an earlier dump wrote no "
 			"file of their own\n", (unsigned long long)r->triggers_held);
@@ -661,7 +607,7 @@ void recorder__print_summary(const struct collector *c)
 		st.evicted_early ? " (the size bound shortened the window)" : "");
 }
 
-bool recorder__failed(const struct collector *c)
+bool recorder__failed(const struct recorder *r)
 {
-	return c->rec.dumps_failed > 0;
+	return r->dumps_failed > 0;
 }

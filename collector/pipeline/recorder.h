@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * recorder.h - where records go once they leave the reorder buffer: straight
- * into the file, into the flight recorder's window (--flight-recorder,
- * --dump-on), through the --filter predicates, past the --dump-on and
- * --stop-on triggers; and when a file ends and the next begins (--rotate,
- * dumps).  Owns the collector's struct recorder state.
+ * recorder.h - where records go once they leave the reorder buffer and the
+ * consumers have seen them (pipeline.h): straight into the file, into the
+ * flight recorder's window (--flight-recorder, --dump-on), through the
+ * --filter predicates, past the --dump-on and --stop-on triggers; and when
+ * a file ends and the next begins (--rotate, dumps).  Owns the pipeline's
+ * struct recorder state.
  */
 #ifndef EBPF_COLLECT_RECORDER_H
 #define EBPF_COLLECT_RECORDER_H
@@ -12,19 +13,46 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <linux/types.h>
+#include "collector_event.h"
 #include "nettrace.h"
 #include "own_events.h"
 #include "series.h"
 #include "trigger.h"
 
-struct collector;
+struct pipeline;
 struct flight;
+struct ect_event;
 
 /* A loss noted while in flight-recorder mode, kept in the window in time
  * order like any record (collector-internal type, never from BPF). */
 #define CE_REC_LOSS_NOTE	200
 
+struct loss_note {
+	struct ce_header hdr;
+	uint32_t n;
+	uint32_t pad;
+};
+
+/* The options the recorder follows (the session's, from the command line). */
+struct recorder_opts {
+	const char *output;			/* -o: the file, or the stem of numbered ones */
+	const char *const *dump_on, *const *stop_on, *const *filter;
+	int nr_dump_on, nr_stop_on, nr_filter;
+	bool flight;				/* flight-recorder mode */
+	uint64_t fr_ns, fr_bytes;		/* its window */
+	uint64_t rotate_ns, rotate_bytes;	/* --rotate; 0 = not by that */
+	unsigned int keep;			/* --keep; 0 = every file */
+	unsigned int keep_dumps;		/* --keep-dumps; 0 = every dump */
+	const char *split_dir;			/* --split-by-process */
+	volatile sig_atomic_t *stop;		/* set to 1 when --stop-on matches */
+	/* Is the event selected?  A trigger on one that is not never fires. */
+	bool (*selected)(void *ctx, const struct ect_event *ev);
+	void *selected_ctx;
+};
+
 struct recorder {
+	struct recorder_opts o;
 	bool series;			/* numbered files: --rotate or flight recorder */
 	struct series files;		/* rotated files, the exit dump */
 	struct series incidents;	/* SIGUSR1, --dump-on: STEM.dump-N (flight recorder) */
@@ -54,53 +82,55 @@ struct recorder {
 /* SIGUSR1: write the flight-recorder window. */
 extern volatile sig_atomic_t dump_requested;
 
-/* Parse the triggers against the event table, set up the window and the
- * file names.  EXIT_OK or an exit code (a message printed). */
-int recorder__init(struct collector *c);
-void recorder__free(struct collector *c);
+/* Parse the triggers against the event table (p->table), set up the window
+ * and the file names.  EXIT_OK or an exit code (a message printed). */
+int recorder__init(struct pipeline *p, const struct recorder_opts *o);
+void recorder__free(struct recorder *r);
 
 /* The path of the first file (-o, or its first numbered name): NULL + a
  * message on failure.  In flight-recorder mode no file is open until a dump. */
-const char *recorder__first_path(struct collector *c);
-bool recorder__writes_live(const struct collector *c);
+const char *recorder__first_path(struct recorder *r);
 
 /* --filter predicates the BPF program can evaluate (field at a fixed
  * offset): before the load (loaded false) how many there are; after it,
  * into map.  Count, or -errno. */
 struct bpf_map;
-int recorder__kernel_filters(struct collector *c, struct bpf_map *map, bool loaded);
+int recorder__kernel_filters(struct recorder *r, struct bpf_map *map, bool loaded);
+/* Has event table index idx a --filter predicate? */
+bool recorder__has_filter(const struct recorder *r, uint32_t idx);
 
-/* --metrics, --clickhouse: started before the probes, stopped (the last
- * export sent or spooled) after the end of the trace.  EXIT_OK or EXIT_FAIL
- * (said why). */
-int recorder__start_observers(struct collector *c);
-void recorder__stop_observers(struct collector *c);
-
-/* The reorder buffer's callback in place of emit_record. */
-int route_record(void *ctx, const void *rec, size_t len);
+/* A record after the --stop-on event, other than the runtime's rundown:
+ * it is not part of the trace. */
+bool recorder__past_stop(const struct pipeline *p, const void *rec, size_t len);
+/* A record in time order, after the consumers: --filter, the triggers,
+ * then the file (pipeline__emit) or the flight recorder's window.  0 or
+ * -errno. */
+int recorder__route(struct pipeline *p, const void *rec, size_t len);
 
 /* Every poll: rotate when due, answer SIGUSR1.  0 or -errno. */
-int recorder__tick(struct collector *c, uint64_t now, uint64_t watermark);
+int recorder__tick(struct pipeline *p, uint64_t now, uint64_t watermark);
 
 /* Losses read from the counters: a sequence gap now, or in the window. */
-int recorder__note_lost(struct collector *c, uint32_t n);
-
-/* emit_record's case for CE_REC_LOSS_NOTE.  0 or -errno. */
-int recorder__emit_loss(struct collector *c, const void *rec, size_t len);
+int recorder__note_lost(struct pipeline *p, uint32_t n);
 
 /* The oldest time a record may still be written at (the symbolizer keeps
  * what it needs from there on): the window's start in flight-recorder mode. */
-uint64_t recorder__horizon(const struct collector *c, uint64_t watermark);
+uint64_t recorder__horizon(const struct recorder *r, uint64_t watermark);
 
 /* The end of the trace: the exit dump (flight recorder).  0 or -errno. */
-int recorder__finish(struct collector *c);
+int recorder__finish(struct pipeline *p);
 
 /* A file was completed (rotation, the last file): counted for --keep. */
-void recorder__file_done(struct collector *c, const char *path);
+void recorder__file_done(struct recorder *r, const char *path);
 
-void recorder__print_summary(const struct collector *c);
+/* The one line on a file the full file system cut short (nt_writer__finish
+ * kept what fit: *salv). */
+void print_salvage(const char *path, int err, const struct nt_salvage *salv);
+
+/* kernel_filter_drops: the BPF counter of events --filter dropped there. */
+void recorder__print_summary(const struct recorder *r, uint64_t kernel_filter_drops);
 
 /* A flight-recorder dump failed during the run (the run exits 1). */
-bool recorder__failed(const struct collector *c);
+bool recorder__failed(const struct recorder *r);
 
 #endif

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * collector.h - the state `ebpf-collect collect` shares between its parts:
- * the options (cli.c), the CLR-event attach and emit code (clr_events.c),
- * the stop sequence and the end of the file (stop.c), and the main loop
- * (session.c).
+ * collector.h - the state of one tracing session, shared by its parts: the
+ * options (cli.c), the main loop (session.c), the stop sequence and the end
+ * of the file (stop.c), the run's losses (losses.c), the output file
+ * (output.c), --all (host.c) and the session's side of the pipeline
+ * (wiring.c).  The sources, the pipeline and
+ * the fleet outputs do not include it: the session hands each its own
+ * state (struct clr_source, struct pipeline, struct fleet) and options.
  */
 #ifndef EBPF_COLLECT_COLLECTOR_H
 #define EBPF_COLLECT_COLLECTOR_H
@@ -18,10 +21,10 @@
 #include "ep_targets.h"
 #include "selection.h"
 #include "usdt_generic.h"
-#include "recorder.h"
+#include "clr_events.h"
+#include "pipeline.h"
 #include "host.h"
-#include "metrics.h"
-#include "export.h"
+#include "fleet.h"
 
 #ifndef LOG_PREFIX
 #define LOG_PREFIX "ebpf-collect: "
@@ -34,7 +37,6 @@ _Static_assert(MAX_PIDS <= EP_TARGETS_MAX, "an EventPipe session per -p slot");
 #define MAX_TRIGGERS		8	/* --dump-on, --stop-on, --filter each */
 /* --dump-on without --flight-recorder: the window a dump reaches back */
 #define DEFAULT_FLIGHT_NS	(30 * 1000000000ULL)
-#define LOSS_CAPTURE_THREAD	0	/* tid 0 is never a user thread */
 #define DEFAULT_BUFFER_MB	32
 #define REORDER_WINDOW_NS	(30 * 1000000ULL)
 /* The runtime sends EventPipe events in blocks, up to ~100 ms after they
@@ -44,10 +46,6 @@ _Static_assert(MAX_PIDS <= EP_TARGETS_MAX, "an EventPipe session per -p slot");
  * flusher), plus the time to hand them over */
 #define BATCH_REORDER_WINDOW_NS	(100 * 1000000ULL)
 #define EP_REORDER_WINDOW_NS	(1500 * 1000000ULL)
-/* One round of the ring buffer reads at most this much before the reorder
- * buffer gives up what is old enough: producers that outpace the collector
- * would otherwise keep a round going, and every record of it in memory. */
-#define RB_ROUND_BYTES		(8U << 20)
 #define TICK_NS			(500 * 1000000ULL)
 #define RESCAN_NS		(1000 * 1000000ULL)
 /* Whole blocks reach the file as they fill (~100 KiB); at low event rates
@@ -113,113 +111,58 @@ struct env {
 extern struct env env;
 extern volatile sig_atomic_t exiting;
 
-struct attached_file {
-	pid_t pid;
-	dev_t dev;
-	ino_t ino;
-};
-
-/* A traced file that defines a provider's pause word (tracer_pause.h). */
-struct pause_site {
-	pid_t pid;
-	dev_t dev;
-	ino_t ino;
-	uint64_t off;		/* file offset of the word */
-	uint64_t site_off;	/* file offset of the pause site; 0: none (older provider) */
-	uint64_t addr;		/* the word's address in pid; 0 until mapped */
-	int file_fd;		/* the provider's file (O_PATH), for holding the word */
-	int hold_fd;		/* the uprobe holding the word up, -1 when not held */
-	unsigned int word_at_stop;	/* its value when the stop began, before ours */
-	bool seen;		/* an event of pid's runtime provider arrived */
-	uint64_t cpu_ticks;	/* pid's CPU time (utime + stime) when attached */
-	uint64_t attach_ns;	/* and the clock then */
-};
-
 struct collector {
 	const struct ect_table *table;
 	struct selection sel;
-	struct clr_events *skel;
-	struct ring_buffer *rb;
-	struct nt_writer *w;
-	bool w_tmp;			/* w is still under its temporary name */
-	struct reorder *ro;
-	uint32_t *meta_ids;		/* per table index, 0 = not defined yet */
-	uint64_t *ev_counts;		/* per table index */
-	struct bpf_link **links;
-	size_t nr_links, cap_links;
-	struct attached_file *files;
-	size_t nr_files, cap_files;
-	char *searched;			/* files searched, for the no-probes error */
-	size_t searched_len;
-	int ours_found;			/* probes of our providers seen */
-	int attach_failed;		/* selected probes libbpf could not attach */
+	struct clr_source clr;		/* the runtime's provider: probes, pause words, batches */
+	struct pipeline pipe;		/* ring, reorder window, recorder, the file */
 	int ncpu;
 	pid_t child;
 	int child_status;
 	bool child_exited;
 	bool pid_alive[MAX_PIDS];
-	uint64_t records, bad_records, oversize, first_ts, last_ts;
 	uint64_t lost_noted;
 	struct ce_counters totals;
-	int fatal;			/* -errno from a callback */
-	size_t rb_round_bytes;		/* read in this round of the ring */
-	bool rb_behind;			/* the round ended at RB_ROUND_BYTES */
-	uint64_t rb_rounds_cut;		/* rounds that did */
-	uint64_t rb_newest_ts;		/* newest record time read from the ring */
 	struct usdt_generic *ug;	/* --usdt, NULL without */
 	struct ug_totals ug_totals;
-	struct symbolize *sym;		/* NULL with --no-symbols */
 	struct mmap_events *mm;		/* the targets' mappings as made; NULL without */
 	struct kernel_events *ke;	/* NULL without kernel events */
 	volatile bool sources_stopped;	/* set by stop_sources() when every probe is off */
-	struct pause_site *pauses;	/* where to pause the runtime before detaching */
-	pid_t last_event_pid;		/* of the last runtime event written */
-	struct batch *batch;		/* batched in-process events (batch.c) */
 	/* the collector's own CPU time (all threads) and the clock when tracing
 	 * began and when the stop began: start-up and steady state apart */
 	uint64_t cpu_mark[2], wall_mark[2];
-	size_t nr_pauses, cap_pauses;
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
-	struct recorder rec;		/* files, flight recorder, triggers */
 	struct host host;		/* --all */
-	struct metrics *metrics;	/* --metrics, NULL without */
-	struct ch_export *export;	/* --clickhouse, NULL without */
+	struct fleet fleet;		/* --metrics, --clickhouse */
 };
 
-/* cli.c */
-int parse_cmdline(int argc, char **argv);
-/* The argv index of the option parse_cmdline is reading (its last element)
- * when it reports a bad value; 0 for the checks of the options together.
- * `daemon` names the config line of an error with it. */
-extern int cli_arg_index;
+/* preflight.c: before anything is opened or attached */
 int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args);
 int check_privileges(void);
 int check_kernel(void);
 int check_pids(void);
 int list_probes(void);
 
-/* clr_events.c: attach to the targets' files, emit records */
-int attach_pid(struct collector *c, pid_t pid, bool initial);
-int attach_path(struct collector *c, pid_t pid, const char *path);
-int emit_record(void *ctx, const void *data, size_t len);
-/* ring.c: the ring buffer, read in rounds */
-int handle_record(void *ctx, void *data, size_t len);
-int ring_round(struct collector *c, int timeout_ms);
-uint64_t ring_pop_cutoff(const struct collector *c, uint64_t now, uint64_t window);
-
 /* stop.c: the end of a trace */
 int stop_and_drain(struct collector *c);
 void pause_runtimes(struct collector *c);
 void resume_runtimes(struct collector *c);
 void warn_silent_runtimes(struct collector *c);
-void close_fds_parallel(int *fds, size_t n);
 int finish_file(struct collector *c);
-/* The one line on a file the full file system cut short (nt_writer__finish
- * kept what fit: *salv). */
-void print_salvage(const char *path, int err, const struct nt_salvage *salv);
-void collect_loss(struct collector *c, struct loss_summary *loss);
 void collector__free(struct collector *c);
+
+/* losses.c: the run's losses */
+void note_losses(struct collector *c);	/* new ones since the last call, into the trace */
+uint64_t total_lost(const struct ce_counters *t);	/* the CLR provider's, in BPF */
+/* Every loss counter of the run so far, as the LossSummary event has them. */
+void collect_loss(struct collector *c, struct loss_summary *loss);
+
+/* wiring.c: the session's side of the pipeline; stop: the flag SIGINT and
+ * SIGTERM raise (session.c) */
+void init_sources(struct collector *c, volatile sig_atomic_t *stop);	/* every session's */
+int init_recorder(struct collector *c, volatile sig_atomic_t *stop);	/* EXIT_OK or a code */
+int start_fleet(struct collector *c);		/* --metrics, --clickhouse: EXIT_OK or EXIT_FAIL */
 
 /* output.c: the trace file -o names */
 int open_output(struct collector *c, pid_t pid);
@@ -227,10 +170,7 @@ int publish_output(struct collector *c);	/* the first event: the file takes its 
 int finish_output(struct collector *c, int ret);	/* the end of a run that traced */
 void close_output(struct collector *c, int ret);
 
-/* session.c: the main loop */
+/* session.c: the main loop; stop.c: the collector's own CPU time */
 uint64_t self_cpu_ns(void);		/* getrusage(RUSAGE_SELF): user + system */
-int consume_step(struct collector *c, int timeout_ms, uint64_t window);
-void note_losses(struct collector *c);
-uint64_t total_lost(const struct ce_counters *t);
 
 #endif

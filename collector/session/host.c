@@ -182,11 +182,11 @@ static int set_target_map(struct collector *c, pid_t pid, bool on)
 	int err;
 
 	if (!on)
-		err = bpf_map__delete_elem(c->skel->maps.targets, &tgid, sizeof(tgid), 0);
+		err = bpf_map__delete_elem(c->clr.skel->maps.targets, &tgid, sizeof(tgid), 0);
 	else
-		err = bpf_map__update_elem(c->skel->maps.targets, &tgid, sizeof(tgid), &one,
+		err = bpf_map__update_elem(c->clr.skel->maps.targets, &tgid, sizeof(tgid), &one,
 					   sizeof(one), 0);
-	__atomic_add_fetch(&c->skel->bss->targets_gen, 1, __ATOMIC_RELEASE);
+	__atomic_add_fetch(&c->clr.skel->bss->targets_gen, 1, __ATOMIC_RELEASE);
 	return err;
 }
 
@@ -197,8 +197,8 @@ static void add_target(struct collector *c, pid_t pid, const char *how)
 
 	env.pids[slot] = pid;
 	c->pid_alive[slot] = true;
-	if (c->sym)
-		symbolize__add_pid(c->sym, pid);
+	if (c->pipe.sym)
+		symbolize__add_pid(c->pipe.sym, pid);
 	if (c->mm)
 		mmap_events__add_pid(c->mm, pid);
 	if (c->ug)
@@ -234,7 +234,7 @@ static int consider(struct collector *c, pid_t pid, bool final)
 	}
 	if (flags) {
 		set_target_map(c, pid, true);	/* before the probes: their first events */
-		n = flags & HOST_F_OURS ? attach_pid(c, pid, false) : 0;
+		n = flags & HOST_F_OURS ? clr_source__attach_pid(&c->clr, pid, false) : 0;
 		g = flags & HOST_F_UG ? usdt_generic__attach_pid(c->ug, pid) : 0;
 		if (n < 0 || g < 0)
 			return n < 0 ? n : g;

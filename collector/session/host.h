@@ -52,7 +52,7 @@ void host__free(struct collector *c);
 /* Every process running now; EXIT_OK (no target yet is no error). */
 int host__scan(struct collector *c);
 
-/* An Exec event of pid (handle_record, before reordering). */
+/* An Exec event of pid (the pipeline's exec hook, before reordering). */
 void host__note_exec(struct collector *c, pid_t pid);
 
 /* Every poll: look at the processes exec'd lately.  0 or -errno. */

@@ -34,7 +34,7 @@ int open_output(struct collector *c, pid_t pid)
 		.sampling_interval_ns = env.sample_hz ? 1000000000U / env.sample_hz : 1000000,
 		.format = env.format,
 	};
-	char tmp[sizeof(c->rec.path) + 32];
+	char tmp[sizeof(c->pipe.rec.path) + 32];
 	struct stat st;
 	uint64_t sub_ms;
 	const char *path;
@@ -50,17 +50,18 @@ int open_output(struct collector *c, pid_t pid)
 		pr_warn("cannot create output %s: %s\n", env.output, strerror(EISDIR));
 		return -EISDIR;
 	}
-	path = recorder__first_path(c);	/* NULL: flight recorder, no file until a dump */
-	if (c->rec.series && !path && !c->rec.fr)
+	/* NULL: flight recorder, no file until a dump */
+	path = recorder__first_path(&c->pipe.rec);
+	if (c->pipe.rec.series && !path && !c->pipe.rec.fr)
 		return -EINVAL;
 	/* one file: under its temporary name until the first event */
-	c->w_tmp = path && !c->rec.series;
-	if (c->w_tmp && outfile_tmp_name(path, tmp, sizeof(tmp))) {
+	c->pipe.w_tmp = path && !c->pipe.rec.series;
+	if (c->pipe.w_tmp && outfile_tmp_name(path, tmp, sizeof(tmp))) {
 		pr_warn("cannot create output %s: %s\n", path, strerror(ENAMETOOLONG));
 		return -ENAMETOOLONG;
 	}
-	c->w = nt_writer__open(c->w_tmp ? tmp : path, &info);
-	if (!c->w) {
+	c->pipe.w = nt_writer__open(c->pipe.w_tmp ? tmp : path, &info);
+	if (!c->pipe.w) {
 		int err = -errno;
 
 		pr_warn("cannot create output %s: %s\n", path ? path : env.output, strerror(-err));
@@ -68,7 +69,7 @@ int open_output(struct collector *c, pid_t pid)
 	}
 	/* losses noted before a thread's first event: the collector's marker
 	 * (cannot fail: it has the one UInt32 field a marker needs) */
-	nt_writer__set_lost_marker(c->w, &own_events_lost);
+	nt_writer__set_lost_marker(c->pipe.w, &own_events_lost);
 	return 0;
 }
 
@@ -77,48 +78,48 @@ int publish_output(struct collector *c)
 {
 	int err;
 
-	c->w_tmp = false;
+	c->pipe.w_tmp = false;
 	/* the first event on disk before the name: a collector killed from now
 	 * on leaves under PATH a trace every reader opens (TraceLog reads no
 	 * file that holds a header alone) */
-	err = nt_writer__flush(c->w);
+	err = nt_writer__flush(c->pipe.w);
 	if (err) {
-		pr_warn("cannot write %s: %s\n", nt_writer__path(c->w), strerror(-err));
+		pr_warn("cannot write %s: %s\n", nt_writer__path(c->pipe.w), strerror(-err));
 		return err;
 	}
-	err = nt_writer__rename(c->w, c->rec.path);
+	err = nt_writer__rename(c->pipe.w, c->pipe.rec.path);
 	if (err)
-		pr_warn("cannot rename %s to %s: %s\n", nt_writer__path(c->w), c->rec.path,
-			strerror(-err));
+		pr_warn("cannot rename %s to %s: %s\n", nt_writer__path(c->pipe.w),
+			c->pipe.rec.path, strerror(-err));
 	return err;
 }
 
 /* The file after a failure: keep what was written, or remove an empty one. */
 void close_output(struct collector *c, int ret)
 {
-	if (!c->w)
+	if (!c->pipe.w)
 		return;
-	if (c->records) {
+	if (c->pipe.records) {
 		finish_file(c);
 		return;
 	}
 	if (ret == EXIT_OK)
-		pr_warn("no events written; not writing %s\n", c->rec.path);
-	nt_writer__abort(c->w);
+		pr_warn("no events written; not writing %s\n", c->pipe.rec.path);
+	nt_writer__abort(c->pipe.w);
 }
 
 /* The end of a run that traced: a file still under its temporary name (no
  * event came) takes its name if the run succeeded, and is removed if not. */
 int finish_output(struct collector *c, int ret)
 {
-	if (c->w_tmp && ret != EXIT_OK && ret != EXIT_STREAM_CUT) {
-		nt_writer__abort(c->w);
-		c->w = NULL;
+	if (c->pipe.w_tmp && ret != EXIT_OK && ret != EXIT_STREAM_CUT) {
+		nt_writer__abort(c->pipe.w);
+		c->pipe.w = NULL;
 		return 0;
 	}
-	if (c->w_tmp && publish_output(c)) {
-		nt_writer__abort(c->w);
-		c->w = NULL;
+	if (c->pipe.w_tmp && publish_output(c)) {
+		nt_writer__abort(c->pipe.w);
+		c->pipe.w = NULL;
 		return -1;
 	}
 	return finish_file(c);

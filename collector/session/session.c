@@ -64,7 +64,7 @@
 
 #include "collector.h"
 
-volatile sig_atomic_t exiting;
+
 
 /* Hundreds of probe links and a perf event per CPU and target thread need
  * more descriptors than the usual soft limit of 1024: take the hard limit
@@ -100,66 +100,16 @@ static void sig_usr1(int sig)
 	dump_requested = 1;
 }
 
-static int read_counters(struct collector *c)
-{
-	struct ce_counters *per = calloc(c->ncpu, sizeof(*per));
-	__u64 *dst = (__u64 *)&c->totals;
-	__u32 zero = 0;
-	int i, j, err;
-
-	if (!per)
-		return -ENOMEM;
-	err = bpf_map__lookup_elem(c->skel->maps.counters, &zero, sizeof(zero), per,
-				   c->ncpu * sizeof(*per), 0);
-	if (!err) {
-		memset(&c->totals, 0, sizeof(c->totals));
-		for (i = 0; i < c->ncpu; i++) {
-			const __u64 *src = (const __u64 *)&per[i];
-
-			for (j = 0; j < (int)(sizeof(*per) / 8); j++)
-				dst[j] += src[j];
-		}
-	}
-	free(per);
-	return err;
-}
-
-uint64_t total_lost(const struct ce_counters *t)
-{
-	return t->rb_drops + t->payload_faults + t->nested_drops + t->batch_drops;
-}
-
-/* New losses since the last call become a sequence gap on the loss thread. */
-void note_losses(struct collector *c)
-{
-	uint64_t lost;
-
-	if (read_counters(c))
-		return;
-	lost = total_lost(&c->totals);
-	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals))
-		lost += usdt_generic__lost(&c->ug_totals);
-	lost += kernel_events__lost(c->ke);
-	while (lost > c->lost_noted) {
-		uint64_t d = lost - c->lost_noted;
-		uint32_t n = d > UINT32_MAX ? UINT32_MAX : d;
-
-		if (recorder__note_lost(c, n))
-			break;
-		c->lost_noted += n;
-	}
-}
-
 static void status_line(struct collector *c, uint64_t *last_records, uint64_t *last_ns)
 {
 	uint64_t now = mono_ns(), dt = now - *last_ns;
-	double rate = dt ? (c->records - *last_records) * 1e9 / dt : 0;
+	double rate = dt ? (c->pipe.records - *last_records) * 1e9 / dt : 0;
 
 	fprintf(stderr, "\r\033[K%.0f events/s  %llu events  %.1f MB written  %llu dropped",
-		rate, (unsigned long long)c->records, nt_writer__bytes(c->w) / 1048576.0,
-		(unsigned long long)(total_lost(&c->totals) + c->oversize +
+		rate, (unsigned long long)c->pipe.records, nt_writer__bytes(c->pipe.w) / 1048576.0,
+		(unsigned long long)(total_lost(&c->totals) + c->clr.oversize +
 				     kernel_events__lost(c->ke)));
-	*last_records = c->records;
+	*last_records = c->pipe.records;
 	*last_ns = now;
 }
 
@@ -190,7 +140,7 @@ static void rescan(struct collector *c)
 
 	if (c->child > 0) {
 		if (!c->child_exited) {
-			attach_pid(c, c->child, false);
+			clr_source__attach_pid(&c->clr, c->child, false);
 			if (c->ug)	/* --usdt */
 				usdt_generic__attach_pid(c->ug, c->child);
 		}
@@ -199,21 +149,10 @@ static void rescan(struct collector *c)
 	for (i = 0; i < env.nr_pids; i++) {
 		if (!c->pid_alive[i])
 			continue;
-		attach_pid(c, env.pids[i], false);
+		clr_source__attach_pid(&c->clr, env.pids[i], false);
 		if (c->ug)	/* --usdt */
 			usdt_generic__attach_pid(c->ug, env.pids[i]);
 	}
-}
-
-/* A mapping the kernel reported (mmap_events.c): known to the symbolizer
- * before the records leave the reorder buffer. */
-static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *m)
-{
-	struct collector *c = ctx;
-
-	(void)ts;
-	return symbolizer__add_mapping(symbolize__symbolizer(c->sym), pid, m) == -ENOMEM ?
-	       -ENOMEM : 0;
 }
 
 /* -- dotnet: a runtime with USDT probes needs no session (ep_targets) */
@@ -221,8 +160,8 @@ static bool child_has_usdt(void *ctx, pid_t pid)
 {
 	struct collector *c = ctx;
 
-	attach_pid(c, pid, false);
-	return c->ours_found > 0;
+	clr_source__attach_pid(&c->clr, pid, false);
+	return c->clr.ours_found > 0;
 }
 
 static int poll_loop(struct collector *c)
@@ -235,35 +174,35 @@ static int poll_loop(struct collector *c)
 	while (!exiting) {
 		uint64_t now, window, cutoff;
 
-		err = ring_round(c, 100);
+		err = ring_round(&c->pipe, 100);
 		if (err < 0) {
 			pr_warn("ring buffer poll failed: %s\n", strerror(-err));
 			break;
 		}
 		now = mono_ns();
-		if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0) {
+		if (pipeline__poll_sources(&c->pipe) < 0) {	/* mappings */
 			pr_warn("out of memory\n");
 			err = -ENOMEM;
 			break;
 		}
-		err = ep_targets__poll(&c->ept, c->ro, child_has_usdt, c);	/* stock .NET */
+		err = ep_targets__poll(&c->ept, c->pipe.ro, child_has_usdt, c);	/* stock .NET */
 		if (err)
 			break;
 		window = ep_targets__active(&c->ept) ? EP_REORDER_WINDOW_NS :
-			 batch__flowing(c) ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
-		cutoff = ring_pop_cutoff(c, now, window);
-		err = reorder__pop_before(c->ro, cutoff, route_record, c);
-		if (!err)
-			err = recorder__tick(c, now, cutoff);	/* --rotate, SIGUSR1 */
+			 batch__flowing(&c->clr) ? BATCH_REORDER_WINDOW_NS : REORDER_WINDOW_NS;
+		cutoff = ring_pop_cutoff(&c->pipe, now, window);
+		err = pipeline__pop(&c->pipe, cutoff);
+		if (!err)	/* --metrics, --clickhouse, --rotate, SIGUSR1 */
+			err = pipeline__tick(&c->pipe, now, cutoff);
 		if (err)
 			break;
-		batch__tick(c);	/* files mapped since their probes went in */
+		batch__tick(&c->clr);	/* files mapped since their probes went in */
 		if (!err && c->host.on)
 			err = host__tick(c, now);	/* --all: processes exec'd lately */
 		if (err)
 			break;
-		if (c->sym)	/* snapshots while the targets live */
-			symbolize__tick(c->sym, now, recorder__horizon(c, cutoff));
+		if (c->pipe.sym)	/* snapshots while the targets live */
+			symbolize__tick(c->pipe.sym, now, recorder__horizon(&c->pipe.rec, cutoff));
 		if (now - last_tick >= TICK_NS) {
 			note_losses(c);
 			if (tty)
@@ -274,14 +213,14 @@ static int poll_loop(struct collector *c)
 			rescan(c);
 			last_scan = now;
 		}
-		if (now - last_flush >= FLUSH_NS && nt_writer__has_file(c->w) &&
-		    nt_writer__events(c->w) != flushed_events) {
-			err = nt_writer__flush(c->w);
+		if (now - last_flush >= FLUSH_NS && nt_writer__has_file(c->pipe.w) &&
+		    nt_writer__events(c->pipe.w) != flushed_events) {
+			err = nt_writer__flush(c->pipe.w);
 			if (err) {
-				pr_warn("cannot write %s: %s\n", c->rec.path, strerror(-err));
+				pr_warn("cannot write %s: %s\n", c->pipe.rec.path, strerror(-err));
 				break;
 			}
-			flushed_events = nt_writer__events(c->w);
+			flushed_events = nt_writer__events(c->pipe.w);
 			last_flush = now;
 		}
 		if (env.duration_ns && now - start >= env.duration_ns)
@@ -294,19 +233,6 @@ static int poll_loop(struct collector *c)
 	if (tty)
 		fprintf(stderr, "\r\033[K");
 	return err;
-}
-
-/* Read a round of the ring and pass what is older than window to the file
- * (UINT64_MAX: nothing). */
-int consume_step(struct collector *c, int timeout_ms, uint64_t window)
-{
-	int err = ring_round(c, timeout_ms);
-
-	if (err)
-		return err;
-	if (c->mm && mmap_events__poll(c->mm, on_mapping, c) < 0)
-		return -ENOMEM;
-	return reorder__pop_before(c->ro, ring_pop_cutoff(c, mono_ns(), window), route_record, c);
 }
 
 /* ------------------------------------------------------------------ -- CMD */
@@ -486,32 +412,33 @@ static int setup_bpf(struct collector *c)
 	uint64_t rb_bytes = (uint64_t)env.buffer_mb << 20;
 	int err, i;
 
-	c->skel = clr_events__open();
-	if (!c->skel) {
+	c->clr.skel = clr_events__open();
+	if (!c->clr.skel) {
 		err = -errno;
 		pr_warn("cannot open BPF object: %s\n", strerror(-err));
 		return err;
 	}
-	c->skel->rodata->targ_filter_tgid = 1;
-	c->skel->rodata->targ_ustack = env.no_ustack ? 0 : env.stack_helper ? 2 : 1;
-	c->skel->rodata->targ_kstack = env.kstack;
-	c->skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(rb_bytes);
-	c->skel->rodata->targ_backstop_bytes = CE_BACKSTOP_BYTES(rb_bytes);
-	bpf_map__set_max_entries(c->skel->maps.rb, rb_bytes);
-	bpf_map__set_max_entries(c->skel->maps.scratch, c->ncpu);
-	c->skel->rodata->targ_filters = recorder__kernel_filters(c, NULL, false) > 0;
-	err = clr_events__load(c->skel);
+	c->clr.skel->rodata->targ_filter_tgid = 1;
+	c->clr.skel->rodata->targ_ustack = env.no_ustack ? 0 : env.stack_helper ? 2 : 1;
+	c->clr.skel->rodata->targ_kstack = env.kstack;
+	c->clr.skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(rb_bytes);
+	c->clr.skel->rodata->targ_backstop_bytes = CE_BACKSTOP_BYTES(rb_bytes);
+	bpf_map__set_max_entries(c->clr.skel->maps.rb, rb_bytes);
+	bpf_map__set_max_entries(c->clr.skel->maps.scratch, c->ncpu);
+	c->clr.skel->rodata->targ_filters =
+		recorder__kernel_filters(&c->pipe.rec, NULL, false) > 0;
+	err = clr_events__load(c->clr.skel);
 	if (err) {
 		pr_warn("cannot load BPF program: %s\n", strerror(-err));
 		return err;
 	}
-	err = recorder__kernel_filters(c, c->skel->maps.filters, true);
+	err = recorder__kernel_filters(&c->pipe.rec, c->clr.skel->maps.filters, true);
 	if (err < 0)
 		return err;
 	if (c->ug) {	/* --usdt: same ring buffer, same thresholds */
 		usdt_generic__set_follow(c->ug, env.all_processes ? UG_FOLLOW_ALL :
 					 env.usdt_children ? UG_FOLLOW_CHILDREN : UG_FOLLOW_NONE);
-		err = usdt_generic__load(c->ug, bpf_map__fd(c->skel->maps.rb),
+		err = usdt_generic__load(c->ug, bpf_map__fd(c->clr.skel->maps.rb),
 					 CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
 		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
 			err = usdt_generic__add_target(c->ug, c->child > 0 ? c->child : env.pids[i]);
@@ -523,7 +450,7 @@ static int setup_bpf(struct collector *c)
 			.groups = env.kernel_groups,
 			.sample_hz = env.sample_hz,
 			.all_processes = env.all_processes,
-			.rb_fd = bpf_map__fd(c->skel->maps.rb),
+			.rb_fd = bpf_map__fd(c->clr.skel->maps.rb),
 			.rb_bytes = rb_bytes,
 			.verbose = env.verbose,
 		};
@@ -531,6 +458,7 @@ static int setup_bpf(struct collector *c)
 		c->ke = kernel_events__open(&ko);
 		if (!c->ke)
 			return -errno;
+		pipeline__add_source(&c->pipe, &kernel_events_source_ops, c->ke);
 		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
 			err = kernel_events__add_target(c->ke, c->child > 0 ? c->child : env.pids[i]);
 		if (err)
@@ -540,16 +468,15 @@ static int setup_bpf(struct collector *c)
 		__u32 tgid = c->child > 0 ? c->child : env.pids[i];
 		__u8 one = 1;
 
-		err = bpf_map__update_elem(c->skel->maps.targets, &tgid, sizeof(tgid), &one,
+		err = bpf_map__update_elem(c->clr.skel->maps.targets, &tgid, sizeof(tgid), &one,
 					   sizeof(one), 0);
 		if (err) {
 			pr_warn("cannot add pid %u to the target map: %s\n", tgid, strerror(-err));
 			return err;
 		}
 	}
-	c->rb = ring_buffer__new(bpf_map__fd(c->skel->maps.rb), handle_record, c, NULL);
-	if (!c->rb) {
-		err = -errno;
+	err = pipeline__open_ring(&c->pipe, bpf_map__fd(c->clr.skel->maps.rb));
+	if (err) {
 		pr_warn("cannot create ring buffer consumer: %s\n", strerror(-err));
 		return err;
 	}
@@ -561,7 +488,7 @@ static int attach_libs(struct collector *c, pid_t pid)
 	int i, n, total = 0;
 
 	for (i = 0; i < env.nr_libs; i++) {
-		n = attach_path(c, pid, env.libs[i]);
+		n = clr_source__attach_path(&c->clr, pid, env.libs[i]);
 		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_path(c->ug, pid, env.libs[i]);
 
@@ -594,7 +521,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 	int i, n, total = 0;
 
 	if (c->child > 0) {
-		n = attach_path(c, c->child, cmd_path);
+		n = clr_source__attach_path(&c->clr, c->child, cmd_path);
 		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_path(c->ug, c->child, cmd_path);
 
@@ -613,14 +540,14 @@ static int attach_all(struct collector *c, const char *cmd_path)
 		return EXIT_OK;
 	}
 	for (i = 0; i < env.nr_pids; i++) {
-		int ours = c->ours_found;
+		int ours = c->clr.ours_found;
 
 		c->pid_alive[i] = true;
 		n = attach_libs(c, env.pids[i]);
 		if (n < 0)
 			return EXIT_FAIL;
 		total += n;
-		n = attach_pid(c, env.pids[i], true);
+		n = clr_source__attach_pid(&c->clr, env.pids[i], true);
 		if (n >= 0 && c->ug) {	/* --usdt */
 			int g = usdt_generic__attach_pid(c->ug, env.pids[i]);
 
@@ -635,7 +562,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			return EXIT_FAIL;
 		}
 		total += n;
-		c->ep_candidate[i] = c->ours_found == ours;	/* stock .NET? */
+		c->ep_candidate[i] = c->clr.ours_found == ours;	/* stock .NET? */
 	}
 	if (total)
 		return EXIT_OK;
@@ -645,20 +572,20 @@ static int attach_all(struct collector *c, const char *cmd_path)
 		pr_warn("no USDT probes matching --usdt in pid%s %d%s (ebpf-collect -l -p PID "
 			"lists them)\n", env.nr_pids > 1 ? "s" : "", env.pids[0],
 			env.nr_pids > 1 ? ",..." : "");
-	if (!c->ours_found)
+	if (!c->clr.ours_found)
 		pr_warn("no .NET runtime USDT probes (providers DotNETRuntime...) in pid%s %d%s: "
 			"the runtime must be built with the USDT provider (usdt/clr-events.man), "
 			"and no .NET diagnostics socket for EventPipe either (not .NET, or "
 			"DOTNET_EnableDiagnostics=0); searched %s\n", env.nr_pids > 1 ? "s" : "",
 			env.pids[0], env.nr_pids > 1 ? ",..." : "",
-			c->searched ? c->searched : "no files");
-	else if (c->attach_failed)
+			c->clr.searched ? c->clr.searched : "no files");
+	else if (c->clr.attach_failed)
 		pr_warn("could not attach any of the %d selected runtime probes (see above)\n",
-			c->attach_failed);
+			c->clr.attach_failed);
 	else
 		pr_warn("none of the %d runtime probes found matches --providers/--profile\n",
-			c->ours_found);
-	return c->attach_failed ? EXIT_FAIL : EXIT_NO_PROBES;
+			c->clr.ours_found);
+	return c->clr.attach_failed ? EXIT_FAIL : EXIT_NO_PROBES;
 }
 
 /* ------------------------------------------------------------------ main */
@@ -691,23 +618,44 @@ static int prepare(struct collector *c)
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
-	return recorder__init(c);
+	return init_recorder(c, &exiting);
 }
 
-/* Per-event tables, the reorder buffer and the --usdt specs. */
+/* What the pipeline asks of the session (pipeline.h). */
+static int hook_publish(void *ctx)
+{
+	return publish_output(ctx);
+}
+
+static void hook_losses(void *ctx, struct loss_summary *loss)
+{
+	collect_loss(ctx, loss);
+}
+
+static void hook_exec(void *ctx, pid_t pid)
+{
+	host__note_exec(ctx, pid);
+}
+
+/* Per-event tables, the reorder buffer, the pipeline's hooks and sources,
+ * and the --usdt specs. */
 static int alloc_state(struct collector *c)
 {
 	char uerr[256];
 	int i;
 
 	c->ncpu = libbpf_num_possible_cpus();
-	c->meta_ids = calloc(c->table->n_events, sizeof(*c->meta_ids));
-	c->ev_counts = calloc(c->table->n_events, sizeof(*c->ev_counts));
-	c->ro = reorder__new();
-	if (c->ncpu <= 0 || !c->meta_ids || !c->ev_counts || !c->ro) {
+	c->clr.meta_ids = calloc(c->table->n_events, sizeof(*c->clr.meta_ids));
+	c->clr.ev_counts = calloc(c->table->n_events, sizeof(*c->clr.ev_counts));
+	c->pipe.ro = reorder__new();
+	if (c->ncpu <= 0 || !c->clr.meta_ids || !c->clr.ev_counts || !c->pipe.ro) {
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
+	c->pipe.hooks = (struct pipeline_hooks){
+		.ctx = c, .publish = hook_publish, .losses = hook_losses, .exec = hook_exec,
+	};
+	init_sources(c, &exiting);
 	if (!env.nr_usdt)
 		return EXIT_OK;
 	c->ug = usdt_generic__new(env.quiet ? -1 : env.verbose);
@@ -718,6 +666,7 @@ static int alloc_state(struct collector *c)
 		pr_warn("--usdt: out of memory\n");
 		return EXIT_FAIL;
 	}
+	pipeline__add_source(&c->pipe, &usdt_generic_source_ops, c->ug);
 	return EXIT_OK;
 }
 
@@ -747,16 +696,18 @@ static int start_symbols(struct collector *c)
 	struct symbolize_opts so = { .per_process = env.format == 6 };
 	int i, err, n = c->child > 0 ? 1 : env.nr_pids;
 
-	c->sym = symbolize__new(c->w, &so);
-	if (!c->sym) {
+	c->pipe.sym = symbolize__new(c->pipe.w, &so);
+	if (!c->pipe.sym) {
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;
 	}
 	c->mm = mmap_events__new();
+	if (c->mm)
+		pipeline__add_source(&c->pipe, &mmap_events_source_ops, c->mm);
 	for (i = 0; i < n; i++) {
 		pid_t p = c->child > 0 ? c->child : env.pids[i];
 
-		symbolize__add_pid(c->sym, p);
+		symbolize__add_pid(c->pipe.sym, p);
 		if (c->mm && (err = mmap_events__add_pid(c->mm, p)))
 			pr_debug("pid %d: no mapping records (perf_event_open: %s); "
 				 "/proc snapshots only\n", p, strerror(-err));
@@ -769,7 +720,7 @@ static int attach_sources(struct collector *c, const char *cmd_path)
 {
 	int ret;
 
-	if (setup_bpf(c) || recorder__start_observers(c))
+	if (setup_bpf(c) || start_fleet(c))
 		return EXIT_FAIL;
 	c->ept.all = c->host.on;	/* a hostile socket must not end the run */
 	c->ept.stop = &exiting;
@@ -808,10 +759,10 @@ static int trace(struct collector *c)
 	int ret, err;
 
 	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
-		(unsigned long long)(c->nr_links + usdt_generic__nr_links(c->ug)),
+		(unsigned long long)(c->clr.nr_links + usdt_generic__nr_links(c->ug)),
 		env.duration_ns ? " for the given duration" : "",
-		c->rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
-		"--dump-on and exit" : c->rec.path);
+		c->pipe.rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
+		"--dump-on and exit" : c->pipe.rec.path);
 	c->cpu_mark[0] = self_cpu_ns();
 	c->wall_mark[0] = mono_ns();
 	err = poll_loop(c);
@@ -821,23 +772,24 @@ static int trace(struct collector *c)
 		int stop_err;
 
 		pause_runtimes(c);
-		batch__flush(c);	/* the runtimes' buffers out while the probe is in */
+		/* the runtimes' buffers out while the probe is in */
+		batch__flush(&c->clr, &c->pipe);
 		/* EventPipe's rundown goes into the reorder buffer before the drain */
-		err = ep_targets__stop(&c->ept, c->ro);
+		err = ep_targets__stop(&c->ept, c->pipe.ro);
 		stop_err = stop_and_drain(c);
-		batch__release(c);
+		batch__release(&c->clr);
 		resume_runtimes(c);
 		warn_silent_runtimes(c);
 		if (!err)
 			err = stop_err;
-		if (!err)
-			err = recorder__finish(c);	/* the flight recorder's exit dump */
-		recorder__stop_observers(c);	/* the last export */
+		if (!err)	/* the flight recorder's exit dump */
+			err = recorder__finish(&c->pipe);
+		fleet__stop(&c->fleet, &c->pipe);	/* the last export */
 	}
 	ret = err ? (c->ept.fail ? c->ept.fail : EXIT_FAIL) : c->ept.cut ? EXIT_STREAM_CUT : EXIT_OK;
 	if (finish_output(c, ret))
 		ret = EXIT_FAIL;
-	if (ret == EXIT_OK && recorder__failed(c))
+	if (ret == EXIT_OK && recorder__failed(&c->pipe.rec))
 		ret = EXIT_FAIL;	/* a flight-recorder dump was not written */
 	return ret;
 }
@@ -864,34 +816,27 @@ static void end_command(struct collector *c, int ret)
 	}
 }
 
-/* collect_main's checks and nothing after them: nothing is opened or
- * attached.  A bad option value ends the process (argp), so the caller
- * runs it in a child of its own (daemon.c, before a reload). */
-int collect_check(int argc, char **argv)
+int session__check(void)
 {
 	struct collector c = { .table = &clretw_event_table };
 	int ret;
 
-	if (parse_cmdline(argc, argv))
-		return EXIT_USAGE;
 	libbpf_set_print(libbpf_print_fn);
 	ret = env.list ? EXIT_OK : prepare(&c);
-	if (!ret)	/* as collect_main: a failed prepare() frees only the table */
+	if (!ret)	/* as session__main: a failed prepare() frees only the table */
 		collector__free(&c);
 	if (c.table != &clretw_event_table)
 		ect_table__free(c.table);
 	return ret;
 }
 
-int collect_main(int argc, char **argv)
+int session__main(void)
 {
 	struct collector c = { .table = &clretw_event_table };
 	struct sigaction sa = { .sa_handler = sig_handler };
 	char *cmd_path = NULL;
 	int release_fd = -1, ret;
 
-	if (parse_cmdline(argc, argv))
-		return EXIT_USAGE;
 	libbpf_set_print(libbpf_print_fn);
 	raise_nofile();
 	if (env.list)

@@ -49,6 +49,7 @@
 #include "collector.h"
 
 static void detach_links(struct collector *c);
+static void close_fds_parallel(int *fds, size_t n);
 
 /*
  * Every event source off: kernel events, then the probes.  Closing a uprobe
@@ -85,8 +86,8 @@ void pause_runtimes(struct collector *c)
 {
 	size_t i, raised = 0;
 
-	for (i = 0; i < c->nr_pauses; i++) {
-		struct pause_site *ps = &c->pauses[i];
+	for (i = 0; i < c->clr.nr_pauses; i++) {
+		struct pause_site *ps = &c->clr.pauses[i];
 		int err = ps->addr ? 0 :
 			  tracer_pause__resolve(ps->pid, ps->dev, ps->ino, ps->off, &ps->addr);
 
@@ -111,11 +112,11 @@ void pause_runtimes(struct collector *c)
  * waits for a grace period, so the holds are closed side by side. */
 void resume_runtimes(struct collector *c)
 {
-	int *fds = calloc(c->nr_pauses ? c->nr_pauses : 1, sizeof(*fds));
+	int *fds = calloc(c->clr.nr_pauses ? c->clr.nr_pauses : 1, sizeof(*fds));
 	size_t i, n = 0;
 
-	for (i = 0; i < c->nr_pauses; i++) {
-		struct pause_site *ps = &c->pauses[i];
+	for (i = 0; i < c->clr.nr_pauses; i++) {
+		struct pause_site *ps = &c->clr.pauses[i];
 
 		if (ps->hold_fd < 0)
 			continue;
@@ -143,8 +144,8 @@ void warn_silent_runtimes(struct collector *c)
 	long hz = sysconf(_SC_CLK_TCK);
 	size_t i;
 
-	for (i = 0; i < c->nr_pauses; i++) {
-		const struct pause_site *ps = &c->pauses[i];
+	for (i = 0; i < c->clr.nr_pauses; i++) {
+		const struct pause_site *ps = &c->clr.pauses[i];
 		uint64_t ticks;
 		double secs, cpu;
 
@@ -178,7 +179,7 @@ void warn_silent_runtimes(struct collector *c)
  */
 int stop_and_drain(struct collector *c)
 {
-	struct ring *r = ring_buffer__ring(c->rb, 0);
+	struct ring *r = ring_buffer__ring(c->pipe.rb, 0);
 	uint64_t deadline;
 	pthread_t th;
 	bool threaded = !pthread_create(&th, NULL, stop_sources, c);
@@ -187,15 +188,15 @@ int stop_and_drain(struct collector *c)
 	if (!threaded)
 		stop_sources(c);
 	while (!__atomic_load_n(&c->sources_stopped, __ATOMIC_ACQUIRE) && !err)
-		err = consume_step(c, 10, REORDER_WINDOW_NS);
+		err = pipeline__step(&c->pipe, 10, REORDER_WINDOW_NS);
 	if (threaded)
 		pthread_join(th, NULL);
 	deadline = mono_ns() + DRAIN_WAIT_NS;
 	while (!err) {
-		err = consume_step(c, 0, UINT64_MAX);
+		err = pipeline__step(&c->pipe, 0, UINT64_MAX);
 		if (err || !r)
 			break;
-		if (c->rb_behind)
+		if (c->pipe.rb_behind)
 			continue;	/* a round's worth read: there is more */
 		if (!ring__avail_data_size(r) || mono_ns() > deadline)
 			break;
@@ -203,7 +204,7 @@ int stop_and_drain(struct collector *c)
 	}
 	if (err)
 		return err;
-	err = reorder__pop_before(c->ro, UINT64_MAX, route_record, c);
+	err = pipeline__pop(&c->pipe, UINT64_MAX);
 	if (err)
 		return err;
 	note_losses(c);
@@ -219,8 +220,8 @@ static int compare_idx(const void *a, const void *b, void *arg)
 
 	if (r)
 		return r;
-	if (c->ev_counts[ia] != c->ev_counts[ib])
-		return c->ev_counts[ia] < c->ev_counts[ib] ? 1 : -1;
+	if (c->clr.ev_counts[ia] != c->clr.ev_counts[ib])
+		return c->clr.ev_counts[ia] < c->clr.ev_counts[ib] ? 1 : -1;
 	return strcmp(ea->symbol, eb->symbol);
 }
 
@@ -260,7 +261,7 @@ static void print_prog_stats(const struct collector *c)
 	struct bpf_prog_info info = {};
 	__u32 len = sizeof(info);
 
-	if (bpf_prog_get_info_by_fd(bpf_program__fd(c->skel->progs.clr_event), &info, &len) ||
+	if (bpf_prog_get_info_by_fd(bpf_program__fd(c->clr.skel->progs.clr_event), &info, &len) ||
 	    !info.run_cnt)
 		return;
 	pr_warn("BPF program: %llu runs, %.0f ns per run "
@@ -273,12 +274,12 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	const struct ce_counters *t = &c->totals;
 	uint32_t *idx = calloc(c->table->n_events, sizeof(*idx));
 	uint32_t i, n = 0;
-	double secs = c->last_ts > c->first_ts ? (c->last_ts - c->first_ts) / 1e9 : 0;
+	double secs = c->pipe.last_ts > c->pipe.first_ts ? (c->pipe.last_ts - c->pipe.first_ts) / 1e9 : 0;
 
 	if (env.quiet)
 		goto out;
 	for (i = 0; idx && i < c->table->n_events; i++)
-		if (c->ev_counts[i])
+		if (c->clr.ev_counts[i])
 			idx[n++] = i;
 	if (idx)
 		qsort_r(idx, n, sizeof(*idx), compare_idx, c);
@@ -287,128 +288,94 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	for (i = 0; i < n; i++)
 		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
 			c->table->events[idx[i]].symbol,
-			(unsigned long long)c->ev_counts[idx[i]]);
-	if (c->rec.fr && c->rec.dumps_failed)	/* an event in several dumps counts once */
+			(unsigned long long)c->clr.ev_counts[idx[i]]);
+	if (c->pipe.rec.fr && c->pipe.rec.dumps_failed)	/* an event in several dumps counts once */
 		pr_warn("%llu events (%.1f s) into flight-recorder dumps: %llu written, %llu "
-			"failed (exit status 1)\n", (unsigned long long)c->records, secs,
-			(unsigned long long)c->rec.dumps, (unsigned long long)c->rec.dumps_failed);
-	else if (c->rec.fr)
+			"failed (exit status 1)\n", (unsigned long long)c->pipe.records, secs,
+			(unsigned long long)c->pipe.rec.dumps, (unsigned long long)c->pipe.rec.dumps_failed);
+	else if (c->pipe.rec.fr)
 		pr_warn("%llu events (%.1f s) written into %llu flight-recorder dumps\n",
-			(unsigned long long)c->records, secs, (unsigned long long)c->rec.dumps);
+			(unsigned long long)c->pipe.records, secs, (unsigned long long)c->pipe.rec.dumps);
 	else
 		pr_warn("%llu events (%.1f s), %llu bytes written to %s\n",
-			(unsigned long long)c->records, secs, (unsigned long long)bytes,
-			c->rec.path);
+			(unsigned long long)c->pipe.records, secs, (unsigned long long)bytes,
+			c->pipe.rec.path);
 	pr_warn("dropped %llu events (ring buffer full %llu, payload "
 		"over " CE_STR(CE_MAX_PAYLOAD) " bytes %llu, unreadable payload %llu, preempted %llu); truncated stacks: "
 		"%llu user, %llu kernel\n",
-		(unsigned long long)(total_lost(t) + c->oversize),
+		(unsigned long long)(total_lost(t) + c->clr.oversize),
 		(unsigned long long)(t->rb_drops + t->batch_drops),	/* batched: whole runs */
-		(unsigned long long)c->oversize, (unsigned long long)t->payload_faults,
+		(unsigned long long)c->clr.oversize, (unsigned long long)t->payload_faults,
 		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
 		(unsigned long long)t->kstack_truncated);
-	batch__print(c);
+	batch__print(&c->clr, c->totals.batch_drops);
 	print_prog_stats(c);
 	print_cpu(c);
 	pr_info("ring buffer: %llu records, %llu bytes from the runtime provider\n",
 		(unsigned long long)t->submitted, (unsigned long long)t->bytes);
-	if (c->rb_rounds_cut)	/* the producers outpaced the collector for a while */
+	if (c->pipe.rb_rounds_cut)	/* the producers outpaced the collector for a while */
 		pr_info("ring buffer: %llu reads stopped at %u MiB to pass events on\n",
-			(unsigned long long)c->rb_rounds_cut, RB_ROUND_BYTES >> 20);
-	if (c->sym)
-		symbolize__print_summary(c->sym, stderr);
+			(unsigned long long)c->pipe.rb_rounds_cut, RB_ROUND_BYTES >> 20);
+	if (c->pipe.sym)
+		symbolize__print_summary(c->pipe.sym, stderr);
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */
 	kernel_events__print_summary(c->ke, stderr);
 	ep_targets__print_summary(&c->ept, stderr);
-	recorder__print_summary(c);
+	recorder__print_summary(&c->pipe.rec, c->totals.filter_drops);
 	host__print_summary(c);
-	if (c->bad_records || reorder__late(c->ro))
+	if (c->pipe.bad_records || reorder__late(c->pipe.ro))
 		pr_warn("%llu malformed records skipped, %llu records out "
-			"of order\n", (unsigned long long)c->bad_records,
-			(unsigned long long)reorder__late(c->ro));
+			"of order\n", (unsigned long long)c->pipe.bad_records,
+			(unsigned long long)reorder__late(c->pipe.ro));
 out:
 	free(idx);
-}
-
-/* Every loss counter of the run so far, as the LossSummary event has them. */
-void collect_loss(struct collector *c, struct loss_summary *loss)
-{
-	*loss = (struct loss_summary){
-		.events_written = c->records,
-		.ringbuf_drops = c->totals.rb_drops,
-		.truncated_payloads = c->oversize,
-		.truncated_stacks = c->totals.ustack_truncated + c->totals.kstack_truncated,
-		.other_drops = c->totals.payload_faults + c->totals.nested_drops + c->bad_records,
-	};
-	if (c->ug && !usdt_generic__read_counters(c->ug, &c->ug_totals)) {
-		loss->ringbuf_drops += c->ug_totals.sum.rb_drops;
-		loss->other_drops += c->ug_totals.sum.nested_drops + c->ug_totals.bad_records;
-	}
-	if (c->ke) {
-		struct ke_counters kc;
-
-		if (!kernel_events__counters(c->ke, &kc)) {
-			loss->ringbuf_drops += kc.rb_drops;
-			loss->truncated_stacks += kc.kstack_truncated + kc.ustack_truncated;
-			loss->other_drops += kc.nested_drops;
-		}
-		loss->other_drops += kernel_events__bad_records(c->ke);
-	}
 }
 
 /* This file's share of the run's losses (--rotate: since it began). */
 static void file_loss(struct collector *c, struct loss_summary *loss)
 {
-	const struct loss_summary *b = &c->rec.base;
+	const struct loss_summary *b = &c->pipe.rec.base;
 
 	collect_loss(c, loss);
-	loss->events_written = c->rec.file_records;
+	loss->events_written = c->pipe.rec.file_records;
 	loss->ringbuf_drops -= b->ringbuf_drops;
 	loss->truncated_payloads -= b->truncated_payloads;
 	loss->truncated_stacks -= b->truncated_stacks;
 	loss->other_drops -= b->other_drops;
 }
 
-void print_salvage(const char *path, int err, const struct nt_salvage *salv)
-{
-	pr_warn("%s: %s: kept the first %llu bytes, %llu events, %s; %llu events did not "
-		"fit%s\n", path, strerror(-err), (unsigned long long)salv->bytes,
-		(unsigned long long)salv->events,
-		salv->finalized ? "as a complete trace" : "cut at a block boundary",
-		(unsigned long long)salv->lost, salv->finalized ? " and are counted lost in it" : "");
-}
-
 /* The flight recorder's files were written by its dumps: only the summary. */
 static int finish_flight(struct collector *c)
 {
-	nt_writer__finish(c->w, NULL, 0, NULL);	/* between files: frees it */
-	c->w = NULL;
+	nt_writer__finish(c->pipe.w, NULL, 0, NULL);	/* between files: frees it */
+	c->pipe.w = NULL;
 	print_summary(c, 0);
 	return 0;
 }
 
 int finish_file(struct collector *c)
 {
-	uint64_t bytes, last = c->last_ts ? c->last_ts : mono_ns();
+	uint64_t bytes, last = c->pipe.last_ts ? c->pipe.last_ts : mono_ns();
 	struct loss_summary loss;
 	struct loss_summary_event sev;
 	struct nt_salvage salv = { 0 };
-	const char *path = c->rec.path;
+	const char *path = c->pipe.rec.path;
 	int err;
 
-	if (c->rec.fr)
+	if (c->pipe.rec.fr)
 		return finish_flight(c);
 	file_loss(c, &loss);
-	err = c->sym ? symbolize__finish(c->sym, last + 1) : 0;
+	err = c->pipe.sym ? symbolize__finish(c->pipe.sym, last + 1) : 0;
 	if (!err)
-		err = nt_writer__flush(c->w);
-	bytes = nt_writer__bytes(c->w);
+		err = nt_writer__flush(c->pipe.w);
+	bytes = nt_writer__bytes(c->pipe.w);
 	/* a full disk keeps what fits (the rest is counted lost in the file) */
 	if (!err || nt_writer__is_space_error(err))
-		err = nt_writer__finish(c->w, loss_summary__event(&sev, &loss, c->w), last, &salv);
+		err = nt_writer__finish(c->pipe.w, loss_summary__event(&sev, &loss, c->pipe.w), last,
+					&salv);
 	else
-		nt_writer__abort(c->w);
-	c->w = NULL;
+		nt_writer__abort(c->pipe.w);
+	c->pipe.w = NULL;
 	if (err && salv.kept) {
 		print_salvage(path, err, &salv);
 		return err;
@@ -417,7 +384,7 @@ int finish_file(struct collector *c)
 		pr_warn("cannot finish %s: %s; removed it\n", path, strerror(-err));
 		return err;
 	}
-	recorder__file_done(c, path);
+	recorder__file_done(&c->pipe.rec, path);
 	print_summary(c, bytes);
 	return 0;
 }
@@ -488,7 +455,7 @@ static size_t dup_link_fds(int **out)
 }
 
 /* Close n descriptors from up to DETACH_THREADS threads at once. */
-void close_fds_parallel(int *fds, size_t n)
+static void close_fds_parallel(int *fds, size_t n)
 {
 	struct closer cl[DETACH_THREADS];
 	pthread_t th[DETACH_THREADS];
@@ -511,10 +478,10 @@ static void detach_links(struct collector *c)
 	size_t i, n;
 	int *fds = NULL;
 
-	n = c->nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
-	for (i = 0; i < c->nr_links; i++)
-		bpf_link__destroy(c->links[i]);
-	c->nr_links = 0;
+	n = c->clr.nr_links || usdt_generic__nr_links(c->ug) ? dup_link_fds(&fds) : 0;
+	for (i = 0; i < c->clr.nr_links; i++)
+		bpf_link__destroy(c->clr.links[i]);
+	c->clr.nr_links = 0;
 	usdt_generic__detach(c->ug);	/* --usdt: same trick */
 	close_fds_parallel(fds, n);
 	free(fds);
@@ -525,27 +492,27 @@ void collector__free(struct collector *c)
 	size_t i;
 
 	detach_links(c);
-	batch__release(c);	/* a trace that failed did not get to it */
-	free(c->links);
-	ring_buffer__free(c->rb);
+	batch__release(&c->clr);	/* a trace that failed did not get to it */
+	free(c->clr.links);
+	ring_buffer__free(c->pipe.rb);
 	usdt_generic__free(c->ug);
 	kernel_events__destroy(c->ke);
 	ep_targets__free(&c->ept);
 	mmap_events__free(c->mm);
-	symbolize__free(c->sym);
-	clr_events__destroy(c->skel);
-	reorder__free(c->ro);
-	batch__free(c);
-	free(c->meta_ids);
-	free(c->ev_counts);
-	free(c->files);
+	symbolize__free(c->pipe.sym);
+	clr_events__destroy(c->clr.skel);
+	reorder__free(c->pipe.ro);
+	batch__free(&c->clr);
+	free(c->clr.meta_ids);
+	free(c->clr.ev_counts);
+	free(c->clr.files);
 	resume_runtimes(c);	/* a trace that failed while they were held */
-	for (i = 0; i < c->nr_pauses; i++)
-		if (c->pauses[i].file_fd >= 0)
-			close(c->pauses[i].file_fd);
-	free(c->pauses);
-	free(c->searched);
-	recorder__stop_observers(c);
-	recorder__free(c);
+	for (i = 0; i < c->clr.nr_pauses; i++)
+		if (c->clr.pauses[i].file_fd >= 0)
+			close(c->clr.pauses[i].file_fd);
+	free(c->clr.pauses);
+	free(c->clr.searched);
+	fleet__stop(&c->fleet, &c->pipe);
+	recorder__free(&c->pipe.rec);
 	host__free(c);
 }

@@ -3,6 +3,7 @@
  * batch.c - the batched in-process path (batch.h): the provider's control
  * block and event names, the batch probe, and runs back into events.
  */
+#define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -15,14 +16,15 @@
 #include "clock.h"
 #include "grow.h"
 #include "collector_event.h"
+#include "log.h"
 #include "event_table.h"
 #include "provider_abi.h"
 #include "reorder.h"
 #include "selection.h"
 #include "tracer_pause.h"
+#include "pipeline.h"
+#include "clr_events.h"
 #include "batch.h"
-
-#include "collector.h"
 
 #define CTL_HEAD	sizeof(struct prov_batch_ctl)	/* bytes before the mask */
 #define CTL_AT(field)	offsetof(struct prov_batch_ctl, field)
@@ -68,38 +70,33 @@ struct batch {
  * allocation keywords are not among them: their stacks are the point. */
 #define AUTO_KEYWORDS	(0x80000ULL | 0x100000ULL | 0x400000ULL | 0x1000000ULL)
 
-static bool has_filter(const struct collector *c, const struct ect_event *ev)
+static bool has_filter(const struct clr_source *c, const struct ect_event *ev)
 {
-	uint32_t idx = ev - c->table->events;
-	int i;
-
-	for (i = 0; i < c->rec.nr_filter; i++)
-		if (c->rec.filter[i].idx == idx)
-			return true;
-	return false;
+	return recorder__has_filter(c->rec, ev - c->table->events);
 }
 
 /* The mask byte for a selected event: 0 not batched, PROV_BATCH_ON, with
  * PROV_BATCH_STACK for the stack the provider walks.  Kernel stacks
  * (--kernel-stack) only the probe gives; the heap keywords' events go
  * without a stack. */
-static uint8_t batch_mode(const struct collector *c, const struct ect_event *ev)
+static uint8_t batch_mode(const struct clr_source *c, const struct ect_event *ev)
 {
-	if (env.batched == BATCH_OFF || has_filter(c, ev))
+	if (c->o.batched == BATCH_OFF || has_filter(c, ev))
 		return 0;
-	if (env.batched == BATCH_ALL)
-		return env.kstack ? 0 : env.no_ustack ? PROV_BATCH_ON :
+	if (c->o.batched == BATCH_ALL)
+		return c->o.kstack ? 0 : c->o.no_ustack ? PROV_BATCH_ON :
 		       PROV_BATCH_ON | PROV_BATCH_STACK;
 	return (ev->keywords & AUTO_KEYWORDS) && !(ev->keywords & ~AUTO_KEYWORDS) ?
 	       PROV_BATCH_ON : 0;
 }
 
-bool batch__wanted(const struct collector *c, const struct ect_event *ev)
+/* Is this selected event batched in this trace? */
+static bool batch_wanted(const struct clr_source *c, const struct ect_event *ev)
 {
 	return batch_mode(c, ev) != 0;
 }
 
-static struct batch *get_batch(struct collector *c)
+static struct batch *get_batch(struct clr_source *c)
 {
 	if (!c->batch)
 		c->batch = calloc(1, sizeof(*c->batch));
@@ -107,7 +104,7 @@ static struct batch *get_batch(struct collector *c)
 }
 
 /* The provider's event names: "<usdt provider>:<symbol>\0"... */
-static int read_names(struct collector *c, struct batch_file *f, const char *open_path)
+static int read_names(struct clr_source *c, struct batch_file *f, const char *open_path)
 {
 	uint64_t off = 0, size = 0;
 	char *buf, *p;
@@ -137,7 +134,7 @@ static int read_names(struct collector *c, struct batch_file *f, const char *ope
 			ev = ect_find_symbol(c->table, p, colon + 1);
 			*colon = ':';
 		}
-		if (ev && selection__matches(&c->sel, ev) && batch__wanted(c, ev)) {
+		if (ev && selection__matches(c->sel, ev) && batch_wanted(c, ev)) {
 			f->table_idx[i] = ev - c->table->events;
 			f->mask[i] = batch_mode(c, ev);
 			f->n_stacks += !!(f->mask[i] & PROV_BATCH_STACK);
@@ -188,7 +185,7 @@ static int write_mask(struct batch_file *f)
 	return err;
 }
 
-static int attach_probe(struct collector *c, pid_t pid, const char *open_path,
+static int attach_probe(struct clr_source *c, pid_t pid, const char *open_path,
 			const char *prefix, size_t file_idx)
 {
 	LIBBPF_OPTS(bpf_usdt_opts, uopts, .usdt_cookie = file_idx);
@@ -206,7 +203,7 @@ static int attach_probe(struct collector *c, pid_t pid, const char *open_path,
 	return 0;
 }
 
-int batch__attach_file(struct collector *c, pid_t pid, const char *path,
+int batch__attach_file(struct clr_source *c, pid_t pid, const char *path,
 		       const char *open_path, dev_t dev, ino_t ino, const char *prefix)
 {
 	struct batch_file f = { .pid = pid, .dev = dev, .ino = ino };
@@ -214,7 +211,7 @@ int batch__attach_file(struct collector *c, pid_t pid, const char *path,
 	struct batch *b;
 	int err;
 
-	if (env.batched == BATCH_OFF ||
+	if (c->o.batched == BATCH_OFF ||
 	    provider_object__find(open_path, PROV_BATCH_CTL_SUFFIX, &f.ctl_off, &size) ||
 	    size <= CTL_HEAD)
 		return 0;
@@ -283,12 +280,12 @@ static void check_seq(struct batch *b, const struct ce_clr_batch *r)
 }
 
 /* One event of a run as the per-event probe would have recorded it. */
-static int push_event(struct collector *c, const struct ce_clr_batch *r, uint32_t table_idx,
+static int push_event(struct reorder *ro, const struct ce_clr_batch *r, uint32_t table_idx,
 		      const struct prov_batch_rec *be, const uint8_t *ids, const uint64_t *frames,
 		      uint64_t depth, const uint8_t *payload)
 {
 	uint32_t n = (uint32_t)depth;
-	struct ce_clr_event *e = reorder__alloc(c->ro, be->timestamp,
+	struct ce_clr_event *e = reorder__alloc(ro, be->timestamp,
 						sizeof(*e) + n * 8 + be->payload_len);
 
 	if (!e)
@@ -319,8 +316,10 @@ static int push_event(struct collector *c, const struct ce_clr_batch *r, uint32_
 	return 0;
 }
 
-int batch__split(struct collector *c, const void *rec, size_t len)
+/* A run as it leaves the ring: each event into the reorder buffer. */
+static int batch_split(void *ctx, struct pipeline *pl, const void *rec, size_t len)
 {
+	struct clr_source *c = ctx;
 	const struct ce_clr_batch *r = rec;
 	const uint8_t *p = (const uint8_t *)(r + 1), *end;
 	struct batch *b = c->batch;
@@ -329,14 +328,14 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 	int err = 0;
 
 	if (!b || len < sizeof(*r) || len != sizeof(*r) + r->data_len || r->cookie >= b->n) {
-		c->bad_records++;
+		pl->bad_records++;
 		return 0;
 	}
 	f = &b->files[r->cookie];
 	end = p + r->data_len;
 	check_seq(b, r);
 	b->runs++;
-	reorder__run_begin(c->ro);
+	reorder__run_begin(pl->ro);
 	while (end - p >= (long)sizeof(struct prov_batch_rec)) {
 		const struct prov_batch_rec *be = (const void *)p;
 		uint32_t ids = (be->flags & PROV_BATCH_F_ACTIVITY ? 16 : 0) +
@@ -355,14 +354,14 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 		if (size > end - p || be->index >= f->n_events ||
 		    f->table_idx[be->index] == NO_EVENT)
 			break;
-		err = push_event(c, r, f->table_idx[be->index], be, p + sizeof(*be),
+		err = push_event(pl->ro, r, f->table_idx[be->index], be, p + sizeof(*be),
 				 (const uint64_t *)(st + 8), depth, st + stack);
 		if (err)
 			break;
 		p += size;
 		n++;
 	}
-	reorder__run_end(c->ro);
+	reorder__run_end(pl->ro);
 	if (err)
 		return err;
 	b->events += n;
@@ -371,7 +370,13 @@ int batch__split(struct collector *c, const void *rec, size_t len)
 	return 0;
 }
 
-void batch__tick(struct collector *c)
+const struct pipeline_source_ops batch_source_ops = {
+	.first_type = CE_REC_CLR_BATCH,
+	.last_type = CE_REC_CLR_BATCH,
+	.arrive = batch_split,
+};
+
+void batch__tick(struct clr_source *c)
 {
 	size_t i;
 
@@ -431,7 +436,7 @@ static bool flush_pending(struct batch *b, bool ask)
 	return pending;
 }
 
-int batch__flush(struct collector *c)
+int batch__flush(struct clr_source *c, struct pipeline *p)
 {
 	struct batch *b = c->batch;
 	uint64_t deadline;
@@ -442,7 +447,7 @@ int batch__flush(struct collector *c)
 		return 0;
 	deadline = mono_ns() + FLUSH_WAIT_NS;
 	while (!err && flush_pending(b, false)) {
-		err = consume_step(c, 5, UINT64_MAX);	/* nothing popped yet */
+		err = pipeline__step(p, 5, UINT64_MAX);	/* nothing popped yet */
 		if (mono_ns() <= deadline)
 			continue;
 		for (i = 0; i < b->n; i++)
@@ -458,7 +463,7 @@ int batch__flush(struct collector *c)
 	return err;
 }
 
-void batch__release(struct collector *c)
+void batch__release(struct clr_source *c)
 {
 	size_t i;
 
@@ -478,12 +483,12 @@ void batch__release(struct collector *c)
 	}
 }
 
-bool batch__flowing(const struct collector *c)
+bool batch__flowing(const struct clr_source *c)
 {
 	return c->batch && c->batch->runs;
 }
 
-void batch__print(const struct collector *c)
+void batch__print(const struct clr_source *c, uint64_t batch_drops)
 {
 	const struct batch *b = c->batch;
 
@@ -492,11 +497,11 @@ void batch__print(const struct collector *c)
 	pr_warn("batched: %llu events in %llu runs from the runtime's buffers; %llu lost in "
 		"runs the ring could not take (%llu by sequence gaps)%s\n",
 		(unsigned long long)b->events, (unsigned long long)b->runs,
-		(unsigned long long)c->totals.batch_drops, (unsigned long long)b->gaps,
+		(unsigned long long)batch_drops, (unsigned long long)b->gaps,
 		b->bad ? "; malformed runs cut short" : "");
 }
 
-void batch__free(struct collector *c)
+void batch__free(struct clr_source *c)
 {
 	size_t i;
 

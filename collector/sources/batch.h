@@ -9,7 +9,7 @@
  * buffers and hands them over in runs through its one <prefix>:batch
  * probe (usdt/batch_runtime.c.in; the layout both sides share is
  * usdt/provider_abi.h).  A run arrives as one CE_REC_CLR_BATCH
- * record; batch__split() turns it back into the CE_REC_CLR_EVENT records
+ * record; batch_source_ops turns it back into the CE_REC_CLR_EVENT records
  * the per-event probe would have made (the user stack the provider walked,
  * if asked), with the provider's timestamps, and checks each thread's
  * sequence numbers.
@@ -25,42 +25,42 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-struct collector;
-struct ect_event;
+struct clr_source;
+struct pipeline;
+struct pipeline_source_ops;
 
 enum batch_mode { BATCH_AUTO = 0, BATCH_ALL, BATCH_OFF };
-
-/* Is this selected event batched in this trace? */
-bool batch__wanted(const struct collector *c, const struct ect_event *ev);
 
 /* After the probes of one provider file went in for pid: if the file has
  * the batched mode and some of its events are wanted, attach its batch
  * probe and write the mask (now, or once the file is mapped: batch__tick).
  * Returns events batched, 0, or -ENOMEM. */
-int batch__attach_file(struct collector *c, pid_t pid, const char *path,
+int batch__attach_file(struct clr_source *c, pid_t pid, const char *path,
 		       const char *open_path, dev_t dev, ino_t ino, const char *prefix);
 
-/* Ring-buffer callback for CE_REC_CLR_BATCH: each event into the reorder
- * buffer.  0 or -errno (out of memory). */
-int batch__split(struct collector *c, const void *rec, size_t len);
+/* The pipeline's source of CE_REC_CLR_BATCH (pipeline.h): a run as it
+ * leaves the ring, each of its events into the reorder buffer (0, or
+ * -ENOMEM).  ctx the struct clr_source. */
+extern const struct pipeline_source_ops batch_source_ops;
 
 /* Write masks that were waiting for their file to be mapped. */
-void batch__tick(struct collector *c);
+void batch__tick(struct clr_source *c);
 
 /* The end: have every thread's buffer handed over (the providers are
  * paused), reading the ring meanwhile; then, after the detach, clear the
  * masks (batch__release). */
-int batch__flush(struct collector *c);
-void batch__release(struct collector *c);
+int batch__flush(struct clr_source *c, struct pipeline *p);
+void batch__release(struct clr_source *c);
 
 /* Have batched runs arrived?  Then the reorder window must cover a quiet
  * thread's hand-over delay (BATCH_REORDER_WINDOW_NS); until then the
  * shorter one keeps trigger dumps prompt. */
-bool batch__flowing(const struct collector *c);
+bool batch__flowing(const struct clr_source *c);
 
-/* One line for the summary (runs, events, losses, sequence gaps). */
-void batch__print(const struct collector *c);
+/* One line for the summary (runs, events, losses, sequence gaps);
+ * batch_drops: the BPF counter of events in runs the ring could not take. */
+void batch__print(const struct clr_source *c, uint64_t batch_drops);
 
-void batch__free(struct collector *c);
+void batch__free(struct clr_source *c);
 
 #endif

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * clr_events.c - the runtime's own provider: find its probes in every file
- * a target maps, attach the selected ones (cookie = event table index), and
- * turn the records of bpf/clr_events.bpf.c (and of the other sources, by
- * record type) into trace events.
+ * clr_events.c - the runtime's own provider (clr_events.h): find its probes
+ * in every file a target maps, attach the selected ones (cookie = event
+ * table index), and write the records of bpf/clr_events.bpf.c as trace
+ * events (its emit in the pipeline).
  */
+#define LOG_PREFIX "ebpf-collect: "
 #include <argp.h>
 #include <dirent.h>
 #include <errno.h>
@@ -28,25 +29,20 @@
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
 #include "collector_event.h"
-#include "exit_codes.h"
+#include "log.h"
 #include "event_table.h"
 #include "nettrace.h"
 #include "manifest_meta.h"
-#include "reorder.h"
 #include "selection.h"
 #include "usdt_notes.h"
 #include "tracer_pause.h"
-#include "usdt_generic.h"	/* --usdt */
-#include "kernel_events.h"	/* --kernel, --cpu-sampling */
 #include "symbolize.h"		/* frame names in the trace */
-#include "mmap_events.h"	/* mappings of short-lived processes */
-#include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 #include "batch.h"		/* batched in-process events */
 #include "proc_stat.h"
 #include "clock.h"
 #include "grow.h"
-
-#include "collector.h"
+#include "pipeline.h"
+#include "clr_events.h"
 
 _Static_assert(sizeof(struct ce_header) == 24, "ce_header layout (bpf/collector_event.h)");
 _Static_assert(sizeof(struct ce_clr_event) == 88, "ce_clr_event layout (bpf/collector_event.h)");
@@ -56,7 +52,7 @@ _Static_assert(sizeof(struct ce_filter) == 16 + CE_FILTER_STR_MAX, "ce_filter la
 
 
 
-static void note_searched(struct collector *c, const char *path)
+static void note_searched(struct clr_source *c, const char *path)
 {
 	size_t n = strlen(path);
 	char *s;
@@ -73,7 +69,7 @@ static void note_searched(struct collector *c, const char *path)
 	c->searched_len += n;
 }
 
-static bool has_our_probes(const struct collector *c, const struct usdt_note_list *l)
+static bool has_our_probes(const struct clr_source *c, const struct usdt_note_list *l)
 {
 	size_t i;
 
@@ -95,16 +91,17 @@ static bool has_our_probes(const struct collector *c, const struct usdt_note_lis
  * kernel-held counts of today's tracers cannot outlive their owners.  So
  * wait a while, and then set it to 0.
  */
-static void repair_stale_word(const struct pause_site *ps, const char *path)
+static void repair_stale_word(const struct pause_site *ps, const char *path,
+			      const volatile sig_atomic_t *stop)
 {
 	uint64_t deadline = mono_ns() + STALE_WAIT_NS;
 	unsigned int v = 0;
 	int err;
 
 	while (!tracer_pause__read(ps->pid, ps->addr, &v) && v && mono_ns() < deadline &&
-	       !exiting)
+	       !*stop)
 		usleep(10000);
-	if (!v || exiting)
+	if (!v || *stop)
 		return;
 	err = tracer_pause__clear(ps->pid, ps->addr);
 	if (err)
@@ -125,7 +122,7 @@ static void repair_stale_word(const struct pause_site *ps, const char *path)
  * runtime and seen by nobody.  Returns true if ps describes a pause word.
  */
 static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
-			     struct pause_site *ps)
+			     struct pause_site *ps, const volatile sig_atomic_t *stop)
 {
 	struct stat st;
 	uint64_t off = 0;
@@ -153,7 +150,7 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 		ps->addr = 0;
 		return true;
 	}
-	repair_stale_word(ps, path);
+	repair_stale_word(ps, path, stop);
 	if (ps->file_fd < 0)
 		return true;
 	ps->hold_fd = tracer_pause__hold(pid, ps->file_fd, ps->site_off, ps->off);
@@ -164,7 +161,7 @@ static bool pause_for_attach(pid_t pid, const char *path, const char *open_path,
 }
 
 /* Let the word go again, and keep the site for the end. */
-static void resume_after_attach(struct collector *c, struct pause_site *ps, int attached)
+static void resume_after_attach(struct clr_source *c, struct pause_site *ps, int attached)
 {
 	if (ps->hold_fd >= 0)
 		close(ps->hold_fd);
@@ -181,7 +178,7 @@ static void resume_after_attach(struct collector *c, struct pause_site *ps, int 
 }
 
 /* The file's batched mode, if it has one: its <prefix>:batch probe. */
-static int batch_probes(struct collector *c, pid_t pid, const char *path, const char *open_path,
+static int batch_probes(struct clr_source *c, pid_t pid, const char *path, const char *open_path,
 			const struct usdt_note_list *notes)
 {
 	struct stat st;
@@ -201,7 +198,7 @@ static int batch_probes(struct collector *c, pid_t pid, const char *path, const 
  * Attach every selected probe of one file for one pid.  Returns the number
  * of probes attached, or -errno on a failure that must stop the trace.
  */
-static int attach_file(struct collector *c, pid_t pid, const char *path, const char *open_path)
+static int attach_file(struct clr_source *c, pid_t pid, const char *path, const char *open_path)
 {
 	LIBBPF_OPTS(bpf_usdt_opts, uopts);
 	struct usdt_note_list notes;
@@ -215,7 +212,8 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 		pr_debug("pid %d: skipping %s: %s\n", pid, path, strerror(-err));
 		return 0;
 	}
-	has_pause = has_our_probes(c, &notes) && pause_for_attach(pid, path, open_path, &ps);
+	has_pause = has_our_probes(c, &notes) &&
+		    pause_for_attach(pid, path, open_path, &ps, c->o.stop);
 	for (i = 0; i < notes.n; i++) {
 		const struct usdt_note *n = &notes.v[i];
 		const struct ect_event *ev;
@@ -231,7 +229,7 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 			unknown++;
 			continue;
 		}
-		if (!selection__matches(&c->sel, ev))
+		if (!selection__matches(c->sel, ev))
 			continue;
 		uopts.usdt_cookie = ev - c->table->events;
 		link = bpf_program__attach_usdt(c->skel->progs.clr_event, pid, open_path,
@@ -268,11 +266,11 @@ static int attach_file(struct collector *c, pid_t pid, const char *path, const c
 	if (unknown)
 		pr_warn("%s: %d runtime probes are not in the event table of %s and are not "
 			"traced%s\n", path, unknown, c->table->manifest,
-			env.manifest ? "" : " (--manifest FILE reads the runtime's own manifest)");
+			c->o.manifest ? "" : " (--manifest FILE reads the runtime's own manifest)");
 	return err == -ENOMEM ? err : attached;
 }
 
-static bool file_attached(const struct collector *c, pid_t pid, dev_t dev, ino_t ino)
+static bool file_attached(const struct clr_source *c, pid_t pid, dev_t dev, ino_t ino)
 {
 	size_t j;
 
@@ -282,10 +280,7 @@ static bool file_attached(const struct collector *c, pid_t pid, dev_t dev, ino_t
 	return false;
 }
 
-/* Attach a file given by path (the -- CMD executable, --lib), mapped yet or
- * not: the kernel installs the uprobes when the file gets mapped.  Returns
- * probes attached or -errno. */
-int attach_path(struct collector *c, pid_t pid, const char *path)
+int clr_source__attach_path(struct clr_source *c, pid_t pid, const char *path)
 {
 	struct attached_file af = { .pid = pid };
 	struct stat st;
@@ -305,7 +300,7 @@ int attach_path(struct collector *c, pid_t pid, const char *path)
 
 /* Attach to the files of pid not attached yet.  Returns probes attached or -errno. */
 struct attach_walk {
-	struct collector *c;
+	struct clr_source *c;
 	bool initial;
 };
 
@@ -313,7 +308,7 @@ struct attach_walk {
 static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 {
 	struct attach_walk *aw = ctx;
-	struct collector *c = aw->c;
+	struct clr_source *c = aw->c;
 	struct attached_file af = { pid, f->dev, f->ino };
 
 	if (file_attached(c, pid, af.dev, af.ino))
@@ -328,46 +323,16 @@ static int attach_mapped(void *ctx, pid_t pid, const struct mapped_file *f)
 	return attach_file(c, pid, f->path, f->open_path);
 }
 
-int attach_pid(struct collector *c, pid_t pid, bool initial)
+int clr_source__attach_pid(struct clr_source *c, pid_t pid, bool initial)
 {
 	struct attach_walk aw = { c, initial };
 
 	return attach_mapped_files(pid, attach_mapped, &aw);
 }
 
-/*
- * Every emit_* function keeps one contract: 1 when the record became an
- * event of the trace, 0 when it did not (malformed, filtered or a loss note;
- * counted where that was decided), -errno when the file could not be
- * written.  account() does what follows for all of them.
- */
-static int account(struct collector *c, const struct ce_header *h, int ret)
-{
-	if (ret < 0) {
-		if (!c->rec.fr)	/* a flight-recorder dump says it */
-			pr_warn("cannot write to %s: %s\n", c->rec.path, strerror(-ret));
-		return ret;
-	}
-	if (ret > 0 && c->w_tmp) {	/* the first event: the file takes its name */
-		int err = publish_output(c);
-
-		if (err)
-			return err;
-	}
-	if (ret > 0) {
-		c->records += !c->rec.again;	/* a record dumped before counts once */
-		c->rec.file_records++;
-		if (!c->first_ts)
-			c->first_ts = h->timestamp;
-		if (h->timestamp > c->last_ts)
-			c->last_ts = h->timestamp;
-	}
-	return 0;
-}
-
 /* The first event of a process in a run of them: its runtime is not silent
  * (warn_silent_runtimes). */
-static void note_runtime_event(struct collector *c, pid_t pid)
+static void note_runtime_event(struct clr_source *c, pid_t pid)
 {
 	size_t i;
 
@@ -377,8 +342,10 @@ static void note_runtime_event(struct collector *c, pid_t pid)
 			c->pauses[i].seen = true;
 }
 
-static int emit_clr_event(struct collector *c, const void *data, size_t len)
+/* One runtime event (pipeline.h: the source's emit). */
+static int emit_clr_event(void *ctx, const struct pipeline_sink *s, const void *data, size_t len)
 {
+	struct clr_source *c = ctx;
 	static uint64_t stack[2 * CE_MAX_STACK_DEPTH];
 	const struct ce_clr_event *e = data;
 	const uint64_t *frames = (const uint64_t *)(e + 1);
@@ -390,7 +357,7 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 	if (len < sizeof(*e) ||
 	    len != sizeof(*e) + (e->ustack_depth + e->kstack_depth) * 8ULL + e->payload_len ||
 	    CE_COOKIE_INDEX(e->cookie) >= c->table->n_events) {
-		c->bad_records++;
+		(*s->bad_records)++;
 		return 0;
 	}
 	idx = CE_COOKIE_INDEX(e->cookie);
@@ -401,13 +368,13 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		pr_debug("%s/%s of tid %u: %u-byte payload over the %u-byte limit, dropped\n",
 			 ev->provider->usdt_name, ev->symbol, e->hdr.tid, e->payload_orig_len,
 			 CE_MAX_PAYLOAD);
-		return nt_writer__note_lost_pid(c->w, e->hdr.pid, e->hdr.tid, 1);
+		return nt_writer__note_lost_pid(s->w, e->hdr.pid, e->hdr.tid, 1);
 	}
 	if (!c->meta_ids[idx]) {
-		err = manifest_define_event(c->w, ev, &c->meta_ids[idx]);
+		err = manifest_define_event(s->w, ev, &c->meta_ids[idx]);
 		if (err) {
 			pr_warn("cannot define %s/%s in %s: %s\n", ev->provider->name, ev->symbol,
-				env.output, strerror(-err));
+				c->o.output, strerror(-err));
 			return err;
 		}
 	}
@@ -430,92 +397,27 @@ static int emit_clr_event(struct collector *c, const void *data, size_t len)
 		ne.stack = e->ustack_depth ? frames : NULL;
 	}
 	ne.stack_depth = e->ustack_depth + e->kstack_depth;
-	if (c->sym && c->rec.fr)	/* learnt on arrival (recorder.c): names only */
-		err = symbolize__stack(c->sym, e->hdr.pid, e->hdr.tid, ne.timestamp, ne.stack,
+	if (s->sym && s->learnt)	/* learnt on arrival (recorder.c): names only */
+		err = symbolize__stack(s->sym, e->hdr.pid, e->hdr.tid, ne.timestamp, ne.stack,
 				       ne.stack_depth);
-	else if (c->sym)	/* before the event, it may write method events */
-		err = symbolize__clr_event(c->sym, ev->provider->name, ev->id, e->hdr.pid,
+	else if (s->sym)	/* before the event, it may write method events */
+		err = symbolize__clr_event(s->sym, ev->provider->name, ev->id, e->hdr.pid,
 					   e->hdr.tid, ne.timestamp, ne.payload, ne.payload_size,
 					   ne.stack, ne.stack_depth);
 	else
 		err = 0;
 	if (!err)
-		err = nt_writer__write_event(c->w, &ne);
+		err = nt_writer__write_event(s->w, &ne);
 	if (err)
 		return err;
-	c->ev_counts[idx] += !c->rec.again;
+	c->ev_counts[idx] += !s->again;
 	if ((pid_t)e->hdr.pid != c->last_event_pid)
 		note_runtime_event(c, e->hdr.pid);
 	return 1;
 }
 
-/* --usdt: a record of bpf/usdt_generic.bpf.c */
-static int emit_usdt_generic(struct collector *c, const void *data, size_t len)
-{
-	if (!c->ug) {
-		c->bad_records++;
-		return 0;
-	}
-	return usdt_generic__emit(c->ug, c->w, data, len);
-}
-
-/* Kernel events: a record of bpf/kernel_events.bpf.c; its frames are named
- * by the same symbolize as the runtime's. */
-static int emit_kernel(struct collector *c, const void *data, size_t len)
-{
-	struct ke_sink sink = { .w = c->w, .sz = c->sym, .again = c->rec.again };
-
-	if (!c->ke) {
-		c->bad_records++;
-		return 0;
-	}
-	return kernel_events__emit(c->ke, data, len, &sink);
-}
-
-/* An event of an EventPipe session (stock .NET) */
-static int emit_eventpipe(struct collector *c, const void *data, size_t len)
-{
-	int err = ep_targets__emit(&c->ept, c->w, c->sym, data, len);
-
-	if (err == -EINVAL) {	/* a record of no session, or malformed */
-		c->bad_records++;
-		return 0;
-	}
-	return err < 0 ? err : 1;
-}
-
-/*
- * Write one record, in timestamp order (called by the reorder buffer).
- * Record types other than CLR events (kernel events, generic USDT) get
- * their own emit_* function here.
- */
-int emit_record(void *ctx, const void *data, size_t len)
-{
-	const struct ce_header *h = data;
-	struct collector *c = ctx;
-
-	int ret;
-
-	switch (h->type) {
-	case CE_REC_CLR_EVENT:
-		ret = emit_clr_event(c, data, len);
-		break;
-	case CE_REC_USDT_GENERIC:
-		ret = emit_usdt_generic(c, data, len);	/* --usdt */
-		break;
-	case CE_REC_KERNEL_FIRST ... CE_REC_KERNEL_LAST:
-		ret = emit_kernel(c, data, len);
-		break;
-	case CE_REC_EVENTPIPE:
-		ret = emit_eventpipe(c, data, len);
-		break;
-	case CE_REC_LOSS_NOTE:	/* flight recorder: a loss in the window */
-		ret = recorder__emit_loss(c, data, len);
-		break;
-	default:
-		c->bad_records++;
-		ret = 0;
-	}
-	return account(c, h, ret);
-}
-
+const struct pipeline_source_ops clr_source_ops = {
+	.first_type = CE_REC_CLR_EVENT,
+	.last_type = CE_REC_CLR_EVENT,
+	.emit = emit_clr_event,
+};

@@ -10,6 +10,7 @@
 #include "clock.h"
 #include "exit_codes.h"
 #include "ep_targets.h"
+#include "pipeline.h"
 #include "event_table.h"
 #include "selection.h"
 
@@ -350,13 +351,31 @@ int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
 	return 0;
 }
 
-int ep_targets__emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
-		     const void *rec, size_t len)
+/* One CE_REC_EVENTPIPE record: 0, -EINVAL (malformed), -errno. */
+static int emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
+		const void *rec, size_t len)
 {
 	struct eventpipe *ep = eventpipe__find(t->ep, EP_TARGETS_MAX, rec);
 
 	return ep ? eventpipe__emit(ep, w, sym, rec, len) : -EINVAL;
 }
+
+static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *rec, size_t len)
+{
+	int err = emit(ctx, s->w, s->sym, rec, len);
+
+	if (err == -EINVAL) {	/* a record of no session, or malformed */
+		(*s->bad_records)++;
+		return 0;
+	}
+	return err < 0 ? err : 1;
+}
+
+const struct pipeline_source_ops ep_targets_source_ops = {
+	.first_type = CE_REC_EVENTPIPE,
+	.last_type = CE_REC_EVENTPIPE,
+	.emit = pipeline_emit,
+};
 
 void ep_targets__print_summary(const struct ep_targets *t, FILE *f)
 {

@@ -23,6 +23,7 @@ struct reorder;
 struct selection;
 struct symbolize;
 struct nt_writer;
+struct pipeline_source_ops;
 
 struct ep_targets {
 	struct eventpipe *ep[EP_TARGETS_MAX];	/* by the target's -p slot */
@@ -86,9 +87,10 @@ bool ep_targets__active(const struct ep_targets *t);
 #define EP_STOP_TIMEOUT_MS	10000
 int ep_targets__stop(struct ep_targets *t, struct reorder *ro);
 
-/* One CE_REC_EVENTPIPE record: 0, -EINVAL (malformed), -errno. */
-int ep_targets__emit(struct ep_targets *t, struct nt_writer *w, struct symbolize *sym,
-		     const void *rec, size_t len);
+/* The pipeline's source of CE_REC_EVENTPIPE (pipeline.h), ctx the struct
+ * ep_targets: writes one record of a session; the records come into the
+ * window by ep_targets__poll and ep_targets__stop. */
+extern const struct pipeline_source_ops ep_targets_source_ops;
 
 void ep_targets__print_summary(const struct ep_targets *t, FILE *f);
 void ep_targets__free(struct ep_targets *t);

@@ -49,6 +49,7 @@
 #include <bpf/libbpf.h>
 #include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/build.mk) */
 #include "kernel_events.h"
+#include "pipeline.h"
 #include "symbolize.h"
 #include "utf16.h"
 
@@ -852,3 +853,18 @@ bad:
 	ke->bad_records += !sink->again;
 	return 0;
 }
+
+/* The pipeline's emit for kernel records; their frames are named by the
+ * same symbolize as the runtime's. */
+static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *rec, size_t len)
+{
+	struct ke_sink sink = { .w = s->w, .sz = s->sym, .again = s->again };
+
+	return kernel_events__emit(ctx, rec, len, &sink);
+}
+
+const struct pipeline_source_ops kernel_events_source_ops = {
+	.first_type = CE_REC_KERNEL_FIRST,
+	.last_type = CE_REC_KERNEL_LAST,
+	.emit = pipeline_emit,
+};

@@ -42,6 +42,7 @@
 
 struct nt_writer;
 struct symbolize;
+struct pipeline_source_ops;
 
 struct kernel_events_opts {
 	unsigned int groups;		/* KE_GROUP_* */
@@ -106,6 +107,9 @@ void kernel_events__detach(struct kernel_events *ke);
  * (malformed: counted; or filtered), -errno (write failure). */
 int kernel_events__emit(struct kernel_events *ke, const void *rec, size_t len,
 			const struct ke_sink *sink);
+/* The same as the pipeline's source of those types (pipeline.h), ctx the
+ * struct kernel_events: frames named by the pipeline's symbolize. */
+extern const struct pipeline_source_ops kernel_events_source_ops;
 /* Records lost in BPF so far (ring buffer full, scratch busy). */
 uint64_t kernel_events__lost(struct kernel_events *ke);
 /* Summed per-CPU counters.  0 or -errno. */

@@ -37,6 +37,8 @@
 
 #include "grow.h"
 #include "mmap_events.h"
+#include "pipeline.h"
+#include "symbolize.h"
 #include "symbolizer.h"
 
 #define MM_DATA_PAGES	16	/* per CPU: 64 KiB, some 500 mappings */
@@ -217,6 +219,11 @@ static const uint8_t *mm_record(struct mmap_events *me, const struct mm_ring *r,
 	return me->tmp;
 }
 
+/* Called for every executable mapping, in the order the kernel reported
+ * them per CPU; m->path points into a buffer valid during the call.
+ * A non-zero return stops read_mappings and is returned by it. */
+typedef int (*mmap_events_fn)(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *m);
+
 static int mm_handle(struct mmap_events *me, const uint8_t *rec, mmap_events_fn fn, void *ctx,
 		     long *n)
 {
@@ -254,7 +261,9 @@ static int mm_handle(struct mmap_events *me, const uint8_t *rec, mmap_events_fn 
 	return fn(ctx, (pid_t)m2->pid, sid->time, &m);
 }
 
-long mmap_events__poll(struct mmap_events *me, mmap_events_fn fn, void *ctx)
+/* Read what the kernel reported since the last call.  Returns the number of
+ * mappings passed to fn, or fn's non-zero return. */
+static long read_mappings(struct mmap_events *me, mmap_events_fn fn, void *ctx)
 {
 	long n = 0;
 	int cpu, err;
@@ -316,3 +325,21 @@ void mmap_events__free(struct mmap_events *me)
 	free(me->tmp);
 	free(me);
 }
+
+/* A mapping the kernel reported: known to the symbolizer before the
+ * records leave the reorder buffer. */
+static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *m)
+{
+	(void)ts;
+	return symbolizer__add_mapping(symbolize__symbolizer(ctx), pid, m) == -ENOMEM ?
+	       -ENOMEM : 0;
+}
+
+static int pipeline_poll(void *ctx, struct pipeline *p)
+{
+	return read_mappings(ctx, on_mapping, p->sym) < 0 ? -ENOMEM : 0;
+}
+
+const struct pipeline_source_ops mmap_events_source_ops = {
+	.poll = pipeline_poll,
+};

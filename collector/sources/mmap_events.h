@@ -12,22 +12,21 @@
 
 struct proc_map;
 struct mmap_events;
-
-/* Called for every executable mapping, in the order the kernel reported
- * them per CPU; m->path points into a buffer valid during the call.
- * A non-zero return stops mmap_events__poll and is returned by it. */
-typedef int (*mmap_events_fn)(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *m);
+struct pipeline_source_ops;
 
 /* NULL + errno. */
 struct mmap_events *mmap_events__new(void);
 /* Report the mappings pid (and the children it forks from now on) makes.
  * 0 or -errno (perf_event_open's: ESRCH for a dead pid). */
 int mmap_events__add_pid(struct mmap_events *me, pid_t pid);
-/* Read what the kernel reported since the last call.  Returns the number of
- * mappings passed to fn, or fn's non-zero return. */
-long mmap_events__poll(struct mmap_events *me, mmap_events_fn fn, void *ctx);
 /* Records the kernel dropped because a buffer was full. */
 uint64_t mmap_events__lost(const struct mmap_events *me);
 void mmap_events__free(struct mmap_events *me);
+
+/* The pipeline's source (pipeline.h), ctx the struct mmap_events: every
+ * round of the ring, what the kernel reported since the last one into the
+ * pipeline's symbolize (which must be there), in the order it reported
+ * them per CPU.  -ENOMEM when the symbolizer cannot take one. */
+extern const struct pipeline_source_ops mmap_events_source_ops;
 
 #endif

@@ -40,6 +40,7 @@
 #include "collector_event.h"
 #include "usdt_generic_event.h"	/* the record */
 #include "usdt_generic.h"
+#include "pipeline.h"
 
 #include "grow.h"
 #include "utf16.h"
@@ -460,6 +461,17 @@ int usdt_generic__emit(struct usdt_generic *ug, struct nt_writer *w, const void 
 		ug->last_ts = e->hdr.timestamp;
 	return 1;
 }
+
+static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *rec, size_t len)
+{
+	return usdt_generic__emit(ctx, s->w, rec, len);
+}
+
+const struct pipeline_source_ops usdt_generic_source_ops = {
+	.first_type = CE_REC_USDT_GENERIC,
+	.last_type = CE_REC_USDT_GENERIC,
+	.emit = pipeline_emit,
+};
 
 uint64_t usdt_generic__last_ts(const struct usdt_generic *ug)
 {

@@ -35,6 +35,7 @@
 #include "usdt_generic_event.h"	/* UG_MAX_ARGS, struct ug_counters */
 
 struct nt_writer;
+struct pipeline_source_ops;
 struct usdt_generic;
 
 enum ug_type {
@@ -129,6 +130,9 @@ int usdt_generic__found(const struct usdt_generic *ug);
  * 0 malformed (counted, not fatal), or -errno (a write error). */
 int usdt_generic__emit(struct usdt_generic *ug, struct nt_writer *w, const void *data,
 		       size_t len);
+/* The same as the pipeline's source of that type (pipeline.h), ctx the
+ * struct usdt_generic. */
+extern const struct pipeline_source_ops usdt_generic_source_ops;
 uint64_t usdt_generic__last_ts(const struct usdt_generic *ug);
 uint64_t usdt_generic__events(const struct usdt_generic *ug);	/* written so far */
 

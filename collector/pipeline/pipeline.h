@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * pipeline.h - what every record passes, and the one interface between it,
+ * the sources that hand records in and the consumers they go out to.
+ *
+ * In.  The BPF programs write records into one ring buffer (ring.c reads
+ * it in rounds); a source in user space (EventPipe) pushes its records
+ * into the reorder window (p->ro) itself.  Every record starts with struct
+ * ce_header (bpf/collector_event.h) and is known by its type.  A source
+ * registers a struct pipeline_source_ops for the types it makes:
+ *
+ *   arrive  a record as it leaves the ring, turned into the records it
+ *           stands for before the window (a batched run into its events);
+ *           without it the record is held in the window as it is;
+ *   emit    one record, in time order, written into the trace;
+ *   poll    what must be read beside each round of the ring because the
+ *           records leaving the window need it (the mappings the kernel
+ *           made, for frame names).
+ *
+ * Types are looked up apart for arrive and for emit: CE_REC_CLR_BATCH and
+ * CE_REC_EVENTPIPE share a number (a run never reaches the window, an
+ * EventPipe event never comes through the ring).  A record no source
+ * emits is counted malformed.
+ *
+ * Out.  Records leave the window in time order, first to the registered
+ * consumers (struct pipeline_consumer_ops: --metrics and --clickhouse see
+ * every record), then to the recorder (recorder.h: --filter, the triggers,
+ * the flight recorder, the files), which writes each through the emit of
+ * its type (pipeline__emit).  The pipeline includes no source's or
+ * consumer's header: they include this one.
+ */
+#ifndef EBPF_COLLECT_PIPELINE_H
+#define EBPF_COLLECT_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include "recorder.h"
+
+struct ring_buffer;
+struct reorder;
+struct nt_writer;
+struct loss_summary;
+struct symbolize;
+struct ect_table;
+struct pipeline;
+
+#define PIPELINE_MAX_SOURCES	8
+#define PIPELINE_MAX_CONSUMERS	4
+/* One round of the ring buffer reads at most this much before the reorder
+ * buffer gives up what is old enough: producers that outpace the collector
+ * would otherwise keep a round going, and every record of it in memory. */
+#define RB_ROUND_BYTES		(8U << 20)
+/* Losses no thread can be blamed for are a sequence gap of this capture
+ * thread (tid 0 is never a user thread). */
+#define LOSS_CAPTURE_THREAD	0
+
+/* Where an emitter writes one record, and how it names its frames. */
+struct pipeline_sink {
+	struct nt_writer *w;
+	struct symbolize *sym;		/* frame names; NULL with --no-symbols */
+	/* flight recorder: the runtime's method events went to the symbolizer
+	 * when they arrived (recorder.c), a stack needs its names only */
+	bool learnt;
+	/* the record went into an earlier dump: write it again, count it once */
+	bool again;
+	uint64_t *bad_records;		/* a malformed record: one more here */
+};
+
+/*
+ * A source's part.  emit keeps the one contract of every emitter: 1 when
+ * the record became an event of the trace, 0 when it did not (malformed,
+ * filtered or a loss note; counted where that was decided), -errno when the
+ * file could not be written.  arrive and poll: 0 or -errno.
+ */
+struct pipeline_source_ops {
+	uint32_t first_type, last_type;	/* CE_REC_* it arrives or emits as */
+	int (*arrive)(void *ctx, struct pipeline *p, const void *rec, size_t len);
+	int (*emit)(void *ctx, const struct pipeline_sink *s, const void *rec, size_t len);
+	int (*poll)(void *ctx, struct pipeline *p);
+};
+
+/* A consumer of the ordered records beside the recorder. */
+struct pipeline_consumer_ops {
+	/* every record as it leaves the window, before --filter */
+	void (*record)(void *ctx, const void *rec, size_t len);
+	/* every poll of the main loop */
+	void (*tick)(void *ctx, uint64_t now);
+};
+
+/* What the session does for the pipeline. */
+struct pipeline_hooks {
+	void *ctx;
+	/* the first event went into a file still under its temporary name
+	 * (w_tmp): it takes its name.  0 or -errno. */
+	int (*publish)(void *ctx);
+	/* every loss counter of the run so far, as the LossSummary event has
+	 * them (a rotated file gets its share) */
+	void (*losses)(void *ctx, struct loss_summary *loss);
+	/* --all: an Exec event as it leaves the ring, before the window */
+	void (*exec)(void *ctx, pid_t pid);
+};
+
+struct pipeline_source {
+	const struct pipeline_source_ops *ops;
+	void *ctx;
+};
+
+struct pipeline_consumer {
+	const struct pipeline_consumer_ops *ops;
+	void *ctx;
+};
+
+struct pipeline {
+	/* in: the ring, read in rounds (ring.c), and the window */
+	struct ring_buffer *rb;
+	size_t rb_round_bytes;		/* read in this round of the ring */
+	bool rb_behind;			/* the round ended at RB_ROUND_BYTES */
+	uint64_t rb_rounds_cut;		/* rounds that did */
+	uint64_t rb_newest_ts;		/* newest record time read from the ring */
+	int fatal;			/* -errno from a callback */
+	struct reorder *ro;
+	struct pipeline_source src[PIPELINE_MAX_SOURCES];
+	int nr_src;
+	/* out */
+	struct pipeline_consumer cons[PIPELINE_MAX_CONSUMERS];
+	int nr_cons;
+	struct recorder rec;		/* files, flight recorder, triggers */
+	struct nt_writer *w;
+	bool w_tmp;			/* w is still under its temporary name */
+	struct symbolize *sym;		/* frame names; NULL with --no-symbols */
+	const struct ect_table *table;	/* the runtime's events (triggers, consumers) */
+	uint64_t records, bad_records, first_ts, last_ts;
+	struct pipeline_hooks hooks;
+};
+
+/* Register a source or a consumer (before the first record).  0 or -ENOSPC. */
+int pipeline__add_source(struct pipeline *p, const struct pipeline_source_ops *ops, void *ctx);
+int pipeline__add_consumer(struct pipeline *p, const struct pipeline_consumer_ops *ops,
+			   void *ctx);
+/* The consumer with this ctx sees no more records (before it is freed). */
+void pipeline__remove_consumer(struct pipeline *p, void *ctx);
+
+/* ring.c: the BPF ring buffer (map_fd) as the pipeline's input.  0 or -errno. */
+int pipeline__open_ring(struct pipeline *p, int map_fd);
+/* One round of the ring: wait up to timeout_ms, read until it is empty or
+ * RB_ROUND_BYTES were read (p->rb_behind).  0 or -errno. */
+int ring_round(struct pipeline *p, int timeout_ms);
+/* What the window may give up at now: records older than window before
+ * now, or before the newest record read while the ring holds more. */
+uint64_t ring_pop_cutoff(const struct pipeline *p, uint64_t now, uint64_t window);
+
+/* The sources' poll beside a round of the ring.  0 or -errno. */
+int pipeline__poll_sources(struct pipeline *p);
+/* Every record older than cutoff out of the window, to the consumers and
+ * the recorder.  0 or -errno. */
+int pipeline__pop(struct pipeline *p, uint64_t cutoff);
+/* A round of the ring and of the sources' poll, then what is older than
+ * window out of the window (UINT64_MAX: nothing).  0 or -errno. */
+int pipeline__step(struct pipeline *p, int timeout_ms, uint64_t window);
+/* Every poll: the consumers' tick, then the recorder's (--rotate, SIGUSR1).
+ * 0 or -errno. */
+int pipeline__tick(struct pipeline *p, uint64_t now, uint64_t watermark);
+
+/* dispatch.c: the source registered for records of type as they arrive
+ * from the ring (arriving) or as they are written; NULL: none. */
+const struct pipeline_source *pipeline__source(const struct pipeline *p, uint32_t type,
+					       bool arriving);
+/* Write one record through the emit of its type, and count it (the
+ * recorder's last step, and a dump's replay).  0 or -errno. */
+int pipeline__emit(struct pipeline *p, const void *rec, size_t len);
+
+#endif
