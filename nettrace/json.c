@@ -31,7 +31,8 @@ static void json_cp(FILE *f, uint32_t c)
 	fwrite(u, 1, utf8_encode(u, c), f);
 }
 
-void nt_json_utf16(FILE *f, const uint8_t *p, size_t n)
+/* n bytes of UTF-16LE as a JSON string (nt_json_str's rules) */
+static void nt_json_utf16(FILE *f, const uint8_t *p, size_t n)
 {
 	size_t i = 0;
 

@@ -362,11 +362,9 @@ void nt_reader__close(struct nt_reader *r);
 int nt_payload_to_json(const struct nt_metadata *m, const void *payload, size_t len,
 		       void *file /* FILE* */);
 
-/* A string as nt_payload_to_json prints one: with its quotes, `"` and `\`
- * escaped, \n \r \t as such, other control characters as \u00XX, the
- * rest as UTF-8 (invalid input as U+FFFD).  From n bytes of UTF-16LE, or
- * from a NUL-terminated UTF-8 string. */
-void nt_json_utf16(FILE *f, const uint8_t *p, size_t n);
+/* A NUL-terminated UTF-8 string as nt_payload_to_json prints one: with its
+ * quotes, `"` and `\` escaped, \n \r \t as such, other control characters
+ * as \u00XX, the rest as UTF-8 (invalid input as U+FFFD). */
 void nt_json_str(FILE *f, const char *s);
 
 /* ------------------------------------------------------------------ split */

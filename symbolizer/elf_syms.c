@@ -304,22 +304,24 @@ static int elf_syms__load_debug(struct elf_syms *es, Elf *elf, const char *path,
 {
 	char found[4096];
 	int fd = elf_syms__find_debug(es, elf, path, debug_root, found, sizeof(found));
-	Elf *delf;
+	struct elf_file df;
 	int err;
 
 	if (fd < 0)
 		return -ENOENT;
-	delf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!delf) {
+	/* a debug file that is no ELF object is as good as none: the file's
+	 * own .dynsym names what it can */
+	if (elf_file__open_fd(&df, fd)) {
+		pr_debug("%s: %s is no ELF object; not used\n", path, found);
 		close(fd);
-		return -EINVAL;
+		return -ENOENT;
 	}
-	err = elf_syms__read_type(es, delf, SHT_SYMTAB);
+	err = elf_syms__read_type(es, df.elf, SHT_SYMTAB);
 	if (!err) {
 		es->debug_file = strdup(found);
 		pr_debug("%s: symbols from %s\n", path, found);
 	}
-	elf_end(delf);
+	elf_file__close(&df);
 	close(fd);
 	return err;
 }

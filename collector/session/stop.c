@@ -318,6 +318,9 @@ static void print_summary(struct collector *c, uint64_t bytes)
 			(unsigned long long)c->pipe.rb_rounds_cut, RB_ROUND_BYTES >> 20);
 	if (c->pipe.sym)
 		symbolize__print_summary(c->pipe.sym, stderr);
+	if (mmap_events__lost(c->mm))	/* the kernel's mmap ring overflowed */
+		pr_warn("%llu mapping records lost: frames in files mapped then may have no "
+			"module\n", (unsigned long long)mmap_events__lost(c->mm));
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */
 	kernel_events__print_summary(c->ke, stderr);
 	ep_targets__print_summary(&c->ept, stderr);

@@ -196,13 +196,6 @@ static int connect_wait(const char *path, const struct dn_wait *w)
 	return err;
 }
 
-int dn_connect(const char *path)
-{
-	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, NULL };
-
-	return connect_wait(path, &w);
-}
-
 /* ------------------------------------------------------------ messages */
 
 void dn_put_header(uint8_t *buf, uint16_t total, uint8_t set, uint8_t id)
@@ -224,7 +217,8 @@ int dn_parse_header(const uint8_t *buf, uint16_t *total, uint8_t *set, uint8_t *
 	return *total < DN_IPC_HEADER_SIZE ? -EPROTO : 0;
 }
 
-long dn_put_string(uint8_t *buf, size_t cap, const char *s)
+/* Append a UTF-16 string; bytes written or -E2BIG. */
+static long dn_put_string(uint8_t *buf, size_t cap, const char *s)
 {
 	size_t n = s && *s ? strlen(s) + 1 : 0;
 
@@ -236,7 +230,9 @@ long dn_put_string(uint8_t *buf, size_t cap, const char *s)
 	return 4 + 2 * n;
 }
 
-long dn_get_string(const uint8_t *p, size_t len, char *out, size_t outsz)
+/* Read a string at p (of len bytes) into out (UTF-8, ASCII subset kept,
+ * others as '?'); bytes consumed or -EPROTO. */
+static long dn_get_string(const uint8_t *p, size_t len, char *out, size_t outsz)
 {
 	uint32_t n;
 	size_t o = 0;

@@ -72,9 +72,6 @@ int dn_find_socket(pid_t pid, struct dn_socket *s);
 /* The innermost pid (last NSpid field of /proc/PID/status); 0 if unknown. */
 pid_t dn_nspid(pid_t pid);
 
-/* Connect; fd or -errno (-EACCES: another user's socket). */
-int dn_connect(const char *path);
-
 /* Build a request header into buf (DN_IPC_HEADER_SIZE bytes). */
 void dn_put_header(uint8_t *buf, uint16_t total, uint8_t set, uint8_t id);
 
@@ -141,12 +138,6 @@ struct dn_provider {
 long dn_build_collect(uint8_t *buf, size_t cap, int version, uint32_t buffer_mb, int rundown,
 		      const struct dn_provider *provs, int n);
 
-/* Append a UTF-16 string; bytes written or -E2BIG. */
-long dn_put_string(uint8_t *buf, size_t cap, const char *s);
-
-/* Read a string at p (of len bytes) into out (UTF-8, ASCII subset kept,
- * others as '?'); bytes consumed or -EPROTO. */
-long dn_get_string(const uint8_t *p, size_t len, char *out, size_t outsz);
 
 /* "HRESULT 0x80131385 (unknown command)" */
 const char *dn_hresult_str(uint32_t hr, char *buf, size_t n);

@@ -894,8 +894,12 @@ void eventpipe__cancel(struct eventpipe *ep)
 {
 	ep->cancel = true;
 }
-uint64_t eventpipe__events(const struct eventpipe *ep) { return ep ? ep->written : 0; }
-uint64_t eventpipe__lost(const struct eventpipe *ep) { return ep && ep->rd ? nt_reader__lost(ep->rd) : 0; }
+/* the runtime's sequence gaps */
+static uint64_t eventpipe__lost(const struct eventpipe *ep)
+{
+	return ep && ep->rd ? nt_reader__lost(ep->rd) : 0;
+}
+
 int eventpipe__version(const struct eventpipe *ep) { return ep->version; }
 
 void eventpipe__print_summary(const struct eventpipe *ep, FILE *f)

@@ -134,8 +134,6 @@ pid_t eventpipe__pid(const struct eventpipe *ep);
 const char *eventpipe__path(const struct eventpipe *ep);	/* its socket */
 /* Give up what the session waits for (CollectTracing's answer: it fails). */
 void eventpipe__cancel(struct eventpipe *ep);
-uint64_t eventpipe__events(const struct eventpipe *ep);	/* written */
-uint64_t eventpipe__lost(const struct eventpipe *ep);	/* the runtime's sequence gaps */
 int eventpipe__version(const struct eventpipe *ep);	/* CollectTracing version used */
 void eventpipe__print_summary(const struct eventpipe *ep, FILE *f);
 void eventpipe__free(struct eventpipe *ep);

@@ -134,11 +134,6 @@ int usdt_generic__add_target(struct usdt_generic *ug, pid_t pid)
 				    sizeof(one), 0);
 }
 
-int usdt_generic__nr_specs(const struct usdt_generic *ug)
-{
-	return ug ? ug->nr_specs : 0;
-}
-
 int usdt_generic__load(struct usdt_generic *ug, int rb_fd, uint64_t wakeup_bytes,
 		       uint64_t backstop_bytes)
 {
@@ -351,11 +346,6 @@ size_t usdt_generic__nr_links(const struct usdt_generic *ug)
 	return ug ? ug->nr_links : 0;
 }
 
-int usdt_generic__found(const struct usdt_generic *ug)
-{
-	return ug ? ug->found : 0;
-}
-
 /* ------------------------------------------------------------ records */
 
 static int define_event(struct usdt_generic *ug, struct nt_writer *w, uint32_t idx,
@@ -472,11 +462,6 @@ const struct pipeline_source_ops usdt_generic_source_ops = {
 	.last_type = CE_REC_USDT_GENERIC,
 	.emit = pipeline_emit,
 };
-
-uint64_t usdt_generic__last_ts(const struct usdt_generic *ug)
-{
-	return ug ? ug->last_ts : 0;
-}
 
 uint64_t usdt_generic__events(const struct usdt_generic *ug)
 {

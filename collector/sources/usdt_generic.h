@@ -89,7 +89,6 @@ struct ug_totals {
 struct usdt_generic *usdt_generic__new(int verbose);
 void usdt_generic__free(struct usdt_generic *ug);	/* NULL-safe; detaches */
 int usdt_generic__add_spec(struct usdt_generic *ug, const char *spec, char *err, size_t errlen);
-int usdt_generic__nr_specs(const struct usdt_generic *ug);
 
 /* Which processes (call before __load):
  *   UG_FOLLOW_NONE      the targets only (attached per pid; the default)
@@ -122,8 +121,6 @@ int usdt_generic__attach_pid(struct usdt_generic *ug, pid_t pid);
  * mapped yet or not.  Returns probes attached or -errno. */
 int usdt_generic__attach_path(struct usdt_generic *ug, pid_t pid, const char *path);
 size_t usdt_generic__nr_links(const struct usdt_generic *ug);
-/* Probes of the specs' providers seen in the files searched so far. */
-int usdt_generic__found(const struct usdt_generic *ug);
 
 /* Write one CE_REC_USDT_GENERIC record as a self-describing event (defined
  * on first use: provider = USDT provider, name = probe name).  1 written,
@@ -133,7 +130,6 @@ int usdt_generic__emit(struct usdt_generic *ug, struct nt_writer *w, const void 
 /* The same as the pipeline's source of that type (pipeline.h), ctx the
  * struct usdt_generic. */
 extern const struct pipeline_source_ops usdt_generic_source_ops;
-uint64_t usdt_generic__last_ts(const struct usdt_generic *ug);
 uint64_t usdt_generic__events(const struct usdt_generic *ug);	/* written so far */
 
 /* Destroy the links now (NULL-safe); __free does it too.  The collector
