@@ -67,16 +67,13 @@ OUTSIDE = {
 }
 
 # --- allowances -------------------------------------------------------------
-# Each goes when the work named lands; then delete the entry (the check says
-# which entries match nothing any more).
+# An exception to a rule is an entry here with its reason; the check fails
+# on an entry that matches nothing any more, so none outlives its cause.
 
-# The collector's subfolders include what their rows allow.
+# (including file, included file) -> reason
 ALLOW_INCLUDES = {
 }
-# calling source -> symbols it may use against its row: the session reads
-# the command line's options (struct env of cli.c) and hands each part its
-# own; the pipeline and the CLR source call the session's clock and growing
-# array until common/ has them (the branch that writes the common/ helpers)
+# calling source -> symbols it may use against its row
 ALLOW_CALLS = {
 }
 
@@ -93,14 +90,10 @@ ALLOW_UNUSED = {
 
 # loops between a folder's files (the set of files of each loop) -> reason
 ALLOW_CYCLES = {
-    frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/jit.c'}):
-        "the JIT emits calls to the runtime's helpers by address, and the helpers walk JIT'd code (exceptions) and tier it up (loader): a runtime's JIT and helpers refer to each other",
-    frozenset({'usdt/refrt/helpers.c', 'usdt/refrt/jit.c', 'usdt/refrt/loader.c'}):
-        "the JIT emits calls to the runtime's helpers by address, and the helpers walk JIT'd code (exceptions) and tier it up (loader): a runtime's JIT and helpers refer to each other",
 }
 
 # kind -> {file: occurrences}: copies of common/'s clock, growth and ELF
-# helpers (common/clock, common/grow, common/elf_file) still outside it.
+# helpers (common/clock, common/grow, common/elf_file) outside it.
 ALLOW_COPIES = {
 }
 # Not copies: the provider's runtime is compiled into the traced program,

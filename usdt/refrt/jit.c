@@ -39,6 +39,8 @@
 #include "x86emit.h"
 
 static struct refrt *rt;	/* the runtime, from this part's init */
+/* the helpers JIT\'d code calls (main.c) */
+static const struct rt_helpers *H;
 
 #define IL_PROLOG 0xfffffffeu
 #define IL_EPILOG 0xfffffffdu
@@ -293,7 +295,7 @@ static void body_build_list(struct jctx *j)
 	xe_alu(e, ALU_CMP, R13, R12);
 	xe_jcc(e, CC_GE, done);
 	xe_mov(e, RDI, R13);
-	xe_call_abs(e, (void *)rt_helper_new);
+	xe_call_abs(e, H->new_obj);
 	xe_mov(e, R14, RAX);
 	stmt(j);
 	xe_store(e, R14, 8, R13);
@@ -381,7 +383,7 @@ static void body_run_iteration(struct jctx *j)
 		call_with_iter(j, rt->wk.increment);
 		break;
 	case SC_JIT_CHURN:
-		call_helper_iter(j, (void *)rt_helper_churn);
+		call_helper_iter(j, H->churn);
 		stmt(j);
 		call_with_imm(j, rt->wk.hot_loop, w / 8);
 		break;
@@ -399,7 +401,7 @@ static void body_run_iteration(struct jctx *j)
 		xe_bind(e, skip);
 		stmt(j);
 		skip = when_begin(j, 7, 5);
-		call_helper_iter(j, (void *)rt_helper_churn);
+		call_helper_iter(j, H->churn);
 		xe_bind(e, skip);
 		stmt(j);
 		skip = when_begin(j, 63, 62);
@@ -410,7 +412,7 @@ static void body_run_iteration(struct jctx *j)
 	stmt(j);
 	xe_mov(e, RDI, RBX);
 	xe_mov(e, RSI, R12);
-	xe_call_abs(e, (void *)rt_helper_work_item_done);
+	xe_call_abs(e, H->work_item_done);
 	epilog(j, true);
 }
 
@@ -423,7 +425,7 @@ static void body_worker_start(struct jctx *j)
 	prolog(j, true, 0);
 	xe_bind(e, top);
 	stmt(j);
-	xe_call_abs(e, (void *)rt_helper_tp_dequeue);
+	xe_call_abs(e, H->tp_dequeue);
 	xe_test(e, RAX, RAX);
 	xe_jcc(e, CC_L, done);
 	stmt(j);
@@ -461,7 +463,7 @@ static void body_try(struct jctx *j, struct rt_method *callee, int clause)
 	xe_mov(e, RSI, RDI);
 	xe_mov_imm(e, RDI, (uint64_t)(uintptr_t)&callee->slot);
 	xe_mov_imm(e, RDX, (uint64_t)clause);
-	xe_call_abs(e, (void *)rt_helper_try_call);
+	xe_call_abs(e, H->try_call);
 	epilog(j, false);
 	if (clause == CLAUSE_LEVEL1_FILTERED) {
 		/* filter: catch (ArgumentException e) when (e.ParamName != null) */
@@ -504,7 +506,7 @@ static void body_validate(struct jctx *j)
 {
 	prolog(j, false, 0);
 	stmt(j);
-	xe_call_abs(&j->e, (void *)rt_helper_throw);
+	xe_call_abs(&j->e, H->throw_exc);
 	xe_int3(&j->e);		/* throw does not return */
 	epilog(j, false);
 }
@@ -578,7 +580,7 @@ static void body_plugin_handler(struct jctx *j)
 		/* the last handler allocates its result buffer on the LOH: an
 		 * allocation tick (and now and then a GC) inside plug-in code */
 		xe_mov_imm(e, RDI, PLUGIN_BUFFER_SIZE);
-		xe_call_abs(e, (void *)rt_helper_new_large);
+		xe_call_abs(e, H->new_large);
 		xe_load(e, RAX, RAX, 0);
 		xe_alu(e, ALU_XOR, RBX, RAX);
 	}
@@ -591,10 +593,10 @@ static void emit_body(struct jctx *j)
 	switch (j->m->body) {
 	case B_WORKER_START: body_worker_start(j); break;
 	case B_DISPATCH: body_forward(j, rt->wk.run_iteration); break;
-	case B_MONITOR_ENTER: body_helper_call(j, (void *)rt_helper_monitor_enter); break;
-	case B_MONITOR_EXIT: body_helper_call(j, (void *)rt_helper_monitor_exit); break;
-	case B_THREAD_SLEEP: body_helper_call(j, (void *)rt_helper_sleep); break;
-	case B_GC_COLLECT: body_helper_call(j, (void *)rt_helper_gc_collect); break;
+	case B_MONITOR_ENTER: body_helper_call(j, H->monitor_enter); break;
+	case B_MONITOR_EXIT: body_helper_call(j, H->monitor_exit); break;
+	case B_THREAD_SLEEP: body_helper_call(j, H->sleep); break;
+	case B_GC_COLLECT: body_helper_call(j, H->gc_collect); break;
 	case B_RUN_ITERATION: body_run_iteration(j); break;
 	case B_HOT_LOOP: body_hot_loop(j); break;
 	case B_MIX: body_mix(j); break;
@@ -721,7 +723,8 @@ struct rt_code *jit__find_code(uintptr_t ip)
 	return found;
 }
 
-void jit__init(struct refrt *r)
+void jit__init(struct refrt *r, const struct rt_helpers *h)
 {
 	rt = r;
+	H = h;
 }

@@ -328,6 +328,21 @@ static void wait_duration(void)
 		rt->stopping = 1;
 }
 
+/* The helpers JIT'd code calls (helpers.c), for the JIT. */
+static const struct rt_helpers helpers = {
+	.new_obj = (void *)rt_helper_new,
+	.new_large = (void *)rt_helper_new_large,
+	.try_call = (void *)rt_helper_try_call,
+	.throw_exc = (void *)rt_helper_throw,
+	.monitor_enter = (void *)rt_helper_monitor_enter,
+	.monitor_exit = (void *)rt_helper_monitor_exit,
+	.sleep = (void *)rt_helper_sleep,
+	.gc_collect = (void *)rt_helper_gc_collect,
+	.churn = (void *)rt_helper_churn,
+	.work_item_done = (void *)rt_helper_work_item_done,
+	.tp_dequeue = (void *)rt_helper_tp_dequeue,
+};
+
 int main(int argc, char **argv)
 {
 	static const struct argp argp = { opts, parse_arg, NULL, doc, NULL, NULL, NULL };
@@ -345,7 +360,7 @@ int main(int argc, char **argv)
 	rt->workers = calloc((size_t)rt->env.threads, sizeof(*rt->workers));
 	if (!rt->workers)
 		return 1;
-	jit__init(rt);
+	jit__init(rt, &helpers);
 	events__init(rt);
 	eventsource__init(rt);
 	err = codeheap__init(rt);

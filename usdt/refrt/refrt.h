@@ -339,7 +339,15 @@ struct refrt {
 	uint64_t appdomain_id;
 };
 
-void jit__init(struct refrt *r);
+/* The runtime helpers JIT'd code calls, by address.  main.c hands them to
+ * the JIT at start, so that the JIT names no helper: the helpers walk JIT'd
+ * code (jit__find_code), never the other way round. */
+struct rt_helpers {
+	void *new_obj, *new_large, *try_call, *throw_exc, *monitor_enter, *monitor_exit;
+	void *sleep, *gc_collect, *churn, *work_item_done, *tp_dequeue;
+};
+
+void jit__init(struct refrt *r, const struct rt_helpers *h);
 void events__init(struct refrt *r);
 void eventsource__init(struct refrt *r);
 
