@@ -247,6 +247,12 @@ static int mm_handle(struct mmap_events *me, const uint8_t *rec, mmap_events_fn 
 	name_max = h->size - sizeof(*sid) - sizeof(*m2);
 	if (!memchr(m2->filename, 0, name_max))
 		return 0;	/* malformed: no NUL inside the record */
+	/* The kernel copies the name of a mapping without a file
+	 * ([uprobes-trampoline], [vdso]) through a 16-byte buffer: one cut
+	 * short has no closing bracket.  /proc/PID/maps has it whole, and the
+	 * symbolizer reads that on its first miss in the mapping. */
+	if (m2->filename[0] == '[' && !strchr(m2->filename, ']'))
+		return 0;
 	memset(&m, 0, sizeof(m));
 	m.start = m2->addr;
 	m.end = m2->addr + m2->len;
