@@ -63,9 +63,9 @@ $(GEN)/syscall_names.h: | $(GEN)
 	$(Q)mv $@.tmp $@
 
 $(OUTPUT)/obj/collector/sources/kernel_events.o: $(OUTPUT)/kernel_events.skel.h
-$(OUTPUT)/obj/collector/sources/kernel_events_parse.o: $(GEN)/syscall_names.h
+$(OUTPUT)/obj/collector/sources/kernel_events.o: $(GEN)/syscall_names.h
 
-KERNEL_EVENTS_OBJS := $(OUTPUT)/obj/collector/sources/kernel_events.o $(OUTPUT)/obj/collector/sources/kernel_events_meta.o $(OUTPUT)/obj/collector/sources/kernel_events_parse.o
+KERNEL_EVENTS_OBJS := $(OUTPUT)/obj/collector/sources/kernel_events.o
 KERNEL_EVENTS_LIBS := -lbpf -lelf -lz
 
 .PHONY: kernel-events

@@ -49,6 +49,7 @@
 #include <bpf/libbpf.h>
 #include "kernel_events.skel.h"	/* struct kernel_events_bpf (bpf/build.mk) */
 #include "kernel_events.h"
+#include "syscall_names.h"	/* generated from <asm/unistd.h> */
 #include "pipeline.h"
 #include "symbolize.h"
 #include "utf16.h"
@@ -69,7 +70,85 @@ _Static_assert(sizeof(struct ke_exit) == 48, "ke_exit layout");
 _Static_assert(sizeof(struct ke_counters) == 12 * 8, "ke_counters layout");
 
 
-#include "kernel_events_meta.h"
+/* ---------------------------------------------------- trace events */
+
+/* One trace event per record kind, each self-describing (provider, id,
+ * name, fields).  CPU samples use the sample profiler's event, as the
+ * runtime writes it (docs/nettrace-format.md section 10). */
+enum ke_kind {
+	KIND_SAMPLE,
+	KIND_SWITCH,
+	KIND_WAKEUP,
+	KIND_OFFCPU,
+	KIND_SYSCALL,
+	KIND_FORK,
+	KIND_EXEC,
+	KIND_EXIT,
+	NR_KINDS,
+};
+
+#define F(n, t) { .name = n, .type = NT_TYPE_##t }
+
+static const struct nt_field_desc ke_fields_switch[] = {
+	F("PrevPid", UINT32), F("PrevTid", UINT32), F("PrevComm", STRING),
+	F("PrevState", UINT64), F("PrevPrio", INT32),
+	F("NextPid", UINT32), F("NextTid", UINT32), F("NextComm", STRING),
+	F("NextPrio", INT32), F("Cpu", UINT32),
+};
+static const struct nt_field_desc ke_fields_wakeup[] = {
+	F("WakeePid", UINT32), F("WakeeTid", UINT32), F("WakeeComm", STRING),
+	F("WakeePrio", INT32), F("TargetCpu", UINT32),
+	F("WakerPid", UINT32), F("WakerTid", UINT32),
+};
+static const struct nt_field_desc ke_fields_offcpu[] = {
+	F("Pid", UINT32), F("Tid", UINT32), F("DurationNs", UINT64), F("PrevState", UINT64),
+	F("WakerPid", UINT32), F("WakerTid", UINT32), F("HasStack", BOOLEAN),
+};
+static const struct nt_field_desc ke_fields_syscall[] = {
+	F("Id", UINT32), F("Name", STRING), F("Ret", INT64), F("DurationNs", UINT64),
+	F("Arg0", UINT64), F("Arg1", UINT64), F("Arg2", UINT64), F("Arg3", UINT64),
+	F("Arg4", UINT64), F("Arg5", UINT64), F("NoReturn", BOOLEAN),
+};
+static const struct nt_field_desc ke_fields_fork[] = {
+	F("ParentPid", UINT32), F("ParentTid", UINT32), F("ParentComm", STRING),
+	F("ChildPid", UINT32), F("ChildTid", UINT32), F("ChildComm", STRING),
+	F("IsThread", BOOLEAN),
+};
+static const struct nt_field_desc ke_fields_exec[] = {
+	F("Pid", UINT32), F("Tid", UINT32), F("OldTid", UINT32), F("Filename", STRING),
+	F("Comm", STRING),
+};
+static const struct nt_field_desc ke_fields_exit[] = {
+	F("Pid", UINT32), F("Tid", UINT32), F("ExitStatus", INT32), F("ExitCode", INT32),
+	F("Signal", INT32), F("GroupDead", BOOLEAN), F("Comm", STRING),
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define DESC(prov, id, nm, kw, fl) \
+	{ .provider = prov, .event_id = id, .name = nm, .keywords = kw, .version = 0, \
+	  .level = 4, .fields = fl, .n_fields = ARRAY_SIZE(fl) }
+
+#define PROV_SAMPLE	"Microsoft-DotNETCore-SampleProfiler"
+#define PROV_SCHED	"Linux-Kernel-Sched"
+#define PROV_SYSCALLS	"Linux-Kernel-Syscalls"
+#define PROV_PROCESS	"Linux-Kernel-Process"
+
+static const struct nt_event_desc ke_descs[NR_KINDS] = {
+	[KIND_SAMPLE] = { .provider = PROV_SAMPLE, .event_id = 0, .name = "", .keywords = 0,
+			  .version = 0, .level = 4 },
+	[KIND_SWITCH] = DESC(PROV_SCHED, 1, "SchedSwitch", KE_GROUP_SCHED, ke_fields_switch),
+	[KIND_WAKEUP] = DESC(PROV_SCHED, 2, "SchedWakeup", KE_GROUP_SCHED, ke_fields_wakeup),
+	[KIND_OFFCPU] = DESC(PROV_SCHED, 3, "OffCpu", KE_GROUP_SCHED, ke_fields_offcpu),
+	[KIND_SYSCALL] = DESC(PROV_SYSCALLS, 1, "Syscall", KE_GROUP_SYSCALLS, ke_fields_syscall),
+	[KIND_FORK] = DESC(PROV_PROCESS, 1, "Fork", KE_GROUP_PROC, ke_fields_fork),
+	[KIND_EXEC] = DESC(PROV_PROCESS, 2, "Exec", KE_GROUP_PROC, ke_fields_exec),
+	[KIND_EXIT] = DESC(PROV_PROCESS, 3, "Exit", KE_GROUP_PROC, ke_fields_exit),
+};
+
+static const char *const ke_kind_names[NR_KINDS] = {
+	"CpuSample", "SchedSwitch", "SchedWakeup", "OffCpu", "Syscall", "Fork", "Exec", "Exit",
+};
+
 
 /* ------------------------------------------------------------- state */
 
@@ -868,3 +947,82 @@ const struct pipeline_source_ops kernel_events_source_ops = {
 	.last_type = CE_REC_KERNEL_LAST,
 	.emit = pipeline_emit,
 };
+
+/* ----------------------------------------------------------- options */
+
+/* The --kernel group list and the --cpu-sampling rate, checked before
+ * anything is opened, and syscall names by number. */
+
+int kernel_events__parse_groups(const char *spec, unsigned int *groups, char *err,
+				size_t err_len)
+{
+	char *dup = strdup(spec), *tok, *save = NULL;
+	unsigned int g = 0;
+	int rc = 0;
+
+	if (!dup)
+		return -ENOMEM;
+	for (tok = strtok_r(dup, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(tok, "sched"))
+			g |= KE_GROUP_SCHED;
+		else if (!strcmp(tok, "syscalls") || !strcmp(tok, "syscall"))
+			g |= KE_GROUP_SYSCALLS;
+		else if (!strcmp(tok, "proc") || !strcmp(tok, "process"))
+			g |= KE_GROUP_PROC;
+		else if (!strcmp(tok, "all"))
+			g |= KE_GROUP_SCHED | KE_GROUP_SYSCALLS | KE_GROUP_PROC;
+		else if (strcmp(tok, "none")) {
+			snprintf(err, err_len, "unknown kernel event group '%s' (sched, syscalls, "
+				 "proc, all, none)", tok);
+			rc = -EINVAL;
+			break;
+		}
+	}
+	free(dup);
+	if (!rc)
+		*groups = g;
+	return rc;
+}
+
+int kernel_events__parse_hz(const char *arg, unsigned int *hz)
+{
+	unsigned long v;
+	char *end;
+
+	if (!arg) {
+		*hz = KE_DEFAULT_HZ;
+		return 0;
+	}
+	if (*arg < '0' || *arg > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(arg, &end, 10);
+	if (errno || *end || v < 1 || v > KE_MAX_HZ)
+		return -EINVAL;
+	*hz = v;
+	return 0;
+}
+
+int kernel_events__profile(const char *name, unsigned int *groups, unsigned int *hz,
+			   const char **clr_profile)
+{
+	*clr_profile = name;
+	if (!strcmp(name, "cpu-sampling")) {
+		*groups |= KE_GROUP_PROC;
+		*hz = KE_DEFAULT_HZ;
+		*clr_profile = "default";
+		return 1;
+	}
+	if (!strcmp(name, "contention")) {
+		*groups |= KE_GROUP_SCHED;
+		return 1;
+	}
+	return 0;
+}
+
+const char *ke_syscall_name(unsigned int nr)
+{
+	if (nr >= ARRAY_SIZE(ke_syscall_names))
+		return NULL;
+	return ke_syscall_names[nr];
+}
