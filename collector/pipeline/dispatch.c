@@ -12,16 +12,12 @@
 const struct pipeline_source *pipeline__source(const struct pipeline *p, uint32_t type,
 					       bool arriving)
 {
-	int i;
+	uint8_t i;
 
-	for (i = 0; i < p->nr_src; i++) {
-		const struct pipeline_source_ops *o = p->src[i].ops;
-
-		if ((arriving ? o->arrive != NULL : o->emit != NULL) &&
-		    type >= o->first_type && type <= o->last_type)
-			return &p->src[i];
-	}
-	return NULL;
+	if (type >= PIPELINE_TYPES)
+		return NULL;
+	i = arriving ? p->arrive_src[type] : p->emit_src[type];
+	return i ? &p->src[i - 1] : NULL;
 }
 
 /*

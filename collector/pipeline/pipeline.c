@@ -10,9 +10,20 @@
 
 int pipeline__add_source(struct pipeline *p, const struct pipeline_source_ops *ops, void *ctx)
 {
+	uint32_t t;
+
 	if (p->nr_src == PIPELINE_MAX_SOURCES)
 		return -ENOSPC;
+	if ((ops->arrive || ops->emit) &&
+	    (ops->first_type > ops->last_type || ops->last_type >= PIPELINE_TYPES))
+		return -EINVAL;
 	p->src[p->nr_src++] = (struct pipeline_source){ ops, ctx };
+	for (t = ops->first_type; (ops->arrive || ops->emit) && t <= ops->last_type; t++) {
+		if (ops->arrive && !p->arrive_src[t])
+			p->arrive_src[t] = (uint8_t)p->nr_src;
+		if (ops->emit && !p->emit_src[t])
+			p->emit_src[t] = (uint8_t)p->nr_src;
+	}
 	return 0;
 }
 

@@ -48,6 +48,8 @@ struct pipeline;
 
 #define PIPELINE_MAX_SOURCES	8
 #define PIPELINE_MAX_CONSUMERS	4
+/* Record types a source may take: CE_REC_* below CE_REC_KERNEL_LAST + 1 */
+#define PIPELINE_TYPES		64
 /* One round of the ring buffer reads at most this much before the reorder
  * buffer gives up what is old enough: producers that outpace the collector
  * would otherwise keep a round going, and every record of it in memory. */
@@ -123,6 +125,10 @@ struct pipeline {
 	struct reorder *ro;
 	struct pipeline_source src[PIPELINE_MAX_SOURCES];
 	int nr_src;
+	/* by record type, 1 + the index in src of the source that takes it
+	 * as it arrives and as it is written (0: none), so that a record
+	 * finds its source in one load */
+	uint8_t arrive_src[PIPELINE_TYPES], emit_src[PIPELINE_TYPES];
 	/* out */
 	struct pipeline_consumer cons[PIPELINE_MAX_CONSUMERS];
 	int nr_cons;
@@ -135,7 +141,9 @@ struct pipeline {
 	struct pipeline_hooks hooks;
 };
 
-/* Register a source or a consumer (before the first record).  0 or -ENOSPC. */
+/* Register a source or a consumer (before the first record).  0, -ENOSPC,
+ * or -EINVAL for a source of types beyond PIPELINE_TYPES.  The first source
+ * registered for a type takes it. */
 int pipeline__add_source(struct pipeline *p, const struct pipeline_source_ops *ops, void *ctx);
 int pipeline__add_consumer(struct pipeline *p, const struct pipeline_consumer_ops *ops,
 			   void *ctx);
