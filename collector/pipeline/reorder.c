@@ -233,6 +233,15 @@ static size_t upper_bound(const struct reorder *r, size_t end, const struct entr
 	return lo;
 }
 
+static int entry_cmp(const void *a, const void *b)
+{
+	return before(a, b) ? -1 : before(b, a);
+}
+
+/* The run is copied out, sorted unless it came in order (a batched run, one
+ * thread's clock), and merged from the back with what was there: an
+ * EventPipe block holds its threads' events one thread after another, so
+ * its runs are out of order and older than the ring's newest records. */
 void reorder__run_end(struct reorder *r)
 {
 	size_t m = r->n - r->run_start, p, i, j, k;
@@ -241,13 +250,11 @@ void reorder__run_end(struct reorder *r)
 	r->in_run = false;
 	if (!m)
 		return;
-	if (!r->run_sorted) {
-		insert_each(r, r->run_start);
-		return;
+	if (r->run_sorted) {
+		p = upper_bound(r, r->run_start, at(r, r->run_start));
+		if (p == r->run_start)
+			return;	/* the run comes after everything: in place already */
 	}
-	p = upper_bound(r, r->run_start, at(r, r->run_start));
-	if (p == r->run_start)
-		return;	/* the run comes after everything: in place already */
 	run = malloc(m * sizeof(*run));
 	if (!run) {
 		insert_each(r, r->run_start);
@@ -255,6 +262,9 @@ void reorder__run_end(struct reorder *r)
 	}
 	for (j = 0; j < m; j++)
 		run[j] = *at(r, r->run_start + j);
+	if (!r->run_sorted)
+		qsort(run, m, sizeof(*run), entry_cmp);
+	p = upper_bound(r, r->run_start, &run[0]);
 	/* merge from the back: [p, run_start) and the run into [p, n) */
 	i = r->run_start;
 	j = m;
@@ -266,7 +276,6 @@ void reorder__run_end(struct reorder *r)
 			*at(r, --k) = run[--j];
 	}
 	free(run);
-	return;
 }
 
 int reorder__pop_before(struct reorder *r, uint64_t cutoff, reorder_fn fn, void *ctx)

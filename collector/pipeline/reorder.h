@@ -27,10 +27,10 @@ int reorder__push(struct reorder *r, uint64_t ts, const void *rec, size_t len);
 /* Room for a record of len bytes the caller writes (valid until the next
  * pop); NULL + ENOMEM. */
 void *reorder__alloc(struct reorder *r, uint64_t ts, size_t len);
-/* Records pushed between these two are one run in timestamp order (one
- * thread's batched events): appended as they come, then merged into place
- * in one pass, instead of each moving back past the newer records of
- * other runs. */
+/* Records pushed between these two are one run (one thread's batched
+ * events, an EventPipe block): appended as they come, then sorted if they
+ * were out of order and merged into place in one pass, instead of each
+ * moving back past the newer records of other runs. */
 void reorder__run_begin(struct reorder *r);
 void reorder__run_end(struct reorder *r);
 /* Hand every record with ts < cutoff to fn, oldest first (ties in push

@@ -607,8 +607,12 @@ static int pump(struct eventpipe *ep, struct reorder *ro, bool *eof)
 		off += n;
 		if (!err && off == qlen && *eof)
 			nt_reader__feed_end(ep->rd);
-		if (!err)
+		if (!err) {
+			/* one run: sorted and merged once, not inserted one by one */
+			reorder__run_begin(ro);
 			err = parse(ep, ro);
+			reorder__run_end(ro);
+		}
 	} while (!err && off < qlen && !ep->rd_done);
 	free(q);
 	return err;

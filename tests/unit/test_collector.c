@@ -290,6 +290,53 @@ out:
 	reorder__free(r);
 }
 
+/* EventPipe-like runs: a block holds 2 to 4 threads' events, each thread's
+ * in order, one thread after another (so the run is out of order and
+ * reaches back before records already held): every record out once, in
+ * timestamp order, ties in push order. */
+static void test_reorder_blocks(void)
+{
+	struct reorder *r = reorder__new();
+	struct runs_check rc = {};
+	uint64_t clock[4] = { 5000, 5000, 5000, 5000 }, pushed = 0, low;
+	unsigned int seed = 11;
+	int k, t;
+
+	if (!ASSERT_OK_PTR(r, "new"))
+		return;
+	for (k = 0; k < 300; k++) {
+		int threads = 2 + rand_r(&seed) % 3, j;
+
+		reorder__run_begin(r);
+		for (j = 0; j < threads; j++) {
+			int n = 1 + rand_r(&seed) % 100, i;
+
+			t = (k + j) % 4;
+			for (i = 0; i < n; i++) {
+				uint64_t v[2] = { clock[t], pushed }, *p;
+
+				clock[t] += rand_r(&seed) % 4;	/* ties */
+				p = reorder__alloc(r, v[0], sizeof(v));
+				if (!ASSERT_OK_PTR(p, "alloc"))
+					goto out;
+				memcpy(p, v, sizeof(v));
+				pushed++;
+			}
+		}
+		reorder__run_end(r);
+		if (k % 40 == 39) {
+			for (low = clock[0], t = 1; t < 4; t++)
+				low = clock[t] < low ? clock[t] : low;
+			ASSERT_OK(reorder__pop_before(r, low - 400, check_runs, &rc), "pop");
+		}
+	}
+	ASSERT_OK(reorder__pop_before(r, UINT64_MAX, check_runs, &rc), "drain");
+	ASSERT_EQ(rc.n, pushed, "every record once");
+	ASSERT_EQ(rc.bad, 0, "timestamp order");
+out:
+	reorder__free(r);
+}
+
 static void test_notes_self(void)
 {
 	struct usdt_note_list l = {};
@@ -346,6 +393,7 @@ int main(void)
 	RUN(test_reorder);
 	RUN(test_reorder_stress);
 	RUN(test_reorder_runs);
+	RUN(test_reorder_blocks);
 	RUN(test_notes_self);
 	RUN(test_mapped_files);
 	return test_summary();
