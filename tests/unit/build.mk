@@ -21,7 +21,7 @@ $(OUTPUT)/tests/test_views: $(OUTPUT)/obj/tests/unit/test_views.o \
 			    $(filter-out %/dump.o,$(VIEWS_OBJS)) $(EVENT_META_OBJS) \
 			    $(OUTPUT)/obj/usdt/event_decode.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(VIEWS_LDLIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views
 
