@@ -178,15 +178,16 @@ static int pprof__values(struct pprof *pp, const struct nt_read_event *ev, int64
 	int cpu = v->cpu_samples && !v->event_filter;
 
 	memset(vals, 0, N_COLS * sizeof(*vals));
-	if (!ev->stack_depth)
-		return 0;
 	if (!cpu) {
 		if (!view__selected(v, ev))
 			return 0;
 		vals[COL_COUNT] = 1;
 	} else if (view_is_cpu_sample(ev->meta)) {
+		/* one without a stack still counts, as in report's total */
 		vals[COL_COUNT] = 1;
 		vals[COL_CPU_NS] = v->info.sampling_interval_ns;
+	} else if (!ev->stack_depth) {
+		return 0;
 	} else if (view_is_clr(ev->meta, CLR_EV_ALLOC_TICK)) {
 		/* AllocationAmount (u32) first; v2 and later: AllocationAmount64 at 10 */
 		uint64_t bytes = view_payload_u32(ev, 0);
