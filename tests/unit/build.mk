@@ -29,6 +29,8 @@ UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views
 # truncation warning fires for any char[] argument larger than that.
 $(OUTPUT)/obj/tests/unit/test_symbolizer.o $(OUTPUT)/obj/tests/unit/test_views.o: \
 	ALL_CFLAGS += -Wno-format-truncation
+# test_views reads convert --format pprof back with the generated unpacker
+$(OUTPUT)/obj/tests/unit/test_views.o: $(GEN)/profile.pb-c.h
 
 # the generated provider, the manifest parser and the event table
 # the generated provider with a capture hook (test_usdt_serialize, usdt_demo_hook)
