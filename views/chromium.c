@@ -5,7 +5,8 @@
  * `dotnet-trace convert --format chromium` writes it for .NET traces.
  *
  *   traceEvents   every event but CPU samples and the rundown provider's
- *                 (those name code, nothing happens at their time) as an
+ *                 method, module, assembly and domain events (ids 141-158:
+ *                 they name code, nothing happens at their time) as an
  *                 instant event (ph "i", thread scope) named as dump names
  *                 it, its provider the category, its fields decoded as
  *                 dump decodes them the args;
@@ -241,7 +242,8 @@ static int chromium__event(struct chromium *c, const struct nt_read_event *ev)
 	long node;
 	int err;
 
-	if (view_streq_ci(m->provider, CLR_RUNDOWN_PROVIDER))
+	if (view_streq_ci(m->provider, CLR_RUNDOWN_PROVIDER) && m->event_id >= 141 &&
+	    m->event_id <= 158)
 		return 0;
 	err = chromium__thread(c, ev);
 	if (err)
