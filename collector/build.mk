@@ -43,11 +43,11 @@ collector-objs: $(COLLECTOR_OBJS)
 ifneq ($(and $(EVENT_TABLE_OBJS),$(NETTRACE_LIB)),)
 ALL_TARGETS += $(OUTPUT)/ebpf-collect
 
-$(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) $(EVENT_META_OBJS) \
+$(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(VIEWS_PROTO_OBJS) $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) $(EVENT_META_OBJS) \
 		       $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(COMMON_LIB) | $(OUTPUT)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
-		$(COLLECTOR_LIBS) $(SYMBOLIZER_LDLIBS) -lexpat $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+		$(COLLECTOR_LIBS) $(VIEWS_LDLIBS) $(SYMBOLIZER_LDLIBS) -lexpat $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 endif
 
 # kernel events (--kernel, --cpu-sampling): x86-64 syscall names from the

@@ -5,7 +5,7 @@
  *   ebpf-collect [collect] -p PID ...     trace (collector/session/session.c)
  *   ebpf-collect dump FILE [--json]       print a .nettrace (views/dump.c)
  *   ebpf-collect report FILE              top methods, GC pauses, exceptions (views/report.c)
- *   ebpf-collect convert FILE --format F  folded, speedscope or flame-graph SVG (views/)
+ *   ebpf-collect convert FILE --format F  folded, speedscope, flame-graph SVG, pprof, chromium (views/)
  *   ebpf-collect symbolize -p PID ADDR... name addresses of a live process (views/)
  *   ebpf-collect split FILE DIR           one V5 file per process (views/split.c)
  *   ebpf-collect fleet --clickhouse URL   fleet flame graph and top methods (views/fleet.c)

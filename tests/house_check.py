@@ -60,6 +60,7 @@ GENERATED = re.compile(r'(^|/)(clretw_\w+\.[ch]|[\w-]+\.skel\.h|syscall_names\.h
                        r'batch_runtime\.inc|provider_abi\.inc|vmlinux\.h)$')
 # A generated file made from a file of the tree belongs to that file's folder.
 GENERATED_FROM = {'batch_runtime.inc': 'usdt/batch_runtime.c.in',
+                  'profile.pb-c.h': 'views/profile.proto',
                   'provider_abi.inc': 'usdt/provider_abi.h'}
 # Files named in comments that live outside the tree on purpose.
 OUTSIDE = {

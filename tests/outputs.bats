@@ -53,7 +53,7 @@ full_fs() {
 	mkdir "$SMALL_FS"
 	mount -t tmpfs -o size=64k tmpfs "$SMALL_FS" || flunk "cannot mount a tmpfs"
 	local f
-	for f in dump report folded speedscope svg; do
+	for f in dump report folded speedscope svg pprof chromium; do
 		keep_file "$SMALL_FS/out.$f"
 	done
 	dd if=/dev/zero of="$SMALL_FS/fill" bs=4k 2>/dev/null || true
@@ -193,14 +193,14 @@ view_args() {
 	dump) echo dump "$TRACE" "${o[@]}" ;;
 	dump-json) echo dump --json "$TRACE" "${o[@]}" ;;
 	report) echo report "$TRACE" "${o[@]}" ;;
-	folded | speedscope | flamegraph) echo convert "$TRACE" --format "$1" "${o[@]}" ;;
+	folded | speedscope | flamegraph | pprof | chromium) echo convert "$TRACE" --format "$1" "${o[@]}" ;;
 	esac
 }
 
 @test "views: with standard output on /dev/full each exits 1 with one line saying so" {
 	require_shared
 	local v
-	for v in dump dump-json report folded speedscope flamegraph; do
+	for v in dump dump-json report folded speedscope flamegraph pprof chromium; do
 		# shellcheck disable=SC2046
 		run --separate-stderr to_full "$EBPF_COLLECT" $(view_args $v "")
 		[[ $status -eq 1 ]] || flunk "$v: status $status: $stderr"
@@ -217,7 +217,7 @@ view_args() {
 	require_shared
 	full_fs
 	local v out
-	for v in dump report folded speedscope flamegraph; do
+	for v in dump report folded speedscope flamegraph pprof chromium; do
 		out=$SMALL_FS/out.$v
 		[[ $v != flamegraph ]] || out=$SMALL_FS/out.svg
 		# shellcheck disable=SC2046
@@ -256,7 +256,7 @@ view_args() {
 	local um v
 	"$EBPF_COLLECT" report "$TRACE" >"$T/report.want" || flunk "report to stdout failed"
 	for um in 022 077; do
-		for v in dump report folded speedscope flamegraph; do
+		for v in dump report folded speedscope flamegraph pprof chromium; do
 			# shellcheck disable=SC2046
 			run bash -c 'umask "$1"; shift; exec "$@"' _ "$um" "$EBPF_COLLECT" \
 				$(view_args $v "$T/$v.$um")

@@ -51,3 +51,9 @@ setup() {
 	run "$T/x/usr/bin/ebpf-collect" --version
 	assert_output "ebpf-collect $(dpkg-parsechangelog -l "$ROOT/debian/changelog" -S Version)"
 }
+
+@test "package: Depends names libprotobuf-c, which convert --format pprof links" {
+	run dpkg-deb -f "$DEB" Depends
+	assert_success
+	[[ $output == *libprotobuf-c1* ]] || flunk "Depends: $output"
+}

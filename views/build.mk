@@ -8,8 +8,19 @@
 #   $(OUTPUT)/nettrace-dump     `ebpf-collect dump` alone
 
 VIEWS_SRCS := $(addprefix views/,dump.c view.c report.c convert.c folded.c \
-	      speedscope.c flamegraph.c symbolize_cmd.c split.c fleet.c)
+	      speedscope.c flamegraph.c pprof.c chromium.c symbolize_cmd.c split.c fleet.c)
 VIEWS_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(VIEWS_SRCS))
+
+# convert --format pprof: the profile message (views/profile.proto) as C by
+# protoc-c, linked with libprotobuf-c; the gzip around it is zlib's
+VIEWS_PROTO_C := $(GEN)/profile.pb-c.c
+VIEWS_PROTO_OBJS := $(OUTPUT)/obj/gen/profile.pb-c.o
+VIEWS_LDLIBS := -lprotobuf-c -lz
+$(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h &: views/profile.proto | $(GEN)
+	$(call msg,PROTOC,$@)
+	$(Q)protoc-c --c_out=$(GEN) --proto_path=views $<
+$(OUTPUT)/obj/views/pprof.o: $(GEN)/profile.pb-c.h
+VIEWS_OBJS += $(VIEWS_PROTO_OBJS)
 
 ALL_TARGETS += $(OUTPUT)/nettrace-dump
 $(OUTPUT)/nettrace-dump: $(OUTPUT)/obj/views/nettrace_dump_main.o \

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * `convert`: a trace as folded stacks, speedscope JSON or a flame-graph SVG.
+ * `convert`: a trace as folded stacks, speedscope JSON, a flame-graph SVG,
+ * a pprof profile or Chrome trace-event JSON.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -20,11 +21,15 @@
 static void convert_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ebpf-collect convert FILE --format folded|speedscope|flamegraph\n"
-		"                            [-o OUT] [--event NAME] [--kind-suffix]\n"
+		"Usage: ebpf-collect convert FILE\n"
+		"         --format folded|speedscope|flamegraph|pprof|chromium\n"
+		"         [-o OUT] [--event NAME] [--kind-suffix]\n"
 		"  folded       FlameGraph's folded stacks: root;...;leaf COUNT\n"
 		"  speedscope   speedscope JSON, one sampled profile per thread\n"
 		"  flamegraph   a flame-graph SVG (no Perl needed)\n"
+		"  pprof        a gzip'd pprof profile.proto (go tool pprof, Parca, Pyroscope)\n"
+		"  chromium     Chrome trace-event JSON (chrome://tracing, Perfetto): runtime\n"
+		"               events, GC/contention/exception spans, samples, stack frames\n"
 		"Input events: CPU samples if the trace has any, else every event with a\n"
 		"stack; --event NAME picks one event type (e.g. GCAllocationTick).\n"
 		"--kind-suffix appends _[j] to JIT and _[k] to kernel frames (folded).\n"
@@ -46,6 +51,10 @@ static int convert_write(struct view *v, const char *format, const char *path,
 		err = view__write_folded(v, out.f);
 	else if (!strcmp(format, "speedscope"))
 		err = view__write_speedscope(v, path, out.f);
+	else if (!strcmp(format, "pprof"))
+		err = view__write_pprof(v, path, out.f);
+	else if (!strcmp(format, "chromium"))
+		err = view__write_chromium(v, path, out.f);
 	else
 		err = view__write_svg(v, path, out.f);
 	err = outfile__finish(&out, err);
@@ -54,6 +63,11 @@ static int convert_write(struct view *v, const char *format, const char *path,
 		return -1;
 	}
 	return 0;
+}
+
+static int rereads(const char *format)
+{
+	return !strcmp(format, "pprof") || !strcmp(format, "chromium");
 }
 
 int convert_main(int argc, char **argv)
@@ -95,7 +109,7 @@ int convert_main(int argc, char **argv)
 	}
 	if (optind != argc - 1 || !format ||
 	    (strcmp(format, "folded") && strcmp(format, "speedscope") &&
-	     strcmp(format, "flamegraph"))) {
+	     strcmp(format, "flamegraph") && !rereads(format))) {
 		convert_usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -105,7 +119,9 @@ int convert_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	v.kind_suffix = suffix;
-	err = view__load(&v, path, event);
+	/* pprof and chromium read the trace again for what the folded
+	 * stacks lose (addresses, times, events without stacks) */
+	err = rereads(format) ? view__load_names(&v, path, event) : view__load(&v, path, event);
 	if (err) {
 		view__free(&v);
 		return EXIT_FAIL;
@@ -115,10 +131,10 @@ int convert_main(int argc, char **argv)
 			v.errmsg);
 		exit_code = EXIT_FAIL;
 	}
-	if (!v.selected)
-		pr_warn("no events with stacks selected (%s)\n", v.select_desc);
 	if (convert_write(&v, format, path, outpath))
 		exit_code = EXIT_FAIL;
+	else if (!v.selected)
+		pr_warn("no events with stacks selected (%s)\n", v.select_desc);
 	view__free(&v);
 	return exit_code;
 }

@@ -117,16 +117,6 @@ static int report__etype(struct report *rp, const char *name)
 	return (int)rp->n_etypes++;
 }
 
-static uint32_t rd32(const struct nt_read_event *ev, size_t off)
-{
-	const uint8_t *p = ev->payload;
-
-	if (off + 4 > ev->payload_size)
-		return 0;
-	return (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 |
-	       (uint32_t)p[off + 3] << 24;
-}
-
 static int report__exception(struct report *rp, const struct nt_read_event *ev)
 {
 	char type[1024] = "", msg[1024] = "";
@@ -170,12 +160,12 @@ static void report__gc(struct report *rp, const struct nt_read_event *ev)
 	} else if (view_is_clr(m, 1)) {	/* GCStart: Count, Depth (v1+) */
 		if (rp->n_pend == 64)
 			rp->n_pend = 0;
-		rp->pend[rp->n_pend].count = rd32(ev, 0);
-		rp->pend[rp->n_pend].gen = m->version >= 1 ? rd32(ev, 4) : 0;
+		rp->pend[rp->n_pend].count = view_payload_u32(ev, 0);
+		rp->pend[rp->n_pend].gen = m->version >= 1 ? view_payload_u32(ev, 4) : 0;
 		rp->pend[rp->n_pend].ts = ev->timestamp;
 		rp->n_pend++;
 	} else if (view_is_clr(m, 2)) {	/* GCEnd: Count, Depth */
-		uint32_t count = rd32(ev, 0);
+		uint32_t count = view_payload_u32(ev, 0);
 
 		for (i = rp->n_pend - 1; i >= 0; i--) {
 			uint32_t g;
@@ -219,7 +209,7 @@ static int report__offcpu(struct report *rp, const struct nt_read_event *ev)
 	if (m->event_id != 3 || !view_streq_ci(m->provider, "Linux-Kernel-Sched") ||
 	    m->n_fields < 3 || strcmp(m->fields[2].name, "DurationNs"))
 		return 0;
-	ns = rd32(ev, 8) | (uint64_t)rd32(ev, 12) << 32;
+	ns = view_payload_u32(ev, 8) | (uint64_t)view_payload_u32(ev, 12) << 32;
 	rp->offcpu_total += ns;
 	rp->offcpu_events++;
 	if (!ev->stack_depth)
@@ -284,9 +274,9 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 
 	if (view_is_cpu_sample(ev->meta)) {
 		rp->cpu_total++;
-		if (rd32(ev, 0) == 2)
+		if (view_payload_u32(ev, 0) == 2)
 			rp->cpu_managed++;
-		else if (rd32(ev, 0) == 1)
+		else if (view_payload_u32(ev, 0) == 1)
 			rp->cpu_external++;
 		return ev->stack_depth ? view__add_sample(v, ev) : 0;
 	}

@@ -31,6 +31,7 @@
 #include "strpool.h"
 #include "manifest_meta.h"
 #include "hash.h"
+#include "utf16.h"
 #define LOG_PREFIX "ebpf-collect: "
 #include "log.h"
 #include "view.h"
@@ -74,6 +75,8 @@ void view__free(struct view *v)
 		free(v->threads[i].ts);
 	}
 	free(v->threads);
+	u64_map__free(&v->proc_comm);
+	u64_map__free(&v->thread_comm);
 }
 
 int view__init(struct view *v)
@@ -168,7 +171,7 @@ static int view__add_module(struct view *v, const struct sym_module_rec *m)
 	return 0;
 }
 
-static const struct vmodule *view__module(const struct view *v, uint64_t id)
+const struct vmodule *view__module(const struct view *v, uint64_t id)
 {
 	size_t i;
 
@@ -214,6 +217,127 @@ static int view__module_event(struct view *v, const struct nt_read_event *ev, in
 	if (sym_decode_module(ev->payload, ev->payload_size, domain, &m, strs, sizeof(strs)))
 		return 0;
 	return view__add_module(v, &m);
+}
+
+/* The payload bytes of field `name` of a self-describing event (fields of
+ * fixed size and UTF-16 strings only: what the kernel events hold); NULL
+ * when the event has no such field or the payload is short. */
+static const uint8_t *view_field(const struct nt_read_event *ev, const char *name, size_t *len)
+{
+	const struct nt_metadata *m = ev->meta;
+	size_t off = 0, n;
+	uint32_t i;
+
+	for (i = 0; i < m->n_fields; i++) {
+		const uint8_t *p = ev->payload + off;
+		size_t left = ev->payload_size - off;
+
+		switch (m->fields[i].type) {
+		case NT_TYPE_SBYTE: case NT_TYPE_BYTE:
+			n = 1;
+			break;
+		case NT_TYPE_CHAR: case NT_TYPE_INT16: case NT_TYPE_UINT16:
+			n = 2;
+			break;
+		case NT_TYPE_BOOLEAN: case NT_TYPE_INT32: case NT_TYPE_UINT32: case NT_TYPE_SINGLE:
+			n = 4;
+			break;
+		case NT_TYPE_INT64: case NT_TYPE_UINT64: case NT_TYPE_DOUBLE: case NT_TYPE_DATETIME:
+			n = 8;
+			break;
+		case NT_TYPE_GUID: case NT_TYPE_DECIMAL:
+			n = 16;
+			break;
+		case NT_TYPE_STRING:
+			for (n = 0; n + 1 < left && (p[n] || p[n + 1]); n += 2)
+				;
+			n += 2;
+			break;
+		default:
+			return NULL;
+		}
+		if (n > left)
+			return NULL;
+		if (!strcmp(m->fields[i].name, name)) {
+			*len = n;
+			return p;
+		}
+		off += n;
+	}
+	return NULL;
+}
+
+uint32_t view_payload_u32(const struct nt_read_event *ev, size_t off)
+{
+	const uint8_t *p = ev->payload;
+
+	if (off + 4 > ev->payload_size)
+		return 0;
+	return (uint32_t)p[off] | (uint32_t)p[off + 1] << 8 | (uint32_t)p[off + 2] << 16 |
+	       (uint32_t)p[off + 3] << 24;
+}
+
+static int view_field_u32(const struct nt_read_event *ev, const char *name, uint32_t *out)
+{
+	size_t len;
+	const uint8_t *p = view_field(ev, name, &len);
+
+	if (!p || len != 4)
+		return -1;
+	*out = view_payload_u32(ev, (size_t)(p - ev->payload));
+	return 0;
+}
+
+/* Name id (pid or tid) in map from the event's string field `field`. */
+static int view__note_comm(struct view *v, struct u64_map *map, const struct nt_read_event *ev,
+			   const char *id_field, const char *field)
+{
+	char comm[64];
+	struct u64_map_ent *e;
+	const uint8_t *p;
+	uint32_t id;
+	size_t len;
+
+	p = view_field(ev, field, &len);
+	if (!p || view_field_u32(ev, id_field, &id) || utf16le_to_utf8(p, len, comm, sizeof(comm)) < 0 ||
+	    !comm[0])
+		return 0;
+	if (u64_map__get(map, id, &e))
+		return -ENOMEM;
+	e->val = (uint64_t)(uintptr_t)strpool__add(v->pool, comm, strlen(comm));
+	return e->val ? 0 : -ENOMEM;
+}
+
+/* The names the kernel's process events (collector/sources/kernel_events.c:
+ * provider Linux-Kernel-Process, Fork 1, Exec 2) give processes and
+ * threads: the newest wins, as a program's name is the one it ran last. */
+static int view__process_event(struct view *v, const struct nt_read_event *ev)
+{
+	const struct nt_metadata *m = ev->meta;
+	uint32_t is_thread = 1;
+	int err = 0;
+
+	if (!view_streq_ci(m->provider, "Linux-Kernel-Process"))
+		return 0;
+	if (m->event_id == 1) {
+		err = view__note_comm(v, &v->thread_comm, ev, "ChildTid", "ChildComm");
+		if (!err && !view_field_u32(ev, "IsThread", &is_thread) && !is_thread)
+			err = view__note_comm(v, &v->proc_comm, ev, "ChildPid", "ChildComm");
+	} else if (m->event_id == 2) {
+		err = view__note_comm(v, &v->thread_comm, ev, "Tid", "Comm");
+		if (!err)
+			err = view__note_comm(v, &v->proc_comm, ev, "Pid", "Comm");
+	}
+	return err;
+}
+
+const char *view__comm(const struct view *v, uint64_t pid, uint64_t tid)
+{
+	const struct u64_map_ent *e = tid ? u64_map__find(&v->thread_comm, tid) : NULL;
+
+	if (!e)
+		e = u64_map__find(&v->proc_comm, pid);
+	return e ? (const char *)(uintptr_t)e->val : NULL;
 }
 
 /* Open a trace the views read twice: NULL (errno set, a one-line reason in
@@ -268,7 +392,8 @@ int view__pass1(struct view *v, const char *path)
 	while ((rc = nt_reader__next(r, &ev)) == 1) {
 		const struct nt_metadata *m = ev.meta;
 
-		v->events++;
+		if (!v->events++ || ev.timestamp < v->start_ts)
+			v->start_ts = ev.timestamp;
 		if (view_is_cpu_sample(m))
 			v->cpu_samples = 1;
 		if (view_is_clr(m, CLR_EV_METHOD_LOAD_VERBOSE))
@@ -284,6 +409,8 @@ int view__pass1(struct view *v, const char *path)
 			err = view__module_event(v, &ev, 0);
 		else if (is_rundown(m, CLR_EV_MODULE_LOAD))	/* DomainModuleDCEnd */
 			err = view__module_event(v, &ev, 1);
+		else
+			err = view__process_event(v, &ev);
 		if (err)
 			break;
 	}
@@ -381,8 +508,7 @@ static uint32_t view__stack(struct view *v, const uint32_t *fr, uint32_t depth)
 	return (uint32_t)v->n_stacks++;
 }
 
-/* Name one frame address at time ts; returns the frame id. */
-static uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts)
+uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts, const struct range_entry **range)
 {
 	const struct range_entry *e;
 	const struct vmodule *mod;
@@ -394,6 +520,8 @@ static uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts)
 	else
 		kind = SYM_KIND_UNKNOWN;
 	e = range_table__find(v->methods, ip, ts ? ts : 1);
+	if (range)
+		*range = e;
 	if (!e)
 		return view__frame(v, kind == SYM_KIND_KERNEL ? "[kernel.kallsyms]![unknown]" :
 				   "[unknown]", NULL, kind);
@@ -464,18 +592,21 @@ int view__add_folded(struct view *v, const char *folded, uint64_t count)
 	return 0;
 }
 
+uint64_t view_frame_address(const struct nt_read_event *ev, uint32_t i)
+{
+	/* callers' addresses are return addresses: name the call */
+	return i ? ev->stack[i] - 1 : ev->stack[i];
+}
+
 /* Resolve ev's stack (root first) into a stack id; UINT32_MAX on ENOMEM. */
 uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev)
 {
 	uint32_t fr[1024], depth = 0, i;
 
 	for (i = ev->stack_depth; i-- > 0 && depth < 1024;) {
-		uint64_t ip = ev->stack[i];
-
-		if (!ip)
+		if (!ev->stack[i])
 			continue;
-		/* callers' addresses are return addresses: name the call */
-		fr[depth] = view__resolve(v, i ? ip - 1 : ip, ev->timestamp);
+		fr[depth] = view__resolve(v, view_frame_address(ev, i), ev->timestamp, NULL);
 		if (fr[depth] == UINT32_MAX)
 			return UINT32_MAX;
 		depth++;
@@ -483,7 +614,7 @@ uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev)
 	return view__stack(v, fr, depth);
 }
 
-static int view__selected(struct view *v, const struct nt_read_event *ev)
+int view__selected(const struct view *v, const struct nt_read_event *ev)
 {
 	char name[256];
 
@@ -536,7 +667,7 @@ static int view__collect(struct view *v, const char *path)
 	return err;
 }
 
-int view__load(struct view *v, const char *path, const char *event)
+int view__load_names(struct view *v, const char *path, const char *event)
 {
 	int err = view__pass1(v, path);
 
@@ -545,5 +676,12 @@ int view__load(struct view *v, const char *path, const char *event)
 	v->event_filter = event;
 	v->select_desc = event ? event : v->cpu_samples ? "CPU samples (ThreadSample)" :
 			 "all events with stacks";
-	return view__collect(v, path);
+	return 0;
+}
+
+int view__load(struct view *v, const char *path, const char *event)
+{
+	int err = view__load_names(v, path, event);
+
+	return err ? err : view__collect(v, path);
 }

@@ -14,6 +14,7 @@
 #include "grow.h"
 #include "nettrace.h"
 #include "symbolizer.h"
+#include "u64_map.h"
 
 #define SAMPLE_PROFILER		"Microsoft-DotNETCore-SampleProfiler"
 #define PSEUDO_ID_MASK		0xffff000000000000ULL
@@ -72,6 +73,10 @@ struct view {
 	const char *event_filter;
 	int cpu_samples;	/* the input has SampleProfiler events */
 	uint64_t selected, first_ts, last_ts, events, lost;
+	uint64_t start_ts;	/* the trace's earliest event */
+	/* names of processes (pid) and threads (tid) from the kernel's
+	 * process events: const char * in strpool */
+	struct u64_map proc_comm, thread_comm;
 	const char *select_desc;
 	int kind_suffix;
 	int error;		/* the reader stopped on damage */
@@ -90,13 +95,33 @@ struct nt_reader *view__open(struct view *v, const char *path);
 int view__pass1(struct view *v, const char *path);
 uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev);
 int view__add_sample(struct view *v, const struct nt_read_event *ev);
+/* Pass 1 and what the views select (event NULL: CPU samples if the trace
+ * has any, else every event with a stack); view__load collects the
+ * selected events' stacks too, for the views that fold them. */
+int view__load_names(struct view *v, const char *path, const char *event);
 int view__load(struct view *v, const char *path, const char *event);
+int view__selected(const struct view *v, const struct nt_read_event *ev);
+/* The little-endian u32 at off of ev's payload; 0 past its end. */
+uint32_t view_payload_u32(const struct nt_read_event *ev, size_t off);
+/* The address frame i of ev's stack (leaf 0) names: a caller's is its
+ * return address less one, inside the call. */
+uint64_t view_frame_address(const struct nt_read_event *ev, uint32_t i);
+/* The frame id of ip at time ts (UINT32_MAX on ENOMEM); *range (when not
+ * NULL) the method range that names it, NULL when none does. */
+uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts, const struct range_entry **range);
+const struct vmodule *view__module(const struct view *v, uint64_t id);
+/* The name (comm) of thread tid, else of process pid, the trace's kernel
+ * process events give; NULL when they give none (or tid 0: the process's). */
+const char *view__comm(const struct view *v, uint64_t pid, uint64_t tid);
 int view__add_folded(struct view *v, const char *folded, uint64_t count);
 double view_ticks_to_ns(const struct view *v, uint64_t ticks);
 
-/* the views: folded.c, speedscope.c, flamegraph.c */
+/* the views: folded.c, speedscope.c, flamegraph.c over view__load's stacks;
+ * pprof.c and chromium.c read the trace (path) again after view__load_names */
 int view__write_folded(struct view *v, FILE *out);
 int view__write_speedscope(struct view *v, const char *file, FILE *out);
 int view__write_svg(struct view *v, const char *file, FILE *out);
+int view__write_pprof(struct view *v, const char *path, FILE *out);
+int view__write_chromium(struct view *v, const char *path, FILE *out);
 
 #endif

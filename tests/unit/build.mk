@@ -21,7 +21,7 @@ $(OUTPUT)/tests/test_views: $(OUTPUT)/obj/tests/unit/test_views.o \
 			    $(filter-out %/dump.o,$(VIEWS_OBJS)) $(EVENT_META_OBJS) \
 			    $(OUTPUT)/obj/usdt/event_decode.o $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(VIEWS_LDLIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
 UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views
 
@@ -29,6 +29,8 @@ UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views
 # truncation warning fires for any char[] argument larger than that.
 $(OUTPUT)/obj/tests/unit/test_symbolizer.o $(OUTPUT)/obj/tests/unit/test_views.o: \
 	ALL_CFLAGS += -Wno-format-truncation
+# test_views reads convert --format pprof back with the generated unpacker
+$(OUTPUT)/obj/tests/unit/test_views.o: $(GEN)/profile.pb-c.h
 
 # the generated provider, the manifest parser and the event table
 # the generated provider with a capture hook (test_usdt_serialize, usdt_demo_hook)

@@ -5,7 +5,9 @@
  * a later time), the collector's names for the other frames (native,
  * kernel and perf-map JIT functions, as symbolizer/symbolize.c writes them
  * at the end of a trace), CPU samples on two threads, GC pauses, GCs and
- * exceptions.  The folded output is compared with a golden text.
+ * exceptions.  The folded output is compared with a golden text; the pprof
+ * profile is read back (gunzip, protobuf-c's unpack) value by value and the
+ * Chrome trace's GC spans, samples and frames are checked to the digit.
  *
  *   test_views                      run the tests (TAP)
  *   test_views --write-trace PATH   only write the synthetic trace (bats)
@@ -18,6 +20,8 @@
 #include "rundown.h"
 #include "commands.h"
 #include "event_table.h"
+#include <zlib.h>
+#include "profile.pb-c.h"
 
 /*
  * The views run here over a manifest table that knows no events, so the
@@ -373,6 +377,229 @@ static void test_speedscope_and_svg_shape(void)
 	free(out);
 }
 
+/* A gzip'd file's bytes, inflated; NULL on failure. */
+static uint8_t *gunzip_file(const char *path, size_t *len)
+{
+	uint8_t in[65536], *out = NULL;
+	size_t cap = 0;
+	z_stream z = { 0 };
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	int zr = Z_OK;
+
+	*len = 0;
+	if (!f || inflateInit2(&z, 15 + 32) != Z_OK) {
+		if (f)
+			fclose(f);
+		return NULL;
+	}
+	while (zr != Z_STREAM_END && (n = fread(in, 1, sizeof(in), f)) > 0) {
+		z.next_in = in;
+		z.avail_in = (uInt)n;
+		do {
+			if (cap - *len < 65536) {
+				cap = cap ? cap * 2 : 262144;
+				out = realloc(out, cap);
+			}
+			z.next_out = out + *len;
+			z.avail_out = (uInt)(cap - *len);
+			zr = inflate(&z, Z_NO_FLUSH);
+			*len = cap - z.avail_out;
+		} while (zr == Z_OK && z.avail_in);
+	}
+	inflateEnd(&z);
+	fclose(f);
+	if (zr != Z_STREAM_END) {
+		free(out);
+		return NULL;
+	}
+	return out;
+}
+
+static const Perftools__Profiles__Function *pp_func(const Perftools__Profiles__Profile *p,
+						    uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_function; i++)
+		if (p->function[i]->id == id)
+			return p->function[i];
+	return NULL;
+}
+
+static const Perftools__Profiles__Mapping *pp_map(const Perftools__Profiles__Profile *p,
+						  uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_mapping; i++)
+		if (p->mapping[i]->id == id)
+			return p->mapping[i];
+	return NULL;
+}
+
+/* The name of location id's function, "" when none. */
+static const char *pp_loc_name(const Perftools__Profiles__Profile *p, uint64_t id)
+{
+	const Perftools__Profiles__Function *f;
+	size_t i;
+
+	for (i = 0; i < p->n_location; i++)
+		if (p->location[i]->id == id && p->location[i]->n_line == 1) {
+			f = pp_func(p, p->location[i]->line[0]->function_id);
+			return f ? p->string_table[f->name] : "";
+		}
+	return "";
+}
+
+static void test_pprof_values(void)
+{
+	char out_path[96];
+	char *argv[] = { "convert", trace_path, "--format", "pprof", "-o", out_path, NULL };
+	Perftools__Profiles__Profile *p;
+	int64_t sums[3] = { 0 };
+	uint8_t *buf;
+	size_t len, i, j;
+	int rc, reused = 0, work3 = 0, exc2 = 0;
+	char *out;
+
+	snprintf(out_path, sizeof(out_path), "%s/p.pb.gz", trace);
+	out = capture(convert_main, 6, argv, &rc);
+	free(out);
+	ASSERT_EQ(rc, 0, "pprof exit");
+	buf = gunzip_file(out_path, &len);
+	unlink(out_path);
+	if (!ASSERT_OK_PTR(buf, "gzip"))
+		return;
+	p = perftools__profiles__profile__unpack(NULL, len, buf);
+	free(buf);
+	if (!ASSERT_OK_PTR(p, "profile.proto"))
+		return;
+	ASSERT_STREQ(p->string_table[0], "", "string 0");
+	if (ASSERT_EQ(p->n_sample_type, 3, "sample types")) {
+		ASSERT_STREQ(p->string_table[p->sample_type[0]->type], "samples", "type 0");
+		ASSERT_STREQ(p->string_table[p->sample_type[0]->unit], "count", "unit 0");
+		ASSERT_STREQ(p->string_table[p->sample_type[1]->type], "cpu", "type 1");
+		ASSERT_STREQ(p->string_table[p->sample_type[1]->unit], "nanoseconds", "unit 1");
+		ASSERT_STREQ(p->string_table[p->sample_type[2]->type], "exceptions", "type 2");
+	}
+	ASSERT_STREQ(p->string_table[p->default_sample_type], "samples", "default type");
+	ASSERT_EQ(p->period, 1000000, "period: the sampling interval");
+	ASSERT_TRUE(p->period_type && !strcmp(p->string_table[p->period_type->type], "cpu"),
+		    "period type");
+	/* the first sample at 100 ns, the sync point at 1 ns; the last event at 9 ms */
+	ASSERT_EQ(p->duration_nanos, 9000000 - 100 + 1000000, "duration");
+	/* the same stacks on the same thread are one sample */
+	ASSERT_EQ(p->n_sample, 8, "distinct samples");
+	for (i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+		const char *leaf = s->n_location_id ? pp_loc_name(p, s->location_id[0]) : "";
+
+		if (!ASSERT_EQ(s->n_value, 3, "values"))
+			break;
+		for (j = 0; j < 3; j++)
+			sums[j] += s->value[j];
+		ASSERT_EQ(s->n_label, 2, "labels pid, tid (no process events: no comm)");
+		ASSERT_STREQ(p->string_table[s->label[0]->key], "pid", "label 0");
+		ASSERT_EQ(s->label[0]->num, 4242, "pid");
+		if (!strcmp(leaf, "App!App.Program.Work(int32)") && s->value[0] == 3) {
+			work3++;
+			ASSERT_EQ(s->value[1], 3000000, "3 samples' CPU time");
+			ASSERT_EQ(s->label[1]->num, 100, "tid");
+			ASSERT_EQ(s->n_location_id, 2, "depth");
+			ASSERT_STREQ(pp_loc_name(p, s->location_id[1]), "App!App.Program.Main(string[])",
+				     "caller");
+		}
+		if (!strcmp(leaf, "App!App.Program.Work(int32)") && s->value[2] == 2) {
+			exc2++;
+			ASSERT_EQ(s->value[0], 0, "an exception is no CPU sample");
+			ASSERT_EQ(s->label[1]->num, 7, "exceptions' tid");
+		}
+	}
+	ASSERT_EQ(sums[0], 8, "CPU samples");
+	ASSERT_EQ(sums[1], 8000000, "CPU time");
+	ASSERT_EQ(sums[2], 3, "exceptions");
+	ASSERT_EQ(work3, 1, "Work's 3 samples");
+	ASSERT_EQ(exc2, 1, "the 2 exceptions thrown in Work");
+	for (i = 0; i < p->n_location; i++) {
+		const Perftools__Profiles__Location *l = p->location[i];
+		const Perftools__Profiles__Mapping *m = pp_map(p, l->mapping_id);
+		const char *name = pp_loc_name(p, l->id);
+
+		/* one address, two methods at two times: two locations */
+		if (l->address == REUSED + 4) {
+			reused++;
+			ASSERT_TRUE(!strcmp(name, "App!App.Old.Gone()") || !strcmp(name, "App!App.New.Here()"),
+				    "reused address named at each sample's time");
+		}
+		/* a caller's address is inside the call */
+		if (!strcmp(name, "App!App.Program.Main(string[])")) {
+			ASSERT_EQ(l->address, MAIN + 0x20, "return address less one");
+			if (ASSERT_OK_PTR(m, "App's mapping")) {
+				ASSERT_STREQ(p->string_table[m->filename], "/app/App.dll", "mapping file");
+				ASSERT_EQ(m->memory_start, MAIN, "mapping start: Main");
+				ASSERT_EQ(m->memory_limit, REUSED + 0x40, "mapping limit: the reused range's end");
+			}
+		}
+		if (l->address == 0x12345) {
+			ASSERT_EQ(l->mapping_id, 0, "no mapping for an unknown address");
+			ASSERT_STREQ(name, "[unknown]", "unknown frame");
+		}
+		if (!strcmp(name, "libc.so.6!qsort") && ASSERT_OK_PTR(m, "libc's mapping"))
+			ASSERT_STREQ(p->string_table[m->filename], "/usr/lib/x86_64-linux-gnu/libc.so.6",
+				     "libc mapping file");
+	}
+	ASSERT_EQ(reused, 2, "locations at the reused address");
+	perftools__profiles__profile__free_unpacked(p, NULL);
+}
+
+static int count_str(const char *s, const char *what)
+{
+	int n = 0;
+
+	while ((s = strstr(s, what))) {
+		n++;
+		s += strlen(what);
+	}
+	return n;
+}
+
+static void test_chromium_values(void)
+{
+	char *argv[] = { "convert", trace_path, "--format", "chromium", NULL };
+	char *out;
+	int rc;
+
+	out = capture(convert_main, 4, argv, &rc);
+	ASSERT_EQ(rc, 0, "chromium exit");
+	ASSERT_TRUE(!strncmp(out, "{\"displayTimeUnit\":\"ns\"", 22), "the JSON object form");
+	/* times in µs since the first event (the module load at 10 ns) */
+	ASSERT_TRUE(strstr(out, "{\"ph\":\"X\",\"name\":\"GC #1 gen 0\",\"cat\":\"GC\",\"ts\":1099.990,"
+			   "\"dur\":2000.000,\"pid\":4242,\"tid\":1,"
+			   "\"args\":{\"Count\":1,\"Depth\":0,\"Reason\":0}}") != NULL, "GC 1");
+	ASSERT_TRUE(strstr(out, "{\"ph\":\"X\",\"name\":\"GC #2 gen 2\",\"cat\":\"GC\",\"ts\":4999.990,"
+			   "\"dur\":3999.999,\"pid\":4242,\"tid\":1,"
+			   "\"args\":{\"Count\":2,\"Depth\":2,\"Reason\":1}}") != NULL, "GC 2");
+	ASSERT_EQ(count_str(out, "\"ph\":\"X\""), 2, "no exception is caught: 2 spans");
+	/* ModuleLoad, 4 MethodLoadVerbose, MethodUnloadVerbose, 2 of each of the
+	 * GC's four events, 3 ExceptionThrown */
+	ASSERT_EQ(count_str(out, "\"ph\":\"i\""), 1 + 4 + 1 + 2 * 4 + 3, "instant events");
+	ASSERT_EQ(count_str(out, "Rundown"), 0, "the rundown provider's events left out");
+	ASSERT_EQ(count_str(out, "\"weight\":1}"), 8, "a sample per CPU sample");
+	ASSERT_TRUE(strstr(out, "{\"cpu\":0,\"tid\":100,\"ts\":0.090,\"name\":\"cpu\",\"sf\":1,\"weight\":1}") != NULL,
+		    "first sample: Work under Main");
+	ASSERT_TRUE(strstr(out, "\"0\":{\"name\":\"App!App.Program.Main(string[])\",\"category\":\"/app/App.dll\"}") != NULL,
+		    "the root frame");
+	ASSERT_TRUE(strstr(out, "\"1\":{\"name\":\"App!App.Program.Work(int32)\",\"category\":\"/app/App.dll\",\"parent\":\"0\"}") != NULL,
+		    "a frame under its caller");
+	ASSERT_TRUE(strstr(out, "{\"name\":\"schedule\",\"category\":\"[kernel.kallsyms]\",\"parent\":") != NULL,
+		    "kernel frame");
+	ASSERT_TRUE(strstr(out, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":4242,\"tid\":0,"
+			   "\"args\":{\"name\":\"Process 4242\"}}") != NULL, "process name");
+	ASSERT_TRUE(strstr(out, "\"tid\":101,\"args\":{\"name\":\"Thread 101\"}}") != NULL, "thread name");
+	free(out);
+}
+
 static void test_damaged_and_usage(void)
 {
 	char *a1[] = { "convert", trace_path, NULL };
@@ -414,6 +641,8 @@ int main(int argc, char **argv)
 	RUN(test_event_filter);
 	RUN(test_report);
 	RUN(test_speedscope_and_svg_shape);
+	RUN(test_pprof_values);
+	RUN(test_chromium_values);
 	RUN(test_damaged_and_usage);
 	unlink(trace_path);
 	rmdir(trace);
