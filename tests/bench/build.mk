@@ -135,3 +135,10 @@ BENCH_TARGETS += $(OUTPUT)/bench_always_on
 $(OUTPUT)/bench_always_on: tests/bench/bench_always_on.sh $(OUTPUT)/tests/usdt_testprog | $(OUTPUT)
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 755 $< $@
+
+# `make bench`: the node agent's cost beside perf record -F 99 -a -g
+# (tests/bench/bench_agent.sh; sources tests/ch_server.bash from the tree)
+BENCH_TARGETS += $(OUTPUT)/bench_agent
+$(OUTPUT)/bench_agent: tests/bench/bench_agent.sh | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@
