@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
@@ -16,6 +17,8 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
+#include "clock.h"
+#include "grow.h"
 #include "proc_env.h"
 #include "proc_stat.h"
 #include "dotnet_ipc.h"
@@ -84,15 +87,95 @@ static bool socket_listens(const char *path)
 	return fd != -ECONNREFUSED;
 }
 
+/*
+ * What one listing of a directory found: the names that start with
+ * "dotnet-diagnostic-", kept while the directory's mtime stays the same (a
+ * file made or removed there changes it) and for DIR_CACHE_MIN_NS after a
+ * listing in any case.  A host where many processes start looks at each a
+ * few times in its first seconds; without this every look read the whole
+ * of /tmp (29 % of the node daemon's CPU beside 10 execs/s and a /tmp of
+ * 1,700 files).  A socket made within that time is found at the next look.
+ */
+#define DIR_CACHE_MIN_NS	(100ULL * 1000 * 1000)
+
+static struct {
+	pthread_mutex_t mu;
+	bool valid;
+	dev_t dev;
+	ino_t ino;
+	struct timespec mtime;
+	uint64_t listed_ns;
+	char *names;		/* NUL-separated */
+	size_t len, cap;
+} dir_cache = { .mu = PTHREAD_MUTEX_INITIALIZER };
+
+/* The "dotnet-diagnostic-" names of dir into a copy the caller frees:
+ * NUL-separated, *len bytes.  -errno when the directory cannot be read. */
+static int diag_names(const char *dir, char **out, size_t *len)
+{
+	static const char pfx[] = "dotnet-diagnostic-";
+	struct dirent *d;
+	struct stat sb;
+	int err = 0;
+	DIR *dp;
+
+	if (stat(dir, &sb))
+		return -errno;
+	pthread_mutex_lock(&dir_cache.mu);
+	if (!dir_cache.valid || dir_cache.dev != sb.st_dev || dir_cache.ino != sb.st_ino ||
+	    ((dir_cache.mtime.tv_sec != sb.st_mtim.tv_sec ||
+	      dir_cache.mtime.tv_nsec != sb.st_mtim.tv_nsec) &&
+	     mono_ns() - dir_cache.listed_ns >= DIR_CACHE_MIN_NS)) {
+		dir_cache.valid = false;
+		dir_cache.len = 0;
+		dp = opendir(dir);
+		if (!dp) {
+			err = -errno;
+			goto out;
+		}
+		while ((d = readdir(dp))) {
+			size_t nl = strlen(d->d_name) + 1;
+
+			if (strncmp(d->d_name, pfx, sizeof(pfx) - 1))
+				continue;
+			if (GROW(dir_cache.names, dir_cache.cap, dir_cache.len + nl)) {
+				err = -ENOMEM;
+				break;
+			}
+			memcpy(dir_cache.names + dir_cache.len, d->d_name, nl);
+			dir_cache.len += nl;
+		}
+		closedir(dp);
+		if (err)
+			goto out;
+		dir_cache.valid = true;
+		dir_cache.dev = sb.st_dev;
+		dir_cache.ino = sb.st_ino;
+		dir_cache.mtime = sb.st_mtim;
+		dir_cache.listed_ns = mono_ns();
+	}
+	*out = malloc(dir_cache.len + 1);
+	if (!*out) {
+		err = -ENOMEM;
+		goto out;
+	}
+	if (dir_cache.len)
+		memcpy(*out, dir_cache.names, dir_cache.len);
+	*len = dir_cache.len;
+out:
+	pthread_mutex_unlock(&dir_cache.mu);
+	return err;
+}
+
 int dn_find_socket(pid_t pid, struct dn_socket *s)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX / 2], prefix[64];
 	/* field 22, the start time: the runtime's disambiguator on Linux */
 	unsigned long long st = proc_stat_field(pid, 22);
-	struct dirent *d;
 	time_t best_mtime = 0;
-	int found = 0;
-	DIR *dp;
+	int found = 0, err;
+	char *names = NULL, *name;
+	size_t len = 0;
 
 	memset(s, 0, sizeof(*s));
 	s->pid = pid;
@@ -102,25 +185,24 @@ int dn_find_socket(pid_t pid, struct dn_socket *s)
 	target_tmpdir(pid, tmp, sizeof(tmp));
 	snprintf(dir, sizeof(dir), "/proc/%d/root%s", pid, tmp);
 	snprintf(prefix, sizeof(prefix), "dotnet-diagnostic-%d-", s->nspid);
-	dp = opendir(dir);
-	if (!dp)
-		return errno == ENOENT ? -ENOENT : -errno;
-	while ((d = readdir(dp))) {
-		size_t pl = strlen(prefix), nl = strlen(d->d_name);
+	err = diag_names(dir, &names, &len);
+	if (err)
+		return err == -ENOENT ? -ENOENT : err;
+	for (name = names; name < names + len; name += strlen(name) + 1) {
+		size_t pl = strlen(prefix), nl = strlen(name);
 		char path[PATH_MAX + 256];
 		struct stat sb;
 		int exact;
 
-		if (strncmp(d->d_name, prefix, pl) || nl < pl + 7 ||
-		    strcmp(d->d_name + nl - 7, "-socket"))
+		if (strncmp(name, prefix, pl) || nl < pl + 7 || strcmp(name + nl - 7, "-socket"))
 			continue;
-		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		snprintf(path, sizeof(path), "%s/%s", dir, name);
 		if (strlen(path) >= sizeof(s->path) || stat(path, &sb) || !S_ISSOCK(sb.st_mode))
 			continue;
 		/* a socket left by an earlier process with the same pid (one
 		 * killed with -9 leaves it) has another start time: prefer the
 		 * exact one, else the newest one that still accepts */
-		exact = st && strtoull(d->d_name + pl, NULL, 10) == st;
+		exact = st && strtoull(name + pl, NULL, 10) == st;
 		if (found == 2 || (!exact && found && sb.st_mtime < best_mtime))
 			continue;
 		if (!exact && !socket_listens(path))
@@ -130,7 +212,7 @@ int dn_find_socket(pid_t pid, struct dn_socket *s)
 		best_mtime = sb.st_mtime;
 		found = exact ? 2 : 1;
 	}
-	closedir(dp);
+	free(names);
 	return found ? 0 : -ENOENT;
 }
 
