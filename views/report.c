@@ -15,6 +15,7 @@
 #include "log.h"
 #include "outfile.h"
 #include "view.h"
+#include "manifest_meta.h"
 
 /* ------------------------------------------------------------- report */
 
@@ -297,7 +298,7 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 		return -ENOMEM;
 	if (!ev->stack_depth)
 		return 0;
-	view_event_name(ev->meta, name, sizeof(name));
+	manifest_event_name(ev->meta, MANIFEST_NAME_TRACEEVENT, name, sizeof(name));
 	et = report__etype(rp, name);
 	if (et < 0)
 		return -ENOMEM;

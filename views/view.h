@@ -81,7 +81,6 @@ struct view {
 /* view.c: the trace model */
 int view_parse_u64(const char *s, uint64_t *out);
 int view_streq_ci(const char *a, const char *b);
-void view_event_name(const struct nt_metadata *m, char *buf, size_t len);
 int view_is_clr(const struct nt_metadata *m, uint32_t id);
 int view_is_cpu_sample(const struct nt_metadata *m);
 int view__init(struct view *v);
