@@ -394,3 +394,29 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 	check induced 3
 	check contention_start 2
 }
+
+@test "dotnet: every event of a default-profile trace named, as TraceEvent names it, in dump and report" {
+	need
+	require_tracecheck
+	start_app -- --exceptions 5 --gcs 3 --contentions 2 --linger
+	collect
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	"$EBPF_COLLECT" dump --json --names traceevent "$T/t.nettrace" >"$T/te.json" || flunk "dump failed"
+	tracecheck --names "$T/t.nettrace" >"$T/tc.names" || flunk "TraceCheck --names failed"
+	# every kind of event: TraceEvent's name, TraceEvent's count, never EventID(N)
+	run python3 "$BATS_TEST_DIRNAME/event_names.py" compare "$T/te.json" "$T/tc.names"
+	assert_success
+	echo "$output"
+	# the runtime's own kinds are there, named: GC generation ranges and heap stats
+	grep -q '"event":"GC/GenerationRange"' "$T/te.json" || flunk "no GC/GenerationRange"
+	grep -q '"event":"GC/HeapStats".*"GenerationSize0":' "$T/te.json" || flunk "no GC/HeapStats decoded"
+	# the default names (manifest symbols) and report: no bare ids either
+	run "$EBPF_COLLECT" dump "$T/t.nettrace"
+	assert_success
+	! grep -E 'EventID\(|/[0-9]+ id=' <<<"$output" || flunk "an event without a name in dump"
+	run "$EBPF_COLLECT" report "$T/t.nettrace"
+	assert_success
+	! grep -E 'EventID\(|DotNETRuntime[A-Za-z]*/[0-9]+' <<<"$output" || flunk "an event without a name in report"
+}
