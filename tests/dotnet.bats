@@ -420,3 +420,32 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 	assert_success
 	! grep -E 'EventID\(|DotNETRuntime[A-Za-z]*/[0-9]+' <<<"$output" || flunk "an event without a name in report"
 }
+
+@test "dotnet: one name per method in every view (perf map, method events, rundown), tiers only with --tiers" {
+	need
+	start_app -- --exceptions 20 --gcs 2 --contentions 2 --hot-ms 1500 --linger
+	collect --cpu-sampling
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	local t=$T/t.nettrace
+	"$EBPF_COLLECT" convert "$t" --format folded -o "$T/f.txt" || flunk "folded failed"
+	"$EBPF_COLLECT" convert "$t" --format speedscope -o "$T/s.json" || flunk "speedscope failed"
+	"$EBPF_COLLECT" convert "$t" --format flamegraph -o "$T/f.svg" || flunk "flamegraph failed"
+	"$EBPF_COLLECT" dump --json "$t" >"$T/d.json" || flunk "dump failed"
+	run python3 "$BATS_TEST_DIRNAME/one_name.py" "$T/f.txt" "$T/s.json" "$T/f.svg" "$T/d.json"
+	assert_success
+	echo "$output"
+	# the hot method, named once, in the events' form
+	grep -q 'evtapp!Program.Main(string\[\]);.*evtapp!Program.EvtAppHotLoop(int64)' "$T/f.txt" ||
+		flunk "no evtapp!Program.EvtAppHotLoop(int64): $(head -5 "$T/f.txt")"
+	run "$EBPF_COLLECT" report "$t"
+	assert_success
+	! grep -E '\[(QuickJitted|OptimizedTier1|Optimized|Tier0)\]|[(,]class ' <<<"$output" ||
+		flunk "a tier or an IL spelling in report"
+	# --tiers: the same stacks, a tier after a name where its source gave one
+	# (the unit tests check the suffix itself)
+	"$EBPF_COLLECT" convert "$t" --format folded --tiers -o "$T/ft.txt" || flunk "--tiers failed"
+	run diff <(sed -E 's/\)\[[A-Za-z0-9]+\]/)/g' "$T/ft.txt") "$T/f.txt"
+	assert_success
+}

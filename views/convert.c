@@ -21,13 +21,14 @@ static void convert_usage(FILE *f)
 {
 	fprintf(f,
 		"Usage: ebpf-collect convert FILE --format folded|speedscope|flamegraph\n"
-		"                            [-o OUT] [--event NAME] [--kind-suffix]\n"
+		"                            [-o OUT] [--event NAME] [--kind-suffix] [--tiers]\n"
 		"  folded       FlameGraph's folded stacks: root;...;leaf COUNT\n"
 		"  speedscope   speedscope JSON, one sampled profile per thread\n"
 		"  flamegraph   a flame-graph SVG (no Perl needed)\n"
 		"Input events: CPU samples if the trace has any, else every event with a\n"
 		"stack; --event NAME picks one event type (e.g. GCAllocationTick).\n"
 		"--kind-suffix appends _[j] to JIT and _[k] to kernel frames (folded).\n"
+		"--tiers appends the code version's tier to a method ([QuickJitted]).\n"
 		"Exit: 0 ok, 1 failure, 64 usage.\n");
 }
 
@@ -63,11 +64,12 @@ int convert_main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "kind-suffix", no_argument, NULL, 'k' },
+		{ "tiers", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *format = NULL, *outpath = NULL, *event = NULL, *path;
-	int c, err, suffix = 0, exit_code = EXIT_OK;
+	int c, err, suffix = 0, tiers = 0, exit_code = EXIT_OK;
 	struct view v;
 
 	optind = 1;
@@ -84,6 +86,9 @@ int convert_main(int argc, char **argv)
 			break;
 		case 'k':
 			suffix = 1;
+			break;
+		case 't':
+			tiers = 1;
 			break;
 		case 'h':
 			convert_usage(stdout);
@@ -105,6 +110,7 @@ int convert_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	v.kind_suffix = suffix;
+	v.tiers = tiers;
 	err = view__load(&v, path, event);
 	if (err) {
 		view__free(&v);

@@ -644,10 +644,11 @@ static void report__print(struct report *rp, const char *path, int top)
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ebpf-collect report FILE [--top N] [-o OUT]\n"
+		"Usage: ebpf-collect report FILE [--top N] [--tiers] [-o OUT]\n"
 		"Summarize a .nettrace: top methods by CPU samples (exclusive/inclusive) and by\n"
 		"event count (leaf managed frame per event type), GC pauses, GCs by generation,\n"
-		"exceptions by type.  Frames are named from the trace's own method events.\n"
+		"exceptions by type.  Frames are named from the trace's own method events,\n"
+		"Module!Namespace.Type.Method(args); --tiers adds the code version's tier.\n"
 		"-o OUT writes the report to OUT (mode 0600; it appears only once whole).\n"
 		"Exit: 0 ok, 1 unreadable or damaged file (what was read is reported) or the\n"
 		"output cannot be written (no OUT is left), 64 usage.\n");
@@ -658,6 +659,7 @@ int report_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "tiers", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -666,7 +668,7 @@ int report_main(int argc, char **argv)
 	struct nt_reader *r = NULL;
 	struct nt_read_event ev;
 	uint64_t top = 15;
-	int c, rc = 0, err, exit_code = EXIT_OK;
+	int c, rc = 0, err, exit_code = EXIT_OK, tiers = 0;
 	const char *path, *outpath = NULL;
 	struct outfile out;
 
@@ -682,6 +684,9 @@ int report_main(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case 't':
+			tiers = 1;
+			break;
 		case 'h':
 			report_usage(stdout);
 			return EXIT_OK;
@@ -695,7 +700,7 @@ int report_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	path = argv[optind];
-	if (view__init(&v) || view__pass1(&v, path)) {
+	if (view__init(&v) || ((v.tiers = tiers), view__pass1(&v, path))) {
 		view__free(&v);
 		return EXIT_FAIL;
 	}

@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include "event_table.h"
 #include "rundown.h"
+#include "method_name.h"
 #include "strpool.h"
 #include "manifest_meta.h"
 #include "hash.h"
@@ -147,7 +148,7 @@ static int view__method_event(struct view *v, const struct nt_read_event *ev, in
 
 	if (sym_decode_method(ev->payload, ev->payload_size, &m, strs, sizeof(strs)) || !m.size)
 		return 0;	/* malformed: ignore, the frames stay [unknown] */
-	sym_method_display_name(m.ns, m.name, m.sig, disp, sizeof(disp));
+	sym_method_display_name(m.ns, m.name, m.sig, v->tiers, disp, sizeof(disp));
 	if (kind == 'u' && range_table__unload(v->methods, m.start, ev->timestamp) >= 0)
 		return 0;
 	idx = range_table__add(v->methods, m.start, m.size, disp, strlen(disp),

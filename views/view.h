@@ -74,6 +74,7 @@ struct view {
 	uint64_t selected, first_ts, last_ts, events, lost;
 	const char *select_desc;
 	int kind_suffix;
+	int tiers;		/* --tiers: a method's code version tier after its name */
 	int error;		/* the reader stopped on damage */
 	char errmsg[256];
 };

@@ -268,6 +268,7 @@ static void test_folded_golden(void)
 {
 	char *argv[] = { "convert", trace_path, "--format", "folded", NULL };
 	char *argv_k[] = { "convert", trace_path, "--format", "folded", "--kind-suffix", NULL };
+	char *argv_t[] = { "convert", trace_path, "--format", "folded", "--tiers", NULL };
 	char *out, expect[2048];
 	int rc;
 
@@ -279,15 +280,20 @@ static void test_folded_golden(void)
 		 "App!App.Program.Main(string[]);App!App.Old.Gone() 1\n"
 		 "App!App.Program.Main(string[]);App!App.Program.Work(int32) 3\n"
 		 "App!App.Program.Main(string[]);App!App.Program.Work(int32);libc.so.6!qsort 1\n"
-		 "App!App.Program.Main(string[]);Lib!Lib.Helper.Run(int32)[OptimizedTier1];libc.so.6!qsort;schedule 1\n"
+		 "App!App.Program.Main(string[]);Lib!Lib.Helper.Run(int32);libc.so.6!qsort;schedule 1\n"
 		 "App!App.Program.Main(string[]);[unknown] 1\n");
 	ASSERT_STREQ(out, expect, "folded golden");
 	if (strcmp(out, expect))
 		printf("# got:\n%s", out);
 	free(out);
 	out = capture(convert_main, 5, argv_k, &rc);
-	ASSERT_TRUE(strstr(out, "App!App.Program.Main(string[])_[j];Lib!Lib.Helper.Run(int32)[OptimizedTier1]_[j];libc.so.6!qsort;schedule_[k] 1\n") != NULL,
+	ASSERT_TRUE(strstr(out, "App!App.Program.Main(string[])_[j];Lib!Lib.Helper.Run(int32)_[j];libc.so.6!qsort;schedule_[k] 1\n") != NULL,
 		    "kind suffixes");
+	free(out);
+	/* the code version's tier only when asked for */
+	out = capture(convert_main, 5, argv_t, &rc);
+	ASSERT_TRUE(strstr(out, "App!App.Program.Main(string[]);Lib!Lib.Helper.Run(int32)[OptimizedTier1];libc.so.6!qsort;schedule 1\n") != NULL,
+		    "--tiers");
 	free(out);
 }
 
