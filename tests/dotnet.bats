@@ -449,3 +449,59 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 	run diff <(sed -E 's/\)\[[A-Za-z0-9]+\]/)/g' "$T/ft.txt") "$T/f.txt"
 	assert_success
 }
+
+@test "dotnet: report summarises JIT, GCs by generation and reason, heap, contention, thread pool, allocations, exceptions" {
+	need
+	start_app -- --exceptions 5 --gcs 3 --contentions 2 --linger
+	collect --providers Microsoft-Windows-DotNETRuntime:0x1C019:5
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	local t=$T/t.nettrace
+	"$EBPF_COLLECT" dump --json "$t" >"$T/d.json" || flunk "dump failed"
+	run "$EBPF_COLLECT" report "$t"
+	assert_success
+	echo "$output"
+	# what the report sums, counted from dump's decoded events of the same trace
+	local want
+	want=$(python3 - "$T/d.json" <<'PY'
+import json, sys
+n = {}
+last_heap = None
+alloc = 0
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("type") != "event" or e["provider"] != "Microsoft-Windows-DotNETRuntime":
+        continue
+    n[e["id"]] = n.get(e["id"], 0) + 1
+    f = e.get("fields") or {}
+    if e["id"] == 4:
+        last_heap = f
+    if e["id"] == 10:
+        alloc += f.get("AllocationAmount64", f.get("AllocationAmount", 0))
+print("jit %d" % n.get(143, 0))
+print("allocs %d %d" % (n.get(10, 0), alloc))
+print("tp %d" % n.get(55, 0))
+print("gen2 %d" % last_heap["GenerationSize2"])
+PY
+)
+	local jit allocs abytes tp gen2
+	jit=$(awk '/^jit/ {print $2}' <<<"$want")
+	read -r _ allocs abytes < <(grep '^allocs' <<<"$want")
+	tp=$(awk '/^tp/ {print $2}' <<<"$want")
+	gen2=$(awk '/^gen2/ {print $2}' <<<"$want")
+	((jit > 0)) || flunk "no MethodLoadVerbose in the trace"
+	((allocs > 0)) || flunk "no GCAllocationTick in the trace"
+	grep -qE "^ +$jit methods jitted, [0-9]+ timed: [0-9.]+ ms$" <<<"$output" || flunk "no line ^ +$jit methods jitted, [0-9]+ timed: [0-9.]+ ms$"
+	assert_line "       3  gen2"
+	assert_line "       3  Induced"
+	grep -qE "^ +2 +$gen2 +[0-9]+ +[0-9]+$" <<<"$output" || flunk "no line ^ +2 +$gen2 +[0-9]+ +[0-9]+$"
+	grep -qE "^ +2 contentions, 2 ended: [0-9.]+ ms$" <<<"$output" || flunk "no line ^ +2 contentions, 2 ended: [0-9.]+ ms$"
+	grep -qE "^ +$tp adjustments" <<<"$output" || flunk "no line ^ +$tp adjustments"
+	assert_line "Allocation ticks by type (GCAllocationTick: $allocs ticks, $abytes bytes)"
+	grep -qE "^ +5 +EvtAppTestException " <<<"$output" || flunk "no line ^ +5 +EvtAppTestException "
+	# the tiers of the jitted methods add up to the methods jitted
+	local tiers
+	tiers=$(awk '/^JIT/ {j = 1; next} j && /^$/ {exit} j && /^ +[0-9]+  [A-Za-z]/ {s += $1} END {print s + 0}' <<<"$output")
+	[[ $tiers -eq $jit ]] || flunk "tiers sum to $tiers, $jit methods jitted"
+}
