@@ -661,7 +661,8 @@ static void end_provider(struct parse_ctx *c)
 }
 
 /* The text of a message= attribute: "$(string.ID)" looked up in the
- * manifest's strings; the attribute itself when it names none; NULL for NULL. */
+ * manifest's strings; NULL when there is none or it names no string (the
+ * caller then names by the task's or opcode's name). */
 static const char *message_text(const struct manifest *m, const char *msg)
 {
 	size_t n;
@@ -671,11 +672,11 @@ static const char *message_text(const struct manifest *m, const char *msg)
 		return msg;
 	n = strlen(msg + 9);
 	if (!n || msg[9 + n - 1] != ')')
-		return msg;
+		return NULL;
 	for (i = 0; i < m->n_strings; i++)
 		if (strlen(m->strings[i].id) == n - 1 && !strncmp(m->strings[i].id, msg + 9, n - 1))
 			return m->strings[i].value;
-	return msg;
+	return NULL;
 }
 
 /*
