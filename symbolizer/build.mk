@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 # symbolizer: naming addresses (perf maps, ELF, kallsyms, process mappings)
 # and naming a trace's frames in it (symbolize.c: the rundown-style method
-# and module events, rundown.c their payloads).
+# and module events, rundown.c their payloads, method_name.c a method's one
+# display name).
 #
 #   $(SYMBOLIZER_LIB)      libsymbolizer.a
 #   SYMBOLIZER_LDLIBS      what a binary linking it needs (plus $(NETTRACE_LIB)
@@ -9,7 +10,7 @@
 
 SYMBOLIZER_LIB    := $(OUTPUT)/libsymbolizer.a
 SYMBOLIZER_LDLIBS := -lelf -lz
-SYMBOLIZER_SRCS   := strpool.c range_table.c perf_map.c elf_syms.c kallsyms.c proc_maps.c symbolizer.c rundown.c symbolize.c
+SYMBOLIZER_SRCS   := strpool.c range_table.c perf_map.c elf_syms.c kallsyms.c proc_maps.c symbolizer.c rundown.c method_name.c symbolize.c
 SYMBOLIZER_OBJS   := $(addprefix $(OUTPUT)/obj/symbolizer/,$(SYMBOLIZER_SRCS:.c=.o))
 
 $(SYMBOLIZER_LIB): $(SYMBOLIZER_OBJS)

@@ -191,12 +191,3 @@ int sym_decode_module(const void *p, size_t len, int domain, struct sym_module_r
 		m->clr_instance = (uint16_t)rb_uint(&b, 2);
 	return 0;
 }
-
-int sym_method_display_name(const char *ns, const char *name, const char *sig,
-			    char *buf, size_t len)
-{
-	const char *args = sig ? strchr(sig, '(') : NULL;
-
-	return snprintf(buf, len, "%s%s%s%s", ns && ns[0] ? ns : "", ns && ns[0] ? "." : "",
-			name ? name : "", args ? args : "");
-}

@@ -49,9 +49,5 @@ int sym_decode_method(const void *p, size_t len, struct sym_method_rec *m,
 /* ModuleLoad/ModuleDCEnd (any version) and DomainModuleDCEnd (domain=1). */
 int sym_decode_module(const void *p, size_t len, int domain, struct sym_module_rec *m,
 		      char *strbuf, size_t strcap);
-/* PerfView's display: "ns.name(args)" (args from the signature's first
- * '('); ns may be empty.  Returns the length. */
-int sym_method_display_name(const char *ns, const char *name, const char *sig,
-			    char *buf, size_t len);
 
 #endif

@@ -83,6 +83,7 @@
 #include "clock.h"
 #include "nettrace.h"
 #include "rundown.h"
+#include "method_name.h"
 #include "strpool.h"
 #include "symbolize.h"
 #include "grow.h"
@@ -649,27 +650,6 @@ static int sz_pend_insert(struct symbolize *sz, size_t ri)
 
 /* -------------------------------------------------------------- ranges */
 
-/* "RET [Asm] Type::Method(ARGS)[Tier]" (CoreCLR perf map) -> ns Type, name
- * Method, sig "RET (ARGS)[Tier]", asm.  1 when it has that shape. */
-static int split_perf_name(const char *full, char *ns, char *name, char *sig, char *asm_name,
-			   size_t cap)
-{
-	const char *lb = strstr(full, " ["), *rb, *lp, *cc = NULL, *p;
-
-	if (!lb || !(rb = strstr(lb, "] ")) || !(lp = strchr(rb + 2, '(')))
-		return 0;
-	for (p = rb + 2; p + 1 < lp; p++)
-		if (p[0] == ':' && p[1] == ':')
-			cc = p;
-	if (!cc)
-		return 0;
-	snprintf(ns, cap, "%.*s", (int)(cc - (rb + 2)), rb + 2);
-	snprintf(name, cap, "%.*s", (int)(lp - (cc + 2)), cc + 2);
-	snprintf(sig, cap, "%.*s %s", (int)(lb - full), full, lp);
-	snprintf(asm_name, cap, "%.*s", (int)(rb - (lb + 2)), lb + 2);
-	return 1;
-}
-
 /* Fill a new range's written fields from what the symbolizer said. */
 static int sz_range_describe(struct symbolize *sz, struct sz_range *r, const struct sym_info *si)
 {
@@ -694,7 +674,7 @@ static int sz_range_describe(struct symbolize *sz, struct sz_range *r, const str
 		}
 		if (si->module_id) {
 			mod = sz_module_runtime(sz, r->pid, si->module_id, true);
-		} else if (split_perf_name(si->name, ns, name, sig, asm_name, sizeof(ns))) {
+		} else if (sym_split_perf_name(si->name, ns, name, sig, asm_name, sizeof(ns))) {
 			r->ns = intern(sz, ns);
 			r->name = intern(sz, name);
 			r->sig = intern(sz, sig);
@@ -932,7 +912,7 @@ static int sz_method_event(struct symbolize *sz, int load, int rundown, pid_t pi
 
 	if (sym_decode_method(payload, len, &rec, strs, sizeof(strs)) || !rec.size)
 		return 0;	/* malformed: its frames stay as they are */
-	sym_method_display_name(rec.ns, rec.name, rec.sig, disp, sizeof(disp));
+	sym_method_display_name(rec.ns, rec.name, rec.sig, 0, disp, sizeof(disp));
 	err = sz_method_add(sz, (uint32_t)pid, &rec, disp);
 	if (err)
 		return err;

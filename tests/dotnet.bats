@@ -394,3 +394,114 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 	check induced 3
 	check contention_start 2
 }
+
+@test "dotnet: every event of a default-profile trace named, as TraceEvent names it, in dump and report" {
+	need
+	require_tracecheck
+	start_app -- --exceptions 5 --gcs 3 --contentions 2 --linger
+	collect
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	"$EBPF_COLLECT" dump --json --names traceevent "$T/t.nettrace" >"$T/te.json" || flunk "dump failed"
+	tracecheck --names "$T/t.nettrace" >"$T/tc.names" || flunk "TraceCheck --names failed"
+	# every kind of event: TraceEvent's name, TraceEvent's count, never EventID(N)
+	run python3 "$BATS_TEST_DIRNAME/event_names.py" compare "$T/te.json" "$T/tc.names"
+	assert_success
+	echo "$output"
+	# the runtime's own kinds are there, named: GC generation ranges and heap stats
+	grep -q '"event":"GC/GenerationRange"' "$T/te.json" || flunk "no GC/GenerationRange"
+	grep -q '"event":"GC/HeapStats".*"GenerationSize0":' "$T/te.json" || flunk "no GC/HeapStats decoded"
+	# the default names (manifest symbols) and report: no bare ids either
+	run "$EBPF_COLLECT" dump "$T/t.nettrace"
+	assert_success
+	! grep -E 'EventID\(|/[0-9]+ id=' <<<"$output" || flunk "an event without a name in dump"
+	run "$EBPF_COLLECT" report "$T/t.nettrace"
+	assert_success
+	! grep -E 'EventID\(|DotNETRuntime[A-Za-z]*/[0-9]+' <<<"$output" || flunk "an event without a name in report"
+}
+
+@test "dotnet: one name per method in every view (perf map, method events, rundown), tiers only with --tiers" {
+	need
+	start_app -- --exceptions 20 --gcs 2 --contentions 2 --hot-ms 1500 --linger
+	collect --cpu-sampling
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	local t=$T/t.nettrace
+	"$EBPF_COLLECT" convert "$t" --format folded -o "$T/f.txt" || flunk "folded failed"
+	"$EBPF_COLLECT" convert "$t" --format speedscope -o "$T/s.json" || flunk "speedscope failed"
+	"$EBPF_COLLECT" convert "$t" --format flamegraph -o "$T/f.svg" || flunk "flamegraph failed"
+	"$EBPF_COLLECT" dump --json "$t" >"$T/d.json" || flunk "dump failed"
+	run python3 "$BATS_TEST_DIRNAME/one_name.py" "$T/f.txt" "$T/s.json" "$T/f.svg" "$T/d.json"
+	assert_success
+	echo "$output"
+	# the hot method, named once, in the events' form
+	grep -q 'evtapp!Program.Main(string\[\]);.*evtapp!Program.EvtAppHotLoop(int64)' "$T/f.txt" ||
+		flunk "no evtapp!Program.EvtAppHotLoop(int64): $(head -5 "$T/f.txt")"
+	run "$EBPF_COLLECT" report "$t"
+	assert_success
+	! grep -E '\[(QuickJitted|OptimizedTier1|Optimized|Tier0)\]|[(,]class ' <<<"$output" ||
+		flunk "a tier or an IL spelling in report"
+	# --tiers: the same stacks, a tier after a name where its source gave one
+	# (the unit tests check the suffix itself)
+	"$EBPF_COLLECT" convert "$t" --format folded --tiers -o "$T/ft.txt" || flunk "--tiers failed"
+	run diff <(sed -E 's/\)\[[A-Za-z0-9]+\]/)/g' "$T/ft.txt") "$T/f.txt"
+	assert_success
+}
+
+@test "dotnet: report summarises JIT, GCs by generation and reason, heap, contention, thread pool, allocations, exceptions" {
+	need
+	start_app -- --exceptions 5 --gcs 3 --contentions 2 --linger
+	collect --providers Microsoft-Windows-DotNETRuntime:0x1C019:5
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	local t=$T/t.nettrace
+	"$EBPF_COLLECT" dump --json "$t" >"$T/d.json" || flunk "dump failed"
+	run "$EBPF_COLLECT" report "$t"
+	assert_success
+	echo "$output"
+	# what the report sums, counted from dump's decoded events of the same trace
+	local want
+	want=$(python3 - "$T/d.json" <<'PY'
+import json, sys
+n = {}
+last_heap = None
+alloc = 0
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("type") != "event" or e["provider"] != "Microsoft-Windows-DotNETRuntime":
+        continue
+    n[e["id"]] = n.get(e["id"], 0) + 1
+    f = e.get("fields") or {}
+    if e["id"] == 4:
+        last_heap = f
+    if e["id"] == 10:
+        alloc += f.get("AllocationAmount64", f.get("AllocationAmount", 0))
+print("jit %d" % n.get(143, 0))
+print("allocs %d %d" % (n.get(10, 0), alloc))
+print("tp %d" % n.get(55, 0))
+print("gen2 %d" % last_heap["GenerationSize2"])
+PY
+)
+	local jit allocs abytes tp gen2
+	jit=$(awk '/^jit/ {print $2}' <<<"$want")
+	read -r _ allocs abytes < <(grep '^allocs' <<<"$want")
+	tp=$(awk '/^tp/ {print $2}' <<<"$want")
+	gen2=$(awk '/^gen2/ {print $2}' <<<"$want")
+	((jit > 0)) || flunk "no MethodLoadVerbose in the trace"
+	((allocs > 0)) || flunk "no GCAllocationTick in the trace"
+	grep -qE "^ +$jit methods jitted, [0-9]+ timed: [0-9.]+ ms$" <<<"$output" || flunk "no line ^ +$jit methods jitted, [0-9]+ timed: [0-9.]+ ms$"
+	assert_line "       3  gen2"
+	assert_line "       3  Induced"
+	grep -qE "^ +2 +$gen2 +[0-9]+ +[0-9]+$" <<<"$output" || flunk "no line ^ +2 +$gen2 +[0-9]+ +[0-9]+$"
+	grep -qE "^ +2 contentions, 2 ended: [0-9.]+ ms$" <<<"$output" || flunk "no line ^ +2 contentions, 2 ended: [0-9.]+ ms$"
+	grep -qE "^ +$tp adjustments" <<<"$output" || flunk "no line ^ +$tp adjustments"
+	assert_line "Allocation ticks by type (GCAllocationTick: $allocs ticks, $abytes bytes)"
+	grep -qE "^ +5 +EvtAppTestException " <<<"$output" || flunk "no line ^ +5 +EvtAppTestException "
+	# the tiers of the jitted methods add up to the methods jitted
+	local tiers
+	tiers=$(awk '/^JIT/ {j = 1; next} j && /^$/ {exit} j && /^ +[0-9]+  [A-Za-z]/ {s += $1} END {print s + 0}' <<<"$output")
+	[[ $tiers -eq $jit ]] || flunk "tiers sum to $tiers, $jit methods jitted"
+}

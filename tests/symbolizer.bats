@@ -182,7 +182,7 @@ for f in d["shared"]["frames"]:
 	assert_line "App!App.Program.Work(int32) | /app/App.dll"
 	assert_line "libc.so.6!qsort | /usr/lib/x86_64-linux-gnu/libc.so.6"
 	assert_line "schedule | [kernel.kallsyms]"
-	assert_line "Lib!Lib.Helper.Run(int32)[OptimizedTier1] | Lib"
+	assert_line "Lib!Lib.Helper.Run(int32) | Lib"
 	assert_line "[unknown] | -"
 }
 
@@ -217,8 +217,8 @@ for g in d.getElementsByTagName("g"):
 	local t=$TESTDATA/only_managed_samples.nettrace
 	[[ -r $t ]] || flunk "needs $t"
 	run -0 "$SYMTOOL" convert "$t" --format folded
-	assert_output "NoNativeStacks!NoNativeStacks.Program.Main(class System.String[]);NoNativeStacks!NoNativeStacks.Program.Test(int32);NoNativeStacks!NoNativeStacks.Program.InnerLoop(int32&,value class System.Numerics.Vector\`1<unsigned int8>&) 2419
-NoNativeStacks!NoNativeStacks.Program.Main(class System.String[]);NoNativeStacks!NoNativeStacks.Program.Test(int32);NoNativeStacks!NoNativeStacks.Program.InnerLoop(int32&,value class System.Numerics.Vector\`1<unsigned int8>&);NoNativeStacks!NoNativeStacks.Program.FindByte(value class System.Numerics.Vector\`1<unsigned int8>&) 5004"
+	assert_output "NoNativeStacks!NoNativeStacks.Program.Main(string[]);NoNativeStacks!NoNativeStacks.Program.Test(int32);NoNativeStacks!NoNativeStacks.Program.InnerLoop(int32&,System.Numerics.Vector\`1<unsigned int8>&) 2419
+NoNativeStacks!NoNativeStacks.Program.Main(string[]);NoNativeStacks!NoNativeStacks.Program.Test(int32);NoNativeStacks!NoNativeStacks.Program.InnerLoop(int32&,System.Numerics.Vector\`1<unsigned int8>&);NoNativeStacks!NoNativeStacks.Program.FindByte(System.Numerics.Vector\`1<unsigned int8>&) 5004"
 	run -0 "$SYMTOOL" report "$t"
 	assert_line "Top methods by CPU samples (7423 samples: 7423 managed, 0 external)"
 	assert_line "    5004  67.4%     5004  67.4%  ..eStacks!NoNativeStacks.Program.FindByte(..)"

@@ -170,6 +170,41 @@ EOF
 		"$d/clretw_provider.h" || flunk "banner missing"
 }
 
+@test "names table: usdt/clr_event_names.c is what usdt-gen --table writes from the CLR manifest (make event-names)" {
+	require_shared
+	local d=$BATS_TEST_TMPDIR/names
+	mkdir -p "$d"
+	run "$USDT_GEN" --table "$d/clr_event_names.c" --name clr_names \
+		"$ROOT/usdt/clr-events-newer.man" "$MANIFEST_REAL"
+	assert_success
+	run diff -u "$ROOT/usdt/clr_event_names.c" "$d/clr_event_names.c"
+	[[ $status -eq 0 ]] || flunk "usdt/clr_event_names.c is stale (make event-names):"$'\n'"$output"
+	# every event of the CLR manifest is in it, with TraceEvent's name
+	local n
+	n=$(grep -c '<event ' "$MANIFEST_REAL")
+	(($(grep -c '\.symbol = ' "$d/clr_event_names.c") >= n)) || flunk "fewer than $n events"
+	grep -q '\.symbol = "GCStart_V2", \.name = "GC/Start",' "$d/clr_event_names.c" || flunk "GCStart_V2"
+	grep -q '\.symbol = "GCGenerationRange", \.name = "GC/GenerationRange",' "$d/clr_event_names.c" ||
+		flunk "GCGenerationRange"
+	grep -q '\.symbol = "MethodDCEndVerbose_V1", \.name = "Method/DCStopVerbose",' \
+		"$d/clr_event_names.c" || flunk "MethodDCEndVerbose_V1"
+	# only ids, versions, names and layouts: no keywords, levels or messages
+	! grep -q '\.keywords\|\.level\|\.map = \|message' "$d/clr_event_names.c" ||
+		flunk "more than names and layouts"
+}
+
+@test "names table: usdt-gen --table refuses a bad manifest and leaves no file" {
+	local d=$BATS_TEST_TMPDIR/bad
+	mkdir -p "$d"
+	printf '<instrumentationManifest><events><provider name="X" guid="{00000000-0000-0000-0000-000000000001}">\n<events><event value="1" symbol="A" task="nope"/></events></provider></events></instrumentationManifest>\n' >"$d/bad.man"
+	run "$USDT_GEN" --table "$d/out.c" "$d/bad.man"
+	[[ $status -eq 1 ]] || flunk "status $status: $output"
+	assert_output_contains "bad.man:2: event A: task \"nope\" is not defined"
+	[[ ! -e $d/out.c ]] || flunk "a table was written"
+	run "$USDT_GEN" --table "$d/out.c"
+	[[ $status -eq 64 ]] || flunk "no manifest: status $status"
+}
+
 @test "the generated provider also builds with clang and as a shared object (-fPIC)" {
 	require_cmd clang
 	local d=$BATS_TEST_TMPDIR/pic

@@ -13,6 +13,13 @@
 #   PROVIDER_OBJS     object of clretw_provider.c (semaphores + probes)
 #   EVENT_TABLE_OBJS  clretw_events.o + event_decode.o (ect_* lookups/decoder)
 #   EVENT_TABLE_LOAD_OBJS  ect_table__load() + the manifest parser (link -lexpat)
+#   EVENT_META_OBJS   manifest_meta.o: the event tables in the nettrace library's
+#                     terms, with usdt/clr_event_names.c, the names table
+#
+# usdt/clr_event_names.c is generated but committed (the CLR manifest lives
+# outside the project, in $(SHARED)): `make event-names` writes it again from
+# usdt/clr-events-newer.man and $(SHARED)/manifests/ClrEtwAll.man, and
+# tests/usdt_gen.bats checks that the committed file is what it writes.
 
 USDT_GEN        := $(OUTPUT)/usdt-gen
 USDT_GEN_SRCS   := usdt/usdt-gen.c usdt/usdt-gen-provider.c usdt/usdt-gen-batch.c \
@@ -27,7 +34,13 @@ EVENT_TABLE_OBJS := $(OUTPUT)/obj/gen/clretw_events.o $(OUTPUT)/obj/usdt/event_d
 # ect_table__load(): a manifest's table built at run time (--manifest); -lexpat
 EVENT_TABLE_LOAD_OBJS := $(OUTPUT)/obj/usdt/event_table_load.o $(OUTPUT)/obj/usdt/manifest.o
 # the event table in the nettrace library's terms (metadata for writer and views)
-EVENT_META_OBJS := $(OUTPUT)/obj/usdt/manifest_meta.o
+EVENT_META_OBJS := $(OUTPUT)/obj/usdt/manifest_meta.o $(OUTPUT)/obj/usdt/clr_event_names.o
+CLR_NAMES_MANIFESTS := usdt/clr-events-newer.man $(SHARED)/manifests/ClrEtwAll.man
+
+.PHONY: event-names
+event-names: $(USDT_GEN)
+	$(call msg,GEN,usdt/clr_event_names.c)
+	$(Q)$(USDT_GEN) --table usdt/clr_event_names.c --name clr_names $(CLR_NAMES_MANIFESTS)
 
 $(USDT_GEN): $(USDT_GEN_OBJS)
 	$(call msg,BINARY,$@)

@@ -73,6 +73,7 @@ struct ect_provider {
 struct ect_event {
 	const struct ect_provider *provider;
 	const char *symbol;		/* "GCStart_V2": also the USDT probe name */
+	const char *name;		/* "GC/Start": TraceEvent's name (usdt/manifest.h) */
 	const char *template_name;	/* NULL when the event has no template */
 	uint16_t id;
 	uint8_t version;

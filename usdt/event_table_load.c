@@ -94,7 +94,7 @@ static int add_provider(struct loaded_table *lt, const struct man_provider *mp,
 		const struct man_template *t = me->tmpl;
 
 		ev[i] = (struct ect_event){
-			.provider = p, .symbol = me->symbol, .id = me->id, .version = me->version,
+			.provider = p, .symbol = me->symbol, .name = me->name, .id = me->id, .version = me->version,
 			.level = me->level, .opcode = me->opcode, .task = me->task,
 			.keywords = me->keywords, .task_name = me->task_name,
 			.opcode_name = opcode_display(me->opcode_name),

@@ -59,11 +59,14 @@ static const struct {
 	{ "win:Binary", ECT_BINARY },
 };
 
+/* with the words TraceEvent names them by: "win:DC_Start" is DCStart */
 static const struct man_opcode std_opcodes[] = {
-	{ "win:Info", 0 },	{ "win:Start", 1 },	{ "win:Stop", 2 },
-	{ "win:DC_Start", 3 },	{ "win:DC_Stop", 4 },	{ "win:Extension", 5 },
-	{ "win:Reply", 6 },	{ "win:Resume", 7 },	{ "win:Suspend", 8 },
-	{ "win:Send", 9 },	{ "win:Receive", 240 },
+	{ "win:Info", 0, NULL },		{ "win:Start", 1, "Start" },
+	{ "win:Stop", 2, "Stop" },		{ "win:DC_Start", 3, "DCStart" },
+	{ "win:DC_Stop", 4, "DCStop" },		{ "win:Extension", 5, "Extension" },
+	{ "win:Reply", 6, "Reply" },		{ "win:Resume", 7, "Resume" },
+	{ "win:Suspend", 8, "Suspend" },	{ "win:Send", 9, "Send" },
+	{ "win:Receive", 240, "Receive" },
 };
 
 static const char *const level_names[] = {
@@ -256,6 +259,20 @@ static const char *local_name(const char *name)
 
 /* --- element handlers --- */
 
+/* <localization>'s <string>: the texts that message= attributes name */
+static void start_string(struct parse_ctx *c, const XML_Char **atts)
+{
+	struct man_string *s;
+
+	s = push(&c->m->strings, &c->m->n_strings, sizeof(*s));
+	if (!s)
+		return fail_nomem(c);
+	s->id = dup_attr(c, atts, "id");
+	s->value = dup_attr(c, atts, "value");
+	if (!s->id || !s->value)
+		fail_at(c, cur_line(c), "<string> needs id= and value=");
+}
+
 static void start_provider(struct parse_ctx *c, const XML_Char **atts)
 {
 	struct man_provider *p;
@@ -307,6 +324,7 @@ static void start_task(struct parse_ctx *c, const XML_Char **atts)
 		return fail_nomem(c);
 	c->task = t;
 	t->name = dup_attr(c, atts, "name");
+	t->message = dup_attr(c, atts, "message");
 	if (!t->name)
 		return fail_at(c, cur_line(c), "<task> without name=");
 	if (!need_uint(c, atts, "value", 0xffff, 1, &v))
@@ -325,6 +343,7 @@ static void start_opcode(struct parse_ctx *c, const XML_Char **atts)
 	if (!o)
 		return fail_nomem(c);
 	o->name = dup_attr(c, atts, "name");
+	o->message = dup_attr(c, atts, "message");
 	if (!o->name)
 		return fail_at(c, cur_line(c), "<opcode> without name=");
 	if (!need_uint(c, atts, "value", 0xff, 1, &v))
@@ -562,6 +581,7 @@ static void resolve_event(struct parse_ctx *c, struct man_provider *p, struct ma
 			return fail_at(c, e->line, "event %s: task \"%s\" is not defined in "
 				       "provider %s", e->symbol, e->task_name, p->name);
 		e->task = task->value;
+		e->task_ref = task;
 	}
 	if (e->opcode_name) {
 		const struct man_opcode *o;
@@ -578,6 +598,7 @@ static void resolve_event(struct parse_ctx *c, struct man_provider *p, struct ma
 			return fail_at(c, e->line, "event %s: opcode \"%s\" is not defined",
 				       e->symbol, e->opcode_name);
 		e->opcode = o->value;
+		e->opcode_ref = o;
 	}
 	if (e->keywords_attr) {
 		char *dup = strdup(e->keywords_attr), *tok, *save = NULL;
@@ -639,6 +660,103 @@ static void end_provider(struct parse_ctx *c)
 	index_set__clear(&c->templates);
 }
 
+/* The text of a message= attribute: "$(string.ID)" looked up in the
+ * manifest's strings; NULL when there is none or it names no string (the
+ * caller then names by the task's or opcode's name). */
+static const char *message_text(const struct manifest *m, const char *msg)
+{
+	size_t n;
+	int i;
+
+	if (!msg || strncmp(msg, "$(string.", 9))
+		return msg;
+	n = strlen(msg + 9);
+	if (!n || msg[9 + n - 1] != ')')
+		return NULL;
+	for (i = 0; i < m->n_strings; i++)
+		if (strlen(m->strings[i].id) == n - 1 && !strncmp(m->strings[i].id, msg + 9, n - 1))
+			return m->strings[i].value;
+	return NULL;
+}
+
+/*
+ * Where TraceEvent's CLR parsers (ClrTraceEventParser and its rundown and
+ * private siblings) name an event otherwise than its manifest texts: they
+ * are the names PerfView and dotnet-trace users know, so they win.
+ */
+static const struct { const char *symbol, *name; } traceevent_names[] = {
+	{ "GCMarkWithType", "GC/MarkWithType" },
+	{ "GCDynamicEvent", "GC/DynamicTraceEvent" },
+	{ "MethodDetails", "Method/MethodDetails" },
+	{ "DCEndCompleteV2", "Method/DCStopCompleteV2" },
+	{ "R2RGetEntryPoint", "Method/R2RGetEntryPoint" },
+	{ "R2RGetEntryPointStart", "Method/R2RGetEntryPointStart" },
+	{ "MethodJitInliningFailedAnsi", "Method/InliningFailedAnsi" },
+	{ "TieredCompilationBackgroundJitStart", "TieredCompilation/BackgroundJitStart" },
+	{ "TieredCompilationBackgroundJitStop", "TieredCompilation/BackgroundJitStop" },
+	{ "JitInstrumentationDataVerbose", "JitInstrumentationDataVerbose/InstrumentationData" },
+	{ "CCWRefCountChangeAnsi", "GC/CCWRefCountChangeAnsi" },
+	{ "PrvDestroyGCHandle", "GC/DestroyGCHandle" },
+	{ "MethodDCStartILToNativeMap", "Method/ILToNativeMapDCStart" },
+	{ "MethodDCEndILToNativeMap", "Method/ILToNativeMapDCStop" },
+	{ "TieredCompilationSettingsDCStart", "TieredCompilationRundown/SettingsDCStart" },
+	{ "ExecutionCheckpoint", "ExecutionCheckpoint/ExecutionCheckpoint" },
+};
+
+/* "GC" and "GCBulkNode" make "GC/BulkNode", "FailFast" twice makes "FailFast":
+ * TraceEvent drops the task's name where the opcode's text repeats it. */
+static char *join_name(const char *task, const char *op)
+{
+	size_t tl = strlen(task), n;
+	char *s;
+
+	if (op && !strncmp(op, task, tl))
+		op = op[tl] ? op + tl : NULL;
+	n = tl + (op ? strlen(op) + 1 : 0) + 1;
+	s = malloc(n);
+	if (s)
+		snprintf(s, n, "%s%s%s", task, op ? "/" : "", op ? op : "");
+	return s;
+}
+
+/* Each event's name (manifest__load() says how), once the strings are known:
+ * the <localization> section follows the providers. */
+static void name_events(struct parse_ctx *c)
+{
+	int pi, ei;
+
+	for (pi = 0; pi < c->m->n_providers; pi++) {
+		struct man_provider *p = &c->m->providers[pi];
+
+		for (ei = 0; ei < p->n_events; ei++) {
+			struct man_event *e = &p->events[ei];
+			const char *task, *op = NULL;
+			size_t i;
+
+			for (i = 0; i < sizeof(traceevent_names) / sizeof(traceevent_names[0]); i++)
+				if (!strcmp(traceevent_names[i].symbol, e->symbol))
+					break;
+			if (i < sizeof(traceevent_names) / sizeof(traceevent_names[0])) {
+				e->name = strdup(traceevent_names[i].name);
+			} else if (!e->task_ref) {
+				e->name = strdup(e->symbol);
+			} else {
+				task = message_text(c->m, e->task_ref->message);
+				if (!task)
+					task = e->task_ref->name;
+				if (e->opcode_ref && e->opcode_ref->value != 0) {
+					op = message_text(c->m, e->opcode_ref->message);
+					if (!op)
+						op = e->opcode_ref->name;
+				}
+				e->name = join_name(task, op);
+			}
+			if (!e->name)
+				return fail_nomem(c);
+		}
+	}
+}
+
 /* index_set_eq_fn: is event i of the list ctx named key? */
 static int symbol_is(const void *ctx, const void *key, int i)
 {
@@ -694,9 +812,10 @@ static void XMLCALL on_start(void *data, const XML_Char *name, const XML_Char **
 		c->skip_depth++;
 		return;
 	}
-	if (!strcmp(n, "UserData") || !strcmp(n, "localization") || !strcmp(n, "channels") ||
-	    !strcmp(n, "maps")) {
+	if (!strcmp(n, "UserData") || !strcmp(n, "channels") || !strcmp(n, "maps")) {
 		c->skip_depth = 1;
+	} else if (!strcmp(n, "string") && !c->prov) {
+		start_string(c, atts);
 	} else if (!strcmp(n, "provider")) {
 		if (c->prov)
 			return fail_at(c, cur_line(c), "<provider> inside <provider>");
@@ -776,6 +895,8 @@ static int parse_file(struct parse_ctx *c, FILE *f)
 	if (c->failed)
 		return c->failed;
 	check_symbols(c);
+	if (!c->failed)
+		name_events(c);
 	if (!c->failed && !c->m->n_providers) {
 		snprintf(c->err, c->err_len, "%s:1: no <provider> in the manifest", c->m->path);
 		return -EINVAL;
@@ -852,13 +973,18 @@ static void free_provider(struct man_provider *p)
 	free(p->keywords);
 	for (i = 0; i < p->n_tasks; i++) {
 		free(p->tasks[i].name);
-		for (j = 0; j < p->tasks[i].n_opcodes; j++)
+		free(p->tasks[i].message);
+		for (j = 0; j < p->tasks[i].n_opcodes; j++) {
 			free(p->tasks[i].opcodes[j].name);
+			free(p->tasks[i].opcodes[j].message);
+		}
 		free(p->tasks[i].opcodes);
 	}
 	free(p->tasks);
-	for (i = 0; i < p->n_opcodes; i++)
+	for (i = 0; i < p->n_opcodes; i++) {
 		free(p->opcodes[i].name);
+		free(p->opcodes[i].message);
+	}
 	free(p->opcodes);
 	for (i = 0; i < p->n_templates; i++) {
 		free(p->templates[i].tid);
@@ -873,6 +999,7 @@ static void free_provider(struct man_provider *p)
 		free(e->task_name);
 		free(e->opcode_name);
 		free(e->keywords_attr);
+		free(e->name);
 	}
 	free(p->events);
 }
@@ -886,6 +1013,11 @@ void manifest__free(struct manifest *m)
 	for (i = 0; i < m->n_providers; i++)
 		free_provider(&m->providers[i]);
 	free(m->providers);
+	for (i = 0; i < m->n_strings; i++) {
+		free(m->strings[i].id);
+		free(m->strings[i].value);
+	}
+	free(m->strings);
 	free(m->path);
 	free(m);
 }

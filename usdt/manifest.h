@@ -47,10 +47,12 @@ struct man_keyword {
 struct man_opcode {
 	char *name;
 	unsigned int value;
+	char *message;		/* message= as written ("$(string.X)"), or NULL */
 };
 
 struct man_task {
 	char *name;
+	char *message;		/* message= as written, or NULL */
 	unsigned int value;
 	struct man_opcode *opcodes;
 	int n_opcodes;
@@ -69,6 +71,9 @@ struct man_event {
 	char *opcode_name;	/* as written ("win:Start", "GCHeapStats") or NULL */
 	char *keywords_attr;	/* as written, or NULL */
 	const struct man_template *tmpl;	/* resolved; NULL = no payload */
+	const struct man_task *task_ref;	/* resolved; NULL = no task */
+	const struct man_opcode *opcode_ref;	/* resolved; NULL = no opcode */
+	char *name;		/* "GC/Start": see manifest__load() */
 	int line;
 };
 
@@ -91,14 +96,27 @@ struct man_provider {
 	int n_events;
 };
 
+/* <string id= value=> of the manifest's <localization> */
+struct man_string {
+	char *id;
+	char *value;
+};
+
 struct manifest {
 	char *path;
 	struct man_provider *providers;
 	int n_providers;
+	struct man_string *strings;
+	int n_strings;
 };
 
 /*
- * Parse and resolve a manifest.  On success returns 0 and sets *out.  On
+ * Parse and resolve a manifest.  Every event gets the name TraceEvent gives
+ * it: its task's message text, then "/" and its opcode's message text
+ * unless the opcode is win:Info or absent, without the task's text where
+ * the opcode's repeats it ("GC/Start", "GC/BulkNode", "Method/DCStopVerbose");
+ * the symbol when the event has no task; the few names TraceEvent's CLR
+ * parsers choose otherwise as they do (manifest.c: traceevent_names).  On success returns 0 and sets *out.  On
  * failure returns -EINVAL (bad input; err holds "FILE:LINE: problem"),
  * -ENOENT/-EIO (cannot read; err says so) or -ENOMEM.
  */

@@ -22,8 +22,24 @@ extern const struct ect_table clretw_event_table;
 int manifest_define_event(struct nt_writer *w, const struct ect_event *ev,
 			  uint32_t *metadata_id);
 
-/* A reader lookup that answers with t's events (const struct ect_event *);
- * t == NULL gives a lookup that knows none. */
+/* Every event of the CLR manifests, for reading traces: names (TraceEvent's,
+ * in .name) and layouts (usdt/clr_event_names.c, `make event-names`). */
+extern const struct ect_table clr_names_event_table;
+
+/* A reader lookup that answers with t's events (const struct ect_event *),
+ * then with clr_names_event_table's; t may be NULL.  The project's own
+ * manifest needs no t: its events are the CLR manifest's, field by field
+ * (tests/unit/test_usdt_manifest.c). */
 void manifest_lookup_init(struct nt_event_lookup *l, const struct ect_table *t);
+
+/*
+ * An event's name: the trace's own when its metadata names it, else the
+ * matched table event's (MANIFEST_NAME_SYMBOL: the manifest symbol,
+ * "GCStart_V2"; MANIFEST_NAME_TRACEEVENT: TraceEvent's name, "GC/Start"),
+ * else "EventID(N)", as TraceEvent says of an event nothing describes.
+ * The sample profiler's one event is "ThreadSample" ("Thread/Sample").
+ */
+enum { MANIFEST_NAME_SYMBOL, MANIFEST_NAME_TRACEEVENT };
+void manifest_event_name(const struct nt_metadata *m, int style, char *buf, size_t len);
 
 #endif

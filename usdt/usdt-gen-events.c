@@ -6,6 +6,10 @@
  * providers with their keywords, then per template its field list (struct
  * members as separate arrays), then the events in manifest order.  All
  * names are C string literals; nothing is computed at run time.
+ *
+ * The names table (usdt-gen --table) is the same table cut to what reading
+ * a trace needs, from one or more manifests: per event its provider, id,
+ * version, opcode, task, symbol, TraceEvent's name and field layout.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -60,7 +64,7 @@ static void str_or_null(FILE *f, const char *s)
 }
 
 static void emit_field_array(FILE *f, const char *name, const struct man_field *fl, int n,
-			     const char *members_prefix)
+			     const char *members_prefix, int compact)
 {
 	int i;
 
@@ -71,8 +75,10 @@ static void emit_field_array(FILE *f, const char *name, const struct man_field *
 		fprintf(f, ", .intype = %s, .count_kind = %s, .count = %u,\n\t  .count_name = ",
 			intype_enum(fl[i].intype), count_enum(fl[i].count_kind), fl[i].count);
 		str_or_null(f, fl[i].count_attr);
-		fprintf(f, ", .map = ");
-		str_or_null(f, fl[i].map);
+		if (!compact) {
+			fprintf(f, ", .map = ");
+			str_or_null(f, fl[i].map);
+		}
 		if (fl[i].intype == ECT_STRUCT)
 			fprintf(f, ",\n\t  .members = %s_%s, .n_members = %d", members_prefix,
 				fl[i].name, fl[i].n_members);
@@ -81,7 +87,7 @@ static void emit_field_array(FILE *f, const char *name, const struct man_field *
 	fprintf(f, "};\n\n");
 }
 
-static void emit_provider_fields(FILE *f, const struct man_provider *p, int pi)
+static void emit_provider_fields(FILE *f, const struct man_provider *p, int pi, int compact)
 {
 	char name[1024], mprefix[256];
 	int i, j;
@@ -98,10 +104,10 @@ static void emit_provider_fields(FILE *f, const struct man_provider *p, int pi)
 			if (s->intype != ECT_STRUCT)
 				continue;
 			snprintf(name, sizeof(name), "%s_%s", mprefix, s->name);
-			emit_field_array(f, name, s->members, s->n_members, "");
+			emit_field_array(f, name, s->members, s->n_members, "", compact);
 		}
 		snprintf(name, sizeof(name), "f%d_%s", pi, t->tid);
-		emit_field_array(f, name, t->fields, t->n_fields, mprefix);
+		emit_field_array(f, name, t->fields, t->n_fields, mprefix, compact);
 	}
 }
 
@@ -152,7 +158,7 @@ int gen_events_c(struct gen_ctx *g, FILE *f)
 	}
 	fprintf(f, "};\n\n");
 	for (i = 0; i < m->n_providers; i++)
-		emit_provider_fields(f, &m->providers[i], i);
+		emit_provider_fields(f, &m->providers[i], i, 0);
 
 	fprintf(f, "static const struct ect_event events[] = {\n");
 	for (i = 0; i < m->n_providers; i++) {
@@ -163,6 +169,8 @@ int gen_events_c(struct gen_ctx *g, FILE *f)
 
 			fprintf(f, "\t{ .provider = &providers[%d], .symbol = ", i);
 			str_or_null(f, e->symbol);
+			fprintf(f, ", .name = ");
+			str_or_null(f, e->name);
 			fprintf(f, ", .template_name = ");
 			str_or_null(f, e->tmpl ? e->tmpl->tid : NULL);
 			fprintf(f, ",\n\t  .id = %u, .version = %u, .level = %u, .opcode = %u, "
@@ -184,5 +192,60 @@ int gen_events_c(struct gen_ctx *g, FILE *f)
 	str_or_null(f, g->manifest_base);
 	fprintf(f, ",\n\t.providers = providers,\n\t.n_providers = %d,\n"
 		"\t.events = events,\n\t.n_events = %d,\n};\n", m->n_providers, n_events);
+	return 0;
+}
+
+int gen_names_c(struct gen_ctx *g, FILE *f, struct manifest *const *ms, int n_ms)
+{
+	int i, j, k, mi, pi, n_events = 0;
+
+	gen_banner(g, f, "event names and layouts for reading traces (usdt/event_table.h)");
+	fprintf(f, "#include <stddef.h>\n\n#include \"event_table.h\"\n\n");
+	fprintf(f, "static const struct ect_provider providers[] = {\n");
+	for (mi = 0; mi < n_ms; mi++)
+		for (i = 0; i < ms[mi]->n_providers; i++) {
+			const struct man_provider *p = &ms[mi]->providers[i];
+
+			fprintf(f, "\t{ .name = ");
+			str_or_null(f, p->name);
+			fprintf(f, ", .usdt_name = ");
+			str_or_null(f, p->short_name);
+			fprintf(f, ",\n\t  .guid = ");
+			str_or_null(f, p->guid);
+			fprintf(f, ",\n\t  .guid_bytes = {");
+			for (k = 0; k < 16; k++)
+				fprintf(f, "%s0x%02x", k ? ", " : " ", p->guid_bytes[k]);
+			fprintf(f, " } },\n");
+		}
+	fprintf(f, "};\n\n");
+	for (mi = 0, pi = 0; mi < n_ms; mi++)
+		for (i = 0; i < ms[mi]->n_providers; i++, pi++)
+			emit_provider_fields(f, &ms[mi]->providers[i], pi, 1);
+	fprintf(f, "static const struct ect_event events[] = {\n");
+	for (mi = 0, pi = 0; mi < n_ms; mi++)
+		for (i = 0; i < ms[mi]->n_providers; i++, pi++) {
+			const struct man_provider *p = &ms[mi]->providers[i];
+
+			for (j = 0; j < p->n_events; j++) {
+				const struct man_event *e = &p->events[j];
+
+				fprintf(f, "\t{ .provider = &providers[%d], .symbol = ", pi);
+				str_or_null(f, e->symbol);
+				fprintf(f, ", .name = ");
+				str_or_null(f, e->name);
+				fprintf(f, ",\n\t  .id = %u, .version = %u, .opcode = %u, .task = %u",
+					e->id, e->version, e->opcode, e->task);
+				if (e->tmpl && e->tmpl->n_fields)
+					fprintf(f, ", .fields = f%d_%s, .n_fields = %d", pi,
+						e->tmpl->tid, e->tmpl->n_fields);
+				fprintf(f, " },\n");
+				n_events++;
+			}
+		}
+	fprintf(f, "};\n\n");
+	fprintf(f, "const struct ect_table %s_event_table = {\n\t.manifest = ", g->prefix);
+	str_or_null(f, g->manifest_base);
+	fprintf(f, ",\n\t.providers = providers,\n\t.n_providers = %d,\n"
+		"\t.events = events,\n\t.n_events = %d,\n};\n", pi, n_events);
 	return 0;
 }

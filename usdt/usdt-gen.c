@@ -3,6 +3,7 @@
  * usdt-gen - compile an ETW instrumentation manifest into a USDT provider.
  *
  *   usdt-gen MANIFEST -o OUTDIR [--name PREFIX] [--emit-caller]
+ *   usdt-gen --table FILE [--name PREFIX] MANIFEST...
  *
  * Writes, for PREFIX (default "clretw"):
  *   PREFIX_provider.h  runtime API: EventXplatEnabled<Symbol>() (static
@@ -12,6 +13,10 @@
  *   PREFIX_provider.c  semaphores, serializers and one USDT probe per event
  *   PREFIX_events.c    `const struct ect_table PREFIX_event_table` (event_table.h)
  *   PREFIX_caller.c    (--emit-caller) a main() calling every FireEtXplat once
+ *
+ * or, with --table, only FILE: the names table `PREFIX_event_table` of every
+ * event of the manifests, in their order (the views name and decode events
+ * of manifests whose providers the collector does not fire with it).
  *
  * The manifest is parsed and checked completely before anything is written;
  * files are written under temporary names and renamed at the end, so a
@@ -49,9 +54,12 @@ struct out_file {
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: usdt-gen MANIFEST -o OUTDIR [--name PREFIX] [--emit-caller]\n"
+		"       usdt-gen --table FILE [--name PREFIX] MANIFEST...\n"
 		"\n"
 		"Compile an ETW event manifest into a USDT provider (PREFIX_provider.h/.c)\n"
 		"and an event table (PREFIX_events.c).  PREFIX defaults to clretw.\n"
+		"--table: write only FILE, the names and layouts of every event of the\n"
+		"manifests (const struct ect_table PREFIX_event_table).\n"
 		"Exit status: 0 success, 1 bad input or I/O error, 64 usage.\n");
 }
 
@@ -214,16 +222,60 @@ cleanup:
 	return ret;
 }
 
+/* --table FILE: the names table of every manifest named, into FILE whole or not at all */
+static int write_table(const char *file, const char *prefix, char **paths, int n)
+{
+	struct manifest **ms = calloc((size_t)n, sizeof(*ms));
+	char err[1024], dir[PATH_MAX], base[PATH_MAX], bases[PATH_MAX] = "";
+	struct out_file out = {};
+	struct gen_ctx g = {};
+	int i, ret = 1;
+
+	if (!ms) {
+		pr_warn("out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (manifest__load(paths[i], &ms[i], err, sizeof(err))) {
+			pr_warn("%s\n", err);
+			goto cleanup;
+		}
+		snprintf(base, sizeof(base), "%s", paths[i]);
+		snprintf(bases + strlen(bases), sizeof(bases) - strlen(bases), "%s%s",
+			 i ? " + " : "", basename(base));
+	}
+	snprintf(dir, sizeof(dir), "%s", file);
+	snprintf(base, sizeof(base), "%s", file);
+	if (out_open(&out, dirname(dir), "", basename(base)))
+		goto cleanup;
+	g.m = ms[0];
+	g.prefix = prefix;
+	g.manifest_base = bases;
+	if (gen_names_c(&g, out.f, ms, n) || commit_outputs(&out, 1))
+		goto cleanup;
+	ret = 0;
+cleanup:
+	if (out.f)
+		fclose(out.f);
+	if (out.tmp[0])
+		unlink(out.tmp);
+	for (i = 0; i < n; i++)
+		manifest__free(ms[i]);
+	free(ms);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "name", required_argument, NULL, 'n' },
 		{ "emit-caller", no_argument, NULL, 'c' },
+		{ "table", required_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
-	const char *outdir = NULL, *prefix = "clretw";
+	const char *outdir = NULL, *prefix = "clretw", *table = NULL;
 	struct gen_ctx g = {};
 	struct manifest *m = NULL;
 	char err[1024], base_buf[PATH_MAX];
@@ -240,6 +292,9 @@ int main(int argc, char **argv)
 		case 'c':
 			emit_caller = 1;
 			break;
+		case 't':
+			table = optarg;
+			break;
 		case 'h':
 			usage(stdout);
 			return 0;
@@ -248,7 +303,7 @@ int main(int argc, char **argv)
 			return 64;
 		}
 	}
-	if (optind != argc - 1 || !outdir) {
+	if (table ? optind == argc || outdir || emit_caller : optind != argc - 1 || !outdir) {
 		usage(stderr);
 		return 64;
 	}
@@ -256,6 +311,8 @@ int main(int argc, char **argv)
 		pr_warn("--name %s: not a C identifier\n", prefix);
 		return 64;
 	}
+	if (table)
+		return write_table(table, prefix, argv + optind, argc - optind);
 	if (manifest__load(argv[optind], &m, err, sizeof(err))) {
 		pr_warn("%s\n", err);
 		return 1;

@@ -25,6 +25,8 @@ int gen_provider_h(struct gen_ctx *g, FILE *f);
 int gen_provider_c(struct gen_ctx *g, FILE *f);
 int gen_caller_c(struct gen_ctx *g, FILE *f);
 int gen_events_c(struct gen_ctx *g, FILE *f);
+/* usdt-gen --table: the names table of every event of ms[0..n_ms) */
+int gen_names_c(struct gen_ctx *g, FILE *f, struct manifest *const *ms, int n_ms);
 
 /* batched mode (usdt-gen-batch.c): the runtime part, the name table, and
  * an event's branch: open, the caller's serializer call into p__, close */

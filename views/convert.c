@@ -23,7 +23,7 @@ static void convert_usage(FILE *f)
 	fprintf(f,
 		"Usage: ebpf-collect convert FILE\n"
 		"         --format folded|speedscope|flamegraph|pprof|chromium\n"
-		"         [-o OUT] [--event NAME] [--kind-suffix]\n"
+		"         [-o OUT] [--event NAME] [--kind-suffix] [--tiers]\n"
 		"  folded       FlameGraph's folded stacks: root;...;leaf COUNT\n"
 		"  speedscope   speedscope JSON, one sampled profile per thread\n"
 		"  flamegraph   a flame-graph SVG (no Perl needed)\n"
@@ -33,6 +33,7 @@ static void convert_usage(FILE *f)
 		"Input events: CPU samples if the trace has any, else every event with a\n"
 		"stack; --event NAME picks one event type (e.g. GCAllocationTick).\n"
 		"--kind-suffix appends _[j] to JIT and _[k] to kernel frames (folded).\n"
+		"--tiers appends the code version's tier to a method ([QuickJitted]).\n"
 		"Exit: 0 ok, 1 failure, 64 usage.\n");
 }
 
@@ -77,11 +78,12 @@ int convert_main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "event", required_argument, NULL, 'e' },
 		{ "kind-suffix", no_argument, NULL, 'k' },
+		{ "tiers", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
 	const char *format = NULL, *outpath = NULL, *event = NULL, *path;
-	int c, err, suffix = 0, exit_code = EXIT_OK;
+	int c, err, suffix = 0, tiers = 0, exit_code = EXIT_OK;
 	struct view v;
 
 	optind = 1;
@@ -98,6 +100,9 @@ int convert_main(int argc, char **argv)
 			break;
 		case 'k':
 			suffix = 1;
+			break;
+		case 't':
+			tiers = 1;
 			break;
 		case 'h':
 			convert_usage(stdout);
@@ -119,6 +124,7 @@ int convert_main(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	v.kind_suffix = suffix;
+	v.tiers = tiers;
 	/* pprof and chromium read the trace again for what the folded
 	 * stacks lose (addresses, times, events without stacks) */
 	err = rereads(format) ? view__load_names(&v, path, event) : view__load(&v, path, event);

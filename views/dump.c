@@ -34,16 +34,21 @@ static const char dump_doc[] =
 "Print the events of a .nettrace file (NetTrace V4/V5 as the .NET runtime\n"
 "writes it, or V6), then a summary.\n"
 "\n"
-"USAGE: ebpf-collect dump FILE [--json] [--manifest MANIFEST] [-o OUT]\n"
+"USAGE: ebpf-collect dump FILE [--json] [--manifest MANIFEST] [--names STYLE] [-o OUT]\n"
 "\n"
 "Text output: one line per event\n"
 "  TIMESTAMP PROVIDER/EVENT id=ID v=VER pid=PID tid=TID [stack=IP,..] FIELDS\n"
 "then a summary (events, lost events, events with stacks, events per\n"
 "provider/event, and the error with its offset if the file is cut or corrupt).\n"
 "\n"
-"Runtime events are decoded with the built-in event table (the project's\n"
-"manifest); --manifest decodes them with another ETW manifest's, such as\n"
-"CoreCLR's ClrEtwAll.man for a runtime built from it.\n"
+"Runtime events are named and decoded with the built-in names table of every\n"
+"CLR event (the CLR manifest's, the project's among them, and the newer ones\n"
+".NET 10 writes; a version newer than the table's is named as its newest);\n"
+"--manifest decodes them with another ETW manifest's first, such as one a\n"
+"runtime was built from.  An event is named by the trace's own\n"
+"metadata when it names it, else by its manifest symbol (GCStart_V2), or with\n"
+"--names traceevent as TraceEvent names it (GC/Start); EventID(N) only when\n"
+"nothing describes it.\n"
 "\n"
 "--json: JSON Lines.  One object per event:\n"
 "  {\"type\":\"event\", \"provider\", \"event\", \"id\", \"version\", \"timestamp\"\n"
@@ -73,12 +78,16 @@ static const char dump_doc[] =
 
 #define OPT_JSON 1000
 #define OPT_MANIFEST 1001
+#define OPT_NAMES 1002
 
 static const struct argp_option dump_opts[] = {
 	{ "json", OPT_JSON, NULL, 0, "JSON Lines output", 0 },
 	{ "output", 'o', "OUT", 0, "Write to OUT instead of standard output", 0 },
 	{ "manifest", OPT_MANIFEST, "MANIFEST", 0,
 	  "Decode runtime events with this ETW manifest's event table", 0 },
+	{ "names", OPT_NAMES, "STYLE", 0,
+	  "Name events by their manifest symbol (symbol, the default: GCStart_V2) or as "
+	  "TraceEvent does (traceevent: GC/Start)", 0 },
 	{ 0 },
 };
 
@@ -87,6 +96,7 @@ struct dump_env {
 	const char *manifest;
 	const char *output;
 	int json;
+	int names;		/* MANIFEST_NAME_SYMBOL or MANIFEST_NAME_TRACEEVENT */
 };
 
 static error_t dump_parse(int key, char *arg, struct argp_state *state)
@@ -99,6 +109,14 @@ static error_t dump_parse(int key, char *arg, struct argp_state *state)
 		break;
 	case OPT_MANIFEST:
 		env->manifest = arg;
+		break;
+	case OPT_NAMES:
+		if (!strcmp(arg, "symbol"))
+			env->names = MANIFEST_NAME_SYMBOL;
+		else if (!strcmp(arg, "traceevent"))
+			env->names = MANIFEST_NAME_TRACEEVENT;
+		else
+			argp_error(state, "--names %s: not symbol or traceevent", arg);
 		break;
 	case 'o':
 		env->output = arg;
@@ -122,19 +140,6 @@ static error_t dump_parse(int key, char *arg, struct argp_state *state)
 static const struct ect_event *ev_manifest(const struct nt_metadata *m)
 {
 	return m->manifest;
-}
-
-/* Display name of an event: its own, the manifest symbol, or EventID(N). */
-static void event_name(const struct nt_metadata *m, char *buf, size_t len)
-{
-	if (m->name[0])
-		snprintf(buf, len, "%s", m->name);
-	else if (ev_manifest(m) && ev_manifest(m)->symbol)
-		snprintf(buf, len, "%s", ev_manifest(m)->symbol);
-	else if (m->event_id == 0 && !strcmp(m->provider, SAMPLE_PROFILER))
-		snprintf(buf, len, "ThreadSample");
-	else
-		snprintf(buf, len, "EventID(%u)", m->event_id);
 }
 
 static void print_fields(FILE *out, const struct nt_read_event *ev, int json)
@@ -177,13 +182,14 @@ static void print_guid(FILE *out, const uint8_t *p)
 		p[14], p[15]);
 }
 
-static void print_event(FILE *out, const struct nt_read_event *ev, uint32_t pid, int json)
+static void print_event(FILE *out, const struct nt_read_event *ev, uint32_t pid, int json,
+			int names)
 {
 	const struct nt_metadata *m = ev->meta;
 	char name[256];
 	uint32_t i;
 
-	event_name(m, name, sizeof(name));
+	manifest_event_name(m, names, name, sizeof(name));
 	if (!json) {
 		fprintf(out, "%" PRIu64 " %s/%s id=%u v=%u pid=%u tid=%" PRIu64, ev->timestamp,
 			m->provider, name, m->event_id, m->version, pid, ev->thread_id);
@@ -233,7 +239,7 @@ static int count_cmp(const void *a, const void *b)
  * Per-(provider/event) counts from the per-metadata-id counts; entries with
  * the same display name are merged.  Returns the number of entries or -ENOMEM.
  */
-static long collect_counts(const struct u64_map *per_meta, struct count **out)
+static long collect_counts(const struct u64_map *per_meta, int names, struct count **out)
 {
 	struct count *c;
 	size_t n = 0, i, j;
@@ -249,7 +255,7 @@ static long collect_counts(const struct u64_map *per_meta, struct count **out)
 		if (!e->used)
 			continue;
 		m = (const struct nt_metadata *)(uintptr_t)e->key;
-		event_name(m, name, sizeof(name));
+		manifest_event_name(m, names, name, sizeof(name));
 		if (asprintf(&c[n].name, "%s/%s", m->provider, name) < 0) {
 			c[n].name = NULL;
 			goto enomem;
@@ -359,7 +365,7 @@ int dump_main(int argc, char **argv)
 {
 	const struct argp argp = { dump_opts, dump_parse, "FILE", dump_doc, NULL, NULL, NULL };
 	struct dump_env env = { 0 };
-	const struct ect_table *table = &clretw_event_table;
+	const struct ect_table *table = NULL;
 	struct nt_event_lookup lookup;
 	struct u64_map per_meta = { 0 }, per_pid = { 0 };
 	struct nt_read_event ev;
@@ -406,9 +412,9 @@ int dump_main(int argc, char **argv)
 			e->val++;
 		if (!u64_map__get(&per_pid, ev.pid, &e))
 			e->val++;
-		print_event(out.f, &ev, ev.pid, env.json);	/* V6: many processes */
+		print_event(out.f, &ev, ev.pid, env.json, env.names);	/* V6: many processes */
 	}
-	nc = collect_counts(&per_meta, &counts);
+	nc = collect_counts(&per_meta, env.names, &counts);
 	if (nc < 0) {
 		pr_warn("%s: out of memory\n", env.file);
 		ret = EXIT_FAIL;

@@ -1,6 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * `report`: top methods, off-CPU time, events, GC pauses and exceptions of a trace.
+ * `report`: top methods, off-CPU time, events, GC pauses and exceptions of a
+ * trace, and the runtime's summary as dotnet-trace and PerfView users read
+ * it: JIT, GC (generations, reasons, heap sizes), contention, thread pool,
+ * allocation ticks.  Runtime fields are read by name through the event
+ * tables (usdt/manifest_meta.h), whatever the event's version.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +19,8 @@
 #include "log.h"
 #include "outfile.h"
 #include "view.h"
+#include "manifest_meta.h"
+#include "event_table.h"
 
 /* ------------------------------------------------------------- report */
 
@@ -81,6 +87,22 @@ struct gc_pending {
 	uint64_t ts;
 };
 
+/* A count and a sum per name (allocation ticks by type, JIT by tier) */
+struct named_sum {
+	char *name;
+	uint64_t n, sum;
+};
+
+struct named_sums {
+	struct named_sum *v;
+	size_t n, cap;
+};
+
+/* a method being jitted: MethodJittingStarted's time by MethodID */
+struct jit_pending {
+	uint64_t method_id, ts;
+};
+
 struct report {
 	struct view *v;
 	FILE *out;			/* where the report goes */
@@ -101,7 +123,58 @@ struct report {
 	/* per process (key pid + 1): events beyond Linux-Kernel-*, CPU
 	 * samples, GCs, exceptions */
 	struct u64map proc_events, proc_samples, proc_gcs, proc_exc;
+	/* the runtime's summary */
+	struct named_sums jit_tiers, gc_reasons, tp_reasons, alloc_types;
+	struct jit_pending jit_pend[256];
+	size_t n_jit_pend;
+	uint64_t jit_n, jit_ns, jit_timed;
+	uint64_t gc_depth_n[4], gc_ranges[5], heap_stats;
+	uint64_t gen_size[5], gen_size_max[5];
+	uint64_t cont_n, cont_stops, cont_ns;
+	uint64_t tp_n, tp_min, tp_max, tp_last;
+	uint64_t alloc_n, alloc_bytes;
 };
+
+static int named_sums__add(struct named_sums *s, const char *name, uint64_t n, uint64_t sum)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->v[i].name, name))
+			break;
+	if (i == s->n) {
+		if (GROW(s->v, s->cap, s->n + 1))
+			return -ENOMEM;
+		s->v[i].name = strdup(name);
+		if (!s->v[i].name)
+			return -ENOMEM;
+		s->v[i].n = s->v[i].sum = 0;
+		s->n++;
+	}
+	s->v[i].n += n;
+	s->v[i].sum += sum;
+	return 0;
+}
+
+static void named_sums__free(struct named_sums *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++)
+		free(s->v[i].name);
+	free(s->v);
+}
+
+static int named_sum_cmp(const void *a, const void *b)
+{
+	const struct named_sum *x = a, *y = b;
+
+	if (x->sum != y->sum)
+		return x->sum > y->sum ? -1 : 1;
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
 
 static int report__etype(struct report *rp, const char *name)
 {
@@ -182,6 +255,162 @@ static void report__gc(struct report *rp, const struct nt_read_event *ev)
 			break;
 		}
 	}
+}
+
+/* A top-level integer field of a runtime event, by name; 0 when absent. */
+static uint64_t fld(const struct nt_read_event *ev, const char *name)
+{
+	const struct ect_event *e = ev->meta->manifest;
+	uint64_t v = 0;
+
+	if (e)
+		ect_payload_get_u64(e, ev->payload, ev->payload_size, name, &v);
+	return v;
+}
+
+/* A Double field (ContentionStop's DurationNs), by name; 0 when absent. */
+static double fld_double(const struct nt_read_event *ev, const char *name)
+{
+	const struct ect_event *e = ev->meta->manifest;
+	struct ect_field_loc loc;
+	double d = 0;
+
+	if (e && !ect_payload_field(e, ev->payload, ev->payload_size, name, &loc) &&
+	    loc.field->intype == ECT_DOUBLE && loc.n == 8)
+		memcpy(&d, loc.p, 8);
+	return d;
+}
+
+/* A UTF-16 string field, by name, as UTF-8 into buf ("" when absent). */
+static const char *fld_str(const struct nt_read_event *ev, const char *name, char *buf,
+			   size_t len)
+{
+	const struct ect_event *e = ev->meta->manifest;
+	struct ect_field_loc loc;
+
+	buf[0] = 0;
+	if (e && !ect_payload_field(e, ev->payload, ev->payload_size, name, &loc) &&
+	    loc.field->intype == ECT_UNICODE)
+		utf16le_to_utf8(loc.p, loc.n, buf, len);
+	return buf;
+}
+
+/* TraceEvent's names of GCStart's Reason and of the thread pool's
+ * adjustment Reason (ClrTraceEventParser's GCReason, ThreadAdjustmentReason) */
+static const char *const gc_reasons[] = {
+	"AllocSmall", "Induced", "LowMemory", "Empty", "AllocLarge", "OutOfSpaceSOH",
+	"OutOfSpaceLOH", "InducedNotForced", "Internal", "InducedLowMemory",
+	"InducedCompacting", "LowMemoryHost", "PMFullGC", "LowMemoryHostBlocking",
+};
+static const char *const tp_reasons[] = {
+	"Warmup", "Initializing", "RandomMove", "ClimbingMove", "ChangePoint", "Stabilizing",
+	"Starvation", "ThreadTimedOut", "CooperativeBlocking",
+};
+/* MethodFlags bits 7-9: the code version's optimization tier */
+static const char *const jit_tiers[] = {
+	"Unknown", "MinOptJitted", "Optimized", "QuickJitted", "OptimizedTier1", "ReadyToRun",
+	"PreJIT", "QuickJittedInstrumented",
+};
+
+static const char *enum_name(const char *const *names, size_t n, uint64_t v, char *buf,
+			     size_t len)
+{
+	if (v < n)
+		return names[v];
+	snprintf(buf, len, "%" PRIu64, v);
+	return buf;
+}
+
+#define ENUM_NAME(names, v, buf) enum_name(names, sizeof(names) / sizeof(names[0]), v, buf, sizeof(buf))
+
+/* A method's tier: the signature's "[Tier]" (.NET 10), else MethodFlags'. */
+static const char *jit_tier(const struct nt_read_event *ev, char *buf, size_t len)
+{
+	char sig[1024], *lb;
+	size_t n;
+
+	fld_str(ev, "MethodSignature", sig, sizeof(sig));
+	n = strlen(sig);
+	lb = n && sig[n - 1] == ']' ? strrchr(sig, '[') : NULL;
+	if (lb && lb > sig && lb[-1] == ')') {
+		snprintf(buf, len, "%.*s", (int)(n - (size_t)(lb - sig) - 2), lb + 1);
+		return buf;
+	}
+	return enum_name(jit_tiers, sizeof(jit_tiers) / sizeof(jit_tiers[0]),
+			 fld(ev, "MethodFlags") >> 7 & 7, buf, len);
+}
+
+/* The runtime's summary: JIT, GC, contention, thread pool, allocations. */
+static int report__runtime(struct report *rp, const struct nt_read_event *ev)
+{
+	const struct nt_metadata *m = ev->meta;
+	char buf[1024];
+	uint64_t v;
+	size_t i;
+
+	if (!view_is_clr(m, m->event_id))
+		return 0;
+	switch (m->event_id) {
+	case 145:	/* MethodJittingStarted */
+		if (rp->n_jit_pend == sizeof(rp->jit_pend) / sizeof(rp->jit_pend[0]))
+			rp->n_jit_pend = 0;	/* starts without loads: forget them */
+		rp->jit_pend[rp->n_jit_pend++] = (struct jit_pending){ fld(ev, "MethodID"),
+								       ev->timestamp };
+		return 0;
+	case 143:	/* MethodLoadVerbose */
+		v = fld(ev, "MethodID");
+		rp->jit_n++;
+		for (i = rp->n_jit_pend; i-- > 0;)
+			if (rp->jit_pend[i].method_id == v) {
+				rp->jit_ns += (uint64_t)view_ticks_to_ns(rp->v,
+									   ev->timestamp - rp->jit_pend[i].ts);
+				rp->jit_timed++;
+				rp->jit_pend[i] = rp->jit_pend[--rp->n_jit_pend];
+				break;
+			}
+		return named_sums__add(&rp->jit_tiers, jit_tier(ev, buf, sizeof(buf)), 1, 0);
+	case 1:		/* GCStart */
+		v = fld(ev, "Depth");
+		rp->gc_depth_n[v > 3 ? 3 : v]++;
+		return named_sums__add(&rp->gc_reasons, ENUM_NAME(gc_reasons, fld(ev, "Reason"), buf),
+				       1, 0);
+	case 4:		/* GCHeapStats */
+		rp->heap_stats++;
+		for (i = 0; i < 5; i++) {
+			snprintf(buf, sizeof(buf), "GenerationSize%zu", i);
+			rp->gen_size[i] = fld(ev, buf);
+			if (rp->gen_size[i] > rp->gen_size_max[i])
+				rp->gen_size_max[i] = rp->gen_size[i];
+		}
+		return 0;
+	case 23:	/* GCGenerationRange */
+		v = fld(ev, "Generation");
+		rp->gc_ranges[v > 4 ? 4 : v]++;
+		return 0;
+	case 81:	/* ContentionStart */
+		rp->cont_n++;
+		return 0;
+	case 91:	/* ContentionStop: DurationNs since v1 */
+		rp->cont_stops++;
+		rp->cont_ns += (uint64_t)fld_double(ev, "DurationNs");
+		return 0;
+	case 55:	/* ThreadPoolWorkerThreadAdjustmentAdjustment */
+		v = fld(ev, "NewWorkerThreadCount");
+		if (!rp->tp_n++ || v < rp->tp_min)
+			rp->tp_min = v;
+		if (v > rp->tp_max)
+			rp->tp_max = v;
+		rp->tp_last = v;
+		return named_sums__add(&rp->tp_reasons, ENUM_NAME(tp_reasons, fld(ev, "Reason"), buf),
+				       1, 0);
+	case 10:	/* GCAllocationTick: bytes since the last tick, of a type (v2+) */
+		v = m->version >= 2 ? fld(ev, "AllocationAmount64") : fld(ev, "AllocationAmount");
+		rp->alloc_n++;
+		rp->alloc_bytes += v;
+		fld_str(ev, "TypeName", buf, sizeof(buf));
+		return named_sums__add(&rp->alloc_types, buf[0] ? buf : "[unknown type]", 1, v);
+	}
+	return 0;
 }
 
 /* Leaf managed frame of a stack (first JIT frame from the leaf), else the leaf. */
@@ -281,13 +510,15 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 		return ev->stack_depth ? view__add_sample(v, ev) : 0;
 	}
 	report__gc(rp, ev);
+	if (report__runtime(rp, ev))
+		return -ENOMEM;
 	if (view_is_clr(ev->meta, 80) && report__exception(rp, ev))
 		return -ENOMEM;
 	if (report__offcpu(rp, ev))
 		return -ENOMEM;
 	if (!ev->stack_depth)
 		return 0;
-	view_event_name(ev->meta, name, sizeof(name));
+	manifest_event_name(ev->meta, MANIFEST_NAME_TRACEEVENT, name, sizeof(name));
 	et = report__etype(rp, name);
 	if (et < 0)
 		return -ENOMEM;
@@ -547,6 +778,62 @@ static void report__exceptions(struct report *rp)
 		       rp->exc[i].message ? rp->exc[i].message : "");
 }
 
+/* Up to top names of s, by sum then count: "  COUNT  [SUM]  NAME". */
+static void print_named(FILE *out, struct named_sums *s, size_t top, const char *sum_unit)
+{
+	size_t i;
+
+	qsort(s->v, s->n, sizeof(*s->v), named_sum_cmp);
+	for (i = 0; i < s->n && i < top; i++) {
+		if (sum_unit)
+			fprintf(out, "%8" PRIu64 " %14" PRIu64 " %s  %.48s\n", s->v[i].n, s->v[i].sum,
+				sum_unit, s->v[i].name);
+		else
+			fprintf(out, "%8" PRIu64 "  %.64s\n", s->v[i].n, s->v[i].name);
+	}
+	if (s->n > top)
+		fprintf(out, "%8s  (%zu more)\n", "", s->n - top);
+}
+
+/* JIT, GC generations and heap, contention, thread pool, allocation ticks */
+static void report__runtime_print(struct report *rp, int top)
+{
+	static const char *const gen_names[] = { "0", "1", "2", "LOH", "POH" };
+	FILE *out = rp->out;
+	int g;
+
+	fprintf(out, "\nJIT (MethodJittingStarted to MethodLoadVerbose)\n");
+	fprintf(out, "%8" PRIu64 " methods jitted, %" PRIu64 " timed: %.3f ms\n", rp->jit_n,
+		rp->jit_timed, rp->jit_ns / 1e6);
+	fprintf(out, "%8s  %s\n", "Count", "Tier");
+	print_named(out, &rp->jit_tiers, (size_t)top, NULL);
+	fprintf(out, "\nGCs by generation and reason (GCStart)\n");
+	for (g = 0; g < 3; g++)
+		fprintf(out, "%8" PRIu64 "  gen%d\n", rp->gc_depth_n[g], g);
+	fprintf(out, "%8s  %s\n", "Count", "Reason");
+	print_named(out, &rp->gc_reasons, (size_t)top, NULL);
+	fprintf(out, "\nGC heap (GCHeapStats: %" PRIu64 " events; GCGenerationRange events)\n",
+		rp->heap_stats);
+	fprintf(out, "%8s %14s %14s %8s\n", "Gen", "Last bytes", "Max bytes", "Ranges");
+	for (g = 0; g < 5; g++)
+		fprintf(out, "%8s %14" PRIu64 " %14" PRIu64 " %8" PRIu64 "\n", gen_names[g],
+			rp->gen_size[g], rp->gen_size_max[g], rp->gc_ranges[g]);
+	fprintf(out, "\nContention (ContentionStart/Stop)\n");
+	fprintf(out, "%8" PRIu64 " contentions, %" PRIu64 " ended: %.3f ms\n", rp->cont_n,
+		rp->cont_stops, rp->cont_ns / 1e6);
+	fprintf(out, "\nThread pool worker adjustments (ThreadPoolWorkerThreadAdjustment/Adjustment)\n");
+	fprintf(out, "%8" PRIu64 " adjustments", rp->tp_n);
+	if (rp->tp_n)
+		fprintf(out, ": workers %" PRIu64 " to %" PRIu64 ", last %" PRIu64, rp->tp_min,
+			rp->tp_max, rp->tp_last);
+	fprintf(out, "\n");
+	print_named(out, &rp->tp_reasons, (size_t)top, NULL);
+	fprintf(out, "\nAllocation ticks by type (GCAllocationTick: %" PRIu64 " ticks, %" PRIu64
+		" bytes)\n", rp->alloc_n, rp->alloc_bytes);
+	fprintf(out, "%8s %14s %s  %s\n", "Ticks", "Bytes", " ", "Type");
+	print_named(out, &rp->alloc_types, (size_t)top, " ");
+}
+
 static uint64_t map_get(const struct u64map *m, uint64_t key)
 {
 	size_t k;
@@ -608,6 +895,10 @@ static void report__free(struct report *rp)
 	u64map__free(&rp->proc_samples);
 	u64map__free(&rp->proc_gcs);
 	u64map__free(&rp->proc_exc);
+	named_sums__free(&rp->jit_tiers);
+	named_sums__free(&rp->gc_reasons);
+	named_sums__free(&rp->tp_reasons);
+	named_sums__free(&rp->alloc_types);
 }
 
 /* The whole report of path to rp->out. */
@@ -628,15 +919,20 @@ static void report__print(struct report *rp, const char *path, int top)
 	report__events(rp, 3);
 	report__gc_print(rp, v);
 	report__exceptions(rp);
+	report__runtime_print(rp, top);
 }
 
 static void report_usage(FILE *f)
 {
 	fprintf(f,
-		"Usage: ebpf-collect report FILE [--top N] [-o OUT]\n"
+		"Usage: ebpf-collect report FILE [--top N] [--tiers] [-o OUT]\n"
 		"Summarize a .nettrace: top methods by CPU samples (exclusive/inclusive) and by\n"
 		"event count (leaf managed frame per event type), GC pauses, GCs by generation,\n"
-		"exceptions by type.  Frames are named from the trace's own method events.\n"
+		"exceptions by type, then the runtime's events: JIT (methods, tiers, time), GCs\n"
+		"by generation and reason, heap sizes per generation (GCHeapStats) and\n"
+		"generation ranges, contention (count, time), thread pool worker adjustments,\n"
+		"allocation ticks by type (ticks, bytes).  Frames are named from the trace's own method events,\n"
+		"Module!Namespace.Type.Method(args); --tiers adds the code version's tier.\n"
 		"-o OUT writes the report to OUT (mode 0600; it appears only once whole).\n"
 		"Exit: 0 ok, 1 unreadable or damaged file (what was read is reported) or the\n"
 		"output cannot be written (no OUT is left), 64 usage.\n");
@@ -647,6 +943,7 @@ int report_main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "top", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "tiers", no_argument, NULL, 't' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -655,7 +952,7 @@ int report_main(int argc, char **argv)
 	struct nt_reader *r = NULL;
 	struct nt_read_event ev;
 	uint64_t top = 15;
-	int c, rc = 0, err, exit_code = EXIT_OK;
+	int c, rc = 0, err, exit_code = EXIT_OK, tiers = 0;
 	const char *path, *outpath = NULL;
 	struct outfile out;
 
@@ -671,6 +968,9 @@ int report_main(int argc, char **argv)
 		case 'o':
 			outpath = optarg;
 			break;
+		case 't':
+			tiers = 1;
+			break;
 		case 'h':
 			report_usage(stdout);
 			return EXIT_OK;
@@ -684,7 +984,7 @@ int report_main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	path = argv[optind];
-	if (view__init(&v) || view__pass1(&v, path)) {
+	if (view__init(&v) || ((v.tiers = tiers), view__pass1(&v, path))) {
 		view__free(&v);
 		return EXIT_FAIL;
 	}

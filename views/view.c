@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include "event_table.h"
 #include "rundown.h"
+#include "method_name.h"
 #include "strpool.h"
 #include "manifest_meta.h"
 #include "hash.h"
@@ -37,22 +38,6 @@
 #include "view.h"
 
 /* ------------------------------------------------------ the trace model */
-
-/* Names of the runtime events the views use, for traces read without the
- * generated event table (Microsoft-Windows-DotNETRuntime ids). */
-static const struct {
-	uint32_t id;
-	const char *name;
-} clr_names[] = {
-	{ 1, "GCStart" }, { 2, "GCEnd" }, { 3, "GCRestartEEEnd" }, { 4, "GCHeapStats" },
-	{ 5, "GCCreateSegment" }, { 7, "GCRestartEEBegin" }, { 8, "GCSuspendEEEnd" },
-	{ 9, "GCSuspendEEBegin" }, { 10, "GCAllocationTick" }, { 35, "GCTriggered" },
-	{ 80, "ExceptionThrown" }, { 81, "ContentionStart" }, { 85, "ThreadCreated" },
-	{ 91, "ContentionStop" }, { 143, "MethodLoadVerbose" }, { 144, "MethodUnloadVerbose" },
-	{ 145, "MethodJittingStarted" }, { 152, "ModuleLoad" }, { 154, "AssemblyLoad" },
-	{ 250, "ExceptionCatchStart" },
-};
-
 
 void view__free(struct view *v)
 {
@@ -104,34 +89,6 @@ static int name_matches(const char *have, const char *want)
 	if (!strcasecmp(have, want))
 		return 1;
 	return !strncasecmp(have, want, wl) && have[wl] == '_' && have[wl + 1] == 'V';
-}
-
-void view_event_name(const struct nt_metadata *m, char *buf, size_t len)
-{
-	size_t i;
-
-	if (m->name && m->name[0]) {
-		snprintf(buf, len, "%s", m->name);
-		return;
-	}
-	if (m->manifest) {
-		snprintf(buf, len, "%s", ((const struct ect_event *)m->manifest)->symbol);
-		return;
-	}
-	if (view_streq_ci(m->provider, SAMPLE_PROFILER) && m->event_id == 0) {
-		snprintf(buf, len, "ThreadSample");
-		return;
-	}
-	if (view_streq_ci(m->provider, CLR_PROVIDER))
-		for (i = 0; i < sizeof(clr_names) / sizeof(clr_names[0]); i++)
-			if (clr_names[i].id == m->event_id) {
-				snprintf(buf, len, "%s", clr_names[i].name);
-				return;
-			}
-	/* "DotNETRuntime/153": the provider's short (USDT) name and the id */
-	snprintf(buf, len, "%s/%u",
-		 !strncasecmp(m->provider, "Microsoft-Windows-", 18) ? m->provider + 18 : m->provider,
-		 m->event_id);
 }
 
 int view_is_clr(const struct nt_metadata *m, uint32_t id)
@@ -194,7 +151,7 @@ static int view__method_event(struct view *v, const struct nt_read_event *ev, in
 
 	if (sym_decode_method(ev->payload, ev->payload_size, &m, strs, sizeof(strs)) || !m.size)
 		return 0;	/* malformed: ignore, the frames stay [unknown] */
-	sym_method_display_name(m.ns, m.name, m.sig, disp, sizeof(disp));
+	sym_method_display_name(m.ns, m.name, m.sig, v->tiers, disp, sizeof(disp));
 	if (kind == 'u' && range_table__unload(v->methods, m.start, ev->timestamp) >= 0)
 		return 0;
 	idx = range_table__add(v->methods, m.start, m.size, disp, strlen(disp),
@@ -372,7 +329,7 @@ struct nt_reader *view__open(struct view *v, const char *path)
 	struct nt_reader *r;
 	char err[512];
 
-	manifest_lookup_init(&lookup, &clretw_event_table);
+	manifest_lookup_init(&lookup, NULL);
 	r = view_open_trace(path, &lookup, err, sizeof(err));
 	if (!r)
 		pr_warn("%s\n", err);
@@ -621,9 +578,11 @@ int view__selected(const struct view *v, const struct nt_read_event *ev)
 	if (!ev->stack_depth)
 		return 0;
 	if (v->event_filter) {
-		view_event_name(ev->meta, name, sizeof(name));
-		return name_matches(name, v->event_filter) ||
-		       (ev->meta->name && name_matches(ev->meta->name, v->event_filter));
+		manifest_event_name(ev->meta, MANIFEST_NAME_SYMBOL, name, sizeof(name));
+		if (name_matches(name, v->event_filter))
+			return 1;
+		manifest_event_name(ev->meta, MANIFEST_NAME_TRACEEVENT, name, sizeof(name));
+		return name_matches(name, v->event_filter);
 	}
 	if (v->cpu_samples)
 		return view_is_cpu_sample(ev->meta);

@@ -79,6 +79,7 @@ struct view {
 	struct u64_map proc_comm, thread_comm;
 	const char *select_desc;
 	int kind_suffix;
+	int tiers;		/* --tiers: a method's code version tier after its name */
 	int error;		/* the reader stopped on damage */
 	char errmsg[256];
 };
@@ -86,7 +87,6 @@ struct view {
 /* view.c: the trace model */
 int view_parse_u64(const char *s, uint64_t *out);
 int view_streq_ci(const char *a, const char *b);
-void view_event_name(const struct nt_metadata *m, char *buf, size_t len);
 int view_is_clr(const struct nt_metadata *m, uint32_t id);
 int view_is_cpu_sample(const struct nt_metadata *m);
 int view__init(struct view *v);

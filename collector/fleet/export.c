@@ -33,6 +33,7 @@
 #include "pipeline.h"
 #include "symbolizer.h"
 #include "symbolize.h"
+#include "method_name.h"
 #include "hash.h"
 #include "export_send.h"
 
@@ -133,7 +134,7 @@ static size_t put_frame(struct symbolize *sz, uint32_t pid, uint64_t ip, uint64_
 {
 	struct sym_info si = { 0 };
 	const char *name = "[unknown]", *mod = NULL, *sfx = "", *p;
-	char tmp[4200], disp[512];
+	char tmp[4200], disp[512], pns[1024], pname[1024], psig[1024], pasm[1024], mname[2048];
 	size_t n = 0;
 	int len;
 
@@ -144,6 +145,14 @@ static size_t put_frame(struct symbolize *sz, uint32_t pid, uint64_t ip, uint64_
 			symbolize__module_path(sz, pid, si.module_id) : si.module;
 		if (mod && si.kind == SYM_KIND_JIT && !si.module_id)
 			mod = NULL;	/* a perf map's path is no module */
+		/* a perf map line: its assembly is the module, the name as the
+		 * views and method events name it (symbolizer/method_name.h) */
+		if (si.kind == SYM_KIND_JIT && !si.module_id &&
+		    sym_split_perf_name(si.name, pns, pname, psig, pasm, sizeof(pns))) {
+			sym_method_display_name(pns, pname, psig, 0, mname, sizeof(mname));
+			name = mname;
+			mod = pasm;
+		}
 	}
 	if (si.kind == SYM_KIND_JIT)
 		sfx = "_[j]";

@@ -27,6 +27,10 @@
 //   --show KEY         list (--json: "shown") the first 50 events KEY
 //                      ("Provider/EventName") with process, thread,
 //                      activity id and every field's value
+//   --names            (implies --no-tracelog) instead of the summary, one
+//                      line per event kind: "PROVIDER ID VERSION NAME COUNT",
+//                      the name TraceEvent gives it (EventName, which
+//                      is "EventID(N)" when no parser knows the id)
 // --json also gives "by_process": events dispatched per process id.
 // Exit: 0 all files pass, 1 a file failed (one line per failure on stderr
 // naming the file and the cause), 64 usage.
@@ -42,7 +46,7 @@ namespace TraceCheck;
 
 sealed class Options
 {
-	public bool Json, Frames, NoTraceLog;
+	public bool Json, Frames, NoTraceLog, Names;
 	public string? Show;
 	public double MinNamed = 0.99;
 	public long? ExpectLost;
@@ -59,6 +63,7 @@ sealed class Options
 			case "--json": o.Json = true; break;
 			case "--frames": o.Frames = true; break;
 			case "--no-tracelog": o.NoTraceLog = true; break;
+			case "--names": o.Names = o.NoTraceLog = true; break;
 			case "--show":
 				if ((o.Show = Next()) == null)
 					return null;
@@ -94,6 +99,7 @@ sealed class ReadResult
 	public SortedDictionary<string, long> ByEvent = new(StringComparer.Ordinal);
 	public SortedDictionary<string, long> UnhandledByEvent = new(StringComparer.Ordinal);
 	public SortedDictionary<string, long> ByProcess = new(StringComparer.Ordinal);
+	public SortedDictionary<string, long> ByIdName = new(StringComparer.Ordinal);
 	public JsonArray Shown = new();
 	public string? FirstBadPayload;
 }
@@ -151,6 +157,7 @@ static class Reader
 			r.Events++;
 			Bump(r.ByEvent, Key(e));
 			Bump(r.ByProcess, e.ProcessID.ToString());
+			Bump(r.ByIdName, $"{e.ProviderName} {(int)e.ID} {e.Version} {e.EventName}");
 			Decode(e, r);
 			if (show == Key(e) && r.Shown.Count < 50)
 				r.Shown.Add(Describe(e));
@@ -253,7 +260,7 @@ static class Program
 	{
 		var o = Options.Parse(args);
 		if (o == null) {
-			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--no-tracelog] [--show KEY] FILE...");
+			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--no-tracelog] [--names] [--show KEY] FILE...");
 			return 64;
 		}
 		int failed = 0;
@@ -302,6 +309,11 @@ static class Program
 	static void Print(string file, ReadResult? rd, StackResult? st, string? error,
 			  List<string> causes, Options o)
 	{
+		if (o.Names && rd != null) {
+			foreach (var kv in rd.ByIdName)
+				Console.WriteLine($"{kv.Key} {kv.Value}");
+			return;
+		}
 		if (!o.Json) {
 			string s = rd == null ? "" : $"events {rd.Events} lost {rd.Lost}";
 			if (st != null)

@@ -16,6 +16,7 @@
 #include "kallsyms.h"
 #include "elf_syms.h"
 #include "rundown.h"
+#include "method_name.h"
 #include "symbolizer.h"
 #include "log.h"
 
@@ -810,11 +811,47 @@ static void test_rundown_payloads(void)
 	ASSERT_EQ(out.flags, 0x208, "flags");
 	ASSERT_STREQ(out.name, "StelemRef", "name");
 	ASSERT_FALSE(out.has_rejit, "v1");
-	sym_method_display_name(out.ns, out.name, out.sig, disp, sizeof(disp));
-	ASSERT_STREQ(disp, "System.Runtime.CompilerServices.CastHelpers.StelemRef(class System.Array,int,class System.Object)",
-		     "PerfView display name");
+	sym_method_display_name(out.ns, out.name, out.sig, 0, disp, sizeof(disp));
+	ASSERT_STREQ(disp, "System.Runtime.CompilerServices.CastHelpers.StelemRef(System.Array,int,object)",
+		     "display name, arguments spelled as perf maps spell them");
 	ASSERT_EQ(sym_decode_method(buf, (size_t)len - 30, &out, strs, sizeof(strs)), -EINVAL,
 		  "truncated");
+}
+
+/* One name whichever source named the method: method events of older and
+ * newer runtimes, .NET 10 perf map lines, with and without tiers. */
+static void test_method_display_name(void)
+{
+	static const struct { const char *ns, *name, *sig, *want; } cases[] = {
+		{ "System.Threading.Tasks.Task", "RunContinuations", "instance void  (class System.Object)",
+		  "System.Threading.Tasks.Task.RunContinuations(object)" },
+		{ "System.Threading.Tasks.Task", "RunContinuations", "void (object)[OptimizedTier1]",
+		  "System.Threading.Tasks.Task.RunContinuations(object)" },
+		{ "", "void [System.Private.CoreLib] System.Threading.Tasks.Task::RunContinuations(object)[OptimizedTier1]",
+		  "", "System.Threading.Tasks.Task.RunContinuations(object)" },
+		{ "Program", "Main", "int32  (class System.String[])", "Program.Main(string[])" },
+		{ "Program", "Main", "int32 (string[])[QuickJitted]", "Program.Main(string[])" },
+		{ "", "instance void [hcapp] Program+<>c__DisplayClass6_1::<Main>b__0()[QuickJitted]", "",
+		  "Program+<>c__DisplayClass6_1.<Main>b__0()" },
+		{ "System.GC", "Collect", "void  (int32,value class System.GCCollectionMode,bool)",
+		  "System.GC.Collect(int32,System.GCCollectionMode,bool)" },
+		{ "X", "Invoke", "object (object,System.Span`1 /* MT: 0x7f83d312fe30 */<object>)[Optimized]",
+		  "X.Invoke(object,System.Span`1<object>)" },
+		{ "X", "M", "void  (class System.Collections.Generic.IDictionary`2<class System.String,class System.String>, unsigned int8*)",
+		  "X.M(System.Collections.Generic.IDictionary`2<string,string>,unsigned int8*)" },
+		{ "X", "M", "void (class System.StringComparer,System.ObjectDisposedException)",
+		  "X.M(System.StringComparer,System.ObjectDisposedException)" },
+	};
+	char disp[512];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sym_method_display_name(cases[i].ns, cases[i].name, cases[i].sig, 0, disp, sizeof(disp));
+		ASSERT_STREQ(disp, cases[i].want, cases[i].sig);
+	}
+	sym_method_display_name("Program", "Main", "int32 (string[])[QuickJitted]", 1, disp,
+				sizeof(disp));
+	ASSERT_STREQ(disp, "Program.Main(string[])[QuickJitted]", "--tiers keeps the tier");
 }
 
 int main(void)
@@ -824,6 +861,7 @@ int main(void)
 		return 1;
 	}
 	snprintf(self_map, sizeof(self_map), "/tmp/perf-%d.map", (int)getpid());
+	RUN(test_method_display_name);
 	RUN(test_perf_map_parse_line);
 	RUN(test_perf_map_growth);
 	RUN(test_perf_map_bounded);

@@ -272,6 +272,7 @@ static void test_folded_golden(void)
 {
 	char *argv[] = { "convert", trace_path, "--format", "folded", NULL };
 	char *argv_k[] = { "convert", trace_path, "--format", "folded", "--kind-suffix", NULL };
+	char *argv_t[] = { "convert", trace_path, "--format", "folded", "--tiers", NULL };
 	char *out, expect[2048];
 	int rc;
 
@@ -283,15 +284,20 @@ static void test_folded_golden(void)
 		 "App!App.Program.Main(string[]);App!App.Old.Gone() 1\n"
 		 "App!App.Program.Main(string[]);App!App.Program.Work(int32) 3\n"
 		 "App!App.Program.Main(string[]);App!App.Program.Work(int32);libc.so.6!qsort 1\n"
-		 "App!App.Program.Main(string[]);Lib!Lib.Helper.Run(int32)[OptimizedTier1];libc.so.6!qsort;schedule 1\n"
+		 "App!App.Program.Main(string[]);Lib!Lib.Helper.Run(int32);libc.so.6!qsort;schedule 1\n"
 		 "App!App.Program.Main(string[]);[unknown] 1\n");
 	ASSERT_STREQ(out, expect, "folded golden");
 	if (strcmp(out, expect))
 		printf("# got:\n%s", out);
 	free(out);
 	out = capture(convert_main, 5, argv_k, &rc);
-	ASSERT_TRUE(strstr(out, "App!App.Program.Main(string[])_[j];Lib!Lib.Helper.Run(int32)[OptimizedTier1]_[j];libc.so.6!qsort;schedule_[k] 1\n") != NULL,
+	ASSERT_TRUE(strstr(out, "App!App.Program.Main(string[])_[j];Lib!Lib.Helper.Run(int32)_[j];libc.so.6!qsort;schedule_[k] 1\n") != NULL,
 		    "kind suffixes");
+	free(out);
+	/* the code version's tier only when asked for */
+	out = capture(convert_main, 5, argv_t, &rc);
+	ASSERT_TRUE(strstr(out, "App!App.Program.Main(string[]);Lib!Lib.Helper.Run(int32)[OptimizedTier1];libc.so.6!qsort;schedule 1\n") != NULL,
+		    "--tiers");
 	free(out);
 }
 
@@ -345,7 +351,8 @@ static void test_report(void)
 		    "exceptions by type, first message");
 	ASSERT_TRUE(strstr(out, "       1  System.IO.IOException                disk\n") != NULL,
 		    "second type");
-	ASSERT_TRUE(strstr(out, "ExceptionThrown                 3\n") != NULL, "event count");
+	/* events are named as TraceEvent names them (ExceptionThrown_V1 is Exception/Start) */
+	ASSERT_TRUE(strstr(out, "Exception/Start                 3\n") != NULL, "event count");
 	/* the IOException's leaf is qsort: its leaf managed frame is Work too */
 	ASSERT_TRUE(strstr(out, "                                         3  App!App.Program.Work(int32)\n") != NULL,
 		    "leaf managed frame of exceptions");
