@@ -58,7 +58,7 @@ static const char *const cluster_sql[] = {
 };
 
 /* One request; 0, -errno (no answer) or -EPROTO (HTTP error); why in err. */
-static int post(const struct ch_url *u, const char *sql, const char *body, size_t len,
+static int post(struct ch_url *u, const char *sql, const char *body, size_t len,
 		char *err, size_t errlen)
 {
 	char line[256], *resp = NULL;
@@ -66,7 +66,7 @@ static int post(const struct ch_url *u, const char *sql, const char *body, size_
 
 	status = ch_http__post(u, sql, body, len, &resp);
 	if (status < 0)
-		snprintf(err, errlen, "ClickHouse %s: %s", u->text, strerror(-status));
+		snprintf(err, errlen, "ClickHouse %s: %s", u->text, u->error);
 	else if (status != 200)
 		snprintf(err, errlen, "ClickHouse %s: HTTP %d: %s", u->text, status,
 			 ch_http__first_line(resp, line, sizeof(line)));
@@ -74,7 +74,7 @@ static int post(const struct ch_url *u, const char *sql, const char *body, size_
 	return status < 0 ? status : status == 200 ? 0 : -EPROTO;
 }
 
-static int run_sql(const struct ch_url *u, const char *fmt, char *err, size_t errlen)
+static int run_sql(struct ch_url *u, const char *fmt, char *err, size_t errlen)
 {
 	char sql[1024];
 
@@ -84,7 +84,7 @@ static int run_sql(const struct ch_url *u, const char *fmt, char *err, size_t er
 
 /* CREATE ... IF NOT EXISTS the database, the tables and, with a cluster,
  * the Distributed tables.  0 or -errno with the reason in err. */
-static int ch_schema__create(const struct ch_url *u, char *err, size_t errlen)
+static int ch_schema__create(struct ch_url *u, char *err, size_t errlen)
 {
 	int i, ret = 0;
 
@@ -273,6 +273,7 @@ struct ch_sender *ch_sender__start(const char *url, const char *spool_dir, uint6
 	}
 	return s;
 fail:
+	ch_url__close(&s->url);
 	ch_spool__close(s->spool);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
@@ -310,6 +311,7 @@ void ch_sender__stop(struct ch_sender *s, struct ch_export_stats *final)
 	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->thread, NULL);
 	*final = s->st;
+	ch_url__close(&s->url);
 	ch_spool__close(s->spool);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);

@@ -36,7 +36,12 @@ static void test_url(void)
 	ASSERT_STREQ(ch_url__table(&u, "events", t, sizeof(t)), "prod.events", "distributed");
 	ASSERT_OK(ch_url__parse("http://h:1/", &u, err, sizeof(err)), "trailing slash");
 	ASSERT_STREQ(u.database, "fleet", "trailing slash: default database");
-	ASSERT_EQ(ch_url__parse("https://h", &u, err, sizeof(err)), -EINVAL, "https");
+	ASSERT_OK(ch_url__parse("https://h", &u, err, sizeof(err)), "https");
+	ASSERT_STREQ(u.scheme, "https", "https: scheme");
+	ASSERT_STREQ(u.port, "8443", "https: default port");
+	ASSERT_EQ(ch_url__parse("ftp://h", &u, err, sizeof(err)), -EINVAL, "ftp");
+	ASSERT_EQ(ch_url__parse("http://h:80x", &u, err, sizeof(err)), -EINVAL, "port");
+	ASSERT_EQ(ch_url__parse("http://a@h", &u, err, sizeof(err)), -EINVAL, "user");
 	ASSERT_EQ(ch_url__parse("http://:80", &u, err, sizeof(err)), -EINVAL, "no host");
 	ASSERT_EQ(ch_url__parse("http://h/a;drop", &u, err, sizeof(err)), -EINVAL, "database");
 	ASSERT_EQ(ch_url__parse("http://h?x=1", &u, err, sizeof(err)), -EINVAL, "parameter");
@@ -149,6 +154,7 @@ static int one_request(const char *answer, const char *sql, const char *body, ch
 	ch_url__parse(url, &u, err, sizeof(err));
 	pthread_create(&th, NULL, fake_main, &f);
 	st = ch_http__post(&u, sql, body, body ? strlen(body) : 0, resp);
+	ch_url__close(&u);
 	pthread_join(th, NULL);
 	close(f.lfd);
 	snprintf(request, rlen, "%s", f.request);
@@ -186,6 +192,8 @@ static void test_http(void)
 	ASSERT_OK(ch_url__parse("http://127.0.0.1:1", &u, line, sizeof(line)), "url");
 	ASSERT_EQ(ch_http__post(&u, "SELECT 1", NULL, 0, &resp), -ECONNREFUSED, "refused");
 	ASSERT_TRUE(resp == NULL, "no answer");
+	ASSERT_STREQ(u.error, "Connection refused", "the cause, for a line naming the server");
+	ch_url__close(&u);
 }
 
 int main(void)
