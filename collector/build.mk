@@ -30,7 +30,7 @@ $(OUTPUT)/obj/collector/cli.o: debian/changelog
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 # the collector's own events (loss marker, LossSummary): test programs write them too
 OWN_EVENTS_OBJS := $(OUTPUT)/obj/collector/pipeline/own_events.o
-COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
+COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread -lmicrohttpd
 
 # the skeleton must exist before an object that includes it is compiled;
 # the includers are found by grep, so a new one cannot race the skeleton
