@@ -132,6 +132,10 @@ static int send_batch(struct ch_sender *s, const struct ch_batch *b)
 	if (ret) {
 		s->st.failed_inserts++;
 	} else {
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		s->st.last_sent_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
 		s->st.sent_batches++;
 		s->st.sent_rows += b->rows;
 		s->st.sent_samples += b->samples;
@@ -158,6 +162,7 @@ static void sync_spool(struct ch_sender *s)
 	pthread_mutex_lock(&s->lock);
 	s->st.spooled_batches = ch_spool__count(s->spool);
 	s->st.spooled_rows = ch_spool__rows(s->spool);
+	s->st.spooled_bytes = ch_spool__bytes(s->spool);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -241,6 +246,10 @@ static void *sender_main(void *arg)
 			next = b->next;
 			handle(s, b);
 		}
+		/* kept alive for a burst (the tables of one interval, a replay),
+		 * never held idle: a server shutting down waits for the
+		 * connections it has, and would serve a held one for a while */
+		ch_url__close(&s->url);
 	}
 	if (ch_spool__count(s->spool))
 		drain_spool(s);
