@@ -29,7 +29,6 @@
 
 struct mhttp {
 	struct MHD_Daemon *d;
-	char *addr;
 	pthread_mutex_t mu;
 	pthread_cond_t cv;	/* served_gen moved */
 	char *text;		/* under mu */
@@ -188,7 +187,6 @@ static void mhttp_free(struct mhttp *h)
 	pthread_cond_destroy(&h->cv);
 	pthread_mutex_destroy(&h->mu);
 	free(h->text);
-	free(h->addr);
 	free(h);
 }
 
@@ -199,9 +197,8 @@ struct mhttp *mhttp__start(const char *addr, char *err, size_t errlen)
 	sigset_t all, old;
 	int fd;
 
-	if (!h || !(h->addr = strdup(addr))) {
+	if (!h) {
 		snprintf(err, errlen, "--metrics %s: %s", addr, strerror(ENOMEM));
-		free(h);
 		return NULL;
 	}
 	pthread_mutex_init(&h->mu, NULL);
