@@ -413,6 +413,8 @@ static int metrics_serve(const struct plan *p, pid_t trace)
 		pr_warn("--metrics %s: cannot map the trace's metrics: %s\n", addr, strerror(errno));
 		return -1;
 	}
+	/* even if the bind fails below: the trace must not try it itself */
+	metrics_shm_inherited = mx.shm;
 	if (!mx.carry && !(mx.carry = mcarry__new())) {
 		pr_warn("--metrics %s: %s\n", addr, strerror(ENOMEM));
 		return -1;
@@ -425,7 +427,6 @@ static int metrics_serve(const struct plan *p, pid_t trace)
 		mx.addr = NULL;
 		return -1;
 	}
-	metrics_shm_inherited = mx.shm;
 	metrics_tick(trace);	/* a scrape before the trace's first text gets the daemon's */
 	return 0;
 }
