@@ -3,7 +3,8 @@
  * Unit tests of the --clickhouse pieces that need no server: the URL, the
  * spool (order, bound, whole files, a spool left by an earlier run) and the
  * HTTP client against a one-shot fake server (chunked and plain answers,
- * an HTTP error, a refused connection).
+ * an HTTP error, a refused connection, https:// to a server that speaks
+ * no TLS).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -161,6 +162,44 @@ static int one_request(const char *answer, const char *sql, const char *body, ch
 	return st;
 }
 
+/* Answers plain HTTP at once, before any request: to a TLS client, bytes
+ * that are no handshake. */
+static void *plain_main(void *arg)
+{
+	int fd = accept(*(int *)arg, NULL, NULL);
+
+	if (fd >= 0) {
+		send(fd, "HTTP/1.1 400 Bad Request\r\n\r\n", 28, MSG_NOSIGNAL);
+		close(fd);
+	}
+	return NULL;
+}
+
+static void test_https_refused(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000001) };
+	socklen_t sl = sizeof(sa);
+	char url[64], err[256], *resp = NULL;
+	struct ch_url u;
+	pthread_t th;
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), st;
+
+	if (!ASSERT_TRUE(lfd >= 0 && !bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) &&
+			 !listen(lfd, 1) && !getsockname(lfd, (struct sockaddr *)&sa, &sl), "listen"))
+		return;
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d", ntohs(sa.sin_port));
+	ASSERT_OK(ch_url__parse(url, &u, err, sizeof(err)), "url");
+	pthread_create(&th, NULL, plain_main, &lfd);
+	st = ch_http__post(&u, "SELECT 1", NULL, 0, &resp);
+	pthread_join(th, NULL);
+	close(lfd);
+	ASSERT_EQ(st, -EPROTO, "no TLS: no answer");
+	ASSERT_TRUE(resp == NULL, "no body");
+	ASSERT_TRUE(u.error[0] && !strchr(u.error, '\n'), "one line of cause");
+	printf("# https to a plain server: %s\n", u.error);
+	ch_url__close(&u);
+}
+
 static void test_http(void)
 {
 	char req[4096], line[64], *resp = NULL;
@@ -201,5 +240,6 @@ int main(void)
 	RUN(test_url);
 	RUN(test_spool);
 	RUN(test_http);
+	RUN(test_https_refused);
 	return test_summary();
 }
