@@ -219,7 +219,7 @@ normalize() {
 @test "fleet: /metrics through a ClickHouse outage: the spool grows and failures count, then it drains; every row once" {
 	local port c
 	port=$(free_port)
-	collect h1 t8 45 --spool "$T/spool" --metrics "127.0.0.1:$port"
+	collect h1 t8 60 --spool "$T/spool" --metrics "127.0.0.1:$port"
 	c=$(cat "$T/h1.cpid")
 	m() { metric "$T/m.txt" "ebpf_collect_export_$1"; }
 	scrape() {
