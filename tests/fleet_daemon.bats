@@ -488,7 +488,7 @@ PY
 	wait_for_grep "tracing .* probes" "$T/d.out.err" 30 || flunk "$(cat "$T/d.out.err")"
 	# scrape every 0.1 s with a 2 s timeout until told to stop; each
 	# scrape's status, and each counter series that went back
-	bg "$T/scr.out" python3 - "$port" "$T/stop" <<'PY'
+	cat >"$T/scrape.py" <<'PY'
 import os, re, sys, time, urllib.request
 port, stop = sys.argv[1], sys.argv[2]
 prev, n, bad, down, start = {}, 0, [], [], set()
@@ -522,9 +522,12 @@ while not os.path.exists(stop):
 print("scrapes", n, "failed", len(down), down[:3], "decreases", len(bad), bad[:5], "starts", len(start))
 print("events", prev.get('ebpf_collect_events_total{host="node7"}', 0))
 PY
+	bg "$T/scr.out" python3 "$T/scrape.py" "$port" "$T/stop"
 	local scr=$LAST_PID
-	wait_until 20 grep -q "^ebpf_collect_events_total" <(curl -s "http://127.0.0.1:$port/metrics") ||
-		flunk "no events counted"
+	counting() {
+		curl -sf --max-time 2 "http://127.0.0.1:$port/metrics" | grep -q '^ebpf_collect_events_total{host="node7"} [1-9]'
+	}
+	wait_until 20 counting || flunk "no events counted"
 	for i in 1 2 3; do
 		kill -HUP "$d"
 		# the new trace is attached (its own "tracing" line), then it runs a while
