@@ -528,11 +528,11 @@ PY
 		curl -sf --max-time 2 "http://127.0.0.1:$port/metrics" | grep -q '^ebpf_collect_events_total{host="node7"} [1-9]'
 	}
 	wait_until 20 counting || flunk "no events counted"
+	traces_attached() { (($(grep -c 'tracing [0-9]* probes' "$T/d.out.err") >= $1)); }
 	for i in 1 2 3; do
 		kill -HUP "$d"
 		# the new trace is attached (its own "tracing" line), then it runs a while
-		wait_until 60 test "$(grep -c 'tracing .* probes' "$T/d.out.err")" -ge $((i + 1)) ||
-			flunk "reload $i: $(cat "$T/d.out.err")"
+		wait_until 60 traces_attached $((i + 1)) || flunk "reload $i: $(cat "$T/d.out.err")"
 		sleep 1
 	done
 	local before after
