@@ -20,17 +20,20 @@ COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c tracer_pau
 COLLECTOR_SRCS += $(addprefix collector/pipeline/,pipeline.c dispatch.c ring.c reorder.c recorder.c \
 		  flight.c trigger.c series.c own_events.c)
 # fleet outputs: --metrics, --clickhouse
-COLLECTOR_SRCS += $(addprefix collector/fleet/,fleet.c metrics.c metrics_agg.c metrics_http.c export.c \
-		  export_send.c export_spool.c)
+COLLECTOR_SRCS += $(addprefix collector/fleet/,fleet.c metrics.c metrics_agg.c metrics_http.c \
+		  metrics_self.c metrics_shm.c metrics_carry.c export.c export_send.c export_spool.c)
 COLLECTOR_SRCS += $(VIEWS_SRCS)
 # the version --version prints is the package's, from debian/changelog
 EBPF_COLLECT_VERSION := $(shell sed -n '1s/^[^(]*(\([^)]*\)).*/\1/p' debian/changelog)
 $(OUTPUT)/obj/collector/cli.o: ALL_CFLAGS += -DEBPF_COLLECT_VERSION='"$(EBPF_COLLECT_VERSION)"'
 $(OUTPUT)/obj/collector/cli.o: debian/changelog
+# and ebpf_collect_build_info{version} of --metrics
+$(OUTPUT)/obj/collector/fleet/metrics_self.o: ALL_CFLAGS += -DEBPF_COLLECT_VERSION='"$(EBPF_COLLECT_VERSION)"'
+$(OUTPUT)/obj/collector/fleet/metrics_self.o: debian/changelog
 COLLECTOR_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COLLECTOR_SRCS))
 # the collector's own events (loss marker, LossSummary): test programs write them too
 OWN_EVENTS_OBJS := $(OUTPUT)/obj/collector/pipeline/own_events.o
-COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread
+COLLECTOR_LIBS := -lbpf -lelf -lz -lpthread -lmicrohttpd
 
 # the skeleton must exist before an object that includes it is compiled;
 # the includers are found by grep, so a new one cannot race the skeleton

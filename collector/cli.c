@@ -29,6 +29,7 @@
 #include "clr_events.skel.h"
 #include "collector_event.h"
 #include "commands.h"
+#include "http_client.h"
 #include "session.h"
 #include "event_table.h"
 #include "options.h"
@@ -226,11 +227,15 @@ static void parse_fleet_opt(int key, char *arg, struct argp_state *state)
 				   arg);
 		env.metrics_addr = arg;
 		break;
-	case OPT_CLICKHOUSE:
-		if (strncmp(arg, "http://", 7))
-			argp_error(state, "invalid --clickhouse '%s' (http://HOST:PORT)", arg);
+	case OPT_CLICKHOUSE: {
+		struct ch_url u;
+		char why[300];
+
+		if (ch_url__parse(arg, &u, why, sizeof(why)))
+			argp_error(state, "--clickhouse: %s", why);
 		env.clickhouse = arg;
 		break;
+	}
 	case OPT_HOST:
 		env.host_label = arg;
 		break;

@@ -24,6 +24,19 @@
  * A separate process rather than a re-exec: the parent keeps the original
  * arguments and the journal's PID, and the child's libbpf state never has
  * to be torn down in place.
+ *
+ * --metrics belongs to the daemon, not to the trace: the daemon binds the
+ * port and serves it (metrics_http.c) for as long as the config names the
+ * same address, so a reload never takes the endpoint down.  The trace
+ * renders its text as it would and hands it over through a mapping the
+ * daemon made before the fork (metrics_shm.c); every 0.5 s the daemon
+ * serves it with the counters of the traces that ended added
+ * (metrics_carry.c: they never go back across a reload) and its own
+ * process and build (metrics_self.c), the trace's CPU and memory
+ * included.  The alternative, counters kept in the shared mapping and
+ * incremented by the trace, would tie the mapping's layout to every
+ * family and label the trace has; the text is the one interface both
+ * already share.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -46,11 +59,29 @@
 #include "log.h"
 #include "daemon_config.h"
 #include "grow.h"
+#include "metrics_agg.h"
+#include "metrics_carry.h"
+#include "metrics_http.h"
+#include "metrics_self.h"
+#include "metrics_shm.h"
 
 /* collect_check gets this long; it reads nothing but /proc and its files */
 #define CHECK_TIMEOUT_MS	10000
 /* what is kept of its messages: the cause is the last line */
 #define CHECK_OUTPUT_MAX	8192
+/* how often the endpoint's text is made again, as the trace does */
+#define METRICS_TICK_MS		500
+
+/* The daemon's --metrics: its server, the trace's text, the counters of
+ * traces that ended. */
+static struct {
+	struct mhttp *http;
+	char *addr;		/* what http listens on */
+	struct metrics_shm *shm;
+	struct mcarry *carry;
+	char *text;		/* the trace's last whole text */
+	pid_t writer;
+} mx;
 
 static int make_dir(const char *dir)
 {
@@ -321,6 +352,95 @@ static int load_plan(struct plan *p, int argc, char **argv, bool starting)
 	return err;
 }
 
+/* The address --metrics names in p (the last one given), or NULL. */
+static const char *metrics_addr(const struct plan *p)
+{
+	const char *addr = NULL;
+	int i;
+
+	for (i = 1; i < p->argv.n; i++) {
+		const char *a = p->argv.v[i];
+
+		if (!strncmp(a, "--metrics=", 10))
+			addr = a + 10;
+		else if (!strcmp(a, "--metrics") && i + 1 < p->argv.n)
+			addr = p->argv.v[++i];
+	}
+	return addr;
+}
+
+/* The endpoint's text again: the trace's, the carried counters, the
+ * daemon's process and build. */
+static void metrics_tick(pid_t trace)
+{
+	struct mbuf b = { 0 };
+	char *text = NULL;
+	size_t len;
+	pid_t writer;
+
+	if (!mx.http)
+		return;
+	if (metrics_shm__read(mx.shm, &text, &len, &writer) == 1) {
+		free(mx.text);
+		mx.text = text;
+		mx.writer = writer;
+	}
+	mcarry__render(mx.carry, mx.text ? mx.text : "", mx.writer, &b);
+	metrics_self__render(&b, trace);
+	if (b.failed)
+		free(b.p);	/* out of memory: the previous text stays */
+	else
+		mhttp__publish(mx.http, b.p, b.len);
+}
+
+/* Serve what p's --metrics names: the running server stays when the
+ * address is the same.  0, or -1 with the one-line reason logged. */
+static int metrics_serve(const struct plan *p, pid_t trace)
+{
+	const char *addr = metrics_addr(p);
+	char err[512];
+
+	if (mx.http && (!addr || strcmp(addr, mx.addr))) {
+		mhttp__stop(mx.http);
+		mx.http = NULL;
+		free(mx.addr);
+		mx.addr = NULL;
+	}
+	metrics_shm_inherited = addr ? mx.shm : NULL;
+	if (!addr || mx.http)
+		return 0;
+	if (!mx.shm && !(mx.shm = metrics_shm__new())) {
+		pr_warn("--metrics %s: cannot map the trace's metrics: %s\n", addr, strerror(errno));
+		return -1;
+	}
+	/* even if the bind fails below: the trace must not try it itself */
+	metrics_shm_inherited = mx.shm;
+	if (!mx.carry && !(mx.carry = mcarry__new())) {
+		pr_warn("--metrics %s: %s\n", addr, strerror(ENOMEM));
+		return -1;
+	}
+	mx.addr = strdup(addr);
+	mx.http = mx.addr ? mhttp__start(addr, err, sizeof(err)) : NULL;
+	if (!mx.http) {
+		pr_warn("%s\n", mx.addr ? err : strerror(ENOMEM));
+		free(mx.addr);
+		mx.addr = NULL;
+		return -1;
+	}
+	metrics_tick(trace);	/* a scrape before the trace's first text gets the daemon's */
+	return 0;
+}
+
+static void metrics_end(void)
+{
+	mhttp__stop(mx.http);
+	free(mx.addr);
+	metrics_shm__free(mx.shm);
+	mcarry__free(mx.carry);
+	free(mx.text);
+	memset(&mx, 0, sizeof(mx));
+}
+
 /* The trace, in a child that stops when the daemon dies. */
 static pid_t start_trace(struct plan *p, const sigset_t *mask)
 {
@@ -366,9 +486,11 @@ static void reload(struct plan *p, pid_t *pid, int argc, char **argv, const sigs
 	}
 	pr_info("SIGHUP: reloading the config\n");
 	stop_trace(*pid);
+	metrics_tick(0);	/* the ended trace's last numbers, before a new one writes */
 	plan_free(p);
 	*p = fresh;
 	log_start(p);
+	metrics_serve(p, 0);	/* a new address that cannot be bound: logged, the trace goes on */
 	*pid = start_trace(p, mask);
 }
 
@@ -378,6 +500,9 @@ static int supervise(struct plan *p, int argc, char **argv, const sigset_t *mask
 {
 	pid_t pid = start_trace(p, mask);
 
+	struct timespec tick = { .tv_nsec = METRICS_TICK_MS * 1000000L };
+	uint64_t next = mono_ms() + METRICS_TICK_MS;
+
 	for (;;) {
 		int sig, status;
 
@@ -385,7 +510,11 @@ static int supervise(struct plan *p, int argc, char **argv, const sigset_t *mask
 			pr_warn("cannot start the trace: %s\n", strerror(errno));
 			return EXIT_FAIL;
 		}
-		sig = sigwaitinfo(mask, NULL);
+		sig = mx.http ? sigtimedwait(mask, NULL, &tick) : sigwaitinfo(mask, NULL);
+		if (mx.http && mono_ms() >= next) {
+			metrics_tick(pid);
+			next = mono_ms() + METRICS_TICK_MS;
+		}
 		if (sig == SIGCHLD) {
 			if (waitpid(pid, &status, WNOHANG) != pid)
 				continue;
@@ -433,7 +562,12 @@ int daemon_main(int argc, char **argv)
 		pr_warn("%s\n", p.err);
 		return err;
 	}
+	if (metrics_serve(&p, 0)) {
+		plan_free(&p);
+		return EXIT_FAIL;
+	}
 	err = supervise(&p, argc, argv, &mask);
+	metrics_end();
 	plan_free(&p);
 	return err;
 }

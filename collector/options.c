@@ -57,7 +57,7 @@ static const struct collect_opt rows[] = {
 	{ "metrics", OPT_METRICS, "ADDR:PORT", 0,
 	  "Serve Prometheus metrics (runtime and collector health) on ADDR:PORT" },
 	{ "clickhouse", OPT_CLICKHOUSE, "URL", 0,
-	  "Send named CPU stacks and runtime event counts to ClickHouse (HTTP) every interval" },
+	  "Send named CPU stacks and runtime event counts to ClickHouse (http[s]://) every interval" },
 	{ "host", OPT_HOST, "NAME", 0, "Host label of metrics and exports (default: hostname)" },
 	{ "service", OPT_SERVICE, "NAME", 0, "Service label of metrics and exports" },
 	{ "export-interval", OPT_EXPORT_INTERVAL, "D", 0,

@@ -6,14 +6,15 @@
 # signal).
 # They include libc and system libraries only.  COMMON_LIB is linked into
 # every program, followed by COMMON_LDLIBS: the system libraries its objects
-# call (libelf, for elf_file.c; a program that does not use it pulls nothing
-# from it, the archive being static and the link --as-needed).
+# call (libelf, for elf_file.c; libcurl, for http_client.c; a program that
+# does not use them pulls nothing from them, the archive being static and
+# the link --as-needed).
 
 COMMON_SRCS := $(addprefix common/,log.c outfile.c utf16.c index_set.c proc_stat.c proc_env.c \
 	       http_client.c clock.c grow.c json_str.c elf_file.c thread.c)
 COMMON_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(COMMON_SRCS))
 COMMON_LIB  := $(OUTPUT)/libcommon.a
-COMMON_LDLIBS := -lelf
+COMMON_LDLIBS := -lelf -lcurl
 
 $(COMMON_LIB): $(COMMON_OBJS)
 	$(call msg,AR,$@)

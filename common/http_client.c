@@ -1,22 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * http_client.c - a minimal HTTP/1.1 client for ClickHouse (http_client.h).
+ * http_client.c - ClickHouse over HTTP with libcurl (http_client.h).
  *
- * One connection per request and "Connection: close": the answer ends at
- * end of stream, so no chunked decoding or keep-alive state is needed, and
- * a server that went away between two batches costs nothing but a fresh
- * connect.  Sends and receives time out (10 s) so a hung server cannot
- * hold the sender thread for ever.
+ * One easy handle per struct ch_url keeps the connection alive between
+ * the exporter's batches (a server that went away costs a reconnect, which
+ * curl makes by itself).  A request is abandoned when the connection does
+ * not open within 10 s or no byte moves for 10 s, so a hung server cannot
+ * hold the sender thread for ever while a large INSERT that is progressing
+ * is never cut.  https:// verifies the server with curl's CA store.
  */
 #include <errno.h>
-#include <netdb.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <unistd.h>
-#include <sys/socket.h>
-#include <sys/time.h>
+#include <curl/curl.h>
 #include "grow.h"
 #include "http_client.h"
 
@@ -38,15 +36,23 @@ int ch_url__parse(const char *text, struct ch_url *u, char *err, size_t errlen)
 	memset(u, 0, sizeof(*u));
 	u->text = text;
 	snprintf(u->database, sizeof(u->database), "fleet");
-	if (strncmp(p, "http://", 7))
+	if (!strncmp(p, "http://", 7))
+		snprintf(u->scheme, sizeof(u->scheme), "http");
+	else if (!strncmp(p, "https://", 8))
+		snprintf(u->scheme, sizeof(u->scheme), "https");
+	else
 		goto bad;
-	p += 7;
+	p += strlen(u->scheme) + 3;
 	hend = p + strcspn(p, "/?");
 	colon = memchr(p, ':', (size_t)(hend - p));
 	if (copy_part(u->host, sizeof(u->host), p, (size_t)((colon ? colon : hend) - p)))
 		goto bad;
 	if (colon ? copy_part(u->port, sizeof(u->port), colon + 1, (size_t)(hend - colon - 1))
-		  : copy_part(u->port, sizeof(u->port), "8123", 4))
+		  : copy_part(u->port, sizeof(u->port), u->scheme[4] ? "8443" : "8123", 4))
+		goto bad;
+	if (strspn(u->port, "0123456789") != strlen(u->port) ||
+	    strspn(u->host, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") !=
+	    strlen(u->host))
 		goto bad;
 	path = hend;
 	q = strchr(path, '?');
@@ -62,194 +68,171 @@ int ch_url__parse(const char *text, struct ch_url *u, char *err, size_t errlen)
 		goto bad;
 	return 0;
 bad:
-	snprintf(err, errlen, "invalid ClickHouse URL '%s' (http://HOST:PORT[/DATABASE][?cluster=NAME])",
-		 text);
+	snprintf(err, errlen, "invalid ClickHouse URL '%s' "
+		 "(http[s]://HOST[:PORT][/DATABASE][?cluster=NAME])", text);
 	return -EINVAL;
 }
 
-static int connect_to(const struct ch_url *u)
+void ch_url__close(struct ch_url *u)
 {
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM }, *res, *a;
-	struct timeval tv = { .tv_sec = HTTP_TIMEOUT_S };
-	int fd = -1, err = -EHOSTUNREACH;
+	if (u->conn)
+		curl_easy_cleanup(u->conn);
+	u->conn = NULL;
+}
 
-	if (getaddrinfo(u->host, u->port, &hints, &res))
+static pthread_once_t curl_once = PTHREAD_ONCE_INIT;
+static CURLcode curl_init_err;
+
+static void curl_init(void)
+{
+	curl_init_err = curl_global_init(CURL_GLOBAL_DEFAULT);
+}
+
+struct answer {
+	char *p;
+	size_t len, cap;
+	int nomem;
+};
+
+static size_t on_data(char *data, size_t size, size_t n, void *arg)
+{
+	struct answer *a = arg;
+
+	n *= size;
+	if (GROW(a->p, a->cap, a->len + n + 1)) {
+		a->nomem = 1;
+		return 0;	/* curl ends the transfer */
+	}
+	memcpy(a->p + a->len, data, n);
+	a->len += n;
+	a->p[a->len] = 0;
+	return n;
+}
+
+/* curl's failure as the errno callers and tests tell apart. */
+static int curl_errno(CURLcode c)
+{
+	switch (c) {
+	case CURLE_COULDNT_CONNECT:
+		return -ECONNREFUSED;
+	case CURLE_COULDNT_RESOLVE_HOST:
 		return -EHOSTUNREACH;
-	for (a = res; a; a = a->ai_next) {
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, a->ai_protocol);
-		if (fd < 0)
-			continue;
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		if (!connect(fd, a->ai_addr, a->ai_addrlen))
-			break;
-		err = -errno;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	return fd >= 0 ? fd : err;
-}
-
-static int send_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EPIPE;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Percent-encode s for a query string parameter. */
-static char *url_encode(const char *s)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	char *out = malloc(strlen(s) * 3 + 1), *o = out;
-
-	if (!out)
-		return NULL;
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if ((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-		    (ch >= '0' && ch <= '9') || strchr("-_.~", ch)) {
-			*o++ = (char)ch;
-		} else {
-			*o++ = '%';
-			*o++ = hex[ch >> 4];
-			*o++ = hex[ch & 15];
-		}
-	}
-	*o = 0;
-	return out;
-}
-
-static int send_request(int fd, const struct ch_url *u, const char *sql, const char *body,
-			size_t len)
-{
-	char *q = body ? url_encode(sql) : NULL, *head = NULL;
-	int err, n;
-
-	if (body && !q)
+	case CURLE_OPERATION_TIMEDOUT:
+		return -ETIMEDOUT;
+	case CURLE_OUT_OF_MEMORY:
 		return -ENOMEM;
+	case CURLE_SEND_ERROR:
+	case CURLE_GOT_NOTHING:
+		return -ECONNRESET;
+	default:
+		return -EPROTO;	/* a cut answer, TLS, a malformed reply */
+	}
+}
+
+/* The handle of u, made on first use with the options every request has. */
+static CURL *handle(struct ch_url *u)
+{
+	CURL *c = u->conn;
+
+	if (c)
+		return c;
+	pthread_once(&curl_once, curl_init);
+	if (curl_init_err || !(c = curl_easy_init()))
+		return NULL;
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, (long)HTTP_TIMEOUT_S);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_LIMIT, 1L);
+	curl_easy_setopt(c, CURLOPT_LOW_SPEED_TIME, (long)HTTP_TIMEOUT_S);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	u->conn = c;
+	return c;
+}
+
+int ch_http__post(struct ch_url *u, const char *sql, const char *body, size_t len, char **resp)
+{
+	char errbuf[CURL_ERROR_SIZE] = "", *url = NULL, *q = NULL;
+	struct curl_slist *hdr = NULL, *h2;
+	struct answer a = { 0 };
+	long status = 0;
+	CURLcode rc;
+	CURL *c;
+	int ret;
+
+	if (resp)
+		*resp = NULL;
+	u->error[0] = 0;
+	c = handle(u);
+	if (!c) {
+		snprintf(u->error, sizeof(u->error), "cannot start libcurl");
+		return -ENOMEM;
+	}
+	if (body && !(q = curl_easy_escape(c, sql, 0)))
+		goto nomem;
+	if (asprintf(&url, "%s://%s:%s/%s%s", u->scheme, u->host, u->port, q ? "?query=" : "",
+		     q ? q : "") < 0) {
+		url = NULL;
+		goto nomem;
+	}
 	if (!body) {
 		body = sql;	/* a query with no data goes in the body */
 		len = strlen(sql);
 	}
-	n = asprintf(&head, "POST /%s%s HTTP/1.1\r\nHost: %s:%s\r\n"
-		     "Content-Type: text/plain\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n",
-		     q ? "?query=" : "", q ? q : "", u->host, u->port, len);
-	free(q);
-	if (n < 0)
-		return -ENOMEM;
-	err = send_all(fd, head, (size_t)n);
-	if (!err)
-		err = send_all(fd, body, len);
-	free(head);
-	return err;
-}
+	hdr = curl_slist_append(NULL, "Content-Type: text/plain");
+	/* no "Expect: 100-continue" round trip before a large INSERT */
+	h2 = hdr ? curl_slist_append(hdr, "Expect:") : NULL;
+	if (!h2)
+		goto nomem;
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)len);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &a);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, errbuf);
+	rc = curl_easy_perform(c);
+	curl_easy_setopt(c, CURLOPT_ERRORBUFFER, NULL);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, NULL);
+	if (rc == CURLE_OK)
+		curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	if (a.nomem) {
+		ret = -ENOMEM;
+		snprintf(u->error, sizeof(u->error), "%s", strerror(ENOMEM));
+	} else if (rc != CURLE_OK) {
+		long oserr = 0;
 
-/* A chunked body, decoded in place; -EPROTO when it is cut or malformed. */
-static int dechunk(char *body)
-{
-	char *in = body, *out = body, *end;
-
-	for (;;) {
-		unsigned long n = strtoul(in, &end, 16);
-
-		if (end == in || !(end = strstr(end, "\r\n")))
-			return -EPROTO;
-		in = end + 2;
-		if (!n)
-			break;
-		if (strnlen(in, n) < n)
-			return -EPROTO;
-		memmove(out, in, n);
-		out += n;
-		in += n;
-		if (strncmp(in, "\r\n", 2))
-			return -EPROTO;
-		in += 2;
+		/* the system's word when there is one ("Connection refused"),
+		 * else curl's line (a name that does not resolve, TLS) */
+		curl_easy_getinfo(c, CURLINFO_OS_ERRNO, &oserr);
+		ret = rc == CURLE_COULDNT_CONNECT && oserr > 0 ? -(int)oserr : curl_errno(rc);
+		if (rc == CURLE_COULDNT_CONNECT && oserr > 0)
+			snprintf(u->error, sizeof(u->error), "%s", strerror((int)oserr));
+		else if (rc == CURLE_OPERATION_TIMEDOUT)
+			snprintf(u->error, sizeof(u->error), "no answer within %d s", HTTP_TIMEOUT_S);
+		else
+			snprintf(u->error, sizeof(u->error), "%s",
+				 errbuf[0] ? errbuf : curl_easy_strerror(rc));
+	} else {
+		ret = (int)status;
 	}
-	*out = 0;
-	return 0;
-}
-
-static int is_chunked(const char *head, const char *end)
-{
-	const char *p;
-
-	for (p = head; p && p < end; p = strstr(p, "\r\n")) {
-		p += 2;
-		if (!strncasecmp(p, "transfer-encoding:", 18) &&
-		    strcasestr(p, "chunked") && strcasestr(p, "chunked") < strstr(p, "\r\n"))
-			return 1;
-	}
-	return 0;
-}
-
-static int read_answer(int fd, char **resp)
-{
-	size_t cap = 4096, n = 0;
-	char *buf = malloc(cap), *b;
-	int status = -EPROTO;
-
-	if (!buf)
-		return -ENOMEM;
-	for (;;) {
-		ssize_t r;
-
-		if (GROW(buf, cap, n + 2)) {	/* room to read, and the NUL */
-			free(buf);
-			return -ENOMEM;
-		}
-		r = recv(fd, buf + n, cap - n - 1, 0);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			status = -errno;
-			free(buf);
-			return status == -EAGAIN ? -ETIMEDOUT : status;
-		}
-		if (!r)
-			break;
-		n += (size_t)r;
-	}
-	buf[n] = 0;
-	if (!strncmp(buf, "HTTP/1.", 7) && strlen(buf) > 12)
-		status = atoi(buf + 9);
-	b = strstr(buf, "\r\n\r\n");
-	if (b && is_chunked(buf, b) && dechunk(b + 4))
-		status = -EPROTO;	/* the answer was cut */
-	if (resp) {
-		*resp = strdup(b ? b + 4 : "");
+	if (ret < 0)
+		ch_url__close(u);	/* the next request starts on a fresh connection */
+	if (ret >= 0 && resp) {
+		*resp = a.p ? a.p : strdup("");
+		a.p = NULL;
 		if (!*resp)
-			status = -ENOMEM;
+			ret = -ENOMEM;
 	}
-	free(buf);
-	return status;
-}
-
-int ch_http__post(const struct ch_url *u, const char *sql, const char *body, size_t len,
-		  char **resp)
-{
-	int fd = connect_to(u), ret;
-
-	if (resp)
-		*resp = NULL;
-	if (fd < 0)
-		return fd;
-	ret = send_request(fd, u, sql, body, len);
-	if (!ret)
-		ret = read_answer(fd, resp);
-	close(fd);
+	free(a.p);
+	curl_slist_free_all(hdr);
+	curl_free(q);
+	free(url);
 	return ret;
+nomem:
+	curl_slist_free_all(hdr);
+	curl_free(q);
+	free(url);
+	snprintf(u->error, sizeof(u->error), "%s", strerror(ENOMEM));
+	return -ENOMEM;
 }
 
 const char *ch_url__table(const struct ch_url *u, const char *base, char *buf, size_t len)

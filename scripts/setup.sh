@@ -20,9 +20,10 @@ PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-
       lintian devscripts	# the package's lint and hardening-check (tests/package.bats)
       libc6-dbg	# libc6-dbg: names of libc-internal frames (__lll_lock_wait) in stacks
       clickhouse-server curl	# tests/fleet_clickhouse.bats: --clickhouse and `fleet`
-      stress-ng	# TEST_STRESS=1 tests/run: the suite beside a CPU load
+      libcurl4-openssl-dev libmicrohttpd-dev	# the ClickHouse client, the --metrics server
       protobuf-c-compiler libprotobuf-c-dev	# convert --format pprof: profile.proto's C
-      golang-go)	# go tool pprof reads convert --format pprof (tests/convert_formats.bats)
+      golang-go	# go tool pprof reads convert --format pprof (tests/convert_formats.bats)
+      stress-ng)	# TEST_STRESS=1 tests/run: the suite beside a CPU load
 BPO_PKGS=(libbpf-dev bpftool)
 
 BPO_LIST=/etc/apt/sources.list.d/bookworm-backports.list

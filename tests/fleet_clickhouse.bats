@@ -216,6 +216,63 @@ normalize() {
 	grep -q 'back; replaying' "$T/o1.err" || flunk "no 'back' line"
 }
 
+@test "fleet: /metrics through a ClickHouse outage: the spool grows and failures count, then it drains; every row once" {
+	local port c
+	port=$(free_port)
+	collect h1 t8 60 --spool "$T/spool" --metrics "127.0.0.1:$port"
+	c=$(cat "$T/h1.cpid")
+	m() { metric "$T/m.txt" "ebpf_collect_export_$1"; }
+	scrape() {
+		curl -sf --max-time 2 "http://127.0.0.1:$port/metrics" -o "$T/m.tmp" &&
+			mv "$T/m.tmp" "$T/m.txt"
+	}
+	sending() { scrape && (($(m sent_batches_total) >= 2)); }
+	wait_until 20 sending || flunk "no batch sent: $(cat "$T/m.txt" "$T/h1.err")"
+	[[ $(m spool_files) == 0 && $(m spool_bytes) == 0 && $(m failed_batches_total) == 0 ]] ||
+		flunk "before the outage: $(grep export "$T/m.txt")"
+	ch_stop
+	local sent f1 b1 fail1
+	scrape
+	sent=$(m sent_batches_total)
+	spooling() { scrape && (($(m spool_files) >= 2 && $(m failed_batches_total) >= 1)); }
+	wait_until 30 spooling || flunk "not spooling: $(grep export "$T/m.txt")"
+	f1=$(m spool_files) b1=$(m spool_bytes) fail1=$(m failed_batches_total)
+	((b1 > 0)) || flunk "spool files without bytes: $(grep export "$T/m.txt")"
+	growing() {
+		scrape && (($(m spool_files) > f1 && $(m spool_bytes) > b1 &&
+			$(m failed_batches_total) > fail1))
+	}
+	wait_until 30 growing || flunk "the spool did not grow: $(grep export "$T/m.txt")"
+	[[ $(m sent_batches_total) == "$sent" ]] || flunk "sent while ClickHouse was down"
+	awk '$1 ~ /seconds_since_success/ && $2 >= 2 { ok = 1 } END { exit !ok }' "$T/m.txt" ||
+		flunk "$(grep since "$T/m.txt")"
+	ch_start || flunk "clickhouse-server did not come back"
+	drained() {
+		scrape && (($(m spool_files) == 0 && $(m spool_bytes) == 0 &&
+			$(m sent_batches_total) > sent))
+	}
+	wait_until 30 drained || flunk "the spool did not drain: $(grep export "$T/m.txt")"
+	awk '$1 ~ /seconds_since_success/ && $2 < 3 { ok = 1 } END { exit !ok }' "$T/m.txt" ||
+		flunk "$(grep since "$T/m.txt")"
+	scrape_until_exit "$c" "$port"
+	wait_collector h1
+	# the last scrape has the final counts, as the collector printed them
+	local rows batches
+	rows=$(counter made_rows "$T/h1.err")
+	batches=$(counter made_batches "$T/h1.err")
+	[[ $(metric "$T/last.txt" ebpf_collect_export_sent_rows_total) == "$rows" ]] ||
+		flunk "sent rows: $(grep export "$T/last.txt"); made $rows"
+	[[ $(metric "$T/last.txt" ebpf_collect_export_sent_batches_total) == "$batches" ]] ||
+		flunk "sent batches: $(grep export "$T/last.txt"); made $batches"
+	[[ $(metric "$T/last.txt" ebpf_collect_export_dropped_rows_total) == 0 ]] || flunk "dropped"
+	[[ $(metric "$T/last.txt" ebpf_collect_export_spool_files) == 0 ]] || flunk "spool"
+	# in ClickHouse once each: every row, every batch number once per table
+	[[ $(ch_q "SELECT (SELECT count() FROM t8.stacks_local) + (SELECT count() FROM t8.events_local)") == "$rows" ]] ||
+		flunk "ClickHouse rows != $rows"
+	[[ $(ch_q "SELECT (SELECT uniqExact(batch) FROM t8.stacks_local) + (SELECT uniqExact(batch) FROM t8.events_local)") == "$batches" ]] ||
+		flunk "ClickHouse batches != $batches"
+}
+
 @test "fleet: a tiny --spool-max: the overflow counted is exactly what ClickHouse lacks" {
 	collect s1 t3 16 --spool "$T/spool" --spool-max 6KB
 	sleep 4

@@ -471,3 +471,87 @@ PY
 	wait "$d" || flunk "daemon exit $?: $(cat "$T/d.out.err")"
 	[[ $ok -eq 0 ]] || flunk "$(cat "$T/cmp.txt" 2>/dev/null) $(cat "$T/d.out.err")"
 }
+
+@test "daemon --metrics through SIGHUP reloads: every scrape answered 200, no counter goes back, the daemon's process" {
+	require_root
+	require_btf
+	mkdir "$T/d"
+	local port d i
+	port=$(free_port)
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 120 --rate 300 --threads 2 \
+		--summary "$T/s.json"
+	local rt=$LAST_PID
+	printf 'pid-filter = %s\nflight-recorder = off\nmetrics = 127.0.0.1:%s\nhost = node7\n' \
+		"$rt" "$port" >"$T/d.conf"
+	bg "$T/d.out" "$EBPF_COLLECT" daemon --config "$T/d.conf" -o "$T/d"
+	d=$LAST_PID
+	wait_for_grep "tracing .* probes" "$T/d.out.err" 30 || flunk "$(cat "$T/d.out.err")"
+	# scrape every 0.1 s with a 2 s timeout until told to stop; each
+	# scrape's status, and each counter series that went back
+	cat >"$T/scrape.py" <<'PY'
+import os, re, sys, time, urllib.request
+port, stop = sys.argv[1], sys.argv[2]
+prev, n, bad, down, start = {}, 0, [], [], set()
+types = {}
+while not os.path.exists(stop):
+    try:
+        r = urllib.request.urlopen("http://127.0.0.1:%s/metrics" % port, timeout=2)
+        code, text = r.status, r.read().decode()
+    except Exception as e:
+        code, text = repr(e), ""
+    n += 1
+    if code != 200:
+        down.append(code)
+    cur = {}
+    for line in text.splitlines():
+        m = re.match(r"# TYPE (\S+) (\S+)", line)
+        if m:
+            types[m.group(1)] = m.group(2)
+        elif line and not line.startswith("#"):
+            key, val = line.rsplit(" ", 1)
+            name = key.split("{")[0]
+            fam = [f for f in types if name == f or name.startswith(f + "_")]
+            if fam and (types[fam[0]] in ("counter", "histogram") or name.endswith(("_sum", "_count"))):
+                cur[key] = float(val)
+            if name == "process_start_time_seconds":
+                start.add(val)
+    bad += ["%s %g -> %g" % (k, prev[k], v) for k, v in cur.items() if k in prev and v < prev[k]]
+    bad += ["%s gone" % k for k in prev if k not in cur and text]
+    prev = cur or prev
+    time.sleep(0.1)
+print("scrapes", n, "failed", len(down), down[:3], "decreases", len(bad), bad[:5], "starts", len(start))
+print("events", prev.get('ebpf_collect_events_total{host="node7"}', 0))
+PY
+	bg "$T/scr.out" python3 "$T/scrape.py" "$port" "$T/stop"
+	local scr=$LAST_PID
+	counting() {
+		curl -sf --max-time 2 "http://127.0.0.1:$port/metrics" | grep -q '^ebpf_collect_events_total{host="node7"} [1-9]'
+	}
+	wait_until 20 counting || flunk "no events counted"
+	traces_attached() { (($(grep -c 'tracing [0-9]* probes' "$T/d.out.err") >= $1)); }
+	for i in 1 2 3; do
+		kill -HUP "$d"
+		# the new trace is attached (its own "tracing" line), then it runs a while
+		wait_until 60 traces_attached $((i + 1)) || flunk "reload $i: $(cat "$T/d.out.err")"
+		sleep 1
+	done
+	local before after
+	before=$(curl -sf "http://127.0.0.1:$port/metrics" | awk '/^ebpf_collect_events_total/ { print $2 }')
+	touch "$T/stop"
+	wait "$scr" || flunk "scraper: $(cat "$T/scr.out.err")"
+	kill -TERM "$d"
+	wait "$d" || flunk "daemon exit $?: $(cat "$T/d.out.err")"
+	[[ $(grep -c 'SIGHUP: reloading' "$T/d.out.err") == 3 ]] || flunk "$(cat "$T/d.out.err")"
+	run head -1 "$T/scr.out"
+	[[ $output =~ ^scrapes\ ([0-9]+)\ failed\ 0\ \[\]\ decreases\ 0\ \[\]\ starts\ 1$ ]] ||
+		flunk "$output"
+	((BASH_REMATCH[1] >= 20)) || flunk "too few scrapes: $output"
+	# the four traces' events together: more than the last trace alone has
+	# counted in the second it ran
+	local traced
+	traced=$(grep -o '^ebpf-collect: [0-9]* events' "$T/d.out.err" | awk '{ n += $2 } END { print n }')
+	((${before%.*} > 0 && ${before%.*} <= traced)) || flunk "events $before, the traces $traced"
+	local last_trace
+	last_trace=$(grep -o '^ebpf-collect: [0-9]* events' "$T/d.out.err" | tail -1 | awk '{ print $2 }')
+	((${before%.*} > last_trace)) || flunk "not carried: endpoint $before, the last trace $last_trace"
+}

@@ -26,10 +26,6 @@ teardown() {
 }
 
 
-free_port() {
-	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
-}
-
 require_prometheus() {
 	command -v prometheus >/dev/null 2>&1 ||
 		apt-get install -y -qq prometheus >/dev/null 2>&1 ||
@@ -132,16 +128,6 @@ EOF
 	done
 }
 
-# scrape_until_exit PID PORT: curl /metrics while PID lives; the last
-# complete answer ends up in $T/last.txt
-scrape_until_exit() {
-	while kill -0 "$1" 2>/dev/null; do
-		curl -sf --max-time 2 "http://127.0.0.1:$2/metrics" -o "$T/scrape.txt" &&
-			mv "$T/scrape.txt" "$T/last.txt"
-		sleep 0.2
-	done
-}
-
 # raw PORT REQUEST: send REQUEST as is, print the status line
 raw() {
 	python3 - "$@" <<'PY'
@@ -158,7 +144,7 @@ print(data.split(b"\r\n")[0].decode())
 PY
 }
 
-@test "--metrics: the exposition format, HEAD, 404/405/400, and clients that stall hold up neither scrapes nor tracing" {
+@test "--metrics: the exposition format, HEAD, 404/405/400/505, and clients that stall hold up neither scrapes nor tracing" {
 	require_root
 	local port m
 	port=$(free_port)
@@ -186,9 +172,13 @@ PY
 	assert_output 405
 	run curl -s -I "http://127.0.0.1:$port/metrics?x=1"
 	assert_output_contains "HTTP/1.1 200 OK"
+	# not HTTP at all: libmicrohttpd closes without an answer; a version
+	# it does not speak: 505
 	run raw "$port" $'GARBAGE\r\n\r\n'
-	assert_output "HTTP/1.1 400 Bad Request"
+	assert_output ""
 	run raw "$port" $'GET /metrics HTTP/9.9\r\n\r\n'
+	assert_output "HTTP/1.1 505 HTTP Version Not Supported"
+	run raw "$port" $'GET /metrics\r\n\r\n'
 	assert_output "HTTP/1.1 400 Bad Request"
 	scrape_until_exit "$col" "$port"
 	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
@@ -254,6 +244,54 @@ print(v["ebpf_collect_jit_methods_total"] == sum(1 for m in s["methods"] if m["f
       len(open(sys.argv[3]).readlines()) == a["ticks"])
 PY
 	assert_output "True True True True True"
+}
+
+@test "--metrics: build_info is the version; process_* are the collector's own, as /proc says" {
+	require_root
+	local port col start
+	port=$(free_port)
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 3 --rate 200 --wait-for-tracer 10
+	start=$(date +%s)
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$LAST_PID" -o "$T/t.nettrace" --metrics "127.0.0.1:$port"
+	col=$LAST_PID
+	wait_for_grep "tracing .* probes" "$T/c.out.err" || flunk "$(cat "$T/c.out.err")"
+	scraped() { curl -sf --max-time 2 "http://127.0.0.1:$port/metrics" -o "$T/m.txt"; }
+	wait_until 10 scraped || flunk "no scrape"
+	run promtool check metrics <"$T/m.txt"
+	assert_success
+	local version
+	version=$("$EBPF_COLLECT" --version | awk '{ print $2 }')
+	grep -qx "ebpf_collect_build_info{version=\"$version\"} 1" "$T/m.txt" ||
+		flunk "$(grep build_info "$T/m.txt"), version $version"
+	for f in process_cpu_seconds_total process_resident_memory_bytes \
+		 process_virtual_memory_bytes process_open_fds process_max_fds process_start_time_seconds; do
+		grep -q "^# TYPE $f " "$T/m.txt" || flunk "no TYPE of $f"
+		grep -q "^# HELP $f " "$T/m.txt" || flunk "no HELP of $f"
+	done
+	grep -q "^# TYPE process_cpu_seconds_total counter$" "$T/m.txt" || flunk "cpu is a counter"
+	# against /proc of the collector, read now: memory within 50% (it
+	# moves between the render and this read), the limit exactly
+	run python3 - "$T/m.txt" "$col" "$start" <<'PY'
+import os, sys, time
+v = {l.split()[0]: float(l.split()[1]) for l in open(sys.argv[1]) if l.startswith("process_")}
+pid, start = sys.argv[2], int(sys.argv[3])
+st = open("/proc/%s/stat" % pid).read().rsplit(")", 1)[1].split()
+rss = int(st[21]) * os.sysconf("SC_PAGE_SIZE")
+soft = [l.split()[3] for l in open("/proc/%s/limits" % pid) if l.startswith("Max open files")][0]
+cpu = (int(st[11]) + int(st[12])) / os.sysconf("SC_CLK_TCK")
+checks = {
+    "cpu": 0 < v["process_cpu_seconds_total"] <= cpu + 0.01,
+    "rss": 0.5 * rss <= v["process_resident_memory_bytes"] <= 1.5 * rss,
+    "vsize": v["process_virtual_memory_bytes"] > v["process_resident_memory_bytes"],
+    "fds": 3 <= v["process_open_fds"] <= min(v["process_max_fds"], len(os.listdir("/proc/%s/fd" % pid)) + 16),
+    "max_fds": v["process_max_fds"] == float(soft),
+    "start": start - 2 <= v["process_start_time_seconds"] <= time.time(),
+}
+bad = [k for k, ok in checks.items() if not ok]
+print("ok" if not bad else "bad %s: %r" % (bad, v))
+PY
+	assert_output ok
+	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
 }
 
 @test "--metrics: a port already taken exits 1 naming the address and the cause" {

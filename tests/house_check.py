@@ -84,9 +84,6 @@ ALLOW_PRIVATE = {
 
 # (source, function): exported functions nothing else calls -> reason
 ALLOW_UNUSED = {
-    ('collector/fleet/export.c', 'ch_export__stats'):
-        'the exporter\'s counters, kept for the metrics endpoint, which does not '
-        'publish them yet (docs/fleet-clickhouse.md says so)',
 }
 
 # loops between a folder's files (the set of files of each loop) -> reason

@@ -257,3 +257,24 @@ check_refrt_events() {
 	echo "$output"
 	assert_success
 }
+
+# A TCP port of 127.0.0.1 that nothing listens on now.
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}
+
+# scrape_until_exit PID PORT: curl /metrics while PID lives; the last
+# complete answer ends up in $T/last.txt
+scrape_until_exit() {
+	while kill -0 "$1" 2>/dev/null; do
+		curl -sf --max-time 2 "http://127.0.0.1:$2/metrics" -o "$T/scrape.txt" &&
+			mv "$T/scrape.txt" "$T/last.txt"
+		sleep 0.2
+	done
+}
+
+# metric FILE NAME: the sum of NAME's samples (every label set) in the
+# Prometheus text FILE; 0 when it has none
+metric() {
+	awk -v n="$2" '$1 == n || index($1, n "{") == 1 { s += $NF } END { printf "%.15g\n", s + 0 }' "$1"
+}

@@ -221,7 +221,7 @@ static int fetch(const struct fleet_opts *o, struct view *v)
 	status = ch_http__post(&u, sql, NULL, 0, &resp);
 	free(sql);
 	if (status < 0)
-		pr_warn("ClickHouse %s: %s\n", o->url, strerror(-status));
+		pr_warn("ClickHouse %s: %s\n", o->url, u.error);
 	else if (status != 200)
 		pr_warn("ClickHouse %s: HTTP %d: %s\n", o->url, status,
 			ch_http__first_line(resp, line, sizeof(line)));
@@ -235,6 +235,7 @@ static int fetch(const struct fleet_opts *o, struct view *v)
 		ret = EXIT_FAIL;
 	}
 	free(resp);
+	ch_url__close(&u);
 	return ret;
 }
 

@@ -546,7 +546,7 @@ void ch_export__stats(struct ch_export *x, struct ch_export_stats *st)
 	fill_made(x, st);
 }
 
-void ch_export__stop(struct ch_export *x)
+void ch_export__stop(struct ch_export *x, struct ch_export_stats *final)
 {
 	struct ch_export_stats st = { 0 };
 	size_t i;
@@ -556,6 +556,8 @@ void ch_export__stop(struct ch_export *x)
 	flush(x);
 	ch_sender__stop(x->snd, &st);
 	fill_made(x, &st);
+	if (final)
+		*final = st;
 	pr_info("clickhouse: made %" PRIu64 " batches (%" PRIu64 " rows, %" PRIu64 " samples); "
 		"sent %" PRIu64 " batches (%" PRIu64 " rows, %" PRIu64 " samples); "
 		"%" PRIu64 " batches (%" PRIu64 " rows) left in the spool\n",

@@ -40,17 +40,20 @@ struct ch_export_stats {
 	uint64_t batches, rows, samples;		/* made, one batch per table a tick */
 	uint64_t sent_batches, sent_rows, sent_samples;	/* in ClickHouse */
 	uint64_t spooled_batches, spooled_rows;		/* waiting in the spool now */
+	uint64_t spooled_bytes;				/* its files' bytes */
 	uint64_t dropped_batches, dropped_rows, dropped_samples;	/* spool full or none */
 	uint64_t failed_inserts;			/* each spooled and retried */
 	uint64_t outages;
+	uint64_t last_sent_ns;		/* CLOCK_REALTIME of the last batch ClickHouse took; 0: none */
 };
 
 /* A consistent snapshot of the counters; zeros for NULL.  Any thread, but
- * not once ch_export__stop has begun (it frees x): metrics read it from
- * their tick on the tracing thread. */
+ * not once ch_export__stop has begun (it frees x): --metrics reads it in
+ * its tick on the tracing thread (exporter health). */
 void ch_export__stats(struct ch_export *x, struct ch_export_stats *st);
 
-/* Send what is left (or spool it), print the counters, stop; NULL-safe. */
-void ch_export__stop(struct ch_export *x);
+/* Send what is left (or spool it), print the counters, leave them in
+ * *final (may be NULL; untouched for a NULL x), stop; NULL-safe. */
+void ch_export__stop(struct ch_export *x, struct ch_export_stats *final);
 
 #endif

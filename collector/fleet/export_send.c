@@ -58,7 +58,7 @@ static const char *const cluster_sql[] = {
 };
 
 /* One request; 0, -errno (no answer) or -EPROTO (HTTP error); why in err. */
-static int post(const struct ch_url *u, const char *sql, const char *body, size_t len,
+static int post(struct ch_url *u, const char *sql, const char *body, size_t len,
 		char *err, size_t errlen)
 {
 	char line[256], *resp = NULL;
@@ -66,7 +66,7 @@ static int post(const struct ch_url *u, const char *sql, const char *body, size_
 
 	status = ch_http__post(u, sql, body, len, &resp);
 	if (status < 0)
-		snprintf(err, errlen, "ClickHouse %s: %s", u->text, strerror(-status));
+		snprintf(err, errlen, "ClickHouse %s: %s", u->text, u->error);
 	else if (status != 200)
 		snprintf(err, errlen, "ClickHouse %s: HTTP %d: %s", u->text, status,
 			 ch_http__first_line(resp, line, sizeof(line)));
@@ -74,7 +74,7 @@ static int post(const struct ch_url *u, const char *sql, const char *body, size_
 	return status < 0 ? status : status == 200 ? 0 : -EPROTO;
 }
 
-static int run_sql(const struct ch_url *u, const char *fmt, char *err, size_t errlen)
+static int run_sql(struct ch_url *u, const char *fmt, char *err, size_t errlen)
 {
 	char sql[1024];
 
@@ -84,7 +84,7 @@ static int run_sql(const struct ch_url *u, const char *fmt, char *err, size_t er
 
 /* CREATE ... IF NOT EXISTS the database, the tables and, with a cluster,
  * the Distributed tables.  0 or -errno with the reason in err. */
-static int ch_schema__create(const struct ch_url *u, char *err, size_t errlen)
+static int ch_schema__create(struct ch_url *u, char *err, size_t errlen)
 {
 	int i, ret = 0;
 
@@ -132,6 +132,10 @@ static int send_batch(struct ch_sender *s, const struct ch_batch *b)
 	if (ret) {
 		s->st.failed_inserts++;
 	} else {
+		struct timespec now;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		s->st.last_sent_ns = (uint64_t)now.tv_sec * 1000000000ULL + (uint64_t)now.tv_nsec;
 		s->st.sent_batches++;
 		s->st.sent_rows += b->rows;
 		s->st.sent_samples += b->samples;
@@ -158,6 +162,7 @@ static void sync_spool(struct ch_sender *s)
 	pthread_mutex_lock(&s->lock);
 	s->st.spooled_batches = ch_spool__count(s->spool);
 	s->st.spooled_rows = ch_spool__rows(s->spool);
+	s->st.spooled_bytes = ch_spool__bytes(s->spool);
 	pthread_mutex_unlock(&s->lock);
 }
 
@@ -241,6 +246,10 @@ static void *sender_main(void *arg)
 			next = b->next;
 			handle(s, b);
 		}
+		/* kept alive for a burst (the tables of one interval, a replay),
+		 * never held idle: a server shutting down waits for the
+		 * connections it has, and would serve a held one for a while */
+		ch_url__close(&s->url);
 	}
 	if (ch_spool__count(s->spool))
 		drain_spool(s);
@@ -273,6 +282,7 @@ struct ch_sender *ch_sender__start(const char *url, const char *spool_dir, uint6
 	}
 	return s;
 fail:
+	ch_url__close(&s->url);
 	ch_spool__close(s->spool);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
@@ -310,6 +320,7 @@ void ch_sender__stop(struct ch_sender *s, struct ch_export_stats *final)
 	pthread_mutex_unlock(&s->lock);
 	pthread_join(s->thread, NULL);
 	*final = s->st;
+	ch_url__close(&s->url);
 	ch_spool__close(s->spool);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);

@@ -242,6 +242,11 @@ uint64_t ch_spool__rows(const struct ch_spool *s)
 	return s ? s->rows : 0;
 }
 
+uint64_t ch_spool__bytes(const struct ch_spool *s)
+{
+	return s ? s->bytes : 0;
+}
+
 const char *ch_spool__dir(const struct ch_spool *s)
 {
 	return s ? s->dir : "";

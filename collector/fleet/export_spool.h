@@ -38,6 +38,7 @@ void ch_spool__pop(struct ch_spool *s);
 
 size_t ch_spool__count(const struct ch_spool *s);
 uint64_t ch_spool__rows(const struct ch_spool *s);
+uint64_t ch_spool__bytes(const struct ch_spool *s);
 const char *ch_spool__dir(const struct ch_spool *s);
 
 #endif

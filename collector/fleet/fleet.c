@@ -51,6 +51,8 @@ int fleet__start(struct fleet *f, const struct fleet_opts *o, struct pipeline *p
 			return EXIT_FAIL;
 		}
 		pipeline__add_consumer(p, &ch_export_consumer, f->export);
+		if (f->metrics)
+			metrics__watch_export(f->metrics, f->export);
 	}
 	return EXIT_OK;
 }
@@ -59,7 +61,13 @@ void fleet__stop(struct fleet *f, struct pipeline *p)
 {
 	pipeline__remove_consumer(p, f->export);
 	pipeline__remove_consumer(p, f->metrics);
-	ch_export__stop(f->export);
+	if (f->export) {
+		struct ch_export_stats st;
+
+		ch_export__stop(f->export, &st);
+		if (f->metrics)	/* the final numbers, the last batches' included */
+			metrics__export_stopped(f->metrics, &st);
+	}
 	f->export = NULL;
 	metrics__stop(f->metrics);
 	f->metrics = NULL;

@@ -3,16 +3,25 @@
  * metrics.c - --metrics (metrics.h): the tracing thread counts what passes
  * (metrics_agg.c for the runtime's events, the collector's own health
  * here) and every RENDER_NS publishes the whole exposition text to the
- * server thread (metrics_http.c), which only ever reads published text.
+ * server thread (metrics_http.c), which only ever reads published text;
+ * under the daemon, to the daemon (metrics_shm.c), which serves it with
+ * its own process and build (metrics_self.c) and the counters of earlier
+ * traces (metrics_carry.c).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <linux/types.h>
+#define LOG_PREFIX "ebpf-collect: "
+#include "log.h"
 #include "collector_event.h"
 #include "pipeline.h"
 #include "metrics_agg.h"
 #include "metrics_http.h"
+#include "metrics_self.h"
+#include "metrics_shm.h"
+#include "export.h"
 #include "metrics.h"
 
 /* How stale a scrape's numbers may be; rendering is the only cost a
@@ -24,13 +33,19 @@
 #define LINGER_MS	5000
 
 struct metrics {
-	struct mhttp *http;
+	struct mhttp *http;		/* serving ourselves, or */
+	struct metrics_shm *shm;	/* handing the text to the daemon */
+	struct ch_export *export;	/* --clickhouse while it runs */
+	int has_export;			/* --clickhouse given */
+	struct ch_export_stats xs;	/* its counters, read at each tick */
+	uint64_t export_start_ns;	/* wall clock */
 	struct magg *agg;
 	char *host;
 	struct metrics_opts o;
 	uint64_t events, bytes;		/* the records that passed */
 	struct metrics_health h;	/* the collector's own, copied on the tracing thread */
 	uint64_t last_render;
+	int shm_warned;
 };
 
 static void render_health(const struct metrics *m, struct mbuf *b)
@@ -89,18 +104,94 @@ static void render_state(const struct metrics *m, struct mbuf *b)
 			     "The flight recorder's window.", (double)m->o.fr_bytes);
 }
 
+static uint64_t wall_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_REALTIME, &t);
+	return (uint64_t)t.tv_sec * 1000000000ULL + (uint64_t)t.tv_nsec;
+}
+
+static void render_counter(const struct metrics *m, struct mbuf *b, const char *name,
+			   const char *help, uint64_t v)
+{
+	mbuf__printf(b, "# HELP %s %s\n# TYPE %s counter\n%s{host=\"", name, help, name, name);
+	mbuf__label(b, m->host);
+	mbuf__printf(b, "\"} %llu\n", (unsigned long long)v);
+}
+
+/* The ClickHouse exporter's health. */
+static void render_export(const struct metrics *m, struct mbuf *b)
+{
+	const struct ch_export_stats *x = &m->xs;
+	uint64_t ok = x->last_sent_ns, now = wall_ns();
+
+	if (m->shm)	/* an earlier trace of the daemon may have sent last */
+		ok = metrics_shm__export_ok_ns(m->shm);
+	render_counter(m, b, "ebpf_collect_export_sent_batches_total",
+		       "Batches ClickHouse took.", x->sent_batches);
+	render_counter(m, b, "ebpf_collect_export_failed_batches_total",
+		       "Inserts that failed (the batch is spooled and retried).", x->failed_inserts);
+	render_counter(m, b, "ebpf_collect_export_dropped_batches_total",
+		       "Batches lost: the spool was full, or there is none.", x->dropped_batches);
+	render_counter(m, b, "ebpf_collect_export_sent_rows_total",
+		       "Rows ClickHouse took.", x->sent_rows);
+	render_counter(m, b, "ebpf_collect_export_dropped_rows_total",
+		       "Rows of the batches lost.", x->dropped_rows);
+	render_counter(m, b, "ebpf_collect_export_outages_total",
+		       "Times ClickHouse stopped answering.", x->outages);
+	render_gauge(m, b, "ebpf_collect_export_spool_bytes",
+		     "Bytes of the batches waiting in the spool.", (double)x->spooled_bytes);
+	render_gauge(m, b, "ebpf_collect_export_spool_files",
+		     "Batches waiting in the spool, one file each.", (double)x->spooled_batches);
+	render_gauge(m, b, "ebpf_collect_export_seconds_since_success",
+		     "Seconds since ClickHouse last took a batch (since the export started, "
+		     "if it has taken none).",
+		     ((ok ? ok : m->export_start_ns) < now ? now - (ok ? ok : m->export_start_ns)
+		      : 0) / 1e9);
+}
+
 static void publish(struct metrics *m)
 {
 	struct mbuf b = { 0 };
 
 	render_health(m, &b);
 	render_state(m, &b);
+	if (m->has_export)
+		render_export(m, &b);
+	if (!m->shm)	/* the daemon adds its own, the trace's included */
+		metrics_self__render(&b, 0);
 	magg__render(m->agg, &b);
 	if (b.failed) {
 		free(b.p);	/* out of memory: the previous text stays */
 		return;
 	}
-	mhttp__publish(m->http, b.p, b.len);
+	if (m->http) {
+		mhttp__publish(m->http, b.p, b.len);
+		return;
+	}
+	if (metrics_shm__publish(m->shm, b.p, b.len) && !m->shm_warned) {
+		pr_warn("--metrics: the text (%zu bytes) exceeds the daemon's buffer; "
+			"the daemon serves the last text that fitted\n", b.len);
+		m->shm_warned = 1;
+	}
+	free(b.p);
+}
+
+void metrics__export_stopped(struct metrics *m, const struct ch_export_stats *st)
+{
+	m->export = NULL;
+	m->xs = *st;
+	if (m->shm)
+		metrics_shm__set_export_ok_ns(m->shm, st->last_sent_ns);
+}
+
+void metrics__watch_export(struct metrics *m, struct ch_export *x)
+{
+	m->export = x;
+	m->has_export = 1;
+	m->export_start_ns = wall_ns();
+	ch_export__stats(x, &m->xs);
 }
 
 struct metrics *metrics__start(const struct metrics_opts *o, char *err, size_t errlen)
@@ -117,8 +208,10 @@ struct metrics *metrics__start(const struct metrics_opts *o, char *err, size_t e
 		metrics__stop(m);
 		return NULL;
 	}
-	m->http = mhttp__start(o->addr, err, errlen);
-	if (!m->http) {
+	m->shm = metrics_shm_inherited;
+	if (!m->shm)
+		m->http = mhttp__start(o->addr, err, errlen);
+	if (!m->http && !m->shm) {
 		metrics__stop(m);
 		return NULL;
 	}
@@ -148,6 +241,11 @@ static void metrics_tick(void *ctx, uint64_t now)
 	m->last_render = now;
 	magg__expire(m->agg, now);
 	m->o.health(m->o.health_ctx, &m->h);
+	if (m->export) {
+		ch_export__stats(m->export, &m->xs);
+		if (m->shm)
+			metrics_shm__set_export_ok_ns(m->shm, m->xs.last_sent_ns);
+	}
 	publish(m);
 }
 
@@ -160,9 +258,11 @@ void metrics__stop(struct metrics *m)
 {
 	if (!m)
 		return;
-	if (m->http) {
+	if (m->http || m->shm) {
 		m->h.ring_fill = 0;	/* drained */
 		publish(m);
+	}
+	if (m->http) {
 		mhttp__linger(m->http, LINGER_MS);
 		mhttp__stop(m->http);
 	}

@@ -3,9 +3,11 @@
  * metrics.h - --metrics ADDR:PORT: the Prometheus text exposition of what
  * the collector sees, served by a thread of its own (a scrape never waits
  * for tracing, nor tracing for a scrape): per process runtime health (GCs,
- * pauses, exceptions, JIT, contention, thread pool, allocations) and the
+ * pauses, exceptions, JIT, contention, thread pool, allocations), the
  * collector's own health (events, bytes, drops, ring fill, probes,
- * processes).
+ * processes, the ClickHouse exporter), its build and its process.  Under
+ * the daemon the text goes to the daemon, which serves it
+ * (metrics_shm.h).
  */
 #ifndef EBPF_COLLECT_METRICS_H
 #define EBPF_COLLECT_METRICS_H
@@ -37,13 +39,22 @@ struct metrics_opts {
 /* NULL and a one-line reason in err. */
 struct metrics *metrics__start(const struct metrics_opts *o, char *err, size_t errlen);
 
+/* Publish x's health (ch_export__stats) from now on: batches and rows sent,
+ * failed and dropped, the spool, the time since ClickHouse last took a
+ * batch.  x outlives the consumer's ticks (fleet__stop). */
+struct ch_export;
+void metrics__watch_export(struct metrics *m, struct ch_export *x);
+/* x stopped: st, its final counters, are what metrics__stop publishes. */
+struct ch_export_stats;
+void metrics__export_stopped(struct metrics *m, const struct ch_export_stats *st);
+
 /* The pipeline's consumer (pipeline.h), ctx the struct metrics: every
  * record, in time order, as it leaves the reorder buffer; every poll, the
  * collector's own counters. */
 extern const struct pipeline_consumer_ops metrics_consumer;
 
-/* Publish the final numbers and, if anything has scraped us, wait up to
- * 5 s for one more scrape to read them (counts after the last scrape
+/* Publish the final numbers and, serving them ourselves and if anything
+ * has scraped us, wait up to 5 s for one more scrape to read them (counts after the last scrape
  * would otherwise never reach Prometheus); stop serving and free.
  * NULL-safe. */
 void metrics__stop(struct metrics *m);

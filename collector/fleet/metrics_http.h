@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * metrics_http.h - the HTTP/1.1 side of --metrics: a thread of its own that
- * answers GET/HEAD /metrics with the last text the tracing thread published
- * (404 elsewhere, 400 on a malformed request, Connection: close), each
- * client bounded by a deadline so a stuck one holds nothing up.
+ * metrics_http.h - the HTTP side of --metrics, served by libmicrohttpd on
+ * a thread of its own: GET/HEAD /metrics answer the last text published
+ * (404 elsewhere, 405 for other methods, 400 on a malformed request,
+ * Connection: close), each client bounded by a deadline so a stuck one
+ * holds nothing up.
  */
 #ifndef EBPF_COLLECT_METRICS_HTTP_H
 #define EBPF_COLLECT_METRICS_HTTP_H
@@ -18,7 +19,7 @@ struct mhttp;
 struct mhttp *mhttp__start(const char *addr, char *err, size_t errlen);
 
 /* Serve text (malloc'd, len bytes; ownership passes) from now on.  Only a
- * pointer swap under the lock: the tracing thread never waits on a client. */
+ * pointer swap under the lock: the publisher never waits on a client. */
 void mhttp__publish(struct mhttp *h, char *text, size_t len);
 
 /* If anyone has scraped us, wait until the last published text has been

@@ -144,3 +144,12 @@ $(OUTPUT)/tests/test_export: $(OUTPUT)/obj/tests/unit/test_export.o \
 		$(OUTPUT)/obj/common/http_client.o $(OUTPUT)/obj/collector/fleet/export_spool.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lpthread $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+# unit test of the daemon's --metrics: counters carried over reloads, the
+# shared mapping: tests/unit/test_metrics_carry.c
+UNIT_TESTS += $(OUTPUT)/tests/test_metrics_carry
+$(OUTPUT)/tests/test_metrics_carry: $(OUTPUT)/obj/tests/unit/test_metrics_carry.o \
+		$(OUTPUT)/obj/collector/fleet/metrics_carry.o $(OUTPUT)/obj/collector/fleet/metrics_shm.o \
+		$(OUTPUT)/obj/collector/fleet/metrics_agg.o $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -lm -o $@

@@ -3,7 +3,8 @@
  * Unit tests of the --clickhouse pieces that need no server: the URL, the
  * spool (order, bound, whole files, a spool left by an earlier run) and the
  * HTTP client against a one-shot fake server (chunked and plain answers,
- * an HTTP error, a refused connection).
+ * an HTTP error, a refused connection, https:// to a server that speaks
+ * no TLS).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -36,7 +37,12 @@ static void test_url(void)
 	ASSERT_STREQ(ch_url__table(&u, "events", t, sizeof(t)), "prod.events", "distributed");
 	ASSERT_OK(ch_url__parse("http://h:1/", &u, err, sizeof(err)), "trailing slash");
 	ASSERT_STREQ(u.database, "fleet", "trailing slash: default database");
-	ASSERT_EQ(ch_url__parse("https://h", &u, err, sizeof(err)), -EINVAL, "https");
+	ASSERT_OK(ch_url__parse("https://h", &u, err, sizeof(err)), "https");
+	ASSERT_STREQ(u.scheme, "https", "https: scheme");
+	ASSERT_STREQ(u.port, "8443", "https: default port");
+	ASSERT_EQ(ch_url__parse("ftp://h", &u, err, sizeof(err)), -EINVAL, "ftp");
+	ASSERT_EQ(ch_url__parse("http://h:80x", &u, err, sizeof(err)), -EINVAL, "port");
+	ASSERT_EQ(ch_url__parse("http://a@h", &u, err, sizeof(err)), -EINVAL, "user");
 	ASSERT_EQ(ch_url__parse("http://:80", &u, err, sizeof(err)), -EINVAL, "no host");
 	ASSERT_EQ(ch_url__parse("http://h/a;drop", &u, err, sizeof(err)), -EINVAL, "database");
 	ASSERT_EQ(ch_url__parse("http://h?x=1", &u, err, sizeof(err)), -EINVAL, "parameter");
@@ -149,10 +155,49 @@ static int one_request(const char *answer, const char *sql, const char *body, ch
 	ch_url__parse(url, &u, err, sizeof(err));
 	pthread_create(&th, NULL, fake_main, &f);
 	st = ch_http__post(&u, sql, body, body ? strlen(body) : 0, resp);
+	ch_url__close(&u);
 	pthread_join(th, NULL);
 	close(f.lfd);
 	snprintf(request, rlen, "%s", f.request);
 	return st;
+}
+
+/* Answers plain HTTP at once, before any request: to a TLS client, bytes
+ * that are no handshake. */
+static void *plain_main(void *arg)
+{
+	int fd = accept(*(int *)arg, NULL, NULL);
+
+	if (fd >= 0) {
+		send(fd, "HTTP/1.1 400 Bad Request\r\n\r\n", 28, MSG_NOSIGNAL);
+		close(fd);
+	}
+	return NULL;
+}
+
+static void test_https_refused(void)
+{
+	struct sockaddr_in sa = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000001) };
+	socklen_t sl = sizeof(sa);
+	char url[64], err[256], *resp = NULL;
+	struct ch_url u;
+	pthread_t th;
+	int lfd = socket(AF_INET, SOCK_STREAM, 0), st;
+
+	if (!ASSERT_TRUE(lfd >= 0 && !bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) &&
+			 !listen(lfd, 1) && !getsockname(lfd, (struct sockaddr *)&sa, &sl), "listen"))
+		return;
+	snprintf(url, sizeof(url), "https://127.0.0.1:%d", ntohs(sa.sin_port));
+	ASSERT_OK(ch_url__parse(url, &u, err, sizeof(err)), "url");
+	pthread_create(&th, NULL, plain_main, &lfd);
+	st = ch_http__post(&u, "SELECT 1", NULL, 0, &resp);
+	pthread_join(th, NULL);
+	close(lfd);
+	ASSERT_EQ(st, -EPROTO, "no TLS: no answer");
+	ASSERT_TRUE(resp == NULL, "no body");
+	ASSERT_TRUE(u.error[0] && !strchr(u.error, '\n'), "one line of cause");
+	printf("# https to a plain server: %s\n", u.error);
+	ch_url__close(&u);
 }
 
 static void test_http(void)
@@ -186,6 +231,8 @@ static void test_http(void)
 	ASSERT_OK(ch_url__parse("http://127.0.0.1:1", &u, line, sizeof(line)), "url");
 	ASSERT_EQ(ch_http__post(&u, "SELECT 1", NULL, 0, &resp), -ECONNREFUSED, "refused");
 	ASSERT_TRUE(resp == NULL, "no answer");
+	ASSERT_STREQ(u.error, "Connection refused", "the cause, for a line naming the server");
+	ch_url__close(&u);
 }
 
 int main(void)
@@ -193,5 +240,6 @@ int main(void)
 	RUN(test_url);
 	RUN(test_spool);
 	RUN(test_http);
+	RUN(test_https_refused);
 	return test_summary();
 }
