@@ -65,11 +65,13 @@ ch_stop() {
 	local pid i
 	pid=$(cat "$CH_DIR/pid")
 	kill "$pid" 2>/dev/null || true
+	# gone, or a zombie of this shell (kill -0 still reaches those)
 	for ((i = 0; i < 300; i++)); do
-		kill -0 "$pid" 2>/dev/null || break
+		[[ -e /proc/$pid && $(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null) != Z ]] || break
 		sleep 0.1
 	done
 	kill -9 "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null
 	rm -f "$CH_DIR/pid"
 }
 
