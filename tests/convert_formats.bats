@@ -208,7 +208,7 @@ skip = ('Microsoft-DotNETCore-SampleProfiler', 'Microsoft-Windows-DotNETRuntimeR
 code_named = lambda e: e['provider'] == skip[1] and 141 <= e['id'] <= 158
 inst = [e for e in d['traceEvents'] if e['ph'] == 'i']
 assert len(inst) == sum(1 for e in ev if e['provider'] != skip[0] and not code_named(e)), len(inst)
-assert sum(1 for e in inst if e['name'].startswith('GCStart')) == sum(1 for e in ev if clr(e, 1))
+assert sum(1 for e in inst if e['name'] == 'GC/Start') == sum(1 for e in ev if clr(e, 1))
 # samples: every CPU sample with a stack, its leaf frame named as report names it
 cpu = [e for e in ev if e['provider'] == skip[0] and e['stack']]
 assert len(d['samples']) == len(cpu), (len(d['samples']), len(cpu))
