@@ -228,6 +228,30 @@ runtime_version() {
 	(( leaf * 100 >= window * 80 )) || flunk "hot method leaf in $leaf of $window samples"
 }
 
+@test "dotnet: a perf map left on by a killed collector is turned off by the next one" {
+	need
+	start_app -- --exceptions 3 --linger
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4
+	grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	local dead=$COL_PID
+	[[ -f /run/ebpf-collect/perfmap/$APP_PID ]] || flunk "no marker of the perf map"
+	kill -KILL "$COL_PID"
+	wait "$COL_PID" 2>/dev/null || true
+	COL_PID=
+	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "no perf map left by the killed collector"
+	run "$EBPF_COLLECT" -p "$APP_PID" -d 1s -o "$T/t2.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8000:4
+	assert_success
+	assert_output_contains "ebpf-collect: pid $APP_PID: its perf map was left on by ebpf-collect pid $dead, which died; turning it off"
+	[[ ! -e /tmp/perf-$APP_PID.map && ! -e /run/ebpf-collect/perfmap/$APP_PID ]] ||
+		flunk "perf map or marker left behind"
+	# the runtime compiles the exception methods now: no perf map comes back
+	run_workload
+	[[ ! -e /tmp/perf-$APP_PID.map ]] || flunk "the runtime still writes its perf map"
+	# the trace of the run that turned it off is whole
+	dump "$T/t2.nettrace"
+}
+
 @test "dotnet: a perf map the user enabled is left alone" {
 	need
 	start_app DOTNET_PerfMapEnabled=3 -- --linger

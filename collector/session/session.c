@@ -60,6 +60,7 @@
 #include "symbolizer.h"
 #include "clock.h"
 #include "ep_targets.h"
+#include "ep_perfmap.h"	/* perf maps left on by a killed collector */
 #include "batch.h"		/* stock .NET: EventPipe over IPC */
 
 #include "collector.h"
@@ -844,6 +845,8 @@ int session__main(void)
 	ret = prepare(&c);
 	if (ret)
 		goto free_table;
+	/* perf maps a killed collector left on, found before ours are on */
+	ep_perfmap__reclaim(NULL);
 	ret = alloc_state(&c);
 	if (!ret && env.cmd)
 		ret = start_command(&c, &cmd_path, &release_fd);

@@ -6,6 +6,12 @@
  * session starts and DisablePerfMap at stop, and removes the perf-N.map /
  * perfinfo-N.map it caused once the trace is written (through a directory
  * descriptor, so also after the process exited).
+ *
+ * A collector killed before its stop (kill -9) cannot send DisablePerfMap:
+ * the runtime would write its perf map for the rest of its life.  So a
+ * marker under EP_PERFMAP_MARKERS names the collector while the perf map
+ * is on, and every collector, at its start, turns off the perf maps whose
+ * collector has died (ep_perfmap__reclaim).
  */
 #ifndef EBPF_COLLECT_EP_PERFMAP_H
 #define EBPF_COLLECT_EP_PERFMAP_H
@@ -15,7 +21,10 @@
 #include <sys/types.h>
 #include "dotnet_ipc.h"
 
+#define EP_PERFMAP_MARKERS	"/run/ebpf-collect/perfmap"
+
 struct ep_perfmap {
+	pid_t pid;			/* the target (host pid), once enabled */
 	bool on;			/* we asked the runtime for its perf map */
 	bool existed;			/* already there: not ours to remove */
 	int dirfd;			/* where it writes it, still reachable after exit */
@@ -28,7 +37,12 @@ void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s,
 			const volatile bool *cancel);
 void ep_perfmap__disable(struct ep_perfmap *pm, const struct dn_socket *s,
 			 const volatile bool *cancel);
-/* After the trace is written: remove the files we caused; close. */
+/* After the trace is written: remove the files we caused and the marker;
+ * close. */
 void ep_perfmap__remove(struct ep_perfmap *pm, pid_t nspid);
+/* Every marker whose collector is gone and whose target runs on: one line
+ * naming the target, DisablePerfMap, its perf map files removed.  Each
+ * exchange ends within DN_EXCHANGE_TIMEOUT_MS, or when *cancel. */
+void ep_perfmap__reclaim(const volatile bool *cancel);
 
 #endif
