@@ -132,6 +132,12 @@ runtime_version() {
 	assert_success
 	assert_output_contains "pid $APP_PID: EventPipe (.NET $(runtime_version)) over /proc/$APP_PID/root/tmp/dotnet-diagnostic-$APP_PID-"
 	assert_output_contains "pid $APP_PID: traced through EventPipe (no USDT provider)"
+	assert_output_contains "pid $APP_PID: runtime $(dirname "$(readlink -f "$(command -v dotnet)")")/shared/Microsoft.NETCore.App/$(runtime_version)/libcoreclr.so"
+	# libstdc++'s probes come after the line that says they are not the runtime's
+	local label probe
+	label=$(grep -n "^pid $APP_PID: USDT probes of other libraries, not the runtime's (--usdt PROVIDER traces them):$" <<<"$output" | cut -d: -f1)
+	probe=$(grep -n "^libstdcxx  *throw " <<<"$output" | cut -d: -f1)
+	[[ -n $label && -n $probe && $probe -gt $label ]] || flunk "$output"
 	# a process without a runtime says so too
 	run "$EBPF_COLLECT" -l -p $$
 	[[ $status -eq 3 ]] || flunk "status $status: $output"
