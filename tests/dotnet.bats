@@ -165,6 +165,9 @@ runtime_version() {
 	grep -q '"provider":"Microsoft-Windows-DotNETRuntimeRundown".*"MethodName":"EvtAppThrowOne"' \
 		"$T/t.nettrace.json" || flunk "no rundown of EvtAppThrowOne"
 	grep -q "EventPipe session (CollectTracing3)" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	# says what it traces: no "tracing 0 probes"
+	grep -q "^ebpf-collect: tracing 1 .NET process over EventPipe (1 provider); writing " \
+		"$T/col.err" || flunk "$(cat "$T/col.err")"
 }
 
 @test "dotnet: BPF CPU samples name the hot method; kernel and JIT frames named" {
@@ -276,6 +279,7 @@ runtime_version() {
 	assert_success
 	assert_output_contains "no USDT provider: EventPipe session over"
 	assert_output_contains "exited during the trace; its EventPipe stream ended with it"
+	assert_output_contains "tracing the .NET runtime of dotnet over EventPipe from its start (1 provider); writing"
 	dump "$T/t.nettrace"
 	local pid
 	pid=$(grep -m1 -o '"pid":[0-9]*' "$T/t.nettrace.json" | cut -d: -f2)

@@ -757,10 +757,23 @@ static void release_command(int *release_fd)
 /* Trace until told to stop, then stop every source and write the end. */
 static int trace(struct collector *c)
 {
-	int ret, err;
+	unsigned long long probes = c->clr.nr_links + usdt_generic__nr_links(c->ug);
+	int ret, err, off, eps = ep_targets__count(&c->ept);
+	char what[PATH_MAX];
 
-	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
-		(unsigned long long)(c->clr.nr_links + usdt_generic__nr_links(c->ug)),
+	/* what is traced: USDT probes, EventPipe sessions (stock .NET, which
+	 * has no probe: "0 probes" said nothing of them), or both */
+	off = probes || (!eps && !c->ept.wait_child) ?
+	      snprintf(what, sizeof(what), "%llu probes", probes) : 0;
+	if (c->ept.wait_child)
+		snprintf(what + off, sizeof(what) - off, "%sthe .NET runtime of %s over EventPipe "
+			 "from its start (%d provider%s)", off ? " and " : "", env.cmd[0],
+			 c->ept.cfg.n, c->ept.cfg.n == 1 ? "" : "s");
+	else if (eps)
+		snprintf(what + off, sizeof(what) - off, "%s%d .NET process%s over EventPipe "
+			 "(%d provider%s)", off ? " and " : "", eps, eps == 1 ? "" : "es",
+			 c->ept.cfg.n, c->ept.cfg.n == 1 ? "" : "s");
+	pr_info("tracing %s%s; writing %s; Ctrl-C to stop\n", what,
 		env.duration_ns ? " for the given duration" : "",
 		c->pipe.rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
 		"--dump-on and exit" : c->pipe.rec.path);

@@ -276,12 +276,18 @@ int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 	return 0;
 }
 
+int ep_targets__count(const struct ep_targets *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < EP_TARGETS_MAX; i++)
+		n += t->ep[i] != NULL;
+	return n;
+}
+
 bool ep_targets__active(const struct ep_targets *t)
 {
-	for (int i = 0; i < EP_TARGETS_MAX; i++)
-		if (t->ep[i])
-			return true;
-	return false;
+	return ep_targets__count(t) > 0;
 }
 
 int ep_targets__stop(struct ep_targets *t, struct reorder *ro)

@@ -77,8 +77,9 @@ int ep_targets__attach_one(struct ep_targets *t, int slot, pid_t pid);
 int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 		     bool (*has_usdt)(void *ctx, pid_t pid), void *ctx);
 
-/* Sessions running (records may come up to ~100 ms late)? */
+/* Sessions running (records may come up to ~100 ms late)?  How many? */
 bool ep_targets__active(const struct ep_targets *t);
+int ep_targets__count(const struct ep_targets *t);
 
 /* StopTracing to every session at once; rundown and the rest of every
  * stream into ro, for at most EP_STOP_TIMEOUT_MS in all, or until one more
