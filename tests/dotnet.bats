@@ -288,6 +288,13 @@ runtime_version() {
 	# the runtime waited for the session: Main's JIT is in the trace
 	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
 		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
+	# convert -o - writes to standard output, the same as without -o
+	(cd "$T" && "$EBPF_COLLECT" convert t.nettrace --format folded -o - >dash.folded) ||
+		flunk "convert -o - failed"
+	"$EBPF_COLLECT" convert "$T/t.nettrace" --format folded >"$T/plain.folded"
+	[[ ! -e $T/- ]] || flunk "convert -o - created a file named -"
+	grep -q "EvtAppThrowOne" "$T/dash.folded" || flunk "$(head -3 "$T/dash.folded")"
+	cmp "$T/dash.folded" "$T/plain.folded" || flunk "-o - and stdout differ"
 }
 
 @test "dotnet: -- ./app (an apphost executable) is traced from its first managed method" {
