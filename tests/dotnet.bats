@@ -2,18 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # Stock .NET (no USDT provider) through EventPipe over the diagnostics IPC
-# channel, against the real runtime of the machine's SDK.  The test app
-# (tests/dotnet/evtapp) is built once per $OUTPUT, offline (no package
-# references).  Traces are decoded with `ebpf-collect dump --json --manifest
-# ClrEtwAll.man` and checked by tests/dotnet_trace.py.
+# channel, against the real runtime of the machine's SDK and against .NET 8,
+# 9 and 10 self-contained apps.  The test app and its builds are
+# tests/dotnet_app.bash's.  Traces are decoded with `ebpf-collect dump --json
+# --manifest ClrEtwAll.man` and checked by tests/dotnet_trace.py.
 
 load test_helper
-
-DT=$BATS_TEST_DIRNAME/dotnet_trace.py
-APP_DIR=$OUTPUT/tests/dotnet/evtapp
-APP=$APP_DIR/evtapp.dll
-APPHOST_DIR=$OUTPUT/tests/dotnet/evtapp-host
-APPHOST=$APPHOST_DIR/evtapp
+load dotnet_app
 
 setup_file() {
 	export BATS_TEST_TIMEOUT=180
@@ -21,31 +16,9 @@ setup_file() {
 	build_app
 }
 
-build_app() {
-	local src=$BATS_TEST_DIRNAME/dotnet/evtapp
-	mkdir -p "$OUTPUT/tests/dotnet"
-	(
-		flock 9
-		if [[ ! -f $APP || $src/Program.cs -nt $APP || $src/evtapp.csproj -nt $APP ]]; then
-			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
-				dotnet build "$src/evtapp.csproj" -c Release -o "$APP_DIR" \
-				-p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj/" \
-				>"$OUTPUT/tests/dotnet/build.log" 2>&1 ||
-				{ cat "$OUTPUT/tests/dotnet/build.log" >&2; exit 1; }
-		fi
-		# the same app as its own executable (apphost)
-		if [[ ! -x $APPHOST || $src/Program.cs -nt $APPHOST || $src/evtapp.csproj -nt $APPHOST ]]; then
-			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
-				dotnet build "$src/evtapp.csproj" -c Release -o "$APPHOST_DIR" \
-				-p:UseAppHost=true -p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj-host/" \
-				>"$OUTPUT/tests/dotnet/build-host.log" 2>&1 ||
-				{ cat "$OUTPUT/tests/dotnet/build-host.log" >&2; exit 1; }
-		fi
-	) 9>"$OUTPUT/tests/dotnet/.lock"
-}
-
 setup() {
 	T=$BATS_TEST_TMPDIR
+	APP_EXE=
 	APP_PID=
 	COL_PID=
 }
@@ -68,12 +41,17 @@ need() {
 }
 
 # start_app [ENV=V ...] -- ARGS: the app waits for $T/go, then runs ARGS' workload
+# ($APP_EXE when set, else dotnet $APP)
 start_app() {
 	local envs=()
 	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
 	shift
 	rm -f "$T/go"
-	env "${envs[@]}" dotnet "$APP" --wait "$T/go" "$@" >"$T/app.out" 2>&1 &
+	if [[ -n $APP_EXE ]]; then	# a self-contained app (build_sc)
+		env "${envs[@]}" "$APP_EXE" --wait "$T/go" "$@" >"$T/app.out" 2>&1 &
+	else
+		env "${envs[@]}" dotnet "$APP" --wait "$T/go" "$@" >"$T/app.out" 2>&1 &
+	fi
 	APP_PID=$!
 	for _ in $(seq 200); do
 		grep -q READY "$T/app.out" && return 0
@@ -108,17 +86,6 @@ stop_collect() {
 	COL_STATUS=0
 	wait "$COL_PID" || COL_STATUS=$?
 	COL_PID=
-}
-
-dump() {
-	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$1" >"$1.json" ||
-		flunk "dump $1 failed"
-}
-
-check() {	# check KEY EXPECTED (from counts output in $output)
-	local got
-	got=$(grep "^$1 " <<<"$output" | cut -d' ' -f2-)
-	[[ $got == "$2" ]] || flunk "$1: expected '$2', got '$got'" $'\n'"$output"
 }
 
 runtime_version() {
@@ -324,8 +291,9 @@ runtime_version() {
 	# the same for -- dotnet: the socket never appears
 	DOTNET_EnableDiagnostics=0 run "$EBPF_COLLECT" -q -o "$T/c.nettrace" -- dotnet "$APP" --linger
 	[[ $status -eq 3 ]] || flunk "status $status: $output"
-	assert_output_contains "no .NET diagnostics socket (dotnet-diagnostic-"
-	assert_output_contains "started with DOTNET_EnableDiagnostics=0?"
+	assert_output_contains "its .NET runtime did not connect to the diagnostic port /tmp/ebpf-collect-"
+	assert_output_contains "/dotnet-port in 10 s: started with DOTNET_EnableDiagnostics=0?"
+	[[ ! -e $T/c.nettrace ]] || flunk "an empty trace was left"
 }
 
 @test "dotnet: another user's process is refused with exit 4 and one line" {
@@ -434,4 +402,107 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 	check exceptions "EvtAppTestException=6"
 	check induced 3
 	check contention_start 2
+}
+
+# Each supported runtime, as a self-contained app (its own runtime, not the
+# SDK's), traced from attach and from its start, with exact counts of what
+# the app itself does: the GCs it induces, the exceptions it throws.
+
+# sc_need V: the self-contained .NET V app, in $APP_EXE
+sc_need() {
+	need
+	build_sc "$1" || flunk "self-contained net$1.0 app not built ($OUTPUT/tests/dotnet/build-net$1.log)"
+	APP_EXE=$OUTPUT/tests/dotnet/evtapp-net$1/evtapp
+}
+
+# sc_attach V: -p on a running .NET V process
+sc_attach() {
+	sc_need "$1"
+	start_app -- --exceptions 5 --gcs 3 --linger
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_output_contains "pid $APP_PID: EventPipe (.NET $1.0."
+	assert_output_contains "pid $APP_PID: runtime $OUTPUT/tests/dotnet/evtapp-net$1/libcoreclr.so"
+	collect --providers Microsoft-Windows-DotNETRuntime:0x8001:4
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	grep -q "tracing 1 .NET process over EventPipe" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$APP_PID"
+	assert_success
+	check exceptions "EvtAppTestException=5"
+	check induced 3
+}
+
+# sc_start V: -- ./app, traced from its first managed method
+sc_start() {
+	sc_need "$1"
+	run "$EBPF_COLLECT" -o "$T/t.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8019:5 -- "$APP_EXE" --exceptions 4 --gcs 2
+	assert_success
+	assert_output_contains "no USDT provider: EventPipe session over"
+	# its perf map was on from its start (the environment, not EnablePerfMap,
+	# which kills a .NET 8 or 9 runtime that waits to be resumed)
+	assert_output_contains ", perf map enabled)"
+	dump "$T/t.nettrace"
+	local pid
+	pid=$(grep -m1 -o '"pid":[0-9]*' "$T/t.nettrace.json" | cut -d: -f2)
+	[[ ! -e /tmp/perf-$pid.map && ! -e /tmp/perfinfo-$pid.map ]] || flunk "perf map left behind"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$pid"
+	assert_success
+	check exceptions "EvtAppTestException=4"
+	check induced 2
+	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
+		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
+}
+
+@test "dotnet 8: a self-contained app, attached (-p): exact exceptions and induced GCs" {
+	sc_attach 8
+}
+
+@test "dotnet 8: a self-contained app from its start (-- ./app): exact counts, Main's JIT" {
+	sc_start 8
+}
+
+@test "dotnet 9: a self-contained app, attached (-p): exact exceptions and induced GCs" {
+	sc_attach 9
+}
+
+@test "dotnet 9: a self-contained app from its start (-- ./app): exact counts, Main's JIT" {
+	sc_start 9
+}
+
+@test "dotnet 10: a self-contained app, attached (-p): exact exceptions and induced GCs" {
+	sc_attach 10
+}
+
+@test "dotnet 10: a self-contained app from its start (-- ./app): exact counts, Main's JIT" {
+	sc_start 10
+}
+
+# frames ours says are without a name: exactly those TraceLog leaves unnamed
+# (the runtime's rundown names most frames of a stock runtime only at stop)
+frames_match_tracelog() {
+	local ours theirs
+	ours=$(sed -n 's/^ebpf-collect: symbols: \([0-9]*\) frames (.*), \([0-9]*\) without a name;.*/\1 \2/p' <<<"$1")
+	[[ -n $ours ]] || flunk "no symbols line: $1"
+	theirs=$(tracecheck --json --min-named 0 "$2" |
+		python3 -c 'import json,sys; t=json.loads(sys.stdin.readline())["tracelog"]; print(t["frames"], t["frames"] - t["named"])')
+	[[ $ours == "$theirs" ]] || flunk "ebpf-collect: frames, unnamed $ours; TraceLog: $theirs"
+}
+
+@test "dotnet: 'N without a name' counts what TraceLog leaves unnamed (default profile)" {
+	need
+	require_tracecheck
+	# the default profile: JIT and ReadyToRun frames named by the rundown
+	run "$EBPF_COLLECT" -o "$T/d.nettrace" -- dotnet "$APP" --exceptions 3 --gcs 2
+	assert_success
+	assert_output_contains "named by the runtime's method events), 0 without a name;"
+	assert_output_contains "EventPipe session over"
+	frames_match_tracelog "$output" "$T/d.nettrace"
+	# the default's samples are the runtime's own: SampleProfiler events
+	run "$EBPF_COLLECT" dump "$T/d.nettrace"
+	assert_success
+	grep -q "Microsoft-DotNETCore-SampleProfiler/ThreadSample" <<<"$output" || flunk "no samples"
 }

@@ -294,6 +294,7 @@ static bool is_dotnet_host(const char *cmd)
 }
 
 static bool cmd_is_dotnet;	/* is_dotnet_host(the -- CMD), set before the fork */
+static char cmd_port[PATH_MAX];	/* its diagnostic port (ep_targets__listen_child) */
 
 /* Fork the command; it waits on *release_fd before exec. */
 static pid_t spawn_held(char **cmd, int *release_fd)
@@ -317,10 +318,24 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 			_exit(127);
 		if (orig_nofile.rlim_cur)
 			setrlimit(RLIMIT_NOFILE, &orig_nofile);
-		/* a .NET runtime waits at start-up until the collector has
-		 * started its EventPipe session and sends ResumeRuntime */
-		if (cmd_is_dotnet)
-			setenv("DOTNET_DefaultDiagnosticPortSuspend", "1", 1);
+		/* a .NET runtime connects to the collector's port at start-up
+		 * and waits there until its EventPipe session runs (then
+		 * ResumeRuntime); the user's own ports stay */
+		if (cmd_is_dotnet) {
+			const char *own = getenv("DOTNET_DiagnosticPorts");
+			char ports[PATH_MAX * 2];
+
+			snprintf(ports, sizeof(ports), "%s,suspend%s%s", cmd_port,
+				 own && *own ? ";" : "", own && *own ? own : "");
+			setenv("DOTNET_DiagnosticPorts", ports, 1);
+		}
+		/* its perf map from its start: EnablePerfMap to a runtime that
+		 * waits to be resumed kills .NET 8 and 9 (ep_perfmap.h) */
+		if (cmd_is_dotnet && !getenv("DOTNET_PerfMapEnabled") &&
+		    !getenv("COMPlus_PerfMapEnabled")) {
+			setenv("DOTNET_PerfMapEnabled", "3", 1);
+			setenv(EP_PERFMAP_OURS, "1", 1);
+		}
 		execvp(cmd[0], cmd);
 		pr_warn("cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
@@ -680,6 +695,8 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
 		return EXIT_USAGE;
 	}
 	cmd_is_dotnet = is_dotnet_host(*cmd_path);
+	if (cmd_is_dotnet && ep_targets__listen_child(&c->ept, cmd_port, sizeof(cmd_port)))
+		return EXIT_FAIL;
 	c->child = spawn_held(env.cmd, release_fd);
 	if (cmd_is_dotnet)	/* EventPipe from its start */
 		ep_targets__wait_child(&c->ept, c->child);
@@ -725,6 +742,9 @@ static int attach_sources(struct collector *c, const char *cmd_path)
 		return EXIT_FAIL;
 	c->ept.all = c->host.on;	/* a hostile socket must not end the run */
 	c->ept.stop = &exiting;
+	/* before the scan: a runtime that announces itself meanwhile waits */
+	if (c->host.on && env.dotnet_port && ep_targets__listen(&c->ept, env.dotnet_port))
+		return EXIT_FAIL;
 	if (c->host.on)
 		ret = host__scan(c);	/* --all */
 	else

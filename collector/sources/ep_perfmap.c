@@ -149,7 +149,7 @@ void ep_perfmap__reclaim(const volatile bool *cancel)
 
 /* ------------------------------------------------------------ a session */
 
-void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s,
+void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s, bool may_send,
 			const volatile bool *cancel)
 {
 	char val[PATH_MAX / 2], path[PATH_MAX];
@@ -157,8 +157,17 @@ void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s,
 	struct dn_wait w = { mono_ms() + DN_EXCHANGE_TIMEOUT_MS, cancel };
 	struct stat st;
 
+	if (!proc_env_get(s->pid, EP_PERFMAP_OURS, val, sizeof(val))) {
+		/* the command's environment: on from its start, ours to undo */
+		if (open_dir(pm, s->pid))
+			return;
+		marker_write(s->pid);
+		pm->on = true;
+		pm->pid = s->pid;
+		return;
+	}
 	if (!proc_env_get(s->pid, "DOTNET_PerfMapEnabled", val, sizeof(val)) ||
-	    !proc_env_get(s->pid, "COMPlus_PerfMapEnabled", val, sizeof(val)))
+	    !proc_env_get(s->pid, "COMPlus_PerfMapEnabled", val, sizeof(val)) || !may_send)
 		return;
 	if (open_dir(pm, s->pid))
 		return;

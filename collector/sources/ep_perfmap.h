@@ -31,9 +31,18 @@ struct ep_perfmap {
 	char dir[PATH_MAX - 64];	/* the same, through /proc/PID/root */
 };
 
+/* In the environment of a command the collector starts (-- CMD), with
+ * DOTNET_PerfMapEnabled=3, when the user set neither: the runtime writes
+ * its perf map from its start, and the collector knows it is its own to
+ * turn off and remove.  Sent to a runtime that waits at start-up for
+ * ResumeRuntime, EnablePerfMap kills .NET 8 and 9 (SIGSEGV). */
+#define EP_PERFMAP_OURS		"EBPF_COLLECT_PERFMAP"
+
 void ep_perfmap__init(struct ep_perfmap *pm);
-/* The exchanges end within DN_EXCHANGE_TIMEOUT_MS, or when *cancel. */
-void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s,
+/* EnablePerfMap (only when may_send; the perf map EP_PERFMAP_OURS turned
+ * on is taken as enabled).  The exchanges end within
+ * DN_EXCHANGE_TIMEOUT_MS, or when *cancel. */
+void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s, bool may_send,
 			const volatile bool *cancel);
 void ep_perfmap__disable(struct ep_perfmap *pm, const struct dn_socket *s,
 			 const volatile bool *cancel);

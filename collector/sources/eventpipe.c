@@ -90,6 +90,7 @@ struct eventpipe {
 	int fd;
 	pthread_t th;		/* session_thread: CollectTracing, then the stream */
 	bool th_started;
+	bool suspended;		/* waits at start-up for ResumeRuntime */
 	volatile bool cancel;	/* the threads give up what they wait for */
 	pthread_t stop_th;	/* stop_thread: StopTracing */
 	bool stop_started;
@@ -239,7 +240,7 @@ static void *session_thread(void *arg)
 		set_state(ep, EP_FAILED);
 		return NULL;
 	}
-	ep_perfmap__enable(&ep->perfmap, &ep->sock, &ep->cancel);
+	ep_perfmap__enable(&ep->perfmap, &ep->sock, !ep->suspended, &ep->cancel);
 	set_state(ep, EP_RUNNING);
 	buf = malloc(EP_READ_CHUNK);
 	err = buf ? 0 : ENOMEM;
@@ -383,7 +384,7 @@ static int collect(struct eventpipe *ep, int version, uint32_t *hr, size_t *got)
 }
 
 struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_config *cfg,
-				   char *err, size_t errsz)
+				   bool suspended, char *err, size_t errsz)
 {
 	struct eventpipe *ep = calloc(1, sizeof(*ep));
 
@@ -394,6 +395,7 @@ struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_co
 	ep->sock = *s;
 	ep->cfg = cfg;
 	ep->fd = -1;
+	ep->suspended = suspended;
 	ep_perfmap__init(&ep->perfmap);
 	ep->state = EP_STARTING;
 	pthread_mutex_init(&ep->mu, NULL);
