@@ -506,3 +506,23 @@ frames_match_tracelog() {
 	assert_success
 	grep -q "Microsoft-DotNETCore-SampleProfiler/ThreadSample" <<<"$output" || flunk "no samples"
 }
+
+@test "dotnet: the default profile is what dotnet-trace 10 records by default" {
+	need
+	[[ -x $DOTNET_TRACE ]] || skip "dotnet-trace not installed (scripts/setup.sh installs it)"
+	run "$DOTNET_TRACE" collect -o "$T/dt.nettrace" -- dotnet "$APP" --exceptions 1
+	assert_success
+	local theirs ours
+	# its table: Provider Name, Keywords (hex), Level(N), Enabled By
+	theirs=$(python3 -c '
+import re, sys
+for m in re.finditer(r"^(Microsoft-\S+)\s+0x([0-9A-Fa-f]+)\s+\w+\((\d)\)", sys.stdin.read(), re.M):
+    print("%s:0x%X:%s" % (m.group(1), int(m.group(2), 16), m.group(3)))' <<<"$output" | sort)
+	[[ -n $theirs ]] || flunk "no provider table: $output"
+	run "$EBPF_COLLECT" --help
+	assert_success
+	ours=$(sed -n '/^  default /,/^  [a-z]/p' <<<"$output" |
+		grep -o 'DotNETRuntime:0x[0-9A-Fa-f]*:[0-9]\|Microsoft-DotNETCore-SampleProfiler:0x[0-9A-Fa-f]*:[0-9]' |
+		sed 's/^DotNETRuntime:/Microsoft-Windows-DotNETRuntime:/' | sort)
+	[[ $ours == "$theirs" ]] || flunk $'dotnet-trace:\n'"$theirs"$'\nebpf-collect:\n'"$ours"
+}
