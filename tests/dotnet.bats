@@ -526,3 +526,30 @@ for m in re.finditer(r"^(Microsoft-\S+)\s+0x([0-9A-Fa-f]+)\s+\w+\((\d)\)", sys.s
 		sed 's/^DotNETRuntime:/Microsoft-Windows-DotNETRuntime:/' | sort)
 	[[ $ours == "$theirs" ]] || flunk $'dotnet-trace:\n'"$theirs"$'\nebpf-collect:\n'"$ours"
 }
+
+@test "dotnet: -- dotnet: another runtime on the command's port (a descendant) is resumed untraced" {
+	need
+	"$EBPF_COLLECT" -o "$T/t.nettrace" --providers Microsoft-Windows-DotNETRuntime:0x8000:4 \
+		-- dotnet "$APP" --wait "$T/go" --exceptions 2 >"$T/app.out" 2>"$T/col.err" &
+	COL_PID=$!
+	wait_for_grep READY "$T/app.out" 20 || flunk "$(cat "$T/col.err" "$T/app.out")"
+	local child other ports
+	child=$(sed -n 's/^READY //p' "$T/app.out")
+	ports=$(tr '\0' '\n' <"/proc/$child/environ" | sed -n 's/^DOTNET_DiagnosticPorts=//p')
+	[[ $ports == /tmp/ebpf-collect-*/dotnet-port,suspend ]] || flunk "DOTNET_DiagnosticPorts=$ports"
+	# what a child process of the command inherits: it waits on that port
+	DOTNET_DiagnosticPorts=$ports timeout 30 dotnet "$APP" --exceptions 3 >"$T/other.out" 2>&1 ||
+		flunk "the other runtime was not resumed: $(cat "$T/other.out")"
+	other=$(sed -n 's/^READY //p' "$T/other.out")
+	grep -q DONE "$T/other.out" || flunk "$(cat "$T/other.out")"
+	touch "$T/go"	# the command ends; so does the trace
+	local st=0
+	wait "$COL_PID" || st=$?
+	COL_PID=
+	[[ $st -eq 0 ]] || flunk "collector status $st: $(cat "$T/col.err")"
+	[[ ! -e ${ports%,suspend} ]] || flunk "the port was left behind"
+	dump "$T/t.nettrace"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$child"
+	check exceptions "EvtAppTestException=2"
+	! grep -q "\"pid\":$other," "$T/t.nettrace.json" || flunk "the other runtime was traced"
+}

@@ -319,6 +319,11 @@ int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 			return err;
 		}
 	}
+	/* -- dotnet: its descendants inherit the port; they are not traced,
+	 * so they are resumed at once (under --all, host.c takes each) */
+	if (!t->all && !t->wait_child)
+		while (ep_port__next(&t->port) > 0)
+			;
 	ep_port__resume_ready(&t->port, session_starting, t);
 	return 0;
 }
