@@ -461,6 +461,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_ALL:
 		env.all = true;
 		break;
+	case OPT_DOTNET_PORT:
+		env.dotnet_port = arg;
+		break;
 	case OPT_ALL_PROCESSES:
 		env.all_processes = true;
 		break;
@@ -535,6 +538,11 @@ static int parse_cmdline(int argc, char **argv)
 	}
 	if ((env.nr_comm || env.nr_pid_filter) && !env.all) {
 		pr_warn("--comm and --pid-filter narrow --all\n");
+		return -EINVAL;
+	}
+	if (env.dotnet_port && !env.all) {
+		pr_warn("--dotnet-port is for --all (-- dotnet CMD is traced from its start "
+			"anyway)\n");
 		return -EINVAL;
 	}
 	if (!env.format)

@@ -49,6 +49,9 @@ static const struct collect_opt rows[] = {
 	{ "comm", OPT_COMM, "GLOB", 0,
 	  "With --all: only processes whose comm matches (repeatable)" },
 	{ "pid-filter", OPT_PID_FILTER, "PID,...", 0, "With --all: only these processes" },
+	{ "dotnet-port", OPT_DOTNET_PORT, "PATH", 0,
+	  "With --all: listen on PATH; .NET started with DOTNET_DiagnosticPorts=PATH,suspend "
+	  "waits there until its session runs (traced from its first managed method)" },
 	{ "format", OPT_FORMAT, "v5|v6", 0,
 	  "NetTrace version: v6 holds many processes (default with --all), v5 one (default "
 	  "otherwise; what PerfView before .NET 10 reads)" },

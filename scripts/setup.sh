@@ -51,6 +51,27 @@ restore_tracecheck() {
 }
 restore_tracecheck
 
+# tests/dotnet.bats builds the test app self-contained for .NET 8, 9 and
+# 10 (tests/dotnet_app.bash, build_sc): the runtime packs of those versions
+# (Microsoft.NETCore.App.Runtime.linux-x64, .Ref, .Host) come from the NuGet
+# registry; this fetches them up front.  Never fatal: the build says what
+# it lacks.
+restore_runtime_packs() {
+	local v dir
+	command -v dotnet >/dev/null 2>&1 || return 0
+	for v in 8 9 10; do
+		dir=$(mktemp -d)
+		cp "$(dirname "$0")/../tests/dotnet/evtapp/Program.cs" "$dir/"
+		sed "s|<TargetFramework>net[0-9.]*</TargetFramework>|<TargetFramework>net$v.0</TargetFramework>|" \
+			"$(dirname "$0")/../tests/dotnet/evtapp/evtapp.csproj" >"$dir/evtapp.csproj"
+		DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 dotnet restore "$dir/evtapp.csproj" \
+			-r linux-x64 -p:SelfContained=true -p:UseAppHost=true >/dev/null ||
+			echo "setup: .NET $v runtime packs not restored (tests/dotnet.bats builds need them)" >&2
+		rm -rf "$dir"
+	done
+}
+restore_runtime_packs
+
 # dotnet-trace (tests/dotnet.bats compares its traces with ours), as a
 # dotnet tool from the NuGet registry into a fixed directory; skipped when
 # the machine has no .NET SDK.

@@ -89,6 +89,7 @@
 #include "grow.h"
 #include "hash.h"
 #include "symbolizer.h"
+#include "u64_map.h"
 
 #define PSEUDO_MODULE_ID	0xebc0000000000000ULL	/* views/view.c: native/kernel */
 #define PSEUDO_METHOD_ID	0xebc1000000000000ULL
@@ -118,6 +119,16 @@ struct sz_method {
 	uint64_t start, size, method_id, module_id;
 	const char *disp;		/* display name given to the symbolizer */
 	const char *ns, *name, *sig;
+};
+
+/* Frames the symbolizer left without a name, at one address of one
+ * process: the runtime's own method events in the trace may name them for
+ * TraceLog (its rundown at stop, MethodLoadVerbose), so the count of
+ * frames the trace leaves unnamed is only known at the end. */
+struct sz_unnamed {
+	uint32_t pid;
+	uint64_t addr;		/* raw, as the stack has it */
+	uint64_t n;
 };
 
 struct sz_module {
@@ -155,6 +166,9 @@ struct symbolize {
 	size_t n_mods, cap_mods;
 	struct sz_pid *pids;
 	size_t n_pids, cap_pids;
+	struct sz_unnamed *un;		/* frames without a name, by address */
+	size_t n_un, cap_un;
+	struct u64_map un_idx;		/* hash of (pid, address) -> index + 1 */
 	pid_t last_noted;		/* the runtime process of the last event, noted */
 	uint32_t meta_method, meta_module;
 	bool per_process;		/* V6: ranges and modules per process */
@@ -240,6 +254,8 @@ void symbolize__free(struct symbolize *sz)
 	free(sz->r_slots);
 	free(sz->pend);
 	free(sz->m);
+	free(sz->un);
+	u64_map__free(&sz->un_idx);
 	free(sz->m_slots);
 	free(sz->mods);
 	free(sz->pids);
@@ -282,9 +298,60 @@ static size_t perf_map_reused(struct symbolizer *sym, pid_t pid)
 	return dup;
 }
 
+static int cmp_method(const void *a, const void *b)
+{
+	const struct sz_method *x = *(const struct sz_method *const *)a;
+	const struct sz_method *y = *(const struct sz_method *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Of the frames the symbolizer left unnamed, those the runtime's method
+ * events in the trace name, as TraceLog does: any method event of the
+ * process whose code covers the raw stack address (a return address just
+ * past a method's end, after a call that does not return, is not named). */
+static uint64_t named_by_runtime(const struct symbolize *sz)
+{
+	const struct sz_method **by = NULL;
+	uint64_t named = 0;
+	size_t i;
+
+	if (!sz->n_un || !sz->n_m || !(by = malloc(sz->n_m * sizeof(*by))))
+		return 0;
+	for (i = 0; i < sz->n_m; i++)
+		by[i] = &sz->m[i];
+	qsort(by, sz->n_m, sizeof(*by), cmp_method);
+	for (i = 0; i < sz->n_un; i++) {
+		const struct sz_unnamed *u = &sz->un[i];
+		size_t lo = 0, hi = sz->n_m;
+
+		while (lo < hi) {	/* the first method starting above u->addr */
+			size_t mid = (lo + hi) / 2;
+
+			if (by[mid]->pid < u->pid ||
+			    (by[mid]->pid == u->pid && by[mid]->start <= u->addr))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* the methods below it (ranges may nest: re-JIT'd code) */
+		for (; lo > 0 && by[lo - 1]->pid == u->pid; lo--)
+			if (u->addr < by[lo - 1]->start + by[lo - 1]->size) {
+				named += u->n;
+				break;
+			}
+	}
+	free(by);
+	return named;
+}
+
 void symbolize__print_summary(const struct symbolize *sz, FILE *f)
 {
 	const struct symbolize_stats *st = &sz->st;
+	char rt[64] = "";
+	uint64_t by_rt;
 	size_t i, dup;
 
 	for (i = 0; !st->method_events && i < sz->n_pids; i++) {
@@ -296,12 +363,16 @@ void symbolize__print_summary(const struct symbolize *sz, FILE *f)
 				"the Jit keyword 0x10 for exact names)\n", (int)sz->pids[i].pid, dup);
 	}
 
-	fprintf(f, "ebpf-collect: symbols: %llu frames (%llu JIT, %llu native, %llu kernel), "
+	by_rt = named_by_runtime(sz);
+	if (by_rt)	/* TraceLog names them from the runtime's own events */
+		snprintf(rt, sizeof(rt), ", %llu named by the runtime's method events",
+			 (unsigned long long)by_rt);
+	fprintf(f, "ebpf-collect: symbols: %llu frames (%llu JIT, %llu native, %llu kernel%s), "
 		"%llu without a name; %llu method events (%llu before a reused range) and "
 		"%llu module events written\n",
 		(unsigned long long)st->frames, (unsigned long long)st->frames_jit,
-		(unsigned long long)st->frames_native, (unsigned long long)st->frames_kernel,
-		(unsigned long long)st->unresolved, (unsigned long long)st->methods_written,
+		(unsigned long long)st->frames_native, (unsigned long long)st->frames_kernel, rt,
+		(unsigned long long)(st->unresolved - by_rt), (unsigned long long)st->methods_written,
 		(unsigned long long)st->early_writes, (unsigned long long)st->modules_written);
 }
 
@@ -732,14 +803,28 @@ static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_in
 	return (long)sz->n_r++;
 }
 
-/* Resolve one frame: its range's index, or -ENOENT when it has no name. */
-static long sz_frame(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts)
+/* Resolve one frame (addr: the call's address; raw: the stack's, which is
+ * what TraceLog matches): its range's index, or -ENOENT when it has no
+ * name. */
+static long sz_frame(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t raw, uint64_t ts)
 {
 	struct sym_info si;
 
 	sz->st.frames++;
 	if (symbolizer__resolve(sz->sym, pid, addr, ts, &si) || !si.name) {
+		struct u64_map_ent *e;
+
 		sz->st.unresolved++;
+		/* a hash collision merges two addresses' counts: a statistic */
+		if (u64_map__get(&sz->un_idx, hash_mix((uint32_t)pid, raw), &e))
+			return -ENOENT;
+		if (!e->val) {
+			if (GROW(sz->un, sz->cap_un, sz->n_un + 1))
+				return -ENOENT;
+			sz->un[sz->n_un] = (struct sz_unnamed){ (uint32_t)pid, raw, 0 };
+			e->val = ++sz->n_un;
+		}
+		sz->un[e->val - 1].n++;
 		return -ENOENT;
 	}
 	if (si.kind == SYM_KIND_JIT)
@@ -856,7 +941,7 @@ static int sz_stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 		if (!ip)
 			continue;
 		/* a return address: name the call before it */
-		ri = sz_frame(sz, pid, exact ? ip : ip - 1, ts);
+		ri = sz_frame(sz, pid, exact ? ip : ip - 1, ip, ts);
 		if (ri == -ENOENT) {
 			unres[n_unres++] = ip;
 			continue;

@@ -2,18 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # Stock .NET (no USDT provider) through EventPipe over the diagnostics IPC
-# channel, against the real runtime of the machine's SDK.  The test app
-# (tests/dotnet/evtapp) is built once per $OUTPUT, offline (no package
-# references).  Traces are decoded with `ebpf-collect dump --json --manifest
-# ClrEtwAll.man` and checked by tests/dotnet_trace.py.
+# channel, against the real runtime of the machine's SDK and against .NET 8,
+# 9 and 10 self-contained apps.  The test app and its builds are
+# tests/dotnet_app.bash's.  Traces are decoded with `ebpf-collect dump --json
+# --manifest ClrEtwAll.man` and checked by tests/dotnet_trace.py.
 
 load test_helper
-
-DT=$BATS_TEST_DIRNAME/dotnet_trace.py
-APP_DIR=$OUTPUT/tests/dotnet/evtapp
-APP=$APP_DIR/evtapp.dll
-APPHOST_DIR=$OUTPUT/tests/dotnet/evtapp-host
-APPHOST=$APPHOST_DIR/evtapp
+load dotnet_app
 
 setup_file() {
 	export BATS_TEST_TIMEOUT=180
@@ -21,31 +16,9 @@ setup_file() {
 	build_app
 }
 
-build_app() {
-	local src=$BATS_TEST_DIRNAME/dotnet/evtapp
-	mkdir -p "$OUTPUT/tests/dotnet"
-	(
-		flock 9
-		if [[ ! -f $APP || $src/Program.cs -nt $APP || $src/evtapp.csproj -nt $APP ]]; then
-			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
-				dotnet build "$src/evtapp.csproj" -c Release -o "$APP_DIR" \
-				-p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj/" \
-				>"$OUTPUT/tests/dotnet/build.log" 2>&1 ||
-				{ cat "$OUTPUT/tests/dotnet/build.log" >&2; exit 1; }
-		fi
-		# the same app as its own executable (apphost)
-		if [[ ! -x $APPHOST || $src/Program.cs -nt $APPHOST || $src/evtapp.csproj -nt $APPHOST ]]; then
-			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
-				dotnet build "$src/evtapp.csproj" -c Release -o "$APPHOST_DIR" \
-				-p:UseAppHost=true -p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj-host/" \
-				>"$OUTPUT/tests/dotnet/build-host.log" 2>&1 ||
-				{ cat "$OUTPUT/tests/dotnet/build-host.log" >&2; exit 1; }
-		fi
-	) 9>"$OUTPUT/tests/dotnet/.lock"
-}
-
 setup() {
 	T=$BATS_TEST_TMPDIR
+	APP_EXE=
 	APP_PID=
 	COL_PID=
 }
@@ -68,12 +41,17 @@ need() {
 }
 
 # start_app [ENV=V ...] -- ARGS: the app waits for $T/go, then runs ARGS' workload
+# ($APP_EXE when set, else dotnet $APP)
 start_app() {
 	local envs=()
 	while [[ $1 != -- ]]; do envs+=("$1"); shift; done
 	shift
 	rm -f "$T/go"
-	env "${envs[@]}" dotnet "$APP" --wait "$T/go" "$@" >"$T/app.out" 2>&1 &
+	if [[ -n $APP_EXE ]]; then	# a self-contained app (build_sc)
+		env "${envs[@]}" "$APP_EXE" --wait "$T/go" "$@" >"$T/app.out" 2>&1 &
+	else
+		env "${envs[@]}" dotnet "$APP" --wait "$T/go" "$@" >"$T/app.out" 2>&1 &
+	fi
 	APP_PID=$!
 	for _ in $(seq 200); do
 		grep -q READY "$T/app.out" && return 0
@@ -110,17 +88,6 @@ stop_collect() {
 	COL_PID=
 }
 
-dump() {
-	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$1" >"$1.json" ||
-		flunk "dump $1 failed"
-}
-
-check() {	# check KEY EXPECTED (from counts output in $output)
-	local got
-	got=$(grep "^$1 " <<<"$output" | cut -d' ' -f2-)
-	[[ $got == "$2" ]] || flunk "$1: expected '$2', got '$got'" $'\n'"$output"
-}
-
 runtime_version() {
 	dotnet --list-runtimes | awk '/Microsoft.NETCore.App/ {print $2}' | sort -V | tail -1
 }
@@ -132,6 +99,12 @@ runtime_version() {
 	assert_success
 	assert_output_contains "pid $APP_PID: EventPipe (.NET $(runtime_version)) over /proc/$APP_PID/root/tmp/dotnet-diagnostic-$APP_PID-"
 	assert_output_contains "pid $APP_PID: traced through EventPipe (no USDT provider)"
+	assert_output_contains "pid $APP_PID: runtime $(dirname "$(readlink -f "$(command -v dotnet)")")/shared/Microsoft.NETCore.App/$(runtime_version)/libcoreclr.so"
+	# libstdc++'s probes come after the line that says they are not the runtime's
+	local label probe
+	label=$(grep -n "^pid $APP_PID: USDT probes of other libraries, not the runtime's (--usdt PROVIDER traces them):$" <<<"$output" | cut -d: -f1)
+	probe=$(grep -n "^libstdcxx  *throw " <<<"$output" | cut -d: -f1)
+	[[ -n $label && -n $probe && $probe -gt $label ]] || flunk "$output"
 	# a process without a runtime says so too
 	run "$EBPF_COLLECT" -l -p $$
 	[[ $status -eq 3 ]] || flunk "status $status: $output"
@@ -159,6 +132,9 @@ runtime_version() {
 	grep -q '"provider":"Microsoft-Windows-DotNETRuntimeRundown".*"MethodName":"EvtAppThrowOne"' \
 		"$T/t.nettrace.json" || flunk "no rundown of EvtAppThrowOne"
 	grep -q "EventPipe session (CollectTracing3)" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	# says what it traces: no "tracing 0 probes"
+	grep -q "^ebpf-collect: tracing 1 .NET process over EventPipe (1 provider); writing " \
+		"$T/col.err" || flunk "$(cat "$T/col.err")"
 }
 
 @test "dotnet: BPF CPU samples name the hot method; kernel and JIT frames named" {
@@ -228,6 +204,30 @@ runtime_version() {
 	(( leaf * 100 >= window * 80 )) || flunk "hot method leaf in $leaf of $window samples"
 }
 
+@test "dotnet: a perf map left on by a killed collector is turned off by the next one" {
+	need
+	start_app -- --exceptions 3 --linger
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4
+	grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	local dead=$COL_PID
+	[[ -f /run/ebpf-collect/perfmap/$APP_PID ]] || flunk "no marker of the perf map"
+	kill -KILL "$COL_PID"
+	wait "$COL_PID" 2>/dev/null || true
+	COL_PID=
+	[[ -f /tmp/perf-$APP_PID.map ]] || flunk "no perf map left by the killed collector"
+	run "$EBPF_COLLECT" -p "$APP_PID" -d 1s -o "$T/t2.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8000:4
+	assert_success
+	assert_output_contains "ebpf-collect: pid $APP_PID: its perf map was left on by ebpf-collect pid $dead, which died; turning it off"
+	[[ ! -e /tmp/perf-$APP_PID.map && ! -e /run/ebpf-collect/perfmap/$APP_PID ]] ||
+		flunk "perf map or marker left behind"
+	# the runtime compiles the exception methods now: no perf map comes back
+	run_workload
+	[[ ! -e /tmp/perf-$APP_PID.map ]] || flunk "the runtime still writes its perf map"
+	# the trace of the run that turned it off is whole
+	dump "$T/t2.nettrace"
+}
+
 @test "dotnet: a perf map the user enabled is left alone" {
 	need
 	start_app DOTNET_PerfMapEnabled=3 -- --linger
@@ -246,6 +246,7 @@ runtime_version() {
 	assert_success
 	assert_output_contains "no USDT provider: EventPipe session over"
 	assert_output_contains "exited during the trace; its EventPipe stream ended with it"
+	assert_output_contains "tracing the .NET runtime of dotnet over EventPipe from its start (1 provider); writing"
 	dump "$T/t.nettrace"
 	local pid
 	pid=$(grep -m1 -o '"pid":[0-9]*' "$T/t.nettrace.json" | cut -d: -f2)
@@ -254,6 +255,13 @@ runtime_version() {
 	# the runtime waited for the session: Main's JIT is in the trace
 	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
 		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
+	# convert -o - writes to standard output, the same as without -o
+	(cd "$T" && "$EBPF_COLLECT" convert t.nettrace --format folded -o - >dash.folded) ||
+		flunk "convert -o - failed"
+	"$EBPF_COLLECT" convert "$T/t.nettrace" --format folded >"$T/plain.folded"
+	[[ ! -e $T/- ]] || flunk "convert -o - created a file named -"
+	grep -q "EvtAppThrowOne" "$T/dash.folded" || flunk "$(head -3 "$T/dash.folded")"
+	cmp "$T/dash.folded" "$T/plain.folded" || flunk "-o - and stdout differ"
 }
 
 @test "dotnet: -- ./app (an apphost executable) is traced from its first managed method" {
@@ -283,8 +291,9 @@ runtime_version() {
 	# the same for -- dotnet: the socket never appears
 	DOTNET_EnableDiagnostics=0 run "$EBPF_COLLECT" -q -o "$T/c.nettrace" -- dotnet "$APP" --linger
 	[[ $status -eq 3 ]] || flunk "status $status: $output"
-	assert_output_contains "no .NET diagnostics socket (dotnet-diagnostic-"
-	assert_output_contains "started with DOTNET_EnableDiagnostics=0?"
+	assert_output_contains "its .NET runtime did not connect to the diagnostic port /tmp/ebpf-collect-"
+	assert_output_contains "/dotnet-port in 10 s: started with DOTNET_EnableDiagnostics=0?"
+	[[ ! -e $T/c.nettrace ]] || flunk "an empty trace was left"
 }
 
 @test "dotnet: another user's process is refused with exit 4 and one line" {
@@ -504,4 +513,154 @@ PY
 	local tiers
 	tiers=$(awk '/^JIT/ {j = 1; next} j && /^$/ {exit} j && /^ +[0-9]+  [A-Za-z]/ {s += $1} END {print s + 0}' <<<"$output")
 	[[ $tiers -eq $jit ]] || flunk "tiers sum to $tiers, $jit methods jitted"
+}
+
+# Each supported runtime, as a self-contained app (its own runtime, not the
+# SDK's), traced from attach and from its start, with exact counts of what
+# the app itself does: the GCs it induces, the exceptions it throws.
+
+# sc_need V: the self-contained .NET V app, in $APP_EXE
+sc_need() {
+	need
+	build_sc "$1" || flunk "self-contained net$1.0 app not built ($OUTPUT/tests/dotnet/build-net$1.log)"
+	APP_EXE=$OUTPUT/tests/dotnet/evtapp-net$1/evtapp
+}
+
+# sc_attach V: -p on a running .NET V process
+sc_attach() {
+	sc_need "$1"
+	start_app -- --exceptions 5 --gcs 3 --linger
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_output_contains "pid $APP_PID: EventPipe (.NET $1.0."
+	assert_output_contains "pid $APP_PID: runtime $OUTPUT/tests/dotnet/evtapp-net$1/libcoreclr.so"
+	collect --providers Microsoft-Windows-DotNETRuntime:0x8001:4
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	grep -q "tracing 1 .NET process over EventPipe" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	dump "$T/t.nettrace"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$APP_PID"
+	assert_success
+	check exceptions "EvtAppTestException=5"
+	check induced 3
+}
+
+# sc_start V: -- ./app, traced from its first managed method
+sc_start() {
+	sc_need "$1"
+	run "$EBPF_COLLECT" -o "$T/t.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8019:5 -- "$APP_EXE" --exceptions 4 --gcs 2
+	assert_success
+	assert_output_contains "no USDT provider: EventPipe session over"
+	# its perf map was on from its start (the environment, not EnablePerfMap,
+	# which kills a .NET 8 or 9 runtime that waits to be resumed)
+	assert_output_contains ", perf map enabled)"
+	dump "$T/t.nettrace"
+	local pid
+	pid=$(grep -m1 -o '"pid":[0-9]*' "$T/t.nettrace.json" | cut -d: -f2)
+	[[ ! -e /tmp/perf-$pid.map && ! -e /tmp/perfinfo-$pid.map ]] || flunk "perf map left behind"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$pid"
+	assert_success
+	check exceptions "EvtAppTestException=4"
+	check induced 2
+	grep -q '"event":"MethodLoadVerbose_V[0-9]".*"MethodNamespace":"Program","MethodName":"Main"' \
+		"$T/t.nettrace.json" || flunk "no MethodLoadVerbose of Program.Main"
+}
+
+@test "dotnet 8: a self-contained app, attached (-p): exact exceptions and induced GCs" {
+	sc_attach 8
+}
+
+@test "dotnet 8: a self-contained app from its start (-- ./app): exact counts, Main's JIT" {
+	sc_start 8
+}
+
+@test "dotnet 9: a self-contained app, attached (-p): exact exceptions and induced GCs" {
+	sc_attach 9
+}
+
+@test "dotnet 9: a self-contained app from its start (-- ./app): exact counts, Main's JIT" {
+	sc_start 9
+}
+
+@test "dotnet 10: a self-contained app, attached (-p): exact exceptions and induced GCs" {
+	sc_attach 10
+}
+
+@test "dotnet 10: a self-contained app from its start (-- ./app): exact counts, Main's JIT" {
+	sc_start 10
+}
+
+# frames ours says are without a name: exactly those TraceLog leaves unnamed
+# (the runtime's rundown names most frames of a stock runtime only at stop)
+frames_match_tracelog() {
+	local ours theirs
+	ours=$(sed -n 's/^ebpf-collect: symbols: \([0-9]*\) frames (.*), \([0-9]*\) without a name;.*/\1 \2/p' <<<"$1")
+	[[ -n $ours ]] || flunk "no symbols line: $1"
+	theirs=$(tracecheck --json --min-named 0 "$2" |
+		python3 -c 'import json,sys; t=json.loads(sys.stdin.readline())["tracelog"]; print(t["frames"], t["frames"] - t["named"])')
+	[[ $ours == "$theirs" ]] || flunk "ebpf-collect: frames, unnamed $ours; TraceLog: $theirs"
+}
+
+@test "dotnet: 'N without a name' counts what TraceLog leaves unnamed (default profile)" {
+	need
+	require_tracecheck
+	# the default profile: JIT and ReadyToRun frames named by the rundown
+	run "$EBPF_COLLECT" -o "$T/d.nettrace" -- dotnet "$APP" --exceptions 3 --gcs 2
+	assert_success
+	assert_output_contains "named by the runtime's method events), 0 without a name;"
+	assert_output_contains "EventPipe session over"
+	frames_match_tracelog "$output" "$T/d.nettrace"
+	# the default's samples are the runtime's own: SampleProfiler events
+	run "$EBPF_COLLECT" dump "$T/d.nettrace"
+	assert_success
+	grep -q "Microsoft-DotNETCore-SampleProfiler/ThreadSample" <<<"$output" || flunk "no samples"
+}
+
+@test "dotnet: the default profile is what dotnet-trace 10 records by default" {
+	need
+	[[ -x $DOTNET_TRACE ]] || skip "dotnet-trace not installed (scripts/setup.sh installs it)"
+	run "$DOTNET_TRACE" collect -o "$T/dt.nettrace" -- dotnet "$APP" --exceptions 1
+	assert_success
+	local theirs ours
+	# its table: Provider Name, Keywords (hex), Level(N), Enabled By
+	theirs=$(python3 -c '
+import re, sys
+for m in re.finditer(r"^(Microsoft-\S+)\s+0x([0-9A-Fa-f]+)\s+\w+\((\d)\)", sys.stdin.read(), re.M):
+    print("%s:0x%X:%s" % (m.group(1), int(m.group(2), 16), m.group(3)))' <<<"$output" | sort)
+	[[ -n $theirs ]] || flunk "no provider table: $output"
+	run "$EBPF_COLLECT" --help
+	assert_success
+	ours=$(sed -n '/^  default /,/^  [a-z]/p' <<<"$output" |
+		grep -o 'DotNETRuntime:0x[0-9A-Fa-f]*:[0-9]\|Microsoft-DotNETCore-SampleProfiler:0x[0-9A-Fa-f]*:[0-9]' |
+		sed 's/^DotNETRuntime:/Microsoft-Windows-DotNETRuntime:/' | sort)
+	[[ $ours == "$theirs" ]] || flunk $'dotnet-trace:\n'"$theirs"$'\nebpf-collect:\n'"$ours"
+}
+
+@test "dotnet: -- dotnet: another runtime on the command's port (a descendant) is resumed untraced" {
+	need
+	"$EBPF_COLLECT" -o "$T/t.nettrace" --providers Microsoft-Windows-DotNETRuntime:0x8000:4 \
+		-- dotnet "$APP" --wait "$T/go" --exceptions 2 >"$T/app.out" 2>"$T/col.err" &
+	COL_PID=$!
+	wait_for_grep READY "$T/app.out" 20 || flunk "$(cat "$T/col.err" "$T/app.out")"
+	local child other ports
+	child=$(sed -n 's/^READY //p' "$T/app.out")
+	ports=$(tr '\0' '\n' <"/proc/$child/environ" | sed -n 's/^DOTNET_DiagnosticPorts=//p')
+	[[ $ports == /tmp/ebpf-collect-*/dotnet-port,suspend ]] || flunk "DOTNET_DiagnosticPorts=$ports"
+	# what a child process of the command inherits: it waits on that port
+	DOTNET_DiagnosticPorts=$ports timeout 30 dotnet "$APP" --exceptions 3 >"$T/other.out" 2>&1 ||
+		flunk "the other runtime was not resumed: $(cat "$T/other.out")"
+	other=$(sed -n 's/^READY //p' "$T/other.out")
+	grep -q DONE "$T/other.out" || flunk "$(cat "$T/other.out")"
+	touch "$T/go"	# the command ends; so does the trace
+	local st=0
+	wait "$COL_PID" || st=$?
+	COL_PID=
+	[[ $st -eq 0 ]] || flunk "collector status $st: $(cat "$T/col.err")"
+	[[ ! -e ${ports%,suspend} ]] || flunk "the port was left behind"
+	dump "$T/t.nettrace"
+	run python3 "$DT" counts "$T/t.nettrace.json" "$child"
+	check exceptions "EvtAppTestException=2"
+	! grep -q "\"pid\":$other," "$T/t.nettrace.json" || flunk "the other runtime was traced"
 }

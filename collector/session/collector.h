@@ -97,6 +97,7 @@ struct env {
 	int nr_pid_filter;
 	const char *comm[16];			/* --comm */
 	int nr_comm;
+	const char *dotnet_port;		/* --dotnet-port PATH */
 	uint32_t format;			/* --format: 5, 6; 0 = 6 with --all, else 5 */
 	const char *split_dir;			/* --split-by-process */
 	const char *metrics_addr;		/* --metrics */

@@ -313,7 +313,26 @@ int host__tick(struct collector *c, uint64_t now)
 {
 	struct host *h = &c->host;
 	size_t i = 0;
+	pid_t pid;
 	int rc;
+
+	/* --dotnet-port: a runtime that waits there before its first managed
+	 * method; ep_targets__poll resumes it once its session runs */
+	while ((pid = ep_port__next(&c->ept.port)) > 0) {
+		for (i = 0; i < (size_t)env.nr_pids && env.pids[i] != pid; i++)
+			;
+		if (i < (size_t)env.nr_pids)
+			continue;	/* a target already (found at its exec) */
+		for (i = 0; i < h->n_seen; i++)	/* as at an exec: a new program */
+			if (h->seen[i] == pid) {
+				h->seen[i] = h->seen[--h->n_seen];
+				break;
+			}
+		rc = consider(c, pid, true);
+		if (rc < 0 && rc != -ENOENT)
+			return rc;
+	}
+	i = 0;
 
 	while (i < h->n_pend) {
 		struct host_pending *p = &h->pend[i];

@@ -148,16 +148,37 @@ static size_t count_ours(const struct usdt_note_list *l)
 	return n;
 }
 
+static void print_header(void)
+{
+	printf("%-20s %-36s %-12s %-12s %s  %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE",
+	       "FILE", "ARGS");
+}
+
+/* The runtime's own files (libcoreclr.so, libclrjit.so): what a stock
+ * .NET process is, named by path, as -l lists no probe of theirs. */
+static void print_runtime_paths(pid_t pid, const struct mapped_file_list *files)
+{
+	static const char *const libs[] = { "libcoreclr.so", "libclrjit.so" };
+
+	for (size_t i = 0; i < files->n; i++) {
+		const char *base = strrchr(files->v[i].path, '/');
+
+		base = base ? base + 1 : files->v[i].path;
+		for (size_t j = 0; j < sizeof(libs) / sizeof(libs[0]); j++)
+			if (!strcmp(base, libs[j]))
+				printf("pid %d: runtime %s\n", pid, files->v[i].path);
+	}
+}
+
 int list_probes(void)
 {
 	struct mapped_file_list files = {};
-	struct usdt_note_list notes;
+	struct usdt_note_list notes, *all = NULL;
 	size_t i, total = 0, ours = 0;
 	int err, dotnet;
 
-	printf("%-20s %-36s %-12s %-12s %s  %s\n", "PROVIDER", "NAME", "ADDRESS", "SEMAPHORE",
-	       "FILE", "ARGS");
 	if (env.list_path) {
+		print_header();
 		err = usdt_notes__load(env.list_path, &notes);
 		if (err) {
 			pr_warn("cannot read ELF notes of %s: %s\n", env.list_path, strerror(-err));
@@ -172,22 +193,38 @@ int list_probes(void)
 	if (dotnet == -EACCES || dotnet == -EPERM)
 		return EXIT_NO_PRIV;
 	err = proc_mapped_files(env.pids[0], &files);
+	if (!err && files.n && !(all = calloc(files.n, sizeof(*all))))
+		err = -ENOMEM;
 	if (err) {
 		if (err == -ESRCH)
 			pr_warn("no such process: %d\n", env.pids[0]);
 		else
 			pr_warn("cannot read /proc/%d/maps: %s\n", env.pids[0], strerror(-err));
+		mapped_file_list__free(&files);
 		return err == -ESRCH ? EXIT_NO_PROCESS : EXIT_FAIL;
 	}
 	for (i = 0; i < files.n; i++) {
 		if (!mapped_file__reach(env.pids[0], &files.v[i]) ||
-		    usdt_notes__load(files.v[i].open_path, &notes))
+		    usdt_notes__load(files.v[i].open_path, &all[i]))
 			continue;
-		print_notes(files.v[i].path, &notes);
-		total += notes.n;
-		ours += count_ours(&notes);
-		usdt_notes__free(&notes);
+		total += all[i].n;
+		ours += count_ours(&all[i]);
 	}
+	/* Stock .NET: the probes listed are other libraries' (libstdc++'s
+	 * catch/throw), which trace no managed code: said so before them. */
+	if (!ours && dotnet == 1) {
+		print_runtime_paths(env.pids[0], &files);
+		if (total)
+			printf("pid %d: USDT probes of other libraries, not the runtime's "
+			       "(--usdt PROVIDER traces them):\n", env.pids[0]);
+	}
+	if (ours || dotnet != 1 || total)
+		print_header();
+	for (i = 0; i < files.n; i++) {
+		print_notes(files.v[i].path, &all[i]);
+		usdt_notes__free(&all[i]);
+	}
+	free(all);
 	mapped_file_list__free(&files);
 	if (ours)
 		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);

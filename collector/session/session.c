@@ -60,6 +60,7 @@
 #include "symbolizer.h"
 #include "clock.h"
 #include "ep_targets.h"
+#include "ep_perfmap.h"	/* perf maps left on by a killed collector */
 #include "batch.h"		/* stock .NET: EventPipe over IPC */
 
 #include "collector.h"
@@ -293,6 +294,7 @@ static bool is_dotnet_host(const char *cmd)
 }
 
 static bool cmd_is_dotnet;	/* is_dotnet_host(the -- CMD), set before the fork */
+static char cmd_port[PATH_MAX];	/* its diagnostic port (ep_targets__listen_child) */
 
 /* Fork the command; it waits on *release_fd before exec. */
 static pid_t spawn_held(char **cmd, int *release_fd)
@@ -316,10 +318,24 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 			_exit(127);
 		if (orig_nofile.rlim_cur)
 			setrlimit(RLIMIT_NOFILE, &orig_nofile);
-		/* a .NET runtime waits at start-up until the collector has
-		 * started its EventPipe session and sends ResumeRuntime */
-		if (cmd_is_dotnet)
-			setenv("DOTNET_DefaultDiagnosticPortSuspend", "1", 1);
+		/* a .NET runtime connects to the collector's port at start-up
+		 * and waits there until its EventPipe session runs (then
+		 * ResumeRuntime); the user's own ports stay */
+		if (cmd_is_dotnet) {
+			const char *own = getenv("DOTNET_DiagnosticPorts");
+			char ports[PATH_MAX * 2];
+
+			snprintf(ports, sizeof(ports), "%s,suspend%s%s", cmd_port,
+				 own && *own ? ";" : "", own && *own ? own : "");
+			setenv("DOTNET_DiagnosticPorts", ports, 1);
+		}
+		/* its perf map from its start: EnablePerfMap to a runtime that
+		 * waits to be resumed kills .NET 8 and 9 (ep_perfmap.h) */
+		if (cmd_is_dotnet && !getenv("DOTNET_PerfMapEnabled") &&
+		    !getenv("COMPlus_PerfMapEnabled")) {
+			setenv("DOTNET_PerfMapEnabled", "3", 1);
+			setenv(EP_PERFMAP_OURS, "1", 1);
+		}
 		execvp(cmd[0], cmd);
 		pr_warn("cannot run %s: %s\n", cmd[0], strerror(errno));
 		_exit(127);
@@ -679,6 +695,8 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
 		return EXIT_USAGE;
 	}
 	cmd_is_dotnet = is_dotnet_host(*cmd_path);
+	if (cmd_is_dotnet && ep_targets__listen_child(&c->ept, cmd_port, sizeof(cmd_port)))
+		return EXIT_FAIL;
 	c->child = spawn_held(env.cmd, release_fd);
 	if (cmd_is_dotnet)	/* EventPipe from its start */
 		ep_targets__wait_child(&c->ept, c->child);
@@ -724,6 +742,9 @@ static int attach_sources(struct collector *c, const char *cmd_path)
 		return EXIT_FAIL;
 	c->ept.all = c->host.on;	/* a hostile socket must not end the run */
 	c->ept.stop = &exiting;
+	/* before the scan: a runtime that announces itself meanwhile waits */
+	if (c->host.on && env.dotnet_port && ep_targets__listen(&c->ept, env.dotnet_port))
+		return EXIT_FAIL;
 	if (c->host.on)
 		ret = host__scan(c);	/* --all */
 	else
@@ -756,10 +777,23 @@ static void release_command(int *release_fd)
 /* Trace until told to stop, then stop every source and write the end. */
 static int trace(struct collector *c)
 {
-	int ret, err;
+	unsigned long long probes = c->clr.nr_links + usdt_generic__nr_links(c->ug);
+	int ret, err, off, eps = ep_targets__count(&c->ept);
+	char what[PATH_MAX];
 
-	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
-		(unsigned long long)(c->clr.nr_links + usdt_generic__nr_links(c->ug)),
+	/* what is traced: USDT probes, EventPipe sessions (stock .NET, which
+	 * has no probe: "0 probes" said nothing of them), or both */
+	off = probes || (!eps && !c->ept.wait_child) ?
+	      snprintf(what, sizeof(what), "%llu probes", probes) : 0;
+	if (c->ept.wait_child)
+		snprintf(what + off, sizeof(what) - off, "%sthe .NET runtime of %s over EventPipe "
+			 "from its start (%d provider%s)", off ? " and " : "", env.cmd[0],
+			 c->ept.cfg.n, c->ept.cfg.n == 1 ? "" : "s");
+	else if (eps)
+		snprintf(what + off, sizeof(what) - off, "%s%d .NET process%s over EventPipe "
+			 "(%d provider%s)", off ? " and " : "", eps, eps == 1 ? "" : "es",
+			 c->ept.cfg.n, c->ept.cfg.n == 1 ? "" : "s");
+	pr_info("tracing %s%s; writing %s; Ctrl-C to stop\n", what,
 		env.duration_ns ? " for the given duration" : "",
 		c->pipe.rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
 		"--dump-on and exit" : c->pipe.rec.path);
@@ -844,6 +878,8 @@ int session__main(void)
 	ret = prepare(&c);
 	if (ret)
 		goto free_table;
+	/* perf maps a killed collector left on, found before ours are on */
+	ep_perfmap__reclaim(NULL);
 	ret = alloc_state(&c);
 	if (!ret && env.cmd)
 		ret = start_command(&c, &cmd_path, &release_fd);

@@ -522,9 +522,10 @@ int dn_command_wait(const char *path, uint8_t set, uint8_t id, const void *paylo
 	return err;
 }
 
-int dn_command(const char *path, uint8_t set, uint8_t id, const void *payload,
-	       size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
-	       int *keep_fd)
+/* dn_command_wait within the next DN_EXCHANGE_TIMEOUT_MS. */
+static int dn_command(const char *path, uint8_t set, uint8_t id, const void *payload,
+		      size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
+		      int *keep_fd)
 {
 	return dn_command_wait(path, set, id, payload, payload_len, resp, resp_len, hresult,
 			       keep_fd, NULL, NULL);

@@ -107,11 +107,6 @@ int dn_command_wait(const char *path, uint8_t set, uint8_t id, const void *paylo
 		    size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
 		    int *keep_fd, const struct dn_wait *w, struct dn_reply_info *got);
 
-/* dn_command_wait within the next DN_EXCHANGE_TIMEOUT_MS. */
-int dn_command(const char *path, uint8_t set, uint8_t id, const void *payload,
-	       size_t payload_len, uint8_t **resp, size_t *resp_len, uint32_t *hresult,
-	       int *keep_fd);
-
 struct dn_process_info {
 	uint64_t pid;
 	char cmdline[1024];

@@ -3,9 +3,11 @@
  * ep_targets.c - the collector's EventPipe sessions (see ep_targets.h).
  */
 #include <errno.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "clock.h"
 #include "exit_codes.h"
@@ -14,7 +16,7 @@
 #include "event_table.h"
 #include "selection.h"
 
-/* -- dotnet: a runtime makes its socket early in start-up */
+/* -- dotnet: a runtime connects to the port early in start-up */
 #define EP_CHILD_SOCKET_NS	(10 * 1000000000ULL)
 
 #define LOG_PREFIX "ebpf-collect: "
@@ -99,7 +101,8 @@ static int start(struct ep_targets *t, int i, pid_t pid, bool child)
 		     strerror(-rc));
 		return rc == -EACCES ? EXIT_NO_PRIV : EXIT_FAIL;
 	}
-	t->ep[i] = eventpipe__start(&s, &t->cfg, err, sizeof(err));
+	t->ep[i] = eventpipe__start(&s, &t->cfg, child || ep_port__waiting(&t->port, pid), err,
+				    sizeof(err));
 	if (!t->ep[i]) {
 		pr_warn("%s\n", err);
 		return EXIT_FAIL;
@@ -206,35 +209,78 @@ void ep_targets__wait_child(struct ep_targets *t, pid_t child)
 	t->child_deadline = mono_ns() + EP_CHILD_SOCKET_NS;
 }
 
-/* The child's runtime waits (DOTNET_DefaultDiagnosticPortSuspend) until its
- * session runs; then ResumeRuntime.  0 or -errno. */
+/* The child's runtime connects to the collector's port and waits there
+ * (DOTNET_DiagnosticPorts=PORT,suspend) until its session runs: then
+ * ep_targets__poll resumes it (ep_port__resume_ready).  0 or -errno. */
 static int child_tick(struct ep_targets *t, bool (*has_usdt)(void *ctx, pid_t pid), void *ctx)
 {
-	struct dn_socket s;
+	bool found = false;
+	pid_t pid;
 	int rc;
 
-	if (dn_find_socket(t->child, &s)) {
+	while ((pid = ep_port__next(&t->port)) > 0)	/* others are resumed at once */
+		found |= pid == t->child;
+	if (!found) {
 		if (mono_ns() < t->child_deadline)
 			return 0;
-		pr_warn("pid %d: no .NET diagnostics socket (dotnet-diagnostic-%d-*-socket in its "
-		     "TMPDIR) %llu s after start: started with DOTNET_EnableDiagnostics=0?\n",
-		     t->child, dn_nspid(t->child), EP_CHILD_SOCKET_NS / 1000000000ULL);
+		pr_warn("pid %d: its .NET runtime did not connect to the diagnostic port %s in "
+			"%llu s: started with DOTNET_EnableDiagnostics=0?\n", t->child, t->port.path,
+			EP_CHILD_SOCKET_NS / 1000000000ULL);
 		t->fail = EXIT_NO_PROBES;
 		return -ENOENT;
 	}
 	t->wait_child = false;
 	rc = has_usdt(ctx, t->child) ? EXIT_OK : start(t, 0, t->child, true);
-	if (rc == EXIT_OK && t->ep[0]) {	/* running before the runtime resumes */
-		wait_started(t, 0);
-		rc = settle(t, 0);
-	}
-	if (dn_command(s.path, DN_SET_PROCESS, DN_PROC_RESUME_RUNTIME, NULL, 0, NULL, NULL, NULL,
-		       NULL))
-		pr_warn("pid %d: ResumeRuntime failed\n", t->child);
 	if (rc == EXIT_OK)
 		return 0;
 	t->fail = rc;
 	return -EPROTO;
+}
+
+int ep_targets__listen_child(struct ep_targets *t, char *path, size_t n)
+{
+	char err[PATH_MAX + 128];
+
+	snprintf(t->port_dir, sizeof(t->port_dir), "/tmp/ebpf-collect-XXXXXX");
+	/* 0755: a command that drops privileges still reaches the socket */
+	if (!mkdtemp(t->port_dir) || chmod(t->port_dir, 0755)) {
+		pr_warn("cannot create a directory for the diagnostic port: %s\n",
+			strerror(errno));
+		t->port_dir[0] = 0;
+		return EXIT_FAIL;
+	}
+	snprintf(path, n, "%s/dotnet-port", t->port_dir);
+	if (ep_port__listen(&t->port, path, err, sizeof(err))) {
+		pr_warn("diagnostic port %s\n", err);
+		rmdir(t->port_dir);
+		t->port_dir[0] = 0;
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
+}
+
+int ep_targets__listen(struct ep_targets *t, const char *path)
+{
+	char err[PATH_MAX + 128];
+
+	if (ep_port__listen(&t->port, path, err, sizeof(err))) {
+		pr_warn("--dotnet-port %s\n", err);
+		return EXIT_FAIL;
+	}
+	pr_info("--dotnet-port: listening on %s (start .NET with "
+		"DOTNET_DiagnosticPorts=%s,suspend)\n", path, path);
+	return EXIT_OK;
+}
+
+/* ep_port__resume_ready: is pid's session still starting? */
+static bool session_starting(void *ctx, pid_t pid)
+{
+	struct ep_targets *t = ctx;
+
+	for (int i = 0; i < EP_TARGETS_MAX; i++)
+		if (t->ep[i] && eventpipe__pid(t->ep[i]) == pid)
+			return eventpipe__state(t->ep[i], NULL, NULL) == EP_STARTING;
+	return false;
 }
 
 int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
@@ -273,15 +319,27 @@ int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 			return err;
 		}
 	}
+	/* -- dotnet: its descendants inherit the port; they are not traced,
+	 * so they are resumed at once (under --all, host.c takes each) */
+	if (!t->all && !t->wait_child)
+		while (ep_port__next(&t->port) > 0)
+			;
+	ep_port__resume_ready(&t->port, session_starting, t);
 	return 0;
+}
+
+int ep_targets__count(const struct ep_targets *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < EP_TARGETS_MAX; i++)
+		n += t->ep[i] != NULL;
+	return n;
 }
 
 bool ep_targets__active(const struct ep_targets *t)
 {
-	for (int i = 0; i < EP_TARGETS_MAX; i++)
-		if (t->ep[i])
-			return true;
-	return false;
+	return ep_targets__count(t) > 0;
 }
 
 int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
@@ -385,6 +443,10 @@ void ep_targets__print_summary(const struct ep_targets *t, FILE *f)
 
 void ep_targets__free(struct ep_targets *t)
 {
+	ep_port__close(&t->port);
+	if (t->port_dir[0])
+		rmdir(t->port_dir);
+	t->port_dir[0] = 0;
 	for (int i = 0; i < EP_TARGETS_MAX; i++) {
 		eventpipe__free(t->ep[i]);
 		t->ep[i] = NULL;

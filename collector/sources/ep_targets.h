@@ -2,8 +2,9 @@
 /*
  * ep_targets.h - the collector's EventPipe sessions: one per target that
  * has no runtime USDT probes but a .NET diagnostics socket (eventpipe.h),
- * and the -- dotnet child whose runtime waits at start-up until its session
- * runs.  Messages go to stderr as one line each; results are the
+ * and the runtimes that wait on a diagnostic port of the collector's
+ * (ep_port.h) until their session runs: the -- dotnet child, and with
+ * --dotnet-port those of the host.  Messages go to stderr as one line each; results are the
  * collector's exit codes (commands.h).
  */
 #ifndef EBPF_COLLECT_EP_TARGETS_H
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <sys/types.h>
 #include "eventpipe.h"
+#include "ep_port.h"
 
 #define EP_TARGETS_MAX	256	/* >= MAX_PIDS (collector.h checks) */
 
@@ -37,6 +39,8 @@ struct ep_targets {
 	bool all;		/* --all: a target that fails is dropped, the run goes on */
 	const volatile sig_atomic_t *stop;	/* SIGINT/SIGTERM count (may be NULL) */
 	bool running[EP_TARGETS_MAX];	/* its session answered (announced) */
+	struct ep_port port;	/* --dotnet-port, or -- dotnet's: runtimes waiting */
+	char port_dir[64];	/* -- dotnet: the port's private directory */
 };
 
 /* --providers: entries whose provider the event table lacks (EventSources,
@@ -58,8 +62,14 @@ int ep_targets__config(struct ep_targets *t, const struct selection *sel, char *
  * has a socket (the caller has said so); another exit code on failure. */
 int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand, int n);
 
-/* -- dotnet: wait (poll) for child's socket; then start its session unless
- * has_usdt(ctx, child), and ResumeRuntime. */
+/* -- dotnet: a port of the child's own, in a new directory under /tmp:
+ * the child is started with DOTNET_DiagnosticPorts=PATH,suspend.  EXIT_OK
+ * with the socket's path in path, or EXIT_FAIL with one line. */
+int ep_targets__listen_child(struct ep_targets *t, char *path, size_t n);
+
+/* -- dotnet: wait (poll) for the child's runtime on the port; then start
+ * its session unless has_usdt(ctx, child), and resume it once the session
+ * runs (or failed). */
 void ep_targets__wait_child(struct ep_targets *t, pid_t child);
 
 /* --all: a session for a process found after the start (slot = its index
@@ -68,17 +78,25 @@ void ep_targets__wait_child(struct ep_targets *t, pid_t child);
  * an exit code. */
 int ep_targets__attach_one(struct ep_targets *t, int slot, pid_t pid);
 
+/* --dotnet-port PATH: listen there (ep_port.h); the caller takes each
+ * runtime that announces itself (ep_port__next on t->port) and starts its
+ * session; ep_targets__poll resumes it once the session runs or failed.
+ * EXIT_OK, or EXIT_FAIL with one line. */
+int ep_targets__listen(struct ep_targets *t, const char *path);
+
 /* Every poll: the child's start, the sessions that answered or failed
  * since, then each stream into ro.  A session that fails or whose stream
  * is refused is dropped with one line; with --all the run goes on and
  * the exit code is not changed; otherwise a stream refused after some
  * events sets t->cut, anything else ends the run: -errno (t->fail: the
- * exit code). */
+ * exit code).  Runtimes waiting on the port whose session is no longer
+ * starting are resumed. */
 int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 		     bool (*has_usdt)(void *ctx, pid_t pid), void *ctx);
 
-/* Sessions running (records may come up to ~100 ms late)? */
+/* Sessions running (records may come up to ~100 ms late)?  How many? */
 bool ep_targets__active(const struct ep_targets *t);
+int ep_targets__count(const struct ep_targets *t);
 
 /* StopTracing to every session at once; rundown and the rest of every
  * stream into ro, for at most EP_STOP_TIMEOUT_MS in all, or until one more

@@ -90,6 +90,7 @@ struct eventpipe {
 	int fd;
 	pthread_t th;		/* session_thread: CollectTracing, then the stream */
 	bool th_started;
+	bool suspended;		/* waits at start-up for ResumeRuntime */
 	volatile bool cancel;	/* the threads give up what they wait for */
 	pthread_t stop_th;	/* stop_thread: StopTracing */
 	bool stop_started;
@@ -239,7 +240,7 @@ static void *session_thread(void *arg)
 		set_state(ep, EP_FAILED);
 		return NULL;
 	}
-	ep_perfmap__enable(&ep->perfmap, &ep->sock, &ep->cancel);
+	ep_perfmap__enable(&ep->perfmap, &ep->sock, !ep->suspended, &ep->cancel);
 	set_state(ep, EP_RUNNING);
 	buf = malloc(EP_READ_CHUNK);
 	err = buf ? 0 : ENOMEM;
@@ -291,6 +292,22 @@ static int add_provider(struct ep_config *cfg, const char *name, size_t len, uin
 	return 0;
 }
 
+#define SAMPLE_PROFILER	"Microsoft-DotNETCore-SampleProfiler"
+
+/* "Provider[:KEYWORDS[:LEVEL]]" of a provider the event table lacks. */
+static int add_spec(struct ep_config *cfg, const char *spec, bool cpu_sampling)
+{
+	const char *kw = strchr(spec, ':'), *lvl = kw ? strchr(kw + 1, ':') : NULL;
+	uint64_t k = kw && kw[1] && kw[1] != ':' ? strtoull(kw + 1, NULL, 16) : ~0ULL;
+	uint32_t l = lvl && lvl[1] ? strtoul(lvl + 1, NULL, 10) : 5;
+	size_t len = kw ? (size_t)(kw - spec) : strlen(spec);
+
+	/* BPF samples the CPU: the runtime's sampler would count twice */
+	if (cpu_sampling && len == strlen(SAMPLE_PROFILER) && !strncmp(spec, SAMPLE_PROFILER, len))
+		return 0;
+	return add_provider(cfg, spec, len, k, l);
+}
+
 int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *const *extra,
 		      int n_extra, bool cpu_sampling, uint32_t buffer_mb)
 {
@@ -313,18 +330,11 @@ int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *
 		err = add_provider(cfg, name, strlen(name), sel->req[i].keywords,
 				   sel->req[i].level);
 	}
-	for (int i = 0; i < n_extra && !err; i++) {
-		const char *kw = strchr(extra[i], ':'), *lvl = kw ? strchr(kw + 1, ':') : NULL;
-		uint64_t k = kw && kw[1] && kw[1] != ':' ? strtoull(kw + 1, NULL, 16) : ~0ULL;
-		uint32_t l = lvl && lvl[1] ? strtoul(lvl + 1, NULL, 10) : 5;
-		size_t len = kw ? (size_t)(kw - extra[i]) : strlen(extra[i]);
-
-		/* BPF samples the CPU: the runtime's sampler would count twice */
-		if (cpu_sampling && len == 35 &&
-		    !strncmp(extra[i], "Microsoft-DotNETCore-SampleProfiler", len))
-			continue;
-		err = add_provider(cfg, extra[i], len, k, l);
-	}
+	for (int i = 0; i < n_extra && !err; i++)
+		err = add_spec(cfg, extra[i], cpu_sampling);
+	/* a profile's EventPipe-only provider (merged with a --providers one) */
+	if (!err && sel->eventpipe)
+		err = add_spec(cfg, sel->eventpipe, cpu_sampling);
 	return err;
 }
 
@@ -374,7 +384,7 @@ static int collect(struct eventpipe *ep, int version, uint32_t *hr, size_t *got)
 }
 
 struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_config *cfg,
-				   char *err, size_t errsz)
+				   bool suspended, char *err, size_t errsz)
 {
 	struct eventpipe *ep = calloc(1, sizeof(*ep));
 
@@ -385,6 +395,7 @@ struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_co
 	ep->sock = *s;
 	ep->cfg = cfg;
 	ep->fd = -1;
+	ep->suspended = suspended;
 	ep_perfmap__init(&ep->perfmap);
 	ep->state = EP_STARTING;
 	pthread_mutex_init(&ep->mu, NULL);

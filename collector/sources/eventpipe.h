@@ -75,9 +75,12 @@ int eventpipe__config(struct ep_config *cfg, const struct selection *sel, char *
  * DN_EXCHANGE_TIMEOUT_MS; nothing here waits for the peer, so a slow or
  * hostile one delays no other target.  eventpipe__state says how it went.
  * cfg must outlive the session.  NULL (one line in err) only when the
- * thread cannot start.
+ * thread cannot start.  suspended: the runtime waits at start-up for
+ * ResumeRuntime; EnablePerfMap is not sent then (.NET 8 and 9 die of it
+ * before they are resumed; ep_perfmap.h).
  */
 struct eventpipe *eventpipe__start(const struct dn_socket *s, const struct ep_config *cfg,
+				   bool suspended,
 				   char *err, size_t errsz);
 
 /* EP_FAILED: *why and *msg (one line, with the pid) say why. */

@@ -14,14 +14,18 @@
  *   Compilation 0x1000000000.
  * DotNETRuntimeRundown: Loader 0x8, Jit 0x10, NGen 0x20, StartRundown 0x40,
  *   EndRundown 0x100, Threading 0x10000, ILToNativeMap 0x20000.
- * "default" is dotnet-trace's cpu-sampling runtime provider
- * (TraceEvent's ClrTraceEventParser.Keywords.Default = 0x14C14FCCBD at
- * Informational: GC, AssemblyLoader, Loader, Jit, NGen, EndEnumeration,
- * Security, AppDomainResourceManagement, Contention, Exception, Threading,
- * JittedMethodILToNativeMap, OverrideAndSuppressNGenEvents, Type,
+ * "default" is what dotnet-trace 10 records when given no provider: its
+ * dotnet-common profile (DotNETRuntime 0x100003801D at Informational: GC,
+ * AssemblyLoader, Loader, Jit, Exception, Threading,
+ * JittedMethodILToNativeMap, Compilation) and its
+ * dotnet-sampled-thread-time profile (the runtime's SampleProfiler, an
+ * EventPipe-only provider), plus the rundown events that name methods and
+ * modules.  "legacy-default" is the keyword set older dotnet-trace used
+ * (TraceEvent's ClrTraceEventParser.Keywords.Default = 0x14C14FCCBD: the
+ * above and NGen, EndEnumeration, Security, AppDomainResourceManagement,
+ * Contention, OverrideAndSuppressNGenEvents, Type,
  * GCHeapSurvivalAndMovement, GCHeapAndTypeNames, Stack, ThreadTransfer,
- * CodeSymbols, Compilation) plus the rundown events that name methods and
- * modules.
+ * CodeSymbols), without samples.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -33,31 +37,41 @@
 #include "selection.h"
 
 #define RUNDOWN_NAMES	"DotNETRuntimeRundown:0x30178:5"
+#define SAMPLE_PROFILER	"Microsoft-DotNETCore-SampleProfiler:0xF00000000000:4"
 
 struct profile {
 	const char *name;
 	const char *spec;
+	const char *eventpipe;	/* providers only EventPipe has, or NULL */
 	const char *doc;
 };
 
 static const struct profile profiles[] = {
-	{ "default", "DotNETRuntime:0x14C14FCCBD:4," RUNDOWN_NAMES,
-	  "dotnet-trace's runtime default keywords (GC, Type, Loader,\n"
-	  "Jit, NGen, Exception, Threading, Contention, Stack,\n"
-	  "ILToNativeMap, ThreadTransfer, CodeSymbols, Compilation...)\n"
-	  "at Informational, plus method/module rundown" },
-	{ "gc-collect", "DotNETRuntime:0x1:4,DotNETRuntimePrivate:0x1:4",
+	{ "default", "DotNETRuntime:0x100003801D:4," RUNDOWN_NAMES, SAMPLE_PROFILER,
+	  "dotnet-trace 10's default (its dotnet-common and\n"
+	  "dotnet-sampled-thread-time profiles): GC, AssemblyLoader,\n"
+	  "Loader, Jit, Exception, Threading, ILToNativeMap,\n"
+	  "Compilation at Informational, plus method/module rundown;\n"
+	  "over EventPipe also the runtime's SampleProfiler\n"
+	  "(--cpu-sampling replaces it with BPF samples)" },
+	{ "legacy-default", "DotNETRuntime:0x14C14FCCBD:4," RUNDOWN_NAMES, NULL,
+	  "older dotnet-trace's runtime keywords (TraceEvent\n"
+	  "Keywords.Default: the above and NGen, Security, Contention,\n"
+	  "Type, GCHeapSurvivalAndMovement, GCHeapAndTypeNames, Stack,\n"
+	  "ThreadTransfer, CodeSymbols...) at Informational, plus\n"
+	  "rundown; no samples" },
+	{ "gc-collect", "DotNETRuntime:0x1:4,DotNETRuntimePrivate:0x1:4", NULL,
 	  "GC collections only (GC keyword, Informational)" },
-	{ "gc-verbose", "DotNETRuntime:0x3080003:5,DotNETRuntimePrivate:0x1:5",
+	{ "gc-verbose", "DotNETRuntime:0x3080003:5,DotNETRuntimePrivate:0x1:5", NULL,
 	  "GC, GCHandle, Type, GCHeapAndTypeNames,\n"
 	  "GCSampledObjectAllocationLow at Verbose (allocation ticks,\n"
 	  "type names)" },
-	{ "jit", "DotNETRuntime:0x1000021018:5," RUNDOWN_NAMES,
+	{ "jit", "DotNETRuntime:0x1000021018:5," RUNDOWN_NAMES, NULL,
 	  "Loader, Jit, JitTracing, ILToNativeMap, Compilation at\n"
 	  "Verbose, plus rundown" },
-	{ "exceptions", "DotNETRuntime:0x8008:5," RUNDOWN_NAMES,
+	{ "exceptions", "DotNETRuntime:0x8008:5," RUNDOWN_NAMES, NULL,
 	  "Exception and Loader at Verbose, plus rundown" },
-	{ "contention", "DotNETRuntime:0x14008:5," RUNDOWN_NAMES,
+	{ "contention", "DotNETRuntime:0x14008:5," RUNDOWN_NAMES, NULL,
 	  "Contention, Threading and Loader at Verbose, plus rundown" },
 };
 
@@ -172,9 +186,13 @@ int selection__add_profile(struct selection *s, const struct ect_table *t, const
 	char err[256];
 	size_t i;
 
-	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
-		if (!strcmp(profiles[i].name, name))
-			return add_list(s, t, profiles[i].spec, 1, err, sizeof(err));
+	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++) {
+		if (strcmp(profiles[i].name, name))
+			continue;
+		if (profiles[i].eventpipe && !s->eventpipe)
+			s->eventpipe = profiles[i].eventpipe;
+		return add_list(s, t, profiles[i].spec, 1, err, sizeof(err));
+	}
 	return -ENOENT;
 }
 
@@ -198,7 +216,7 @@ int selection__matches(const struct selection *s, const struct ect_event *ev)
 
 const char *selection__profiles_help(void)
 {
-	static char buf[4096];
+	static char buf[8192];
 	size_t i, off = 0;
 
 	if (buf[0])
@@ -206,18 +224,21 @@ const char *selection__profiles_help(void)
 	for (i = 0; i < sizeof(profiles) / sizeof(profiles[0]) && off < sizeof(buf); i++) {
 		const char *d = profiles[i].doc;
 
-		off += snprintf(buf + off, sizeof(buf) - off, "  %-11s ", profiles[i].name);
+		off += snprintf(buf + off, sizeof(buf) - off, "  %-14s ", profiles[i].name);
 		while (*d && off < sizeof(buf)) {	/* indent continuation lines */
 			size_t n = strcspn(d, "\n");
 
 			off += snprintf(buf + off, sizeof(buf) - off, "%.*s\n", (int)n, d);
 			d += n + (d[n] == '\n');
 			if (*d)
-				off += snprintf(buf + off, sizeof(buf) - off, "%14s", "");
+				off += snprintf(buf + off, sizeof(buf) - off, "%17s", "");
 		}
 		if (off < sizeof(buf))
-			off += snprintf(buf + off, sizeof(buf) - off, "%14s%s\n", "",
+			off += snprintf(buf + off, sizeof(buf) - off, "%17s%s\n", "",
 					profiles[i].spec);
+		if (profiles[i].eventpipe && off < sizeof(buf))
+			off += snprintf(buf + off, sizeof(buf) - off, "%17s+ %s\n", "",
+					profiles[i].eventpipe);
 	}
 	return buf;
 }

@@ -30,6 +30,9 @@ struct provider_req {
 struct selection {
 	struct provider_req req[SEL_MAX_REQ];
 	int n;
+	/* a profile's providers that only EventPipe has (the runtime's
+	 * SampleProfiler): asked of .NET sessions, ignored by USDT targets */
+	const char *eventpipe;
 };
 
 /* "Provider[:KEYWORDS[:LEVEL]],..." (keywords hex, 0x optional, empty or

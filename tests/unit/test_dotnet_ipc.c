@@ -260,7 +260,7 @@ static void test_fallback_and_stream(void)
 	ASSERT_OK(listen(f.lfd, 4), "listen");
 	pthread_create(&th, NULL, fake_runtime, &f);
 
-	ep = eventpipe__start(&s, &cfg, err, sizeof(err));
+	ep = eventpipe__start(&s, &cfg, false, err, sizeof(err));
 	if (!ASSERT_OK_PTR(ep, err))
 		goto out;
 	for (int i = 0; i < 500 && eventpipe__state(ep, NULL, NULL) == EP_STARTING; i++)

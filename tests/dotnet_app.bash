@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# The .NET test app (tests/dotnet/evtapp) for the suites that trace stock
+# .NET (tests/dotnet.bats, tests/dotnet_host.bats): where it is built, how
+# (offline, no package references; once per $OUTPUT), and how its traces
+# are read (tests/dotnet_trace.py).  Loaded after test_helper.
+
+DT=$BATS_TEST_DIRNAME/dotnet_trace.py
+APP_DIR=$OUTPUT/tests/dotnet/evtapp
+APP=$APP_DIR/evtapp.dll
+APPHOST_DIR=$OUTPUT/tests/dotnet/evtapp-host
+APPHOST=$APPHOST_DIR/evtapp
+
+build_app() {
+	local src=$BATS_TEST_DIRNAME/dotnet/evtapp
+	mkdir -p "$OUTPUT/tests/dotnet"
+	(
+		flock 9
+		if [[ ! -f $APP || $src/Program.cs -nt $APP || $src/evtapp.csproj -nt $APP ]]; then
+			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+				dotnet build "$src/evtapp.csproj" -c Release -o "$APP_DIR" \
+				-p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj/" \
+				>"$OUTPUT/tests/dotnet/build.log" 2>&1 ||
+				{ cat "$OUTPUT/tests/dotnet/build.log" >&2; exit 1; }
+		fi
+		# the same app as its own executable (apphost)
+		if [[ ! -x $APPHOST || $src/Program.cs -nt $APPHOST || $src/evtapp.csproj -nt $APPHOST ]]; then
+			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+				dotnet build "$src/evtapp.csproj" -c Release -o "$APPHOST_DIR" \
+				-p:UseAppHost=true -p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj-host/" \
+				>"$OUTPUT/tests/dotnet/build-host.log" 2>&1 ||
+				{ cat "$OUTPUT/tests/dotnet/build-host.log" >&2; exit 1; }
+		fi
+	) 9>"$OUTPUT/tests/dotnet/.lock"
+}
+
+# build_sc V: the app as a self-contained .NET V executable (net8.0,
+# net9.0, net10.0), from the runtime packs the NuGet registry serves
+# (Microsoft.NETCore.App.Runtime.linux-x64 and .Ref of that version), into
+# $OUTPUT/tests/dotnet/evtapp-netV/evtapp.  The project file is copied with
+# its TargetFramework changed: a -p:TargetFramework on the command line does
+# not reach the restore.
+build_sc() {
+	local v=$1 src=$BATS_TEST_DIRNAME/dotnet/evtapp dir=$OUTPUT/tests/dotnet/src-net$1
+	local out=$OUTPUT/tests/dotnet/evtapp-net$1
+	(
+		flock 9
+		if [[ -x $out/evtapp && $out/evtapp -nt $src/Program.cs &&
+		      $out/evtapp -nt $src/evtapp.csproj ]]; then
+			exit 0
+		fi
+		rm -rf "$dir" "$out"
+		mkdir -p "$dir"
+		cp "$src/Program.cs" "$dir/"
+		sed "s|<TargetFramework>net[0-9.]*</TargetFramework>|<TargetFramework>net$v.0</TargetFramework>|" \
+			"$src/evtapp.csproj" >"$dir/evtapp.csproj"
+		DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+			dotnet publish "$dir/evtapp.csproj" -c Release -r linux-x64 --self-contained \
+			-p:UseAppHost=true -o "$out" >"$OUTPUT/tests/dotnet/build-net$v.log" 2>&1 ||
+			{ cat "$OUTPUT/tests/dotnet/build-net$v.log" >&2; exit 1; }
+	) 9>"$OUTPUT/tests/dotnet/.lock"
+}
+
+dump() {
+	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$1" >"$1.json" ||
+		flunk "dump $1 failed"
+}
+
+check() {	# check KEY EXPECTED (from counts output in $output)
+	local got
+	got=$(grep "^$1 " <<<"$output" | cut -d' ' -f2-)
+	[[ $got == "$2" ]] || flunk "$1: expected '$2', got '$got'" $'\n'"$output"
+}
