@@ -28,8 +28,9 @@ refrt_trace() {
 	require_btf
 	TRACE=$BATS_FILE_TMPDIR/mixed.nettrace
 	[[ -s $TRACE.jsonl ]] && return 0
+	# legacy-default: its keywords have Contention, dotnet-trace 10's default has not
 	DOTNET_PerfMapEnabled=3 run --separate-stderr "$EBPF_COLLECT" -o "$TRACE" \
-		--profile cpu-sampling -- "$OUTPUT/refrt" --scenario mixed --threads 2 \
+		--profile legacy-default --cpu-sampling --kernel proc -- "$OUTPUT/refrt" --scenario mixed --threads 2 \
 		--duration 2 --seed 1
 	[[ $status -eq 0 ]] || flunk "collect failed ($status): $stderr"
 	"$EBPF_COLLECT" dump --json "$TRACE" >"$TRACE.jsonl" || flunk "dump failed"

@@ -407,27 +407,38 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 @test "dotnet: every event of a default-profile trace named, as TraceEvent names it, in dump and report" {
 	need
 	require_tracecheck
-	start_app -- --exceptions 5 --gcs 3 --contentions 2 --linger
-	collect
-	run_workload
-	stop_collect
-	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
-	"$EBPF_COLLECT" dump --json --names traceevent "$T/t.nettrace" >"$T/te.json" || flunk "dump failed"
-	tracecheck --names "$T/t.nettrace" >"$T/tc.names" || flunk "TraceCheck --names failed"
-	# every kind of event: TraceEvent's name, TraceEvent's count, never EventID(N)
-	run python3 "$BATS_TEST_DIRNAME/event_names.py" compare "$T/te.json" "$T/tc.names"
-	assert_success
-	echo "$output"
-	# the runtime's own kinds are there, named: GC generation ranges and heap stats
-	grep -q '"event":"GC/GenerationRange"' "$T/te.json" || flunk "no GC/GenerationRange"
-	grep -q '"event":"GC/HeapStats".*"GenerationSize0":' "$T/te.json" || flunk "no GC/HeapStats decoded"
-	# the default names (manifest symbols) and report: no bare ids either
-	run "$EBPF_COLLECT" dump "$T/t.nettrace"
-	assert_success
-	! grep -E 'EventID\(|/[0-9]+ id=' <<<"$output" || flunk "an event without a name in dump"
-	run "$EBPF_COLLECT" report "$T/t.nettrace"
-	assert_success
-	! grep -E 'EventID\(|DotNETRuntime[A-Za-z]*/[0-9]+' <<<"$output" || flunk "an event without a name in report"
+	local profile
+	# the default (dotnet-trace 10's), and the older keyword set with the GC
+	# generation ranges and the contention events the default leaves out
+	for profile in default legacy-default; do
+		start_app -- --exceptions 5 --gcs 3 --contentions 2 --linger
+		collect --profile "$profile"
+		run_workload
+		stop_collect
+		[[ $COL_STATUS -eq 0 ]] || flunk "$profile: collector status $COL_STATUS: $(cat "$T/col.err")"
+		"$EBPF_COLLECT" dump --json --names traceevent "$T/t.nettrace" >"$T/te.json" ||
+			flunk "$profile: dump failed"
+		tracecheck --names "$T/t.nettrace" >"$T/tc.names" || flunk "$profile: TraceCheck --names failed"
+		# every kind of event: TraceEvent's name, TraceEvent's count, never EventID(N)
+		run python3 "$BATS_TEST_DIRNAME/event_names.py" compare "$T/te.json" "$T/tc.names"
+		assert_success
+		echo "$profile: $output"
+		# the runtime's own kinds are there, named: heap stats, generation ranges
+		grep -q '"event":"GC/HeapStats".*"GenerationSize0":' "$T/te.json" ||
+			flunk "$profile: no GC/HeapStats decoded"
+		if [[ $profile == legacy-default ]]; then
+			grep -q '"event":"GC/GenerationRange"' "$T/te.json" || flunk "no GC/GenerationRange"
+			grep -q '"event":"Contention/Start"' "$T/te.json" || flunk "no Contention/Start"
+		fi
+		# the default names (manifest symbols) and report: no bare ids either
+		run "$EBPF_COLLECT" dump "$T/t.nettrace"
+		assert_success
+		! grep -E 'EventID\(|/[0-9]+ id=' <<<"$output" || flunk "$profile: an event without a name in dump"
+		run "$EBPF_COLLECT" report "$T/t.nettrace"
+		assert_success
+		! grep -E 'EventID\(|DotNETRuntime[A-Za-z]*/[0-9]+' <<<"$output" ||
+			flunk "$profile: an event without a name in report"
+	done
 }
 
 @test "dotnet: one name per method in every view (perf map, method events, rundown), tiers only with --tiers" {
