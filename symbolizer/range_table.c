@@ -31,7 +31,8 @@ struct range_table {
 	size_t n_sorted;		/* entries [0, n_sorted) went through a merge */
 	uint32_t *idx;			/* the indexed ones by (start, seq) */
 	uint64_t *starts;		/* starts[i] = e[idx[i]].start */
-	uint64_t *pmax;			/* pmax[i]: the largest end of idx[0..i] */
+	uint64_t *pmax;			/* pmax[i]: the largest end of idx[0..i]
+					 * (in the starts allocation) */
 	size_t n_idx;
 	size_t lim;			/* tail size that triggers a merge */
 	uint64_t horizon;		/* no lookup before this time: drop what ended */
@@ -60,8 +61,7 @@ void range_table__free(struct range_table *rt)
 		return;
 	free(rt->e);
 	free(rt->idx);
-	free(rt->starts);
-	free(rt->pmax);
+	free(rt->starts);	/* pmax too */
 	strpool__free(rt->names);
 	free(rt);
 }
@@ -144,16 +144,15 @@ static int range_table__merge(struct range_table *rt)
 	size_t old = 0, add = 0, i, a, b, k, cap = rt->n_idx + rt->n - rt->n_sorted + 1;
 	uint32_t *tail = malloc((rt->n - rt->n_sorted + 1) * sizeof(*tail));
 	uint32_t *merged = malloc(cap * sizeof(*merged));
-	uint64_t *starts = malloc(cap * sizeof(*starts));
-	uint64_t *pmax = malloc(cap * sizeof(*pmax)), m = 0;
+	uint64_t *starts = malloc(2 * cap * sizeof(*starts)), *pmax, m = 0;
 
-	if (!tail || !merged || !starts || !pmax) {
+	if (!tail || !merged || !starts) {
 		free(tail);
 		free(merged);
 		free(starts);
-		free(pmax);
 		return -ENOMEM;
 	}
+	pmax = starts + cap;
 	for (i = 0; i < rt->n_idx; i++)
 		if (!range_entry__expired(rt, &rt->e[rt->idx[i]]))
 			rt->idx[old++] = rt->idx[i];
@@ -176,7 +175,6 @@ static int range_table__merge(struct range_table *rt)
 	free(tail);
 	free(rt->idx);
 	free(rt->starts);
-	free(rt->pmax);
 	rt->idx = merged;
 	rt->starts = starts;
 	rt->pmax = pmax;
