@@ -296,13 +296,18 @@ const struct range_entry *range_table__find_mode(struct range_table *rt, uint64_
 	return p.early ? p.early : p.any;
 }
 
-/* O(log n) for the search plus the versions at start and the tail. */
+/* O(log n) for the search plus the versions at start and the tail; a merge
+ * only when adds made the tail long, as in a lookup. */
 long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts)
 {
 	struct range_pick p = { .ts = ts ? ts : 1, .unload_start = 1 };
 	const struct range_entry *c;
 	size_t i, k;
 
+	/* a table nobody looks up (a perf map while method events answer)
+	 * would otherwise keep every add in the tail this scans */
+	if (range_table__prepare(rt))
+		return -ENOMEM;
 	for (i = range_table__upper(rt, start); i-- && rt->starts[i] == start;)
 		range_pick__consider(&p, &rt->e[rt->idx[i]], start);
 	for (k = rt->n_sorted; k < rt->n; k++)
