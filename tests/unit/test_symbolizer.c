@@ -351,6 +351,43 @@ static void test_range_table_methods(void)
 	range_table__free(rt);
 }
 
+/* What the horizon passed is no answer, not even the last resort, whether
+ * or not a merge has dropped it yet; an unload finds its entry in the
+ * unmerged tail as in the index, and a table that is only unloaded from
+ * keeps answering. */
+static void test_range_table_horizon_tail(void)
+{
+	struct range_table *rt = range_table__new();
+	const struct range_entry *e;
+	int i;
+
+	if (!ASSERT_OK_PTR(rt, "new"))
+		return;
+	for (i = 0; i < 1000; i++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "m%d", i);
+		range_table__add(rt, 0x100000 + (uint64_t)i * 0x100, 0x80, n, strlen(n), 10);
+	}
+	ASSERT_OK_PTR(range_table__find(rt, 0x100000, 20), "merged");
+	range_table__add(rt, 0x5000, 0x40, "A", 1, 10);		/* in the tail */
+	ASSERT_EQ(range_table__unload(rt, 0x5000, 20), 1000, "unload in the tail");
+	ASSERT_EQ(range_table__unload(rt, 0x100200, 20), 2, "unload in the index");
+	ASSERT_EQ(range_table__unload(rt, 0x100200, 25), -ENOENT, "unloaded already");
+	e = range_table__find(rt, 0x5010, 30);
+	ASSERT_TRUE(e && !strcmp(e->name, "A"), "last resort before the horizon");
+	range_table__set_horizon(rt, 30);
+	ASSERT_TRUE(range_table__find(rt, 0x5010, 30) == NULL, "tail entry past the horizon");
+	ASSERT_TRUE(range_table__find(rt, 0x100210, 30) == NULL, "index entry past the horizon");
+	for (i = 0; i < 2000; i++)	/* merges drop them for good */
+		range_table__add(rt, 0x900000 + (uint64_t)i * 0x100, 0x80, "x", 1, 40);
+	ASSERT_TRUE(range_table__find(rt, 0x5010, 50) == NULL, "dropped");
+	e = range_table__find(rt, 0x100310, 50);
+	ASSERT_TRUE(e && !strcmp(e->name, "m3"), "its neighbour stays");
+	ASSERT_EQ(range_table__count(rt), 3001, "entries keep their indices");
+	range_table__free(rt);
+}
+
 /* The lookup rules written out plainly over every entry (no horizon set,
  * so every entry ever added takes part): the model the index must match. */
 static const struct range_entry *model_find(struct range_table *rt, uint64_t addr, uint64_t ts,
@@ -897,6 +934,7 @@ int main(void)
 	RUN(test_perf_map_reuse_by_time);
 	RUN(test_range_table_methods);
 	RUN(test_range_table_model);
+	RUN(test_range_table_horizon_tail);
 	RUN(test_elf_self_and_libc);
 	RUN(test_elf_debug_files);
 	RUN(test_kallsyms);
