@@ -12,12 +12,14 @@
  * merge are a short unsorted tail, scanned; when it grows past about
  * sqrt(n) / 4 it is sorted and merged in one pass, and entries unloaded before
  * the horizon leave the index then.  An unload is a binary search among
- * the versions at its start: it never rebuilds anything.
+ * the versions at its start: it never rebuilds anything.  The cost to
+ * watch: a range that spans many others makes every lookup under it walk
+ * back to it.
  *
  * This replaced a structure of flat layers, an interval tree and buckets:
- * bench_symbolizer measured it 5x faster than this one on random lookups in
- * a fresh perf map but 0.4x on JIT churn (every unload re-indexed the
- * table), where the collector spent 40 % of its CPU on it.
+ * bench_symbolizer measured it 5-10x faster than this one on random lookups
+ * in a fresh perf map but 0.4x on JIT churn (unloads re-indexed the whole
+ * table), the collector's case (see docs/perf-map-format.md).
  */
 #include <errno.h>
 #include <stdlib.h>
