@@ -32,6 +32,10 @@ struct perf_map {
 	char *path;
 	off_t offset;		/* first byte not yet consumed */
 	off_t seen_size;	/* file size at the last read */
+	/* a pass that stopped at PERF_MAP_PASS: the bytes up to pass_end were
+	 * in the file at pass_now, so their lines were first seen then */
+	off_t pass_end;
+	uint64_t pass_now;
 	struct range_table *rt;
 	uint64_t bad_lines;
 	char refused[96];	/* why the map is no longer read ("" while it is) */
@@ -46,7 +50,7 @@ _Static_assert(PERF_MAP_MAX_LINE < PERF_MAP_BUF, "a whole line must fit the buff
 
 /*
  * Whole lines of fd from *offset on, each given to fn (NUL-terminated in
- * place of its '\n'), until EOF or about max_bytes are read; *offset ends
+ * place of its '\n'), until EOF or max_bytes are read; *offset ends
  * after the last whole line.  Returns 1 at EOF, 0 when max_bytes ran out,
  * -E2BIG when a line runs on for more than PERF_MAP_MAX_LINE bytes, -errno.
  */
@@ -60,7 +64,9 @@ static int read_lines(int fd, off_t *offset, size_t max_bytes,
 	if (!buf)
 		return -ENOMEM;
 	while (total < max_bytes) {
-		ssize_t r = pread(fd, buf + have, PERF_MAP_BUF - have, *offset + (off_t)have);
+		size_t want = PERF_MAP_BUF - have < max_bytes - total ? PERF_MAP_BUF - have :
+				max_bytes - total;
+		ssize_t r = pread(fd, buf + have, want, *offset + (off_t)have);
 
 		if (r < 0 && errno == EINTR)
 			continue;
@@ -279,8 +285,9 @@ static void consume_line(void *arg, char *line, size_t len)
 long perf_map__refresh(struct perf_map *pm, uint64_t now)
 {
 	struct consume_ctx c = { .pm = pm };
+	size_t limit = PERF_MAP_PASS;
 	struct stat st;
-	int rc;
+	int rc, cont = 0;
 
 	if (pm->refused[0])
 		return 0;
@@ -289,7 +296,14 @@ long perf_map__refresh(struct perf_map *pm, uint64_t now)
 	if (st.st_size == pm->seen_size || st.st_size <= pm->offset)
 		return 0;
 	c.now = now ? now : mono_ns();
-	rc = read_lines(pm->fd, &pm->offset, PERF_MAP_PASS, consume_line, &c);
+	if (pm->offset < pm->pass_end) {
+		/* the rest of what an earlier pass left: that pass's time */
+		cont = 1;
+		c.now = pm->pass_now;
+		if ((size_t)(pm->pass_end - pm->offset) < limit)
+			limit = (size_t)(pm->pass_end - pm->offset);
+	}
+	rc = read_lines(pm->fd, &pm->offset, limit, consume_line, &c);
 	if (rc == -E2BIG) {
 		snprintf(pm->refused, sizeof(pm->refused),
 			 "has a line of more than %d KiB at offset %lld (refused)",
@@ -300,7 +314,18 @@ long perf_map__refresh(struct perf_map *pm, uint64_t now)
 		return rc;
 	if (rc == 1)	/* read to the end: nothing more until the file grows */
 		pm->seen_size = st.st_size;
+	if (cont && (rc == 1 || limit < PERF_MAP_PASS))
+		pm->pass_end = 0;	/* caught up (a line cut at pass_end is newer) */
+	else if (!cont && rc == 0) {
+		pm->pass_end = st.st_size;
+		pm->pass_now = c.now;
+	}
 	return c.added;
+}
+
+bool perf_map__pending(const struct perf_map *pm)
+{
+	return pm->offset < pm->pass_end && !pm->refused[0];
 }
 
 const char *perf_map__refused(const struct perf_map *pm)
@@ -310,8 +335,11 @@ const char *perf_map__refused(const struct perf_map *pm)
 
 const struct range_entry *perf_map__find(struct perf_map *pm, uint64_t addr, uint64_t ts)
 {
-	const struct range_entry *e = range_table__find(pm->rt, addr, ts);
+	const struct range_entry *e;
 
+	while (perf_map__pending(pm) && perf_map__refresh(pm, 0) > 0)
+		;
+	e = range_table__find(pm->rt, addr, ts);
 	if (!e && perf_map__refresh(pm, 0) > 0)
 		e = range_table__find(pm->rt, addr, ts);
 	return e;

@@ -38,14 +38,20 @@ struct perf_map *perf_map__open(int root_fd, const char *path, const uid_t *uids
 /* Unchecked open of a file we created ourselves (tests, bench). */
 struct perf_map *perf_map__open_trusted(const char *path);
 void perf_map__free(struct perf_map *pm);
-/* Read appended lines, at most a few MiB per call (the rest on later calls).
+/* Read appended lines, at most a few MiB per call (the rest on later calls;
+ * lines that were in the file at an earlier call get that call's time).
  * Returns the number of new entries or -errno; -E2BIG the first time a line
  * runs on for more than 64 KiB: the map is then refused (perf_map__refused)
  * and never read again, its entries so far kept. */
 long perf_map__refresh(struct perf_map *pm, uint64_t now);
+/* An earlier refresh stopped at its bound before lines already in the file
+ * then: a lookup must read them first, a newer version of a range may be
+ * among them. */
+bool perf_map__pending(const struct perf_map *pm);
 /* Why the map was refused ("has a line of more than ..."), or NULL. */
 const char *perf_map__refused(const struct perf_map *pm);
-/* Lookup; on a miss reads what was appended and tries again. */
+/* Lookup after reading what perf_map__pending leaves; on a miss reads what
+ * was appended and tries again. */
 const struct range_entry *perf_map__find(struct perf_map *pm, uint64_t addr, uint64_t ts);
 struct range_table *perf_map__table(struct perf_map *pm);
 const char *perf_map__path(const struct perf_map *pm);

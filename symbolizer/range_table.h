@@ -21,7 +21,10 @@
  * loaded after t (a perf-map line first seen after the sample), the
  * earliest-added; failing that the newest entry that ever covered addr.
  * With SYM_TS_NONE the newest-added entry wins, perf's rule.
- * Cost: O(log n + k) for the k entries covering addr (see range_table.c).
+ * Cost: O(log n + k + t): k the entries walked back from addr while one of
+ * them still reaches it (the versions at addr and any range spanning it), t
+ * the entries added since the last merge, at most ~sqrt(n) / 4 (see
+ * range_table.c).
  */
 struct range_entry {
 	uint64_t start;
@@ -44,14 +47,15 @@ long range_table__add(struct range_table *rt, uint64_t start, uint64_t size,
 		      const char *name, size_t name_len, uint64_t load_ts);
 struct range_entry *range_table__entry(struct range_table *rt, size_t idx);
 size_t range_table__count(const struct range_table *rt);
-/* Mark the entry starting at `start` that is live at ts as unloaded at ts.
- * Returns the index marked, or -ENOENT. */
+/* Mark the entry starting at `start` that is live at ts as unloaded at ts
+ * (a search, never a rebuild).  Returns the index marked, or -ENOENT. */
 long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts);
 const struct range_entry *range_table__find(struct range_table *rt, uint64_t addr,
 					    uint64_t ts);
 /* Promise that no lookup will ask for a time before ts: entries unloaded by
- * then leave the index at its next rebuild, so heavy reuse of one address
- * range (unload, reuse, unload ...) costs only the versions still alive. */
+ * then are no answer any more and leave the index at its next merge, so
+ * heavy reuse of one address range (unload, reuse, unload ...) costs only
+ * the versions still alive. */
 void range_table__set_horizon(struct range_table *rt, uint64_t ts);
 /* live_only: only an entry live at ts (no "earliest" / "newest ever"
  * fallbacks), so another source can be asked first. */

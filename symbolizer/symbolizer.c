@@ -702,6 +702,10 @@ static const struct range_entry *sym_proc__perf_map_find(struct symbolizer *s,
 		sym_proc__find_perf_map(s, p);
 	if (!p->pm)
 		return NULL;
+	/* a bounded read left lines that were there before: a newer version
+	 * of the range that answers below may be among them */
+	while (perf_map__pending(p->pm) && sym_proc__read_map(s, p, 0) > 0)
+		;
 	e = range_table__find(perf_map__table(p->pm), addr, ts);
 	if (e)
 		return e;
@@ -757,7 +761,7 @@ int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t
 		sym_info__from_range(si, e, NULL);
 		return 0;
 	}
-	if (p && addr - p->jit_lo < p->jit_hi - p->jit_lo && p->pm &&
+	if (p && addr - p->jit_lo < p->jit_hi - p->jit_lo && p->pm && !perf_map__pending(p->pm) &&
 	    (e = range_table__find(perf_map__table(p->pm), addr, ts))) {
 		sym_info__from_range(si, e, perf_map__path(p->pm));
 		return 0;

@@ -19,6 +19,7 @@
 #include "method_name.h"
 #include "symbolizer.h"
 #include "log.h"
+#include "clock.h"
 
 /* ------------------------------------------------ captured warnings */
 
@@ -181,6 +182,72 @@ static void test_perf_map_bounded(void)
 	unlink(path);
 }
 
+static char self_map[64];
+
+/* A map bigger than one bounded pass whose last lines reuse a range named
+ * near its start (JIT code freed and reused before the tracer came): the
+ * lines the first pass left were in the file then, so a lookup reads them
+ * before answering and they count as seen at that first pass; a line
+ * appended after it is seen later. */
+static void test_perf_map_pass_left_lines(void)
+{
+	long i, lines = 200000;
+	size_t len = (size_t)lines * 0x10;
+	void *code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			  -1, 0);
+	uint64_t base = (uint64_t)(uintptr_t)code, t;
+	const struct range_entry *e;
+	struct symbolizer *s;
+	struct perf_map *pm;
+	struct sym_info si;
+	char line[96];
+	FILE *f;
+
+	if (!ASSERT_TRUE(code != MAP_FAILED, "mmap"))
+		return;
+	f = fopen(self_map, "w");
+	if (!ASSERT_OK_PTR(f, "create"))
+		return;
+	for (i = 0; i < lines; i++)
+		fprintf(f, "%016llX 10 void [Big] Big.Type::Method%06ld()\n",
+			(unsigned long long)(base + (uint64_t)(i % (lines - 1)) * 0x10), i);
+	fclose(f);	/* 200000 lines of 52 bytes: the last reuses the first's range */
+
+	s = symbolizer__new(NULL);
+	ASSERT_OK(symbolizer__add_pid(s, getpid()), "add");
+	t = mono_ns();
+	ASSERT_OK(symbolizer__resolve(s, getpid(), base + 4, SYM_TS_NONE, &si), "newest");
+	ASSERT_STREQ(si.name, "void [Big] Big.Type::Method199999()", "newest: the last line");
+	ASSERT_OK(symbolizer__resolve(s, getpid(), base + 4, t, &si), "at a time");
+	ASSERT_STREQ(si.name, "void [Big] Big.Type::Method199999()", "at a time: the last line");
+	symbolizer__free(s);
+
+	pm = perf_map__open_trusted(self_map);
+	if (!ASSERT_OK_PTR(pm, "open"))
+		goto out;
+	ASSERT_TRUE(perf_map__refresh(pm, 10) > 0, "first pass");
+	ASSERT_TRUE(perf_map__pending(pm), "lines left");
+	snprintf(line, sizeof(line), "%llx 10 void [Big] Big.Type::Appended()\n",
+		 (unsigned long long)base + 0x20);
+	ASSERT_OK(write_file(self_map, line, 1), "append");
+	ASSERT_TRUE(perf_map__refresh(pm, 20) > 0, "the rest");
+	ASSERT_TRUE(!perf_map__pending(pm), "caught up");
+	ASSERT_EQ(perf_map__refresh(pm, 30), 1, "the appended line");
+	e = perf_map__find(pm, base + 0x24, 25);
+	if (ASSERT_OK_PTR(e, "before the append"))
+		ASSERT_STREQ(e->name, "void [Big] Big.Type::Method000002()", "the first pass's");
+	e = perf_map__find(pm, base + 0x24, 35);
+	if (ASSERT_OK_PTR(e, "after the append"))
+		ASSERT_STREQ(e->name, "void [Big] Big.Type::Appended()", "appended");
+	e = perf_map__find(pm, base + 4, 15);
+	if (ASSERT_OK_PTR(e, "left by the first pass"))
+		ASSERT_STREQ(e->name, "void [Big] Big.Type::Method199999()", "seen at 10");
+	perf_map__free(pm);
+out:
+	unlink(self_map);
+	munmap(code, len);
+}
+
 static void test_perf_map_reuse_by_time(void)
 {
 	char path[128];
@@ -282,6 +349,43 @@ static void test_range_table_methods(void)
 		if (!ASSERT_TRUE(e && !strcmp(e->name, n), "bulk"))
 			break;
 	}
+	range_table__free(rt);
+}
+
+/* What the horizon passed is no answer, not even the last resort, whether
+ * or not a merge has dropped it yet; an unload finds its entry in the
+ * unmerged tail as in the index, and a table that is only unloaded from
+ * keeps answering. */
+static void test_range_table_horizon_tail(void)
+{
+	struct range_table *rt = range_table__new();
+	const struct range_entry *e;
+	int i;
+
+	if (!ASSERT_OK_PTR(rt, "new"))
+		return;
+	for (i = 0; i < 1000; i++) {
+		char n[16];
+
+		snprintf(n, sizeof(n), "m%d", i);
+		range_table__add(rt, 0x100000 + (uint64_t)i * 0x100, 0x80, n, strlen(n), 10);
+	}
+	ASSERT_OK_PTR(range_table__find(rt, 0x100000, 20), "merged");
+	range_table__add(rt, 0x5000, 0x40, "A", 1, 10);		/* in the tail */
+	ASSERT_EQ(range_table__unload(rt, 0x5000, 20), 1000, "unload in the tail");
+	ASSERT_EQ(range_table__unload(rt, 0x100200, 20), 2, "unload in the index");
+	ASSERT_EQ(range_table__unload(rt, 0x100200, 25), -ENOENT, "unloaded already");
+	e = range_table__find(rt, 0x5010, 30);
+	ASSERT_TRUE(e && !strcmp(e->name, "A"), "last resort before the horizon");
+	range_table__set_horizon(rt, 30);
+	ASSERT_TRUE(range_table__find(rt, 0x5010, 30) == NULL, "tail entry past the horizon");
+	ASSERT_TRUE(range_table__find(rt, 0x100210, 30) == NULL, "index entry past the horizon");
+	for (i = 0; i < 2000; i++)	/* merges drop them for good */
+		range_table__add(rt, 0x900000 + (uint64_t)i * 0x100, 0x80, "x", 1, 40);
+	ASSERT_TRUE(range_table__find(rt, 0x5010, 50) == NULL, "dropped");
+	e = range_table__find(rt, 0x100310, 50);
+	ASSERT_TRUE(e && !strcmp(e->name, "m3"), "its neighbour stays");
+	ASSERT_EQ(range_table__count(rt), 3001, "entries keep their indices");
 	range_table__free(rt);
 }
 
@@ -582,7 +686,6 @@ static void test_kallsyms_zero(void)
 
 /* ------------------------------------------------------------ safety */
 
-static char self_map[64];
 
 static void test_perf_map_jit_lookup(void)
 {
@@ -865,9 +968,11 @@ int main(void)
 	RUN(test_perf_map_parse_line);
 	RUN(test_perf_map_growth);
 	RUN(test_perf_map_bounded);
+	RUN(test_perf_map_pass_left_lines);
 	RUN(test_perf_map_reuse_by_time);
 	RUN(test_range_table_methods);
 	RUN(test_range_table_model);
+	RUN(test_range_table_horizon_tail);
 	RUN(test_elf_self_and_libc);
 	RUN(test_elf_debug_files);
 	RUN(test_kallsyms);
