@@ -313,7 +313,10 @@ const struct nt_trace_info *nt_reader__info(const struct nt_reader *r);
 /* Stream mode: an empty reader that nt_reader__feed fills piece by piece
  * (a live EventPipe session).  nt_reader__next returns NT_READ_AGAIN while
  * the next block is incomplete; after nt_reader__feed_end (the stream's
- * end) a missing tail is truncation, as for a file.  Memory is bounded by
+ * end) a missing tail is truncation, as for a file.  The end-of-stream
+ * marker or block ends the trace only at nt_reader__feed_end: bytes fed
+ * after it stop the reader with the same line as a file's bytes after its
+ * end, however the pieces were cut.  Memory is bounded by
  * the blocks still referenced, not by the stream's length; a block claiming
  * more than 16 MiB stops the reader (-1) instead of being waited for. */
 #define NT_READ_AGAIN 2

@@ -171,6 +171,9 @@ struct nt_reader {
 	uint64_t base;		/* stream offset of data[0] (bytes compacted away) */
 	int stream_src;		/* a stream (fed, or read from in_fd): NT_STREAM_* bounds */
 	int in_fd;		/* a pipe or device read on demand by nt_reader__next, or -1 */
+	/* stream mode: bytes that came after the end-of-stream marker or block,
+	 * counted and not kept, told at the stream's end as a file's are */
+	size_t trailing;
 	size_t map_dropped;	/* mapped bytes before this were dropped (MADV_DONTNEED) */
 	struct nt_trace_info info;
 	struct nt_event_lookup lookup;	/* the caller's, or find == NULL */

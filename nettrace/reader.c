@@ -210,6 +210,31 @@ static int stream_have_block(const struct nt_reader *r)
 	return content <= r->size && r->size - content > len;
 }
 
+/* Is the next object the end-of-stream marker (V4) or block (V6), whole?
+ * Then what follows it is counted into r->trailing and dropped, and the
+ * reader waits for the stream's end: bytes after the end of a file are an
+ * error, and a stream must say the same whether or not its pieces were cut
+ * right after the marker. */
+static int stream_at_end(struct nt_reader *r)
+{
+	size_t avail = r->size - r->pos, end;
+	const uint8_t *p = r->data + r->pos;
+
+	if (r->v6) {
+		if (avail < 4 || nt_get_u32(p) >> 24 != V6_END ||
+		    avail - 4 < (nt_get_u32(p) & 0xffffff))
+			return 0;
+		end = r->pos + 4 + (nt_get_u32(p) & 0xffffff);
+	} else {
+		if (avail < 1 || p[0] != NT_TAG_NULL)
+			return 0;
+		end = r->pos + 1;
+	}
+	r->trailing += r->size - end;
+	r->size = end;
+	return 1;
+}
+
 /* Does the next V4 object or V6 block claim more than NT_STREAM_MAX_BLOCK
  * bytes?  Then the stream is stopped here rather than buffered until it
  * comes. */
@@ -395,7 +420,7 @@ static int reader_next(struct nt_reader *r, struct nt_read_event *ev)
 			return 0;
 		if (r->streaming && stream_block_over(r))
 			return -1;
-		if (r->streaming && !stream_have_block(r))
+		if (r->streaming && (stream_at_end(r) || !stream_have_block(r)))
 			return NT_READ_AGAIN;
 		if (r->map && r->pos - r->map_dropped >= NT_MAP_DROP_BYTES)
 			map_drop_behind(r);

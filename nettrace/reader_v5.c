@@ -126,9 +126,9 @@ int rd_read_object(struct nt_reader *r)
 	if (pos >= r->size)
 		return rd_fail(r, pos, "file ends without the end-of-stream marker");
 	if (r->data[pos] == NT_TAG_NULL) {
-		if (pos + 1 != r->size)
+		if (pos + 1 != r->size || r->trailing)
 			return rd_fail(r, pos + 1, "%zu bytes after the end-of-stream marker",
-				       r->size - pos - 1);
+				       r->size - pos - 1 + r->trailing);
 		r->pos = r->size;
 		r->state = RD_DONE;
 		return 0;

@@ -266,9 +266,9 @@ int rd_read_block_v6(struct nt_reader *r)
 			       (size_t)(r->size + r->base));
 	switch (kind) {
 	case V6_END:
-		if (content + len != r->size)
+		if (content + len != r->size || r->trailing)
 			return rd_fail(r, content + len, "%zu bytes after the end-of-stream block",
-				       r->size - content - len);
+				       r->size - content - len + r->trailing);
 		r->state = RD_DONE;
 		break;
 	case V6_TRACE:

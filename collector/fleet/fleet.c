@@ -42,7 +42,8 @@ int fleet__start(struct fleet *f, const struct fleet_opts *o, struct pipeline *p
 			pr_warn("%s\n", err);
 			return EXIT_FAIL;
 		}
-		pipeline__add_consumer(p, &metrics_consumer, f->metrics);
+		if (pipeline__add_consumer(p, &metrics_consumer, f->metrics, "--metrics"))
+			return EXIT_FAIL;
 	}
 	if (o->clickhouse) {
 		f->export = ch_export__start(&xo, err, sizeof(err));
@@ -50,7 +51,8 @@ int fleet__start(struct fleet *f, const struct fleet_opts *o, struct pipeline *p
 			pr_warn("%s\n", err);
 			return EXIT_FAIL;
 		}
-		pipeline__add_consumer(p, &ch_export_consumer, f->export);
+		if (pipeline__add_consumer(p, &ch_export_consumer, f->export, "--clickhouse"))
+			return EXIT_FAIL;
 		if (f->metrics)
 			metrics__watch_export(f->metrics, f->export);
 	}

@@ -3,20 +3,30 @@
  * pipeline.c - the sources and consumers registered with the pipeline, and
  * the way out of the reorder window to them and the recorder (pipeline.h).
  */
+#define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
 #include "clock.h"
+#include "log.h"
 #include "reorder.h"
 #include "pipeline.h"
 
-int pipeline__add_source(struct pipeline *p, const struct pipeline_source_ops *ops, void *ctx)
+int pipeline__add_source(struct pipeline *p, const struct pipeline_source_ops *ops, void *ctx,
+			 const char *name)
 {
 	uint32_t t;
 
-	if (p->nr_src == PIPELINE_MAX_SOURCES)
+	if (p->nr_src == PIPELINE_MAX_SOURCES) {
+		pr_warn("cannot register source %s: the pipeline takes at most %d sources\n",
+			name, PIPELINE_MAX_SOURCES);
 		return -ENOSPC;
+	}
 	if ((ops->arrive || ops->emit) &&
-	    (ops->first_type > ops->last_type || ops->last_type >= PIPELINE_TYPES))
+	    (ops->first_type > ops->last_type || ops->last_type >= PIPELINE_TYPES)) {
+		pr_warn("cannot register source %s: record types %u..%u are not within "
+			"the dispatch table's 0..%d\n", name, ops->first_type, ops->last_type,
+			PIPELINE_TYPES - 1);
 		return -EINVAL;
+	}
 	p->src[p->nr_src++] = (struct pipeline_source){ ops, ctx };
 	for (t = ops->first_type; (ops->arrive || ops->emit) && t <= ops->last_type; t++) {
 		if (ops->arrive && !p->arrive_src[t])
@@ -28,10 +38,13 @@ int pipeline__add_source(struct pipeline *p, const struct pipeline_source_ops *o
 }
 
 int pipeline__add_consumer(struct pipeline *p, const struct pipeline_consumer_ops *ops,
-			   void *ctx)
+			   void *ctx, const char *name)
 {
-	if (p->nr_cons == PIPELINE_MAX_CONSUMERS)
+	if (p->nr_cons == PIPELINE_MAX_CONSUMERS) {
+		pr_warn("cannot register consumer %s: the pipeline takes at most %d consumers\n",
+			name, PIPELINE_MAX_CONSUMERS);
 		return -ENOSPC;
+	}
 	p->cons[p->nr_cons++] = (struct pipeline_consumer){ ops, ctx };
 	return 0;
 }

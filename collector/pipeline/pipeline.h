@@ -141,12 +141,16 @@ struct pipeline {
 	struct pipeline_hooks hooks;
 };
 
-/* Register a source or a consumer (before the first record).  0, -ENOSPC,
- * or -EINVAL for a source of types beyond PIPELINE_TYPES.  The first source
- * registered for a type takes it. */
-int pipeline__add_source(struct pipeline *p, const struct pipeline_source_ops *ops, void *ctx);
+/* Register a source or a consumer (before the first record).  0, or, with
+ * one line naming it (name: "--kernel", "--metrics") and the cause,
+ * -ENOSPC past PIPELINE_MAX_SOURCES or PIPELINE_MAX_CONSUMERS, -EINVAL for
+ * a source of types beyond PIPELINE_TYPES; nothing is registered then.  A
+ * caller fails the session's start: what is not registered loses its
+ * records.  The first source registered for a type takes it. */
+int pipeline__add_source(struct pipeline *p, const struct pipeline_source_ops *ops, void *ctx,
+			 const char *name);
 int pipeline__add_consumer(struct pipeline *p, const struct pipeline_consumer_ops *ops,
-			   void *ctx);
+			   void *ctx, const char *name);
 /* The consumer with this ctx sees no more records (before it is freed). */
 void pipeline__remove_consumer(struct pipeline *p, void *ctx);
 

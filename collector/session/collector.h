@@ -161,7 +161,7 @@ void collect_loss(struct collector *c, struct loss_summary *loss);
 
 /* wiring.c: the session's side of the pipeline; stop: the flag SIGINT and
  * SIGTERM raise (session.c) */
-void init_sources(struct collector *c, volatile sig_atomic_t *stop);	/* every session's */
+int init_sources(struct collector *c, volatile sig_atomic_t *stop);	/* every session's: EXIT_OK or EXIT_FAIL */
 int init_recorder(struct collector *c, volatile sig_atomic_t *stop);	/* EXIT_OK or a code */
 int start_fleet(struct collector *c);		/* --metrics, --clickhouse: EXIT_OK or EXIT_FAIL */
 

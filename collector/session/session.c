@@ -474,7 +474,7 @@ static int setup_bpf(struct collector *c)
 		c->ke = kernel_events__open(&ko);
 		if (!c->ke)
 			return -errno;
-		pipeline__add_source(&c->pipe, &kernel_events_source_ops, c->ke);
+		err = pipeline__add_source(&c->pipe, &kernel_events_source_ops, c->ke, "--kernel");
 		for (i = 0; !err && i < (c->child > 0 ? 1 : env.nr_pids); i++)
 			err = kernel_events__add_target(c->ke, c->child > 0 ? c->child : env.pids[i]);
 		if (err)
@@ -671,7 +671,8 @@ static int alloc_state(struct collector *c)
 	c->pipe.hooks = (struct pipeline_hooks){
 		.ctx = c, .publish = hook_publish, .losses = hook_losses, .exec = hook_exec,
 	};
-	init_sources(c, &exiting);
+	if (init_sources(c, &exiting))
+		return EXIT_FAIL;
 	if (!env.nr_usdt)
 		return EXIT_OK;
 	c->ug = usdt_generic__new(env.quiet ? -1 : env.verbose);
@@ -682,7 +683,8 @@ static int alloc_state(struct collector *c)
 		pr_warn("--usdt: out of memory\n");
 		return EXIT_FAIL;
 	}
-	pipeline__add_source(&c->pipe, &usdt_generic_source_ops, c->ug);
+	if (pipeline__add_source(&c->pipe, &usdt_generic_source_ops, c->ug, "--usdt"))
+		return EXIT_FAIL;
 	return EXIT_OK;
 }
 
@@ -720,8 +722,9 @@ static int start_symbols(struct collector *c)
 		return EXIT_FAIL;
 	}
 	c->mm = mmap_events__new();
-	if (c->mm)
-		pipeline__add_source(&c->pipe, &mmap_events_source_ops, c->mm);
+	if (c->mm && pipeline__add_source(&c->pipe, &mmap_events_source_ops, c->mm,
+					  "mappings"))
+		return EXIT_FAIL;
 	for (i = 0; i < n; i++) {
 		pid_t p = c->child > 0 ? c->child : env.pids[i];
 

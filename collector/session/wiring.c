@@ -7,14 +7,15 @@
 #include <bpf/libbpf.h>
 #include "kernel_events.h"
 #include "batch.h"
+#include "exit_codes.h"
 #include "collector.h"
 
 /* ------------------------------------------------------------ sources */
 
 /* The sources of every session: the runtime's events and its batched
  * runs, EventPipe sessions.  The others come with their options (--usdt,
- * --kernel, the mappings for frame names). */
-void init_sources(struct collector *c, volatile sig_atomic_t *stop)
+ * --kernel, the mappings for frame names).  EXIT_OK or EXIT_FAIL. */
+int init_sources(struct collector *c, volatile sig_atomic_t *stop)
 {
 	c->clr.o = (struct clr_opts){
 		.manifest = env.manifest, .output = env.output, .batched = env.batched,
@@ -23,9 +24,11 @@ void init_sources(struct collector *c, volatile sig_atomic_t *stop)
 	c->clr.table = c->table;
 	c->clr.sel = &c->sel;
 	c->clr.rec = &c->pipe.rec;
-	pipeline__add_source(&c->pipe, &clr_source_ops, &c->clr);
-	pipeline__add_source(&c->pipe, &batch_source_ops, &c->clr);
-	pipeline__add_source(&c->pipe, &ep_targets_source_ops, &c->ept);
+	if (pipeline__add_source(&c->pipe, &clr_source_ops, &c->clr, "CLR events") ||
+	    pipeline__add_source(&c->pipe, &batch_source_ops, &c->clr, "batched CLR events") ||
+	    pipeline__add_source(&c->pipe, &ep_targets_source_ops, &c->ept, "EventPipe"))
+		return EXIT_FAIL;
+	return EXIT_OK;
 }
 
 /* ------------------------------------------------------------ recorder */

@@ -153,3 +153,12 @@ $(OUTPUT)/tests/test_metrics_carry: $(OUTPUT)/obj/tests/unit/test_metrics_carry.
 		$(OUTPUT)/obj/collector/fleet/metrics_agg.o $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -lm -o $@
+
+# unit test of registering with the pipeline: tests/unit/test_pipeline.c
+PIPELINE_OBJS := $(filter $(OUTPUT)/obj/collector/pipeline/%,$(COLLECTOR_OBJS))
+UNIT_TESTS += $(OUTPUT)/tests/test_pipeline
+$(OUTPUT)/tests/test_pipeline: $(OUTPUT)/obj/tests/unit/test_pipeline.o $(PIPELINE_OBJS) \
+		$(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		-lbpf -lelf -lz $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@

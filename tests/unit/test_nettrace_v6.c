@@ -4,8 +4,9 @@
  * three processes whose thread ids overlap (each (pid, tid) is its own
  * thread index), metadata with every field kind, a native runtime event,
  * stacks and activity ids across sequence points, loss gaps per capture
- * thread, the file on disk after a flush, a full file system, and V5 output
- * unchanged by the new fields.
+ * thread, the file on disk after a flush, a full file system, V5 output
+ * unchanged by the new fields, and bytes after the end of a V6 or V5 trace
+ * told alike by every way of reading it.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -51,7 +52,7 @@ static void rm_tmpdir(void)
 	static const char *const names[] = {
 		"v6.nettrace", "json5.nettrace", "json6.nettrace", "lost.nettrace",
 		"latest.nettrace", "killed6.nettrace", "sigkill6.nettrace", "full6.nettrace",
-		"f0.nettrace", "f5.nettrace", "bad.nettrace",
+		"f0.nettrace", "f5.nettrace", "bad.nettrace", "tail5.nettrace", "tail6.nettrace",
 	};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -777,6 +778,135 @@ static void test_v5_unchanged(void)
 		    "format 7 refused");
 }
 
+/* ------------------------------------------------------------ after the end */
+
+/* How a reader of buf ends: 0 clean, -1 stopped (why: its message), after
+ * how many events.  how: 0 the whole buffer, 1 the file at path (mapped),
+ * 2 a pipe, else a stream fed how - 2 bytes at a time, its last piece cut
+ * at end (the end of the end-of-stream block or marker, where a live
+ * session's stream ends) so that the bytes after it come in pieces of
+ * their own. */
+static int read_end(const uint8_t *buf, size_t len, size_t end, const char *path, int how,
+		    long *n, char *why, size_t whysz)
+{
+	struct nt_reader *r = NULL;
+	struct nt_read_event ev;
+	size_t off = 0, step = how > 2 ? (size_t)how - 2 : 0;
+	int rc, fds[2] = { -1, -1 };
+
+	if (how == 0) {
+		r = nt_reader__open_mem(buf, len, NULL);
+	} else if (how == 1) {
+		r = nt_reader__open(path, NULL);
+	} else if (how == 2) {
+		char fdpath[64];
+
+		/* the trace fits the pipe's buffer: written whole, then read */
+		if (pipe(fds) || write(fds[1], buf, len) != (ssize_t)len)
+			return -2;
+		close(fds[1]);
+		snprintf(fdpath, sizeof(fdpath), "/proc/self/fd/%d", fds[0]);
+		r = nt_reader__open(fdpath, NULL);
+		close(fds[0]);
+	} else {
+		r = nt_reader__open_stream(NULL);
+	}
+	if (!r)
+		return -2;
+	*n = 0;
+	for (;;) {
+		rc = nt_reader__next(r, &ev);
+		if (rc == 1) {
+			++*n;
+			continue;
+		}
+		if (rc != NT_READ_AGAIN || !step)
+			break;
+		if (off == len) {
+			nt_reader__feed_end(r);
+			continue;
+		}
+		size_t k = len - off < step ? len - off : step;
+
+		if (off < end && off + k > end)
+			k = end - off;
+		if (nt_reader__feed(r, buf + off, k))
+			break;
+		off += k;
+	}
+	snprintf(why, whysz, "%s", rc ? nt_reader__error(r) : "");
+	nt_reader__close(r);
+	return rc;
+}
+
+/*
+ * A complete trace with bytes after its end-of-stream block (V6) or marker
+ * (V5): every way of reading it delivers every event and then stops on the
+ * same one line, a file mapped or whole, a pipe, or a stream whatever its
+ * pieces, the one that stops right at the block's end included.  Without
+ * those bytes, every way ends clean.
+ */
+static void test_bytes_after_end(void)
+{
+	static const char *const what[] = { "V5", "V6" };
+	static const char *const kind[] = { "marker", "block" };
+
+	for (int v = 0; v < 2; v++) {
+		const char *path = tmp_path(v ? "tail6.nettrace" : "tail5.nettrace");
+		struct nt_trace_info info;
+		struct nt_writer *w;
+		uint8_t *buf;
+		size_t len, end;
+		uint32_t id;
+		char expect[128], why[256], name[96];
+		int fd;
+
+		v6_info(&info, v ? 6 : 5);
+		w = open_writer(path, &info);
+		if (!ASSERT_OK_PTR(w, "writer"))
+			return;
+		nt_writer__define(w, &gc_desc, &id);
+		for (int i = 0; i < 40; i++)
+			nt_writer__write_event(w, &(struct nt_event){ .metadata_id = id,
+				.timestamp = 2000000000ULL + i, .thread_id = 1, .capture_thread_id = 1,
+				.pid = 1 });
+		ASSERT_OK(nt_writer__close(w, NULL, 0), "close");
+		buf = slurp(path, &end);
+		if (!ASSERT_OK_PTR(buf, "slurp"))
+			return;
+		for (int how = 0; how < 2 + 2 + 5; how++) {
+			long n = -1;
+			int rc = read_end(buf, end, end, path, how == 8 ? 4096 + 2 : how, &n,
+					  why, sizeof(why));
+
+			snprintf(name, sizeof(name), "%s, no bytes after the end, way %d", what[v], how);
+			ASSERT_EQ(rc, 0, name);
+			ASSERT_STREQ(why, "", name);
+			ASSERT_EQ(n, 40, name);
+		}
+		len = end + 3;
+		buf = realloc(buf, len);
+		memcpy(buf + end, "\x01\0X", 3);
+		fd = open(path, O_WRONLY | O_APPEND);
+		ASSERT_TRUE(fd >= 0 && write(fd, buf + end, 3) == 3, "append");
+		if (fd >= 0)
+			close(fd);
+		snprintf(expect, sizeof(expect), "offset %zu: 3 bytes after the end-of-stream %s",
+			 end, kind[v]);
+		for (int how = 0; how < 2 + 2 + 5; how++) {
+			long n = -1;
+			int rc = read_end(buf, len, end, path, how == 8 ? 4096 + 2 : how, &n,
+					  why, sizeof(why));
+
+			snprintf(name, sizeof(name), "%s, 3 bytes after the end, way %d", what[v], how);
+			ASSERT_EQ(rc, -1, name);
+			ASSERT_STREQ(why, expect, name);
+			ASSERT_EQ(n, 40, name);
+		}
+		free(buf);
+	}
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/test_nettrace_v6.XXXXXX");
@@ -792,6 +922,7 @@ int main(void)
 	RUN(test_v6_sigkill);
 	RUN(test_v6_full_disk);
 	RUN(test_v5_unchanged);
+	RUN(test_bytes_after_end);
 	rm_tmpdir();
 	return test_summary();
 }
