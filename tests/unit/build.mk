@@ -77,8 +77,9 @@ $(OUTPUT)/tests/test_usdt_manifest: $(OUTPUT)/obj/tests/unit/test_usdt_manifest.
 
 UNIT_TESTS += $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_usdt_*.c))
 
-# common/ alone: index_set, grow, elf_file
-COMMON_TESTS := $(addprefix $(OUTPUT)/tests/,test_index_set test_grow test_elf_file)
+# common/ alone: index_set, grow, elf_file, proc_info
+COMMON_TESTS := $(addprefix $(OUTPUT)/tests/,test_index_set test_grow test_elf_file \
+					  test_proc_info)
 UNIT_TESTS += $(COMMON_TESTS)
 $(COMMON_TESTS): $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
