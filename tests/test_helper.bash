@@ -257,3 +257,8 @@ check_refrt_events() {
 	echo "$output"
 	assert_success
 }
+
+# free_port: a TCP port on 127.0.0.1 nothing listens on now
+free_port() {
+	python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'
+}

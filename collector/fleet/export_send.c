@@ -37,6 +37,10 @@ struct ch_sender {
 	struct ch_export_stats st;	/* under lock */
 };
 
+#define WHO_COLUMNS	"ADD COLUMN IF NOT EXISTS comm String, " \
+	"ADD COLUMN IF NOT EXISTS exe String, ADD COLUMN IF NOT EXISTS cgroup String, " \
+	"ADD COLUMN IF NOT EXISTS container String, ADD COLUMN IF NOT EXISTS pod String"
+
 static const char *const schema_sql[] = {
 	"CREATE DATABASE IF NOT EXISTS %1$s",
 	"CREATE TABLE IF NOT EXISTS %1$s.stacks_local (ts DateTime, host String, service String, "
@@ -46,6 +50,9 @@ static const char *const schema_sql[] = {
 	"pid UInt32, provider String, event String, count UInt64, durations UInt64, "
 	"duration_ns UInt64, batch UInt64) ENGINE = MergeTree() "
 	"PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)",
+	/* who each row's process is; ADD COLUMN appends, as the rows have them */
+	"ALTER TABLE %1$s.stacks_local " WHO_COLUMNS,
+	"ALTER TABLE %1$s.events_local " WHO_COLUMNS,
 	NULL,
 };
 
@@ -54,6 +61,8 @@ static const char *const cluster_sql[] = {
 	"ENGINE = Distributed(%2$s, %1$s, stacks_local, rand())",
 	"CREATE TABLE IF NOT EXISTS %1$s.events AS %1$s.events_local "
 	"ENGINE = Distributed(%2$s, %1$s, events_local, rand())",
+	"ALTER TABLE %1$s.stacks " WHO_COLUMNS,
+	"ALTER TABLE %1$s.events " WHO_COLUMNS,
 	NULL,
 };
 
