@@ -505,8 +505,8 @@ pid, cid, pod = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 info = [o for o in map(json.loads, sys.stdin) if o.get("type") == "event"
         and o.get("provider") == "ebpf-collect" and o.get("event") == "ProcessInfo"
         and o.get("pid") == pid]
-assert len(info) == 1, info
-p = info[0]["payload"]
+assert info, "no ProcessInfo"
+p = info[-1]["fields"]
 assert (p["Comm"], p["Container"], p["Pod"], p["Selected"]) == ("refrt", cid, pod, 1), p
 ' "$R1" "$CID1" "$POD_UID" || flunk "ProcessInfo of refrt 1"
 }
@@ -533,7 +533,7 @@ for o in map(json.loads, sys.stdin):
     if o.get("type") != "event":
         continue
     if o["provider"] == "ebpf-collect" and o["event"] == "ProcessInfo":
-        info[o["pid"]] = o["payload"]
+        info[o["pid"]] = o["fields"]
     elif o["provider"] == "Microsoft-DotNETCore-SampleProfiler":
         samples[o["pid"]] += 1
 bad = {p: n for p, n in samples.items()

@@ -125,12 +125,12 @@ sys.exit(1 if bad else 0)
 PYEOF
 	echo "$output"
 	assert_success
-	# one V5 file per process with its own events, for older readers
+	# one V5 file per process with its own events, named by its comm, for older readers
 	for p in "$a" "$b"; do
-		[[ -s $T/split/all.$p.nettrace ]] || flunk "no split file for $p: $(ls "$T/split")"
-		head -c 12 "$T/split/all.$p.nettrace" | tail -c 4 | od -An -tx1 | grep -q "14 00 00 00" ||
+		[[ -s $T/split/all.$p.refrt.nettrace ]] || flunk "no split file for $p: $(ls "$T/split")"
+		head -c 12 "$T/split/all.$p.refrt.nettrace" | tail -c 4 | od -An -tx1 | grep -q "14 00 00 00" ||
 			flunk "split file of $p is not V5"
-		"$EBPF_COLLECT" dump --json "$T/split/all.$p.nettrace" | tail -1 >"$T/s.json"
+		"$EBPF_COLLECT" dump --json "$T/split/all.$p.refrt.nettrace" | tail -1 >"$T/s.json"
 		run python3 -c "
 import json
 s = json.load(open('$T/s.json'))

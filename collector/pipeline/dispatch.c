@@ -8,9 +8,11 @@
 #define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
 #include <string.h>
+#include <linux/types.h>
 #include "log.h"
 #include "proc_info.h"
 #include "own_events.h"
+#include "kernel_event.h"
 #include "pipeline.h"
 
 const struct pipeline_source *pipeline__source(const struct pipeline *p, uint32_t type,
@@ -66,9 +68,10 @@ static int emit_loss(struct pipeline *p, const void *rec, size_t len)
 	return nt_writer__note_lost(p->w, LOSS_CAPTURE_THREAD, ln->n);
 }
 
-/* Who h->pid is, once per file before its first event (hooks.selected
- * set: a V6 trace).  /proc is read now, as the record leaves the window:
- * a process gone by then is described by its pid alone.  0 or -errno. */
+/* Who h->pid is, once per file before its first event, and again from
+ * its exec on (hooks.selected set: a V6 trace).  /proc is read now, as the
+ * record leaves the window: a process gone by then is described by its
+ * pid alone.  0 or -errno. */
 static int describe(struct pipeline *p, const struct ce_header *h)
 {
 	uint8_t payload[PROCESS_INFO_MAX];
@@ -82,10 +85,13 @@ static int describe(struct pipeline *p, const struct ce_header *h)
 
 	if (!p->rec.file_records && p->described.used)	/* a new file */
 		u64_map__clear(&p->described);
-	if (!h->pid || u64_map__find(&p->described, h->pid))
+	if (!h->pid)
 		return 0;
 	if (u64_map__get(&p->described, h->pid, &e))
 		return -ENOMEM;
+	if (e->val && h->type != KE_REC_EXEC)	/* a new program is described anew */
+		return 0;
+	e->val = 1;
 	if (!p->info_meta && (err = nt_writer__define(p->w, &own_process_info, &p->info_meta)))
 		return err;
 	proc_info_read((pid_t)h->pid, &pi);
