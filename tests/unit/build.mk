@@ -143,3 +143,11 @@ $(OUTPUT)/tests/test_export: $(OUTPUT)/obj/tests/unit/test_export.o \
 		$(OUTPUT)/obj/common/http_client.o $(OUTPUT)/obj/collector/fleet/export_spool.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) -lpthread $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+# unit test of the runtime series' labels and bounds: tests/unit/test_metrics_agg.c
+UNIT_TESTS += $(OUTPUT)/tests/test_metrics_agg
+$(OUTPUT)/tests/test_metrics_agg: $(OUTPUT)/obj/tests/unit/test_metrics_agg.o \
+		$(OUTPUT)/obj/collector/fleet/metrics_agg.o $(OUTPUT)/obj/collector/fleet/attrib.o \
+		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
