@@ -336,6 +336,31 @@ normalize() {
 	events_match "$T/e1.json" t5.events_local 1
 }
 
+@test "fleet: tables an older collector made get the comm, exe, cgroup, container and pod columns" {
+	ch_q "CREATE DATABASE IF NOT EXISTS t8"
+	ch_q "CREATE TABLE t8.stacks_local (ts DateTime, host String, service String, pid UInt32,
+	      stack String, samples UInt64, batch UInt64) ENGINE = MergeTree()
+	      PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)"
+	ch_q "CREATE TABLE t8.events_local (ts DateTime, host String, service String, pid UInt32,
+	      provider String, event String, count UInt64, durations UInt64, duration_ns UInt64,
+	      batch UInt64) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)"
+	ch_q "INSERT INTO t8.stacks_local VALUES (now(), 'old', 'svc', 1, 'a;b', 7, 1)"
+	collect u1 t8 2
+	wait_collector u1
+	local n
+	n=$(counter sent_samples "$T/u1.err")
+	((n > 0)) || flunk "nothing sent"
+	[[ $(ch_q "SELECT name FROM system.columns WHERE database = 't8' AND table = 'stacks_local'
+		   FORMAT TabSeparated" | tr '\n' ' ') == \
+	   "ts host service pid stack samples batch comm exe cgroup container pod " ]] ||
+		flunk "columns: $(ch_q "SELECT name FROM system.columns WHERE database = 't8' AND table = 'stacks_local'")"
+	[[ $(ch_q "SELECT sum(samples) FROM t8.stacks_local WHERE comm = 'refrt'") == "$n" ]] ||
+		flunk "new rows: $(ch_q "SELECT comm, sum(samples) FROM t8.stacks_local GROUP BY comm")"
+	[[ $(ch_q "SELECT samples, comm FROM t8.stacks_local WHERE host = 'old' FORMAT TabSeparated") == \
+	   "7"$'\t' ]] || flunk "the old row"
+	(($(ch_q "SELECT count() FROM t8.events_local WHERE comm = 'refrt'") > 0)) || flunk "events"
+}
+
 @test "fleet: errors: server unreachable, bad URL, usage" {
 	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse http://127.0.0.1:1 -o "$T/x.svg"
 	[[ $status -eq 1 ]] || flunk "status $status"
