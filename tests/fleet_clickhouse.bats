@@ -396,9 +396,10 @@ cg_setup() {
 }
 
 # in_cgroup DIR CMD...: CMD run inside the cgroup DIR (the shell moves
-# itself in, then execs CMD)
+# itself in, then execs CMD), in place of the calling shell, so that bg's
+# pid is CMD's: call it only as bg's command
 in_cgroup() {
-	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
+	exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
 }
 
 cg_cleanup() {
@@ -419,8 +420,8 @@ start_programs() {
 	bg "$T/r1.out" in_cgroup "$CG_K8S" "$REFRT" --scenario mixed --threads 2 --duration 3 \
 		--rate 200 --wait-for-tracer 30 --summary "$T/r1.json"
 	R1=$LAST_PID
-	bg "$T/r2.out" in_cgroup "$CG_DOCKER" "$REFRT" --scenario mixed --threads 1 --duration 3 \
-		--rate 300 --wait-for-tracer 30 --summary "$T/r2.json"
+	bg "$T/r2.out" in_cgroup "$CG_DOCKER" "$REFRT" --scenario mixed --threads 2 --duration 3 \
+		--rate 100 --wait-for-tracer 30 --summary "$T/r2.json"
 	R2=$LAST_PID
 	bg "$T/burn.out" in_cgroup "$CG_DOCKER" timeout 4 "$T/burner" -c 'while :; do :; done'
 	BURN=$LAST_PID
