@@ -309,6 +309,8 @@ int host__scan(struct collector *c)
 	return EXIT_OK;
 }
 
+/* The selection as /proc says now, not the kernel's map: a record may
+ * leave the window before the poll that looks at its process's exec. */
 bool host__selected(const struct collector *c, pid_t pid)
 {
 	int i;
@@ -318,7 +320,8 @@ bool host__selected(const struct collector *c, pid_t pid)
 	for (i = 0; i < env.nr_pids; i++)
 		if (env.pids[i] == pid)
 			return true;
-	return kernel_events__selected(c->ke, pid);
+	return (env.nr_comm || env.nr_cgroup || env.nr_container || env.nr_pid_filter) &&
+	       wanted(pid);
 }
 
 void host__note_exec(struct collector *c, pid_t pid)

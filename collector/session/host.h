@@ -55,8 +55,8 @@ void host__free(struct collector *c);
 int host__scan(struct collector *c);
 
 /* Whether pid is selected: a target, or (--all) chosen by --comm,
- * --cgroup, --container or --pid-filter; without --all every process of
- * the trace (targets and their children). */
+ * --cgroup, --container or --pid-filter as it is now; without --all every
+ * process of the trace (targets and their children). */
 bool host__selected(const struct collector *c, pid_t pid);
 
 /* An Exec event of pid (the pipeline's exec hook, before reordering). */

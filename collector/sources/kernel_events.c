@@ -267,15 +267,6 @@ int kernel_events__select(struct kernel_events *ke, pid_t tgid, int on)
 				    sizeof(one), 0);
 }
 
-bool kernel_events__selected(const struct kernel_events *ke, pid_t tgid)
-{
-	__u32 key = tgid;
-	__u8 v;
-
-	return ke && ke->skel && ke->opts.sample_select &&
-	       !bpf_map__lookup_elem(ke->skel->maps.selected, &key, sizeof(key), &v, sizeof(v), 0);
-}
-
 static int open_cpu_clock(int cpu, unsigned int hz)
 {
 	struct perf_event_attr attr = {

@@ -103,8 +103,6 @@ int kernel_events__add_target(struct kernel_events *ke, pid_t tgid);
 /* With opts.sample_select: tgid's CPU samples are kept (on) or dropped in
  * the kernel from now on.  0 or -errno (-E2BIG: KE_MAX_SELECTED are). */
 int kernel_events__select(struct kernel_events *ke, pid_t tgid, int on);
-/* Whether tgid is selected so now (false without opts.sample_select). */
-bool kernel_events__selected(const struct kernel_events *ke, pid_t tgid);
 /* Attach the selected tracepoints and the per-CPU sampling events. 0/-errno. */
 int kernel_events__attach(struct kernel_events *ke);
 /* Stop producing (detach everything; maps and counters stay readable, so
