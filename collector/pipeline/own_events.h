@@ -48,7 +48,8 @@ const struct nt_last_event *loss_summary__event(struct loss_summary_event *e,
 
 /* Event 3 "ProcessInfo" (level 4: UInt32 ProcessId, UInt32 Selected,
  * String Comm, Exe, Cgroup, Container, Pod), once per process and file of
- * a V6 trace, before its first event: who the process is
+ * a V6 trace, before its first event, and again at its exec: who the
+ * process is
  * (common/proc_info.h) and whether it was selected (a target, or chosen by
  * --comm/--cgroup/--container), which decides whether its CPU samples earn
  * it a file of its own in a split. */
