@@ -123,15 +123,23 @@ const struct proc_attr *attrib__get(struct attrib *a, pid_t pid)
 	return p;
 }
 
-void attrib__exec(struct attrib *a, pid_t pid)
+void attrib__exec(struct attrib *a, pid_t pid, const char *comm, const char *exe)
 {
 	struct u64_map_ent *e = u64_map__find(&a->by_pid, (uint64_t)pid);
 	struct proc_attr *p;
 
-	if (!e)
-		return;
-	p = a->v[e->val - 1];
-	proc_info_read(pid, &p->pi);
+	if (!e) {	/* first seen now: read as any first sight */
+		p = (struct proc_attr *)attrib__get(a, pid);
+		if (p == &a->none || p->pi.comm[0])
+			return;
+	} else {
+		p = a->v[e->val - 1];
+		if (!proc_info_read(pid, &p->pi))
+			goto derive;
+	}
+	snprintf(p->pi.comm, sizeof(p->pi.comm), "%s", comm);
+	snprintf(p->pi.exe, sizeof(p->pi.exe), "%s", exe);
+derive:
 	derive_service(&a->o, p);
 }
 

@@ -46,9 +46,10 @@ void attrib__free(struct attrib *a);
  * attrib__sweep; never NULL (on ENOMEM an empty one). */
 const struct proc_attr *attrib__get(struct attrib *a, pid_t pid);
 
-/* pid exec'd: read it again if it is known (a new program, maybe a new
- * comm). */
-void attrib__exec(struct attrib *a, pid_t pid);
+/* pid exec'd comm (the program's file name): read it again (a new
+ * program, maybe a new comm); comm and exe name it when /proc no longer
+ * has it (a short-lived program, gone before its record was read). */
+void attrib__exec(struct attrib *a, pid_t pid, const char *comm, const char *exe);
 
 /* Forget the pids nobody got since the last sweep (they are read again if
  * seen again), so a host that starts processes all day keeps a bounded set. */

@@ -362,8 +362,9 @@ static void export_record(void *ctx, const void *rec, size_t len)
 		return;
 	if (h->type == KE_REC_SAMPLE || h->type == CE_REC_CLR_EVENT)
 		attrib__get(x->who, (pid_t)h->pid);	/* now, while /proc has it */
-	else if (h->type == KE_REC_EXEC)
-		attrib__exec(x->who, (pid_t)h->pid);	/* a new program: its comm */
+	else if (h->type == KE_REC_EXEC && len >= sizeof(struct ke_exec))
+		attrib__exec(x->who, (pid_t)h->pid, ((const struct ke_exec *)rec)->comm,
+			     ((const struct ke_exec *)rec)->filename);	/* a new program */
 	if (h->type == KE_REC_SAMPLE)
 		on_sample(x, rec, len);
 	else if (h->type == CE_REC_CLR_EVENT)

@@ -7,6 +7,7 @@
  */
 #define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <linux/types.h>
 #include "log.h"
@@ -70,9 +71,10 @@ static int emit_loss(struct pipeline *p, const void *rec, size_t len)
 
 /* Who h->pid is, once per file before its first event, and again from
  * its exec on (hooks.selected set: a V6 trace).  /proc is read now, as the
- * record leaves the window: a process gone by then is described by its
- * pid alone.  0 or -errno. */
-static int describe(struct pipeline *p, const struct ce_header *h)
+ * record leaves the window: a process gone by then is described by what
+ * its exec record says (comm, file name), else by its pid alone.  0 or
+ * -errno. */
+static int describe(struct pipeline *p, const struct ce_header *h, size_t len)
 {
 	uint8_t payload[PROCESS_INFO_MAX];
 	struct u64_map_ent *e;
@@ -94,7 +96,13 @@ static int describe(struct pipeline *p, const struct ce_header *h)
 	e->val = 1;
 	if (!p->info_meta && (err = nt_writer__define(p->w, &own_process_info, &p->info_meta)))
 		return err;
-	proc_info_read((pid_t)h->pid, &pi);
+	if (proc_info_read((pid_t)h->pid, &pi) && h->type == KE_REC_EXEC &&
+	    len >= sizeof(struct ke_exec)) {
+		const struct ke_exec *x = (const void *)h;
+
+		snprintf(pi.comm, sizeof(pi.comm), "%.*s", (int)sizeof(x->comm), x->comm);
+		snprintf(pi.exe, sizeof(pi.exe), "%.*s", (int)sizeof(x->filename), x->filename);
+	}
 	ev.metadata_id = p->info_meta;
 	ev.payload_size = (uint32_t)process_info__payload(payload, h->pid,
 							  p->hooks.selected(p->hooks.ctx, h->pid),
@@ -123,7 +131,7 @@ int pipeline__emit(struct pipeline *p, const void *rec, size_t len)
 		return account(p, h, 0);
 	}
 	if (p->hooks.selected) {
-		int err = describe(p, h);
+		int err = describe(p, h, len);
 
 		if (err)
 			return account(p, h, err);
