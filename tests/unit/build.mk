@@ -151,3 +151,10 @@ $(OUTPUT)/tests/test_metrics_agg: $(OUTPUT)/obj/tests/unit/test_metrics_agg.o \
 		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+# unit test of who a pid is and its service: tests/unit/test_attrib.c
+UNIT_TESTS += $(OUTPUT)/tests/test_attrib
+$(OUTPUT)/tests/test_attrib: $(OUTPUT)/obj/tests/unit/test_attrib.o \
+		$(OUTPUT)/obj/collector/fleet/attrib.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
