@@ -43,6 +43,7 @@
 #define KE_F_NORETURN		0x10	/* exit/exit_group: emitted at entry, no ret */
 
 #define KE_COMM_LEN		16
+#define KE_MAX_SELECTED		65536	/* processes --all's selection samples at once */
 #define KE_FILENAME_LEN		256
 
 /* KE_REC_SAMPLE: 40 bytes + stacks; hdr.pid/tid = the sampled thread */

@@ -48,6 +48,7 @@ const volatile __u32 targ_all = 0;		/* every process, not just targets */
 const volatile __u32 targ_self = 0;		/* our own tgid: never traced */
 const volatile __u32 targ_groups = 0;		/* KE_GROUP_* */
 const volatile __u32 targ_kstack = 1;		/* kernel stacks on samples/switches */
+const volatile __u32 targ_sample_select = 0;	/* samples only of `selected` processes */
 
 #define KE_STACK_BYTES	CE_STACK_BYTES
 #define KE_SCRATCH_BYTES (sizeof(struct ke_switch) + 2 * KE_STACK_BYTES)
@@ -109,6 +110,21 @@ static __always_inline struct ke_counters *get_counters(void)
 
 	return bpf_map_lookup_elem(&counters, &zero);
 }
+
+/*
+ * The processes --all's --comm/--cgroup/--container select, by tgid: with
+ * targ_sample_select, CPU samples of any other process are dropped here,
+ * before a stack is walked.  User space adds a process when it finds it
+ * selected (at the start, and after each exec); a fork inherits its
+ * parent's membership (comm and cgroup are the parent's until an exec);
+ * an exit removes it.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, KE_MAX_SELECTED);
+	__type(key, __u32);			/* tgid */
+	__type(value, __u8);
+} selected SEC(".maps");
 
 #include "ce_common.bpf.h"
 
@@ -271,7 +287,8 @@ static __always_inline int handle_sample(struct bpf_perf_event_data *ctx)
 	if (!cnt)
 		return 0;
 	__sync_fetch_and_add(&cnt->samples, 1);
-	if (!(__u32)id || !is_target(tgid)) {	/* idle (tid 0) or not traced */
+	if (!(__u32)id || !is_target(tgid) ||	/* idle (tid 0) or not traced */
+	    (targ_sample_select && !bpf_map_lookup_elem(&selected, &tgid))) {
 		__sync_fetch_and_add(&cnt->filtered, 1);
 		return 0;
 	}
@@ -561,6 +578,8 @@ static __always_inline int handle_fork(struct task_struct *parent, struct task_s
 		bpf_map_update_elem(&targets, &cpid, &one, BPF_ANY);
 		__sync_fetch_and_add(&cnt->followed, 1);
 	}
+	if (cpid != ppid && targ_sample_select && bpf_map_lookup_elem(&selected, &ppid))
+		bpf_map_update_elem(&selected, &cpid, &one, BPF_ANY);
 	if (!(targ_groups & KE_GROUP_PROC))
 		return 0;
 	e = reserve(cnt, sizeof(*e));
@@ -624,6 +643,11 @@ static __always_inline int handle_exit(struct task_struct *p, bool group_dead)
 
 	bpf_map_delete_elem(&offcpu, &tid);
 	bpf_map_delete_elem(&sys_start, &tid);
+	if (targ_sample_select && group_dead) {
+		__u32 tgid = p->tgid;
+
+		bpf_map_delete_elem(&selected, &tgid);
+	}
 	if (!cnt)
 		return 0;
 	if (!is_target(p->tgid)) {

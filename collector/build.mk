@@ -19,8 +19,8 @@ COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c tracer_pau
 # flight recorder, triggers, rotation, the collector's own events
 COLLECTOR_SRCS += $(addprefix collector/pipeline/,pipeline.c dispatch.c ring.c reorder.c recorder.c \
 		  flight.c trigger.c series.c own_events.c)
-# fleet outputs: --metrics, --clickhouse
-COLLECTOR_SRCS += $(addprefix collector/fleet/,fleet.c metrics.c metrics_agg.c metrics_http.c \
+# fleet outputs: --metrics, --clickhouse, and who each pid is
+COLLECTOR_SRCS += $(addprefix collector/fleet/,fleet.c attrib.c metrics.c metrics_agg.c metrics_http.c \
 		  metrics_self.c metrics_shm.c metrics_carry.c export.c export_send.c export_spool.c)
 COLLECTOR_SRCS += $(VIEWS_SRCS)
 # the version --version prints is the package's, from debian/changelog

@@ -240,7 +240,15 @@ static void parse_fleet_opt(int key, char *arg, struct argp_state *state)
 		env.host_label = arg;
 		break;
 	case OPT_SERVICE:
-		env.service = arg;
+		env.attrib.service = arg;
+		break;
+	case OPT_SERVICE_FROM:
+		if (attrib_opts__parse(arg, &env.attrib))
+			argp_error(state, "invalid --service-from '%s' (cgroup, comm or env:NAME)",
+				   arg);
+		break;
+	case OPT_METRICS_PID:
+		env.metrics_pid = true;
 		break;
 	case OPT_EXPORT_INTERVAL:
 		if (parse_duration(arg, &env.export_ns))
@@ -308,6 +316,19 @@ static error_t parse_always_on(int key, char *arg, struct argp_state *state)
 			argp_error(state, "too many --comm (max 16)");
 		env.comm[env.nr_comm++] = arg;
 		break;
+	case OPT_CGROUP:
+		if (env.nr_cgroup >= 16)
+			argp_error(state, "too many --cgroup (max 16)");
+		env.cgroup[env.nr_cgroup++] = arg;
+		break;
+	case OPT_CONTAINER:
+		if (env.nr_container >= 16)
+			argp_error(state, "too many --container (max 16)");
+		if (!*arg || strspn(arg, "0123456789abcdef") != strlen(arg) || strlen(arg) > 64)
+			argp_error(state, "invalid --container '%s' (the id's hex digits, or "
+				   "their start)", arg);
+		env.container[env.nr_container++] = arg;
+		break;
 	case OPT_PID_FILTER:
 		parse_pid_filter(arg, state);
 		break;
@@ -323,6 +344,8 @@ static error_t parse_always_on(int key, char *arg, struct argp_state *state)
 	case OPT_CLICKHOUSE:
 	case OPT_HOST:
 	case OPT_SERVICE:
+	case OPT_SERVICE_FROM:
+	case OPT_METRICS_PID:
 	case OPT_EXPORT_INTERVAL:
 	case OPT_SPOOL:
 	case OPT_SPOOL_MAX:
@@ -536,8 +559,8 @@ static int parse_cmdline(int argc, char **argv)
 			"not -p or -- CMD\n");
 		return -EINVAL;
 	}
-	if ((env.nr_comm || env.nr_pid_filter) && !env.all) {
-		pr_warn("--comm and --pid-filter narrow --all\n");
+	if ((env.nr_comm || env.nr_cgroup || env.nr_container || env.nr_pid_filter) && !env.all) {
+		pr_warn("--comm, --cgroup, --container and --pid-filter narrow --all\n");
 		return -EINVAL;
 	}
 	if (env.dotnet_port && !env.all) {

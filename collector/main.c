@@ -28,7 +28,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], "convert"))
 			return convert_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "split"))
-			return split_main(argc - 1, argv + 1, &own_split_opts);
+			return split_main(argc - 1, argv + 1, &own_split_opts,
+					  &own_split_opts_all);
 		if (!strcmp(argv[1], "fleet"))
 			return fleet_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "symbolize"))

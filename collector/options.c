@@ -47,7 +47,11 @@ static const struct collect_opt rows[] = {
 	  "Host-wide: every process with the runtime provider, a --usdt provider or a .NET "
 	  "diagnostics socket, also those started later; kernel events of every process" },
 	{ "comm", OPT_COMM, "GLOB", 0,
-	  "With --all: only processes whose comm matches (repeatable)" },
+	  "With --all: only processes whose comm matches (repeatable); CPU samples too" },
+	{ "cgroup", OPT_CGROUP, "GLOB", 0,
+	  "With --all: only processes whose cgroup path matches (repeatable)" },
+	{ "container", OPT_CONTAINER, "ID", 0,
+	  "With --all: only processes of the container whose id starts so (repeatable)" },
 	{ "pid-filter", OPT_PID_FILTER, "PID,...", 0, "With --all: only these processes" },
 	{ "dotnet-port", OPT_DOTNET_PORT, "PATH", 0,
 	  "With --all: listen on PATH; .NET started with DOTNET_DiagnosticPorts=PATH,suspend "
@@ -62,7 +66,13 @@ static const struct collect_opt rows[] = {
 	{ "clickhouse", OPT_CLICKHOUSE, "URL", 0,
 	  "Send named CPU stacks and runtime event counts to ClickHouse (http[s]://) every interval" },
 	{ "host", OPT_HOST, "NAME", 0, "Host label of metrics and exports (default: hostname)" },
-	{ "service", OPT_SERVICE, "NAME", 0, "Service label of metrics and exports" },
+	{ "service", OPT_SERVICE, "NAME", 0,
+	  "Service label of metrics and exports (with --service-from: where it finds none)" },
+	{ "service-from", OPT_SERVICE_FROM, "cgroup|comm|env:NAME", 0,
+	  "Service label per process: its container (12-digit id) or cgroup leaf, its comm, "
+	  "or a variable of its environment" },
+	{ "metrics-pid", OPT_METRICS_PID, NULL, 0,
+	  "Label runtime metrics with the pid too (a series per process, unbounded)" },
 	{ "export-interval", OPT_EXPORT_INTERVAL, "D", 0,
 	  "ClickHouse export interval (default 10s)" },
 	{ "spool", OPT_SPOOL, "DIR", 0, "Where exports wait while ClickHouse is away" },

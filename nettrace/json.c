@@ -4,6 +4,7 @@
  * payloads decoded by the file's own field descriptions
  * (nt_payload_to_json), for dump and tests.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -216,6 +217,24 @@ static int json_fields(FILE *f, const struct nt_field_desc *fd, uint32_t n, stru
 			return -1;
 	}
 	return 0;
+}
+
+int nt_payload_string(const struct nt_metadata *m, const void *payload, size_t len,
+		      const char *field, char *out, size_t outlen)
+{
+	struct cur c = { payload, (const uint8_t *)payload + len, 100000 + 4 * (long)len };
+
+	for (uint32_t i = 0; i < m->n_fields; i++) {
+		const struct nt_field_desc *fd = &m->fields[i];
+
+		if (fd->name && !strcmp(fd->name, field))
+			return fd->type != NT_TYPE_STRING ? -EINVAL :
+			       utf16le_to_utf8(c.p, (size_t)(c.end - c.p), out, outlen) < 0 ?
+			       -EINVAL : 0;
+		if (json_value(NULL, fd, fd->type, &c, 0))
+			return -EINVAL;
+	}
+	return -ENOENT;
 }
 
 int nt_payload_to_json(const struct nt_metadata *m, const void *payload, size_t len,

@@ -365,6 +365,12 @@ void nt_reader__close(struct nt_reader *r);
 int nt_payload_to_json(const struct nt_metadata *m, const void *payload, size_t len,
 		       void *file /* FILE* */);
 
+/* The String field named field of a payload, by the file's own metadata,
+ * as UTF-8 into out (cut to outlen - 1 bytes).  0; -ENOENT: no such field;
+ * -EINVAL: not a String, or the payload does not match the fields. */
+int nt_payload_string(const struct nt_metadata *m, const void *payload, size_t len,
+		      const char *field, char *out, size_t outlen);
+
 /* A NUL-terminated UTF-8 string as nt_payload_to_json prints one: with its
  * quotes, `"` and `\` escaped, \n \r \t as such, other control characters
  * as \u00XX, the rest as UTF-8 (invalid input as U+FFFD). */
@@ -389,6 +395,17 @@ struct nt_split_opts {
 	 * only such events gets no file (they are left out), the files of the
 	 * others hold theirs.  NULL: every event does. */
 	int (*host_wide)(const struct nt_metadata *m);
+	/* Events that earn their process a file only when the process is
+	 * selected (process_info says so): e.g. CPU samples of every process
+	 * on the host, and the names of their frames.  NULL: none. */
+	int (*weak)(const struct nt_read_event *ev);
+	/* An event that says who its process is: 1 with the process's name
+	 * (cut to len - 1 bytes; "" for none) and whether it is selected; 0
+	 * for any other event.  NULL: none, every process is selected.  A
+	 * named file is DIR/STEM.PID.NAME.nettrace, NAME's bytes other than
+	 * letters, digits, '-', '_' and '.' made '_'. */
+	int (*process_info)(const struct nt_read_event *ev, char *name, size_t len,
+			    int *selected);
 	/* The files' lost marker (nt_writer__set_lost_marker), or NULL. */
 	const struct nt_event_desc *lost_marker;
 };

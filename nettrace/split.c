@@ -7,7 +7,10 @@
  * event into its process's file (events of no process into every file)
  * with its stack, activity ids and the sequence gap before it, defining
  * each event in a file the first time it goes there.  Built on the
- * library's public reader and writer only.
+ * library's public reader and writer only.  A process's own events earn
+ * it a file, the caller's weak ones (samples of every process on a host)
+ * only when the caller's description of the process says it was
+ * selected; the file is named by that description too.
  */
 #include <errno.h>
 #include <limits.h>
@@ -21,8 +24,18 @@
 #include "nettrace.h"
 #include "grow.h"
 #include "outfile.h"
+#include "u64_map.h"
 
 #define MAX_META	65536	/* metadata ids of the input a file maps */
+#define NAME_MAX_BYTES	64	/* of a process's name in its file's name */
+
+/* what the first pass learns of a process */
+struct proc {
+	uint32_t pid;
+	bool own, weak;		/* has events of its own, weak ones */
+	bool described, selected;
+	char name[NAME_MAX_BYTES];
+};
 
 struct part {
 	uint32_t pid;
@@ -35,8 +48,9 @@ struct part {
 struct splitter {
 	const char *dir;
 	struct nt_split_opts opts;
-	uint32_t *keep;		/* pids with an event that is not host-wide */
-	size_t n_keep, cap_keep;
+	struct proc *procs;
+	size_t n_procs, cap_procs;
+	struct u64_map by_pid;	/* pid -> index + 1 in procs */
 	char stem[PATH_MAX];
 	struct nt_trace_info info;
 	struct part *parts;
@@ -49,6 +63,31 @@ static bool all_zero(const uint8_t *p)
 		if (p[i])
 			return false;
 	return true;
+}
+
+static struct proc *proc_of(const struct splitter *s, uint32_t pid)
+{
+	const struct u64_map_ent *e = u64_map__find(&s->by_pid, pid);
+
+	return e ? &s->procs[e->val - 1] : NULL;
+}
+
+/* DIR/STEM.PID[.NAME].nettrace, NAME the process's name, sanitized */
+static void file_name(const struct splitter *s, uint32_t pid, char *path, size_t len)
+{
+	const struct proc *p = proc_of(s, pid);
+	char name[NAME_MAX_BYTES + 1] = "";
+	size_t i;
+
+	for (i = 0; p && p->name[i] && i + 1 < NAME_MAX_BYTES; i++) {
+		char c = p->name[i];
+
+		name[i + 1] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			      (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.' ? c : '_';
+		name[0] = '.';
+		name[i + 2] = '\0';
+	}
+	snprintf(path, len, "%s/%s.%u%s.nettrace", s->dir, s->stem, pid, name);
 }
 
 static struct part *part_for(struct splitter *s, uint32_t pid, char *err, size_t errlen)
@@ -71,7 +110,7 @@ static struct part *part_for(struct splitter *s, uint32_t pid, char *err, size_t
 		goto nomem;
 	info.pid = pid;
 	info.format = 5;
-	snprintf(path, sizeof(path), "%s/%s.%u.nettrace", s->dir, s->stem, pid);
+	file_name(s, pid, path, sizeof(path));
 	p->path = strdup(path);
 	if (!p->path) {
 		free(p->meta);
@@ -138,12 +177,9 @@ static int copy_event(struct part *p, const struct nt_read_event *ev)
 
 static bool kept(const struct splitter *s, uint32_t pid)
 {
-	size_t i;
+	const struct proc *p = proc_of(s, pid);
 
-	for (i = 0; i < s->n_keep; i++)
-		if (s->keep[i] == pid)
-			return true;
-	return false;
+	return p && (p->own || (p->weak && (!p->described || p->selected)));
 }
 
 /* The input for the first pass: a trace whose header reads, in a regular
@@ -179,17 +215,41 @@ static int find_processes(struct splitter *s, const char *in, char *err, size_t 
 	if (!r)
 		return -1;
 	while ((got = nt_reader__next(r, &ev)) == 1) {
-		if (!ev.pid || (s->opts.host_wide && s->opts.host_wide(ev.meta)) ||
-		    kept(s, ev.pid))
+		struct u64_map_ent *e;
+		struct proc *p;
+		int sel = 0;
+
+		if (!ev.pid || (s->opts.host_wide && s->opts.host_wide(ev.meta)))
 			continue;
-		if (GROW(s->keep, s->cap_keep, s->n_keep + 1))
-			break;
-		s->keep[s->n_keep++] = ev.pid;
+		if (u64_map__get(&s->by_pid, ev.pid, &e))
+			goto nomem;
+		if (!e->val) {
+			if (GROW(s->procs, s->cap_procs, s->n_procs + 1))
+				goto nomem;
+			p = &s->procs[s->n_procs++];
+			memset(p, 0, sizeof(*p));
+			p->pid = ev.pid;
+			e->val = s->n_procs;
+		}
+		p = &s->procs[e->val - 1];
+		if (s->opts.process_info &&
+		    s->opts.process_info(&ev, p->name, sizeof(p->name), &sel)) {
+			p->described = true;
+			p->selected = sel;
+		} else if (s->opts.weak && s->opts.weak(&ev)) {
+			p->weak = true;
+		} else {
+			p->own = true;
+		}
 	}
 	if (got < 0)
 		snprintf(err, errlen, "%s: %s", in, nt_reader__error(r));
 	nt_reader__close(r);
 	return got == 0 ? 0 : -1;
+nomem:
+	snprintf(err, errlen, "out of memory");
+	nt_reader__close(r);
+	return -1;
 }
 
 /* One event into its process's file; pid 0 into every file. */
@@ -263,7 +323,8 @@ static int finish(struct splitter *s, int rc, char *err, size_t errlen)
 		free(p->path);
 	}
 	free(s->parts);
-	free(s->keep);
+	free(s->procs);
+	u64_map__free(&s->by_pid);
 	return rc ? -1 : (int)s->n;
 }
 
@@ -277,18 +338,18 @@ int nt_split_by_process(const char *in, const char *dir, const struct nt_split_o
 
 	if (opts)
 		s.opts = *opts;
-	if (find_processes(&s, in, err, errlen)) {
-		free(s.keep);
-		return -1;
-	}
-	r = nt_reader__open(in, NULL);
-	if (!r) {
+	err[0] = '\0';
+	r = find_processes(&s, in, err, errlen) ? NULL : nt_reader__open(in, NULL);
+	if (!r && !err[0])
 		snprintf(err, errlen, "%s: %s", in, strerror(errno));
-		return -1;
-	}
-	if (mkdir(dir, 0700) && errno != EEXIST) {	/* its files are the owner's only */
+	if (r && mkdir(dir, 0700) && errno != EEXIST) {	/* its files are the owner's only */
 		snprintf(err, errlen, "%s: %s", dir, strerror(errno));
 		nt_reader__close(r);
+		r = NULL;
+	}
+	if (!r) {
+		free(s.procs);
+		u64_map__free(&s.by_pid);
 		return -1;
 	}
 	set_stem(&s, in);

@@ -126,6 +126,41 @@ collect() {
 	echo $! >"$T/$name.cpid"
 }
 
+# events_match SUMMARY TABLE WHERE: TABLE's event rows that match WHERE
+# count exactly the events refrt's SUMMARY says it fired, event by event,
+# and the GC suspensions and contentions are timed pairs
+events_match() {
+	ch_q "SELECT event, sum(count), sum(durations), sum(duration_ns) FROM $2 WHERE $3
+	      GROUP BY event FORMAT TabSeparated" >"$T/events.tsv"
+	run python3 - "$1" "$T/events.tsv" <<'PY'
+import json, sys
+want = {k: v for k, v in json.load(open(sys.argv[1]))["events"].items() if v}
+have, dur = {}, {}
+for line in open(sys.argv[2]):
+    ev, n, pairs, ns = line.rstrip("\n").split("\t")
+    have[ev], dur[ev] = int(n), (int(pairs), int(ns))
+bad = [f"{k}: refrt {v}, ClickHouse {have.get(k)}" for k, v in want.items() if have.get(k) != v]
+bad += [f"{k}: not in refrt's summary" for k in have if k not in want]
+for end in ("GCRestartEEEnd_V1", "ContentionStop_V1"):
+    if not want.get(end):
+        bad.append(f"refrt fired no {end}")
+    elif dur[end][0] != want[end] or dur[end][1] <= 0:
+        bad.append(f"{end}: {dur[end][0]} timed pairs ({dur[end][1]} ns) of {want[end]}")
+print("\n".join(bad) or f"{len(want)} events equal")
+sys.exit(1 if bad else 0)
+PY
+	echo "# $output" >&3
+	assert_success
+}
+
+# top_method: the first method row of `fleet`'s output ($lines)
+top_method() {
+	local i
+	for ((i = 0; i < ${#lines[@]}; i++)); do
+		[[ ${lines[i]} =~ ^\ +SELF\ + ]] && { echo "${lines[i + 1]}"; return; }
+	done
+}
+
 wait_collector() {	# wait_collector NAME: its exit status must be 0
 	local st=0
 	wait "$(cat "$T/$1.cpid")" || st=$?
@@ -168,14 +203,22 @@ normalize() {
 		made=$((made + n))
 	done
 	((trace == made)) || flunk "traces hold $trace CPU samples, the exports $made"
+	# every row names its process: refrt, its executable, its cgroup; no container
+	[[ $(ch_q "SELECT DISTINCT comm, exe, container, pod FROM t1.stacks_local FORMAT TabSeparated") == \
+	   "refrt"$'\t'"$(readlink -f "$REFRT")"$'\t\t' ]] ||
+		flunk "attribution: $(ch_q "SELECT DISTINCT comm, exe, cgroup, container, pod FROM t1.stacks_local")"
+	[[ $(ch_q "SELECT count() FROM t1.stacks_local WHERE cgroup = ''") == 0 ]] || flunk "no cgroup"
 	[[ $(ch_q "SELECT sum(samples) FROM t1.stacks_local") == "$made" ]] || flunk "total"
 	[[ $(ch_q "SELECT uniqExact(host) FROM t1.stacks_local") == 3 ]] || flunk "hosts"
 
 	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse "$CH_URL/t1" --service svc-t1 \
 		--since 1h -o "$T/fleet.svg" --folded "$T/fleet.folded"
 	assert_success
-	echo "$output" | head -4 >&3
-	[[ ${lines[1]} == *"RefApp!RefApp.Workload.HotLoop(int32)" ]] || flunk "top: $output"
+	echo "$output" | head -6 >&3
+	# the processes first (all refrt, in no container), then the methods
+	[[ ${lines[0]} =~ ^\ +SAMPLES\ +COMM\ +CONTAINER\ +POD ]] || flunk "processes: $output"
+	[[ ${lines[1]} =~ ^\ *$made\ +refrt\ +-\ +-\ *$ ]] || flunk "processes: $output"
+	[[ $(top_method) == *"RefApp!RefApp.Workload.HotLoop(int32)" ]] || flunk "top: $output"
 	[[ ${lines[-1]} =~ ^\ *$made\ +100\.00\ +\(all\ samples ]] || flunk "total: ${lines[-1]}"
 	grep -q 'RefApp.Workload.HotLoop(int32)' "$T/fleet.svg" || flunk "SVG does not name HotLoop"
 	grep -q "$made samples" "$T/fleet.svg" || flunk "SVG total"
@@ -316,7 +359,7 @@ normalize() {
 	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse "$CH_URL/t4?cluster=fleet" \
 		-o "$T/c.svg" --top 1
 	assert_success
-	[[ ${lines[1]} == *"RefApp!RefApp.Workload.HotLoop(int32)" ]] || flunk "top: $output"
+	[[ $(top_method) == *"RefApp!RefApp.Workload.HotLoop(int32)" ]] || flunk "top: $output"
 	[[ ${lines[-1]} =~ ^\ *$samples\ +100\.00 ]] || flunk "total: ${lines[-1]}"
 }
 
@@ -347,27 +390,32 @@ normalize() {
 		--export-interval 1s --host e1 --service svc-t5 -o "$T/e1.nettrace" -- \
 		"$REFRT" --scenario mixed --threads 2 --duration 4 --summary "$T/e1.json"
 	assert_success
-	ch_q "SELECT event, sum(count), sum(durations), sum(duration_ns) FROM t5.events_local
-	      GROUP BY event FORMAT TabSeparated" >"$T/events.tsv"
-	run python3 - "$T/e1.json" "$T/events.tsv" <<'PY'
-import json, sys
-want = {k: v for k, v in json.load(open(sys.argv[1]))["events"].items() if v}
-have, dur = {}, {}
-for line in open(sys.argv[2]):
-    ev, n, pairs, ns = line.rstrip("\n").split("\t")
-    have[ev], dur[ev] = int(n), (int(pairs), int(ns))
-bad = [f"{k}: refrt {v}, ClickHouse {have.get(k)}" for k, v in want.items() if have.get(k) != v]
-bad += [f"{k}: not in refrt's summary" for k in have if k not in want]
-for end in ("GCRestartEEEnd_V1", "ContentionStop_V1"):
-    if not want.get(end):
-        bad.append(f"refrt fired no {end}")
-    elif dur[end][0] != want[end] or dur[end][1] <= 0:
-        bad.append(f"{end}: {dur[end][0]} timed pairs ({dur[end][1]} ns) of {want[end]}")
-print("\n".join(bad) or f"{len(want)} events equal")
-sys.exit(1 if bad else 0)
-PY
-	echo "# $output" >&3
-	assert_success
+	events_match "$T/e1.json" t5.events_local 1
+}
+
+@test "fleet: tables an older collector made get the comm, exe, cgroup, container and pod columns" {
+	ch_q "CREATE DATABASE IF NOT EXISTS t8"
+	ch_q "CREATE TABLE t8.stacks_local (ts DateTime, host String, service String, pid UInt32,
+	      stack String, samples UInt64, batch UInt64) ENGINE = MergeTree()
+	      PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)"
+	ch_q "CREATE TABLE t8.events_local (ts DateTime, host String, service String, pid UInt32,
+	      provider String, event String, count UInt64, durations UInt64, duration_ns UInt64,
+	      batch UInt64) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)"
+	ch_q "INSERT INTO t8.stacks_local VALUES (now(), 'old', 'svc', 1, 'a;b', 7, 1)"
+	collect u1 t8 2
+	wait_collector u1
+	local n
+	n=$(counter sent_samples "$T/u1.err")
+	((n > 0)) || flunk "nothing sent"
+	[[ $(ch_q "SELECT name FROM system.columns WHERE database = 't8' AND table = 'stacks_local'
+		   FORMAT TabSeparated" | tr '\n' ' ') == \
+	   "ts host service pid stack samples batch comm exe cgroup container pod " ]] ||
+		flunk "columns: $(ch_q "SELECT name FROM system.columns WHERE database = 't8' AND table = 'stacks_local'")"
+	[[ $(ch_q "SELECT sum(samples) FROM t8.stacks_local WHERE comm = 'refrt'") == "$n" ]] ||
+		flunk "new rows: $(ch_q "SELECT comm, sum(samples) FROM t8.stacks_local GROUP BY comm")"
+	[[ $(ch_q "SELECT samples, comm FROM t8.stacks_local WHERE host = 'old' FORMAT TabSeparated") == \
+	   "7"$'\t' ]] || flunk "the old row"
+	(($(ch_q "SELECT count() FROM t8.events_local WHERE comm = 'refrt'") > 0)) || flunk "events"
 }
 
 @test "fleet: errors: server unreachable, bad URL, usage" {
@@ -382,4 +430,212 @@ PY
 	[[ $status -eq 64 ]] || flunk "status $status"
 	run --separate-stderr "$EBPF_COLLECT" -p 1 --clickhouse ftp://x
 	[[ $status -eq 64 ]] || flunk "status $status: $stderr"
+}
+
+# ---------------------------------------------------------------- attribution
+# Two containers made as cgroup2 directories under a root of this test's own
+# (the hybrid host's cgroup2 is /sys/fs/cgroup/unified): one shaped like a
+# Kubernetes pod's containerd container, one like a Docker container.
+
+CG2=/sys/fs/cgroup/unified
+
+# cg_setup: $POD_UID, $CID1 (the pod's container), $CID2 (Docker's) and
+# the two directories $CG_K8S and $CG_DOCKER
+cg_setup() {
+	[[ -f $CG2/cgroup.procs ]] || skip "no cgroup2 hierarchy at $CG2"
+	CG_ROOT=$CG2/ebpf-attrib-$BATS_ROOT_PID-$BATS_TEST_NUMBER
+	POD_UID=$(python3 -c 'import uuid; print(uuid.uuid4())')
+	CID1=$(head -c 32 /dev/urandom | sha256sum | cut -c1-64)
+	CID2=$(head -c 32 /dev/urandom | sha256sum | cut -c1-64)
+	CG_K8S=$CG_ROOT/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${POD_UID//-/_}.slice/cri-containerd-$CID1.scope
+	CG_DOCKER=$CG_ROOT/system.slice/docker-$CID2.scope
+	mkdir -p "$CG_K8S" "$CG_DOCKER" || skip "cannot make cgroups under $CG2"
+}
+
+# in_cgroup DIR CMD...: CMD run inside the cgroup DIR (the shell moves
+# itself in, then execs CMD), in place of the calling shell, so that bg's
+# pid is CMD's: call it only as bg's command
+in_cgroup() {
+	exec sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$@"
+}
+
+cg_cleanup() {
+	[[ -n ${CG_ROOT:-} && -d $CG_ROOT ]] || return 0
+	find "$CG_ROOT" -depth -type d -exec rmdir {} + 2>/dev/null || true
+}
+
+teardown() {
+	kill_bg
+	cg_cleanup
+}
+
+# the programs of the attribution tests, each in its container: refrt in
+# the pod's (r1), refrt and a CPU burner (a copy of dash named "burner")
+# in Docker's (r2, burn); refrt waits for the collector's probes
+start_programs() {
+	cp /bin/dash "$T/burner"
+	bg "$T/r1.out" in_cgroup "$CG_K8S" "$REFRT" --scenario mixed --threads 2 --duration 3 \
+		--rate 200 --wait-for-tracer 30 --summary "$T/r1.json"
+	R1=$LAST_PID
+	bg "$T/r2.out" in_cgroup "$CG_DOCKER" "$REFRT" --scenario mixed --threads 2 --duration 3 \
+		--rate 100 --wait-for-tracer 30 --summary "$T/r2.json"
+	R2=$LAST_PID
+	bg "$T/burn.out" in_cgroup "$CG_DOCKER" timeout 4 "$T/burner" -c 'while :; do :; done'
+	BURN=$LAST_PID
+}
+
+wait_programs() {
+	wait "$R1" || flunk "refrt 1 failed: $(cat "$T/r1.out.err")"
+	wait "$R2" || flunk "refrt 2 failed: $(cat "$T/r2.out.err")"
+	wait "$BURN" || (($? == 124)) || flunk "burner failed"
+}
+
+# metric_sum FILE NAME LABELS: the sum of NAME's samples whose labels
+# include every one of LABELS (name="value",...)
+metric_sum() {
+	python3 - "$@" <<'PY'
+import re, sys
+path, name, want = sys.argv[1:]
+want = set(re.findall(r'\w+="[^"]*"', want))
+n = 0
+for line in open(path):
+    m = re.match(r'(\w+)\{(.*)\} (\S+)$', line.strip())
+    if m and m.group(1) == name and want <= set(re.findall(r'\w+="[^"]*"', m.group(2))):
+        n += float(m.group(3))
+print(int(n))
+PY
+}
+
+@test "attribution: host-wide --cpu-sampling, --clickhouse and --metrics name every sample and event by comm, container and pod" {
+	require_cmd curl
+	cg_setup
+	local port gc1 gc2
+	port=$(free_port)
+	bg "$T/c.out" "$EBPF_COLLECT" --all --cpu-sampling=499 --clickhouse "$CH_URL/t9" \
+		--export-interval 1s --metrics "127.0.0.1:$port" --service-from cgroup \
+		--service host-default -o "$T/all.nettrace"
+	local col=$LAST_PID
+	wait_for_grep "new ones are added as they exec" "$T/c.out.err" 30 ||
+		flunk "collector: $(cat "$T/c.out.err")"
+	start_programs
+	wait_programs
+	gc1=$(json_get "$T/r1.json" '["gc"]["count"]')
+	gc2=$(json_get "$T/r2.json" '["gc"]["count"]')
+	((gc1 > 0 && gc2 > 0)) || flunk "refrt ran no GC"
+	# metrics: per container and pod, labelled so; no pid, no host
+	local pod1="comm=\"refrt\",container=\"$CID1\",pod=\"$POD_UID\",service=\"${CID1:0:12}\""
+	local dock2="comm=\"refrt\",container=\"$CID2\",pod=\"\",service=\"${CID2:0:12}\""
+	scraped_gc() {
+		curl -sf --max-time 2 "http://127.0.0.1:$port/metrics" -o "$T/m.txt" &&
+			[[ $(metric_sum "$T/m.txt" ebpf_collect_gc_total "$pod1") == "$gc1" &&
+			   $(metric_sum "$T/m.txt" ebpf_collect_gc_total "$dock2") == "$gc2" ]]
+	}
+	wait_until 20 scraped_gc ||
+		flunk "metrics: GCs $gc1/$gc2 not seen: $(grep '^ebpf_collect_gc_total' "$T/m.txt")"
+	! grep -E '^ebpf_collect_(gc|exceptions|jit)[a-z_]*\{[^}]*(pid|host)=' "$T/m.txt" ||
+		flunk "a runtime series with a pid or host label"
+	[[ $(metric_sum "$T/m.txt" ebpf_collect_exceptions_total "$pod1") == \
+	   "$(json_get "$T/r1.json" '["exceptions"]["total"]')" ]] || flunk "exceptions of refrt 1"
+	kill -INT "$col"
+	wait "$col" || flunk "collector exited $?: $(tail -5 "$T/c.out.err")"
+	# ClickHouse: the events of each container are exactly its refrt's
+	events_match "$T/r1.json" t9.events_local "container = '$CID1'"
+	events_match "$T/r2.json" t9.events_local "container = '$CID2'"
+	[[ $(ch_q "SELECT DISTINCT comm, exe, pod, service FROM t9.events_local
+		   WHERE container = '$CID1' FORMAT TabSeparated") == \
+	   "refrt"$'\t'"$(readlink -f "$REFRT")"$'\t'"$POD_UID"$'\t'"${CID1:0:12}" ]] ||
+		flunk "events of the pod: $(ch_q "SELECT DISTINCT comm, exe, pod, service FROM t9.events_local WHERE container = '$CID1'")"
+	[[ $(ch_q "SELECT DISTINCT cgroup FROM t9.events_local WHERE container = '$CID1'") == \
+	   "${CG_K8S#$CG2}" ]] || flunk "cgroup of the pod's events"
+	# samples: each container's rows name its pod (or none) and the programs
+	# that ran there: refrt, the burner (and the shell and timeout that
+	# started them, sampled before their exec)
+	[[ $(ch_q "SELECT DISTINCT pod FROM t9.stacks_local WHERE container = '$CID1'") == \
+	   "$POD_UID" ]] || flunk "pod of the pod's samples"
+	[[ $(ch_q "SELECT count() FROM t9.stacks_local WHERE container = '$CID2' AND pod != ''") == 0 ]] ||
+		flunk "a Docker container's sample with a pod"
+	[[ $(ch_q "SELECT count() FROM t9.stacks_local WHERE container IN ('$CID1', '$CID2')
+		   AND comm NOT IN ('refrt', 'burner', 'sh', 'timeout')") == 0 ]] ||
+		flunk "samples of $(ch_q "SELECT DISTINCT comm FROM t9.stacks_local WHERE container IN ('$CID1', '$CID2')")"
+	(($(ch_q "SELECT sum(samples) FROM t9.stacks_local WHERE container = '$CID2' AND comm = 'burner'") > 100)) ||
+		flunk "the burner's samples"
+	(($(ch_q "SELECT sum(samples) FROM t9.stacks_local WHERE container = '$CID1' AND comm = 'refrt'") > 0)) ||
+		flunk "refrt 1's samples"
+	# processes in no container carry the fallback service
+	(($(ch_q "SELECT count() FROM t9.stacks_local WHERE container = '' AND cgroup = '/' AND service != 'host-default'") == 0)) ||
+		flunk "the fallback service"
+	# fleet: filtered by pod, by container, by comm
+	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse "$CH_URL/t9" --pod "$POD_UID" \
+		-o "$T/pod.svg"
+	assert_success
+	echo "$output" | head -4 >&3
+	local n1
+	n1=$(ch_q "SELECT sum(samples) FROM t9.stacks_local WHERE pod = '$POD_UID'")
+	[[ ${lines[1]} =~ ^\ *[0-9]+\ +refrt\ +${CID1:0:12}\ +$POD_UID\ *$ ]] || flunk "pod: $output"
+	[[ ${lines[-1]} =~ ^\ *$n1\ +100\.00 ]] || flunk "pod total $n1: ${lines[-1]}"
+	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse "$CH_URL/t9" --container "${CID2:0:12}" \
+		--comm burner -o "$T/burner.svg"
+	assert_success
+	[[ ${lines[1]} =~ ^\ *[0-9]+\ +burner\ +${CID2:0:12}\ +-\ *$ ]] || flunk "burner: $output"
+	[[ ${lines[2]} =~ ^\ +SELF\  ]] || flunk "other processes: $output"	# ($lines has no blank line)
+	# the trace: ProcessInfo names them; report shows comm beside pid
+	run --separate-stderr "$EBPF_COLLECT" report "$T/all.nettrace"
+	assert_success
+	[[ $output =~ [[:space:]]$R1\ +refrt\  ]] || flunk "report: no refrt 1: $output"
+	"$EBPF_COLLECT" dump --json "$T/all.nettrace" | python3 -c '
+import json, sys
+pid, cid, pod = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+info = [o for o in map(json.loads, sys.stdin) if o.get("type") == "event"
+        and o.get("provider") == "ebpf-collect" and o.get("event") == "ProcessInfo"
+        and o.get("pid") == pid]
+assert info, "no ProcessInfo"
+p = info[-1]["fields"]
+assert (p["Comm"], p["Container"], p["Pod"], p["Selected"]) == ("refrt", cid, pod, 1), p
+' "$R1" "$CID1" "$POD_UID" || flunk "ProcessInfo of refrt 1"
+}
+
+@test "attribution: --all --cgroup samples only the selected cgroups, in the kernel; split names files by comm and skips the rest" {
+	cg_setup
+	bg "$T/c.out" "$EBPF_COLLECT" --all --cpu-sampling=499 --cgroup "*/ebpf-attrib-*" \
+		-o "$T/sel.nettrace"
+	local col=$LAST_PID
+	wait_for_grep "new ones are added as they exec" "$T/c.out.err" 30 ||
+		flunk "collector: $(cat "$T/c.out.err")"
+	start_programs
+	wait_programs
+	kill -INT "$col"
+	wait "$col" || flunk "collector exited $?: $(tail -5 "$T/c.out.err")"
+	check_refrt_events "$T/sel.nettrace" "$R1" "$T/r1.json"
+	check_refrt_events "$T/sel.nettrace" "$R2" "$T/r2.json"
+	# every CPU sample is of a process in the two cgroups: the processes
+	# ProcessInfo describes as selected
+	"$EBPF_COLLECT" dump --json "$T/sel.nettrace" | python3 -c '
+import json, sys, collections
+info, samples = {}, collections.Counter()
+for o in map(json.loads, sys.stdin):
+    if o.get("type") != "event":
+        continue
+    if o["provider"] == "ebpf-collect" and o["event"] == "ProcessInfo":
+        info[o["pid"]] = o["fields"]
+    elif o["provider"] == "Microsoft-DotNETCore-SampleProfiler":
+        samples[o["pid"]] += 1
+bad = {p: n for p, n in samples.items()
+       if p not in info or "/ebpf-attrib-" not in info[p]["Cgroup"] or not info[p]["Selected"]}
+comms = collections.Counter()
+for p, n in samples.items():
+    comms[info.get(p, {}).get("Comm")] += n
+print(dict(comms))
+assert not bad, {p: (n, info.get(p)) for p, n in bad.items()}
+assert comms["burner"] > 100 and comms["refrt"] > 0, comms
+' >&3 || flunk "samples of unselected processes"
+	# split: a file per selected process, named by its comm
+	run "$EBPF_COLLECT" split "$T/sel.nettrace" "$T/split"
+	assert_success
+	[[ -s $T/split/sel.$R1.refrt.nettrace && -s $T/split/sel.$R2.refrt.nettrace ]] ||
+		flunk "no refrt files: $(ls "$T/split")"
+	ls "$T/split" | grep -q '\.burner\.nettrace$' || flunk "no burner file: $(ls "$T/split")"
+	local f
+	for f in "$T"/split/*; do
+		[[ $f =~ \.(refrt|burner|sh|timeout)\.nettrace$ ]] || flunk "a file of another process: $f"
+	done
 }

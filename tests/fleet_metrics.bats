@@ -1,11 +1,11 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# --metrics ADDR:PORT: the Prometheus text exposition.  Three collectors,
-# each with its own --host label, trace three reference runtimes; Debian's
-# prometheus (started here, on loopback, in a temp dir) scrapes all three,
-# and PromQL must return exactly the GCs and exceptions each refrt counted
-# in its own summary.  The endpoint itself is checked with curl: the
+# --metrics ADDR:PORT: the Prometheus text exposition.  Three collectors
+# trace three reference runtimes; Debian's prometheus (started here, on
+# loopback, in a temp dir) scrapes all three, and PromQL must return, per
+# scrape target (instance: the runtime series carry no host label),
+# exactly the GCs and exceptions each refrt counted in its own summary.  The endpoint itself is checked with curl: the
 # format (promtool), the status codes, and that clients which never send
 # or never read hold up neither other scrapes nor tracing.
 
@@ -32,12 +32,14 @@ require_prometheus() {
 		skip "needs prometheus (Debian package prometheus), which could not be installed"
 }
 
-# collect_until_exit N PID PORT: the collector for refrt PID, labelled hostN;
-# writes the CLOCK_REALTIME second it exited to $T/cN.end
+# collect_until_exit N PID PORT [OPTION...]: the collector for refrt PID,
+# labelled hostN; writes the CLOCK_REALTIME second it exited to $T/cN.end
 collect_until_exit() {
 	local n=$1 rt=$2 port=$3
+	shift 3
 	bg "$T/c$n.out" sh -c '"$@"; echo $? >"$0.rc"; date +%s.%N >"$0.end"' "$T/c$n" \
-		"$EBPF_COLLECT" -p "$rt" -o "$T/t$n.nettrace" --metrics "127.0.0.1:$port" --host "host$n"
+		"$EBPF_COLLECT" -p "$rt" -o "$T/t$n.nettrace" --metrics "127.0.0.1:$port" \
+		--host "host$n" "$@"
 }
 
 # promql QUERY TIME: the result vector as "labels value" lines, sorted
@@ -52,14 +54,14 @@ for r in sorted(d["data"]["result"], key=lambda r: sorted(r["metric"].items())):
     print(",".join("%s=%s" % kv for kv in sorted(r["metric"].items())), r["value"][1])'
 }
 
-# expected QUERY-KIND SUMMARY HOST: what promql must print, from refrt's summary
+# expected QUERY-KIND SUMMARY INSTANCE: what promql must print, from refrt's summary
 expected() {
 	python3 - "$@" <<'PY'
 import json, sys
-kind, path, host = sys.argv[1:]
+kind, path, inst = sys.argv[1:]
 s = json.load(open(path))
 if kind == "gc":
-    print("host=%s %d" % (host, s["gc"]["count"]))
+    print("instance=%s %d" % (inst, s["gc"]["count"]))
 elif kind == "gen":
     for g in range(3):
         print("gen=%d %d" % (g, s["gc"]["gen%d" % g]))
@@ -76,7 +78,7 @@ t = json.load(sys.stdin)["data"]["activeTargets"]
 sys.exit(not (len(t) == 3 and all(x["health"] != "unknown" for x in t)))'
 }
 
-@test "fleet: prometheus scrapes three collectors; PromQL gives each host's GCs and exceptions as refrt counted them" {
+@test "fleet: prometheus scrapes three collectors; PromQL gives each instance's GCs and exceptions as refrt counted them; a pid label only with --metrics-pid" {
 	require_root
 	require_prometheus
 	local i port rts=() ports=()
@@ -106,7 +108,11 @@ EOF
 		bg "$T/rt$i.out" "$REFRT" --scenario mixed --duration 4 --rate 300 --threads 2 \
 			--wait-for-tracer 10 --summary "$T/s$i.json"
 		rts[i]=$LAST_PID
-		collect_until_exit "$i" "${rts[i]}" "${ports[i]}"
+		if ((i == 1)); then
+			collect_until_exit "$i" "${rts[i]}" "${ports[i]}" --metrics-pid
+		else
+			collect_until_exit "$i" "${rts[i]}" "${ports[i]}"
+		fi
 	done
 	for i in 1 2 3; do
 		wait "${rts[i]}" || flunk "refrt $i failed: $(cat "$T/rt$i.out.err")"
@@ -114,17 +120,25 @@ EOF
 		assert_equal "$(cat "$T/c$i.rc")" 0
 	done
 	for i in 1 2 3; do
-		local at
+		local at inst=127.0.0.1:${ports[i]}
 		at=$(cat "$T/c$i.end")
-		run promql "sum by (host) (ebpf_collect_gc_total{host=\"host$i\"})" "$at"
+		run promql "sum by (instance) (ebpf_collect_gc_total{instance=\"$inst\"})" "$at"
 		assert_success
-		assert_output "$(expected gc "$T/s$i.json" "host$i")"
-		run promql "sum by (gen) (ebpf_collect_gc_total{host=\"host$i\"})" "$at"
-		assert_output "$(expected gen "$T/s$i.json" "host$i")"
-		run promql "sum by (type) (ebpf_collect_exceptions_total{host=\"host$i\"})" "$at"
-		assert_output "$(expected exc "$T/s$i.json" "host$i")"
-		run promql "count(ebpf_collect_gc_total{host=\"host$i\",comm=\"refrt\",pid=\"${rts[i]}\"})" "$at"
+		assert_output "$(expected gc "$T/s$i.json" "$inst")"
+		run promql "sum by (gen) (ebpf_collect_gc_total{instance=\"$inst\"})" "$at"
+		assert_output "$(expected gen "$T/s$i.json" "$inst")"
+		run promql "sum by (type) (ebpf_collect_exceptions_total{instance=\"$inst\"})" "$at"
+		assert_output "$(expected exc "$T/s$i.json" "$inst")"
+		run promql "count(ebpf_collect_gc_total{instance=\"$inst\",comm=\"refrt\"})" "$at"
 		assert_output " 3"
+		run promql "count(ebpf_collect_gc_total{instance=\"$inst\",host!=\"\"})" "$at"
+		assert_output ""
+		run promql "count(ebpf_collect_gc_total{instance=\"$inst\",pid=\"${rts[i]}\"})" "$at"
+		if ((i == 1)); then
+			assert_output " 3"
+		else
+			assert_output ""
+		fi
 	done
 }
 
@@ -221,7 +235,7 @@ PY
 	grep -q "^ebpf_collect_tracked_processes{host=\"h1\"} 1$" "$m" || flunk "$(grep tracked "$m")"
 	grep -q "^ebpf_collect_dropped_events_total{host=\"h1\",cause=\"ring_buffer_full\"} 0$" "$m" ||
 		flunk "drops: $(grep dropped "$m")"
-	grep -q "^ebpf_collect_gc_pause_seconds_count{host=\"h1\",pid=\"$rt\",comm=\"refrt\",service=\"svc\"} $gc$" "$m" ||
+	grep -q "^ebpf_collect_gc_pause_seconds_count{comm=\"refrt\",container=\"\",pod=\"\",service=\"svc\"} $gc$" "$m" ||
 		flunk "pauses: $(grep pause_seconds_count "$m")"
 	# JIT, contention (count and DurationNs summed), thread pool exactly as
 	# refrt did them; allocated bytes: the AllocationAmount64 of every tick

@@ -125,12 +125,12 @@ sys.exit(1 if bad else 0)
 PYEOF
 	echo "$output"
 	assert_success
-	# one V5 file per process with its own events, for older readers
+	# one V5 file per process with its own events, named by its comm, for older readers
 	for p in "$a" "$b"; do
-		[[ -s $T/split/all.$p.nettrace ]] || flunk "no split file for $p: $(ls "$T/split")"
-		head -c 12 "$T/split/all.$p.nettrace" | tail -c 4 | od -An -tx1 | grep -q "14 00 00 00" ||
+		[[ -s $T/split/all.$p.refrt.nettrace ]] || flunk "no split file for $p: $(ls "$T/split")"
+		head -c 12 "$T/split/all.$p.refrt.nettrace" | tail -c 4 | od -An -tx1 | grep -q "14 00 00 00" ||
 			flunk "split file of $p is not V5"
-		"$EBPF_COLLECT" dump --json "$T/split/all.$p.nettrace" | tail -1 >"$T/s.json"
+		"$EBPF_COLLECT" dump --json "$T/split/all.$p.refrt.nettrace" | tail -1 >"$T/s.json"
 		run python3 -c "
 import json
 s = json.load(open('$T/s.json'))
@@ -158,13 +158,24 @@ print(sum(v for k, v in d.items() if not k.startswith(('MethodDC', 'ModuleDC', '
 	wait "$a" || true
 }
 
-@test "usage: --all takes no -p or -- CMD; --comm and --pid-filter need --all; --format v5|v6" {
+@test "usage: --all takes no -p or -- CMD; --comm, --cgroup, --container and --pid-filter need --all; --format v5|v6; --service-from" {
 	run "$EBPF_COLLECT" --all -p 1
 	assert_equal "$status" 64
 	assert_output_contains "--all traces every process"
 	run "$EBPF_COLLECT" -p 1 --comm x
 	assert_equal "$status" 64
-	assert_output_contains "--comm and --pid-filter narrow --all"
+	assert_output_contains "--comm, --cgroup, --container and --pid-filter narrow --all"
+	run "$EBPF_COLLECT" -p 1 --cgroup '*/docker/*'
+	assert_equal "$status" 64
+	assert_output_contains "--comm, --cgroup, --container and --pid-filter narrow --all"
+	run "$EBPF_COLLECT" --all --container 12G4
+	assert_equal "$status" 64
+	assert_output_contains "invalid --container '12G4' (the id's hex digits, or their start)"
+	run "$EBPF_COLLECT" -p 1 --service-from cpu
+	assert_equal "$status" 64
+	assert_output_contains "invalid --service-from 'cpu' (cgroup, comm or env:NAME)"
+	run "$EBPF_COLLECT" -p 1 --service-from env:
+	assert_equal "$status" 64
 	run "$EBPF_COLLECT" -p 1 --format v7
 	assert_equal "$status" 64
 	assert_output_contains "invalid --format 'v7' (v5 or v6)"

@@ -16,6 +16,7 @@
 #include "views.h"
 #include "utf16.h"
 #define LOG_PREFIX "report: "
+#define COMM_LEN	16	/* the kernel's comm, NUL included */
 #include "log.h"
 #include "outfile.h"
 #include "view.h"
@@ -133,6 +134,10 @@ struct report {
 	uint64_t cont_n, cont_stops, cont_ns;
 	uint64_t tp_n, tp_min, tp_max, tp_last;
 	uint64_t alloc_n, alloc_bytes;
+	/* pid + 1 -> index + 1 in comms: the collector's ProcessInfo events */
+	struct u64map proc_comm;
+	char (*comms)[COMM_LEN];
+	size_t n_comms, cap_comms;
 };
 
 static int named_sums__add(struct named_sums *s, const char *name, uint64_t n, uint64_t sum)
@@ -469,13 +474,39 @@ static int report__offcpu(struct report *rp, const struct nt_read_event *ev)
 	return 0;
 }
 
+/* The collector's ProcessInfo event (provider ebpf-collect, id 3): who a
+ * process of a V6 trace is.  1 when ev is one. */
+static int report__process_info(struct report *rp, const struct nt_read_event *ev)
+{
+	uint64_t *slot;
+
+	if (ev->meta->event_id != 3 || strcmp(ev->meta->provider, "ebpf-collect"))
+		return 0;
+	slot = u64map__slot(&rp->proc_comm, (uint64_t)ev->pid + 1);
+	if (!slot)
+		return -ENOMEM;
+	if (!*slot) {
+		if (GROW(rp->comms, rp->cap_comms, rp->n_comms + 1))
+			return -ENOMEM;
+		*slot = ++rp->n_comms;
+	}
+	if (nt_payload_string(ev->meta, ev->payload, ev->payload_size, "Comm",
+			      rp->comms[*slot - 1], COMM_LEN))
+		rp->comms[*slot - 1][0] = '\0';
+	return 1;
+}
+
 /* Per-process counts (a V6 trace of --all holds many processes). */
 static int report__process(struct report *rp, const struct nt_read_event *ev)
 {
 	uint64_t key = (uint64_t)ev->pid + 1, *slot;
+	int info;
 
 	if (!strncmp(ev->meta->provider, "Linux-Kernel-", 13) || !ev->pid)
 		return 0;
+	info = report__process_info(rp, ev);
+	if (info)
+		return info < 0 ? info : 0;
 	slot = u64map__slot(view_is_cpu_sample(ev->meta) ? &rp->proc_samples : &rp->proc_events,
 			    key);
 	if (!slot)
@@ -869,13 +900,17 @@ static void report__processes(struct report *rp)
 	if (n < 2)
 		return;
 	qsort(pids, n, sizeof(*pids), u64_cmp);
-	fprintf(rp->out, "\nProcesses:\n%10s %12s %12s %8s %11s\n", "PID", "EVENTS", "CPU SAMPLES",
-	       "GCS", "EXCEPTIONS");
-	for (i = 0; i < n; i++)
-		fprintf(rp->out, "%10" PRIu64 " %12" PRIu64 " %12" PRIu64 " %8" PRIu64 " %11" PRIu64 "\n",
-		       pids[i] - 1, map_get(&rp->proc_events, pids[i]),
-		       map_get(&rp->proc_samples, pids[i]), map_get(&rp->proc_gcs, pids[i]),
-		       map_get(&rp->proc_exc, pids[i]));
+	fprintf(rp->out, "\nProcesses:\n%10s %-16s %12s %12s %8s %11s\n", "PID", "COMM", "EVENTS",
+		"CPU SAMPLES", "GCS", "EXCEPTIONS");
+	for (i = 0; i < n; i++) {
+		uint64_t c = map_get(&rp->proc_comm, pids[i]);
+
+		fprintf(rp->out, "%10" PRIu64 " %-16s %12" PRIu64 " %12" PRIu64 " %8" PRIu64
+			" %11" PRIu64 "\n", pids[i] - 1,
+			c && rp->comms[c - 1][0] ? rp->comms[c - 1] : "?",
+			map_get(&rp->proc_events, pids[i]), map_get(&rp->proc_samples, pids[i]),
+			map_get(&rp->proc_gcs, pids[i]), map_get(&rp->proc_exc, pids[i]));
+	}
 }
 
 static void report__free(struct report *rp)
@@ -899,6 +934,8 @@ static void report__free(struct report *rp)
 	named_sums__free(&rp->gc_reasons);
 	named_sums__free(&rp->tp_reasons);
 	named_sums__free(&rp->alloc_types);
+	u64map__free(&rp->proc_comm);
+	free(rp->comms);
 }
 
 /* The whole report of path to rp->out. */

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * split.c - the `ebpf-collect split FILE DIR` subcommand: one NetTrace V5
- * file per process of FILE, by the nettrace library's nt_split_by_process,
- * with the caller's knowledge of its own events (opts).
+ * split.c - the `ebpf-collect split [--all-processes] FILE DIR`
+ * subcommand: one NetTrace V5 file per process of FILE, by the nettrace
+ * library's nt_split_by_process, with the caller's knowledge of its own
+ * events (opts; with --all-processes, all: every process with an event of
+ * its own gets a file, CPU samples alone included).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -14,17 +16,25 @@
 #include "log.h"
 #include "outfile.h"
 
-int split_main(int argc, char **argv, const struct nt_split_opts *opts)
+int split_main(int argc, char **argv, const struct nt_split_opts *opts,
+	       const struct nt_split_opts *all)
 {
 	struct outfile out;
 	char err[512];
 	int n, rc;
 
+	if (argc == 4 && !strcmp(argv[1], "--all-processes")) {
+		opts = all;
+		argc--, argv++;
+	}
 	if (argc != 3 || argv[1][0] == '-') {
-		fprintf(stderr, "Usage: ebpf-collect split FILE DIR\n"
-			"One NetTrace V5 file per process of FILE: DIR/NAME.PID.nettrace (mode\n"
-			"0600; DIR made 0700 if missing).  The files appear once all are whole;\n"
-			"\"N files in DIR\" on standard output then.\n"
+		fprintf(stderr, "Usage: ebpf-collect split [--all-processes] FILE DIR\n"
+			"One NetTrace V5 file per process of FILE: DIR/NAME.PID.COMM.nettrace\n"
+			"(mode 0600; DIR made 0700 if missing).  A process whose only events are\n"
+			"CPU samples gets a file only if it was selected (a target, or --comm,\n"
+			"--cgroup, --container); --all-processes: every process with events of\n"
+			"its own.  The files appear once all are whole; \"N files in DIR\" on\n"
+			"standard output then.\n"
 			"Exit: 0 ok, 1 failure (no file is left half written), 64 usage.\n");
 		return argc == 2 && !strcmp(argv[1], "--help") ? EXIT_OK : EXIT_USAGE;
 	}

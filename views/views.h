@@ -13,7 +13,9 @@ int report_main(int argc, char **argv);		/* views/report.c */
 int convert_main(int argc, char **argv);	/* views/convert.c */
 int symbolize_main(int argc, char **argv);	/* views/symbolize_cmd.c */
 /* views/split.c; opts: what the caller's traces hold of its own events */
-int split_main(int argc, char **argv, const struct nt_split_opts *opts);
+/* opts, or with --all-processes all */
+int split_main(int argc, char **argv, const struct nt_split_opts *opts,
+	       const struct nt_split_opts *all);
 int fleet_main(int argc, char **argv);		/* views/fleet.c */
 
 #endif

@@ -12,11 +12,15 @@
  * counted per (pid, event) with the time since the matching begin event
  * where the runtime brackets one (GC suspension: GCSuspendEEBegin to
  * GCRestartEEEnd; lock contention: ContentionStart to ContentionStop on the
- * same thread), summed on the end event's row.  Every interval the two
+ * same thread), summed on the end event's row.  Each row names its
+ * process (attrib.h: service, comm, exe, cgroup, container, pod), read
+ * from /proc when the pid is first seen; the new columns follow the old
+ * ones, where ALTER TABLE ... ADD COLUMN puts them on an older table.  Every interval the two
  * tables become TabSeparated batches that the sender thread
  * (export_send.c) takes to ClickHouse; the tracing thread never waits on
- * the network.  The host and service labels are the same on every row of
- * one collector, so they are written per row, not keyed.
+ * the network.  The host is the same on every row of one collector, and a
+ * pid's attribution the same all interval, so they are written per row,
+ * not keyed.
  */
 #define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
@@ -66,7 +70,8 @@ struct pending {
 struct ch_export {
 	struct ch_sender *snd;
 	const struct ect_table *table;	/* names of the counted events */
-	char *host, *service;
+	char *host;
+	struct attrib *who;
 	uint64_t interval_ns, last_flush, seq;
 	struct symbolize *sz;		/* the collector's names (NULL: --no-symbols) */
 	struct agg_raw *raw;
@@ -364,6 +369,11 @@ static void export_record(void *ctx, const void *rec, size_t len)
 
 	if (len < sizeof(*h))
 		return;
+	if (h->type == KE_REC_SAMPLE || h->type == CE_REC_CLR_EVENT)
+		attrib__get(x->who, (pid_t)h->pid);	/* now, while /proc has it */
+	else if (h->type == KE_REC_EXEC && len >= sizeof(struct ke_exec))
+		attrib__exec(x->who, (pid_t)h->pid, ((const struct ke_exec *)rec)->comm,
+			     ((const struct ke_exec *)rec)->filename);	/* a new program */
 	if (h->type == KE_REC_SAMPLE)
 		on_sample(x, rec, len);
 	else if (h->type == CE_REC_CLR_EVENT)
@@ -392,8 +402,22 @@ static void put_labels(const struct ch_export *x, FILE *f, time_t ts, uint32_t p
 	fprintf(f, "%lld\t", (long long)ts);
 	put_tsv(f, x->host);
 	fputc('\t', f);
-	put_tsv(f, x->service);
+	put_tsv(f, attrib__get(x->who, (pid_t)pid)->service);
 	fprintf(f, "\t%u\t", pid);
+}
+
+/* The row's last columns, and its end: comm, exe, cgroup, container, pod. */
+static void put_who(const struct ch_export *x, FILE *f, uint32_t pid)
+{
+	const struct proc_attr *w = attrib__get(x->who, (pid_t)pid);
+	const char *v[] = { w->pi.comm, w->pi.exe, w->pi.cgroup, w->pi.container, w->pi.pod };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		fputc('\t', f);
+		put_tsv(f, v[i]);
+	}
+	fputc('\n', f);
 }
 
 static struct ch_batch *batch_new(const char *table, FILE **f)
@@ -426,7 +450,8 @@ static struct ch_batch *stacks_batch(struct ch_export *x, time_t ts)
 			continue;
 		put_labels(x, f, ts, e->pid);
 		put_tsv(f, e->stack);
-		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\n", e->samples, x->seq);
+		fprintf(f, "\t%" PRIu64 "\t%" PRIu64, e->samples, x->seq);
+		put_who(x, f, e->pid);
 		b->rows++;
 		b->samples += e->samples;
 		free(e->stack);
@@ -456,8 +481,9 @@ static struct ch_batch *events_batch(struct ch_export *x, time_t ts)
 		put_tsv(f, d->provider->name);
 		fputc('\t', f);
 		put_tsv(f, d->symbol);
-		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\n", e->count,
+		fprintf(f, "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64 "\t%" PRIu64, e->count,
 			e->durations, e->duration_ns, x->seq);
+		put_who(x, f, e->pid);
 		b->rows++;
 	}
 	memset(x->ev, 0, x->cap_ev * sizeof(*x->ev));
@@ -477,6 +503,7 @@ static void flush(struct ch_export *x)
 	name_stacks(x);
 	b[0] = stacks_batch(x, now);
 	b[1] = events_batch(x, now);
+	attrib__sweep(x->who);	/* the pids of this interval stay known */
 	for (i = 0; i < 2; i++) {
 		if (!b[i])
 			continue;
@@ -492,7 +519,7 @@ struct ch_export *ch_export__start(const struct ch_export_opts *o, char *err, si
 	struct ch_export *x = calloc(1, sizeof(*x));
 
 	if (!x || !(x->host = strdup(o->host ? o->host : "")) ||
-	    !(x->service = strdup(o->service ? o->service : ""))) {
+	    !(x->who = attrib__new(&o->attrib))) {
 		snprintf(err, errlen, "--clickhouse %s: %s", o->url, strerror(ENOMEM));
 		goto fail;
 	}
@@ -506,7 +533,7 @@ struct ch_export *ch_export__start(const struct ch_export_opts *o, char *err, si
 fail:
 	if (x) {
 		free(x->host);
-		free(x->service);
+		attrib__free(x->who);
 	}
 	free(x);
 	return NULL;
@@ -574,6 +601,6 @@ void ch_export__stop(struct ch_export *x, struct ch_export_stats *final)
 	free(x->st);
 	free(x->ev);
 	free(x->host);
-	free(x->service);
+	attrib__free(x->who);
 	free(x);
 }

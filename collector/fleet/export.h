@@ -2,7 +2,8 @@
 /*
  * export.h - --clickhouse URL: every interval the node's aggregated, named
  * CPU stacks (folded, with sample counts) and runtime event counts and
- * durations, labelled with host, service and pid, sent to ClickHouse over
+ * durations, labelled with host, service, pid and who the process is
+ * (comm, exe, cgroup, container, pod: attrib.h), sent to ClickHouse over
  * HTTP; what ClickHouse cannot take waits in a bounded on-disk spool and is
  * replayed; what the spool cannot hold is counted.
  */
@@ -11,6 +12,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "attrib.h"
 
 struct ch_export;
 struct ect_table;
@@ -19,7 +21,8 @@ struct pipeline_consumer_ops;
 
 struct ch_export_opts {
 	const char *url;		/* http://127.0.0.1:8123 */
-	const char *host, *service;	/* labels */
+	const char *host;		/* the host column */
+	struct attrib_opts attrib;	/* the service column */
 	const char *spool_dir;		/* NULL: no spool (a failed send is counted lost) */
 	uint64_t spool_max;		/* bytes */
 	uint64_t interval_ns;

@@ -37,14 +37,19 @@ struct ch_sender {
 	struct ch_export_stats st;	/* under lock */
 };
 
+/* the columns that say who a row's process is, added after the others */
+static const char *const who_columns[] = { "comm", "exe", "cgroup", "container", "pod", NULL };
+
 static const char *const schema_sql[] = {
 	"CREATE DATABASE IF NOT EXISTS %1$s",
 	"CREATE TABLE IF NOT EXISTS %1$s.stacks_local (ts DateTime, host String, service String, "
-	"pid UInt32, stack String, samples UInt64, batch UInt64) ENGINE = MergeTree() "
+	"pid UInt32, stack String, samples UInt64, batch UInt64, comm String, exe String, "
+	"cgroup String, container String, pod String) ENGINE = MergeTree() "
 	"PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)",
 	"CREATE TABLE IF NOT EXISTS %1$s.events_local (ts DateTime, host String, service String, "
 	"pid UInt32, provider String, event String, count UInt64, durations UInt64, "
-	"duration_ns UInt64, batch UInt64) ENGINE = MergeTree() "
+	"duration_ns UInt64, batch UInt64, comm String, exe String, cgroup String, "
+	"container String, pod String) ENGINE = MergeTree() "
 	"PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)",
 	NULL,
 };
@@ -82,16 +87,60 @@ static int run_sql(struct ch_url *u, const char *fmt, char *err, size_t errlen)
 	return post(u, sql, NULL, 0, err, errlen);
 }
 
+/* A table an older collector made gets the who_columns: ALTER TABLE ...
+ * ADD COLUMN IF NOT EXISTS, appended as the rows have them.  A server
+ * older than that clause (before 19.1; Debian's 18.16) refuses it: then
+ * each column system.columns does not list is added plainly.  0 or -errno
+ * with the reason in err. */
+static int add_who_columns(struct ch_url *u, const char *table, char *err,
+			   size_t errlen)
+{
+	char sql[1024], *resp = NULL;
+	size_t n = 0;
+	int i, ret;
+
+	n += snprintf(sql, sizeof(sql), "ALTER TABLE %s.%s", u->database, table);
+	for (i = 0; who_columns[i]; i++)
+		n += snprintf(sql + n, sizeof(sql) - n, "%s ADD COLUMN IF NOT EXISTS %s String",
+			      i ? "," : "", who_columns[i]);
+	if (!post(u, sql, NULL, 0, err, errlen))
+		return 0;
+	snprintf(sql, sizeof(sql), "SELECT name FROM system.columns WHERE database = '%s' "
+		 "AND table = '%s' FORMAT TabSeparated", u->database, table);
+	ret = ch_http__post(u, sql, NULL, 0, &resp);
+	ret = ret < 0 ? ret : ret == 200 ? 0 : -EPROTO;
+	for (i = 0; !ret && who_columns[i]; i++) {
+		char line[64];
+
+		snprintf(line, sizeof(line), "\n%s\n", who_columns[i]);
+		if (resp && (strstr(resp, line) || !strncmp(resp, line + 1, strlen(line + 1))))
+			continue;
+		snprintf(sql, sizeof(sql), "ALTER TABLE %s.%s ADD COLUMN %s String", u->database,
+			 table, who_columns[i]);
+		ret = post(u, sql, NULL, 0, err, errlen);
+	}
+	free(resp);
+	return ret;
+}
+
 /* CREATE ... IF NOT EXISTS the database, the tables and, with a cluster,
- * the Distributed tables.  0 or -errno with the reason in err. */
+ * the Distributed tables; the who_columns on older tables.  0 or -errno
+ * with the reason in err. */
 static int ch_schema__create(struct ch_url *u, char *err, size_t errlen)
 {
+	static const char *const local[] = { "stacks_local", "events_local" };
+	static const char *const dist[] = { "stacks", "events" };
 	int i, ret = 0;
 
+	err[0] = '\0';
 	for (i = 0; schema_sql[i] && !ret; i++)
 		ret = run_sql(u, schema_sql[i], err, errlen);
+	for (i = 0; i < 2 && !ret; i++)
+		ret = add_who_columns(u, local[i], err, errlen);
 	for (i = 0; u->cluster[0] && cluster_sql[i] && !ret; i++)
 		ret = run_sql(u, cluster_sql[i], err, errlen);
+	for (i = 0; u->cluster[0] && i < 2 && !ret; i++)
+		ret = add_who_columns(u, dist[i], err, errlen);
 	return ret;
 }
 

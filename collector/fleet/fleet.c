@@ -18,13 +18,13 @@ int fleet__start(struct fleet *f, const struct fleet_opts *o, struct pipeline *p
 {
 	static char hostname[256];
 	struct ch_export_opts xo = {
-		.url = o->clickhouse, .service = o->service, .spool_dir = o->spool_dir,
+		.url = o->clickhouse, .attrib = o->attrib, .spool_dir = o->spool_dir,
 		.spool_max = o->spool_max ? o->spool_max : DEFAULT_SPOOL_MAX,
 		.interval_ns = o->export_ns ? o->export_ns : DEFAULT_EXPORT_NS,
 		.table = o->table, .sym = o->sym,
 	};
 	struct metrics_opts mo = {
-		.addr = o->metrics_addr, .service = o->service, .fr_ns = o->fr_ns,
+		.addr = o->metrics_addr, .agg = { o->attrib, o->metrics_pid }, .fr_ns = o->fr_ns,
 		.fr_bytes = o->fr_bytes, .table = o->table, .health = o->health,
 		.health_ctx = o->health_ctx,
 	};

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "metrics.h"
 #include "export.h"
+#include "attrib.h"
 
 struct pipeline;
 
@@ -18,7 +19,8 @@ struct fleet_opts {
 	const char *metrics_addr;	/* --metrics; NULL: none */
 	const char *clickhouse;		/* --clickhouse URL; NULL: none */
 	const char *host;		/* --host; NULL: the hostname */
-	const char *service;		/* --service */
+	struct attrib_opts attrib;	/* --service, --service-from */
+	int metrics_pid;		/* --metrics-pid */
 	uint64_t export_ns;		/* --export-interval; 0: 10 s */
 	const char *spool_dir;		/* --spool */
 	uint64_t spool_max;		/* --spool-max; 0: 256 MiB */

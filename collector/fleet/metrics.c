@@ -201,7 +201,7 @@ struct metrics *metrics__start(const struct metrics_opts *o, char *err, size_t e
 	if (m) {
 		m->o = *o;
 		m->host = strdup(o->host ? o->host : "");
-		m->agg = magg__new(o->host, o->service);
+		m->agg = magg__new(&o->agg);
 	}
 	if (!m || !m->host || !m->agg) {
 		snprintf(err, errlen, "--metrics %s: out of memory", o->addr);

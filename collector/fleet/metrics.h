@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "metrics_agg.h"
 
 struct ect_table;
 struct metrics;
@@ -29,7 +30,8 @@ struct metrics_health {
 
 struct metrics_opts {
 	const char *addr;		/* listen on "127.0.0.1:9464" */
-	const char *host, *service;	/* labels */
+	const char *host;		/* the label of the collector's own numbers */
+	struct magg_opts agg;		/* the runtime numbers' labels */
 	uint64_t fr_ns, fr_bytes;	/* the flight recorder's window; 0: none, or not by that */
 	const struct ect_table *table;	/* the runtime's events */
 	void (*health)(void *ctx, struct metrics_health *h);

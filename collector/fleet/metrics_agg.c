@@ -5,6 +5,14 @@
  * contention, the thread pool's size and allocated bytes, decoded from the
  * runtime provider's events as they leave the reorder buffer (time order,
  * so a pause's end always follows its start).
+ *
+ * A series is labelled with who the process is (attrib.h): comm, container,
+ * pod and service, and its pid only when asked (--metrics-pid): a pid label
+ * makes a series per process, unbounded on a host that starts processes
+ * all day.  Processes with the same labels share their series, summed.
+ * No host label: Prometheus's instance label names the collector already.
+ * Exception types are bounded per series: the first MAX_EXC_TYPES distinct
+ * types are labelled with their name, the rest with type="other".
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -18,6 +26,7 @@
 #include "collector_event.h"
 #include "event_table.h"
 #include "grow.h"
+#include "attrib.h"
 #include "metrics_agg.h"
 
 #define RUNTIME_PROVIDER	"Microsoft-Windows-DotNETRuntime"
@@ -27,6 +36,8 @@
 #define EXPIRE_NS		(300 * 1000000000ULL)	/* how long an exited process stays */
 #define METHOD_FLAG_JITTED	0x8	/* MethodFlagsMap: Jitted */
 #define CONT_SLOTS		64	/* threads waiting on a lock at once, per process */
+#define MAX_EXC_TYPES		50	/* distinct type labels per series; then "other" */
+#define LABELS_LEN		1024
 
 /* GC pause buckets, seconds: 100 us .. 1 s */
 static const double pause_le[] = { 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005,
@@ -62,24 +73,34 @@ struct cont_wait {
 	uint64_t ts;	/* 0 = free */
 };
 
-struct mproc {
-	pid_t pid;
-	char labels[512];	/* host="..",pid="..",comm="..",service=".." */
+/* The numbers of one label set: one process, or all that share its labels. */
+struct mseries {
+	char labels[LABELS_LEN];	/* [pid="..",]comm="..",container="..",pod=".."[,service=".."] */
 	uint64_t gc[MAX_GEN];
-	uint64_t suspend_ts;	/* 0 = the runtime is not suspended */
 	uint64_t pause_buckets[NR_BUCKETS], pause_count, pause_ns;
-	struct exc_count *exc;
+	struct exc_count *exc;	/* at most MAX_EXC_TYPES + 1, "other" last */
 	size_t nr_exc, cap_exc;
 	uint64_t jit;
 	uint64_t cont_count, cont_ns;
+	uint64_t alloc_bytes;
+	size_t refs;		/* processes labelled so */
+};
+
+/* What one process's events need across events. */
+struct mproc {
+	pid_t pid;
+	struct mseries *s;
+	uint64_t suspend_ts;	/* 0 = the runtime is not suspended */
 	struct cont_wait waits[CONT_SLOTS];
 	int64_t tp_workers;	/* -1 = no adjustment seen */
-	uint64_t alloc_bytes;
 	uint64_t gone_since;	/* when /proc/PID was first found missing; 0 = alive */
 };
 
 struct magg {
-	char *host, *service;
+	struct magg_opts o;
+	struct attrib *who;
+	struct mseries **series;
+	size_t nr_series, cap_series;
 	const struct ect_table *table;
 	uint8_t *kind;		/* per table index: enum ev_kind, 0 = not looked up */
 	struct mproc **procs;
@@ -130,15 +151,15 @@ void mbuf__label(struct mbuf *b, const char *s)
 	}
 }
 
-struct magg *magg__new(const char *host, const char *service)
+struct magg *magg__new(const struct magg_opts *o)
 {
 	struct magg *a = calloc(1, sizeof(*a));
 
 	if (!a)
 		return NULL;
-	a->host = strdup(host ? host : "");
-	a->service = service ? strdup(service) : NULL;
-	if (!a->host || (service && !a->service)) {
+	a->o = *o;
+	a->who = attrib__new(&o->attrib);
+	if (!a->who) {
 		magg__free(a);
 		return NULL;
 	}
@@ -151,51 +172,60 @@ void magg__free(struct magg *a)
 
 	if (!a)
 		return;
-	for (i = 0; i < a->nr_procs; i++) {
-		free(a->procs[i]->exc);
+	for (i = 0; i < a->nr_procs; i++)
 		free(a->procs[i]);
+	for (i = 0; i < a->nr_series; i++) {
+		free(a->series[i]->exc);
+		free(a->series[i]);
 	}
 	free(a->procs);
+	free(a->series);
 	free(a->kind);
-	free(a->host);
-	free(a->service);
+	attrib__free(a->who);
 	free(a);
 }
 
-/* /proc/PID/comm, read once when the process is first seen */
-static void read_comm(pid_t pid, char *out, size_t n)
+static void label(struct mbuf *b, const char *sep, const char *name, const char *v)
 {
-	char path[64];
-	FILE *f;
-
-	snprintf(out, n, "unknown");
-	snprintf(path, sizeof(path), "/proc/%d/comm", (int)pid);
-	f = fopen(path, "r");
-	if (!f)
-		return;
-	if (fgets(out, n, f))
-		out[strcspn(out, "\n")] = 0;
-	fclose(f);
+	mbuf__printf(b, "%s%s=\"", sep, name);
+	mbuf__label(b, v);
+	mbuf__printf(b, "\"");
 }
 
-static void set_labels(const struct magg *a, struct mproc *p)
+/* The series of pid's labels, made when no process had them yet. */
+static struct mseries *series_of(struct magg *a, pid_t pid)
 {
+	const struct proc_attr *w = attrib__get(a->who, pid);
 	struct mbuf b = { 0 };
-	char comm[64];
+	struct mseries *s = NULL;
+	size_t i;
 
-	read_comm(p->pid, comm, sizeof(comm));
-	mbuf__printf(&b, "host=\"");
-	mbuf__label(&b, a->host);
-	mbuf__printf(&b, "\",pid=\"%d\",comm=\"", (int)p->pid);
-	mbuf__label(&b, comm);
-	mbuf__printf(&b, "\"");
-	if (a->service) {
-		mbuf__printf(&b, ",service=\"");
-		mbuf__label(&b, a->service);
-		mbuf__printf(&b, "\"");
-	}
-	snprintf(p->labels, sizeof(p->labels), "%s", b.failed ? "" : b.p);
+	if (a->o.pid_label)
+		mbuf__printf(&b, "pid=\"%d\",", (int)pid);
+	label(&b, "", "comm", w->pi.comm[0] ? w->pi.comm : "unknown");
+	label(&b, ",", "container", w->pi.container);
+	label(&b, ",", "pod", w->pi.pod);
+	if (w->service[0])
+		label(&b, ",", "service", w->service);
+	if (b.failed || b.len >= LABELS_LEN)
+		goto out;
+	for (i = 0; i < a->nr_series; i++)
+		if (!strcmp(a->series[i]->labels, b.p)) {
+			s = a->series[i];
+			goto out;
+		}
+	if (GROW(a->series, a->cap_series, a->nr_series + 1))
+		goto out;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		goto out;
+	memcpy(s->labels, b.p, b.len + 1);
+	a->series[a->nr_series++] = s;
+out:
 	free(b.p);
+	if (s)
+		s->refs++;
+	return s;
 }
 
 static struct mproc *proc_get(struct magg *a, pid_t pid)
@@ -216,9 +246,13 @@ static struct mproc *proc_get(struct magg *a, pid_t pid)
 	p = calloc(1, sizeof(*p));
 	if (!p)
 		return NULL;
+	p->s = series_of(a, pid);
+	if (!p->s) {
+		free(p);
+		return NULL;
+	}
 	p->pid = pid;
 	p->tp_workers = -1;
-	set_labels(a, p);
 	a->last = a->nr_procs;
 	a->procs[a->nr_procs++] = p;
 	return p;
@@ -289,7 +323,7 @@ static void utf16_to_utf8(const uint8_t *p, size_t n, char *out, size_t outlen)
 	out[o] = 0;
 }
 
-static void count_exception(struct mproc *p, const struct ect_event *ev,
+static void count_exception(struct mseries *p, const struct ect_event *ev,
 			    const void *pl, size_t len)
 {
 	struct ect_field_loc loc;
@@ -306,10 +340,31 @@ static void count_exception(struct mproc *p, const struct ect_event *ev,
 			return;
 		}
 	}
+	if (p->nr_exc == MAX_EXC_TYPES + 1) {	/* "other" is full's last */
+		p->exc[MAX_EXC_TYPES].n++;
+		return;
+	}
+	if (p->nr_exc == MAX_EXC_TYPES)
+		snprintf(type, sizeof(type), "other");
 	if (GROW(p->exc, p->cap_exc, p->nr_exc + 1))
 		return;
 	snprintf(p->exc[p->nr_exc].type, MAX_EXC_TYPE, "%s", type);
 	p->exc[p->nr_exc++].n = 1;
+}
+
+/* A series no process has any more leaves with its last process. */
+static void drop_series(struct magg *a, struct mseries *s)
+{
+	size_t i;
+
+	if (--s->refs)
+		return;
+	for (i = 0; i < a->nr_series && a->series[i] != s; i++)
+		;
+	if (i < a->nr_series)
+		a->series[i] = a->series[--a->nr_series];
+	free(s->exc);
+	free(s);
 }
 
 /* A process gone for EXPIRE_NS leaves the exposition: by then its last
@@ -335,14 +390,15 @@ void magg__expire(struct magg *a, uint64_t now)
 			i++;
 			continue;
 		}
-		free(p->exc);
+		drop_series(a, p->s);
 		free(p);
 		a->procs[i] = a->procs[--a->nr_procs];
 		a->last = 0;
 	}
+	attrib__sweep(a->who);	/* each process's labels are made once */
 }
 
-static void observe_pause(struct mproc *p, uint64_t ns)
+static void observe_pause(struct mseries *p, uint64_t ns)
 {
 	size_t i;
 
@@ -380,8 +436,8 @@ static void contention_stop(struct mproc *p, const struct ect_event *ev, const v
 			break;
 		}
 	}
-	p->cont_count++;
-	p->cont_ns += ns;
+	p->s->cont_count++;
+	p->s->cont_ns += ns;
 }
 
 static void contention_start(struct mproc *p, uint32_t tid, uint64_t ts)
@@ -418,22 +474,22 @@ static void apply(struct mproc *p, uint8_t kind, const struct ect_event *ev,
 	switch (kind) {
 	case K_GC_START:
 		v = field_u64(ev, pl, len, "Depth");
-		p->gc[v < MAX_GEN ? v : MAX_GEN - 1]++;
+		p->s->gc[v < MAX_GEN ? v : MAX_GEN - 1]++;
 		break;
 	case K_SUSPEND_BEGIN:
 		p->suspend_ts = ts;
 		break;
 	case K_RESTART_END:
 		if (p->suspend_ts && ts >= p->suspend_ts)
-			observe_pause(p, ts - p->suspend_ts);
+			observe_pause(p->s, ts - p->suspend_ts);
 		p->suspend_ts = 0;
 		break;
 	case K_EXCEPTION:
-		count_exception(p, ev, pl, len);
+		count_exception(p->s, ev, pl, len);
 		break;
 	case K_JIT:	/* a method's code is loaded; Jitted: the JIT made it */
 		if (field_u64(ev, pl, len, "MethodFlags") & METHOD_FLAG_JITTED)
-			p->jit++;
+			p->s->jit++;
 		break;
 	case K_CONT_START:
 		contention_start(p, e->hdr.tid, ts);
@@ -447,7 +503,7 @@ static void apply(struct mproc *p, uint8_t kind, const struct ect_event *ev,
 		break;
 	case K_ALLOC:
 		v = field_u64(ev, pl, len, "AllocationAmount64");
-		p->alloc_bytes += v ? v : field_u64(ev, pl, len, "AllocationAmount");
+		p->s->alloc_bytes += v ? v : field_u64(ev, pl, len, "AllocationAmount");
 		break;
 	}
 }
@@ -487,14 +543,14 @@ static void render_gc(const struct magg *a, struct mbuf *b)
 
 	family(b, "ebpf_collect_gc_total", "counter",
 	       "Garbage collections started (GCStart_V2), by generation (its Depth).");
-	for (i = 0; i < a->nr_procs; i++)
+	for (i = 0; i < a->nr_series; i++)
 		for (g = 0; g < MAX_GEN; g++)
 			mbuf__printf(b, "ebpf_collect_gc_total{%s,gen=\"%zu\"} %llu\n",
-				     a->procs[i]->labels, g, (unsigned long long)a->procs[i]->gc[g]);
+				     a->series[i]->labels, g, (unsigned long long)a->series[i]->gc[g]);
 	family(b, "ebpf_collect_gc_pause_seconds", "histogram",
 	       "Time the runtime was suspended for a GC (GCSuspendEEBegin_V1 to GCRestartEEEnd_V1).");
-	for (i = 0; i < a->nr_procs; i++) {
-		const struct mproc *p = a->procs[i];
+	for (i = 0; i < a->nr_series; i++) {
+		const struct mseries *p = a->series[i];
 
 		for (k = 0; k < NR_BUCKETS; k++)
 			mbuf__printf(b, "ebpf_collect_gc_pause_seconds_bucket{%s,le=\"%g\"} %llu\n",
@@ -514,8 +570,8 @@ static void render_exceptions(const struct magg *a, struct mbuf *b)
 
 	family(b, "ebpf_collect_exceptions_total", "counter",
 	       "Exceptions thrown (ExceptionThrown_V1), by exception type.");
-	for (i = 0; i < a->nr_procs; i++) {
-		const struct mproc *p = a->procs[i];
+	for (i = 0; i < a->nr_series; i++) {
+		const struct mseries *p = a->series[i];
 
 		for (k = 0; k < p->nr_exc; k++) {
 			mbuf__printf(b, "ebpf_collect_exceptions_total{%s,type=\"", p->labels);
@@ -531,8 +587,8 @@ static void render_each(const struct magg *a, struct mbuf *b, const char *name,
 {
 	size_t i;
 
-	for (i = 0; i < a->nr_procs; i++) {
-		const struct mproc *p = a->procs[i];
+	for (i = 0; i < a->nr_series; i++) {
+		const struct mseries *p = a->series[i];
 		uint64_t v;
 
 		memcpy(&v, (const char *)p + field_off, sizeof(v));
@@ -545,29 +601,36 @@ static void render_each(const struct magg *a, struct mbuf *b, const char *name,
 
 void magg__render(const struct magg *a, struct mbuf *b)
 {
-	size_t i;
+	size_t i, k;
 
 	render_gc(a, b);
 	render_exceptions(a, b);
 	family(b, "ebpf_collect_jit_methods_total", "counter",
 	       "Methods JIT-compiled (MethodLoadVerbose_V2 with the Jitted flag).");
-	render_each(a, b, "ebpf_collect_jit_methods_total", offsetof(struct mproc, jit), 0);
+	render_each(a, b, "ebpf_collect_jit_methods_total", offsetof(struct mseries, jit), 0);
 	family(b, "ebpf_collect_lock_contentions_total", "counter",
 	       "Lock contentions ended (ContentionStop_V1).");
 	render_each(a, b, "ebpf_collect_lock_contentions_total",
-		    offsetof(struct mproc, cont_count), 0);
+		    offsetof(struct mseries, cont_count), 0);
 	family(b, "ebpf_collect_lock_contention_seconds_total", "counter",
 	       "Time threads waited for contended locks (DurationNs, else Start to Stop).");
 	render_each(a, b, "ebpf_collect_lock_contention_seconds_total",
-		    offsetof(struct mproc, cont_ns), 1);
+		    offsetof(struct mseries, cont_ns), 1);
 	family(b, "ebpf_collect_allocated_bytes_total", "counter",
 	       "Bytes allocated, as the runtime's allocation ticks (GCAllocationTick) report.");
 	render_each(a, b, "ebpf_collect_allocated_bytes_total",
-		    offsetof(struct mproc, alloc_bytes), 0);
+		    offsetof(struct mseries, alloc_bytes), 0);
 	family(b, "ebpf_collect_threadpool_worker_threads", "gauge",
 	       "Thread-pool worker threads after the last adjustment (NewWorkerThreadCount).");
-	for (i = 0; i < a->nr_procs; i++)
-		if (a->procs[i]->tp_workers >= 0)
+	for (i = 0; i < a->nr_series; i++) {	/* summed over the series' processes */
+		long long n = 0;
+		int seen = 0;
+
+		for (k = 0; k < a->nr_procs; k++)
+			if (a->procs[k]->s == a->series[i] && a->procs[k]->tp_workers >= 0)
+				n += a->procs[k]->tp_workers, seen = 1;
+		if (seen)
 			mbuf__printf(b, "ebpf_collect_threadpool_worker_threads{%s} %lld\n",
-				     a->procs[i]->labels, (long long)a->procs[i]->tp_workers);
+				     a->series[i]->labels, n);
+	}
 }

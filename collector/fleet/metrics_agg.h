@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "attrib.h"
 
 struct ect_table;
 struct magg;
@@ -24,8 +25,15 @@ void mbuf__printf(struct mbuf *b, const char *fmt, ...) __attribute__((format(pr
 /* A label value with \ " and newlines escaped as the exposition format wants. */
 void mbuf__label(struct mbuf *b, const char *s);
 
-/* host and service (NULL: no service label) label every series. */
-struct magg *magg__new(const char *host, const char *service);
+struct magg_opts {
+	struct attrib_opts attrib;	/* the service label (none when "") */
+	int pid_label;			/* --metrics-pid: a series per process */
+};
+
+/* Every series is labelled with comm, container, pod, the service when it
+ * has one, and the pid with pid_label; not with the host (Prometheus's
+ * instance label says it). */
+struct magg *magg__new(const struct magg_opts *o);
 void magg__free(struct magg *a);
 
 /* One CE_REC_CLR_EVENT record; events of other providers are ignored. */

@@ -2,11 +2,18 @@
 /*
  * dispatch.c - the one dispatcher by record type (pipeline.h): which
  * registered source takes a record as it arrives from the ring or as it is
- * written, the write itself, and what follows every write.
+ * written, the write itself, and what follows every write; in a V6 trace,
+ * the ProcessInfo event before a process's first event in each file.
  */
 #define LOG_PREFIX "ebpf-collect: "
+#include <errno.h>
+#include <stdio.h>
 #include <string.h>
+#include <linux/types.h>
 #include "log.h"
+#include "proc_info.h"
+#include "own_events.h"
+#include "kernel_event.h"
 #include "pipeline.h"
 
 const struct pipeline_source *pipeline__source(const struct pipeline *p, uint32_t type,
@@ -62,6 +69,51 @@ static int emit_loss(struct pipeline *p, const void *rec, size_t len)
 	return nt_writer__note_lost(p->w, LOSS_CAPTURE_THREAD, ln->n);
 }
 
+/* Who h->pid is, once per file before its first event, and again from
+ * its exec on (hooks.selected set: a V6 trace).  /proc is read now, as the
+ * record leaves the window: a process gone by then is described by what
+ * its exec record says (comm, file name), else by its pid alone.  0 or
+ * -errno. */
+static int describe(struct pipeline *p, const struct ce_header *h, size_t len)
+{
+	uint8_t payload[PROCESS_INFO_MAX];
+	struct u64_map_ent *e;
+	struct proc_info pi;
+	struct nt_event ev = {
+		.timestamp = h->timestamp, .thread_id = h->tid, .capture_thread_id = h->tid,
+		.processor = 0xffffffffu, .pid = h->pid, .payload = payload,
+	};
+	int err;
+
+	if (!p->rec.file_records && p->described.used)	/* a new file */
+		u64_map__clear(&p->described);
+	if (!h->pid)
+		return 0;
+	if (u64_map__get(&p->described, h->pid, &e))
+		return -ENOMEM;
+	if (e->val && h->type != KE_REC_EXEC)	/* a new program is described anew */
+		return 0;
+	e->val = 1;
+	if (!p->info_meta && (err = nt_writer__define(p->w, &own_process_info, &p->info_meta)))
+		return err;
+	if (proc_info_read((pid_t)h->pid, &pi) && h->type == KE_REC_EXEC &&
+	    len >= sizeof(struct ke_exec)) {
+		const struct ke_exec *x = (const void *)h;
+
+		snprintf(pi.comm, sizeof(pi.comm), "%.*s", (int)sizeof(x->comm), x->comm);
+		snprintf(pi.exe, sizeof(pi.exe), "%.*s", (int)sizeof(x->filename), x->filename);
+	}
+	ev.metadata_id = p->info_meta;
+	ev.payload_size = (uint32_t)process_info__payload(payload, h->pid,
+							  p->hooks.selected(p->hooks.ctx, h->pid),
+							  &pi);
+	err = nt_writer__write_event(p->w, &ev);
+	if (!err && p->w_tmp)	/* the first event: the file takes its name */
+		err = p->hooks.publish(p->hooks.ctx);
+	p->rec.file_records += !err;
+	return err;
+}
+
 int pipeline__emit(struct pipeline *p, const void *rec, size_t len)
 {
 	const struct ce_header *h = rec;
@@ -77,6 +129,12 @@ int pipeline__emit(struct pipeline *p, const void *rec, size_t len)
 	if (!s) {
 		p->bad_records++;
 		return account(p, h, 0);
+	}
+	if (p->hooks.selected) {
+		int err = describe(p, h, len);
+
+		if (err)
+			return account(p, h, err);
 	}
 	return account(p, h, s->ops->emit(s->ctx, &sink, rec, len));
 }

@@ -37,6 +37,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 #include "recorder.h"
+#include "u64_map.h"
 
 struct ring_buffer;
 struct reorder;
@@ -102,6 +103,10 @@ struct pipeline_hooks {
 	void (*losses)(void *ctx, struct loss_summary *loss);
 	/* --all: an Exec event as it leaves the ring, before the window */
 	void (*exec)(void *ctx, pid_t pid);
+	/* A V6 trace: whether pid was selected (a target, or chosen by
+	 * --comm/--cgroup/--container), for its ProcessInfo event
+	 * (own_events.h); NULL: no ProcessInfo events (V5: one process). */
+	bool (*selected)(void *ctx, pid_t pid);
 };
 
 struct pipeline_source {
@@ -139,6 +144,8 @@ struct pipeline {
 	const struct ect_table *table;	/* the runtime's events (triggers, consumers) */
 	uint64_t records, bad_records, first_ts, last_ts;
 	struct pipeline_hooks hooks;
+	struct u64_map described;	/* pids with a ProcessInfo in this file */
+	uint32_t info_meta;		/* ProcessInfo's metadata id; 0: not defined */
 };
 
 /* Register a source or a consumer (before the first record).  0, or, with

@@ -98,12 +98,17 @@ struct env {
 	const char *comm[16];			/* --comm */
 	int nr_comm;
 	const char *dotnet_port;		/* --dotnet-port PATH */
+	const char *cgroup[16];			/* --cgroup */
+	int nr_cgroup;
+	const char *container[16];		/* --container */
+	int nr_container;
 	uint32_t format;			/* --format: 5, 6; 0 = 6 with --all, else 5 */
 	const char *split_dir;			/* --split-by-process */
 	const char *metrics_addr;		/* --metrics */
 	const char *clickhouse;			/* --clickhouse URL */
 	const char *host_label;			/* --host (default: the hostname) */
-	const char *service;			/* --service */
+	struct attrib_opts attrib;		/* --service, --service-from */
+	bool metrics_pid;			/* --metrics-pid */
 	uint64_t export_ns;			/* --export-interval */
 	const char *spool_dir;			/* --spool */
 	uint64_t spool_max;			/* --spool-max */

@@ -25,6 +25,7 @@
 #include "host.h"
 #include "kernel_events.h"
 #include "mmap_events.h"
+#include "proc_info.h"
 #include "symbolize.h"
 #include "usdt_notes.h"
 #include "collector.h"
@@ -143,11 +144,20 @@ static int process_flags(struct collector *c, pid_t pid)
 	return flags;
 }
 
-/* --comm, --pid-filter */
+static bool any_match(const char *const *globs, int n, const char *s)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!fnmatch(globs[i], s, 0))
+			return true;
+	return false;
+}
+
+/* --comm, --cgroup, --container, --pid-filter: each given one must match */
 static bool wanted(pid_t pid)
 {
-	char fn[64], comm[64] = "";
-	FILE *f;
+	struct proc_info pi;
 	int i;
 
 	if (pid == getpid())
@@ -158,19 +168,32 @@ static bool wanted(pid_t pid)
 		if (i == env.nr_pid_filter)
 			return false;
 	}
-	if (!env.nr_comm)
+	if (!env.nr_comm && !env.nr_cgroup && !env.nr_container)
 		return true;
-	snprintf(fn, sizeof(fn), "/proc/%d/comm", (int)pid);
-	f = fopen(fn, "r");
-	if (!f || !fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	if (f)
-		fclose(f);
-	comm[strcspn(comm, "\n")] = '\0';
-	for (i = 0; i < env.nr_comm; i++)
-		if (!fnmatch(env.comm[i], comm, 0))
-			return true;
-	return false;
+	if (proc_info_read(pid, &pi))
+		return false;
+	if (env.nr_comm && !any_match(env.comm, env.nr_comm, pi.comm))
+		return false;
+	if (env.nr_cgroup && !any_match(env.cgroup, env.nr_cgroup, pi.cgroup))
+		return false;
+	for (i = 0; i < env.nr_container; i++)
+		if (pi.container[0] && !strncmp(pi.container, env.container[i],
+						strlen(env.container[i])))
+			break;
+	return !env.nr_container || i < env.nr_container;
+}
+
+/* The selection decides which processes are sampled too: the kernel keeps
+ * only their samples (kernel_events__select; a no-op without one). */
+static bool select_samples(struct collector *c, pid_t pid)
+{
+	bool want = wanted(pid);
+	int err = kernel_events__select(c->ke, pid, want);
+
+	if (err && !c->host.select_full++)
+		pr_warn("--all: cannot select pid %d for CPU sampling: %s; its samples are "
+			"dropped\n", (int)pid, strerror(-err));
+	return want;
 }
 
 /* After the change, a new generation: the BPF side's per-CPU memo of the
@@ -217,7 +240,7 @@ static int consider(struct collector *c, pid_t pid, bool final)
 
 	if (is_seen(&c->host, pid))
 		return 1;
-	if (!wanted(pid)) {
+	if (!select_samples(c, pid)) {
 		mark_seen(&c->host, pid);
 		return 0;
 	}
@@ -284,6 +307,21 @@ int host__scan(struct collector *c)
 	pr_info("--all: %llu processes traced; new ones are added as they exec\n",
 		(unsigned long long)c->host.found);
 	return EXIT_OK;
+}
+
+/* The selection as /proc says now, not the kernel's map: a record may
+ * leave the window before the poll that looks at its process's exec. */
+bool host__selected(const struct collector *c, pid_t pid)
+{
+	int i;
+
+	if (!c->host.on)
+		return true;
+	for (i = 0; i < env.nr_pids; i++)
+		if (env.pids[i] == pid)
+			return true;
+	return (env.nr_comm || env.nr_cgroup || env.nr_container || env.nr_pid_filter) &&
+	       wanted(pid);
 }
 
 void host__note_exec(struct collector *c, pid_t pid)

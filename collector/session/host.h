@@ -6,8 +6,9 @@
  * traced like a -p target: those running at the start, and those that exec
  * later (the Linux-Kernel-Process Exec event, host-wide, makes the collector
  * look within the next poll, and again for a few seconds while a runtime
- * maps its libraries and opens its socket).  --comm and --pid-filter narrow
- * it.
+ * maps its libraries and opens its socket).  --comm, --cgroup, --container
+ * and --pid-filter narrow it, CPU samples included: the kernel drops the
+ * samples of processes they do not select.
  */
 #ifndef EBPF_COLLECT_HOST_H
 #define EBPF_COLLECT_HOST_H
@@ -43,6 +44,7 @@ struct host {
 	char **ug_providers;		/* --usdt providers */
 	int n_ug;
 	uint64_t execs, found, full;	/* exec events seen, targets found, over MAX_PIDS */
+	uint64_t select_full;		/* sample selections the kernel map refused */
 };
 
 /* Before the start: --usdt providers.  0 or -ENOMEM. */
@@ -51,6 +53,11 @@ void host__free(struct collector *c);
 
 /* Every process running now; EXIT_OK (no target yet is no error). */
 int host__scan(struct collector *c);
+
+/* Whether pid is selected: a target, or (--all) chosen by --comm,
+ * --cgroup, --container or --pid-filter as it is now; without --all every
+ * process of the trace (targets and their children). */
+bool host__selected(const struct collector *c, pid_t pid);
 
 /* An Exec event of pid (the pipeline's exec hook, before reordering). */
 void host__note_exec(struct collector *c, pid_t pid);

@@ -466,6 +466,8 @@ static int setup_bpf(struct collector *c)
 			.groups = env.kernel_groups,
 			.sample_hz = env.sample_hz,
 			.all_processes = env.all_processes,
+			.sample_select = env.all && (env.nr_comm || env.nr_cgroup ||
+						     env.nr_container || env.nr_pid_filter),
 			.rb_fd = bpf_map__fd(c->clr.skel->maps.rb),
 			.rb_bytes = rb_bytes,
 			.verbose = env.verbose,
@@ -653,6 +655,11 @@ static void hook_exec(void *ctx, pid_t pid)
 	host__note_exec(ctx, pid);
 }
 
+static bool hook_selected(void *ctx, pid_t pid)
+{
+	return host__selected(ctx, pid);
+}
+
 /* Per-event tables, the reorder buffer, the pipeline's hooks and sources,
  * and the --usdt specs. */
 static int alloc_state(struct collector *c)
@@ -670,6 +677,7 @@ static int alloc_state(struct collector *c)
 	}
 	c->pipe.hooks = (struct pipeline_hooks){
 		.ctx = c, .publish = hook_publish, .losses = hook_losses, .exec = hook_exec,
+		.selected = env.format == 6 ? hook_selected : NULL,
 	};
 	if (init_sources(c, &exiting))
 		return EXIT_FAIL;

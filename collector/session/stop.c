@@ -505,6 +505,7 @@ void collector__free(struct collector *c)
 	symbolize__free(c->pipe.sym);
 	clr_events__destroy(c->clr.skel);
 	reorder__free(c->pipe.ro);
+	u64_map__free(&c->pipe.described);
 	batch__free(&c->clr);
 	free(c->clr.meta_ids);
 	free(c->clr.ev_counts);

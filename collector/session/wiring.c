@@ -82,7 +82,7 @@ int start_fleet(struct collector *c)
 {
 	struct fleet_opts o = {
 		.metrics_addr = env.metrics_addr, .clickhouse = env.clickhouse,
-		.host = env.host_label, .service = env.service,
+		.host = env.host_label, .attrib = env.attrib, .metrics_pid = env.metrics_pid,
 		.export_ns = env.export_ns, .spool_dir = env.spool_dir, .spool_max = env.spool_max,
 		.fr_ns = env.flight ? env.fr_ns : 0, .fr_bytes = env.flight ? env.fr_bytes : 0,
 		.table = c->table, .sym = c->pipe.sym,

@@ -216,6 +216,7 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 		goto cleanup;
 	}
 	ke->skel->rodata->targ_all = opts->all_processes;
+	ke->skel->rodata->targ_sample_select = opts->sample_select;
 	ke->skel->rodata->targ_self = getpid();
 	ke->skel->rodata->targ_groups = opts->groups;
 	ke->skel->rodata->targ_kstack = !opts->no_kstack;
@@ -247,6 +248,22 @@ int kernel_events__add_target(struct kernel_events *ke, pid_t tgid)
 	if (!ke->skel)
 		return -EINVAL;
 	return bpf_map__update_elem(ke->skel->maps.targets, &key, sizeof(key), &one,
+				    sizeof(one), 0);
+}
+
+int kernel_events__select(struct kernel_events *ke, pid_t tgid, int on)
+{
+	__u32 key = tgid;
+	__u8 one = 1;
+	int err;
+
+	if (!ke || !ke->skel || !ke->opts.sample_select)
+		return 0;
+	if (!on) {
+		err = bpf_map__delete_elem(ke->skel->maps.selected, &key, sizeof(key), 0);
+		return err == -ENOENT ? 0 : err;
+	}
+	return bpf_map__update_elem(ke->skel->maps.selected, &key, sizeof(key), &one,
 				    sizeof(one), 0);
 }
 

@@ -48,6 +48,8 @@ struct kernel_events_opts {
 	unsigned int groups;		/* KE_GROUP_* */
 	unsigned int sample_hz;		/* 0: no CPU sampling */
 	int all_processes;		/* else only targets (and their children) */
+	int sample_select;		/* samples only of kernel_events__select'ed
+					 * processes (and their children) */
 	int no_kstack;			/* no kernel stacks on samples / switches */
 	int rb_fd;			/* the collector's ring buffer map; < 0: decode
 					 * only, no BPF (tests) */
@@ -98,6 +100,9 @@ int kernel_events__profile(const char *name, unsigned int *groups, unsigned int 
 /* NULL + errno.  Prints why on stderr ("kernel-events: ..."). */
 struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts);
 int kernel_events__add_target(struct kernel_events *ke, pid_t tgid);
+/* With opts.sample_select: tgid's CPU samples are kept (on) or dropped in
+ * the kernel from now on.  0 or -errno (-E2BIG: KE_MAX_SELECTED are). */
+int kernel_events__select(struct kernel_events *ke, pid_t tgid, int on);
 /* Attach the selected tracepoints and the per-CPU sampling events. 0/-errno. */
 int kernel_events__attach(struct kernel_events *ke);
 /* Stop producing (detach everything; maps and counters stay readable, so

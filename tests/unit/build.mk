@@ -79,8 +79,9 @@ $(OUTPUT)/tests/test_usdt_manifest: $(OUTPUT)/obj/tests/unit/test_usdt_manifest.
 
 UNIT_TESTS += $(patsubst tests/unit/%.c,$(OUTPUT)/tests/%,$(wildcard tests/unit/test_usdt_*.c))
 
-# common/ alone: index_set, grow, elf_file
-COMMON_TESTS := $(addprefix $(OUTPUT)/tests/,test_index_set test_grow test_elf_file)
+# common/ alone: index_set, grow, elf_file, proc_info
+COMMON_TESTS := $(addprefix $(OUTPUT)/tests/,test_index_set test_grow test_elf_file \
+					  test_proc_info)
 UNIT_TESTS += $(COMMON_TESTS)
 $(COMMON_TESTS): $(OUTPUT)/tests/%: $(OUTPUT)/obj/tests/unit/%.o $(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
@@ -150,7 +151,8 @@ $(OUTPUT)/tests/test_export: $(OUTPUT)/obj/tests/unit/test_export.o \
 UNIT_TESTS += $(OUTPUT)/tests/test_metrics_carry
 $(OUTPUT)/tests/test_metrics_carry: $(OUTPUT)/obj/tests/unit/test_metrics_carry.o \
 		$(OUTPUT)/obj/collector/fleet/metrics_carry.o $(OUTPUT)/obj/collector/fleet/metrics_shm.o \
-		$(OUTPUT)/obj/collector/fleet/metrics_agg.o $(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+		$(OUTPUT)/obj/collector/fleet/metrics_agg.o $(OUTPUT)/obj/collector/fleet/attrib.o \
+		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -lm -o $@
 
@@ -162,3 +164,17 @@ $(OUTPUT)/tests/test_pipeline: $(OUTPUT)/obj/tests/unit/test_pipeline.o $(PIPELI
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		-lbpf -lelf -lz $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+# unit test of the runtime series' labels and bounds: tests/unit/test_metrics_agg.c
+UNIT_TESTS += $(OUTPUT)/tests/test_metrics_agg
+$(OUTPUT)/tests/test_metrics_agg: $(OUTPUT)/obj/tests/unit/test_metrics_agg.o \
+		$(OUTPUT)/obj/collector/fleet/metrics_agg.o $(OUTPUT)/obj/collector/fleet/attrib.o \
+		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+# unit test of who a pid is and its service: tests/unit/test_attrib.c
+UNIT_TESTS += $(OUTPUT)/tests/test_attrib
+$(OUTPUT)/tests/test_attrib: $(OUTPUT)/obj/tests/unit/test_attrib.o \
+		$(OUTPUT)/obj/collector/fleet/attrib.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
