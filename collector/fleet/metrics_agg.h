@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 struct ect_table;
+struct pipeline_event;
 struct magg;
 
 /* Text grown by the renderers; on ENOMEM `failed` is set and it stops. */
@@ -28,8 +29,9 @@ void mbuf__label(struct mbuf *b, const char *s);
 struct magg *magg__new(const char *host, const char *service);
 void magg__free(struct magg *a);
 
-/* One CE_REC_CLR_EVENT record; events of other providers are ignored. */
-void magg__clr_event(struct magg *a, const struct ect_table *t, const void *rec, size_t len);
+/* One runtime event of table t (a USDT probe's or EventPipe's); events of
+ * other providers are ignored. */
+void magg__event(struct magg *a, const struct ect_table *t, const struct pipeline_event *e);
 
 /* Every tick (now: CLOCK_MONOTONIC ns): drop processes gone for minutes. */
 void magg__expire(struct magg *a, uint64_t now);
