@@ -10,38 +10,13 @@
 load test_helper
 
 DT=$BATS_TEST_DIRNAME/dotnet_trace.py
-APP_DIR=$OUTPUT/tests/dotnet/evtapp
-APP=$APP_DIR/evtapp.dll
-APPHOST_DIR=$OUTPUT/tests/dotnet/evtapp-host
-APPHOST=$APPHOST_DIR/evtapp
+APP=$EVTAPP
+APPHOST=$EVTAPP_HOST
 
 setup_file() {
 	export BATS_TEST_TIMEOUT=180
 	command -v dotnet >/dev/null 2>&1 || return 0
-	build_app
-}
-
-build_app() {
-	local src=$BATS_TEST_DIRNAME/dotnet/evtapp
-	mkdir -p "$OUTPUT/tests/dotnet"
-	(
-		flock 9
-		if [[ ! -f $APP || $src/Program.cs -nt $APP || $src/evtapp.csproj -nt $APP ]]; then
-			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
-				dotnet build "$src/evtapp.csproj" -c Release -o "$APP_DIR" \
-				-p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj/" \
-				>"$OUTPUT/tests/dotnet/build.log" 2>&1 ||
-				{ cat "$OUTPUT/tests/dotnet/build.log" >&2; exit 1; }
-		fi
-		# the same app as its own executable (apphost)
-		if [[ ! -x $APPHOST || $src/Program.cs -nt $APPHOST || $src/evtapp.csproj -nt $APPHOST ]]; then
-			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
-				dotnet build "$src/evtapp.csproj" -c Release -o "$APPHOST_DIR" \
-				-p:UseAppHost=true -p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj-host/" \
-				>"$OUTPUT/tests/dotnet/build-host.log" 2>&1 ||
-				{ cat "$OUTPUT/tests/dotnet/build-host.log" >&2; exit 1; }
-		fi
-	) 9>"$OUTPUT/tests/dotnet/.lock"
+	build_evtapp host
 }
 
 setup() {

@@ -257,3 +257,50 @@ check_refrt_events() {
 	echo "$output"
 	assert_success
 }
+
+# The stock .NET test app (tests/dotnet/evtapp), built offline (no package
+# references) once per $OUTPUT and source change: EVTAPP is its dll.
+# build_evtapp host: also the same app as its own executable (apphost),
+# EVTAPP_HOST.  The SDK's first run is slow: callers build in setup_file.
+EVTAPP=$OUTPUT/tests/dotnet/evtapp/evtapp.dll
+EVTAPP_HOST=$OUTPUT/tests/dotnet/evtapp-host/evtapp
+build_evtapp() {
+	local src=$ROOT/tests/dotnet/evtapp d=$OUTPUT/tests/dotnet
+	mkdir -p "$d"
+	(
+		flock 9
+		if [[ ! -f $EVTAPP || $src/Program.cs -nt $EVTAPP || $src/evtapp.csproj -nt $EVTAPP ]]; then
+			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+				dotnet build "$src/evtapp.csproj" -c Release -o "${EVTAPP%/*}" \
+				-p:BaseIntermediateOutputPath="$d/obj/" >"$d/build.log" 2>&1 ||
+				{ cat "$d/build.log" >&2; exit 1; }
+		fi
+		[[ ${1:-} == host ]] || exit 0
+		if [[ ! -x $EVTAPP_HOST || $src/Program.cs -nt $EVTAPP_HOST ||
+			$src/evtapp.csproj -nt $EVTAPP_HOST ]]; then
+			DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1 \
+				dotnet build "$src/evtapp.csproj" -c Release -o "${EVTAPP_HOST%/*}" \
+				-p:UseAppHost=true -p:BaseIntermediateOutputPath="$d/obj-host/" \
+				>"$d/build-host.log" 2>&1 ||
+				{ cat "$d/build-host.log" >&2; exit 1; }
+		fi
+	) 9>"$d/.lock"
+}
+
+# evtapp_traced "APP ARGS" OPTS...: the stock .NET test app (with --wait
+# $T/go --linger and APP ARGS, output in $T/app.out) traced through
+# EventPipe by a collector with OPTS (-o $T/t.nettrace; stderr in
+# $T/c.out.err), both with bg, until the collector says it traces; the
+# app's pid in APP_PID, the collector's in COL_PID
+evtapp_traced() {
+	local args=$1
+	shift
+	rm -f "$T/go"
+	# shellcheck disable=SC2086
+	bg "$T/app.out" dotnet "$EVTAPP" --wait "$T/go" $args --linger
+	APP_PID=$LAST_PID
+	wait_for_grep READY "$T/app.out" 30 || flunk "app did not start: $(cat "$T/app.out"*)"
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" "$@"
+	COL_PID=$LAST_PID
+	wait_for_grep "EventPipe session over" "$T/c.out.err" 30 || flunk "$(cat "$T/c.out.err")"
+}
