@@ -35,11 +35,18 @@ def app_counts(path):
     sys.exit("no COUNTS line in " + path)
 
 
+# The thread of the method and module events the collector's symbolizer
+# writes for the frames the trace touched (symbolizer/symbolize.h,
+# SYMBOLIZE_TID): names, not the runtime's events.
+SYMBOLIZE_TID = 0x7fffffff
+
+
 def trace_events(path, pid):
+    """The runtime's events of pid in the trace."""
     out = []
     for line in open(path):
         e = json.loads(line)
-        if e.get("type") == "event" and e.get("pid") == pid:
+        if e.get("type") == "event" and e.get("pid") == pid and e.get("tid") != SYMBOLIZE_TID:
             out.append(e)
     return out
 
