@@ -71,3 +71,21 @@ check() {	# check KEY EXPECTED (from counts output in $output)
 	got=$(grep "^$1 " <<<"$output" | cut -d' ' -f2-)
 	[[ $got == "$2" ]] || flunk "$1: expected '$2', got '$got'" $'\n'"$output"
 }
+
+# evtapp_traced "APP ARGS" OPTS...: the app (with --wait $T/go --linger and
+# APP ARGS, output in $T/app.out) traced through EventPipe by a collector
+# with OPTS (-o $T/t.nettrace; stderr in $T/c.out.err), both with bg, until
+# the collector says it traces; the app's pid in APP_PID, the collector's in
+# COL_PID
+evtapp_traced() {
+	local args=$1
+	shift
+	rm -f "$T/go"
+	# shellcheck disable=SC2086
+	bg "$T/app.out" dotnet "$APP" --wait "$T/go" $args --linger
+	APP_PID=$LAST_PID
+	wait_for_grep READY "$T/app.out" 30 || flunk "app did not start: $(cat "$T/app.out"*)"
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" "$@"
+	COL_PID=$LAST_PID
+	wait_for_grep "EventPipe session over" "$T/c.out.err" 30 || flunk "$(cat "$T/c.out.err")"
+}

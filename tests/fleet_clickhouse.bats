@@ -7,8 +7,11 @@
 # reference runtimes (refrt --scenario cpu) with --cpu-sampling; their own
 # end-of-run counters ("clickhouse: made ... sent ...") are compared with
 # what ClickHouse holds, and the stacks with each collector's own trace.
+# A stock .NET process (tests/dotnet/evtapp, through EventPipe) has the same
+# rows: its runtime's own counters and its trace are the judges.
 
 load test_helper
+load dotnet_app
 
 setup_file() {
 	export BATS_TEST_TIMEOUT=240
@@ -50,6 +53,10 @@ XML
 
 teardown_file() {
 	ch_stop
+}
+
+teardown() {
+	kill_bg
 }
 
 setup() {
@@ -416,6 +423,33 @@ normalize() {
 	[[ $(ch_q "SELECT samples, comm FROM t8.stacks_local WHERE host = 'old' FORMAT TabSeparated") == \
 	   "7"$'\t' ]] || flunk "the old row"
 	(($(ch_q "SELECT count() FROM t8.events_local WHERE comm = 'refrt'") > 0)) || flunk "events"
+}
+
+@test "fleet: a stock .NET process (EventPipe): event rows as its runtime counted and its trace holds them; its CPU stacks named" {
+	require_cmd dotnet
+	build_app
+	evtapp_traced "--exceptions 9 --gcs 5 --contentions 4 --hot-ms 1500" --cpu-sampling \
+		--clickhouse "$CH_URL/t7" --export-interval 1s --host dn1 --service svc-t7
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "workload did not finish: $(cat "$T/app.out"*)"
+	kill -INT "$COL_PID"
+	wait "$COL_PID" || flunk "collector failed: $(cat "$T/c.out.err")"
+	assert_equal "$(counter sent_rows "$T/c.out.err")" "$(counter made_rows "$T/c.out.err")"
+	ch_q "SELECT event, sum(count), sum(durations), sum(duration_ns) FROM t7.events_local
+	      WHERE pid = $APP_PID GROUP BY event FORMAT TabSeparated" >"$T/events.tsv"
+	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$T/t.nettrace" >"$T/t.json" ||
+		flunk "dump failed"
+	run python3 "$BATS_TEST_DIRNAME/evtapp_fleet.py" clickhouse "$T/events.tsv" "$T/app.out" \
+		"$T/t.json" "$APP_PID" "$MANIFEST"
+	echo "# $(grep COUNTS "$T/app.out")" >&3
+	assert_output ok
+	# the hot phase's stack: the JIT-compiled method by name, as its leaf
+	# (named by the perf map the runtime wrote at the collector's request:
+	# "int64 [evtapp] Program::EvtAppHotLoop(int64)[Optimized]")
+	run ch_q "SELECT stack FROM t7.stacks_local WHERE pid = $APP_PID GROUP BY stack
+		  ORDER BY sum(samples) DESC LIMIT 1 FORMAT TabSeparated"
+	assert_success
+	[[ ${output##*;} == *Program*EvtAppHotLoop\(int64\)*_\[j\] ]] || flunk "hottest stack: $output"
 }
 
 @test "fleet: errors: server unreachable, bad URL, usage" {

@@ -5,11 +5,16 @@
 # trace three reference runtimes; Debian's prometheus (started here, on
 # loopback, in a temp dir) scrapes all three, and PromQL must return, per
 # scrape target (instance: the runtime series carry no host label),
-# exactly the GCs and exceptions each refrt counted in its own summary.  The endpoint itself is checked with curl: the
+# exactly the GCs and exceptions each refrt counted in its own summary.  A
+# stock .NET process (tests/dotnet/evtapp, traced through EventPipe) gets
+# the same series: its GCs by generation, exceptions and contentions equal
+# the runtime's own counters, its pauses, exception types and contention
+# time what its trace holds.  The endpoint itself is checked with curl: the
 # format (promtool), the status codes, and that clients which never send
 # or never read hold up neither other scrapes nor tracing.
 
 load test_helper
+load dotnet_app
 
 setup_file() {
 	export BATS_TEST_TIMEOUT=180
@@ -306,6 +311,25 @@ print("ok" if not bad else "bad %s: %r" % (bad, v))
 PY
 	assert_output ok
 	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
+@test "--metrics: a stock .NET process (EventPipe): GCs by generation, exceptions, contentions as its runtime counted them" {
+	require_root
+	require_btf
+	require_cmd dotnet
+	build_app
+	local port
+	port=$(free_port)
+	evtapp_traced "--exceptions 9 --gcs 5 --contentions 4" --metrics "127.0.0.1:$port" --host dn1
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "workload did not finish: $(cat "$T/app.out"*)"
+	kill -INT "$COL_PID"
+	scrape_until_exit "$COL_PID" "$port"
+	wait "$COL_PID" || flunk "collector failed: $(cat "$T/c.out.err")"
+	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$T/t.nettrace" >"$T/t.json" ||
+		flunk "dump failed"
+	run python3 "$BATS_TEST_DIRNAME/evtapp_fleet.py" metrics "$T/last.txt" "$T/app.out" \
+		"$T/t.json" "$APP_PID"
+	echo "# $(grep COUNTS "$T/app.out")" >&3
+	assert_output ok
 }
 
 @test "--metrics: a port already taken exits 1 naming the address and the cause" {

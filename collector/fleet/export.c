@@ -8,7 +8,8 @@
  * through the collector's symbolize (the names the trace and its flame
  * graph carry), folded root first into one string, and counted per (pid,
  * named stack).  Naming late lets the runtime's start rundown, which
- * arrives after the first samples, name them.  Runtime events are
+ * arrives after the first samples, name them.  Runtime events, from USDT
+ * probes and EventPipe alike (pipeline.h: struct pipeline_event), are
  * counted per (pid, event) with the time since the matching begin event
  * where the runtime brackets one (GC suspension: GCSuspendEEBegin to
  * GCRestartEEEnd; lock contention: ContentionStart to ContentionStop on the
@@ -328,35 +329,33 @@ static int pair_role(const char *sym, const struct ce_header *h, uint64_t *key)
 	return 0;
 }
 
-static void on_clr_event(struct ch_export *x, const void *rec, size_t len)
+static void on_event(struct ch_export *x, const struct pipeline_event *e)
 {
-	const struct ce_clr_event *e = rec;
-	uint32_t idx = CE_COOKIE_INDEX(e->cookie);
+	const char *sym = e->ev->symbol;
 	struct agg_event *a;
 	struct pending *p;
 	uint64_t key;
 	int role;
 
-	if (len < sizeof(*e) || !x->table || idx >= x->table->n_events)
+	if (!x->table || e->idx >= x->table->n_events)
 		return;
 	/* the end rundown unloads every method: name what was sampled first */
-	if (!strncmp(x->table->events[idx].symbol, "DCEndInit", 9) ||
-	    !strncmp(x->table->events[idx].symbol, "MethodDCEnd", 11))
+	if (!strncmp(sym, "DCEndInit", 9) || !strncmp(sym, "MethodDCEnd", 11))
 		name_stacks(x);
-	a = event_slot(x, e->hdr.pid, idx + 1);
+	a = event_slot(x, e->hdr->pid, e->idx + 1);
 	if (!a)
 		return;
 	a->count++;
-	role = pair_role(x->table->events[idx].symbol, &e->hdr, &key);
+	role = pair_role(sym, e->hdr, &key);
 	if (!role)
 		return;
 	p = &x->pend[(key * 0x9e3779b97f4a7c15ULL) >> 54];	/* N_PENDING slots */
 	if (role == 1) {
 		p->key = key;
-		p->ts = e->hdr.timestamp;
-	} else if (p->key == key && p->ts && e->hdr.timestamp >= p->ts) {
+		p->ts = e->hdr->timestamp;
+	} else if (p->key == key && p->ts && e->hdr->timestamp >= p->ts) {
 		a->durations++;
-		a->duration_ns += e->hdr.timestamp - p->ts;
+		a->duration_ns += e->hdr->timestamp - p->ts;
 		p->ts = 0;
 	}
 }
@@ -376,8 +375,12 @@ static void export_record(void *ctx, const void *rec, size_t len)
 			     ((const struct ke_exec *)rec)->filename);	/* a new program */
 	if (h->type == KE_REC_SAMPLE)
 		on_sample(x, rec, len);
-	else if (h->type == CE_REC_CLR_EVENT)
-		on_clr_event(x, rec, len);
+}
+
+/* Every runtime event, however it came (a USDT probe, EventPipe). */
+static void export_event(void *ctx, const struct pipeline_event *ev)
+{
+	on_event(ctx, ev);
 }
 
 /* ------------------------------------------------------------ batches */
@@ -554,6 +557,7 @@ static void export_tick(void *ctx, uint64_t now)
 
 const struct pipeline_consumer_ops ch_export_consumer = {
 	.record = export_record,
+	.event = export_event,
 	.tick = export_tick,
 };
 

@@ -223,12 +223,18 @@ struct metrics *metrics__start(const struct metrics_opts *o, char *err, size_t e
 static void metrics_record(void *ctx, const void *rec, size_t len)
 {
 	struct metrics *m = ctx;
-	const struct ce_header *h = rec;
 
+	(void)rec;
 	m->events++;
 	m->bytes += len;
-	if (len >= sizeof(*h) && h->type == CE_REC_CLR_EVENT)
-		magg__clr_event(m->agg, m->o.table, rec, len);
+}
+
+/* Every runtime event, however it came (a USDT probe, EventPipe). */
+static void metrics_event(void *ctx, const struct pipeline_event *ev)
+{
+	struct metrics *m = ctx;
+
+	magg__event(m->agg, m->o.table, ev);
 }
 
 /* Every poll: the collector's own counters. */
@@ -251,6 +257,7 @@ static void metrics_tick(void *ctx, uint64_t now)
 
 const struct pipeline_consumer_ops metrics_consumer = {
 	.record = metrics_record,
+	.event = metrics_event,
 	.tick = metrics_tick,
 };
 

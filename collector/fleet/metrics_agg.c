@@ -4,7 +4,8 @@
  * GCs by generation, GC pauses, exceptions by type, JIT compilations, lock
  * contention, the thread pool's size and allocated bytes, decoded from the
  * runtime provider's events as they leave the reorder buffer (time order,
- * so a pause's end always follows its start).
+ * so a pause's end always follows its start), from its USDT probes and
+ * from EventPipe alike (pipeline.h: struct pipeline_event).
  *
  * A series is labelled with who the process is (attrib.h): comm, container,
  * pod and service, and its pid only when asked (--metrics-pid): a pid label
@@ -27,6 +28,7 @@
 #include "event_table.h"
 #include "grow.h"
 #include "attrib.h"
+#include "pipeline.h"
 #include "metrics_agg.h"
 
 #define RUNTIME_PROVIDER	"Microsoft-Windows-DotNETRuntime"
@@ -467,9 +469,9 @@ static uint64_t field_u64(const struct ect_event *ev, const void *pl, size_t len
 }
 
 static void apply(struct mproc *p, uint8_t kind, const struct ect_event *ev,
-		  const struct ce_clr_event *e, const void *pl, size_t len)
+		  const struct ce_header *h, const void *pl, size_t len)
 {
-	uint64_t v, ts = e->hdr.timestamp;
+	uint64_t v, ts = h->timestamp;
 
 	switch (kind) {
 	case K_GC_START:
@@ -492,10 +494,10 @@ static void apply(struct mproc *p, uint8_t kind, const struct ect_event *ev,
 			p->s->jit++;
 		break;
 	case K_CONT_START:
-		contention_start(p, e->hdr.tid, ts);
+		contention_start(p, h->tid, ts);
 		break;
 	case K_CONT_STOP:
-		contention_stop(p, ev, pl, len, e->hdr.tid, ts);
+		contention_stop(p, ev, pl, len, h->tid, ts);
 		break;
 	case K_TP_ADJUST:
 		if (!ect_payload_get_u64(ev, pl, len, "NewWorkerThreadCount", &v))
@@ -508,28 +510,19 @@ static void apply(struct mproc *p, uint8_t kind, const struct ect_event *ev,
 	}
 }
 
-void magg__clr_event(struct magg *a, const struct ect_table *t, const void *rec, size_t len)
+void magg__event(struct magg *a, const struct ect_table *t, const struct pipeline_event *e)
 {
-	const struct ce_clr_event *e = rec;
-	uint32_t idx;
-	size_t off;
 	uint8_t kind;
 	struct mproc *p;
 
-	if (!t || len < sizeof(*e) || e->hdr.type != CE_REC_CLR_EVENT)
+	if (!t || e->idx >= t->n_events)
 		return;
-	idx = CE_COOKIE_INDEX(e->cookie);
-	if (idx >= t->n_events)
-		return;
-	kind = kind_of(a, t, idx);
+	kind = kind_of(a, t, e->idx);
 	if (kind == K_NONE)
 		return;
-	off = sizeof(*e) + ((size_t)e->ustack_depth + e->kstack_depth) * 8;
-	if (off > len || e->payload_len > len - off)
-		return;
-	p = proc_get(a, (pid_t)e->hdr.pid);
+	p = proc_get(a, (pid_t)e->hdr->pid);
 	if (p)
-		apply(p, kind, &t->events[idx], e, (const char *)rec + off, e->payload_len);
+		apply(p, kind, e->ev, e->hdr, e->payload, e->payload_len);
 }
 
 static void family(struct mbuf *b, const char *name, const char *type, const char *help)

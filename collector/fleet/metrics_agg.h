@@ -12,6 +12,7 @@
 #include "attrib.h"
 
 struct ect_table;
+struct pipeline_event;
 struct magg;
 
 /* Text grown by the renderers; on ENOMEM `failed` is set and it stops. */
@@ -36,8 +37,9 @@ struct magg_opts {
 struct magg *magg__new(const struct magg_opts *o);
 void magg__free(struct magg *a);
 
-/* One CE_REC_CLR_EVENT record; events of other providers are ignored. */
-void magg__clr_event(struct magg *a, const struct ect_table *t, const void *rec, size_t len);
+/* One runtime event of table t (a USDT probe's or EventPipe's); events of
+ * other providers are ignored. */
+void magg__event(struct magg *a, const struct ect_table *t, const struct pipeline_event *e);
 
 /* Every tick (now: CLOCK_MONOTONIC ns): drop processes gone for minutes. */
 void magg__expire(struct magg *a, uint64_t now);

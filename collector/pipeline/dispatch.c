@@ -27,6 +27,20 @@ const struct pipeline_source *pipeline__source(const struct pipeline *p, uint32_
 	return i ? &p->src[i - 1] : NULL;
 }
 
+int pipeline__event(const struct pipeline *p, const void *rec, size_t len,
+		    struct pipeline_event *out)
+{
+	const struct ce_header *h = rec;
+	const struct pipeline_source *s;
+
+	if (len < sizeof(*h) || !p->table)
+		return 0;
+	s = pipeline__source(p, h->type, false);
+	if (!s || !s->ops->event)
+		return 0;
+	return s->ops->event(s->ctx, p->table, rec, len, out) == 1;
+}
+
 /*
  * Every emitter keeps one contract: 1 when the record became an event of
  * the trace, 0 when it did not (malformed, filtered or a loss note; counted

@@ -77,12 +77,22 @@ int pipeline__poll_sources(struct pipeline *p)
 static int route(void *ctx, const void *rec, size_t len)
 {
 	struct pipeline *p = ctx;
-	int i;
+	struct pipeline_event ev;
+	int i, is_event = -1;	/* -1: not read yet */
 
 	if (recorder__past_stop(p, rec, len))
 		return 0;	/* the trace ends at the --stop-on event, names still follow */
-	for (i = 0; i < p->nr_cons; i++)
-		p->cons[i].ops->record(p->cons[i].ctx, rec, len);
+	for (i = 0; i < p->nr_cons; i++) {
+		const struct pipeline_consumer *c = &p->cons[i];
+
+		c->ops->record(c->ctx, rec, len);
+		if (!c->ops->event)
+			continue;
+		if (is_event < 0)	/* read once for every consumer */
+			is_event = pipeline__event(p, rec, len, &ev);
+		if (is_event)
+			c->ops->event(c->ctx, &ev);
+	}
 	return recorder__route(p, rec, len);
 }
 

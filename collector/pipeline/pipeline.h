@@ -15,7 +15,11 @@
  *   emit    one record, in time order, written into the trace;
  *   poll    what must be read beside each round of the ring because the
  *           records leaving the window need it (the mappings the kernel
- *           made, for frame names).
+ *           made, for frame names);
+ *   event   one record read as a runtime event of the pipeline's event
+ *           table (struct pipeline_event), whichever way it came: a USDT
+ *           probe's record and an EventPipe event of the same provider, id
+ *           and version are the same event with the same payload layout.
  *
  * Types are looked up apart for arrive and for emit: CE_REC_CLR_BATCH and
  * CE_REC_EVENTPIPE share a number (a run never reaches the window, an
@@ -24,7 +28,8 @@
  *
  * Out.  Records leave the window in time order, first to the registered
  * consumers (struct pipeline_consumer_ops: --metrics and --clickhouse see
- * every record), then to the recorder (recorder.h: --filter, the triggers,
+ * every record, and every runtime event decoded once by its source's
+ * event), then to the recorder (recorder.h: --filter, the triggers,
  * the flight recorder, the files), which writes each through the emit of
  * its type (pipeline__emit).  The pipeline includes no source's or
  * consumer's header: they include this one.
@@ -45,6 +50,8 @@ struct nt_writer;
 struct loss_summary;
 struct symbolize;
 struct ect_table;
+struct ect_event;
+struct ce_header;
 struct pipeline;
 
 #define PIPELINE_MAX_SOURCES	8
@@ -72,6 +79,24 @@ struct pipeline_sink {
 };
 
 /*
+ * A runtime event as its source reads it, the same for every source: the
+ * event table's entry names it (provider, symbol, id, version) and lays out
+ * its payload.  An event of a version newer than the table's (.NET 8's
+ * ContentionStart_V2 against a manifest with ContentionStart_V1) is read as
+ * the newest version the table has of the same provider and id: the
+ * runtime's later versions only append fields, so the earlier layout reads
+ * its payload's start.
+ */
+struct pipeline_event {
+	const struct ce_header *hdr;	/* pid and tid (the host's), timestamp */
+	const struct ect_event *ev;	/* its entry in the pipeline's table */
+	uint32_t idx;			/* ... at this index */
+	uint8_t version;		/* the version the runtime sent */
+	const void *payload;
+	uint32_t payload_len;
+};
+
+/*
  * A source's part.  emit keeps the one contract of every emitter: 1 when
  * the record became an event of the trace, 0 when it did not (malformed,
  * filtered or a loss note; counted where that was decided), -errno when the
@@ -82,12 +107,18 @@ struct pipeline_source_ops {
 	int (*arrive)(void *ctx, struct pipeline *p, const void *rec, size_t len);
 	int (*emit)(void *ctx, const struct pipeline_sink *s, const void *rec, size_t len);
 	int (*poll)(void *ctx, struct pipeline *p);
+	/* 1 and *out when rec is an event of table t, else 0 */
+	int (*event)(void *ctx, const struct ect_table *t, const void *rec, size_t len,
+		     struct pipeline_event *out);
 };
 
 /* A consumer of the ordered records beside the recorder. */
 struct pipeline_consumer_ops {
 	/* every record as it leaves the window, before --filter */
 	void (*record)(void *ctx, const void *rec, size_t len);
+	/* every record that is a runtime event, read by its source's event,
+	 * right after record */
+	void (*event)(void *ctx, const struct pipeline_event *ev);
 	/* every poll of the main loop */
 	void (*tick)(void *ctx, uint64_t now);
 };
@@ -186,6 +217,10 @@ int pipeline__tick(struct pipeline *p, uint64_t now, uint64_t watermark);
  * from the ring (arriving) or as they are written; NULL: none. */
 const struct pipeline_source *pipeline__source(const struct pipeline *p, uint32_t type,
 					       bool arriving);
+/* rec as a runtime event of the pipeline's table, through the event of
+ * the source that emits its type: 1 and *out, or 0. */
+int pipeline__event(const struct pipeline *p, const void *rec, size_t len,
+		    struct pipeline_event *out);
 /* Write one record through the emit of its type, and count it (the
  * recorder's last step, and a dump's replay).  0 or -errno. */
 int pipeline__emit(struct pipeline *p, const void *rec, size_t len);

@@ -416,8 +416,34 @@ static int emit_clr_event(void *ctx, const struct pipeline_sink *s, const void *
 	return 1;
 }
 
+/* One runtime event as the consumers read it (pipeline.h: the source's
+ * event): the cookie is its index in the table the probes were attached
+ * from.  An event whose payload the probe could not copy (over
+ * CE_MAX_PAYLOAD) still happened: it is read with what came. */
+static int clr_event(void *ctx, const struct ect_table *t, const void *rec, size_t len,
+		     struct pipeline_event *out)
+{
+	const struct ce_clr_event *e = rec;
+	size_t off;
+
+	(void)ctx;
+	if (len < sizeof(*e) || CE_COOKIE_INDEX(e->cookie) >= t->n_events)
+		return 0;
+	off = sizeof(*e) + ((size_t)e->ustack_depth + e->kstack_depth) * 8;
+	if (off > len || e->payload_len > len - off)
+		return 0;
+	out->hdr = &e->hdr;
+	out->idx = CE_COOKIE_INDEX(e->cookie);
+	out->ev = &t->events[out->idx];
+	out->version = out->ev->version;
+	out->payload = (const uint8_t *)rec + off;
+	out->payload_len = e->payload_len;
+	return 1;
+}
+
 const struct pipeline_source_ops clr_source_ops = {
 	.first_type = CE_REC_CLR_EVENT,
 	.last_type = CE_REC_CLR_EVENT,
 	.emit = emit_clr_event,
+	.event = clr_event,
 };

@@ -429,10 +429,22 @@ static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *r
 	return err < 0 ? err : 1;
 }
 
+/* One CE_REC_EVENTPIPE record as the consumers read it (pipeline.h: the
+ * source's event). */
+static int pipeline_event(void *ctx, const struct ect_table *tab, const void *rec, size_t len,
+			  struct pipeline_event *out)
+{
+	struct ep_targets *t = ctx;
+	struct eventpipe *ep = eventpipe__find(t->ep, EP_TARGETS_MAX, rec);
+
+	return ep ? eventpipe__event(ep, tab, rec, len, out) : 0;
+}
+
 const struct pipeline_source_ops ep_targets_source_ops = {
 	.first_type = CE_REC_EVENTPIPE,
 	.last_type = CE_REC_EVENTPIPE,
 	.emit = pipeline_emit,
+	.event = pipeline_event,
 };
 
 void ep_targets__print_summary(const struct ep_targets *t, FILE *f)

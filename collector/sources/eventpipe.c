@@ -28,6 +28,7 @@
 #define LOG_PREFIX "ebpf-collect: "
 #include "log.h"
 #include "nettrace.h"
+#include "pipeline.h"
 #include "reorder.h"
 #include "selection.h"
 #include "event_table.h"
@@ -127,6 +128,11 @@ struct eventpipe {
 	uint64_t oversize;	/* payloads over CE_MAX_PAYLOAD, counted lost */
 	uint32_t *meta_ids;	/* writer id by the stream's metadata id */
 	size_t n_meta_ids;
+	/* by the stream's metadata id: what its events are read as in
+	 * table_of (eventpipe__event) */
+	uint32_t *table_idx;
+	size_t n_table_idx;
+	const struct ect_table *table_of;
 	struct tid_map *tids;	/* thread ids of another pid namespace */
 	size_t n_tids, cap_tids;
 	bool exited;		/* the process was gone at stop */
@@ -900,6 +906,78 @@ int eventpipe__emit(struct eventpipe *ep, struct nt_writer *w, struct symbolize 
 	return err;
 }
 
+/* ------------------------------------------------------------ event */
+
+/* table_idx's values besides 1 + an index */
+#define EP_IDX_UNKNOWN	0		/* not looked up yet */
+#define EP_IDX_NONE	UINT32_MAX	/* the table has no such event */
+
+/* The table's event for a runtime event: its provider, id and version, or
+ * the newest earlier version the table has (pipeline.h, struct
+ * pipeline_event).  NULL: none (an EventSource's, or unknown). */
+static const struct ect_event *table_event(const struct ect_table *t,
+					   const struct nt_metadata *m)
+{
+	const struct ect_event *ev = NULL;
+	int v;
+
+	if (m->event_id > UINT16_MAX || m->version > UINT8_MAX ||
+	    !ect_find_provider(t, m->provider))
+		return NULL;
+	for (v = (int)m->version; v >= 0 && !ev; v--)
+		ev = ect_find_id(t, m->provider, (uint16_t)m->event_id, (uint8_t)v);
+	return ev;
+}
+
+/* The index in t of a metadata id's events, looked up once per id. */
+static uint32_t table_index(struct eventpipe *ep, const struct ect_table *t,
+			    const struct nt_metadata *m)
+{
+	const struct ect_event *ev;
+
+	if (ep->table_of != t) {	/* the collector's table, for its whole run */
+		free(ep->table_idx);
+		ep->table_idx = NULL;
+		ep->n_table_idx = 0;
+		ep->table_of = t;
+	}
+	if (m->id >= ep->n_table_idx) {
+		size_t n = m->id + 64;
+		uint32_t *ni = realloc(ep->table_idx, n * sizeof(*ni));
+
+		if (!ni)
+			return EP_IDX_NONE;
+		memset(ni + ep->n_table_idx, 0, (n - ep->n_table_idx) * sizeof(*ni));
+		ep->table_idx = ni;
+		ep->n_table_idx = n;
+	}
+	if (ep->table_idx[m->id] == EP_IDX_UNKNOWN) {
+		ev = table_event(t, m);
+		ep->table_idx[m->id] = ev ? (uint32_t)(ev - t->events) + 1 : EP_IDX_NONE;
+	}
+	return ep->table_idx[m->id];
+}
+
+int eventpipe__event(struct eventpipe *ep, const struct ect_table *t, const void *rec,
+		     size_t len, struct pipeline_event *out)
+{
+	const struct ep_rec *r = rec;
+	uint32_t idx1;
+
+	if (len < sizeof(*r) || len < sizeof(*r) + r->stack_depth * 8ULL + r->payload_size)
+		return 0;
+	idx1 = table_index(ep, t, r->meta);
+	if (idx1 == EP_IDX_NONE)
+		return 0;
+	out->hdr = &r->hdr;
+	out->idx = idx1 - 1;
+	out->ev = &t->events[out->idx];
+	out->version = (uint8_t)r->meta->version;
+	out->payload = (const uint8_t *)(r + 1) + r->stack_depth * 8ULL;
+	out->payload_len = r->payload_size;
+	return 1;
+}
+
 /* ------------------------------------------------------------ misc */
 
 pid_t eventpipe__pid(const struct eventpipe *ep) { return ep->sock.pid; }
@@ -939,6 +1017,7 @@ void eventpipe__free(struct eventpipe *ep)
 	pthread_cond_destroy(&ep->room);
 	free(ep->rec);
 	free(ep->meta_ids);
+	free(ep->table_idx);
 	free(ep->tids);
 	free(ep);
 }

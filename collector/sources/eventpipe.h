@@ -32,6 +32,8 @@
 struct nt_writer;
 struct symbolize;
 struct reorder;
+struct ect_table;
+struct pipeline_event;
 
 #define EP_MAX_PROVIDERS	64
 
@@ -122,6 +124,13 @@ int eventpipe__stop_poll(struct eventpipe *ep, struct reorder *ro, bool cut, cha
  * registered with sym (may be NULL) before the event is written. */
 int eventpipe__emit(struct eventpipe *ep, struct nt_writer *w, struct symbolize *sym,
 		    const void *rec, size_t len);
+
+/* One CE_REC_EVENTPIPE record as a runtime event of table t, for the
+ * pipeline's consumers (pipeline.h: struct pipeline_event, how a version
+ * the table lacks is read): 1 and *out, or 0 for an event the table does
+ * not describe (an EventSource's) or a malformed record. */
+int eventpipe__event(struct eventpipe *ep, const struct ect_table *t, const void *rec,
+		     size_t len, struct pipeline_event *out);
 
 /* The session whose record this is (records carry the session's pid). */
 struct eventpipe *eventpipe__find(struct eventpipe **eps, int n, const void *rec);

@@ -133,7 +133,7 @@ $(OUTPUT)/tests/test_dotnet_ipc: $(OUTPUT)/obj/tests/unit/test_dotnet_ipc.o \
 		$(OUTPUT)/obj/collector/sources/dotnet_ipc.o $(OUTPUT)/obj/collector/sources/eventpipe.o \
 		$(OUTPUT)/obj/collector/sources/ep_perfmap.o \
 		$(OUTPUT)/obj/collector/pipeline/reorder.o $(OUTPUT)/obj/symbolizer/symbolize.o \
-		$(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
+		$(EVENT_TABLE_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(SYMBOLIZER_LDLIBS) -lpthread $(COMMON_LIB) $(COMMON_LDLIBS) -o $@

@@ -4,7 +4,9 @@
  * and the EventPipe session (collector/sources/eventpipe.c) against a fake runtime:
  * a Unix socket server that rejects CollectTracing3 like a .NET 5/6
  * runtime, accepts CollectTracing2, streams a nettrace file in small
- * pieces and ends it at StopTracing.
+ * pieces and ends it at StopTracing.  Its runtime events are read as the
+ * event table's (eventpipe__event), a version the table lacks as the
+ * newest earlier one it has.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -14,9 +16,13 @@
 #include <unistd.h>
 #include "test.h"
 #include "dotnet_ipc.h"
+#include "event_table.h"
 #include "eventpipe.h"
 #include "nettrace.h"
+#include "pipeline.h"
 #include "reorder.h"
+
+extern const struct ect_table clretw_event_table;
 
 static void put_str16(uint8_t **p, const char *s)
 {
@@ -185,15 +191,32 @@ static void *fake_runtime(void *arg)
 	}
 }
 
+#define RT_PROVIDER	"Microsoft-Windows-DotNETRuntime"
+
+/* 100 events of an EventSource, then three of the runtime's: ContentionStart
+ * version 2 (the table has version 1), GCStart version 2 (as the table) and
+ * GCStart version 1 (older than any the table has) */
 static uint8_t *make_stream(const char *dir, size_t *len)
 {
 	static const struct nt_field_desc fields[] = { { .name = "Index", .type = NT_TYPE_INT32 } };
 	struct nt_event_desc d = { .provider = "Fake-Source", .event_id = 1, .name = "Tick",
 				   .level = 4, .fields = fields, .n_fields = 1 };
+	struct nt_event_desc rt[] = {
+		{ .provider = RT_PROVIDER, .event_id = 81, .version = 2, .level = 4 },
+		{ .provider = RT_PROVIDER, .event_id = 1, .version = 2, .level = 4 },
+		{ .provider = RT_PROVIDER, .event_id = 1, .version = 1, .level = 4 },
+	};
+	/* ContentionFlags, ClrInstanceID, then V2's LockID, AssociatedObjectID,
+	 * LockOwnerThreadID; GCStart_V2: Count 9, Depth 2, Reason 1, Type 0,
+	 * ClrInstanceID, ClientSequenceNumber */
+	static const uint8_t cont[27] = { 1 };
+	static const uint8_t gc[26] = { 9, 0, 0, 0, 2, 0, 0, 0, 1 };
+	const void *rt_payload[] = { cont, gc, gc };
+	const uint32_t rt_size[] = { sizeof(cont), sizeof(gc), 18 };
 	struct nt_trace_info info = { .freq = 1000000000, .pointer_size = 8, .pid = 1, .ncpu = 1 };
 	struct timespec now;
 	char path[512];
-	uint32_t id;
+	uint32_t id, rt_id[3];
 	uint8_t *buf = NULL;
 	struct nt_writer *w;
 	FILE *f;
@@ -204,9 +227,19 @@ static uint8_t *make_stream(const char *dir, size_t *len)
 	w = nt_writer__open(path, &info);
 	if (!w || nt_writer__define(w, &d, &id))
 		return NULL;
+	for (int i = 0; i < 3; i++)
+		if (nt_writer__define(w, &rt[i], &rt_id[i]))
+			return NULL;
 	for (int32_t i = 0; i < 100; i++) {
 		struct nt_event ev = { .metadata_id = id, .timestamp = info.sync_ts + i, .thread_id = 7,
 				       .capture_thread_id = 7, .payload = &i, .payload_size = 4 };
+
+		nt_writer__write_event(w, &ev);
+	}
+	for (int i = 0; i < 3; i++) {
+		struct nt_event ev = { .metadata_id = rt_id[i], .timestamp = info.sync_ts + 100 + i,
+				       .thread_id = 7, .capture_thread_id = 7,
+				       .payload = rt_payload[i], .payload_size = rt_size[i] };
 
 		nt_writer__write_event(w, &ev);
 	}
@@ -224,11 +257,29 @@ static uint8_t *make_stream(const char *dir, size_t *len)
 	return buf;
 }
 
+/* The records out of the reorder buffer, and what eventpipe__event reads. */
+struct popped {
+	struct eventpipe *ep;
+	int events;
+	char read_as[4][64];	/* symbol/version sent/payload bytes of each one read */
+	int n_read;
+	uint64_t depth;
+};
+
 static int count(void *ctx, const void *rec, size_t len)
 {
-	(void)rec;
-	(void)len;
-	(*(int *)ctx)++;
+	struct popped *p = ctx;
+	struct pipeline_event ev;
+
+	p->events++;
+	if (eventpipe__event(p->ep, &clretw_event_table, rec, len, &ev) != 1)
+		return 0;
+	if (p->n_read < 4)
+		snprintf(p->read_as[p->n_read], sizeof(p->read_as[0]), "%s/%u/%u", ev.ev->symbol,
+			 ev.version, ev.payload_len);
+	p->n_read++;
+	if (!strcmp(ev.ev->symbol, "GCStart_V2"))
+		ect_payload_get_u64(ev.ev, ev.payload, ev.payload_len, "Depth", &p->depth);
 	return 0;
 }
 
@@ -239,12 +290,13 @@ static void test_fallback_and_stream(void)
 	struct fake f = { .stream_fd = -1 };
 	struct ep_config cfg = { .provs = { { "Fake-Source", ~0ULL, 5 } }, .n = 1,
 				 .buffer_mb = 16 };
+	struct popped popped = { 0 };
 	struct dn_socket s = { .pid = getpid(), .nspid = getpid() };
 	struct reorder *ro = reorder__new();
 	struct eventpipe *ep;
 	enum ep_fail why;
 	pthread_t th;
-	int events = 0, rc = -1;
+	int rc = -1;
 
 	if (!ASSERT_OK_PTR(mkdtemp(dir), "tmp dir"))
 		return;
@@ -274,8 +326,13 @@ static void test_fallback_and_stream(void)
 	     EP_STOP_AGAIN; i++)
 		usleep(10000);
 	ASSERT_EQ(rc, 0, "clean end");
-	reorder__pop_before(ro, UINT64_MAX, count, &events);
-	ASSERT_EQ(events, 100, "every event of the stream");
+	popped.ep = ep;
+	reorder__pop_before(ro, UINT64_MAX, count, &popped);
+	ASSERT_EQ(popped.events, 103, "every event of the stream");
+	ASSERT_EQ(popped.n_read, 2, "two of the runtime's events in the table");
+	ASSERT_STREQ(popped.read_as[0], "ContentionStart_V1/2/27", "version 2 read as version 1");
+	ASSERT_STREQ(popped.read_as[1], "GCStart_V2/2/26", "the table's version");
+	ASSERT_EQ(popped.depth, 2, "its payload decoded with the table's layout");
 	ASSERT_EQ(f.commands[f.n_commands - 1], DN_EP_STOP_TRACING, "StopTracing last");
 	eventpipe__free(ep);
 out:

@@ -5,7 +5,11 @@
 //                     [--events E] [--bench N] [--linger]
 //
 // Prints "READY <pid>" and, with --wait, polls for GOFILE before the
-// workload; prints "DONE" after it.  --linger then sleeps until killed, so
+// workload; prints "DONE" after it, and before that the runtime's own
+// counts of the workload: "COUNTS gen0=A gen1=B gen2=C exceptions=N
+// contentions=M", GCs by the deepest generation each collected (what
+// GCStart's Depth says; GC.CollectionCount(g) also counts the deeper ones),
+// first-chance exceptions, Monitor.LockContentionCount.  --linger then sleeps until killed, so
 // a collector can stop its session (rundown) while the process lives.
 // --bench N fires N marker events and prints one JSON line: the calling
 // thread's CPU time per event (ns) and the wall time
@@ -34,6 +38,16 @@ static class Program
 {
     static readonly object Gate = new object();
     static volatile int sink;
+    static int thrown;
+
+    static long[] GcCounts()
+    {
+        long[] c = new long[4];
+        for (int g = 0; g <= 2; g++)
+            c[g] = GC.CollectionCount(g);
+        c[3] = Monitor.LockContentionCount;
+        return c;
+    }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     static void EvtAppThrowOne(int i)
@@ -145,6 +159,8 @@ static class Program
         Console.Out.Flush();
         while (go != null && !File.Exists(go))
             Thread.Sleep(10);
+        AppDomain.CurrentDomain.FirstChanceException += (o, a) => Interlocked.Increment(ref thrown);
+        long[] c0 = GcCounts();
         for (int i = 0; i < n; i++)
             EvtAppThrowOne(i);
         EvtAppInduceGcs(g);
@@ -155,6 +171,10 @@ static class Program
         EvtAppManyEvents(e);
         if (bench > 0)
             Bench(bench);
+        long[] c1 = GcCounts();
+        long g2 = c1[2] - c0[2], g1 = c1[1] - c0[1] - g2, g0 = c1[0] - c0[0] - g2 - g1;
+        Console.WriteLine("COUNTS gen0=" + g0 + " gen1=" + g1 + " gen2=" + g2 + " exceptions=" +
+                          Volatile.Read(ref thrown) + " contentions=" + (c1[3] - c0[3]));
         Console.WriteLine("DONE");
         Console.Out.Flush();
         while (linger)
