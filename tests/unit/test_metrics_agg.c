@@ -15,27 +15,25 @@
 #include "test.h"
 #include "collector_event.h"
 #include "event_table.h"
+#include "pipeline.h"
 #include "metrics_agg.h"
 
 extern const struct ect_table clretw_event_table;
 
-/* One CE_REC_CLR_EVENT of symbol for pid with payload p[0..n). */
+/* One event of symbol for pid with payload p[0..n), as a source hands it
+ * to the consumers. */
 static void fire(struct magg *a, pid_t pid, const char *symbol, const void *p, size_t n)
 {
 	const struct ect_event *ev = ect_find_symbol(&clretw_event_table, "DotNETRuntime", symbol);
-	uint8_t rec[1024] = { 0 };
-	struct ce_clr_event *e = (void *)rec;
+	struct ce_header hdr = { .type = CE_REC_CLR_EVENT, .pid = pid, .tid = pid,
+				 .timestamp = 1000 };
+	struct pipeline_event pe = { .hdr = &hdr, .ev = ev, .payload = p, .payload_len = n };
 
-	if (!ASSERT_OK_PTR(ev, symbol) || !ASSERT_TRUE(sizeof(*e) + n <= sizeof(rec), "fits"))
+	if (!ASSERT_OK_PTR(ev, symbol))
 		return;
-	e->hdr.type = CE_REC_CLR_EVENT;
-	e->hdr.pid = pid;
-	e->hdr.tid = pid;
-	e->hdr.timestamp = 1000;
-	e->cookie = (uint64_t)(ev - clretw_event_table.events);
-	e->payload_len = e->payload_orig_len = n;
-	memcpy(rec + sizeof(*e), p, n);
-	magg__clr_event(a, &clretw_event_table, rec, sizeof(*e) + n);
+	pe.idx = (uint32_t)(ev - clretw_event_table.events);
+	pe.version = ev->version;
+	magg__event(a, &clretw_event_table, &pe);
 }
 
 static void gc(struct magg *a, pid_t pid)
