@@ -29,7 +29,7 @@ const struct pipeline_source *pipeline__source(const struct pipeline *p, uint32_
 static int account(struct pipeline *p, const struct ce_header *h, int ret)
 {
 	if (ret < 0) {
-		if (!p->rec.fr)	/* a flight-recorder dump says it */
+		if (p->rec.writes)	/* a flight-recorder dump says it */
 			pr_warn("cannot write to %s: %s\n", p->rec.path, strerror(-ret));
 		return ret;
 	}

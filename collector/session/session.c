@@ -761,7 +761,7 @@ static int trace(struct collector *c)
 	pr_info("tracing %llu probes%s; writing %s; Ctrl-C to stop\n",
 		(unsigned long long)(c->clr.nr_links + usdt_generic__nr_links(c->ug)),
 		env.duration_ns ? " for the given duration" : "",
-		c->pipe.rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
+		c->pipe.rec.fr && !c->pipe.rec.writes ? "the flight recorder's window to numbered files on SIGUSR1, "
 		"--dump-on and exit" : c->pipe.rec.path);
 	c->cpu_mark[0] = self_cpu_ns();
 	c->wall_mark[0] = mono_ns();
