@@ -547,7 +547,10 @@ static void dump_ended(struct recorder *r, int i, pid_t got, int st)
 		r->dumps++;
 	} else {
 		r->dumps_failed++;	/* the process said why, unless killed */
-		if (got > 0 && WIFSIGNALED(st)) {
+		if (got < 0)
+			pr_warn("flight recorder: cannot wait for the process writing %s: %s; "
+				"counted as failed\n", r->dumping[i].path, strerror(errno));
+		else if (WIFSIGNALED(st)) {
 			unlink(r->dumping[i].path);
 			pr_warn("flight recorder: the process writing %s ended by signal %d; "
 				"no dump, the file removed\n", r->dumping[i].path, WTERMSIG(st));
