@@ -233,6 +233,13 @@ int nt_writer__finish(struct nt_writer *w, const struct nt_last_event *last,
 int nt_writer__next_file(struct nt_writer *w, const char *path,
 			 const struct nt_last_event *last, uint64_t last_ts,
 			 struct nt_salvage *salvaged);
+/* Let go of the open file without writing another byte to it: its
+ * descriptor closed, the pending blocks left unwritten (the next
+ * nt_writer__next_file drops them), the file left as it is.  For a forked
+ * process whose copy of the writer must not touch the file its parent goes
+ * on writing (the flight recorder's incident dumps beside --rotate).  The
+ * writer is then between files. */
+void nt_writer__drop_file(struct nt_writer *w);
 /* 1 while a file is open; its path (NULL between files). */
 int nt_writer__has_file(const struct nt_writer *w);
 const char *nt_writer__path(const struct nt_writer *w);

@@ -264,6 +264,14 @@ int nt_writer__next_file(struct nt_writer *w, const char *path,
 	return err ? err : err2;
 }
 
+void nt_writer__drop_file(struct nt_writer *w)
+{
+	if (!w || w->fd < 0)
+		return;
+	close(w->fd);	/* the descriptor only: the parent's stays open */
+	w->fd = -1;
+}
+
 int nt_writer__has_file(const struct nt_writer *w)
 {
 	return w && w->fd >= 0;

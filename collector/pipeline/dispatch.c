@@ -50,7 +50,7 @@ int pipeline__event(const struct pipeline *p, const void *rec, size_t len,
 static int account(struct pipeline *p, const struct ce_header *h, int ret)
 {
 	if (ret < 0) {
-		if (!p->rec.fr)	/* a flight-recorder dump says it */
+		if (p->rec.writes)	/* a flight-recorder dump says it */
 			pr_warn("cannot write to %s: %s\n", p->rec.path, strerror(-ret));
 		return ret;
 	}

@@ -5,11 +5,30 @@
  * Plain tracing writes every record at once.  --rotate ends the file when
  * it is old or big enough and goes on in the next one (nt_writer__next_file:
  * the same metadata ids, a complete trace per file).  The flight recorder
- * writes nothing while it runs: records go into the window (flight.c), the
- * runtime's method events also to the symbolizer at once, so that a frame
- * in a dump is named even when its method was compiled long before; a dump
- * then replays the window's records through the same emit path into a new
- * file, names its frames and closes it.
+ * keeps its window of records (flight.c), the runtime's method events also
+ * go to the symbolizer at once, so that a frame in a dump is named even when
+ * its method was compiled long before; a dump replays the window's records
+ * through the same emit path into a new file, names its frames and closes it.
+ * Alone it writes nothing until a dump, in this process.
+ *
+ * With --rotate (the node daemon's always-on mode) the rotated series is
+ * written as records come, exactly as plain --rotate writes it, and the
+ * window holds only --flight-recorder's time, for the incident dumps
+ * (SIGUSR1, --dump-on).  Memory is then bounded by the window, not by the
+ * rotation period, and no rotation replays minutes of records at once.
+ * There is one writer and one symbolize state, and both are in the middle
+ * of the rotated file when an incident comes: a second writer would need a
+ * second symbolize state over the same symbolizer's tables (which ranges a
+ * file still has to name is per file, the lookups are not), a split of
+ * symbolize.c that touches every source.  Instead the incident forks: the
+ * child has a copy-on-write snapshot of the window, the writer and the
+ * symbolize state, lets go of its copy of the rotated file without writing
+ * to it (nt_writer__drop_file), writes the dump and _exits; the parent
+ * goes on writing the rotated file and reaps the child at its ticks (the
+ * dump then counts, --keep-dumps prunes).  The child is the forking thread
+ * alone: it uses the writer, the symbolizer, malloc (fork-safe in glibc)
+ * and its own log sink on write(2) (another thread may hold stderr's lock),
+ * never BPF, sockets or the exporters.
  */
 #define LOG_PREFIX "ebpf-collect: "
 #include <errno.h>
@@ -17,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 #include <linux/types.h>
 #include "clock.h"
 #include <bpf/libbpf.h>
@@ -90,14 +110,14 @@ int recorder__init(struct pipeline *p, const struct recorder_opts *o)
 	if (ret)
 		return ret;
 	r->series = o->flight || o->rotate_ns || o->rotate_bytes;
+	r->writes = !o->flight || o->rotate_ns || o->rotate_bytes;
 	if (r->series && series__init(&r->files, o->output, o->keep, NULL))
 		goto nomem;
 	if (o->flight && series__init(&r->incidents, o->output, o->keep_dumps, "dump-"))
 		goto nomem;
 	if (o->flight) {
-		uint64_t keep_ns = o->fr_ns > o->rotate_ns ? o->fr_ns : o->rotate_ns;
-
-		r->fr = flight__new(keep_ns ? keep_ns + FLIGHT_SLACK_NS : 0,
+		/* the window serves the dumps only, whatever --rotate says */
+		r->fr = flight__new(o->fr_ns ? o->fr_ns + FLIGHT_SLACK_NS : 0,
 				    o->fr_bytes ? o->fr_bytes : FLIGHT_DEFAULT_MAX);
 		if (!r->fr)
 			goto nomem;
@@ -108,10 +128,13 @@ nomem:
 	return EXIT_FAIL;
 }
 
+static void reap_dumps(struct recorder *r, bool wait);
+
 void recorder__free(struct recorder *r)
 {
 	int i;
 
+	reap_dumps(r, true);
 	for (i = 0; i < r->nr_dump_on; i++)
 		trigger__free(&r->dump_on[i]);
 	for (i = 0; i < r->nr_stop_on; i++)
@@ -130,7 +153,7 @@ const char *recorder__first_path(struct recorder *r)
 {
 	int err;
 
-	if (r->fr)
+	if (!r->writes)
 		return NULL;
 	if (!r->series) {
 		snprintf(r->path, sizeof(r->path), "%s", r->o.output);
@@ -278,6 +301,8 @@ int recorder__route(struct pipeline *p, const void *rec, size_t len)
 	r->seen++;
 	if (h->timestamp > r->last_pushed)
 		r->last_pushed = h->timestamp;
+	if (r->writes && (err = pipeline__emit(p, rec, len)))
+		return err;
 	if (!dump_now)
 		return 0;
 	r->last_trigger_dump = h->timestamp;
@@ -294,9 +319,12 @@ int recorder__note_lost(struct pipeline *p, uint32_t n)
 		.n = n,
 	};
 
-	if (!r->fr)
-		return nt_writer__note_lost(p->w, LOSS_CAPTURE_THREAD, n);
-	return flight__push(r->fr, ln.hdr.timestamp, &ln, sizeof(ln));
+	int err;
+
+	if (r->fr && ((err = flight__push(r->fr, ln.hdr.timestamp, &ln, sizeof(ln))) ||
+		      !r->writes))
+		return err;
+	return nt_writer__note_lost(p->w, LOSS_CAPTURE_THREAD, n);
 }
 
 /* ------------------------------------------------------------ --filter in BPF */
@@ -421,48 +449,36 @@ static int replay_one(void *ctx, const void *rec, size_t len)
 }
 
 /* A dump that could not be written: the file it began goes (it would be a
- * part of a window; one not created is not ours to remove), the run goes on
- * and exits 1.  -ENOMEM stops it at once. */
-static int dump_failed(struct recorder *r, int err, bool created)
+ * part of a window; one not created is not ours to remove). */
+static void dump_failed(const char *path, int err, bool created)
 {
-
-	r->dumps_failed++;
 	if (!created)
-		pr_warn("flight recorder: cannot create %s: %s; no dump\n", r->path,
-			strerror(-err));
-	else if (unlink(r->path) && errno != ENOENT)
+		pr_warn("flight recorder: cannot create %s: %s; no dump\n", path, strerror(-err));
+	else if (unlink(path) && errno != ENOENT)
 		pr_warn("flight recorder: cannot write %s: %s; cannot remove it either: %s\n",
-			r->path, strerror(-err), strerror(errno));
+			path, strerror(-err), strerror(errno));
 	else
 		pr_warn("flight recorder: cannot write %s: %s; no dump, the file removed\n",
-			r->path, strerror(-err));
-	return err == -ENOMEM ? err : 0;
+			path, strerror(-err));
 }
 
-/*
- * Write the window's records with from <= ts <= to into the next file: of
- * the rotated series (rotation, the exit dump), or, an incident (SIGUSR1,
- * --dump-on), of the dumps' own series with its own --keep-dumps budget.
- */
-static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why, bool incident)
+/* The window's records with from <= ts <= to into path, a new file of the
+ * writer (which is between files).  0, or -errno with the file removed and
+ * the one line printed. */
+static int write_dump(struct pipeline *p, const char *path, uint64_t from, uint64_t to,
+		      const char *why)
 {
 	struct recorder *r = &p->rec;
-	struct series *ser = incident ? &r->incidents : &r->files;
 	struct loss_summary loss = { 0 };
 	struct loss_summary_event sev;
 	uint64_t last = to < r->last_pushed ? to : r->last_pushed;
 	int err, err2;
 
-	err = series__next_path(ser, r->path, sizeof(r->path));
+	err = nt_writer__next_file(p->w, path, NULL, 0, NULL);
 	if (err) {
-		r->dumps_failed++;
-		pr_warn("flight recorder: cannot name a dump of %s: %s; no dump\n", r->o.output,
-			strerror(-err));
-		return 0;
+		dump_failed(path, err, false);
+		return err;
 	}
-	err = nt_writer__next_file(p->w, r->path, NULL, 0, NULL);
-	if (err)
-		return dump_failed(r, err, false);
 	if (p->sym)
 		symbolize__new_file(p->sym);
 	r->file_records = r->file_lost = r->file_first = 0;
@@ -476,15 +492,159 @@ static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why,
 	/* no salvage: a dump is whole or not at all */
 	err2 = nt_writer__next_file(p->w, NULL, err ? NULL : loss_summary__event(&sev, &loss, p->w),
 				    last, NULL);
-	if (err || err2)
-		return dump_failed(r, err ? err : err2, true);
-	series__done(ser, r->path);
-	r->dumps++;
+	if (err || err2) {
+		dump_failed(path, err ? err : err2, true);
+		return err ? err : err2;
+	}
 	pr_info("flight recorder (%s): wrote %s: %llu events, %llu lost, the %.3f s up to "
-		"%llu; complete %.0f ms after it\n", why, r->path,
+		"%llu; complete %.0f ms after it\n", why, path,
 		(unsigned long long)r->file_records, (unsigned long long)r->file_lost,
 		r->file_first && r->file_first < to ? (to - r->file_first) / 1e9 : 0.0,
 		(unsigned long long)to, (mono_ns() - to) / 1e6);
+	return 0;
+}
+
+/* ------------------------------------------------------------ forked dumps */
+
+static int child_shows[LOG_DEBUG2 + 1];
+
+/* The dump process's log sink: one write(2) per message, never stdio. */
+static int child_print(enum log_level level, const char *fmt, va_list ap)
+{
+	char buf[1024];
+	int n;
+
+	if (level > LOG_DEBUG2 || !child_shows[level])
+		return 0;
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n < 0)
+		return n;
+	if ((size_t)n >= sizeof(buf))
+		n = sizeof(buf) - 1;
+	return (int)write(STDERR_FILENO, buf, n);
+}
+
+/* In the forked process: the dump, and nothing of the rotated file. */
+static int dump_child(struct pipeline *p, const char *path, uint64_t from, uint64_t to,
+		      const char *why)
+{
+	int lv;
+
+	for (lv = LOG_WARN; lv <= LOG_DEBUG2; lv++)
+		child_shows[lv] = log_enabled(lv);
+	log_set_print(child_print);
+	nt_writer__drop_file(p->w);
+	p->rec.writes = false;	/* a write error names the dump, not the rotated file */
+	return write_dump(p, path, from, to, why) ? 1 : 0;
+}
+
+/* Forked dump i ended (waitpid said got, st): counted, a written one goes
+ * into the dumps' series (--keep-dumps), and off the list. */
+static void dump_ended(struct recorder *r, int i, pid_t got, int st)
+{
+	if (got > 0 && WIFEXITED(st) && !WEXITSTATUS(st)) {
+		series__done(&r->incidents, r->dumping[i].path);
+		r->dumps++;
+	} else {
+		r->dumps_failed++;	/* the process said why, unless killed */
+		if (got < 0)
+			pr_warn("flight recorder: cannot wait for the process writing %s: %s; "
+				"counted as failed\n", r->dumping[i].path, strerror(errno));
+		else if (WIFSIGNALED(st)) {
+			unlink(r->dumping[i].path);
+			pr_warn("flight recorder: the process writing %s ended by signal %d; "
+				"no dump, the file removed\n", r->dumping[i].path, WTERMSIG(st));
+		}
+	}
+	free(r->dumping[i].path);
+	r->dumping[i] = r->dumping[--r->nr_dumping];
+}
+
+/* The forked dumps that ended; with wait, every one (waiting for them). */
+static void reap_dumps(struct recorder *r, bool wait)
+{
+	int i = 0, st = 0;
+	pid_t got;
+
+	while (i < r->nr_dumping) {
+		got = waitpid(r->dumping[i].pid, &st, wait ? 0 : WNOHANG);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got == 0)
+			i++;
+		else
+			dump_ended(r, i, got, st);
+	}
+}
+
+/* An incident dump beside the rotated file: forked (see the top). */
+static int fork_dump(struct pipeline *p, const char *path, uint64_t from, uint64_t to,
+		     const char *why)
+{
+	struct recorder *r = &p->rec;
+	int st = 0;
+	char *copy;
+	pid_t pid;
+
+	reap_dumps(r, false);
+	if (r->nr_dumping == RECORDER_MAX_DUMPING) {	/* the oldest first */
+		while ((pid = waitpid(r->dumping[0].pid, &st, 0)) < 0 && errno == EINTR)
+			;
+		dump_ended(r, 0, pid, st);
+	}
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	fflush(stderr);
+	pid = fork();
+	if (pid == 0)
+		_exit(dump_child(p, path, from, to, why));
+	if (pid < 0) {
+		int err = -errno;
+
+		free(copy);
+		r->dumps_failed++;
+		pr_warn("flight recorder: cannot start writing %s: %s; no dump\n", path,
+			strerror(-err));
+		return err == -ENOMEM ? err : 0;
+	}
+	r->dumping[r->nr_dumping].pid = pid;
+	r->dumping[r->nr_dumping++].path = copy;
+	return 0;
+}
+
+/*
+ * Write the window's records with from <= ts <= to into the next file: of
+ * the flight recorder's own series (the exit dump), or, an incident
+ * (SIGUSR1, --dump-on), of the dumps' series with its own --keep-dumps
+ * budget.  Beside a rotated file (writes) an incident is written by a
+ * forked process.  -ENOMEM stops the run; any other failure is counted
+ * (the run goes on and exits 1).
+ */
+static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why, bool incident)
+{
+	struct recorder *r = &p->rec;
+	struct series *ser = incident ? &r->incidents : &r->files;
+	char path[sizeof(r->path)];
+	int err;
+
+	err = series__next_path(ser, path, sizeof(path));
+	if (err) {
+		r->dumps_failed++;
+		pr_warn("flight recorder: cannot name a dump of %s: %s; no dump\n", r->o.output,
+			strerror(-err));
+		return 0;
+	}
+	if (r->writes)
+		return fork_dump(p, path, from, to, why);
+	memcpy(r->path, path, sizeof(path));
+	err = write_dump(p, path, from, to, why);
+	if (err) {
+		r->dumps_failed++;
+		return err == -ENOMEM ? err : 0;
+	}
+	series__done(ser, path);
+	r->dumps++;
 	return 0;
 }
 
@@ -531,32 +691,35 @@ static int rotate(struct pipeline *p, uint64_t now)
 	return 0;
 }
 
+/* SIGUSR1's dump is due: the reorder buffer passed the signal's time
+ * (*at).  The poll returns at the signal: now is its time. */
+static bool usr1_due(uint64_t now, uint64_t watermark, uint64_t *at)
+{
+	if (dump_requested && !usr1_ts)
+		usr1_ts = now;
+	if (!usr1_ts || watermark < usr1_ts)
+		return false;
+	dump_requested = 0;
+	*at = usr1_ts;
+	usr1_ts = 0;
+	return true;
+}
+
 int recorder__tick(struct pipeline *p, uint64_t now, uint64_t watermark)
 {
 	struct recorder *r = &p->rec;
+	uint64_t at;
+	int err;
 
 	if (!r->file_start)
 		r->file_start = now;
-	if (r->fr && r->o.rotate_ns && now - r->file_start >= r->o.rotate_ns) {
-		r->file_start = now;	/* the records up to the watermark, after the last file */
-		if (watermark > r->rot_end && r->seen) {
-			uint64_t from = r->rot_end ? r->rot_end + 1 : 0;
-
-			r->rot_end = watermark;
-			return dump(p, from, watermark, "rotate", false);
-		}
-	}
 	if (r->fr) {
-		if (dump_requested && !usr1_ts)
-			usr1_ts = now;	/* the poll returns at the signal: its time */
-		if (!usr1_ts || watermark < usr1_ts)
-			return 0;
-		dump_requested = 0;
-		now = usr1_ts;
-		usr1_ts = 0;
-		return dump(p, now > r->o.fr_ns ? now - r->o.fr_ns : 0, now, "SIGUSR1", true);
+		reap_dumps(r, false);
+		if (usr1_due(now, watermark, &at) &&
+		    (err = dump(p, at > r->o.fr_ns ? at - r->o.fr_ns : 0, at, "SIGUSR1", true)))
+			return err;
 	}
-	if (!r->series || !nt_writer__has_file(p->w))
+	if (!r->writes || !r->series || !nt_writer__has_file(p->w))
 		return 0;
 	if ((r->o.rotate_bytes && nt_writer__bytes(p->w) >= r->o.rotate_bytes) ||
 	    (r->o.rotate_ns && now - r->file_start >= r->o.rotate_ns))
@@ -576,14 +739,10 @@ int recorder__finish(struct pipeline *p)
 	struct recorder *r = &p->rec;
 	uint64_t to;
 
-	if (!r->fr)
+	reap_dumps(r, true);
+	if (!r->fr || r->writes || !r->seen)	/* the rotated file ends as plain --rotate's */
 		return 0;
 	to = r->stop_ts ? r->stop_ts : r->last_pushed;
-	if (!r->seen)
-		return 0;
-	if (r->o.rotate_ns)	/* the rest after the last rotated file */
-		return to > r->rot_end ? dump(p, r->rot_end ? r->rot_end + 1 : 0, to, "rotate",
-					      false) : 0;
 	return dump(p, to > r->o.fr_ns ? to - r->o.fr_ns : 0, to, "exit", false);
 }
 

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <linux/types.h>
 #include "collector_event.h"
 #include "nettrace.h"
@@ -34,6 +35,10 @@ struct loss_note {
 	uint32_t pad;
 };
 
+/* Incident dumps written by forked processes at once (--rotate beside the
+ * flight recorder); one more waits for the oldest. */
+#define RECORDER_MAX_DUMPING	4
+
 /* The options the recorder follows (the session's, from the command line). */
 struct recorder_opts {
 	const char *output;			/* -o: the file, or the stem of numbered ones */
@@ -54,6 +59,9 @@ struct recorder_opts {
 struct recorder {
 	struct recorder_opts o;
 	bool series;			/* numbered files: --rotate or flight recorder */
+	/* records go into the file as they come: no flight recorder, or it
+	 * with --rotate (the window then serves the incident dumps only) */
+	bool writes;
 	struct series files;		/* rotated files, the exit dump */
 	struct series incidents;	/* SIGUSR1, --dump-on: STEM.dump-N (flight recorder) */
 	struct flight *fr;		/* NULL unless --flight-recorder / --dump-on */
@@ -75,7 +83,12 @@ struct recorder {
 	uint64_t seen;			/* records into the window */
 	uint64_t dumps;
 	uint64_t dumps_failed;		/* not written (the file removed): exit status 1 */
-	uint64_t rot_end;		/* flight recorder + --rotate: last file's end */
+	/* incident dumps being written by forked processes (writes) */
+	struct {
+		pid_t pid;
+		char *path;
+	} dumping[RECORDER_MAX_DUMPING];
+	int nr_dumping;
 	char path[4096];		/* the current file */
 };
 
@@ -88,7 +101,8 @@ int recorder__init(struct pipeline *p, const struct recorder_opts *o);
 void recorder__free(struct recorder *r);
 
 /* The path of the first file (-o, or its first numbered name): NULL + a
- * message on failure.  In flight-recorder mode no file is open until a dump. */
+ * message on failure.  In flight-recorder mode without --rotate no file is
+ * open until a dump. */
 const char *recorder__first_path(struct recorder *r);
 
 /* --filter predicates the BPF program can evaluate (field at a fixed
@@ -117,7 +131,8 @@ int recorder__note_lost(struct pipeline *p, uint32_t n);
  * what it needs from there on): the window's start in flight-recorder mode. */
 uint64_t recorder__horizon(const struct recorder *r, uint64_t watermark);
 
-/* The end of the trace: the exit dump (flight recorder).  0 or -errno. */
+/* The end of the trace: the incident dumps still being written are waited
+ * for; without --rotate, the flight recorder's exit dump.  0 or -errno. */
 int recorder__finish(struct pipeline *p);
 
 /* A file was completed (rotation, the last file): counted for --keep. */

@@ -50,9 +50,9 @@ int open_output(struct collector *c, pid_t pid)
 		pr_warn("cannot create output %s: %s\n", env.output, strerror(EISDIR));
 		return -EISDIR;
 	}
-	/* NULL: flight recorder, no file until a dump */
+	/* NULL: flight recorder without --rotate, no file until a dump */
 	path = recorder__first_path(&c->pipe.rec);
-	if (c->pipe.rec.series && !path && !c->pipe.rec.fr)
+	if (c->pipe.rec.series && !path && c->pipe.rec.writes)
 		return -EINVAL;
 	/* one file: under its temporary name until the first event */
 	c->pipe.w_tmp = path && !c->pipe.rec.series;

@@ -806,7 +806,7 @@ static int trace(struct collector *c)
 			 c->ept.cfg.n, c->ept.cfg.n == 1 ? "" : "s");
 	pr_info("tracing %s%s; writing %s; Ctrl-C to stop\n", what,
 		env.duration_ns ? " for the given duration" : "",
-		c->pipe.rec.fr ? "the flight recorder's window to numbered files on SIGUSR1, "
+		c->pipe.rec.fr && !c->pipe.rec.writes ? "the flight recorder's window to numbered files on SIGUSR1, "
 		"--dump-on and exit" : c->pipe.rec.path);
 	c->cpu_mark[0] = self_cpu_ns();
 	c->wall_mark[0] = mono_ns();

@@ -289,11 +289,12 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		fprintf(stderr, "%-21s %-44s %10llu\n", c->table->events[idx[i]].provider->usdt_name,
 			c->table->events[idx[i]].symbol,
 			(unsigned long long)c->clr.ev_counts[idx[i]]);
-	if (c->pipe.rec.fr && c->pipe.rec.dumps_failed)	/* an event in several dumps counts once */
+	if (c->pipe.rec.fr && !c->pipe.rec.writes && c->pipe.rec.dumps_failed)
+		/* an event in several dumps counts once */
 		pr_warn("%llu events (%.1f s) into flight-recorder dumps: %llu written, %llu "
 			"failed (exit status 1)\n", (unsigned long long)c->pipe.records, secs,
 			(unsigned long long)c->pipe.rec.dumps, (unsigned long long)c->pipe.rec.dumps_failed);
-	else if (c->pipe.rec.fr)
+	else if (c->pipe.rec.fr && !c->pipe.rec.writes)
 		pr_warn("%llu events (%.1f s) written into %llu flight-recorder dumps\n",
 			(unsigned long long)c->pipe.records, secs, (unsigned long long)c->pipe.rec.dumps);
 	else
@@ -347,7 +348,8 @@ static void file_loss(struct collector *c, struct loss_summary *loss)
 	loss->other_drops -= b->other_drops;
 }
 
-/* The flight recorder's files were written by its dumps: only the summary. */
+/* The flight recorder's files (without --rotate) were written by its dumps:
+ * only the summary. */
 static int finish_flight(struct collector *c)
 {
 	nt_writer__finish(c->pipe.w, NULL, 0, NULL);	/* between files: frees it */
@@ -365,7 +367,7 @@ int finish_file(struct collector *c)
 	const char *path = c->pipe.rec.path;
 	int err;
 
-	if (c->pipe.rec.fr)
+	if (c->pipe.rec.fr && !c->pipe.rec.writes)
 		return finish_flight(c);
 	file_loss(c, &loss);
 	err = c->pipe.sym ? symbolize__finish(c->pipe.sym, last + 1) : 0;
