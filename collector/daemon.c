@@ -544,7 +544,8 @@ int daemon_main(int argc, char **argv)
 		       "Runs the collector always on: options as in 'ebpf-collect --help', from\n"
 		       "FILE (one 'option = value' a line) then the command line; defaults\n"
 		       "--all --format v6 --flight-recorder 60s --rotate 10m --keep 144,\n"
-		       "--host $(hostname); files DIR/trace-START.N.nettrace (DIR: "
+		       "--host $(hostname), --profile always-on (unless --providers);\n"
+		       "files DIR/trace-START.N.nettrace (DIR: "
 		       DAEMON_DEFAULT_DIR ").\n"
 		       "SIGHUP reloads FILE (checked first: a bad one is logged and the trace\n"
 		       "goes on), SIGTERM stops, SIGUSR1 dumps the window.\n");

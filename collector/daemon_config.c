@@ -12,7 +12,8 @@
  * set:
  *
  *   --all --format v6 --flight-recorder 60s --rotate 10m --keep 144
- *   --host $(hostname) -o DIR/trace-START.nettrace   (DIR: /var/lib/ebpf-collect)
+ *   --host $(hostname) --profile always-on (unless --providers is given)
+ *   -o DIR/trace-START.nettrace   (DIR: /var/lib/ebpf-collect)
  *
  * `KEY = off` is as if KEY were not given, its default included.
  *
@@ -46,11 +47,12 @@
 #define CONFIG_MAX_LINE		4096
 
 /* The options that have a default, in the order they are appended. */
-enum { D_ALL, D_FORMAT, D_FLIGHT, D_ROTATE, D_KEEP, D_HOST, D_COUNT };
+enum { D_ALL, D_FORMAT, D_FLIGHT, D_ROTATE, D_KEEP, D_HOST, D_PROFILE, D_COUNT };
 static const char *const default_key[D_COUNT] = {
-	"all", "format", "flight-recorder", "rotate", "keep", "host",
+	"all", "format", "flight-recorder", "rotate", "keep", "host", "profile",
 };
-static const char *const default_val[D_COUNT] = { NULL, "v6", "60s", "10m", "144", NULL };
+static const char *const default_val[D_COUNT] = { NULL, "v6", "60s", "10m", "144", NULL,
+						  "always-on" };
 
 /* A plan being made: which defaulted options were given, and how. */
 struct reader {
@@ -123,6 +125,10 @@ static bool note_default(struct reader *r, const char *key, const char *val)
 {
 	int d;
 
+	/* a selection of providers replaces the default profile as a
+	 * profile does (the collector's "default" when neither is given) */
+	if (!strcmp(key, "providers"))
+		key = default_key[D_PROFILE];
 	for (d = 0; d < D_COUNT; d++) {
 		if (strcmp(key, default_key[d]))
 			continue;

@@ -540,14 +540,16 @@ print(int(n))
 PY
 }
 
-@test "attribution: host-wide --cpu-sampling, --clickhouse and --metrics name every sample and event by comm, container and pod" {
+@test "attribution: the daemon host-wide with --cpu-sampling, --clickhouse and --metrics names every sample and event by comm, container and pod" {
 	require_cmd curl
 	cg_setup
 	local port gc1 gc2
 	port=$(free_port)
-	bg "$T/c.out" "$EBPF_COLLECT" --all --cpu-sampling=499 --clickhouse "$CH_URL/t9" \
+	# the node daemon (its always-on defaults: --all, V6, the flight
+	# recorder) with sampling, both fleet outputs and attribution
+	bg "$T/c.out" "$EBPF_COLLECT" daemon -o "$T/d" --cpu-sampling=499 --clickhouse "$CH_URL/t9" \
 		--export-interval 1s --metrics "127.0.0.1:$port" --service-from cgroup \
-		--service host-default -o "$T/all.nettrace"
+		--service host-default
 	local col=$LAST_PID
 	wait_for_grep "new ones are added as they exec" "$T/c.out.err" 30 ||
 		flunk "collector: $(cat "$T/c.out.err")"
@@ -570,8 +572,11 @@ PY
 		flunk "a runtime series with a pid or host label"
 	[[ $(metric_sum "$T/m.txt" ebpf_collect_exceptions_total "$pod1") == \
 	   "$(json_get "$T/r1.json" '["exceptions"]["total"]')" ]] || flunk "exceptions of refrt 1"
-	kill -INT "$col"
-	wait "$col" || flunk "collector exited $?: $(tail -5 "$T/c.out.err")"
+	kill -TERM "$col"
+	wait "$col" || flunk "daemon exited $?: $(tail -5 "$T/c.out.err")"
+	local trace
+	trace=$(ls "$T"/d/trace-*.nettrace)
+	[[ -s $trace ]] || flunk "no trace in $T/d: $(ls -l "$T/d")"
 	# ClickHouse: the events of each container are exactly its refrt's
 	events_match "$T/r1.json" t9.events_local "container = '$CID1'"
 	events_match "$T/r2.json" t9.events_local "container = '$CID2'"
@@ -613,10 +618,10 @@ PY
 	[[ ${lines[1]} =~ ^\ *[0-9]+\ +burner\ +${CID2:0:12}\ +-\ *$ ]] || flunk "burner: $output"
 	[[ ${lines[2]} =~ ^\ +SELF\  ]] || flunk "other processes: $output"	# ($lines has no blank line)
 	# the trace: ProcessInfo names them; report shows comm beside pid
-	run --separate-stderr "$EBPF_COLLECT" report "$T/all.nettrace"
+	run --separate-stderr "$EBPF_COLLECT" report "$trace"
 	assert_success
 	[[ $output =~ [[:space:]]$R1\ +refrt\  ]] || flunk "report: no refrt 1: $output"
-	"$EBPF_COLLECT" dump --json "$T/all.nettrace" | python3 -c '
+	"$EBPF_COLLECT" dump --json "$trace" | python3 -c '
 import json, sys
 pid, cid, pod = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 info = [o for o in map(json.loads, sys.stdin) if o.get("type") == "event"

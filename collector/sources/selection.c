@@ -20,7 +20,10 @@
  * JittedMethodILToNativeMap, Compilation) and its
  * dotnet-sampled-thread-time profile (the runtime's SampleProfiler, an
  * EventPipe-only provider), plus the rundown events that name methods and
- * modules.  "legacy-default" is the keyword set older dotnet-trace used
+ * modules.  "always-on", the daemon's default, is dotnet-common and
+ * Contention (0x4000: the fleet outputs count lock contention), without the
+ * SampleProfiler, which samples every thread of a process 1,000 times a
+ * second.  "legacy-default" is the keyword set older dotnet-trace used
  * (TraceEvent's ClrTraceEventParser.Keywords.Default = 0x14C14FCCBD: the
  * above and NGen, EndEnumeration, Security, AppDomainResourceManagement,
  * Contention, OverrideAndSuppressNGenEvents, Type,
@@ -60,6 +63,11 @@ static const struct profile profiles[] = {
 	  "Type, GCHeapSurvivalAndMovement, GCHeapAndTypeNames, Stack,\n"
 	  "ThreadTransfer, CodeSymbols...) at Informational, plus\n"
 	  "rundown; no samples" },
+	{ "always-on", "DotNETRuntime:0x100003C01D:4," RUNDOWN_NAMES, NULL,
+	  "the node daemon's default: dotnet-trace 10's runtime\n"
+	  "keywords and Contention at Informational (what --metrics\n"
+	  "and --clickhouse count), plus rundown; no SampleProfiler\n"
+	  "(the daemon samples with --cpu-sampling)" },
 	{ "gc-collect", "DotNETRuntime:0x1:4,DotNETRuntimePrivate:0x1:4", NULL,
 	  "GC collections only (GC keyword, Informational)" },
 	{ "gc-verbose", "DotNETRuntime:0x3080003:5,DotNETRuntimePrivate:0x1:5", NULL,
