@@ -36,6 +36,7 @@
 #include "views.h"
 #include "event_table.h"
 #include "json_str.h"
+#include "manifest_meta.h"
 #include "rundown.h"
 #include "utf16.h"
 #include "view.h"
@@ -140,7 +141,7 @@ static void chromium__instant(struct chromium *c, const struct nt_read_event *ev
 {
 	char name[256];
 
-	view_event_name(ev->meta, name, sizeof(name));
+	manifest_event_name(ev->meta, MANIFEST_NAME_TRACEEVENT, name, sizeof(name));
 	chromium__sep(c);
 	fputs("{\"ph\":\"i\",\"s\":\"t\",\"name\":", c->out);
 	json_str(c->out, name);
