@@ -21,7 +21,7 @@
 # peak RSS (VmHWM, last read before it exits).  Prints the median and
 # min-max over rounds and the ratios ours/dotnet-trace.
 #
-# ROUNDS (5), SECONDS_LOAD (5, the load window), CONNS (16), URL_PATH (/json).
+# ROUNDS (7), SECONDS_LOAD (5, the load window), CONNS (16), URL_PATH (/json).
 set -uo pipefail
 OUTPUT=${OUTPUT:-$(cd "$(dirname "$0")" && pwd)}
 ROOT=${ROOT:-$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)}
@@ -30,7 +30,7 @@ LOAD=$OUTPUT/tests/httpload
 DT=${DOTNET_TRACE:-/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace}
 APP_DIR=$OUTPUT/tests/dotnet/aspapp
 APP=$APP_DIR/aspapp.dll
-ROUNDS=${ROUNDS:-5}
+ROUNDS=${ROUNDS:-7}
 SECS=${SECONDS_LOAD:-5}
 CONNS=${CONNS:-16}
 URL_PATH=${URL_PATH:-/json}
