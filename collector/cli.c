@@ -417,6 +417,7 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid --buffer-size '%s' (MiB, a power of two, 1..4096)",
 				   arg);
 		env.buffer_mb = v;
+		env.buffer_set = true;
 		break;
 	case OPT_LIB:
 		if (env.nr_libs >= 16)

@@ -675,3 +675,22 @@ for m in re.finditer(r"^(Microsoft-\S+)\s+0x([0-9A-Fa-f]+)\s+\w+\((\d)\)", sys.s
 	check exceptions "EvtAppTestException=2"
 	! grep -q "\"pid\":$other," "$T/t.nettrace.json" || flunk "the other runtime was traced"
 }
+
+@test "dotnet: an EventPipe-only trace keeps the BPF ring buffer small (peak RSS), -b still sizes it" {
+	need
+	start_app -- --gcs 2 --linger
+	collect
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	local rss
+	rss=$(grep -o 'peak RSS [0-9]* MiB' "$T/col.err" | grep -o '[0-9]*')
+	[[ -n $rss ]] || flunk "no peak RSS: $(cat "$T/col.err")"
+	# the default 32 MiB ring is mapped twice: 64 MiB of RSS by itself
+	((rss < 64)) || flunk "peak RSS $rss MiB with no BPF writer: $(cat "$T/col.err")"
+	collect -b 32
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	rss=$(grep -o 'peak RSS [0-9]* MiB' "$T/col.err" | grep -o '[0-9]*')
+	((rss >= 64)) || flunk "-b 32 gave peak RSS $rss MiB: $(cat "$T/col.err")"
+}

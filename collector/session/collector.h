@@ -38,6 +38,9 @@ _Static_assert(MAX_PIDS <= EP_TARGETS_MAX, "an EventPipe session per -p slot");
 /* --dump-on without --flight-recorder: the window a dump reaches back */
 #define DEFAULT_FLIGHT_NS	(30 * 1000000000ULL)
 #define DEFAULT_BUFFER_MB	32
+/* the ring buffer of a trace whose targets are all stock .NET (EventPipe):
+ * nothing writes into it, and its pages count in the collector's RSS */
+#define EP_ONLY_BUFFER_MB	1
 #define REORDER_WINDOW_NS	(30 * 1000000ULL)
 /* The runtime sends EventPipe events in blocks, up to ~100 ms after they
  * happened (its flush period): the reorder buffer holds records longer
@@ -65,6 +68,7 @@ struct env {
 	int nr_libs;
 	uint64_t duration_ns;
 	unsigned long buffer_mb;
+	bool buffer_set;			/* -b given */
 	int verbose;
 	bool list;
 	const char *list_path;
@@ -149,6 +153,7 @@ int check_privileges(void);
 int check_kernel(void);
 int check_pids(void);
 int list_probes(void);
+int pid_runtime_probes(pid_t pid);
 
 /* stop.c: the end of a trace */
 int stop_and_drain(struct collector *c);

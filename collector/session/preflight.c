@@ -170,6 +170,29 @@ static void print_runtime_paths(pid_t pid, const struct mapped_file_list *files)
 	}
 }
 
+/* Runtime probes (DotNETRuntime...) in the files PID maps: how many, or
+ * -errno when its maps cannot be read. */
+int pid_runtime_probes(pid_t pid)
+{
+	struct mapped_file_list files = {};
+	struct usdt_note_list notes;
+	size_t i, ours = 0;
+	int err;
+
+	err = proc_mapped_files(pid, &files);
+	if (err)
+		return err;
+	for (i = 0; i < files.n; i++) {
+		if (!mapped_file__reach(pid, &files.v[i]) ||
+		    usdt_notes__load(files.v[i].open_path, &notes))
+			continue;
+		ours += count_ours(&notes);
+		usdt_notes__free(&notes);
+	}
+	mapped_file_list__free(&files);
+	return ours;
+}
+
 int list_probes(void)
 {
 	struct mapped_file_list files = {};

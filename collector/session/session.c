@@ -423,9 +423,27 @@ static int build_selection(struct collector *c)
 	return 0;
 }
 
+/* Is every target stock .NET, traced through EventPipe alone?  Then no
+ * probe, kernel event or --usdt writes into the BPF ring buffer, and the
+ * default 32 MiB (mapped twice: 64 MiB of the collector's RSS) is kept
+ * small.  -p PIDs only: a command or --all may bring probes later. */
+static bool eventpipe_only(const struct collector *c)
+{
+	int i;
+
+	if (env.buffer_set || env.cmd || c->host.on || c->ug || env.nr_libs || env.flight ||
+	    env.kernel_groups || env.sample_hz || !env.nr_pids ||
+	    !ep_targets__all_dotnet(env.pids, env.nr_pids))
+		return false;
+	for (i = 0; i < env.nr_pids; i++)
+		if (pid_runtime_probes(env.pids[i]) != 0)
+			return false;
+	return true;
+}
+
 static int setup_bpf(struct collector *c)
 {
-	uint64_t rb_bytes = (uint64_t)env.buffer_mb << 20;
+	uint64_t rb_bytes = (uint64_t)(eventpipe_only(c) ? EP_ONLY_BUFFER_MB : env.buffer_mb) << 20;
 	int err, i;
 
 	c->clr.skel = clr_events__open();

@@ -142,3 +142,10 @@ BENCH_TARGETS += $(OUTPUT)/bench_agent
 $(OUTPUT)/bench_agent: tests/bench/bench_agent.sh | $(OUTPUT)
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 755 $< $@
+
+# `make bench`: tracing stock .NET (ASP.NET Core under loopback load), ours
+# beside dotnet-trace (tests/bench/bench_dotnet_cost.sh)
+BENCH_TARGETS += $(OUTPUT)/bench_dotnet_cost
+$(OUTPUT)/bench_dotnet_cost: tests/bench/bench_dotnet_cost.sh $(OUTPUT)/tests/httpload | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@

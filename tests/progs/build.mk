@@ -65,3 +65,9 @@ $(OUTPUT)/tests/libusdt_testlib.so: tests/progs/testlib.c | $(OUTPUT)/tests
 	$(call msg,LIB,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared $(ALL_LDFLAGS) $< -o $@
 
+
+# httpload: loopback HTTP/1.1 load (tests/bench/bench_dotnet_cost.sh)
+ALL_TARGETS += $(OUTPUT)/tests/httpload
+$(OUTPUT)/tests/httpload: $(OUTPUT)/obj/tests/progs/httpload.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ -o $@
