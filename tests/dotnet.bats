@@ -438,6 +438,9 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 		assert_success
 		! grep -E 'EventID\(|DotNETRuntime[A-Za-z]*/[0-9]+' <<<"$output" ||
 			flunk "$profile: an event without a name in report"
+		# this profile's app, before the next one's (teardown ends the last)
+		{ kill -KILL "$APP_PID" && wait "$APP_PID"; } 2>/dev/null
+		APP_PID=
 	done
 }
 
