@@ -393,7 +393,8 @@ normalize() {
 }
 
 @test "fleet: runtime event counts equal refrt's summary; GC and contention pairs timed" {
-	run --separate-stderr timeout 90 "$EBPF_COLLECT" --clickhouse "$CH_URL/t5" \
+	# always-on: the daemon's profile, whose keywords have Contention
+	run --separate-stderr timeout 90 "$EBPF_COLLECT" --clickhouse "$CH_URL/t5" --profile always-on \
 		--export-interval 1s --host e1 --service svc-t5 -o "$T/e1.nettrace" -- \
 		"$REFRT" --scenario mixed --threads 2 --duration 4 --summary "$T/e1.json"
 	assert_success
@@ -401,35 +402,35 @@ normalize() {
 }
 
 @test "fleet: tables an older collector made get the comm, exe, cgroup, container and pod columns" {
-	ch_q "CREATE DATABASE IF NOT EXISTS t8"
-	ch_q "CREATE TABLE t8.stacks_local (ts DateTime, host String, service String, pid UInt32,
+	ch_q "CREATE DATABASE IF NOT EXISTS t10"
+	ch_q "CREATE TABLE t10.stacks_local (ts DateTime, host String, service String, pid UInt32,
 	      stack String, samples UInt64, batch UInt64) ENGINE = MergeTree()
 	      PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)"
-	ch_q "CREATE TABLE t8.events_local (ts DateTime, host String, service String, pid UInt32,
+	ch_q "CREATE TABLE t10.events_local (ts DateTime, host String, service String, pid UInt32,
 	      provider String, event String, count UInt64, durations UInt64, duration_ns UInt64,
 	      batch UInt64) ENGINE = MergeTree() PARTITION BY toYYYYMMDD(ts) ORDER BY (service, host, ts)"
-	ch_q "INSERT INTO t8.stacks_local VALUES (now(), 'old', 'svc', 1, 'a;b', 7, 1)"
-	collect u1 t8 2
+	ch_q "INSERT INTO t10.stacks_local VALUES (now(), 'old', 'svc', 1, 'a;b', 7, 1)"
+	collect u1 t10 2
 	wait_collector u1
 	local n
 	n=$(counter sent_samples "$T/u1.err")
 	((n > 0)) || flunk "nothing sent"
-	[[ $(ch_q "SELECT name FROM system.columns WHERE database = 't8' AND table = 'stacks_local'
+	[[ $(ch_q "SELECT name FROM system.columns WHERE database = 't10' AND table = 'stacks_local'
 		   FORMAT TabSeparated" | tr '\n' ' ') == \
 	   "ts host service pid stack samples batch comm exe cgroup container pod " ]] ||
-		flunk "columns: $(ch_q "SELECT name FROM system.columns WHERE database = 't8' AND table = 'stacks_local'")"
-	[[ $(ch_q "SELECT sum(samples) FROM t8.stacks_local WHERE comm = 'refrt'") == "$n" ]] ||
-		flunk "new rows: $(ch_q "SELECT comm, sum(samples) FROM t8.stacks_local GROUP BY comm")"
-	[[ $(ch_q "SELECT samples, comm FROM t8.stacks_local WHERE host = 'old' FORMAT TabSeparated") == \
+		flunk "columns: $(ch_q "SELECT name FROM system.columns WHERE database = 't10' AND table = 'stacks_local'")"
+	[[ $(ch_q "SELECT sum(samples) FROM t10.stacks_local WHERE comm = 'refrt'") == "$n" ]] ||
+		flunk "new rows: $(ch_q "SELECT comm, sum(samples) FROM t10.stacks_local GROUP BY comm")"
+	[[ $(ch_q "SELECT samples, comm FROM t10.stacks_local WHERE host = 'old' FORMAT TabSeparated") == \
 	   "7"$'\t' ]] || flunk "the old row"
-	(($(ch_q "SELECT count() FROM t8.events_local WHERE comm = 'refrt'") > 0)) || flunk "events"
+	(($(ch_q "SELECT count() FROM t10.events_local WHERE comm = 'refrt'") > 0)) || flunk "events"
 }
 
 @test "fleet: a stock .NET process (EventPipe): event rows as its runtime counted and its trace holds them; its CPU stacks named" {
 	require_cmd dotnet
 	build_app
 	evtapp_traced "--exceptions 9 --gcs 5 --contentions 4 --hot-ms 1500" --cpu-sampling \
-		--clickhouse "$CH_URL/t7" --export-interval 1s --host dn1 --service svc-t7
+		--profile always-on --clickhouse "$CH_URL/t7" --export-interval 1s --host dn1 --service svc-t7
 	touch "$T/go"
 	wait_for_grep DONE "$T/app.out" 60 || flunk "workload did not finish: $(cat "$T/app.out"*)"
 	kill -INT "$COL_PID"

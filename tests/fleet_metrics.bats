@@ -311,6 +311,8 @@ print("ok" if not bad else "bad %s: %r" % (bad, v))
 PY
 	assert_output ok
 	wait "$col" || flunk "collector failed: $(cat "$T/c.out.err")"
+}
+
 @test "--metrics: a stock .NET process (EventPipe): GCs by generation, exceptions, contentions as its runtime counted them" {
 	require_root
 	require_btf
@@ -318,7 +320,9 @@ PY
 	build_app
 	local port
 	port=$(free_port)
-	evtapp_traced "--exceptions 9 --gcs 5 --contentions 4" --metrics "127.0.0.1:$port" --host dn1
+	# always-on: the daemon's profile, whose keywords have Contention
+	evtapp_traced "--exceptions 9 --gcs 5 --contentions 4" --profile always-on \
+		--metrics "127.0.0.1:$port" --host dn1
 	touch "$T/go"
 	wait_for_grep DONE "$T/app.out" 60 || flunk "workload did not finish: $(cat "$T/app.out"*)"
 	kill -INT "$COL_PID"

@@ -93,6 +93,7 @@ static int describe(struct pipeline *p, const struct ce_header *h, size_t len)
 	uint8_t payload[PROCESS_INFO_MAX];
 	struct u64_map_ent *e;
 	struct proc_info pi;
+	bool sel;
 	struct nt_event ev = {
 		.timestamp = h->timestamp, .thread_id = h->tid, .capture_thread_id = h->tid,
 		.processor = 0xffffffffu, .pid = h->pid, .payload = payload,
@@ -105,9 +106,14 @@ static int describe(struct pipeline *p, const struct ce_header *h, size_t len)
 		return 0;
 	if (u64_map__get(&p->described, h->pid, &e))
 		return -ENOMEM;
-	if (e->val && h->type != KE_REC_EXEC)	/* a new program is described anew */
+	/* a new program is described anew, and so is one described as not
+	 * selected that sends events of its own (it became a target after its
+	 * first record: --all attaches a runtime when it finds its probes) */
+	if (e->val == 2 && h->type != KE_REC_EXEC)
 		return 0;
-	e->val = 1;
+	if (e->val == 1 && h->type != KE_REC_EXEC &&
+	    (h->type >= CE_REC_KERNEL_FIRST || !p->hooks.selected(p->hooks.ctx, h->pid)))
+		return 0;
 	if (!p->info_meta && (err = nt_writer__define(p->w, &own_process_info, &p->info_meta)))
 		return err;
 	if (proc_info_read((pid_t)h->pid, &pi) && h->type == KE_REC_EXEC &&
@@ -117,10 +123,10 @@ static int describe(struct pipeline *p, const struct ce_header *h, size_t len)
 		snprintf(pi.comm, sizeof(pi.comm), "%.*s", (int)sizeof(x->comm), x->comm);
 		snprintf(pi.exe, sizeof(pi.exe), "%.*s", (int)sizeof(x->filename), x->filename);
 	}
+	sel = p->hooks.selected(p->hooks.ctx, h->pid);
+	e->val = 1 + sel;
 	ev.metadata_id = p->info_meta;
-	ev.payload_size = (uint32_t)process_info__payload(payload, h->pid,
-							  p->hooks.selected(p->hooks.ctx, h->pid),
-							  &pi);
+	ev.payload_size = (uint32_t)process_info__payload(payload, h->pid, sel, &pi);
 	err = nt_writer__write_event(p->w, &ev);
 	if (!err && p->w_tmp)	/* the first event: the file takes its name */
 		err = p->hooks.publish(p->hooks.ctx);
