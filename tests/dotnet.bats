@@ -452,6 +452,7 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 	stop_collect
 	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
 	local t=$T/t.nettrace
+	trace_note "$t" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 	"$EBPF_COLLECT" convert "$t" --format folded -o "$T/f.txt" || flunk "folded failed"
 	"$EBPF_COLLECT" convert "$t" --format speedscope -o "$T/s.json" || flunk "speedscope failed"
 	"$EBPF_COLLECT" convert "$t" --format flamegraph -o "$T/f.svg" || flunk "flamegraph failed"

@@ -577,6 +577,7 @@ PY
 	wait "$col" || flunk "daemon exited $?: $(tail -5 "$T/c.out.err")"
 	local trace
 	trace=$(ls "$T"/d/trace-*.nettrace)
+	trace_note "$trace" stripped "host-wide samples of the machine's stripped programs (sh, timeout, dotnet, ...) whose symbols are not on this machine"
 	[[ -s $trace ]] || flunk "no trace in $T/d: $(ls -l "$T/d")"
 	# ClickHouse: the events of each container are exactly its refrt's
 	events_match "$T/r1.json" t9.events_local "container = '$CID1'"
@@ -645,6 +646,7 @@ assert (p["Comm"], p["Container"], p["Pod"], p["Selected"]) == ("refrt", cid, po
 	wait_programs
 	kill -INT "$col"
 	wait "$col" || flunk "collector exited $?: $(tail -5 "$T/c.out.err")"
+	trace_note "$T/sel.nettrace" stripped "host-wide samples of the machine's stripped programs (sh, timeout, dotnet, ...) whose symbols are not on this machine"
 	check_refrt_events "$T/sel.nettrace" "$R1" "$T/r1.json"
 	check_refrt_events "$T/sel.nettrace" "$R2" "$T/r2.json"
 	# every CPU sample is of a process in the two cgroups: the processes
