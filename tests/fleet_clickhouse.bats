@@ -435,6 +435,7 @@ normalize() {
 	wait_for_grep DONE "$T/app.out" 60 || flunk "workload did not finish: $(cat "$T/app.out"*)"
 	kill -INT "$COL_PID"
 	wait "$COL_PID" || flunk "collector failed: $(cat "$T/c.out.err")"
+	trace_note "$T/t.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 	assert_equal "$(counter sent_rows "$T/c.out.err")" "$(counter made_rows "$T/c.out.err")"
 	ch_q "SELECT event, sum(count), sum(durations), sum(duration_ns) FROM t7.events_local
 	      WHERE pid = $APP_PID GROUP BY event FORMAT TabSeparated" >"$T/events.tsv"
@@ -672,6 +673,10 @@ assert comms["burner"] > 100 and comms["refrt"] > 0, comms
 ' >&3 || flunk "samples of unselected processes"
 	# split: a file per selected process, named by its comm
 	run "$EBPF_COLLECT" split "$T/sel.nettrace" "$T/split"
+	local sf
+	for sf in "$T"/split/*.burner.nettrace; do
+		trace_note "$sf" stripped "the burner is a copy of Debian's /bin/dash, stripped, with no symbols on this machine"
+	done
 	assert_success
 	[[ -s $T/split/sel.$R1.refrt.nettrace && -s $T/split/sel.$R2.refrt.nettrace ]] ||
 		flunk "no refrt files: $(ls "$T/split")"

@@ -171,7 +171,7 @@ PY
 		--wait-for-tracer 10 --summary "$T/s.json"
 	local rt=$LAST_PID
 	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" -o "$T/t.nettrace" --metrics "127.0.0.1:$port" \
-		--host h1 --service svc --profile default --profile gc-verbose
+		--host h1 --service svc --profile always-on --profile gc-verbose
 	local col=$LAST_PID
 	wait_for_grep "tracing .* probes" "$T/c.out.err" || flunk "$(cat "$T/c.out.err")"
 	# 20 clients that never send (more than the server's 16 slots), one
