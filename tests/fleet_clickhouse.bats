@@ -673,10 +673,6 @@ assert comms["burner"] > 100 and comms["refrt"] > 0, comms
 ' >&3 || flunk "samples of unselected processes"
 	# split: a file per selected process, named by its comm
 	run "$EBPF_COLLECT" split "$T/sel.nettrace" "$T/split"
-	local sf
-	for sf in "$T"/split/*.burner.nettrace; do
-		trace_note "$sf" stripped "the burner is a copy of Debian's /bin/dash, stripped, with no symbols on this machine"
-	done
 	assert_success
 	[[ -s $T/split/sel.$R1.refrt.nettrace && -s $T/split/sel.$R2.refrt.nettrace ]] ||
 		flunk "no refrt files: $(ls "$T/split")"
@@ -684,5 +680,8 @@ assert comms["burner"] > 100 and comms["refrt"] > 0, comms
 	local f
 	for f in "$T"/split/*; do
 		[[ $f =~ \.(refrt|burner|sh|timeout)\.nettrace$ ]] || flunk "a file of another process: $f"
+	done
+	for f in "$T"/split/*.burner.nettrace; do
+		trace_note "$f" stripped "the burner is a copy of Debian's /bin/dash, stripped, with no symbols on this machine"
 	done
 }
