@@ -3,7 +3,7 @@
 # Debian's clickhouse-server (18.16) for tests and benchmarks: one server on
 # 127.0.0.1 with its config, data and logs in CH_DIR, its HTTP port CH_PORT
 # (the native port is CH_PORT + 1), its URL CH_URL.  Sourced by
-# tests/fleet_*.bats and tests/bench/bench_agent.sh.
+# tests/fleet_clickhouse.bats and tests/bench/bench_agent.sh.
 #
 #   ch_setup DIR   pick free ports, write the config (exports CH_DIR CH_PORT CH_URL)
 #   ch_start       start it and wait until it answers (60 s at most)

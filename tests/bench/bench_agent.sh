@@ -158,6 +158,10 @@ hwm = max(x[2] for x in res["daemon"])
 print("records the daemon handled (runtime events, samples, kernel events): %d/s (median of rounds)" % med(evs))
 print("daemon / perf CPU: %.2f %s" % (med(ratios) if ratios else float("nan"), rng(ratios) if ratios else ""))
 ok = cpu <= 1.0 and hwm <= 100 and mx <= 3.0
-print("target: <= 1 %% of a core (%.2f), <= 100 MB RSS (%.1f), no 1-s step above 3 %% (%.2f): %s" %
-      (cpu, hwm, mx, "met" if ok else "MISSED"))
+# the target is at ~3,000 records/s: a run that did not reach the load shows nothing
+loaded = med(evs) >= 2000
+print("target at >= 2,000 records/s: <= 1 %% of a core (%.2f), <= 100 MB RSS (%.1f), "
+      "no 1-s step above 3 %% (%.2f): %s" %
+      (cpu, hwm, mx, ("met" if ok else "MISSED") if loaded else
+       "NOT SHOWN (the daemon handled %d records/s, under the load asked for)" % med(evs)))
 PY
