@@ -71,7 +71,7 @@ ch_stop() {
 		sleep 0.1
 	done
 	kill -9 "$pid" 2>/dev/null || true
-	wait "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null || true
 	rm -f "$CH_DIR/pid"
 }
 

@@ -439,7 +439,8 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 		! grep -E 'EventID\(|DotNETRuntime[A-Za-z]*/[0-9]+' <<<"$output" ||
 			flunk "$profile: an event without a name in report"
 		# this profile's app, before the next one's (teardown ends the last)
-		{ kill -KILL "$APP_PID" && wait "$APP_PID"; } 2>/dev/null
+		kill -KILL "$APP_PID" 2>/dev/null || true
+		wait "$APP_PID" 2>/dev/null || true
 		APP_PID=
 	done
 }
