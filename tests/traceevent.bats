@@ -139,6 +139,34 @@ kernel_frames() {
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
 }
 
+@test "traceevent: --time, the reader bench's TraceEvent side, counts each file's events as our reader does" {
+	require_tracecheck
+	local td=$SHARED/testdata/nettrace f i n secs files=()
+	for f in perfview/only_managed_samples.nettrace \
+		 perfview/eventpipe-dotnetcore5.0-win-x64-arraytypes.nettrace \
+		 erlendthune-RememberCalendar/dotnet6.0.9-win-x64-loader-types.nettrace; do
+		files+=("$td/$f")
+	done
+	printf '3 %s\n' "${files[@]}" | tracecheck --time >"$T/time.out" || flunk "TraceCheck --time failed"
+	mapfile -t lines <"$T/time.out"
+	assert_equal "${#lines[@]}" 3
+	for i in 0 1 2; do
+		read -r n secs <<<"${lines[$i]}"
+		assert_equal "$n" "$("$EBPF_COLLECT" dump --json "${files[$i]}" | tail -1 |
+			python3 -c 'import json,sys; print(json.load(sys.stdin)["events"])')"
+		awk -v s="$secs" 'BEGIN {exit !(s > 0)}' || flunk "${files[$i]}: seconds '$secs'"
+	done
+	assert_equal "${lines[0]%% *}" 37603
+	# a request that is not "REPS FILE"; a file TraceEvent cannot read
+	run tracecheck --time <<<"three ${files[0]}"
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output_contains 'request "three '
+	printf 'Nettrace\x14\0\0\0!FastSerialization.1' >"$T/cut.nettrace"
+	run tracecheck --time <<<"1 $T/cut.nettrace"
+	[[ $status -eq 1 ]] || flunk "status $status: $output"
+	[[ ${lines[-1]} == "tracecheck: $T/cut.nettrace: EventPipeEventSource: "* ]] || flunk "$output"
+}
+
 @test "traceevent: demo and --profile cpu-sampling traces of refrt convert with TraceLog, frames named" {
 	need_bpf
 	require_tracecheck

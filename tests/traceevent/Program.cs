@@ -31,6 +31,7 @@
 //                      line per event kind: "PROVIDER ID VERSION NAME COUNT",
 //                      the name TraceEvent gives it (EventName, which
 //                      is "EventID(N)" when no parser knows the id)
+//   TraceCheck --time  timing server of the reader benchmark (Timing.cs)
 // --json also gives "by_process": events dispatched per process id.
 // Exit: 0 all files pass, 1 a file failed (one line per failure on stderr
 // naming the file and the cause), 64 usage.
@@ -258,6 +259,8 @@ static class Program
 {
 	static int Main(string[] args)
 	{
+		if (args.Length == 1 && args[0] == "--time")
+			return Timing.Serve();
 		var o = Options.Parse(args);
 		if (o == null) {
 			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--no-tracelog] [--names] [--show KEY] FILE...");
