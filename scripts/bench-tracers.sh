@@ -583,10 +583,28 @@ sym=$(comp bench_symbolizer)
 [[ -n $sym ]] && summary_row "symbolizer (100k-entry perf map)" \
 	"$(awk '/^symbolizer__resolve, timestamp/ {print $3 " M addresses/s"}' <<<"$sym")" "-" "-"
 nt=$(comp bench_nettrace)
+# nt_row LABEL ROW TARGET [RESULT]: bench_nettrace's first table row ROW
+# (median [min..max], its first file: the synthetic one) or RESULT, beside
+# the target line starting TARGET: the bound it names ("within 20x" <=,
+# "at least 2x" >=, "at most" <= 1x) and its verdict
+nt_row() {
+	local line bound
+	line=$(grep -m1 "^  $3" <<<"$nt")
+	bound=$(sed -nE 's/^  [^:]*(within|at least|at most) ([0-9.]+x)?.*/\1 \2/p' <<<"$line")
+	case $bound in
+	within*) bound="<= ${bound#within }" ;;
+	"at least"*) bound=">= ${bound#at least }" ;;
+	"at most"*) bound="<= 1x" ;;
+	esac
+	summary_row "$1" "${4:-$(awk -v r="^  $2" '$0 ~ r {print $(NF-2) "x [" $(NF-1) ".." $NF "]"; exit}' \
+		<<<"$nt")}" "$bound" "$(sed -E 's/^[^:]*: //; s/ \(.*//' <<<"$line")"
+}
 if [[ -n $nt ]]; then
-	summary_row "nettrace writer" "$(awk '/writer MB\/s/ {print $3 " MB/s"}' <<<"$nt")" "-" "-"
-	summary_row "  bytes/event vs runtime's trace" \
-		"$(awk '/^  bytes\/event +[0-9.]+ +[0-9.]+ +[0-9.]+$/ {print $3 " vs " $2 " (" $4 "x)"}' <<<"$nt")" "-" "-"
+	nt_row "nettrace writer / memcpy of its bytes" "writer x memcpy " "writer within"
+	nt_row "  bytes/event / the runtime's (same events)" "" "writer bytes/event" \
+		"$(sed -nE 's/^  writer bytes\/event[^(]*\((.*)\)$/\1/p' <<<"$nt")"
+	nt_row "nettrace reader / memcpy (synthetic file)" "reader x memcpy " "reader within"
+	nt_row "nettrace reader speed / TraceEvent's" "reader ours / TraceEvent" "reader at least"
 fi
 echo
 echo "Per-event cost, 1 producer thread paced at $RATE events/s in bursts of $BURST, $N events per"

@@ -315,7 +315,7 @@ for l in open(sys.argv[1]):
 transcode_same() {
 	local f=$1 k=$BATS_TEST_TMPDIR/k
 	rm -rf "$k" && mkdir -p "$k"
-	"$OUTPUT/bench_nettrace" -n 1000 -k "$k" "$f" >"$k/bench.txt"
+	"$OUTPUT/bench_nettrace" -n 1000 -r 1 -T -k "$k" "$f" >"$k/bench.txt"
 	dump "$f" --json | grep -v '^{"type":"summary"' >"$k/a.jsonl"
 	dump "$k/transcoded.nettrace" --json | grep -v '^{"type":"summary"' >"$k/b.jsonl"
 	cmp "$k/a.jsonl" "$k/b.jsonl" || flunk "transcoded $f differs"

@@ -167,6 +167,27 @@ kernel_frames() {
 	[[ ${lines[-1]} == "tracecheck: $T/cut.nettrace: EventPipeEventSource: "* ]] || flunk "$output"
 }
 
+@test "traceevent: bench_nettrace times TraceEvent beside our reader on the same files, 7 runs" {
+	require_tracecheck
+	[[ -x $OUTPUT/bench_nettrace ]] || flunk "bench_nettrace not built"
+	# the bench fails when TraceEvent and our reader count different events
+	run "$OUTPUT/bench_nettrace" -n 100000 -r 7
+	assert_success
+	assert_output_contains "nettrace writer and reader against baselines, 7 interleaved runs"
+	assert_output_contains "TraceEvent 4.0.0 reads it through EventPipeEventSource"
+	assert_output_contains "synthetic CPU-sampling stream: 100001 events"
+	assert_output_contains "only_managed_samples.nettrace: 37603 events"
+	assert_output_contains "objver4.nettrace: 105540 events"
+	# the compactness of the writer is the same in every run
+	assert_output_contains "writer bytes/event at most the runtime's file's: met (0.965x, 0.994x)"
+	[[ $(grep -c '^  reader ours / TraceEvent, x faster  ' <<<"$output") == 3 ]] ||
+		flunk "not one TraceEvent row per file: $output"
+	grep -Eq '^  reader at least 2x as fast as TraceEvent: (met|MISSED) \(synthetic [0-9.]+x, only_managed_samples.nettrace [0-9.]+x, eventpipe-dotnetcore3.0-win-x64-objver4.nettrace [0-9.]+x\)$' <<<"$output" ||
+		flunk "no TraceEvent verdict: $output"
+	grep -Eq '^  writer within 20x of memcpy of its bytes: (met|MISSED) \([0-9.]+x\)$' <<<"$output" ||
+		flunk "no memcpy verdict: $output"
+}
+
 @test "traceevent: demo and --profile cpu-sampling traces of refrt convert with TraceLog, frames named" {
 	need_bpf
 	require_tracecheck

@@ -2,8 +2,10 @@
 # tests/bench: benchmark programs; `make bench` (scripts/bench.sh) runs every
 # $(OUTPUT)/bench_* in BENCH_TARGETS.
 
-# the nettrace writer and reader; also built by `make`: tests/nettrace.bats
-# checks the files it writes (-k)
+# the nettrace writer and reader against memcpy, the runtime's own files and
+# TraceEvent (TraceCheck --time, tests/traceevent/build.mk; `make bench`
+# builds it with all); also built by `make`: tests/nettrace.bats checks the
+# files it writes (-k)
 $(OUTPUT)/bench_nettrace: $(OUTPUT)/obj/tests/bench/bench_nettrace.o $(OWN_EVENTS_OBJS) $(NETTRACE_LIB)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
