@@ -562,11 +562,11 @@ static void row(const char *what, double *v, int n)
  * (writer 500 MB/s, reader 300 MB/s), met on quiet runs of the 2-core
  * development VM, over that VM's memcpy of a 10 MB buffer (8-11 GB/s):
  * the writer within 20x, the reader within 30x, on the synthetic file (the
- * real trace's 0.5 MB copy stays in the CPU's cache, so its ratio is shown
- * but judged by nothing).  Against TraceEvent: our reader delivers the same
- * events without a managed object per event; it measured 2.5-3.3x faster
- * (medians) with a test suite running beside it, and 2x is the floor a
- * regression that halves it would cross, which "as fast" would not catch.
+ * real traces' copies, 0.5 and 4.8 MB, can stay in the CPU's cache, so
+ * their ratios are shown but judged by nothing).  Against TraceEvent: our
+ * reader measured 2.6-3.6x as fast (medians, every file) with a test suite
+ * running beside it; 2x is the floor a regression that halves it would
+ * cross, which "as fast" would not catch.
  * Compactness: at most the runtime's own bytes for the same events.
  */
 #define TARGET_WRITER_X_MEMCPY	20.0
