@@ -500,6 +500,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_NO_SYMBOLS:
 		env.no_symbols = true;
 		break;
+	case OPT_COUNT_ONLY:
+		env.count_only = true;
+		break;
 	case 'v':
 		env.verbose++;
 		break;

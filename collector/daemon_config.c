@@ -146,7 +146,7 @@ static int add_option(struct reader *r, const char *where, const char *key, cons
 	const struct collect_opt *o = collect_opts__find(key);
 	struct plan *p = r->p;
 
-	if (!o || o->flags & OPTF_DAEMON)
+	if (!o || o->flags & (OPTF_DAEMON | OPTF_HIDDEN))
 		return plan_fail(p, "%s: unknown option %s", where, key);
 	if (collect_opt__arg(o) == OPT_ARG_REQUIRED && (!val || !*val))
 		return plan_fail(p, "%s: option %s needs a value", where, key);

@@ -99,6 +99,9 @@ static const struct collect_opt rows[] = {
 	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr" },
 	{ "verbose", 'v', NULL, 0, "More diagnostics (repeat for libbpf debug)" },
 	{ NULL, 'h', NULL, OPTF_HIDDEN, "Show the full help" },
+	/* bench_batched's consumer ceiling: the ring read and counted, nothing
+	 * else, in the same run as the full collector (collector/README.md) */
+	{ "bench-count-only", OPT_COUNT_ONLY, NULL, OPTF_HIDDEN, NULL },
 	/* the daemon's: where its config file is (its own --help says so) */
 	{ "config", OPT_CONFIG, "FILE", OPTF_DAEMON, NULL },
 	{},

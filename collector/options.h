@@ -55,6 +55,7 @@ enum {
 	OPT_CGROUP,
 	OPT_CONTAINER,
 	OPT_CONFIG,		/* the daemon's own --config FILE */
+	OPT_COUNT_ONLY,
 };
 
 /* What follows an option. */
@@ -62,7 +63,7 @@ enum opt_arg { OPT_ARG_NONE, OPT_ARG_REQUIRED, OPT_ARG_OPTIONAL };
 
 /* struct collect_opt.flags */
 #define OPTF_ARG_OPTIONAL	0x1	/* --NAME or --NAME=VALUE */
-#define OPTF_HIDDEN		0x2	/* not listed by --help */
+#define OPTF_HIDDEN		0x2	/* not listed by --help, not a config key */
 #define OPTF_DAEMON		0x4	/* the daemon's command line only: not collect's,
 					 * not a config key */
 

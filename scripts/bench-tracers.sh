@@ -560,6 +560,18 @@ for t in 1 2; do
 done
 echo "  (per-event probe: each event traps, so no uprobe tracer passes the floor's rate above;"
 echo "   the batched path, bench_batched, is the one meant for millions of events/s per thread)"
+bat=$(comp bench_batched)
+if [[ -n $bat ]]; then
+	# the medians of its rounds: full collector, count-only ceiling, producer max
+	field() { awk -v k="$1" 'index($0, k) == 1 {print $(NF - 1)}' <<<"$bat"; }
+	bs=$(field "full collector, sustained with 0 loss")
+	summary_row "batched sustained 0-loss (bench_batched)" \
+		"$bs ev/s = $(field "full / producer max")x producer max" ">= 8000000" \
+		"$(verdict_ge "$bs" 8000000 " ev/s")"
+	cp=$(field "count-only ceiling / producer max")
+	summary_row "  count-only consumer / producer max" "${cp}x" "-" \
+		"$(awk -v r="$cp" 'BEGIN {print (r >= 0.95 ? "the ring keeps up" : "the ring read limits")}')"
+fi
 summary_row "overloaded: 2 threads, 1 MiB buffer" "$(awk -v l="$ov_lost" -v f="$ov_fired" \
 	'BEGIN {printf "%.1f%% lost, all counted", f ? l * 100 / f : 0}')" "counted" "-"
 [[ -n ${ATT_USDT:-} ]] && summary_row "attach all 430 ClrEtwAll probes (--usdt)" "$ATT_USDT" "-" "-"
@@ -572,6 +584,10 @@ if [[ -n $samp ]]; then
 				"$(verdict_le "$v" 1.7 " pct points")"
 			why=$(grep -A1 '^At 999 Hz' <<<"$samp" | tr '\n' ' ')
 			[[ -n $why ]] && echo "  ($why)" | fold -s -w 100 | sed '2,$s/^/   /'
+			pair=$(awk '/^cost above perf:/ {print $4}' <<<"$samp")
+			pr=$(awk '/^cost +median/ {print $5}' <<<"$samp")
+			[[ -n $pair ]] && summary_row "  999 Hz above perf -F 999 -a, paired rounds" \
+				"$pair pp of a core $pr" "<= 0.3 pp" "$(verdict_le "$pair" 0.3 " pp")"
 		else
 			summary_row "CPU sampling at $hz Hz (bench_sampling)" "${v}% CPU" "-" "-"
 		fi

@@ -174,6 +174,23 @@ print(n, l)' "$T/$1.jsonl"
 	[[ $status -eq 0 ]] || flunk "$output"
 }
 
+# bench_batched's consumer ceiling reads the same ring as the full collector:
+# every event the producer fired is counted, none decoded or written.
+@test "batched: --bench-count-only counts every event fired, from runs of many, and writes none" {
+	require_root
+	probes_trace co -s 64 -n 100000 -t 2 -r 200000 -- --batched --bench-count-only
+	fired=$(json_get "$T/co.json" '["events"]')
+	assert_equal "$fired" 200000
+	grep -q "dropped 0 events" "$T/co.err" || flunk "collector: $(cat "$T/co.err")"
+	[[ $(cat "$T/co.err") =~ count-only:\ ([0-9]+)\ records,\ ([0-9]+)\ events ]] ||
+		flunk "no count-only line: $(cat "$T/co.err")"
+	assert_equal "${BASH_REMATCH[2]}" "$fired"
+	# runs of many events, not one record per event
+	(( BASH_REMATCH[1] > 0 && BASH_REMATCH[1] * 10 < fired )) ||
+		flunk "${BASH_REMATCH[1]} records for $fired events"
+	assert_equal "$(events_in co)" "0 0"
+}
+
 @test "batched: not by default for GC-keyword events (only heap-keyword ones); --batched/--no-batched, the last one wins" {
 	require_root
 	probes_trace def -s 64 -n 1000 -t 1 --

@@ -148,6 +148,11 @@ PY
 	run "$EBPF_COLLECT" daemon --bogus
 	[[ $status -eq 64 ]] || flunk "exit $status"
 	assert_output "ebpf-collect daemon: command line: unknown option bogus"
+	# the collector's option that --help does not list is not a key
+	printf 'bench-count-only\n' >"$T/h.conf"
+	run "$EBPF_COLLECT" daemon --config "$T/h.conf" -o "$T/d"
+	[[ $status -eq 64 ]] || flunk "exit $status"
+	assert_output "ebpf-collect daemon: $T/h.conf:1: unknown option bench-count-only"
 	[[ ! -e $T/d ]] || flunk "a config error created $T/d"
 	rm -rf "$T/o"
 }

@@ -157,6 +157,10 @@ struct pipeline {
 	bool rb_behind;			/* the round ended at RB_ROUND_BYTES */
 	uint64_t rb_rounds_cut;		/* rounds that did */
 	uint64_t rb_newest_ts;		/* newest record time read from the ring */
+	/* --bench-count-only: records read are counted and dropped, nothing
+	 * is taken apart, ordered or written: the ring's drain alone */
+	bool count_only;
+	uint64_t counted_records, counted_events;
 	int fatal;			/* -errno from a callback */
 	struct reorder *ro;
 	struct pipeline_source src[PIPELINE_MAX_SOURCES];

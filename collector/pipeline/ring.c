@@ -31,6 +31,12 @@ static int handle_record(void *ctx, void *data, size_t len)
 		p->hooks.exec(p->hooks.ctx, h->pid);
 	if (h->timestamp > p->rb_newest_ts)
 		p->rb_newest_ts = h->timestamp;
+	if (p->count_only) {
+		p->counted_records++;
+		p->counted_events += h->type == CE_REC_CLR_BATCH && len >= sizeof(struct ce_clr_batch) ?
+				     ((const struct ce_clr_batch *)data)->count : 1;
+		return 0;
+	}
 	s = pipeline__source(p, h->type, true);
 	if (s)	/* taken apart on arrival: a run of batched events */
 		err = s->ops->arrive(s->ctx, p, data, len);

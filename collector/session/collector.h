@@ -78,6 +78,7 @@ struct env {
 	int batched;			/* enum batch_mode (batch.h) */
 	bool quiet;
 	bool no_symbols;
+	bool count_only;		/* --bench-count-only */
 	char **cmd;
 	const char *usdt[32];	/* --usdt */
 	int nr_usdt;

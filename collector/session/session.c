@@ -689,6 +689,7 @@ static int alloc_state(struct collector *c)
 	c->clr.meta_ids = calloc(c->table->n_events, sizeof(*c->clr.meta_ids));
 	c->clr.ev_counts = calloc(c->table->n_events, sizeof(*c->clr.ev_counts));
 	c->pipe.ro = reorder__new();
+	c->pipe.count_only = env.count_only;
 	if (c->ncpu <= 0 || !c->clr.meta_ids || !c->clr.ev_counts || !c->pipe.ro) {
 		pr_warn("out of memory\n");
 		return EXIT_FAIL;

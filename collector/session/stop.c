@@ -310,6 +310,10 @@ static void print_summary(struct collector *c, uint64_t bytes)
 		(unsigned long long)t->nested_drops, (unsigned long long)t->ustack_truncated,
 		(unsigned long long)t->kstack_truncated);
 	batch__print(&c->clr, c->totals.batch_drops);
+	if (c->pipe.count_only)
+		pr_warn("count-only: %llu records, %llu events read from the ring and dropped "
+			"(nothing decoded or written)\n", (unsigned long long)c->pipe.counted_records,
+			(unsigned long long)c->pipe.counted_events);
 	print_prog_stats(c);
 	print_cpu(c);
 	pr_info("ring buffer: %llu records, %llu bytes from the runtime provider\n",
