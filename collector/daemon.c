@@ -543,7 +543,7 @@ int daemon_main(int argc, char **argv)
 		printf("Usage: ebpf-collect daemon [--config FILE] [-o DIR] [OPTIONS...]\n"
 		       "Runs the collector always on: options as in 'ebpf-collect --help', from\n"
 		       "FILE (one 'option = value' a line) then the command line; defaults\n"
-		       "--all --format v6 --flight-recorder 60s --rotate 10m --keep 144,\n"
+		       "--all --format v6 --flight-recorder 60s --rotate 10m --keep 144 --buffer-size 16,\n"
 		       "--host $(hostname), --profile always-on (unless --providers);\n"
 		       "files DIR/trace-START.N.nettrace (DIR: "
 		       DAEMON_DEFAULT_DIR ").\n"

@@ -38,6 +38,9 @@ struct range_table {
 	size_t n_idx;
 	size_t lim;			/* tail size that triggers a merge */
 	uint64_t horizon;		/* no lookup before this time: drop what ended */
+	uint64_t lo, hi;		/* every entry ever added lies in [lo, hi): an
+					 * address outside (a native frame beside a
+					 * JIT heap) misses without a search */
 	struct strpool *names;
 };
 
@@ -96,6 +99,10 @@ long range_table__add(struct range_table *rt, uint64_t start, uint64_t size,
 	e->end = start + size;
 	e->load_ts = load_ts;
 	e->seq = (uint32_t)rt->n;
+	if (!rt->n || start < rt->lo)
+		rt->lo = start;
+	if (e->end > rt->hi)
+		rt->hi = e->end;
 	return (long)rt->n++;
 }
 
@@ -288,7 +295,7 @@ const struct range_entry *range_table__find_mode(struct range_table *rt, uint64_
 {
 	struct range_pick p = { .ts = ts };
 
-	if (!rt->n || range_table__prepare(rt))
+	if (addr - rt->lo >= rt->hi - rt->lo || range_table__prepare(rt))
 		return NULL;
 	range_table__stab(rt, addr, &p);
 	if (ts == SYM_TS_NONE)

@@ -146,6 +146,8 @@ struct sz_pid {
 	bool target;			/* symbolize__add_pid (else: seen in a record) */
 };
 
+#define SZ_HINTS	4096	/* a power of 2 */
+
 struct symbolize {
 	struct nt_writer *w;
 	struct symbolizer *sym;
@@ -166,6 +168,15 @@ struct symbolize {
 	size_t n_mods, cap_mods;
 	struct sz_pid *pids;
 	size_t n_pids, cap_pids;
+	/* the last range each (pid, symbol) was found to be, by the name's
+	 * address: a stack repeats its frames, and hashing a long name costs
+	 * more than the lookup that found it; a hit still compares the name */
+	struct sz_range_hint {
+		const char *name;
+		uint64_t start, size;
+		uint32_t pid, ri;
+		enum sym_kind kind;
+	} hint[SZ_HINTS];
 	struct sz_unnamed *un;		/* frames without a name, by address */
 	size_t n_un, cap_un;
 	struct u64_map un_idx;		/* hash of (pid, address) -> index + 1 */
@@ -770,11 +781,22 @@ static int sz_range_describe(struct symbolize *sz, struct sz_range *r, const str
 static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_info *si)
 {
 	uint32_t key_pid = sz->per_process ? pid : 0;	/* V5: one address space */
-	uint64_t h = ident_hash(si->kind ^ ((uint64_t)key_pid << 8), si->start, si->size,
-				si->name);
+	struct sz_range_hint *hint = &sz->hint[hash_mix(hash_mix(pid, si->start),
+						       (uintptr_t)si->name) & (SZ_HINTS - 1)];
 	struct sz_range *r;
+	uint64_t h;
 	size_t k;
 	int err;
+
+	if (hint->name == si->name && hint->start == si->start && hint->size == si->size &&
+	    hint->pid == pid && hint->kind == si->kind && si->name && hint->ri < sz->n_r) {
+		r = &sz->r[hint->ri];
+		if (!strcmp(r->key, si->name))
+			return hint->ri;
+	}
+	*hint = (struct sz_range_hint){ .name = si->name, .start = si->start,
+					.size = si->size, .pid = pid, .kind = si->kind };
+	h = ident_hash(si->kind ^ ((uint64_t)key_pid << 8), si->start, si->size, si->name);
 
 	if ((sz->n_r + 1) * 2 >= sz->n_r_slots &&
 	    rehash(&sz->r_slots, &sz->n_r_slots, sz->n_r, sz->r, sizeof(*sz->r)))
@@ -784,7 +806,7 @@ static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_in
 		if (r->hash == h && r->start == si->start && r->size == si->size &&
 		    r->kind == si->kind && (!key_pid || r->pid == pid) &&
 		    !strcmp(r->key, si->name))
-			return sz->r_slots[k] - 1;
+			return hint->ri = sz->r_slots[k] - 1;
 	}
 	if (grow_array((void **)&sz->r, &sz->cap_r, sz->n_r + 1, sizeof(*sz->r)))
 		return -ENOMEM;
@@ -800,6 +822,7 @@ static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_in
 	if (err)
 		return err;
 	sz->r_slots[k] = (uint32_t)sz->n_r + 1;
+	hint->ri = (uint32_t)sz->n_r;
 	return (long)sz->n_r++;
 }
 

@@ -136,7 +136,7 @@ PY
 	printf 'all = off\nkernel-stack = off\nrotate = off\nformat = v5\n' >"$T/o.conf"
 	run "$EBPF_COLLECT" daemon --config "$T/o.conf" --pid 0 -o "$T/o"
 	[[ $status -eq 64 ]] || flunk "--pid 0: exit $status"
-	[[ ${lines[0]} == "ebpf-collect daemon: starting: ebpf-collect --format=v5 --pid=0 --flight-recorder=60s --keep=144 --host=$(hostname) --profile=always-on --output=$T/o/trace-"*".nettrace" ]] ||
+	[[ ${lines[0]} == "ebpf-collect daemon: starting: ebpf-collect --format=v5 --pid=0 --flight-recorder=60s --keep=144 --buffer-size=16 --host=$(hostname) --profile=always-on --output=$T/o/trace-"*".nettrace" ]] ||
 		flunk "off: ${lines[0]}"
 	printf 'kernel-stack = 5\n' >"$T/c.conf"
 	run "$EBPF_COLLECT" daemon --config "$T/c.conf"

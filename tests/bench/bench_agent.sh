@@ -70,10 +70,10 @@ wait_for() {	# CMD...: true within 30 s
 child_of() { pgrep -P "$1" | head -1; }
 
 # the load
-"$REFRT" --scenario mixed --threads 1 --rate "$RT_RATE" --duration 100000 \
+"$REFRT" --scenario mixed --threads 1 --rate "$RT_RATE" --duration 86400 \
 	-o /dev/null >/dev/null 2>&1 &
 pids+=($!)
-"$REFRT" --scenario cpu --threads 1 --duration 100000 -o /dev/null >/dev/null 2>&1 &
+"$REFRT" --scenario cpu --threads 1 --duration 86400 -o /dev/null >/dev/null 2>&1 &
 pids+=($!)
 (
 	while :; do
@@ -82,6 +82,16 @@ pids+=($!)
 	done
 ) &
 pids+=($!)
+
+load=("${pids[@]}")
+# every load process must still run at the end of each round: a load that
+# died (a bad option, a crash) would leave the agents measured idle
+load_alive() {
+	local p
+	for p in "${load[@]}"; do
+		kill -0 "$p" 2>/dev/null || { echo "bench_agent: load process $p is gone" >&2; return 1; }
+	done
+}
 
 # measure PID DUR OUT: per-second CPU shares of PID (one line each), then
 # "hwm MB" of its largest process; PID is the process whose CPU counts
@@ -112,6 +122,7 @@ run_daemon() {	# ROUND
 	sleep "$WARM"
 	measure "$c" "$DUR" "$tmp/daemon.$r"
 	curl -s "http://127.0.0.1:$port/metrics" >"$dir/metrics"
+	load_alive || return 1
 	kill -TERM "$dp"; wait "$dp"
 	awk -v d="$DUR" '/^ebpf_collect_events_total/ { n += $NF }
 		END { printf "%.0f\n", n / (d + '"$WARM"') }' "$dir/metrics" >"$tmp/evs.$r"
@@ -125,6 +136,7 @@ run_perf() {	# ROUND
 	wait_for test -s "$tmp/perf.$r.data" || { echo "bench_agent: perf record did not start" >&2; return 1; }
 	sleep "$WARM"
 	measure "$pp" "$DUR" "$tmp/perf.$r"
+	load_alive || return 1
 	kill -INT "$pp"; wait "$pp" 2>/dev/null
 	rm -f "$tmp/perf.$r.data"
 }
