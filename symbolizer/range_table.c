@@ -36,6 +36,12 @@ struct range_table {
 	uint64_t *pmax;			/* pmax[i]: the largest end of idx[0..i]
 					 * (in the starts allocation) */
 	size_t n_idx;
+	/* the arrays of the merge before, reused by the next: a fresh
+	 * allocation of this size is fresh pages to fault in, every merge */
+	uint32_t *spare_idx;
+	uint64_t *spare_starts;		/* and its pmax */
+	size_t spare_cap;
+	size_t idx_cap;			/* what idx and starts were allocated for */
 	size_t lim;			/* tail size that triggers a merge */
 	uint64_t horizon;		/* no lookup before this time: drop what ended */
 	uint64_t lo, hi;		/* every entry ever added lies in [lo, hi): an
@@ -67,6 +73,8 @@ void range_table__free(struct range_table *rt)
 	free(rt->e);
 	free(rt->idx);
 	free(rt->starts);	/* pmax too */
+	free(rt->spare_idx);
+	free(rt->spare_starts);
 	strpool__free(rt->names);
 	free(rt);
 }
@@ -150,17 +158,29 @@ void range_table__set_horizon(struct range_table *rt, uint64_t ts)
  * O(n + t log t) for a tail of t; runs once per ~sqrt(n) / 4 adds. */
 static int range_table__merge(struct range_table *rt)
 {
-	size_t old = 0, add = 0, i, a, b, k, cap = rt->n_idx + rt->n - rt->n_sorted + 1;
+	size_t old = 0, add = 0, i, a, b, k, need = rt->n_idx + rt->n - rt->n_sorted + 1, cap;
 	uint32_t *tail = malloc((rt->n - rt->n_sorted + 1) * sizeof(*tail));
-	uint32_t *merged = malloc(cap * sizeof(*merged));
-	uint64_t *starts = malloc(2 * cap * sizeof(*starts)), *pmax, m = 0;
+	uint32_t *merged;
+	uint64_t *starts, *pmax, m = 0;
 
-	if (!tail || !merged || !starts) {
-		free(tail);
-		free(merged);
-		free(starts);
+	if (!tail)
 		return -ENOMEM;
+	if (rt->spare_cap < need) {
+		/* room to grow: the next merges fit without a new allocation */
+		cap = need + need / 2;
+		free(rt->spare_idx);
+		free(rt->spare_starts);
+		rt->spare_idx = malloc(cap * sizeof(*rt->spare_idx));
+		rt->spare_starts = malloc(2 * cap * sizeof(*rt->spare_starts));
+		rt->spare_cap = rt->spare_idx && rt->spare_starts ? cap : 0;
+		if (!rt->spare_cap) {
+			free(tail);
+			return -ENOMEM;
+		}
 	}
+	cap = rt->spare_cap;
+	merged = rt->spare_idx;
+	starts = rt->spare_starts;
 	pmax = starts + cap;
 	for (i = 0; i < rt->n_idx; i++)
 		if (!range_entry__expired(rt, &rt->e[rt->idx[i]]))
@@ -182,11 +202,13 @@ static int range_table__merge(struct range_table *rt)
 		pmax[k] = m = c->end > m ? c->end : m;
 	}
 	free(tail);
-	free(rt->idx);
-	free(rt->starts);
+	rt->spare_idx = rt->idx;	/* the old index is the next merge's room */
+	rt->spare_starts = rt->starts;
+	rt->spare_cap = rt->idx_cap;
 	rt->idx = merged;
 	rt->starts = starts;
 	rt->pmax = pmax;
+	rt->idx_cap = cap;
 	rt->n_idx = k;
 	rt->n_sorted = rt->n;
 	for (rt->lim = 16; 16 * rt->lim * rt->lim < rt->n_idx; rt->lim *= 2)
