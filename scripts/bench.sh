@@ -78,6 +78,23 @@ for name in "${scripts[@]}" "${sections[@]}"; do
 	} >>"$tmp/md"
 done
 echo "Total: $t_all s for the whole \`make bench\` run." >>"$tmp/md"
+# A claim must hold on another day too: the file keeps, below this run, the
+# last run of an earlier day (the previous file's own run when it is from
+# another day, else the earlier day's run it kept).
+mark='<!-- earlier-run -->'
+if [[ -f $md ]]; then
+	prev_day=$(sed -n 's/^Produced by one `make bench` run on \([0-9-]*\).*/\1/p' "$md" | head -1)
+	if [[ -n $prev_day && $prev_day != "$(date -u +%Y-%m-%d)" ]]; then
+		# the previous run, its headings one level down (not in code blocks)
+		earlier=$(awk -v m="$mark" '$0 == m { exit }
+			/^```/ { code = !code }
+			!code && /^# Benchmarks$/ { print "# The earlier run, on another day"; next }
+			!code && /^#/ { print "#" $0; next } { print }' "$md")
+	else
+		earlier=$(awk -v m="$mark" 'f { print } $0 == m { f = 1 }' "$md")
+	fi
+	[[ -n $earlier ]] && printf '\n%s\n%s\n' "$mark" "$earlier" >>"$tmp/md"
+fi
 cp "$tmp/md" "$md"
 echo "bench: wrote $md ($t_all s)" >&2
 exit $status

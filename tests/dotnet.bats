@@ -625,7 +625,12 @@ frames_match_tracelog() {
 	# the default profile: JIT and ReadyToRun frames named by the rundown
 	run "$EBPF_COLLECT" -o "$T/d.nettrace" -- dotnet "$APP" --exceptions 3 --gcs 2
 	assert_success
-	assert_output_contains "named by the runtime's method events), 0 without a name;"
+	# Not always 0: in about 1 run of 3 the runtime's stack walk reports one
+	# frame no runtime event describes (inside libcoreclr.so, or ReadyToRun
+	# code of System.Private.CoreLib with no rundown method event: seen at
+	# libcoreclr.so+0x5fa3cc and CoreLib+0x138f5b), which TraceLog leaves
+	# unnamed too; the count must be TraceLog's, checked below
+	assert_output_contains "named by the runtime's method events), "
 	assert_output_contains "EventPipe session over"
 	frames_match_tracelog "$output" "$T/d.nettrace"
 	# the default's samples are the runtime's own: SampleProfiler events

@@ -211,6 +211,10 @@ class Sim:
                 size, = struct.unpack_from("<i", b, p)
                 p += 4
                 p += (4 - p % 4) % 4
+                # a cut file: what is left is no block (parsing it as one
+                # would queue garbage without end)
+                if size < 0 or p + size >= len(b):
+                    raise ValueError("%s block at %#x runs past the end" % (name, p))
                 blk = b[p:p + size]
                 p += size
                 handler = getattr(self, "block_" + name, None)
