@@ -74,6 +74,13 @@ app_with_shim() {
 	(($(grep -c $'\t0$' <<<"$output") == 447)) || flunk "a state is not 0: $output"
 	assert_line "DotNETRuntime:GCStart_V2	const unsigned int, Count, const unsigned int, Depth, const unsigned int, Reason, const unsigned int, Type, const unsigned short, ClrInstanceID, const uint64_t, ClientSequenceNumber	0"
 	assert_line "DotNETRuntime:ExceptionThrown_V1	const char*, ExceptionType, const char*, ExceptionMessage, const size_t, ExceptionEIP, const unsigned int, ExceptionHRESULT, const unsigned short, ExceptionFlags, const unsigned short, ClrInstanceID	0"
+	# ebpf-collect -l -p says the process offers the shim, and that
+	# its events still come over EventPipe
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_line "pid $APP_PID: tracepoint shim: 447 events"
+	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through EventPipe (no USDT provider)"
 	# asked for by EBPF_TPSHIM_DEBUG: one line, once
 	run grep -c "tracepoint shim" "$T/app.out.err"
 	assert_output 1
@@ -124,6 +131,10 @@ app_with_shim() {
 	assert_output $'count 0\ndropped 0\nrefused 1'
 	grep -qx "ebpf-collect tracepoint shim: standing down, a real LTTng-UST is at $T/real/liblttng-ust.so.0" \
 		"$T/app.out.err" || flunk "$(cat "$T/app.out.err")"
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_line "pid $APP_PID: tracepoint shim standing down (a real LTTng-UST 2.12 is there)"
 	touch "$T/go"
 	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
 }
@@ -139,6 +150,16 @@ app_with_shim() {
 	assert_line "count 447"
 	run cat "$T/app.out.err"
 	assert_output ""
+	# nor does ebpf-collect -l -p speak of a shim a process does not have
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	bg "$T/plain.out" dotnet "$APP" --linger
+	local plain=$LAST_PID
+	wait_for_grep READY "$T/plain.out" 60 || flunk "app did not start: $(cat "$T/plain.out"*)"
+	run "$EBPF_COLLECT" -l -p "$plain"
+	kill -KILL "$plain"
+	assert_success
+	assert_line "pid $plain: traced through EventPipe (no USDT provider)"
+	[[ $output != *"tracepoint shim"* ]] || flunk "$output"
 	# the shell of this test maps no shim
 	run "$CTL" list $$
 	assert_failure
