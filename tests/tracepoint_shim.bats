@@ -119,6 +119,21 @@ app_with_shim() {
 	grep -q $'^DotNETRuntime:GCStart_V2\t.*\t0$' <<<"$output" || flunk "state not lowered: $output"
 }
 
+@test "tracepoint shim: the demonstration probe counts every ExceptionThrown_V1 call" {
+	need
+	app_with_shim "$TPSHIM_DIR" --exceptions 7
+	run "$CTL" enable "$APP_PID" DotNETRuntime:ExceptionThrown_V1
+	assert_success
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=0 exceptions=7 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	# no keyword to turn on first: each of the seven throws calls the
+	# probe; its first argument is the type name's address (const char*)
+	run "$CTL" hits "$APP_PID"
+	[[ $output =~ ^hits\ 7\ last\ [1-9][0-9]*$ ]] || flunk "$output"
+}
+
 @test "tracepoint shim: stands down where a real LTTng-UST 2.12 is found, the runtime unharmed" {
 	need
 	# a shared object of LTTng-UST 2.12's main library's name after the
