@@ -1,8 +1,9 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# The tracepoint shim (usdt/README.md, "The tracepoint shim") in a stock
-# .NET 10 process: the machine's SDK runtime started with the shim's
+# The tracepoint shim (usdt/README.md, "The tracepoint shim") in stock
+# .NET processes (the SDK's .NET 10, and .NET 8 and 9 self-contained builds
+# of the same app, tests/dotnet_app.bash's build_sc) started with the shim's
 # directory on LD_LIBRARY_PATH, DOTNET_EnableEventLog=1 and an
 # EventSourceFilter that matches nothing, as a service would be.  Its table
 # is read from outside by tests/progs/tpshim_ctl (usdt/tracepoint_read.c).
@@ -22,6 +23,7 @@ setup_file() {
 setup() {
 	T=$BATS_TEST_TMPDIR
 	APP_PID=
+	APP_CMD="dotnet $APP"
 }
 
 teardown() {
@@ -39,7 +41,8 @@ need() {
 	[[ -f $APP ]] || flunk "test app not built ($OUTPUT/tests/dotnet/build.log)"
 }
 
-# app_with_shim LD_LIBRARY_PATH APP-ARGS...: the app waiting for $T/go,
+# app_with_shim LD_LIBRARY_PATH APP-ARGS...: the app ($APP_CMD: the SDK's
+# runtime, or a self-contained build) waiting for $T/go,
 # started ready for tracing through the shim; its pid in APP_PID once it
 # printed READY (the runtime's constructors, which register the
 # tracepoints, have run by then)
@@ -47,9 +50,10 @@ app_with_shim() {
 	local lp=$1
 	shift
 	rm -f "$T/go"
+	# shellcheck disable=SC2086
 	bg "$T/app.out" env LD_LIBRARY_PATH="$lp" DOTNET_EnableEventLog=1 \
 		DOTNET_EventSourceFilter=EbpfCollectNoSuchSource EBPF_TPSHIM_DEBUG=1 \
-		dotnet "$APP" --wait "$T/go" "$@" --linger
+		$APP_CMD --wait "$T/go" "$@" --linger
 	APP_PID=$LAST_PID
 	wait_for_grep READY "$T/app.out" 60 || flunk "app did not start: $(cat "$T/app.out"*)"
 }
@@ -179,4 +183,42 @@ app_with_shim() {
 	run "$CTL" list $$
 	assert_failure
 	assert_output "tpshim_ctl: process $$: no tracepoint shim"
+}
+
+# gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained
+# .NET V app registers COUNT tracepoints (per provider as given), the 64-bit
+# argument of GCStart_V2's signature spelled U64, and its five induced GCs
+# reach the demonstration probe as on .NET 10
+gc_through_shim() {
+	need
+	build_sc "$1" || flunk "self-contained net$1.0 app not built ($OUTPUT/tests/dotnet/build-net$1.log)"
+	APP_CMD=$OUTPUT/tests/dotnet/evtapp-net$1/evtapp
+	app_with_shim "$TPSHIM_DIR" --gcs 5
+	run "$CTL" list "$APP_PID"
+	assert_success
+	assert_line "count $2"
+	(($(grep -c $'^DotNETRuntime:' <<<"$output") == $3)) || flunk "DotNETRuntime: $output"
+	(($(grep -c $'^DotNETRuntimePrivate:' <<<"$output") == $4)) || flunk "Private: $output"
+	(($(grep -c $'^DotNETRuntimeRundown:' <<<"$output") == $5)) || flunk "Rundown: $output"
+	assert_line "DotNETRuntime:GCStart_V2	const unsigned int, Count, const unsigned int, Depth, const unsigned int, Reason, const unsigned int, Type, const unsigned short, ClrInstanceID, $6, ClientSequenceNumber	0"
+	"$CTL" enable "$APP_PID" DotNETRuntime:GCStart_V2 || flunk "enable"
+	"$CTL" raise "$APP_PID" DotNETRuntime:GCStart || flunk "raise"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=0 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	run "$CTL" hits "$APP_PID"
+	assert_output "hits 4 last 5"
+}
+
+# the counts of .NET 8.0.31 and 9.0.20 (the registry's runtime packs the
+# self-contained builds take): each release added DotNETRuntime events, and
+# .NET 8's generator spelled a 64-bit argument "const unsigned long" where
+# the later ones write "const uint64_t" (a decoder by signature takes both)
+@test "tracepoint shim: a self-contained .NET 8 app registers 442 tracepoints and fires GCStart_V2" {
+	gc_through_shim 8 442 207 185 50 "const unsigned long"
+}
+
+@test "tracepoint shim: a self-contained .NET 9 app registers 444 tracepoints and fires GCStart_V2" {
+	gc_through_shim 9 444 209 185 50 "const uint64_t"
 }
