@@ -61,7 +61,8 @@ _Static_assert(__builtin_offsetof(struct tpabi_tracepoint, signature) == 32, "si
 struct tpshim_table {
 	char magic[TPSHIM_MAGIC_LEN];
 	uint32_t count;		/* entries filled */
-	uint32_t dropped;	/* tracepoints beyond TPSHIM_CAPACITY */
+	uint32_t dropped;	/* tracepoints not listed: beyond TPSHIM_CAPACITY,
+				 * or of a library past the shim's 64th */
 	uint32_t libs;		/* tracepoint_register_lib() calls taken */
 	uint32_t refused;	/* 1: a real LTTng-UST stands, the shim does nothing */
 	uint64_t entries;	/* address of TPSHIM_CAPACITY uint64_t: each a

@@ -145,10 +145,11 @@ __attribute__((constructor)) static void shim_init(void)
 	}
 }
 
+/* The loader runs constructors one at a time, so registrations never race
+ * each other; a tracer reading from outside sees count after the entry. */
 EXPORT int tracepoint_register_lib(struct tpabi_tracepoint *const *tps, int count)
 {
 	struct tpshim_table *t = &ebpf_collect_tpshim;
-
 	uint32_t first = t->count;
 
 	if (t->refused)
@@ -156,7 +157,9 @@ EXPORT int tracepoint_register_lib(struct tpabi_tracepoint *const *tps, int coun
 	for (int i = 0; i < count; i++) {
 		if (!tps[i])
 			continue;
-		if (t->count >= TPSHIM_CAPACITY) {
+		/* past MAX_LIBS a library could not be cleared when it goes
+		 * away: its tracepoints are not listed at all */
+		if (t->count >= TPSHIM_CAPACITY || t->libs >= MAX_LIBS) {
 			t->dropped++;
 			continue;
 		}
@@ -171,8 +174,7 @@ EXPORT int tracepoint_register_lib(struct tpabi_tracepoint *const *tps, int coun
 }
 
 /* A library going away: its tracepoints' entries become 0 (a tracer must
- * not write into memory that is no longer theirs); the count stays.  A
- * library past the first MAX_LIBS keeps its entries. */
+ * not write into memory that is no longer theirs); the count stays. */
 EXPORT int tracepoint_unregister_lib(struct tpabi_tracepoint *const *tps)
 {
 	struct tpshim_table *t = &ebpf_collect_tpshim;
