@@ -47,6 +47,7 @@ ifneq ($(and $(EVENT_TABLE_OBJS),$(NETTRACE_LIB)),)
 ALL_TARGETS += $(OUTPUT)/ebpf-collect
 
 $(OUTPUT)/ebpf-collect: $(COLLECTOR_OBJS) $(VIEWS_PROTO_OBJS) $(EVENT_TABLE_OBJS) $(EVENT_TABLE_LOAD_OBJS) $(EVENT_META_OBJS) \
+		       $(TPSHIM_READ_OBJS) \
 		       $(SYMBOLIZER_LIB) $(NETTRACE_LIB) $(COMMON_LIB) | $(OUTPUT)
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \

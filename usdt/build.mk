@@ -69,3 +69,21 @@ $(USDT_BATCH_INC):
 	$(Q)sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@
 $(OUTPUT)/obj/usdt/usdt-gen-batch.o: $(USDT_BATCH_INC)
 $(OUTPUT)/obj/usdt/usdt-gen-batch.o: ALL_CFLAGS += -I$(OUTPUT)/obj/usdt
+
+# The tracepoint shim (usdt/README.md, "The tracepoint shim"): a library a
+# stock CoreCLR dlopen()s by LTTng-UST 2.12's name, built straight from its
+# one source (it exports the LTTng names only, and links nothing of ours:
+# it runs inside the traced process).  Its directory goes on the target's
+# LD_LIBRARY_PATH.
+TPSHIM_DIR      := $(OUTPUT)/tpshim
+TPSHIM_LIB      := $(TPSHIM_DIR)/liblttng-ust-tracepoint.so.0
+# its table read from outside the process (tracepoint_read.h)
+TPSHIM_READ_OBJS := $(OUTPUT)/obj/usdt/tracepoint_read.o
+
+$(TPSHIM_LIB): usdt/tracepoint_shim.c usdt/tracepoint_abi.h
+	$(call msg,LIB,$@)
+	$(Q)mkdir -p $(dir $@)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -fvisibility=hidden \
+		-Wl,-soname,liblttng-ust-tracepoint.so.0 $(ALL_LDFLAGS) $< -o $@
+
+ALL_TARGETS += $(TPSHIM_LIB) $(TPSHIM_READ_OBJS)

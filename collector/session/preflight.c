@@ -26,6 +26,7 @@
 #include "eventpipe.h"
 #include "proc_maps.h"
 #include "usdt_notes.h"
+#include "tracepoint_read.h"
 #include "collector.h"
 
 int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args)
@@ -193,12 +194,29 @@ int pid_runtime_probes(pid_t pid)
 	return ours;
 }
 
+/* The tracepoint shim a stock CoreCLR loaded (usdt/README.md, "The
+ * tracepoint shim"): the runtime's tracepoints it holds, which no session
+ * traces yet.  1 when the process has it, 0 otherwise. */
+static int print_tracepoint_shim(pid_t pid)
+{
+	struct tpshim_view v;
+
+	if (tpshim__find(pid, &v))
+		return 0;
+	if (v.table.refused)
+		printf("pid %d: tracepoint shim standing down (a real LTTng-UST 2.12 is there)\n",
+		       pid);
+	else
+		printf("pid %d: tracepoint shim: %u events\n", pid, v.table.count);
+	return 1;
+}
+
 int list_probes(void)
 {
 	struct mapped_file_list files = {};
 	struct usdt_note_list notes, *all = NULL;
 	size_t i, total = 0, ours = 0;
-	int err, dotnet;
+	int err, dotnet, shim;
 
 	if (env.list_path) {
 		print_header();
@@ -249,9 +267,10 @@ int list_probes(void)
 	}
 	free(all);
 	mapped_file_list__free(&files);
+	shim = print_tracepoint_shim(env.pids[0]);
 	if (ours)
 		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
 	else if (dotnet == 1)
 		printf("pid %d: traced through EventPipe (no USDT provider)\n", env.pids[0]);
-	return total || dotnet == 1 ? EXIT_OK : EXIT_NO_PROBES;
+	return total || dotnet == 1 || shim ? EXIT_OK : EXIT_NO_PROBES;
 }

@@ -71,3 +71,10 @@ ALL_TARGETS += $(OUTPUT)/tests/httpload
 $(OUTPUT)/tests/httpload: $(OUTPUT)/obj/tests/progs/httpload.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ -o $@
+
+# tpshim_ctl: the tracepoint shim's table of a process, and its demonstration
+# probe set on one tracepoint from outside (tests/tracepoint_shim.bats)
+ALL_TARGETS += $(OUTPUT)/tests/tpshim_ctl
+$(OUTPUT)/tests/tpshim_ctl: $(OUTPUT)/obj/tests/progs/tpshim_ctl.o $(TPSHIM_READ_OBJS) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ -o $@

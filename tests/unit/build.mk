@@ -178,3 +178,11 @@ $(OUTPUT)/tests/test_attrib: $(OUTPUT)/obj/tests/unit/test_attrib.o \
 		$(OUTPUT)/obj/collector/fleet/attrib.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+# the tracepoint shim loaded into the test, its table read through /proc/self
+UNIT_TESTS += $(OUTPUT)/tests/test_tracepoint_shim
+$(OUTPUT)/obj/tests/unit/test_tracepoint_shim.o: ALL_CFLAGS += -DTPSHIM_LIB='"$(abspath $(TPSHIM_LIB))"'
+$(OUTPUT)/tests/test_tracepoint_shim: $(OUTPUT)/obj/tests/unit/test_tracepoint_shim.o \
+				      $(TPSHIM_READ_OBJS) $(TPSHIM_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(ALL_LDFLAGS) -ldl -o $@

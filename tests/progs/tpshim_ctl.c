@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tpshim_ctl: the tracepoint shim's table of a running process
+ * (usdt/tracepoint_read.h), for tests/tracepoint_shim.bats.
+ *
+ *   tpshim_ctl list PID          "count N", "dropped D", "refused R", then
+ *                                 NAME<TAB>SIGNATURE<TAB>STATE per tracepoint
+ *   tpshim_ctl enable PID NAME   points NAME's probes at the shim's
+ *                                 demonstration probe, then raises its state
+ *   tpshim_ctl disable PID NAME  lowers NAME's state, then clears its probes
+ *   tpshim_ctl raise PID NAME    raises NAME's state only, its probes left
+ *                                 NULL: its call sites call nothing, but
+ *                                 the runtime sees the event enabled (the GC
+ *                                 asks DotNETRuntime:GCStart whether its
+ *                                 keyword is on)
+ *   tpshim_ctl hits PID          "hits N last A": the demonstration probe's
+ *                                 calls and the first argument of the last
+ *
+ * Writes go through process_vm_writev(), one word at a time in the order a
+ * call site reads them: probes before state when enabling, after when not.
+ * Exit 0, 1 on a usage or read error (one line on stderr), 2 when NAME is
+ * not in the table.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+
+#include "tracepoint_read.h"
+
+static int write_word(pid_t pid, uint64_t addr, const void *val, size_t len)
+{
+	struct iovec local = { (void *)val, len }, remote = { (void *)(uintptr_t)addr, len };
+
+	return process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -errno;
+}
+
+static int find_tp(const struct tpshim_view *v, const char *name, struct tpshim_tp *tp)
+{
+	for (uint32_t i = 0; i < v->table.count; i++)
+		if (!tpshim__tracepoint(v, i, tp) && !strcmp(tp->name, name))
+			return 0;
+	return -ENOENT;
+}
+
+/* on: 1 enable, 0 disable, 2 raise */
+static int set_probe(const struct tpshim_view *v, const char *name, int on)
+{
+	uint64_t probes = on == 1 ? v->table_addr + offsetof(struct tpshim_table, probe) : 0;
+	struct tpshim_tp tp;
+	int state = !!on, err;
+
+	if (find_tp(v, name, &tp)) {
+		fprintf(stderr, "tpshim_ctl: %s: no such tracepoint in process %d\n", name, v->pid);
+		return 2;
+	}
+	if (on == 2)
+		err = write_word(v->pid, tp.addr + offsetof(struct tpabi_tracepoint, state),
+				 &state, sizeof(state));
+	else if (on)
+		err = write_word(v->pid, tp.addr + offsetof(struct tpabi_tracepoint, probes),
+				 &probes, sizeof(probes)) ?:
+		      write_word(v->pid, tp.addr + offsetof(struct tpabi_tracepoint, state),
+				 &state, sizeof(state));
+	else
+		err = write_word(v->pid, tp.addr + offsetof(struct tpabi_tracepoint, state),
+				 &state, sizeof(state)) ?:
+		      write_word(v->pid, tp.addr + offsetof(struct tpabi_tracepoint, probes),
+				 &probes, sizeof(probes));
+	if (err) {
+		fprintf(stderr, "tpshim_ctl: %s in process %d: %s\n", name, v->pid, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct tpshim_view v;
+	struct tpshim_tp tp;
+	int err;
+
+	if (argc < 3 || (strcmp(argv[1], "list") && strcmp(argv[1], "hits") && argc < 4)) {
+		fprintf(stderr, "usage: tpshim_ctl list|hits PID | enable|disable|raise PID NAME\n");
+		return 1;
+	}
+	err = tpshim__find(atoi(argv[2]), &v);
+	if (err) {
+		fprintf(stderr, "tpshim_ctl: process %s: %s\n", argv[2],
+			err == -ENOENT ? "no tracepoint shim" : strerror(-err));
+		return 1;
+	}
+	if (!strcmp(argv[1], "list")) {
+		printf("count %u\ndropped %u\nrefused %u\n", v.table.count, v.table.dropped,
+		       v.table.refused);
+		for (uint32_t i = 0; i < v.table.count; i++)
+			if (!tpshim__tracepoint(&v, i, &tp))
+				printf("%s\t%s\t%d\n", tp.name, tp.signature, tp.state);
+		return 0;
+	}
+	if (!strcmp(argv[1], "hits")) {
+		printf("hits %llu last %llu\n", (unsigned long long)v.table.probe_hits,
+		       (unsigned long long)v.table.probe_last);
+		return 0;
+	}
+	if (!strcmp(argv[1], "enable"))
+		return set_probe(&v, argv[3], 1);
+	if (!strcmp(argv[1], "disable"))
+		return set_probe(&v, argv[3], 0);
+	if (!strcmp(argv[1], "raise"))
+		return set_probe(&v, argv[3], 2);
+	fprintf(stderr, "tpshim_ctl: unknown command %s\n", argv[1]);
+	return 1;
+}

@@ -1,0 +1,224 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+#
+# The tracepoint shim (usdt/README.md, "The tracepoint shim") in stock
+# .NET processes (the SDK's .NET 10, and .NET 8 and 9 self-contained builds
+# of the same app, tests/dotnet_app.bash's build_sc) started with the shim's
+# directory on LD_LIBRARY_PATH, DOTNET_EnableEventLog=1 and an
+# EventSourceFilter that matches nothing, as a service would be.  Its table
+# is read from outside by tests/progs/tpshim_ctl (usdt/tracepoint_read.c).
+
+load test_helper
+load dotnet_app
+
+TPSHIM_DIR=$OUTPUT/tpshim
+CTL=$OUTPUT/tests/tpshim_ctl
+
+setup_file() {
+	export BATS_TEST_TIMEOUT=180
+	command -v dotnet >/dev/null 2>&1 || return 0
+	build_app
+}
+
+setup() {
+	T=$BATS_TEST_TMPDIR
+	APP_PID=
+	APP_CMD="dotnet $APP"
+}
+
+teardown() {
+	if [[ -n $APP_PID ]]; then
+		{ kill -KILL "$APP_PID" && wait "$APP_PID"; } 2>/dev/null
+	fi
+	return 0
+}
+
+need() {
+	require_root
+	require_cmd dotnet
+	[[ -f $TPSHIM_DIR/liblttng-ust-tracepoint.so.0 ]] || flunk "shim not built"
+	[[ -x $CTL ]] || flunk "tpshim_ctl not built"
+	[[ -f $APP ]] || flunk "test app not built ($OUTPUT/tests/dotnet/build.log)"
+}
+
+# app_with_shim LD_LIBRARY_PATH APP-ARGS...: the app ($APP_CMD: the SDK's
+# runtime, or a self-contained build) waiting for $T/go,
+# started ready for tracing through the shim; its pid in APP_PID once it
+# printed READY (the runtime's constructors, which register the
+# tracepoints, have run by then)
+app_with_shim() {
+	local lp=$1
+	shift
+	rm -f "$T/go"
+	# shellcheck disable=SC2086
+	bg "$T/app.out" env LD_LIBRARY_PATH="$lp" DOTNET_EnableEventLog=1 \
+		DOTNET_EventSourceFilter=EbpfCollectNoSuchSource EBPF_TPSHIM_DEBUG=1 \
+		$APP_CMD --wait "$T/go" "$@" --linger
+	APP_PID=$LAST_PID
+	wait_for_grep READY "$T/app.out" 60 || flunk "app did not start: $(cat "$T/app.out"*)"
+}
+
+@test "tracepoint shim: .NET 10 registers its 447 tracepoints, GCStart_V2 with its signature" {
+	need
+	app_with_shim "$TPSHIM_DIR"
+	run "$CTL" list "$APP_PID"
+	assert_success
+	# what .NET 10.0.12's libcoreclr.so registers, in one
+	# tracepoint_register_lib() call: every event of its manifest's
+	# DotNETRuntime (211), DotNETRuntimePrivate (185) and
+	# DotNETRuntimeRundown (51) providers; the Stress provider has none
+	assert_line "count 447"
+	assert_line "dropped 0"
+	assert_line "refused 0"
+	(($(grep -c $'\t' <<<"$output") == 447)) || flunk "not 447 tracepoints read: $output"
+	(($(grep -c $'^DotNETRuntime:' <<<"$output") == 211)) || flunk "DotNETRuntime: $output"
+	(($(grep -c $'^DotNETRuntimePrivate:' <<<"$output") == 185)) || flunk "Private: $output"
+	(($(grep -c $'^DotNETRuntimeRundown:' <<<"$output") == 51)) || flunk "Rundown: $output"
+	# nothing enabled: every state is 0
+	(($(grep -c $'\t0$' <<<"$output") == 447)) || flunk "a state is not 0: $output"
+	assert_line "DotNETRuntime:GCStart_V2	const unsigned int, Count, const unsigned int, Depth, const unsigned int, Reason, const unsigned int, Type, const unsigned short, ClrInstanceID, const uint64_t, ClientSequenceNumber	0"
+	assert_line "DotNETRuntime:ExceptionThrown_V1	const char*, ExceptionType, const char*, ExceptionMessage, const size_t, ExceptionEIP, const unsigned int, ExceptionHRESULT, const unsigned short, ExceptionFlags, const unsigned short, ClrInstanceID	0"
+	# ebpf-collect -l -p says the process offers the shim, and that
+	# its events still come over EventPipe
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_line "pid $APP_PID: tracepoint shim: 447 events"
+	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through EventPipe (no USDT provider)"
+	# asked for by EBPF_TPSHIM_DEBUG: one line, once
+	run grep -c "tracepoint shim" "$T/app.out.err"
+	assert_output 1
+	grep -qx "ebpf-collect tracepoint shim: holding the runtime's tracepoints" "$T/app.out.err" ||
+		flunk "$(cat "$T/app.out.err")"
+}
+
+@test "tracepoint shim: the demonstration probe counts GCStart_V2 calls with their Count" {
+	need
+	app_with_shim "$TPSHIM_DIR" --gcs 5
+	run "$CTL" enable "$APP_PID" DotNETRuntime:GCStart_V2
+	assert_success
+	# the GC asks DotNETRuntime:GCStart's state whether its keyword is on
+	# (gcenv.ee.cpp, UpdateGCEventStatus), and asks again at the start
+	# of every GC, after it decided whether this one fires
+	run "$CTL" raise "$APP_PID" DotNETRuntime:GCStart
+	assert_success
+	run "$CTL" list "$APP_PID"
+	grep -q $'^DotNETRuntime:GCStart_V2\t.*\t1$' <<<"$output" || flunk "state not raised: $output"
+	grep -q $'^DotNETRuntime:GCStart\t.*\t1$' <<<"$output" || flunk "state not raised: $output"
+	run "$CTL" hits "$APP_PID"
+	assert_output "hits 0 last 0"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=0 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	# five induced GCs, the app's only ones (gen0=gen1=0, and GC.Collect
+	# numbers them 1..5): the first turns the GC keyword on, so the
+	# probe sees GCs 2..5, the last with Count 5
+	run "$CTL" hits "$APP_PID"
+	assert_output "hits 4 last 5"
+	# lowered: the state back to 0 and the probes cleared
+	run "$CTL" disable "$APP_PID" DotNETRuntime:GCStart_V2
+	assert_success
+	run "$CTL" list "$APP_PID"
+	grep -q $'^DotNETRuntime:GCStart_V2\t.*\t0$' <<<"$output" || flunk "state not lowered: $output"
+}
+
+@test "tracepoint shim: the demonstration probe counts every ExceptionThrown_V1 call" {
+	need
+	app_with_shim "$TPSHIM_DIR" --exceptions 7
+	run "$CTL" enable "$APP_PID" DotNETRuntime:ExceptionThrown_V1
+	assert_success
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=0 exceptions=7 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	# no keyword to turn on first: each of the seven throws calls the
+	# probe; its first argument is the type name's address (const char*)
+	run "$CTL" hits "$APP_PID"
+	[[ $output =~ ^hits\ 7\ last\ [1-9][0-9]*$ ]] || flunk "$output"
+}
+
+@test "tracepoint shim: stands down where a real LTTng-UST 2.12 is found, the runtime unharmed" {
+	need
+	# a shared object of LTTng-UST 2.12's main library's name after the
+	# shim on the search path: what the shim takes for a real install
+	mkdir -p "$T/real"
+	cp "$TPSHIM_DIR/liblttng-ust-tracepoint.so.0" "$T/real/liblttng-ust.so.0"
+	app_with_shim "$TPSHIM_DIR:$T/real" --gcs 1
+	run "$CTL" list "$APP_PID"
+	assert_success
+	assert_output $'count 0\ndropped 0\nrefused 1'
+	grep -qx "ebpf-collect tracepoint shim: standing down, a real LTTng-UST is at $T/real/liblttng-ust.so.0" \
+		"$T/app.out.err" || flunk "$(cat "$T/app.out.err")"
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_line "pid $APP_PID: tracepoint shim standing down (a real LTTng-UST 2.12 is there)"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+}
+
+@test "tracepoint shim: silent on stderr unless EBPF_TPSHIM_DEBUG asks; a process without it has no table" {
+	need
+	rm -f "$T/go"
+	bg "$T/app.out" env LD_LIBRARY_PATH="$TPSHIM_DIR" DOTNET_EnableEventLog=1 \
+		DOTNET_EventSourceFilter=EbpfCollectNoSuchSource dotnet "$APP" --wait "$T/go" --linger
+	APP_PID=$LAST_PID
+	wait_for_grep READY "$T/app.out" 60 || flunk "app did not start: $(cat "$T/app.out"*)"
+	run "$CTL" list "$APP_PID"
+	assert_line "count 447"
+	run cat "$T/app.out.err"
+	assert_output ""
+	# nor does ebpf-collect -l -p speak of a shim a process does not have
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	bg "$T/plain.out" dotnet "$APP" --linger
+	local plain=$LAST_PID
+	wait_for_grep READY "$T/plain.out" 60 || flunk "app did not start: $(cat "$T/plain.out"*)"
+	run "$EBPF_COLLECT" -l -p "$plain"
+	kill -KILL "$plain"
+	assert_success
+	assert_line "pid $plain: traced through EventPipe (no USDT provider)"
+	[[ $output != *"tracepoint shim"* ]] || flunk "$output"
+	# the shell of this test maps no shim
+	run "$CTL" list $$
+	assert_failure
+	assert_output "tpshim_ctl: process $$: no tracepoint shim"
+}
+
+# gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained
+# .NET V app registers COUNT tracepoints (per provider as given), the 64-bit
+# argument of GCStart_V2's signature spelled U64, and its five induced GCs
+# reach the demonstration probe as on .NET 10
+gc_through_shim() {
+	need
+	build_sc "$1" || flunk "self-contained net$1.0 app not built ($OUTPUT/tests/dotnet/build-net$1.log)"
+	APP_CMD=$OUTPUT/tests/dotnet/evtapp-net$1/evtapp
+	app_with_shim "$TPSHIM_DIR" --gcs 5
+	run "$CTL" list "$APP_PID"
+	assert_success
+	assert_line "count $2"
+	(($(grep -c $'^DotNETRuntime:' <<<"$output") == $3)) || flunk "DotNETRuntime: $output"
+	(($(grep -c $'^DotNETRuntimePrivate:' <<<"$output") == $4)) || flunk "Private: $output"
+	(($(grep -c $'^DotNETRuntimeRundown:' <<<"$output") == $5)) || flunk "Rundown: $output"
+	assert_line "DotNETRuntime:GCStart_V2	const unsigned int, Count, const unsigned int, Depth, const unsigned int, Reason, const unsigned int, Type, const unsigned short, ClrInstanceID, $6, ClientSequenceNumber	0"
+	"$CTL" enable "$APP_PID" DotNETRuntime:GCStart_V2 || flunk "enable"
+	"$CTL" raise "$APP_PID" DotNETRuntime:GCStart || flunk "raise"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=0 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	run "$CTL" hits "$APP_PID"
+	assert_output "hits 4 last 5"
+}
+
+# the counts of .NET 8.0.31 and 9.0.20 (the registry's runtime packs the
+# self-contained builds take): each release added DotNETRuntime events, and
+# .NET 8's generator spelled a 64-bit argument "const unsigned long" where
+# the later ones write "const uint64_t" (a decoder by signature takes both)
+@test "tracepoint shim: a self-contained .NET 8 app registers 442 tracepoints and fires GCStart_V2" {
+	gc_through_shim 8 442 207 185 50 "const unsigned long"
+}
+
+@test "tracepoint shim: a self-contained .NET 9 app registers 444 tracepoints and fires GCStart_V2" {
+	gc_through_shim 9 444 209 185 50 "const uint64_t"
+}

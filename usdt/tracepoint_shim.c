@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tracepoint_shim.c - liblttng-ust-tracepoint.so.0 for processes that have
+ * no LTTng-UST 2.12: it takes the tracepoints a stock CoreCLR registers and
+ * keeps them in a table a tracer reads from outside (usdt/tracepoint_abi.h,
+ * usdt/README.md "The tracepoint shim").
+ *
+ * It runs inside the traced process, so it uses libc only, never allocates
+ * and never writes to stdout; stderr only once, when EBPF_TPSHIM_DEBUG is set.
+ */
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tracepoint_abi.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+static uint64_t entries[TPSHIM_CAPACITY];
+
+/* each tracepoint_register_lib() call: its array and its run of entries */
+#define MAX_LIBS 64
+static struct {
+	struct tpabi_tracepoint *const *tps;
+	uint32_t first, n;
+} libs[MAX_LIBS];
+
+static void demo_probe(void *data, unsigned long first);
+
+/* not static const: the table must sit in the writable mapping, where a
+ * tracer looks for it and writes nothing but a tracepoint's probes */
+EXPORT struct tpshim_table ebpf_collect_tpshim = {
+	.magic = TPSHIM_MAGIC,
+	.probe = { { (void (*)(void))demo_probe, &ebpf_collect_tpshim }, { 0, 0 } },
+};
+
+/* The demonstration probe: called by a call site as (data, args...), of
+ * which it reads the first integer argument (the next register after
+ * data; the rest the caller passes are ignored, as the x86-64 calling
+ * convention allows). */
+static void demo_probe(void *data, unsigned long first)
+{
+	struct tpshim_table *t = data;
+
+	__atomic_store_n(&t->probe_last, first, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&t->probe_hits, 1, __ATOMIC_RELAXED);
+}
+
+static void debug_once(const char *what, const char *path)
+{
+	static int said;
+
+	if (said || !getenv("EBPF_TPSHIM_DEBUG"))
+		return;
+	said = 1;
+	fprintf(stderr, "ebpf-collect tracepoint shim: %s%s%s\n", what,
+		path ? " " : "", path ? path : "");
+}
+
+/* Is path an ELF shared object other than this file (st)? */
+static int other_library(const char *path, const struct stat *self)
+{
+	unsigned char h[18];
+	struct stat st;
+	int fd, n;
+
+	if (stat(path, &st) || (st.st_dev == self->st_dev && st.st_ino == self->st_ino))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	/* ELF magic, and e_type (little-endian) ET_DYN */
+	return n == (int)sizeof(h) && !memcmp(h, "\177ELF", 4) && h[16] == 3 && h[17] == 0;
+}
+
+/* The directories the dynamic loader searches for a library named without
+ * a path: LD_LIBRARY_PATH's, then Debian's multiarch and the classic ones. */
+static const char *const system_dirs[] = {
+	"/usr/local/lib", "/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu",
+	"/lib64", "/usr/lib64", "/lib", "/usr/lib",
+};
+
+static int found_in(const char *dir, size_t len, const struct stat *self, char *out, size_t outsz)
+{
+	static const char *const names[] = { TPABI_LIB_NAME, TPABI_UST_LIB_NAME };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		if (snprintf(out, outsz, "%.*s/%s", (int)len, dir, names[i]) >= (int)outsz)
+			continue;
+		if (other_library(out, self))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A real LTTng-UST 2.12 this process could load: already loaded, or a
+ * library of its names (other than this one) where the loader looks.
+ * The shim then stands down so that it never hides a real tracer.
+ */
+static int real_lttng(char *path, size_t pathsz)
+{
+	Dl_info self_info;
+	struct stat self;
+	const char *lp;
+	void *h;
+
+	h = dlopen(TPABI_UST_LIB_NAME, RTLD_LAZY | RTLD_NOLOAD);
+	if (h) {
+		dlclose(h);
+		snprintf(path, pathsz, "%s (loaded)", TPABI_UST_LIB_NAME);
+		return 1;
+	}
+	if (!dladdr(&ebpf_collect_tpshim, &self_info) || !self_info.dli_fname ||
+	    stat(self_info.dli_fname, &self))
+		return 0;
+	lp = getenv("LD_LIBRARY_PATH");
+	while (lp && *lp) {
+		size_t len = strcspn(lp, ":");
+
+		if (len && found_in(lp, len, &self, path, pathsz))
+			return 1;
+		lp += len + (lp[len] == ':');
+	}
+	for (size_t i = 0; i < sizeof(system_dirs) / sizeof(system_dirs[0]); i++)
+		if (found_in(system_dirs[i], strlen(system_dirs[i]), &self, path, pathsz))
+			return 1;
+	return 0;
+}
+
+__attribute__((constructor)) static void shim_init(void)
+{
+	char path[4096];
+
+	ebpf_collect_tpshim.entries = (uint64_t)(uintptr_t)entries;
+	if (real_lttng(path, sizeof(path))) {
+		ebpf_collect_tpshim.refused = 1;
+		debug_once("standing down, a real LTTng-UST is at", path);
+	}
+}
+
+/* The loader runs constructors one at a time, so registrations never race
+ * each other; a tracer reading from outside sees count after the entry. */
+EXPORT int tracepoint_register_lib(struct tpabi_tracepoint *const *tps, int count)
+{
+	struct tpshim_table *t = &ebpf_collect_tpshim;
+	uint32_t first = t->count;
+
+	if (t->refused)
+		return 0;
+	for (int i = 0; i < count; i++) {
+		if (!tps[i])
+			continue;
+		/* past MAX_LIBS a library could not be cleared when it goes
+		 * away: its tracepoints are not listed at all */
+		if (t->count >= TPSHIM_CAPACITY || t->libs >= MAX_LIBS) {
+			t->dropped++;
+			continue;
+		}
+		entries[t->count] = (uint64_t)(uintptr_t)tps[i];
+		__atomic_store_n(&t->count, t->count + 1, __ATOMIC_RELEASE);
+	}
+	if (t->libs < MAX_LIBS)
+		libs[t->libs] = (typeof(libs[0])){ tps, first, t->count - first };
+	t->libs++;
+	debug_once("holding the runtime's tracepoints", NULL);
+	return 0;
+}
+
+/* A library going away: its tracepoints' entries become 0 (a tracer must
+ * not write into memory that is no longer theirs); the count stays. */
+EXPORT int tracepoint_unregister_lib(struct tpabi_tracepoint *const *tps)
+{
+	struct tpshim_table *t = &ebpf_collect_tpshim;
+
+	for (uint32_t l = 0; l < t->libs && l < MAX_LIBS; l++) {
+		if (libs[l].tps != tps)
+			continue;
+		for (uint32_t i = 0; i < libs[l].n; i++)
+			__atomic_store_n(&entries[libs[l].first + i], 0, __ATOMIC_RELEASE);
+		libs[l].n = 0;
+	}
+	return 0;
+}
+
+/* The call sites' read-side: probes are replaced whole by a tracer, never
+ * freed while a call site may read them, so there is nothing to lock. */
+EXPORT void tp_rcu_read_lock_bp(void)
+{
+}
+
+EXPORT void tp_rcu_read_unlock_bp(void)
+{
+}
+
+EXPORT void *tp_rcu_dereference_sym_bp(void *p)
+{
+	return __atomic_load_n(&p, __ATOMIC_ACQUIRE);
+}
