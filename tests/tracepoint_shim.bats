@@ -92,6 +92,19 @@ app_with_shim() {
 		flunk "$(cat "$T/app.out.err")"
 }
 
+# five_gcs_seen: the app (started with --gcs 5, waiting for $T/go) runs its
+# five induced GCs, the only ones (gen0=gen1=0, and GC.Collect numbers them
+# 1..5): the first turns the GC keyword on, so the probe sees GCs 2..5, the
+# last with Count 5
+five_gcs_seen() {
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=0 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	run "$CTL" hits "$APP_PID"
+	assert_output "hits 4 last 5"
+}
+
 @test "tracepoint shim: the demonstration probe counts GCStart_V2 calls with their Count" {
 	need
 	app_with_shim "$TPSHIM_DIR" --gcs 5
@@ -107,15 +120,7 @@ app_with_shim() {
 	grep -q $'^DotNETRuntime:GCStart\t.*\t1$' <<<"$output" || flunk "state not raised: $output"
 	run "$CTL" hits "$APP_PID"
 	assert_output "hits 0 last 0"
-	touch "$T/go"
-	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
-	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=0 contentions=0" "$T/app.out" ||
-		flunk "$(cat "$T/app.out")"
-	# five induced GCs, the app's only ones (gen0=gen1=0, and GC.Collect
-	# numbers them 1..5): the first turns the GC keyword on, so the
-	# probe sees GCs 2..5, the last with Count 5
-	run "$CTL" hits "$APP_PID"
-	assert_output "hits 4 last 5"
+	five_gcs_seen
 	# lowered: the state back to 0 and the probes cleared
 	run "$CTL" disable "$APP_PID" DotNETRuntime:GCStart_V2
 	assert_success
@@ -203,12 +208,7 @@ gc_through_shim() {
 	assert_line "DotNETRuntime:GCStart_V2	const unsigned int, Count, const unsigned int, Depth, const unsigned int, Reason, const unsigned int, Type, const unsigned short, ClrInstanceID, $6, ClientSequenceNumber	0"
 	"$CTL" enable "$APP_PID" DotNETRuntime:GCStart_V2 || flunk "enable"
 	"$CTL" raise "$APP_PID" DotNETRuntime:GCStart || flunk "raise"
-	touch "$T/go"
-	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
-	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=0 contentions=0" "$T/app.out" ||
-		flunk "$(cat "$T/app.out")"
-	run "$CTL" hits "$APP_PID"
-	assert_output "hits 4 last 5"
+	five_gcs_seen
 }
 
 # the counts of .NET 8.0.31 and 9.0.20 (the registry's runtime packs the
