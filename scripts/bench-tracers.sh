@@ -578,7 +578,7 @@ summary_row "overloaded: 2 threads, 1 MiB buffer" "$(awk -v l="$ov_lost" -v f="$
 samp=$(comp bench_sampling)
 if [[ -n $samp ]]; then
 	for hz in 99 999; do
-		v=$(awk -v h="$hz Hz" 'index($0, h) == 1 {print $3}' <<<"$samp")
+		v=$(awk -v h="$hz" '$1 == h && $2 == "Hz" && $3 ~ /^-?[0-9.]+$/ {print $3; exit}' <<<"$samp")
 		if [[ $hz == 999 ]]; then
 			summary_row "CPU sampling at $hz Hz (bench_sampling)" "${v}% CPU" "< 1.7 %" \
 				"$(verdict_le "$v" 1.7 " pct points")"
@@ -596,8 +596,15 @@ else
 	summary_row "CPU sampling at 999 Hz" "not run (bench_sampling absent)" "< 1.7 %" "not measured"
 fi
 sym=$(comp bench_symbolizer)
-[[ -n $sym ]] && summary_row "symbolizer (100k-entry perf map)" \
-	"$(awk '/^symbolizer__resolve, timestamp/ {print $3 " M addresses/s"}' <<<"$sym")" "-" "-"
+if [[ -n $sym ]]; then
+	# the range table against the plain sorted search: it stays only if it
+	# beats it by 2x on both loads
+	for load in "lookup at a time:fresh map, at a time" "total:JIT churn, total"; do
+		r=$(awk -v k="range table / plain, ${load%%:*}" 'index($0, k) {sub(/x$/, "", $NF); print $NF; exit}' <<<"$sym")
+		summary_row "range table / plain: ${load#*:}" "${r:--}x" ">= 2x" \
+			"$(awk -v v="${r:--}" 'BEGIN {print (v == "-") ? "not measured" : ((v + 0 >= 2) ? "met" : "MISSED")}')"
+	done
+fi
 nt=$(comp bench_nettrace)
 # nt_row LABEL ROW TARGET [RESULT]: bench_nettrace's first table row ROW
 # (median [min..max], its first file: the synthetic one) or RESULT, beside
