@@ -11,27 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proc_mem.h"
 #include "tracepoint_read.h"
-
-/* count bytes at addr of pid's memory: 0, or -errno (-EIO: not mapped) */
-static int read_mem(pid_t pid, uint64_t addr, void *buf, size_t count)
-{
-	char path[64];
-	ssize_t n;
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), "/proc/%d/mem", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = pread(fd, buf, count, (off_t)addr);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != count)
-		err = -EIO;
-	close(fd);
-	return err;
-}
 
 /* a NUL-terminated string at addr, cut to size - 1 bytes; reads page by
  * page so that a string ending before an unmapped page is read whole */
@@ -42,7 +23,7 @@ static int read_str(pid_t pid, uint64_t addr, char *out, size_t size)
 	while (got + 1 < size) {
 		size_t page_left = 4096 - ((addr + got) & 4095);
 		size_t want = size - 1 - got < page_left ? size - 1 - got : page_left;
-		int err = read_mem(pid, addr + got, out + got, want);
+		int err = proc_mem_rw(pid, addr + got, out + got, want, false);
 
 		if (err)
 			return err;
@@ -66,7 +47,7 @@ static int scan_mapping(struct tpshim_view *v, uint64_t start, uint64_t end)
 	buf = malloc(len);
 	if (!buf)
 		return -ENOMEM;
-	err = read_mem(v->pid, start, buf, len);
+	err = proc_mem_rw(v->pid, start, buf, len, false);
 	hit = err ? NULL : memmem(buf, len, TPSHIM_MAGIC, TPSHIM_MAGIC_LEN);
 	if (hit && (size_t)(hit - buf) % 8 == 0 && len - (hit - buf) >= sizeof(v->table)) {
 		v->table_addr = start + (hit - buf);
@@ -119,12 +100,12 @@ int tpshim__tracepoint(const struct tpshim_view *v, uint32_t i, struct tpshim_tp
 	memset(tp, 0, sizeof(*tp));
 	if (i >= v->table.count || i >= TPSHIM_CAPACITY)
 		return -ENOENT;
-	err = read_mem(v->pid, v->table.entries + (uint64_t)i * sizeof(addr), &addr, sizeof(addr));
+	err = proc_mem_rw(v->pid, v->table.entries + (uint64_t)i * sizeof(addr), &addr, sizeof(addr), false);
 	if (err)
 		return err;
 	if (!addr)
 		return -ENOENT;
-	err = read_mem(v->pid, addr, &raw, sizeof(raw));
+	err = proc_mem_rw(v->pid, addr, &raw, sizeof(raw), false);
 	if (err)
 		return err;
 	tp->addr = addr;

@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
@@ -25,6 +24,7 @@
 #include "pipeline.h"
 #include "clr_events.h"
 #include "batch.h"
+#include "proc_mem.h"
 
 #define CTL_HEAD	sizeof(struct prov_batch_ctl)	/* bytes before the mask */
 #define CTL_AT(field)	offsetof(struct prov_batch_ctl, field)
@@ -150,15 +150,6 @@ out:
 	return err;
 }
 
-static int rw_remote(pid_t pid, uint64_t addr, void *buf, size_t len, bool write)
-{
-	struct iovec local = { buf, len }, remote = { (void *)(uintptr_t)addr, len };
-	ssize_t n = write ? process_vm_writev(pid, &local, 1, &remote, 1, 0) :
-			    process_vm_readv(pid, &local, 1, &remote, 1, 0);
-
-	return n == (ssize_t)len ? 0 : n < 0 ? -errno : -EFAULT;
-}
-
 /* The mask into the process, a new session, active: once it maps the file. */
 static int write_mask(struct batch_file *f)
 {
@@ -168,18 +159,18 @@ static int write_mask(struct batch_file *f)
 	if (!f->ctl_addr &&
 	    tracer_pause__resolve(f->pid, f->dev, f->ino, f->ctl_off, &f->ctl_addr))
 		return -EAGAIN;
-	err = rw_remote(f->pid, f->ctl_addr, &h, sizeof(h), false);
+	err = proc_mem_rw(f->pid, f->ctl_addr, &h, sizeof(h), false);
 	if (err)
 		return err;
 	if (h.magic != PROV_BATCH_MAGIC || h.n_events != f->n_events)
 		return -EPROTO;
-	err = rw_remote(f->pid, f->ctl_addr + CTL_HEAD, f->mask, f->n_events, true);
+	err = proc_mem_rw(f->pid, f->ctl_addr + CTL_HEAD, f->mask, f->n_events, true);
 	h.session++;
 	h.active = 1;
 	if (!err)
-		err = rw_remote(f->pid, f->ctl_addr + CTL_AT(session), &h.session, 4, true);
+		err = proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(session), &h.session, 4, true);
 	if (!err)
-		err = rw_remote(f->pid, f->ctl_addr + CTL_AT(active), &h.active, 4, true);
+		err = proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(active), &h.active, 4, true);
 	f->flush_req = h.flush_req;
 	f->written = !err;
 	return err;
@@ -410,7 +401,7 @@ static bool flush_pending(struct batch *b, bool ask)
 		if (!f->written || f->released || (!ask && !f->asked))
 			continue;
 		if (ask) {
-			if (rw_remote(f->pid, f->ctl_addr, &h, sizeof(h), false)) {
+			if (proc_mem_rw(f->pid, f->ctl_addr, &h, sizeof(h), false)) {
 				f->released = true;	/* gone */
 				continue;
 			}
@@ -419,14 +410,14 @@ static bool flush_pending(struct batch *b, bool ask)
 			if (h.flusher != (uint32_t)f->pid)
 				continue;
 			f->flush_req = h.flush_req + 1;
-			if (rw_remote(f->pid, f->ctl_addr + CTL_AT(flush_req), &f->flush_req, 4,
+			if (proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(flush_req), &f->flush_req, 4,
 				      true))
 				f->released = true;
 			f->asked = !f->released;
 			pending |= f->asked;
 			continue;
 		}
-		if (rw_remote(f->pid, f->ctl_addr + CTL_AT(flush_done), &v, 4, false))
+		if (proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(flush_done), &v, 4, false))
 			f->released = true;	/* gone: its exit handed the buffers over */
 		else if (v != f->flush_req)
 			pending = true;
@@ -476,8 +467,8 @@ void batch__release(struct clr_source *c)
 			continue;
 		off = calloc(f->n_events, 1);
 		if (off)
-			rw_remote(f->pid, f->ctl_addr + CTL_HEAD, off, f->n_events, true);
-		rw_remote(f->pid, f->ctl_addr + CTL_AT(active), &zero, 4, true);
+			proc_mem_rw(f->pid, f->ctl_addr + CTL_HEAD, off, f->n_events, true);
+		proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(active), &zero, 4, true);
 		free(off);
 		f->released = true;
 	}

@@ -23,10 +23,10 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
-#include <sys/uio.h>
 #include <unistd.h>
 #include "elf_file.h"
 #include "provider_abi.h"
+#include "proc_mem.h"
 #include "tracer_pause.h"
 
 #define UPROBE_PMU	"/sys/bus/event_source/devices/uprobe/"
@@ -153,28 +153,16 @@ int tracer_pause__resolve(pid_t pid, dev_t dev, ino_t ino, uint64_t off, uint64_
 	return err;
 }
 
-static int remote_word(pid_t pid, uint64_t addr, unsigned int *v, bool write)
-{
-	struct iovec local = { v, sizeof(*v) };
-	struct iovec remote = { (void *)(uintptr_t)addr, sizeof(*v) };
-	ssize_t n = write ? process_vm_writev(pid, &local, 1, &remote, 1, 0) :
-			    process_vm_readv(pid, &local, 1, &remote, 1, 0);
-
-	if (n != sizeof(*v))
-		return n < 0 ? (errno == ESRCH ? -ESRCH : -errno) : -EFAULT;
-	return 0;
-}
-
 int tracer_pause__read(pid_t pid, uint64_t addr, unsigned int *v)
 {
-	return remote_word(pid, addr, v, false);
+	return proc_mem_rw(pid, addr, v, sizeof(*v), false);
 }
 
 int tracer_pause__clear(pid_t pid, uint64_t addr)
 {
 	unsigned int zero = 0;
 
-	return remote_word(pid, addr, &zero, true);
+	return proc_mem_rw(pid, addr, &zero, sizeof(zero), true);
 }
 
 /* A number from a file of the uprobe PMU's sysfs directory. */

@@ -75,6 +75,6 @@ $(OUTPUT)/tests/httpload: $(OUTPUT)/obj/tests/progs/httpload.o | $(OUTPUT)/tests
 # tpshim_ctl: the tracepoint shim's table of a process, and its demonstration
 # probe set on one tracepoint from outside (tests/tracepoint_shim.bats)
 ALL_TARGETS += $(OUTPUT)/tests/tpshim_ctl
-$(OUTPUT)/tests/tpshim_ctl: $(OUTPUT)/obj/tests/progs/tpshim_ctl.o $(TPSHIM_READ_OBJS) | $(OUTPUT)/tests
+$(OUTPUT)/tests/tpshim_ctl: $(OUTPUT)/obj/tests/progs/tpshim_ctl.o $(TPSHIM_READ_OBJS) $(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@

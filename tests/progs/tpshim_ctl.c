@@ -26,15 +26,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
-
+#include "proc_mem.h"
 #include "tracepoint_read.h"
 
 static int write_word(pid_t pid, uint64_t addr, const void *val, size_t len)
 {
-	struct iovec local = { (void *)val, len }, remote = { (void *)(uintptr_t)addr, len };
-
-	return process_vm_writev(pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -errno;
+	return proc_mem_rw(pid, addr, (void *)val, len, true);
 }
 
 static int find_tp(const struct tpshim_view *v, const char *name, struct tpshim_tp *tp)

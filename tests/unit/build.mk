@@ -183,6 +183,6 @@ $(OUTPUT)/tests/test_attrib: $(OUTPUT)/obj/tests/unit/test_attrib.o \
 UNIT_TESTS += $(OUTPUT)/tests/test_tracepoint_shim
 $(OUTPUT)/obj/tests/unit/test_tracepoint_shim.o: ALL_CFLAGS += -DTPSHIM_LIB='"$(abspath $(TPSHIM_LIB))"'
 $(OUTPUT)/tests/test_tracepoint_shim: $(OUTPUT)/obj/tests/unit/test_tracepoint_shim.o \
-				      $(TPSHIM_READ_OBJS) $(TPSHIM_LIB) | $(OUTPUT)/tests
+				      $(TPSHIM_READ_OBJS) $(TPSHIM_LIB) $(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
-	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(ALL_LDFLAGS) -ldl -o $@
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(ALL_LDFLAGS) -ldl $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
