@@ -3,50 +3,47 @@
  * range_table.c - the time-aware range table that perf maps and the
  * runtime's method events fill.
  *
- * Entries are appended in arrival order (seq) and never move.  The index is
- * the plainest one that follows the rules of range_table.h: the entries
- * sorted by (start, seq), so the versions at one address sit together, with
- * their starts in a dense array for the binary search and a prefix maximum
- * of their ends; a lookup finds the last start <= addr and walks back while
- * the prefix maximum still reaches addr.  Entries added since the last
- * merge are a short unsorted tail, scanned; when it grows past about
- * sqrt(n) / 4 it is sorted and merged in one pass, and entries unloaded before
- * the horizon leave the index then.  An unload is a binary search among
- * the versions at its start: it never rebuilds anything.  The cost to
- * watch: a range that spans many others makes every lookup under it walk
- * back to it.
+ * The plainest structure that follows the rules of range_table.h: entries
+ * stay where they were added (their index is their arrival order, seq), and
+ * one sorted array of slots (start, prefix maximum of the ends, entry index)
+ * orders them by (start, seq), so the versions at one address sit together.
+ * A lookup binary-searches the last start <= addr and walks back while the
+ * prefix maximum still reaches addr.  Adds are appended and enter the sorted
+ * array at the next lookup or unload: the new ones are sorted and merged
+ * from the back, so one add costs the move of the slots after it (a
+ * memmove), a perf map read of thousands one sort.  An unload searches the
+ * versions at its start and drops those the horizon has passed.
  *
- * This replaced a structure of flat layers, an interval tree and buckets:
- * bench_symbolizer measured it 5-10x faster than this one on random lookups
- * in a fresh perf map but 0.4x on JIT churn (unloads re-indexed the whole
- * table), the collector's case (see docs/perf-map-format.md).
+ * Why this and nothing cleverer: bench_symbolizer measured the last
+ * cleverer index (a scanned unsorted tail merged at ~sqrt(n)/4, spare
+ * arrays, a separate array of starts) at 1.99x this structure on lookups in
+ * a fresh perf map but 0.82x on JIT churn, the collector's case; a structure
+ * must beat this one 2x on both to be worth its lines (README, "Offline
+ * stages").
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "grow.h"
 #include "range_table.h"
 #include "strpool.h"
 
+struct range_slot {
+	uint64_t start;
+	uint64_t pmax;		/* the largest end of this slot and every one before */
+	uint32_t idx;		/* the entry */
+};
+
 struct range_table {
-	struct range_entry *e;
+	struct range_entry *e;	/* by arrival: e[i].seq == i */
 	size_t n, cap;
-	size_t n_sorted;		/* entries [0, n_sorted) went through a merge */
-	uint32_t *idx;			/* the indexed ones by (start, seq) */
-	uint64_t *starts;		/* starts[i] = e[idx[i]].start */
-	uint64_t *pmax;			/* pmax[i]: the largest end of idx[0..i]
-					 * (in the starts allocation) */
-	size_t n_idx;
-	/* the arrays of the merge before, reused by the next: a fresh
-	 * allocation of this size is fresh pages to fault in, every merge */
-	uint32_t *spare_idx;
-	uint64_t *spare_starts;		/* and its pmax */
-	size_t spare_cap;
-	size_t idx_cap;			/* what idx and starts were allocated for */
-	size_t lim;			/* tail size that triggers a merge */
-	uint64_t horizon;		/* no lookup before this time: drop what ended */
-	uint64_t lo, hi;		/* every entry ever added lies in [lo, hi): an
-					 * address outside (a native frame beside a
-					 * JIT heap) misses without a search */
+	struct range_slot *s;	/* entries [0, n_sorted) by (start, seq) */
+	size_t n_slots, slot_cap;
+	size_t n_sorted;
+	uint64_t horizon;	/* no lookup before this time */
+	uint64_t lo, hi;	/* every entry ever added lies in [lo, hi): an
+				 * address outside (a native frame beside a JIT
+				 * heap) misses without a search */
 	struct strpool *names;
 };
 
@@ -56,7 +53,6 @@ struct range_table *range_table__new(void)
 
 	if (!rt)
 		return NULL;
-	rt->lim = 16;
 	rt->names = strpool__new();
 	if (!rt->names) {
 		free(rt);
@@ -71,10 +67,7 @@ void range_table__free(struct range_table *rt)
 	if (!rt)
 		return;
 	free(rt->e);
-	free(rt->idx);
-	free(rt->starts);	/* pmax too */
-	free(rt->spare_idx);
-	free(rt->spare_starts);
+	free(rt->s);
 	strpool__free(rt->names);
 	free(rt);
 }
@@ -124,96 +117,74 @@ size_t range_table__count(const struct range_table *rt)
 	return rt ? rt->n : 0;
 }
 
-static const struct range_entry *sort_base;
-
-static int idx_cmp(const void *a, const void *b)
-{
-	const struct range_entry *x = &sort_base[*(const uint32_t *)a];
-	const struct range_entry *y = &sort_base[*(const uint32_t *)b];
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static inline int idx_less(const struct range_entry *e, uint32_t a, uint32_t b)
-{
-	if (e[a].start != e[b].start)
-		return e[a].start < e[b].start;
-	return e[a].seq < e[b].seq;
-}
-
-static inline int range_entry__expired(const struct range_table *rt, const struct range_entry *c)
-{
-	return rt->horizon && c->unload_ts && c->unload_ts <= rt->horizon;
-}
-
 void range_table__set_horizon(struct range_table *rt, uint64_t ts)
 {
 	if (ts > rt->horizon)
 		rt->horizon = ts;
 }
 
-/* Sort the tail and merge it into the index, leaving out what expired.
- * O(n + t log t) for a tail of t; runs once per ~sqrt(n) / 4 adds. */
-static int range_table__merge(struct range_table *rt)
+static inline int slot_less(const struct range_slot *a, const struct range_slot *b)
 {
-	size_t old = 0, add = 0, i, a, b, k, need = rt->n_idx + rt->n - rt->n_sorted + 1, cap;
-	uint32_t *tail = malloc((rt->n - rt->n_sorted + 1) * sizeof(*tail));
-	uint32_t *merged;
-	uint64_t *starts, *pmax, m = 0;
+	return a->start != b->start ? a->start < b->start : a->idx < b->idx;
+}
 
-	if (!tail)
+static int slot_cmp(const void *a, const void *b)
+{
+	return slot_less(a, b) ? -1 : slot_less(b, a);
+}
+
+static void range_table__pmax(struct range_table *rt, size_t from)
+{
+	uint64_t m = from ? rt->s[from - 1].pmax : 0;
+
+	for (size_t i = from; i < rt->n_slots; i++) {
+		uint64_t end = rt->e[rt->s[i].idx].end;
+
+		rt->s[i].pmax = m = end > m ? end : m;
+	}
+}
+
+/* The entries added since the last call into the sorted slots: sorted
+ * among themselves, then merged from the back, so the slots before the
+ * first new one never move. */
+static int range_table__sort_new(struct range_table *rt)
+{
+	size_t t = rt->n - rt->n_sorted, a, b, k;
+	struct range_slot one, *add = &one;
+
+	if (!t)
+		return 0;
+	if (GROW(rt->s, rt->slot_cap, rt->n_slots + t))
 		return -ENOMEM;
-	if (rt->spare_cap < need) {
-		/* room to grow: the next merges fit without a new allocation */
-		cap = need + need / 2;
-		free(rt->spare_idx);
-		free(rt->spare_starts);
-		rt->spare_idx = malloc(cap * sizeof(*rt->spare_idx));
-		rt->spare_starts = malloc(2 * cap * sizeof(*rt->spare_starts));
-		rt->spare_cap = rt->spare_idx && rt->spare_starts ? cap : 0;
-		if (!rt->spare_cap) {
-			free(tail);
-			return -ENOMEM;
-		}
-	}
-	cap = rt->spare_cap;
-	merged = rt->spare_idx;
-	starts = rt->spare_starts;
-	pmax = starts + cap;
-	for (i = 0; i < rt->n_idx; i++)
-		if (!range_entry__expired(rt, &rt->e[rt->idx[i]]))
-			rt->idx[old++] = rt->idx[i];
-	for (i = rt->n_sorted; i < rt->n; i++)
-		if (!range_entry__expired(rt, &rt->e[i]))
-			tail[add++] = (uint32_t)i;
-	sort_base = rt->e;
-	qsort(tail, add, sizeof(*tail), idx_cmp);
-	for (a = 0, b = 0, k = 0; a < old || b < add; k++) {
-		const struct range_entry *c;
+	if (t > 1 && !(add = malloc(t * sizeof(*add))))
+		return -ENOMEM;
+	for (k = 0; k < t; k++) {
+		const struct range_entry *c = &rt->e[rt->n_sorted + k];
 
-		if (b == add || (a < old && idx_less(rt->e, rt->idx[a], tail[b])))
-			merged[k] = rt->idx[a++];
-		else
-			merged[k] = tail[b++];
-		c = &rt->e[merged[k]];
-		starts[k] = c->start;
-		pmax[k] = m = c->end > m ? c->end : m;
+		add[k] = (struct range_slot){ .start = c->start, .idx = c->seq };
 	}
-	free(tail);
-	rt->spare_idx = rt->idx;	/* the old index is the next merge's room */
-	rt->spare_starts = rt->starts;
-	rt->spare_cap = rt->idx_cap;
-	rt->idx = merged;
-	rt->starts = starts;
-	rt->pmax = pmax;
-	rt->idx_cap = cap;
-	rt->n_idx = k;
+	if (t > 1)
+		qsort(add, t, sizeof(*add), slot_cmp);
+	a = rt->n_slots;
+	b = t;
+	k = a + b;
+	while (b) {
+		if (a && slot_less(&add[b - 1], &rt->s[a - 1]))
+			rt->s[--k] = rt->s[--a];
+		else
+			rt->s[--k] = add[--b];
+	}
+	if (add != &one)
+		free(add);
+	rt->n_slots += t;
 	rt->n_sorted = rt->n;
-	for (rt->lim = 16; 16 * rt->lim * rt->lim < rt->n_idx; rt->lim *= 2)
-		;
+	range_table__pmax(rt, k);
 	return 0;
+}
+
+static inline int range_entry__expired(const struct range_table *rt, const struct range_entry *c)
+{
+	return rt->horizon && c->unload_ts && c->unload_ts <= rt->horizon;
 }
 
 /*
@@ -241,18 +212,12 @@ static inline int entry_live_better(const struct range_entry *c, const struct ra
 struct range_pick {
 	const struct range_entry *live, *early, *any;
 	uint64_t ts;
-	int unload_start;	/* range_table__unload: only entries starting at addr */
 };
 
-static inline void range_pick__consider(struct range_pick *p, const struct range_entry *c,
-				 uint64_t addr)
+static inline void range_pick__consider(struct range_pick *p, const struct range_entry *c)
 {
 	uint64_t ts = p->ts;
 
-	if (p->unload_start) {
-		if (c->start != addr || c->unload_ts)
-			return;
-	}
 	if (!p->any || c->seq > p->any->seq)
 		p->any = c;
 	if (ts == SYM_TS_NONE || (c->unload_ts && c->unload_ts <= ts))
@@ -265,45 +230,20 @@ static inline void range_pick__consider(struct range_pick *p, const struct range
 	}
 }
 
-/* Entries added since the last merge are scanned linearly until there are
- * more than max(16, ~sqrt(n) / 4) (rt->lim): method events arrive one at a
- * time between lookups, a merge costs O(n), and lookups outnumber adds. */
-static inline int range_table__prepare(struct range_table *rt)
-{
-	return rt->n - rt->n_sorted > rt->lim ? range_table__merge(rt) : 0;
-}
-
-/* The number of indexed entries starting at or before addr. */
+/* The number of slots starting at or before addr. */
 static inline size_t range_table__upper(const struct range_table *rt, uint64_t addr)
 {
-	size_t lo = 0, n = rt->n_idx;
+	size_t lo = 0, n = rt->n_slots;
 
 	/* branch free: a mispredicted comparison would throw away the loads
 	 * of the steps after it */
 	while (n > 1) {
 		size_t half = n / 2;
 
-		lo = rt->starts[lo + half - 1] <= addr ? lo + half : lo;
+		lo = rt->s[lo + half - 1].start <= addr ? lo + half : lo;
 		n -= half;
 	}
-	return lo + (n && rt->starts[lo] <= addr);
-}
-
-/* Every unexpired entry covering addr goes through consider(). */
-static void range_table__stab(const struct range_table *rt, uint64_t addr, struct range_pick *p)
-{
-	const struct range_entry *c;
-	size_t i, k;
-
-	for (i = range_table__upper(rt, addr); i-- && rt->pmax[i] > addr;) {
-		c = &rt->e[rt->idx[i]];
-		if (c->end > addr && !range_entry__expired(rt, c))
-			range_pick__consider(p, c, addr);
-	}
-	for (k = rt->n_sorted; k < rt->n; k++)
-		if (rt->e[k].start <= addr && addr < rt->e[k].end &&
-		    !range_entry__expired(rt, &rt->e[k]))
-			range_pick__consider(p, &rt->e[k], addr);
+	return lo + (n && rt->s[lo].start <= addr);
 }
 
 const struct range_entry *range_table__find(struct range_table *rt, uint64_t addr,
@@ -317,9 +257,14 @@ const struct range_entry *range_table__find_mode(struct range_table *rt, uint64_
 {
 	struct range_pick p = { .ts = ts };
 
-	if (addr - rt->lo >= rt->hi - rt->lo || range_table__prepare(rt))
+	if (addr - rt->lo >= rt->hi - rt->lo || range_table__sort_new(rt))
 		return NULL;
-	range_table__stab(rt, addr, &p);
+	for (size_t i = range_table__upper(rt, addr); i-- && rt->s[i].pmax > addr;) {
+		const struct range_entry *c = &rt->e[rt->s[i].idx];
+
+		if (c->end > addr && !range_entry__expired(rt, c))
+			range_pick__consider(&p, c);
+	}
 	if (ts == SYM_TS_NONE)
 		return p.any;
 	if (p.live || live_only)
@@ -327,26 +272,32 @@ const struct range_entry *range_table__find_mode(struct range_table *rt, uint64_
 	return p.early ? p.early : p.any;
 }
 
-/* O(log n) for the search plus the versions at start and the tail; a merge
- * only when adds made the tail long, as in a lookup. */
 long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts)
 {
-	struct range_pick p = { .ts = ts ? ts : 1, .unload_start = 1 };
+	struct range_pick p = { .ts = ts ? ts : 1 };
 	const struct range_entry *c;
-	size_t i, k;
+	size_t hi, lo, i, k;
 
-	/* a table nobody looks up (a perf map while method events answer)
-	 * would otherwise keep every add in the tail this scans */
-	if (range_table__prepare(rt))
+	if (range_table__sort_new(rt))
 		return -ENOMEM;
-	for (i = range_table__upper(rt, start); i-- && rt->starts[i] == start;)
-		range_pick__consider(&p, &rt->e[rt->idx[i]], start);
-	for (k = rt->n_sorted; k < rt->n; k++)
-		if (rt->e[k].start == start)
-			range_pick__consider(&p, &rt->e[k], start);
+	hi = range_table__upper(rt, start);
+	for (lo = hi; lo && rt->s[lo - 1].start == start; lo--) {
+		c = &rt->e[rt->s[lo - 1].idx];
+		if (!c->unload_ts)
+			range_pick__consider(&p, c);
+	}
 	c = p.live ? p.live : p.early;
 	if (!c)
 		return -ENOENT;
 	rt->e[c->seq].unload_ts = ts ? ts : 1;
+	/* versions at this start that no lookup can ask for any more */
+	for (i = k = lo; i < hi; i++)
+		if (!range_entry__expired(rt, &rt->e[rt->s[i].idx]))
+			rt->s[k++] = rt->s[i];
+	if (k < hi) {
+		memmove(&rt->s[k], &rt->s[hi], (rt->n_slots - hi) * sizeof(*rt->s));
+		rt->n_slots -= hi - k;
+		range_table__pmax(rt, lo);
+	}
 	return c->seq;
 }

@@ -21,9 +21,10 @@
  * loaded after t (a perf-map line first seen after the sample), the
  * earliest-added; failing that the newest entry that ever covered addr.
  * With SYM_TS_NONE the newest-added entry wins, perf's rule.
- * Cost: O(log n + k + t): k the entries walked back from addr while one of
- * them still reaches it (the versions at addr and any range spanning it), t
- * the entries added since the last merge, at most ~sqrt(n) / 4 (see
+ * Cost of a lookup: O(log n + k), k the entries walked back from addr while
+ * one of them still reaches it (the versions at addr and any range spanning
+ * it); of an add, nothing until the next lookup or unload, which sorts what
+ * was added and moves the entries after the first of them (see
  * range_table.c).
  */
 struct range_entry {
