@@ -464,8 +464,9 @@ PY
 	local re="^ebpf-collect: ($SMALL_FS/r\.[0-9]+\.nettrace): No space left on device: kept the first ([0-9]+) bytes, ([0-9]+) events, as a complete trace; ([0-9]+) events did not fit and are counted lost in it$"
 	local try
 	# the disk may fill just as a rotation starts the next file, which then
-	# cannot be made (one line says so, and no file is cut): this test is
-	# of a file cut mid-write, so that case runs again (at most 3 times)
+	# cannot be made (the run counts what it cannot write, and no file is
+	# cut; the tests below cover that): this test is of a file cut
+	# mid-write, so that case runs again (at most 3 times)
 	for try in 1 2 3; do
 		rm -f "$SMALL_FS"/*
 		bg "$T/rt.out" "$REFRT" --scenario mixed --duration 6 --rate 2000 --threads 2 \
@@ -475,7 +476,7 @@ PY
 		echo "$stderr"
 		assert_equal "$status" 1
 		grep -Eq "$re" <<<"$stderr" && break
-		[[ $stderr == *"--rotate: cannot go from "*": No space left on device"* ]] ||
+		[[ $stderr == *"--rotate: cannot start "*": No space left on device"* ]] ||
 			flunk "the full disk cut no file, and no rotation failed"
 	done
 	local line n=0 f events lost
@@ -500,6 +501,82 @@ PY
 		echo "$f: $events events, $lost lost: TraceEvent agrees"
 	done <<<"$stderr"
 	((n > 0)) || flunk "no file was cut"
+}
+
+@test "--rotate with no room for the next file: what cannot be written is counted, and the file that can start next says how many were lost" {
+	require_root
+	require_tracecheck
+	SMALL_FS=$T/small
+	mkdir "$SMALL_FS"
+	# 40 inodes: the root, 38 fillers and r.1; r.2 cannot be made until
+	# the fillers go, and then every later file can
+	mount -t tmpfs -o size=64m,nr_inodes=40 tmpfs "$SMALL_FS" || flunk "cannot mount a tmpfs"
+	local i
+	for ((i = 0; i < 38; i++)); do : >"$SMALL_FS/filler.$i"; done
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 4 --rate 1000 --threads 2 \
+		--wait-for-tracer 10 --summary "$T/s.json"
+	local rt=$LAST_PID
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$rt" -o "$SMALL_FS/r.nettrace" --rotate 500ms \
+		--providers DotNETRuntime,DotNETRuntimeRundown
+	local c=$LAST_PID
+	wait_for_lines "^ebpf-collect: --rotate: cannot start $SMALL_FS/r.2.nettrace: No space left on device; counting events, not writing them, until a file can be started$" \
+		"$T/c.out.err" 1 30 || flunk "no line saying r.2 cannot start: $(cat "$T/c.out.err")"
+	rm "$SMALL_FS"/filler.*
+	wait_for_lines "^ebpf-collect: --rotate: now $SMALL_FS/r.2.nettrace; [0-9]* records after $SMALL_FS/r.1.nettrace were not written$" \
+		"$T/c.out.err" 1 30 || flunk "r.2 never started: $(cat "$T/c.out.err")"
+	wait "$c" || flunk "the collector failed: $(cat "$T/c.out.err")"
+	cat "$T/c.out.err"
+	local lost
+	lost=$(sed -n 's/.*; \([0-9]*\) records after .* were not written$/\1/p' "$T/c.out.err")
+	((lost > 0)) || flunk "nothing counted"
+	# r.2 holds the loss: ours and TraceEvent say the same count, and
+	# the files' events and that loss are what refrt fired
+	run tracecheck --json --min-named 0 "$SMALL_FS/r.2.nettrace"
+	python3 - "$output" "$lost" <<'PY' || flunk "TraceEvent: $output"
+import json, sys
+j = json.loads(sys.argv[1].splitlines()[0])
+sys.exit(0 if j["lost"] == int(sys.argv[2]) else 1)
+PY
+	local f js=()
+	for f in "$SMALL_FS"/r.*.nettrace; do
+		js+=("$T/${f##*/}.jsonl")
+		"$EBPF_COLLECT" dump --json "$f" >"${js[-1]}" || flunk "dump $f failed"
+	done
+	python3 - "$T/s.json" "$lost" "${js[@]}" <<'PY' || flunk "counts differ"
+import json, sys
+fired = sum(json.load(open(sys.argv[1]))["events"].values())
+got = lost_in = 0
+for p in sys.argv[3:]:
+    for l in open(p):
+        o = json.loads(l)
+        if o.get("type") == "summary":
+            lost_in += o["lost"]
+            assert o["complete"], p
+        elif o.get("type") == "event" and o["provider"] != "ebpf-collect" and o["tid"] != 0x7fffffff:
+            got += 1
+print("fired %d, in files %d, lost %d (counted %s)" % (fired, got, lost_in, sys.argv[2]))
+sys.exit(0 if lost_in == int(sys.argv[2]) and got + lost_in == fired else 1)
+PY
+}
+
+@test "--rotate with no room for the next file until the end: one line says how many records were not written, and the run exits 1" {
+	require_root
+	SMALL_FS=$T/small
+	mkdir "$SMALL_FS"
+	mount -t tmpfs -o size=64m,nr_inodes=3 tmpfs "$SMALL_FS" || flunk "cannot mount a tmpfs"
+	: >"$SMALL_FS/filler"
+	bg "$T/rt.out" "$REFRT" --scenario mixed --duration 2 --rate 1000 --threads 2 \
+		--wait-for-tracer 10
+	run --separate-stderr timeout 60 "$EBPF_COLLECT" -p "$LAST_PID" -o "$SMALL_FS/r.nettrace" \
+		--rotate 500ms --providers DotNETRuntime,DotNETRuntimeRundown
+	echo "$stderr"
+	assert_equal "$status" 1
+	grep -qx "ebpf-collect: [0-9]* records after $SMALL_FS/r.1.nettrace were not written: $SMALL_FS/r.2.nettrace could not be started: No space left on device" <<<"$stderr" ||
+		flunk "no line saying so"
+	[[ $stderr != *"cannot finish"* ]] || flunk "a second line about a file that never was"
+	"$EBPF_COLLECT" dump "$SMALL_FS/r.1.nettrace" >/dev/null || flunk "r.1 is not complete"
+	assert_equal "$(ls -A "$SMALL_FS")" "filler
+r.1.nettrace"
 }
 
 @test "usage: flight recorder, trigger and rotation mistakes exit 64 with one line" {

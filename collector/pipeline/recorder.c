@@ -280,6 +280,18 @@ bool recorder__past_stop(const struct pipeline *p, const void *rec, size_t len)
 	return p->rec.stop_ts && h->timestamp > p->rec.stop_ts && !is_rundown(p, rec, len);
 }
 
+/* A record into the file, or counted while a rotation found no room for
+ * the next one (start_next). */
+static int write_now(struct pipeline *p, const void *rec, size_t len)
+{
+	if (p->rec.no_file) {
+		p->rec.unwritten++;
+		p->rec.unwritten_total++;
+		return 0;
+	}
+	return pipeline__emit(p, rec, len);
+}
+
 int recorder__route(struct pipeline *p, const void *rec, size_t len)
 {
 	struct recorder *r = &p->rec;
@@ -292,7 +304,7 @@ int recorder__route(struct pipeline *p, const void *rec, size_t len)
 	if (err || !keep)
 		return err;
 	if (!r->fr)
-		return pipeline__emit(p, rec, len);
+		return write_now(p, rec, len);
 	err = flight__push(r->fr, h->timestamp, rec, len);
 	if (err) {
 		pr_warn("flight recorder: %s\n", strerror(-err));
@@ -301,7 +313,7 @@ int recorder__route(struct pipeline *p, const void *rec, size_t len)
 	r->seen++;
 	if (h->timestamp > r->last_pushed)
 		r->last_pushed = h->timestamp;
-	if (r->writes && (err = pipeline__emit(p, rec, len)))
+	if (r->writes && (err = write_now(p, rec, len)))
 		return err;
 	if (!dump_now)
 		return 0;
@@ -648,6 +660,52 @@ static int dump(struct pipeline *p, uint64_t from, uint64_t to, const char *why,
 	return 0;
 }
 
+/*
+ * Start the series' next file.  When it cannot be made (a full disk, no
+ * inodes left) the run goes on without one: records are counted, not
+ * written, and every rotation tries again; the file that then starts says
+ * how many were lost before it, so TraceEvent counts them too.  -ENOMEM
+ * stops the run; any other failure leaves it to the stop to report.
+ */
+static int start_next(struct pipeline *p, const char *old)
+{
+	struct recorder *r = &p->rec;
+	int err;
+
+	/* a retry keeps the name the failed start took */
+	err = r->no_file ? 0 : series__next_path(&r->files, r->path, sizeof(r->path));
+	if (!err)
+		err = nt_writer__next_file(p->w, r->path, NULL, 0, NULL);
+	if (err) {
+		if (!r->no_file)
+			pr_warn("--rotate: cannot start %s: %s; counting events, not writing "
+				"them, until a file can be started\n", r->path, strerror(-err));
+		r->no_file = err;
+		return err == -ENOMEM ? err : 0;
+	}
+	if (r->no_file) {
+		uint64_t n = r->unwritten;
+
+		while (!err && n) {
+			uint32_t k = n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
+
+			err = nt_writer__note_lost(p->w, LOSS_CAPTURE_THREAD, k);
+			n -= k;
+		}
+		pr_warn("--rotate: now %s; %llu records after %s were not written\n", r->path,
+			(unsigned long long)r->unwritten, old);
+		r->no_file = 0;
+		r->unwritten = 0;
+		if (err)
+			return err;
+	} else {
+		pr_info("--rotate: now %s\n", r->path);
+	}
+	if (p->sym)
+		symbolize__new_file(p->sym);
+	return 0;
+}
+
 /* Close the file and go on in the next one. */
 static int rotate(struct pipeline *p, uint64_t now)
 {
@@ -658,6 +716,10 @@ static int rotate(struct pipeline *p, uint64_t now)
 	char old[sizeof(r->path)];
 	int err;
 
+	memcpy(old, r->path, sizeof(old));
+	r->file_start = now;
+	if (r->no_file)		/* a file could not be started: try again */
+		return start_next(p, r->last_done);
 	err = p->sym ? symbolize__finish(p->sym, p->last_ts + 1) : 0;
 	p->hooks.losses(p->hooks.ctx, &tot);
 	loss = tot;
@@ -666,29 +728,23 @@ static int rotate(struct pipeline *p, uint64_t now)
 	loss.truncated_stacks -= r->base.truncated_stacks;
 	loss.other_drops -= r->base.other_drops;
 	loss.events_written = r->file_records;
-	memcpy(old, r->path, sizeof(old));
 	if (!err)
-		err = series__next_path(&r->files, r->path, sizeof(r->path));
-	if (!err)
-		err = nt_writer__next_file(p->w, r->path, loss_summary__event(&sev, &loss, p->w),
+		err = nt_writer__next_file(p->w, NULL, loss_summary__event(&sev, &loss, p->w),
 					   p->last_ts, &salv);
 	if (err && salv.kept) {	/* the file system filled up ending it */
 		print_salvage(old, err, &salv);
 		return err;
 	}
 	if (err) {
-		pr_warn("--rotate: cannot go from %s to %s: %s\n", old, r->path, strerror(-err));
+		pr_warn("--rotate: cannot finish %s: %s; removed it\n", old, strerror(-err));
 		return err;
 	}
 	recorder__file_done(r, old);
-	pr_info("--rotate: %s complete (%llu events); now %s\n", old,
-		(unsigned long long)r->file_records, r->path);
-	if (p->sym)
-		symbolize__new_file(p->sym);
+	pr_info("--rotate: %s complete (%llu events)\n", old, (unsigned long long)r->file_records);
+	memcpy(r->last_done, old, sizeof(old));
 	r->file_records = 0;
 	r->base = tot;
-	r->file_start = now;
-	return 0;
+	return start_next(p, old);
 }
 
 /* SIGUSR1's dump is due: the reorder buffer passed the signal's time
@@ -719,7 +775,7 @@ int recorder__tick(struct pipeline *p, uint64_t now, uint64_t watermark)
 		    (err = dump(p, at > r->o.fr_ns ? at - r->o.fr_ns : 0, at, "SIGUSR1", true)))
 			return err;
 	}
-	if (!r->writes || !r->series || !nt_writer__has_file(p->w))
+	if (!r->writes || !r->series || (!nt_writer__has_file(p->w) && !r->no_file))
 		return 0;
 	if ((r->o.rotate_bytes && nt_writer__bytes(p->w) >= r->o.rotate_bytes) ||
 	    (r->o.rotate_ns && now - r->file_start >= r->o.rotate_ns))

@@ -89,6 +89,12 @@ struct recorder {
 		char *path;
 	} dumping[RECORDER_MAX_DUMPING];
 	int nr_dumping;
+	/* a rotation could not start the next file (-errno): records are
+	 * counted here, not written, until one can be */
+	int no_file;
+	uint64_t unwritten;		/* since the last file that was started */
+	uint64_t unwritten_total;
+	char last_done[4096];		/* the last file the series completed */
 	char path[4096];		/* the current file */
 };
 

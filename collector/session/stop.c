@@ -373,6 +373,14 @@ int finish_file(struct collector *c)
 
 	if (c->pipe.rec.fr && !c->pipe.rec.writes)
 		return finish_flight(c);
+	if (c->pipe.rec.no_file) {	/* a rotation found no room for the next file */
+		pr_warn("%llu records after %s were not written: %s could not be started: %s\n",
+			(unsigned long long)c->pipe.rec.unwritten, c->pipe.rec.last_done, path,
+			strerror(-c->pipe.rec.no_file));
+		nt_writer__abort(c->pipe.w);
+		c->pipe.w = NULL;
+		return c->pipe.rec.no_file;
+	}
 	file_loss(c, &loss);
 	err = c->pipe.sym ? symbolize__finish(c->pipe.sym, last + 1) : 0;
 	if (!err)
