@@ -12,7 +12,9 @@
  * (the comparison wants the names, whatever the tool).
  *
  * Usage: unwind_native [SECONDS]   (default: until SIGTERM/SIGINT)
- * Prints "ready PID" on stdout once its buffers are set up.
+ * Prints "ready PID" on stdout once its buffers are set up, and at the end
+ * "rounds N cpu_us M": the work done and the CPU time it took
+ * (tests/bench/bench_unwind.sh's measure of what sampling costs it).
  */
 #include <math.h>
 #include <signal.h>
@@ -21,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #define NOINLINE __attribute__((noinline))
 #define SORT_N	64		/* small: few depths of qsort's recursion */
@@ -106,7 +109,7 @@ NOINLINE static void phase_math(unsigned int round)
 	sink += s * 0.5;
 }
 
-NOINLINE static void driver(char *a, char *b, double seconds)
+NOINLINE static unsigned int driver(char *a, char *b, double seconds)
 {
 	struct timespec t0, t;
 	unsigned int round = 0;
@@ -123,11 +126,14 @@ NOINLINE static void driver(char *a, char *b, double seconds)
 			break;
 	}
 	sink += round;
+	return round;
 }
 
 int main(int argc, char **argv)
 {
 	double seconds = argc > 1 ? atof(argv[1]) : 0;
+	struct rusage ru;
+	unsigned int rounds;
 	char *a = malloc(BUF_BYTES), *b = malloc(BUF_BYTES);
 
 	if (!a || !b)
@@ -138,7 +144,11 @@ int main(int argc, char **argv)
 	memset(b, 2, BUF_BYTES);
 	printf("ready %d\n", (int)getpid());
 	fflush(stdout);
-	driver(a, b, seconds);
+	rounds = driver(a, b, seconds);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("rounds %u cpu_us %lld\n", rounds,
+	       (long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000 +
+	       ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 	free(a);
 	free(b);
 	return 0;
