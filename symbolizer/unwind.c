@@ -13,7 +13,10 @@
  *
  * Walk: libdwfl steps from frame to frame by .eh_frame (.debug_frame when
  * the file has it) while the pc is in a module; memory reads are served
- * from the copied stack only.  A pc in no module (JIT code: a perf map or
+ * from the copied stack only.  A return address CFI gives that is in no
+ * executable mapping at all (a runtime's assembly stub whose CFI does not
+ * describe it) is not a frame: the walk goes on by the frame-pointer chain
+ * from the last frame CFI reached, which such stubs keep.  A pc in no module (JIT code: a perf map or
  * anonymous executable memory has no CFI) is continued by the frame-pointer
  * chain, which JIT code keeps: the return address at bp + 8, the caller's
  * bp at bp; as soon as a return address lands in a module again, libdwfl
@@ -66,6 +69,9 @@ struct uw_sample {
 	bool skip_first;		/* the start ip is already in out */
 	bool handoff;			/* stopped at a pc in no module */
 	uint64_t fp_sp, fp_bp;		/* registers there */
+	uint64_t prev_sp, prev_bp;	/* of the last frame CFI reached */
+	bool prev_ok;
+	const struct proc_maps *pm;
 	Dwfl *dwfl;
 	struct unwinder *u;
 };
@@ -144,8 +150,8 @@ static uint64_t maps_fingerprint(const struct proc_maps *pm)
 }
 
 /*
- * The load bias of the file at path mapped by m: the PT_LOAD holding file
- * offset m->offset was linked at p_vaddr + (m->offset - p_offset) and sits
+ * The load bias of the file at path mapped (executable) by m: the
+ * executable PT_LOAD holding file offset m->offset was linked at p_vaddr + (m->offset - p_offset) and sits
  * at m->start.  -ENOEXEC when no PT_LOAD holds it.
  */
 static int load_bias(const char *path, const struct proc_map *m, uint64_t *bias)
@@ -161,7 +167,10 @@ static int load_bias(const char *path, const struct proc_map *m, uint64_t *bias)
 		for (i = 0; i < n; i++) {
 			GElf_Phdr ph;
 
-			if (!gelf_getphdr(ef.elf, i, &ph) || ph.p_type != PT_LOAD)
+			/* the executable segment: with lld's layout the read-only
+			 * one before it shares its first page of the file */
+			if (!gelf_getphdr(ef.elf, i, &ph) || ph.p_type != PT_LOAD ||
+			    !(ph.p_flags & PF_X))
 				continue;
 			if (m->offset < (ph.p_offset & ~0xfffULL) ||
 			    m->offset >= ph.p_offset + ph.p_filesz)
@@ -317,10 +326,21 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	struct uw_sample *s = arg;
 	Dwarf_Addr pc;
 	Dwarf_Word sp, bp;
-	bool act;
+	bool act, have = false;
 
 	if (!dwfl_frame_pc(state, &pc, &act))
 		return DWARF_CB_ABORT;
+	if (!s->skip_first && s->n && !proc_maps__find(s->pm, act ? pc : pc - 1)) {
+		/* CFI gave a return address that is no code (a runtime stub's
+		 * CFI that does not describe it): the callee's frame pointer
+		 * chain, which such code keeps, goes on from the callee */
+		if (!s->prev_ok)
+			return DWARF_CB_ABORT;
+		s->handoff = true;
+		s->fp_sp = s->prev_sp;
+		s->fp_bp = s->prev_bp;
+		return DWARF_CB_ABORT;
+	}
 	if (s->skip_first) {
 		s->skip_first = false;
 	} else {
@@ -329,9 +349,15 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 		s->out[s->n++] = pc;
 		s->u->st.cfi_frames++;
 	}
+	have = !dwfl_frame_reg(state, UW_REG_SP, &sp) && !dwfl_frame_reg(state, UW_REG_BP, &bp);
+	s->prev_ok = have;
+	if (have) {
+		s->prev_sp = sp;
+		s->prev_bp = bp;
+	}
 	if (!in_module(s->dwfl, act ? pc : pc - 1)) {
 		/* JIT code, or the end: the chain decides */
-		if (dwfl_frame_reg(state, UW_REG_SP, &sp) || dwfl_frame_reg(state, UW_REG_BP, &bp))
+		if (!have)
 			return DWARF_CB_ABORT;
 		s->handoff = true;
 		s->fp_sp = sp;
@@ -361,6 +387,7 @@ uint32_t unwinder__unwind(struct unwinder *u, pid_t pid, const struct proc_maps 
 	s->out = out;
 	s->max = max;
 	s->dwfl = p->dwfl;
+	s->pm = pm;
 	s->u = u;
 	for (;;) {
 		if (in_module(p->dwfl, first ? s->start.ip : s->start.ip - 1)) {
