@@ -5,15 +5,20 @@
 # perf record --call-graph dwarf on the same native program built with
 # -fomit-frame-pointer (tests/progs/unwind_native.c), and --call-graph fp
 # on it to show what the frame-pointer walk loses.  The stacks are compared
-# by tests/unwind_compare.py, whose comment says exactly how.
+# by tests/unwind_compare.py, whose comment says exactly how.  A stock .NET
+# app's async worker loop (tests/dotnet/evtapp --async-ms) shows the same on
+# runtime code and JIT code together (tests/managed_leaf.py).
 
 load test_helper
+load dotnet_app
 
 CMP=$BATS_TEST_DIRNAME/unwind_compare.py
 PROG=$OUTPUT/tests/unwind_native
 
 setup_file() {
 	export BATS_TEST_TIMEOUT=300
+	command -v dotnet >/dev/null 2>&1 || return 0
+	build_app
 }
 
 setup() {
@@ -121,4 +126,42 @@ stat_of() {	# stat_of KEY FILE: the number after KEY in unwind_compare's output
 	if grep -q "unwind_native!copy_blocks;libc.so.6!__mem" "$T/f.nettrace.folded"; then
 		flunk "fp walk found copy_blocks under memset/memcpy"
 	fi
+}
+
+# leaf_stats FOLDED -> "worker dispatcher_leaf allocate_inclusive": the
+# samples of the worker loop's threads (its state machine on the stack),
+# those whose leaf-most managed frame is the async dispatch (the thread
+# pool's dispatch loop, ExecutionContext.Run, the state machine box or the
+# worker's MoveNext, whose own code is a few calls), those under Allocate
+leaf_stats() {
+	python3 "$BATS_TEST_DIRNAME/managed_leaf.py" "$1" 'EvtAppAsyncWorker>d__' \
+		'ExecutionContext\.Run|AsyncStateMachineBox|EvtAppAsyncWorker>d__[0-9]*\.MoveNext|ThreadPoolWorkQueue\.Dispatch' \
+		'Program\.EvtAppAllocate' | awk '{ printf "%s ", $2 } END { print "" }'
+}
+
+@test "unwind: .NET async workers: with --call-graph dwarf at most 5% of their samples end in the dispatcher" {
+	need_bpf
+	require_cmd dotnet
+	[[ -f $APP ]] || flunk "test app not built ($OUTPUT/tests/dotnet/build.log)"
+	bg "$T/app.out" dotnet "$APP" --async-ms 60000
+	wait_for_grep "READY $LAST_PID" "$T/app.out" 20 || flunk "evtapp did not start"
+	local app=$LAST_PID w k a mode
+	for mode in fp dwarf; do
+		run --separate-stderr "$EBPF_COLLECT" -p "$app" --cpu-sampling --call-graph "$mode" \
+			-d 3s -o "$T/$mode.nettrace"
+		assert_success
+		folded "$T/$mode.nettrace"
+		read -r w k a < <(leaf_stats "$T/$mode.nettrace.folded")
+		echo "$mode: worker samples $w, ending in the dispatcher $k, under EvtAppAllocate $a"
+		eval "${mode}_w=$w ${mode}_k=$k ${mode}_a=$a"
+	done
+	((dwarf_w >= 500)) || flunk "only $dwarf_w worker samples"
+	((dwarf_k * 100 <= dwarf_w * 5)) ||
+		flunk "dwarf: $dwarf_k of $dwarf_w worker samples end in the dispatcher"
+	# the frame-pointer walk loses every frame between the runtime's
+	# allocation path (libc memset, libcoreclr) and the dispatcher
+	((fp_k * 100 >= fp_w * 50)) || flunk "fp: only $fp_k of $fp_w end in the dispatcher"
+	((dwarf_a * 100 >= dwarf_w * 50)) ||
+		flunk "dwarf: EvtAppAllocate in only $dwarf_a of $dwarf_w worker samples"
+	((fp_a * 100 <= fp_w * 10)) || flunk "fp: EvtAppAllocate in $fp_a of $fp_w worker samples"
 }
