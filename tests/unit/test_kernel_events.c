@@ -234,6 +234,17 @@ static __attribute__((noinline)) void take_copy(struct copy_rec *r, uint64_t *re
 	*ret = (uint64_t)__builtin_return_address(0);
 }
 
+/* take_copy under 16 KiB of this frame: its 8 KiB copy stays in the stack
+ * however near its top the test runs (the main thread's stack ends there) */
+static __attribute__((noinline)) void take_copy_deep(struct copy_rec *r, uint64_t *ret)
+{
+	volatile char pad[16384];
+
+	pad[0] = 1;
+	take_copy(r, ret);
+	pad[sizeof(pad) - 1] = pad[0];
+}
+
 static void test_sample_copy(void)
 {
 	struct kernel_events_opts opts = { .rb_fd = -1, .ustack_copy = KE_USTACK_COPY_DEFAULT };
@@ -256,7 +267,7 @@ static void test_sample_copy(void)
 	ke = kernel_events__open(&opts);
 	if (!ASSERT_OK_PTR(sink.w, "writer") || !ASSERT_OK_PTR(ke, "decode-only module"))
 		goto out;
-	take_copy(&r, &ret);
+	take_copy_deep(&r, &ret);
 	hdr(&r.e.hdr, KE_REC_SAMPLE, sizeof(r), 1000);
 	r.e.hdr.pid = getpid();
 	r.e.hdr.tid = getpid();
