@@ -150,6 +150,7 @@ leaf_stats() {
 		run --separate-stderr "$EBPF_COLLECT" -p "$app" --cpu-sampling --call-graph "$mode" \
 			-d 3s -o "$T/$mode.nettrace"
 		assert_success
+		trace_note "$T/$mode.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 		folded "$T/$mode.nettrace"
 		read -r w k a < <(leaf_stats "$T/$mode.nettrace.folded")
 		echo "$mode: worker samples $w, ending in the dispatcher $k, under EvtAppAllocate $a"
