@@ -13,6 +13,9 @@
  * Stacks follow the fixed part of a record: kstack_depth kernel frames then
  * ustack_depth user frames, each leaf first -- together exactly the
  * leaf-first stack a nettrace event carries (kernel frames, then user).
+ * A CPU sample of --call-graph dwarf (KE_F_USTACK_COPY) has no user frames:
+ * after its kernel frames come struct ke_ustack_copy and the copied top of
+ * the user stack, which the collector unwinds (symbolizer/unwind.c).
  */
 #ifndef EBPF_COLLECT_KERNEL_EVENT_H
 #define EBPF_COLLECT_KERNEL_EVENT_H
@@ -41,6 +44,13 @@
 					 * WAKEUP: the waker's stack follows */
 /* KE_REC_SYSCALL flags */
 #define KE_F_NORETURN		0x10	/* exit/exit_group: emitted at entry, no ret */
+/* KE_REC_SAMPLE: registers and user stack copy instead of user frames */
+#define KE_F_USTACK_COPY	0x20
+
+/* --stack-size: bytes of user stack a dwarf-mode sample copies from sp.
+ * perf's default; the bound keeps the per-CPU copy buffer small. */
+#define KE_USTACK_COPY_DEFAULT	8192
+#define KE_USTACK_COPY_MAX	32768
 
 #define KE_COMM_LEN		16
 #define KE_MAX_SELECTED		65536	/* processes --all's selection samples at once */
@@ -53,6 +63,22 @@ struct ke_sample {
 	__u16 kstack_depth;
 	__u16 ustack_depth;
 	__u32 flags;
+	__u32 reserved;
+};
+
+/*
+ * After the kernel frames of a KE_F_USTACK_COPY sample: the interrupted
+ * thread's user registers that x86-64 CFI starts from (the pc, the stack
+ * pointer every CFA rule of ordinary code is based on, and %rbp, the CFA of
+ * code that keeps a frame pointer and the chain JIT code is walked by),
+ * then `size` bytes read from sp upwards (fewer than asked where the stack
+ * ends), padded to 8.
+ */
+struct ke_ustack_copy {
+	__u64 ip;
+	__u64 sp;
+	__u64 bp;
+	__u32 size;
 	__u32 reserved;
 };
 
@@ -156,6 +182,9 @@ struct ke_counters {
 	__u64 offcpu_orphans;	/* switch-in without a switch-out seen */
 	__u64 followed;		/* child processes added to the targets */
 	__u64 bytes;		/* bytes submitted */
+	__u64 ustack_copy_errors;	/* dwarf mode: not one byte of the user stack readable */
+	__u64 ustack_copy_short;	/* dwarf mode: copy cut where the stack ends (or a page
+					 * is not resident) */
 };
 
 #endif /* EBPF_COLLECT_KERNEL_EVENT_H */

@@ -4,7 +4,10 @@
  *
  *   cpu_sample      perf_event, PERF_COUNT_SW_CPU_CLOCK per CPU (this VM has
  *                   no hardware counters): one record with the kernel and
- *                   user stack of the interrupted thread.
+ *                   user stack of the interrupted thread; with
+ *                   targ_ustack_copy (--call-graph dwarf) the user stack is
+ *                   not walked but its registers and top bytes copied, for
+ *                   the collector to unwind by the files' CFI.
  *   sched_switch    tp_btf: a traced thread's switch-out (prev/next,
  *                   prev_state, its stack: where it blocks), an event of
  *                   that thread; remembers the switch-out time per thread ...
@@ -49,6 +52,7 @@ const volatile __u32 targ_self = 0;		/* our own tgid: never traced */
 const volatile __u32 targ_groups = 0;		/* KE_GROUP_* */
 const volatile __u32 targ_kstack = 1;		/* kernel stacks on samples/switches */
 const volatile __u32 targ_sample_select = 0;	/* samples only of `selected` processes */
+const volatile __u32 targ_ustack_copy = 0;	/* dwarf mode: user stack bytes per sample */
 
 #define KE_STACK_BYTES	CE_STACK_BYTES
 #define KE_SCRATCH_BYTES (sizeof(struct ke_switch) + 2 * KE_STACK_BYTES)
@@ -76,6 +80,30 @@ struct {
 	__type(key, __u32);
 	__type(value, struct ke_counters);
 } counters SEC(".maps");
+
+/*
+ * A dwarf-mode sample is built here: fixed part, kernel frames, registers
+ * and up to KE_USTACK_COPY_MAX bytes of user stack, plus a page of slack
+ * the page-wise copy's last read may reach as far as the verifier knows.
+ * Too big for a per-CPU value (32 KiB at most), so an array indexed by the
+ * CPU, sized to the CPUs by user space when dwarf mode is on (else 1).
+ */
+#define KE_COPY_PAGE	4096
+#define KE_COPY_BYTES	(sizeof(struct ke_sample) + KE_STACK_BYTES + \
+			 sizeof(struct ke_ustack_copy) + KE_USTACK_COPY_MAX)
+
+struct copy_buf {
+	__u32 busy;
+	__u32 pad;
+	__u8 buf[KE_COPY_BYTES + KE_COPY_PAGE];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct copy_buf);
+} ustack_copy SEC(".maps");
 
 struct offcpu_start {
 	__u64 ts;
@@ -275,6 +303,104 @@ static __always_inline void slot_output(struct scratch *s, __u32 size, struct ke
 
 /* ------------------------------------------------------------ samples */
 
+/*
+ * Registers and the top of the user stack at buf + off (dwarf mode).  One
+ * read of the whole size first; where it fails (the stack ends within it:
+ * a shallow main thread near the top of its mapping) page by page from sp,
+ * keeping what was readable.  Returns the record size.
+ */
+static __always_inline __u32 copy_user_stack(struct pt_regs *ur, __u8 *buf, __u32 off,
+					     __u32 *flags, struct ke_counters *cnt)
+{
+	__u64 ip = BPF_CORE_READ(ur, ip), sp = BPF_CORE_READ(ur, sp), bp = BPF_CORE_READ(ur, bp);
+	__u64 want = targ_ustack_copy, got = 0, chunk, lim;
+	struct ke_ustack_copy *u;
+	__u8 *dst;
+	int i;
+
+	if (off > sizeof(struct ke_sample) + KE_STACK_BYTES)
+		return 0;
+	if (!ip || ip >= 0x800000000000ULL)
+		return off;
+	if (want > KE_USTACK_COPY_MAX)
+		want = KE_USTACK_COPY_MAX;
+	u = (void *)(buf + off);
+	u->ip = ip;
+	u->sp = sp;
+	u->bp = bp;
+	u->reserved = 0;
+	dst = buf + off + sizeof(*u);
+	if (!bpf_probe_read_user(dst, want, (const void *)sp)) {
+		got = want;
+	} else {
+		lim = KE_COPY_PAGE - (sp & (KE_COPY_PAGE - 1));
+		for (i = 0; i < KE_USTACK_COPY_MAX / KE_COPY_PAGE + 1; i++) {
+			if (got >= want || got > KE_USTACK_COPY_MAX)
+				break;
+			chunk = want - got;
+			if (chunk > lim)
+				chunk = lim;
+			if (chunk > KE_COPY_PAGE)
+				chunk = KE_COPY_PAGE;
+			if (bpf_probe_read_user(dst + got, chunk, (const void *)(sp + got)))
+				break;
+			got += chunk;
+			lim = KE_COPY_PAGE;
+		}
+		if (!got) {
+			*flags |= KE_F_STACK_ERROR;
+			__sync_fetch_and_add(&cnt->ustack_copy_errors, 1);
+		} else {
+			__sync_fetch_and_add(&cnt->ustack_copy_short, 1);
+		}
+	}
+	u->size = got;
+	*flags |= KE_F_USTACK_COPY;
+	return off + sizeof(*u) + ((got + 7) & ~7ULL);
+}
+
+/* A dwarf-mode sample: kernel frames as always, then the user stack copy. */
+static __always_inline int sample_copy(struct bpf_perf_event_data *ctx, struct pt_regs *ur,
+				       __u32 tgid, __u32 tid, struct ke_counters *cnt)
+{
+	__u32 key = bpf_get_smp_processor_id(), k = 0, size, flags = 0;
+	struct copy_buf *c = bpf_map_lookup_elem(&ustack_copy, &key);
+	struct ke_sample *e;
+
+	if (!c) {
+		__sync_fetch_and_add(&cnt->stack_errors, 1);
+		return 0;
+	}
+	if (__sync_val_compare_and_swap(&c->busy, 0, 1) != 0) {
+		__sync_fetch_and_add(&cnt->nested_drops, 1);
+		return 0;
+	}
+	e = (void *)c->buf;
+	e->cpu = key;
+	e->reserved = 0;
+	if (targ_kstack)
+		k = get_stack(ctx, c->buf + sizeof(*e), 0, &flags, KE_F_KSTACK_TRUNCATED, cnt);
+	if (k > CE_MAX_STACK_DEPTH)
+		k = CE_MAX_STACK_DEPTH;
+	size = sizeof(*e) + k * 8;
+	if (ur)
+		size = copy_user_stack(ur, c->buf, size, &flags, cnt);
+	e->kstack_depth = k;
+	e->ustack_depth = 0;
+	e->flags = flags;
+	fill_header(&e->hdr, KE_REC_SAMPLE, size, tgid, tid, bpf_ktime_get_ns());
+	if (size && size <= KE_COPY_BYTES) {
+		if (bpf_ringbuf_output(&rb, c->buf, size, ce_wakeup_flags(size))) {
+			__sync_fetch_and_add(&cnt->rb_drops, 1);
+		} else {
+			__sync_fetch_and_add(&cnt->submitted, 1);
+			__sync_fetch_and_add(&cnt->bytes, size);
+		}
+	}
+	*(volatile __u32 *)&c->busy = 0;
+	return 0;
+}
+
 static __always_inline int handle_sample(struct bpf_perf_event_data *ctx)
 {
 	__u64 id = bpf_get_current_pid_tgid();
@@ -291,6 +417,12 @@ static __always_inline int handle_sample(struct bpf_perf_event_data *ctx)
 	    (targ_sample_select && !bpf_map_lookup_elem(&selected, &tgid))) {
 		__sync_fetch_and_add(&cnt->filtered, 1);
 		return 0;
+	}
+	if (targ_ustack_copy) {
+		ur = (struct pt_regs *)&ctx->regs;
+		if (!(BPF_CORE_READ(ur, cs) & 3))
+			ur = task_user_regs();
+		return sample_copy(ctx, ur, tgid, (__u32)id, cnt);
 	}
 	s = slot_get(SLOT_SAMPLE, cnt);
 	if (!s)

@@ -443,6 +443,24 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 				   KE_MAX_HZ);
 		env.sampling_set = true;
 		break;
+	case OPT_CALL_GRAPH:
+		if (strcmp(arg, "fp") && strcmp(arg, "dwarf"))
+			argp_error(state, "invalid --call-graph '%s' (fp or dwarf)", arg);
+		env.call_graph_dwarf = !strcmp(arg, "dwarf");
+		break;
+	case OPT_STACK_SIZE: {
+		unsigned long v;
+		char *end;
+
+		errno = 0;
+		v = strtoul(arg, &end, 10);
+		if (*arg < '0' || *arg > '9' || errno || *end || v < 8 || v > KE_USTACK_COPY_MAX ||
+		    v % 8)
+			argp_error(state, "invalid --stack-size '%s' (bytes, a multiple of 8, 8-%d)",
+				   arg, KE_USTACK_COPY_MAX);
+		env.stack_size = v;
+		break;
+	}
 	case OPT_MANIFEST:
 		env.manifest = arg;
 		break;
@@ -599,6 +617,10 @@ static int parse_cmdline(int argc, char **argv)
 	}
 	if (env.flight && !env.fr_ns && !env.fr_bytes)
 		env.fr_ns = DEFAULT_FLIGHT_NS;
+	if (env.stack_size && !env.call_graph_dwarf) {
+		pr_warn("--stack-size is the stack copy of --call-graph dwarf\n");
+		return -EINVAL;
+	}
 	return 0;
 }
 

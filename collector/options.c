@@ -39,6 +39,11 @@ static const struct collect_opt rows[] = {
 	  "Kernel events: sched,syscalls,proc (or all, none); see above" },
 	{ "cpu-sampling", OPT_CPU_SAMPLING, "HZ", OPTF_ARG_OPTIONAL,
 	  "Sample CPU stacks at HZ (default 999; 1-10000)" },
+	{ "call-graph", OPT_CALL_GRAPH, "fp|dwarf", 0,
+	  "User stacks of CPU samples: fp walks frame pointers in the kernel (default); dwarf "
+	  "copies the top of the stack and unwinds it by the files' CFI, like perf" },
+	{ "stack-size", OPT_STACK_SIZE, "BYTES", 0,
+	  "With --call-graph dwarf: user stack bytes copied per sample (default 8192; 8-32768)" },
 	{ "all-processes", OPT_ALL_PROCESSES, NULL, 0,
 	  "Kernel events, samples and --usdt probes of every process, not just the targets" },
 	{ "manifest", OPT_MANIFEST, "FILE", 0,

@@ -493,6 +493,13 @@ int symbolizer__set_perf_map(struct symbolizer *s, pid_t pid, const char *path)
 	return 0;
 }
 
+const struct proc_maps *symbolizer__maps(struct symbolizer *s, pid_t pid)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+
+	return p ? &p->maps : NULL;
+}
+
 struct perf_map *symbolizer__perf_map(struct symbolizer *s, pid_t pid)
 {
 	struct sym_proc *p = symbolizer__proc(s, pid, 0);

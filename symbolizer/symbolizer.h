@@ -127,6 +127,10 @@ bool symbolizer__is_code(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_
  * analysis, tests: the file is trusted, no ownership check).  0 or -errno. */
 int symbolizer__set_perf_map(struct symbolizer *s, pid_t pid, const char *path);
 
+/* The executable mappings known of pid (NULL: not tracked), as lookups
+ * left them: what the offline unwinder (unwind.h) takes for its modules. */
+const struct proc_maps *symbolizer__maps(struct symbolizer *s, pid_t pid);
+
 /* The perf map in use for pid (NULL if none) and its path. */
 struct perf_map *symbolizer__perf_map(struct symbolizer *s, pid_t pid);
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);

@@ -483,6 +483,8 @@ static int setup_bpf(struct collector *c)
 		struct kernel_events_opts ko = {
 			.groups = env.kernel_groups,
 			.sample_hz = env.sample_hz,
+			.ustack_copy = !env.call_graph_dwarf ? 0 :
+				       env.stack_size ? env.stack_size : KE_USTACK_COPY_DEFAULT,
 			.all_processes = env.all_processes,
 			.sample_select = env.all && (env.nr_comm || env.nr_cgroup ||
 						     env.nr_container || env.nr_pid_filter),

@@ -58,6 +58,7 @@
 #include "log.h"
 #include "nettrace.h"
 #include "symbolizer.h"
+#include "unwind.h"
 
 _Static_assert(sizeof(struct ke_sample) == 40, "ke_sample layout (bpf/kernel_event.h)");
 _Static_assert(sizeof(struct ke_switch) == 96, "ke_switch layout");
@@ -67,7 +68,8 @@ _Static_assert(sizeof(struct ke_syscall) == 104, "ke_syscall layout");
 _Static_assert(sizeof(struct ke_fork) == 72, "ke_fork layout");
 _Static_assert(sizeof(struct ke_exec) == 304, "ke_exec layout");
 _Static_assert(sizeof(struct ke_exit) == 48, "ke_exit layout");
-_Static_assert(sizeof(struct ke_counters) == 12 * 8, "ke_counters layout");
+_Static_assert(sizeof(struct ke_counters) == 14 * 8, "ke_counters layout");
+_Static_assert(sizeof(struct ke_ustack_copy) == 32, "ke_ustack_copy layout");
 
 
 /* ---------------------------------------------------- trace events */
@@ -173,6 +175,7 @@ struct kernel_events {
 	struct pending_stack *pend;	/* open addressing by tid */
 	size_t pend_cap, pend_n;
 	struct symbolize *quiet;	/* lookups when the sink names nothing */
+	struct unwinder *unwinder;	/* --call-graph dwarf */
 	uint64_t frame_buf[2 * CE_MAX_STACK_DEPTH];
 };
 
@@ -207,6 +210,10 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 		err = ke->ncpu ? ke->ncpu : -EINVAL;
 		goto cleanup;
 	}
+	if (opts->ustack_copy && !(ke->unwinder = unwinder__new())) {
+		err = -ENOMEM;
+		goto cleanup;
+	}
 	if (opts->rb_fd < 0)	/* decode only (tests): no BPF */
 		return ke;
 	ke->skel = kernel_events_bpf__open();
@@ -220,6 +227,9 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 	ke->skel->rodata->targ_self = getpid();
 	ke->skel->rodata->targ_groups = opts->groups;
 	ke->skel->rodata->targ_kstack = !opts->no_kstack;
+	ke->skel->rodata->targ_ustack_copy = opts->ustack_copy;
+	/* the copy buffer is indexed by CPU; one entry when nothing copies */
+	bpf_map__set_max_entries(ke->skel->maps.ustack_copy, opts->ustack_copy ? ke->ncpu : 1);
 	ke->skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(opts->rb_bytes);
 	ke->skel->rodata->targ_backstop_bytes = CE_BACKSTOP_BYTES(opts->rb_bytes);
 	set_autoload(ke);
@@ -432,6 +442,19 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 		fprintf(f, "kernel-events: %llu user frames outside the process's code cut from "
 			"%llu stacks\n", (unsigned long long)ke->cut_frames,
 			(unsigned long long)ke->cut_stacks);
+	if (ke->unwinder) {
+		struct unwind_stats us;
+
+		unwinder__stats(ke->unwinder, &us);
+		fprintf(f, "kernel-events: --call-graph dwarf: %llu stacks unwound, %llu frames "
+			"(%llu by CFI, %llu by frame pointers), %.1f us per stack, %llu module "
+			"sets built; user stack copies: %llu unreadable, %llu cut at the stack's "
+			"end\n", (unsigned long long)us.stacks, (unsigned long long)us.frames,
+			(unsigned long long)us.cfi_frames, (unsigned long long)us.fp_frames,
+			us.stacks ? us.ns / 1e3 / us.stacks : 0.0, (unsigned long long)us.rebuilds,
+			(unsigned long long)c.ustack_copy_errors,
+			(unsigned long long)c.ustack_copy_short);
+	}
 	if (ke->bad_records)
 		fprintf(f, "kernel-events: %llu malformed records skipped\n",
 			(unsigned long long)ke->bad_records);
@@ -466,6 +489,7 @@ void kernel_events__destroy(struct kernel_events *ke)
 		free(ke->pend[i].frames);
 	free(ke->pend);
 	symbolize__free(ke->quiet);
+	unwinder__free(ke->unwinder);
 	free(ke);
 }
 
@@ -683,19 +707,63 @@ static bool stack_ok(size_t len, size_t fixed, uint32_t kd, uint32_t ud)
 	       len == fixed + (kd + ud) * 8ULL;
 }
 
+/*
+ * The user frames of a dwarf-mode sample (KE_F_USTACK_COPY): the copy after
+ * its kd kernel frames unwound into ke->frame_buf after those frames.
+ * Returns the whole depth, or -EBADMSG when the record does not hold what
+ * it says.
+ */
+static int unwind_sample(struct kernel_events *ke, const struct ke_sink *sink,
+			 const struct ke_sample *e, size_t len)
+{
+	const uint64_t *kframes = (const uint64_t *)(e + 1);
+	uint32_t kd = e->kstack_depth, ud = 0;
+	const struct ke_ustack_copy *c;
+	size_t fixed = sizeof(*e) + kd * 8ULL;
+	struct symbolize *sz;
+	const struct proc_maps *pm;
+	struct unwind_regs r;
+
+	if (kd > CE_MAX_STACK_DEPTH || e->ustack_depth || len < fixed + sizeof(*c))
+		return -EBADMSG;
+	c = (const void *)((const char *)e + fixed);
+	if (c->size > KE_USTACK_COPY_MAX || len != fixed + sizeof(*c) + ((c->size + 7ULL) & ~7ULL))
+		return -EBADMSG;
+	memcpy(ke->frame_buf, kframes, kd * 8);
+	sz = lookup(ke, sink);
+	if (!ke->unwinder || !sz || !c->ip)
+		return kd;
+	/* the process is read by the one rule of every lookup (symbolize.h),
+	 * its mappings again when the pc is in none of them */
+	symbolize__is_code(sz, e->hdr.pid, c->ip, e->hdr.timestamp);
+	pm = symbolizer__maps(symbolize__symbolizer(sz), e->hdr.pid);
+	r.ip = c->ip;
+	r.sp = c->sp;
+	r.bp = c->bp;
+	ud = unwinder__unwind(ke->unwinder, e->hdr.pid, pm, &r, c + 1, c->size,
+			      ke->frame_buf + kd, CE_MAX_STACK_DEPTH);
+	return kd + ud;
+}
+
 static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size_t len,
 		       const struct ke_sink *sink)
 {
 	const uint64_t *frames = (const uint64_t *)(e + 1);
-	uint32_t depth = e->kstack_depth + e->ustack_depth;
+	uint32_t depth = e->kstack_depth + e->ustack_depth, ud = e->ustack_depth;
 	struct pbuf p = { .n = 0 };
 	enum sym_kind kind;
 	int err;
 
-	if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth))
+	if (e->flags & KE_F_USTACK_COPY) {
+		err = unwind_sample(ke, sink, e, len);
+		if (err < 0)
+			return err;
+		frames = ke->frame_buf;
+		ud = err - e->kstack_depth;
+	} else if (!stack_ok(len, sizeof(*e), e->kstack_depth, e->ustack_depth)) {
 		return -EBADMSG;
-	depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr, frames + e->kstack_depth,
-						 e->ustack_depth);
+	}
+	depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr, frames + e->kstack_depth, ud);
 	err = name_stack(sink, &e->hdr, frames, depth);
 	if (err)
 		return err;

@@ -51,6 +51,9 @@ struct kernel_events_opts {
 	int sample_select;		/* samples only of kernel_events__select'ed
 					 * processes (and their children) */
 	int no_kstack;			/* no kernel stacks on samples / switches */
+	unsigned int ustack_copy;	/* --call-graph dwarf: user stack bytes each
+					 * sample copies (unwound here); 0: the
+					 * BPF frame-pointer walk */
 	int rb_fd;			/* the collector's ring buffer map; < 0: decode
 					 * only, no BPF (tests) */
 	uint64_t rb_bytes;		/* its size (wake-up thresholds) */

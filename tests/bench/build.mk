@@ -100,6 +100,13 @@ $(OUTPUT)/bench_sampling: tests/bench/bench_sampling.sh $(OUTPUT)/tests/kevtest 
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 755 $< $@
 
+# bench: a CPU sample's user stack by frame pointers, by copy and libdw
+# (--call-graph dwarf) and by perf's dwarf mode, at 99 and 999 Hz
+BENCH_TARGETS += $(OUTPUT)/bench_unwind
+$(OUTPUT)/bench_unwind: tests/bench/bench_unwind.sh $(OUTPUT)/tests/unwind_native | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@
+
 
 # `make bench`: scripts/bench.sh runs every $(OUTPUT)/bench_*
 BENCH_TARGETS += $(OUTPUT)/bench_collector

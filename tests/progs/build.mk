@@ -78,3 +78,11 @@ ALL_TARGETS += $(OUTPUT)/tests/tpshim_ctl
 $(OUTPUT)/tests/tpshim_ctl: $(OUTPUT)/obj/tests/progs/tpshim_ctl.o $(TPSHIM_READ_OBJS) $(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+# unwind_native: time in libc and libm under its own functions, built
+# without frame pointers (tests/unwind.bats: --call-graph dwarf against perf).
+# -fomit-frame-pointer after ALL_CFLAGS' -fno-omit-frame-pointer wins.
+ALL_TARGETS += $(OUTPUT)/tests/unwind_native
+$(OUTPUT)/tests/unwind_native: tests/progs/unwind_native.c | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 -fomit-frame-pointer $(ALL_LDFLAGS) $< -lm -o $@

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /* Unit tests of collector/sources/kernel_events.c that need no privileges: option
  * parsing, the built-in syscall table, and record -> nettrace event
- * conversion (decode-only module, records built here, the file read back). */
+ * conversion (decode-only module, records built here, the file read back),
+ * a --call-graph dwarf sample of the test itself unwound. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "test.h"
 #include "kernel_events.h"
@@ -208,11 +210,100 @@ out:
 	unlink(path);
 }
 
+/* A dwarf-mode sample of this very process, as the BPF program would copy
+ * it: registers and 8 KiB of stack taken here, so the unwinder must find
+ * the return address into the caller. */
+struct copy_rec {
+	struct ke_sample e;
+	uint64_t kframe;
+	struct ke_ustack_copy c;
+	uint8_t stack[KE_USTACK_COPY_DEFAULT];
+};
+
+static __attribute__((noinline)) void take_copy(struct copy_rec *r, uint64_t *ret)
+{
+	uint64_t ip, sp, bp;
+
+	__asm__ volatile("lea 0(%%rip), %0\n\tmov %%rsp, %1\n\tmov %%rbp, %2"
+			 : "=r"(ip), "=r"(sp), "=r"(bp));
+	r->c.ip = ip;
+	r->c.sp = sp;
+	r->c.bp = bp;
+	r->c.size = sizeof(r->stack);
+	memcpy(r->stack, (const void *)sp, sizeof(r->stack));
+	*ret = (uint64_t)__builtin_return_address(0);
+}
+
+/* take_copy under 16 KiB of this frame: its 8 KiB copy stays in the stack
+ * however near its top the test runs (the main thread's stack ends there) */
+static __attribute__((noinline)) void take_copy_deep(struct copy_rec *r, uint64_t *ret)
+{
+	volatile char pad[16384];
+
+	pad[0] = 1;
+	take_copy(r, ret);
+	pad[sizeof(pad) - 1] = pad[0];
+}
+
+static void test_sample_copy(void)
+{
+	struct kernel_events_opts opts = { .rb_fd = -1, .ustack_copy = KE_USTACK_COPY_DEFAULT };
+	struct nt_trace_info info = { .freq = 1000000000ULL, .pointer_size = 8,
+				      .pid = (uint32_t)getpid() };
+	char path[] = "/tmp/test_kernel_events_copy-XXXXXX";
+	static struct copy_rec r;
+	struct ke_sink sink = { 0 };
+	struct nt_reader *rd = NULL;
+	struct nt_read_event ev;
+	struct kernel_events *ke;
+	uint64_t ret = 0;
+	int fd = mkstemp(path);
+
+	if (!ASSERT_TRUE(fd >= 0, "mkstemp"))
+		return;
+	close(fd);
+	unlink(path);
+	sink.w = nt_writer__open(path, &info);
+	ke = kernel_events__open(&opts);
+	if (!ASSERT_OK_PTR(sink.w, "writer") || !ASSERT_OK_PTR(ke, "decode-only module"))
+		goto out;
+	take_copy_deep(&r, &ret);
+	hdr(&r.e.hdr, KE_REC_SAMPLE, sizeof(r), 1000);
+	r.e.hdr.pid = getpid();
+	r.e.hdr.tid = getpid();
+	r.e.kstack_depth = 1;
+	r.e.flags = KE_F_USTACK_COPY;
+	r.kframe = 0xffffffff81000010ULL;
+	ASSERT_EQ(kernel_events__emit(ke, &r, sizeof(r), &sink), 1, "copied sample");
+	/* malformed: the copy says more bytes than the record holds */
+	r.c.size += 8;
+	ASSERT_EQ(kernel_events__emit(ke, &r, sizeof(r), &sink), 0, "size mismatch skipped");
+	ASSERT_EQ(kernel_events__bad_records(ke), 1, "malformed copy counted");
+	if (!ASSERT_OK(nt_writer__close(sink.w, NULL, 2000), "close"))
+		goto out;
+	sink.w = NULL;
+	rd = nt_reader__open(path, NULL);
+	if (!ASSERT_OK_PTR(rd, "reader") || !ASSERT_EQ(nt_reader__next(rd, &ev), 1, "the sample"))
+		goto out;
+	/* kernel frame, the copy's ip, then the caller found by CFI */
+	if (ASSERT_TRUE(ev.stack_depth >= 3, "unwound past the leaf")) {
+		ASSERT_EQ(ev.stack[0], 0xffffffff81000010ULL, "kernel frame first");
+		ASSERT_EQ(ev.stack[1], r.c.ip, "leaf: the copy's ip");
+		ASSERT_EQ(ev.stack[2], ret, "caller: take_copy's return address");
+	}
+out:
+	nt_reader__close(rd);
+	nt_writer__abort(sink.w);
+	kernel_events__destroy(ke);
+	unlink(path);
+}
+
 int main(void)
 {
 	RUN(test_groups);
 	RUN(test_hz);
 	RUN(test_syscall_names);
 	RUN(test_emit);
+	RUN(test_sample_copy);
 	return test_summary();
 }

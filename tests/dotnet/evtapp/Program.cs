@@ -2,7 +2,7 @@
 //
 //   dotnet evtapp.dll [--wait GOFILE] [--exceptions N] [--gcs G]
 //                     [--contentions C] [--hot-ms MS] [--marker-syscalls K]
-//                     [--events E] [--bench N] [--linger]
+//                     [--events E] [--bench N] [--async-ms MS] [--linger]
 //
 // Prints "READY <pid>" and, with --wait, polls for GOFILE before the
 // workload; prints "DONE" after it, and before that the runtime's own
@@ -14,12 +14,18 @@
 // --bench N fires N marker events and prints one JSON line: the calling
 // thread's CPU time per event (ns) and the wall time
 // (tests/bench/bench_eventpipe.sh).
+// --async-ms MS runs 4 async workers for MS ms, each looping over
+// allocations (EvtAppAllocate: arrays the runtime clears), Random.Next
+// spins, a lock and a rare exception, then Task.Yield: the worker loop of
+// tests/unwind.bats, whose samples must end in the method doing the work,
+// not in the state machine's MoveNext that calls it.
 using System;
 using System.Diagnostics.Tracing;
 using System.IO;
 using System.Runtime.InteropServices;
 using System.Runtime.CompilerServices;
 using System.Threading;
+using System.Threading.Tasks;
 
 sealed class EvtAppTestException : Exception
 {
@@ -76,6 +82,48 @@ static class Program
             lock (Gate) { sink++; }
             holder.Join();
         }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int EvtAppAllocate(int r)
+    {
+        byte[] b = new byte[16 * 1024 + r];
+        b[r] = (byte)r;
+        return b.Length;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int EvtAppSpin(Random rnd)
+    {
+        int s = 0;
+        for (int i = 0; i < 200; i++)
+            s += rnd.Next(100);
+        return s;
+    }
+
+    static async Task EvtAppAsyncWorker(int id, long until)
+    {
+        var rnd = new Random(id);
+        while (Ns(1) < until) {
+            for (int i = 0; i < 32; i++)
+                sink += EvtAppAllocate(rnd.Next(64));
+            sink += EvtAppSpin(rnd);
+            lock (Gate) { sink += rnd.Next(10); }
+            if (rnd.Next(200) == 0)
+                EvtAppThrowOne(id);
+            await Task.Yield();
+        }
+    }
+
+    static void EvtAppAsync(long ms)
+    {
+        long until = Ns(1) + ms * 1000000;
+        var tasks = new Task[4];
+        for (int i = 0; i < tasks.Length; i++) {
+            int id = i;
+            tasks[i] = Task.Run(() => EvtAppAsyncWorker(id, until));
+        }
+        Task.WaitAll(tasks);
     }
 
     // The CPU-bound phase: all time in this one method (no calls).
@@ -139,7 +187,7 @@ static class Program
     {
         string go = null;
         int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0;
-        long hot = 0;
+        long hot = 0, asyncMs = 0;
         bool linger = false;
         for (int i = 0; i < args.Length; i++) {
             switch (args[i]) {
@@ -151,6 +199,7 @@ static class Program
             case "--marker-syscalls": k = int.Parse(args[++i]); break;
             case "--events": e = int.Parse(args[++i]); break;
             case "--bench": bench = int.Parse(args[++i]); break;
+            case "--async-ms": asyncMs = long.Parse(args[++i]); break;
             case "--linger": linger = true; break;
             default: Console.Error.WriteLine("evtapp: unknown argument " + args[i]); return 64;
             }
@@ -167,6 +216,8 @@ static class Program
         EvtAppContend(c);
         if (hot > 0)
             sink += (int)EvtAppHotLoop(hot);
+        if (asyncMs > 0)
+            EvtAppAsync(asyncMs);
         EvtAppMarkers(k);
         EvtAppManyEvents(e);
         if (bench > 0)
