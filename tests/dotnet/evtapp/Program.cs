@@ -2,7 +2,8 @@
 //
 //   dotnet evtapp.dll [--wait GOFILE] [--exceptions N] [--gcs G]
 //                     [--contentions C] [--hot-ms MS] [--marker-syscalls K]
-//                     [--events E] [--bench N] [--async-ms MS] [--linger]
+//                     [--events E] [--bench N] [--async-ms MS]
+//                     [--async-fill-ms MS] [--linger]
 //
 // Prints "READY <pid>" and, with --wait, polls for GOFILE before the
 // workload; prints "DONE" after it, and before that the runtime's own
@@ -19,6 +20,14 @@
 // spins, a lock and a rare exception, then Task.Yield: the worker loop of
 // tests/unwind.bats, whose samples must end in the method doing the work,
 // not in the state machine's MoveNext that calls it.
+// --async-fill-ms MS runs 4 async workers with all their work in managed
+// loops without calls: EvtAppFill writes a reused buffer where
+// EvtAppAllocate had the runtime allocate and clear it, EvtAppSum reads it
+// back; no lock, no exception, a Task.Yield every 16 rounds.  The runtime's
+// own sampler stops threads only at safe points, which a thread inside the
+// allocator does not reach, and code with calls reaches only where a call
+// returns; a loop without calls it can stop anywhere, so on this one its
+// view and a CPU sampler's can be compared (tests/unwind.bats).
 using System;
 using System.Diagnostics.Tracing;
 using System.IO;
@@ -44,6 +53,9 @@ static class Program
 {
     static readonly object Gate = new object();
     static volatile int sink;
+    // EvtAppFill and EvtAppSum's buffer: writing it and reading it back
+    // take about as long, so that neither share is near 0 or 100 %
+    const int FillBytes = 2048;
     static int thrown;
 
     static long[] GcCounts()
@@ -115,13 +127,46 @@ static class Program
         }
     }
 
-    static void EvtAppAsync(long ms)
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int EvtAppFill(byte[] b, int r)
+    {
+        for (int i = 0; i < b.Length; i++)
+            b[i] = (byte)(i + r);
+        return b[r];
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int EvtAppSum(byte[] b)
+    {
+        int s = 0;
+        for (int i = 0; i < b.Length; i++)
+            s = s * 31 + b[i];
+        return s;
+    }
+
+    static async Task EvtAppFillWorker(long until)
+    {
+        var buf = new byte[FillBytes];
+        while (Ns(1) < until) {
+            // few Task.Yields: a thread the runtime suspends in the
+            // dispatcher's code runs on to a safe point, which may be in
+            // EvtAppFill, so the dispatcher's time would count for it
+            for (int i = 0; i < 16; i++) {
+                sink += EvtAppFill(buf, i);
+                sink += EvtAppSum(buf);
+            }
+            await Task.Yield();
+        }
+    }
+
+    static void EvtAppAsync(long ms, bool fill)
     {
         long until = Ns(1) + ms * 1000000;
         var tasks = new Task[4];
         for (int i = 0; i < tasks.Length; i++) {
             int id = i;
-            tasks[i] = Task.Run(() => EvtAppAsyncWorker(id, until));
+            tasks[i] = fill ? Task.Run(() => EvtAppFillWorker(until))
+                            : Task.Run(() => EvtAppAsyncWorker(id, until));
         }
         Task.WaitAll(tasks);
     }
@@ -187,7 +232,7 @@ static class Program
     {
         string go = null;
         int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0;
-        long hot = 0, asyncMs = 0;
+        long hot = 0, asyncMs = 0, fillMs = 0;
         bool linger = false;
         for (int i = 0; i < args.Length; i++) {
             switch (args[i]) {
@@ -200,6 +245,7 @@ static class Program
             case "--events": e = int.Parse(args[++i]); break;
             case "--bench": bench = int.Parse(args[++i]); break;
             case "--async-ms": asyncMs = long.Parse(args[++i]); break;
+            case "--async-fill-ms": fillMs = long.Parse(args[++i]); break;
             case "--linger": linger = true; break;
             default: Console.Error.WriteLine("evtapp: unknown argument " + args[i]); return 64;
             }
@@ -217,7 +263,9 @@ static class Program
         if (hot > 0)
             sink += (int)EvtAppHotLoop(hot);
         if (asyncMs > 0)
-            EvtAppAsync(asyncMs);
+            EvtAppAsync(asyncMs, false);
+        if (fillMs > 0)
+            EvtAppAsync(fillMs, true);
         EvtAppMarkers(k);
         EvtAppManyEvents(e);
         if (bench > 0)
