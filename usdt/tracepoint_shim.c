@@ -29,7 +29,11 @@ static struct {
 	uint32_t first, n;
 } libs[MAX_LIBS];
 
+/* each listed tracepoint's probes: {the probe, data = its index}, {NULL} */
+static struct tpabi_probe probe_arrays[TPSHIM_CAPACITY][2];
+
 static void demo_probe(void *data, unsigned long first);
+EXPORT void ebpf_collect_tpshim_probe(void);
 
 /* not static const: the table must sit in the writable mapping, where a
  * tracer looks for it and writes nothing but a tracepoint's probes */
@@ -37,6 +41,19 @@ EXPORT struct tpshim_table ebpf_collect_tpshim = {
 	.magic = TPSHIM_MAGIC,
 	.probe = { { (void (*)(void))demo_probe, &ebpf_collect_tpshim }, { 0, 0 } },
 };
+
+/*
+ * The probe of every tracepoint, called as (data = the tracepoint's index,
+ * the event's arguments...) but declared without them: it reads none, and
+ * a variadic or longer prototype would make the compiler spill registers
+ * on entry.  It only returns; a tracer's uprobe on its first instruction
+ * reads the arguments where the caller put them.  noipa keeps the
+ * compiler from folding it away or assuming anything of its callers.
+ */
+EXPORT __attribute__((noinline, noipa)) void ebpf_collect_tpshim_probe(void)
+{
+	__asm__ volatile("" ::: "memory");
+}
 
 /* The demonstration probe: called by a call site as (data, args...), of
  * which it reads the first integer argument (the next register after
@@ -139,6 +156,8 @@ __attribute__((constructor)) static void shim_init(void)
 	char path[4096];
 
 	ebpf_collect_tpshim.entries = (uint64_t)(uintptr_t)entries;
+	ebpf_collect_tpshim.probe_site = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe;
+	ebpf_collect_tpshim.probe_arrays = (uint64_t)(uintptr_t)probe_arrays;
 	if (real_lttng(path, sizeof(path))) {
 		ebpf_collect_tpshim.refused = 1;
 		debug_once("standing down, a real LTTng-UST is at", path);
@@ -164,6 +183,11 @@ EXPORT int tracepoint_register_lib(struct tpabi_tracepoint *const *tps, int coun
 			continue;
 		}
 		entries[t->count] = (uint64_t)(uintptr_t)tps[i];
+		/* its state is 0 (a tracer raises it), so no call site reads
+		 * probes before the write is complete */
+		probe_arrays[t->count][0] = (struct tpabi_probe){
+			ebpf_collect_tpshim_probe, (void *)(uintptr_t)t->count };
+		__atomic_store_n(&tps[i]->probes, probe_arrays[t->count], __ATOMIC_RELEASE);
 		__atomic_store_n(&t->count, t->count + 1, __ATOMIC_RELEASE);
 	}
 	if (t->libs < MAX_LIBS)

@@ -7,7 +7,8 @@
  *                                 NAME<TAB>SIGNATURE<TAB>STATE per tracepoint
  *   tpshim_ctl enable PID NAME   points NAME's probes at the shim's
  *                                 demonstration probe, then raises its state
- *   tpshim_ctl disable PID NAME  lowers NAME's state, then clears its probes
+ *   tpshim_ctl disable PID NAME  lowers NAME's state, then gives back its
+ *                                 probes the shim's own array
  *   tpshim_ctl raise PID NAME    raises NAME's state only, its probes left
  *                                 NULL: its call sites call nothing, but
  *                                 the runtime sees the event enabled (the GC
@@ -34,25 +35,32 @@ static int write_word(pid_t pid, uint64_t addr, const void *val, size_t len)
 	return proc_mem_rw(pid, addr, (void *)val, len, true);
 }
 
-static int find_tp(const struct tpshim_view *v, const char *name, struct tpshim_tp *tp)
+/* NAME's entry; its index in *idx */
+static int find_tp(const struct tpshim_view *v, const char *name, struct tpshim_tp *tp,
+		   uint32_t *idx)
 {
 	for (uint32_t i = 0; i < v->table.count; i++)
-		if (!tpshim__tracepoint(v, i, tp) && !strcmp(tp->name, name))
+		if (!tpshim__tracepoint(v, i, tp) && !strcmp(tp->name, name)) {
+			*idx = i;
 			return 0;
+		}
 	return -ENOENT;
 }
 
 /* on: 1 enable, 0 disable, 2 raise */
 static int set_probe(const struct tpshim_view *v, const char *name, int on)
 {
-	uint64_t probes = on == 1 ? v->table_addr + offsetof(struct tpshim_table, probe) : 0;
+	uint64_t probes;
 	struct tpshim_tp tp;
 	int state = !!on, err;
+	uint32_t i;
 
-	if (find_tp(v, name, &tp)) {
+	if (find_tp(v, name, &tp, &i)) {
 		fprintf(stderr, "tpshim_ctl: %s: no such tracepoint in process %d\n", name, v->pid);
 		return 2;
 	}
+	probes = on == 1 ? v->table_addr + offsetof(struct tpshim_table, probe) :
+			   v->table.probe_arrays + i * 2 * sizeof(struct tpabi_probe);
 	if (on == 2)
 		err = write_word(v->pid, tp.addr + offsetof(struct tpabi_tracepoint, state),
 				 &state, sizeof(state));
