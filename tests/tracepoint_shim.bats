@@ -190,6 +190,66 @@ five_gcs_seen() {
 	assert_output "tpshim_ctl: process $$: no tracepoint shim"
 }
 
+# states_are V: every tracepoint of $APP_PID's shim has state V (0: none
+# raised; "nonzero": all raised)
+states_are() {
+	local out
+	out=$("$CTL" list "$APP_PID") || return 1
+	if [[ $1 == nonzero ]]; then
+		(($(grep -cP '\t[1-9][0-9]*$' <<<"$out") == $(grep -c $'\t' <<<"$out")))
+	else
+		(($(grep -cP '\t0$' <<<"$out") == $(grep -c $'\t' <<<"$out")))
+	fi
+}
+
+@test "tracepoint shim: every tracepoint's probes are the shim's probe with its index as data" {
+	need
+	app_with_shim "$TPSHIM_DIR"
+	run "$CTL" probes "$APP_PID"
+	assert_success
+	# one line per tracepoint: INDEX NAME FUNC DATA, FUNC the table's
+	# probe_site, DATA the index
+	(($(wc -l <<<"$output") == 447)) || flunk "$output"
+	local bad
+	bad=$(awk '$3 != "site" || $4 != $1' <<<"$output")
+	[[ -z $bad ]] || flunk "probes not the shim's: $bad"
+}
+
+@test "tracepoint shim: tracepoints held through the kernel (uprobe ref_ctr), every state 0 again once the holder is SIGKILLed" {
+	need
+	app_with_shim "$TPSHIM_DIR" --gcs 5
+	run "$CTL" list "$APP_PID"
+	local all
+	all=$(grep $'\t' <<<"$output" | cut -f1)
+	(($(wc -l <<<"$all") == 447)) || flunk "$output"
+	# every one of the 447: each has its own dead instruction of
+	# libcoreclr.so (a lazy-binding half of a .plt stub, or padding)
+	# shellcheck disable=SC2086
+	bg "$T/hold.out" "$CTL" hold "$APP_PID" $all
+	local holder=$LAST_PID
+	wait_for_grep "HELD 447" "$T/hold.out" 60 || flunk "not held: $(cat "$T/hold.out"*)"
+	states_are nonzero || flunk "not every state raised: $("$CTL" list "$APP_PID")"
+	# the events fire: GCs and exceptions run with everything enabled
+	# (the probe only returns)
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=0 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -KILL "$holder"
+	# the kernel takes each uprobe down as the dead holder's descriptors
+	# close, one grace period each (about 25 s for 447 on this VM)
+	wait_until 120 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
+	# and a second holder raises them again: nothing was left behind
+	bg "$T/hold2.out" "$CTL" hold "$APP_PID" DotNETRuntime:GCStart_V2 DotNETRuntime:GCStart
+	holder=$LAST_PID
+	wait_for_grep "HELD 2" "$T/hold2.out" 30 || flunk "not held: $(cat "$T/hold2.out"*)"
+	run "$CTL" list "$APP_PID"
+	(($(grep -cP '\t1$' <<<"$output") == 2)) || flunk "$output"
+	grep -qP '^DotNETRuntime:GCStart_V2\t.*\t1$' <<<"$output" || flunk "$output"
+	kill -KILL "$holder"
+	wait_until 30 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
+}
+
 # gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained
 # .NET V app registers COUNT tracepoints (per provider as given), the 64-bit
 # argument of GCStart_V2's signature spelled U64, and its five induced GCs

@@ -16,6 +16,14 @@
  *                                 keyword is on)
  *   tpshim_ctl hits PID          "hits N last A": the demonstration probe's
  *                                 calls and the first argument of the last
+ *   tpshim_ctl probes PID        INDEX NAME FUNC DATA per tracepoint: its
+ *                                 probes[0], FUNC "site" when it is the
+ *                                 shim's probe site
+ *   tpshim_ctl hold PID NAME...  raises each NAME's state through the kernel
+ *                                 (collector/sources/tpshim_enable.h), as
+ *                                 the collector does, prints "HELD n" and
+ *                                 waits to be killed: the kernel lowers
+ *                                 them when it dies
  *
  * Writes go through process_vm_writev(), one word at a time in the order a
  * call site reads them: probes before state when enabling, after when not.
@@ -27,7 +35,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "proc_mem.h"
+#include "tpshim_enable.h"
 #include "tracepoint_read.h"
 
 static int write_word(pid_t pid, uint64_t addr, const void *val, size_t len)
@@ -81,14 +91,51 @@ static int set_probe(const struct tpshim_view *v, const char *name, int on)
 	return 0;
 }
 
+static int hold(const struct tpshim_view *v, char **names, int n)
+{
+	struct tpshim_lib lib = { .fd = -1 };
+	struct tpshim_tp tp;
+	uint32_t i;
+	int err;
+
+	for (int k = 0; k < n; k++) {
+		if (find_tp(v, names[k], &tp, &i)) {
+			fprintf(stderr, "tpshim_ctl: %s: no such tracepoint in process %d\n",
+				names[k], v->pid);
+			return 2;
+		}
+		if (!tpshim_lib__has(&lib, tp.addr)) {
+			tpshim_lib__close(&lib);
+			err = tpshim_lib__open(v->pid, tp.addr, &lib);
+			if (err) {
+				fprintf(stderr, "tpshim_ctl: the library of %s in process %d: %s\n",
+					names[k], v->pid, strerror(-err));
+				return 1;
+			}
+		}
+		err = tpshim_lib__hold(v->pid, &lib, tp.addr);
+		if (err < 0) {
+			fprintf(stderr, "tpshim_ctl: %s in process %d: %s\n", names[k], v->pid,
+				strerror(-err));
+			return 1;
+		}
+	}
+	printf("HELD %d\n", n);
+	fflush(stdout);
+	for (;;)
+		pause();
+}
+
 int main(int argc, char **argv)
 {
 	struct tpshim_view v;
 	struct tpshim_tp tp;
 	int err;
 
-	if (argc < 3 || (strcmp(argv[1], "list") && strcmp(argv[1], "hits") && argc < 4)) {
-		fprintf(stderr, "usage: tpshim_ctl list|hits PID | enable|disable|raise PID NAME\n");
+	if (argc < 3 || (strcmp(argv[1], "list") && strcmp(argv[1], "hits") &&
+			  strcmp(argv[1], "probes") && argc < 4)) {
+		fprintf(stderr, "usage: tpshim_ctl list|hits|probes PID | enable|disable|raise PID NAME"
+			" | hold PID NAME...\n");
 		return 1;
 	}
 	err = tpshim__find(atoi(argv[2]), &v);
@@ -105,6 +152,20 @@ int main(int argc, char **argv)
 				printf("%s\t%s\t%d\n", tp.name, tp.signature, tp.state);
 		return 0;
 	}
+	if (!strcmp(argv[1], "probes")) {
+		for (uint32_t i = 0; i < v.table.count; i++) {
+			if (tpshim__tracepoint(&v, i, &tp))
+				continue;
+			if (tp.probe_func == v.table.probe_site)
+				printf("%u %s site %llu\n", i, tp.name,
+				       (unsigned long long)tp.probe_data);
+			else
+				printf("%u %s %#llx %llu\n", i, tp.name,
+				       (unsigned long long)tp.probe_func,
+				       (unsigned long long)tp.probe_data);
+		}
+		return 0;
+	}
 	if (!strcmp(argv[1], "hits")) {
 		printf("hits %llu last %llu\n", (unsigned long long)v.table.probe_hits,
 		       (unsigned long long)v.table.probe_last);
@@ -114,6 +175,8 @@ int main(int argc, char **argv)
 		return set_probe(&v, argv[3], 1);
 	if (!strcmp(argv[1], "disable"))
 		return set_probe(&v, argv[3], 0);
+	if (!strcmp(argv[1], "hold"))
+		return hold(&v, argv + 3, argc - 3);
 	if (!strcmp(argv[1], "raise"))
 		return set_probe(&v, argv[3], 2);
 	fprintf(stderr, "tpshim_ctl: unknown command %s\n", argv[1]);
