@@ -78,13 +78,13 @@ app_with_shim() {
 	(($(grep -c $'\t0$' <<<"$output") == 447)) || flunk "a state is not 0: $output"
 	assert_line "DotNETRuntime:GCStart_V2	const unsigned int, Count, const unsigned int, Depth, const unsigned int, Reason, const unsigned int, Type, const unsigned short, ClrInstanceID, const uint64_t, ClientSequenceNumber	0"
 	assert_line "DotNETRuntime:ExceptionThrown_V1	const char*, ExceptionType, const char*, ExceptionMessage, const size_t, ExceptionEIP, const unsigned int, ExceptionHRESULT, const unsigned short, ExceptionFlags, const unsigned short, ClrInstanceID	0"
-	# ebpf-collect -l -p says the process offers the shim, and that
-	# its events still come over EventPipe
+	# ebpf-collect -l -p says the process offers the shim, which is the
+	# path a session takes
 	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
 	run "$EBPF_COLLECT" -l -p "$APP_PID"
 	assert_success
 	assert_line "pid $APP_PID: tracepoint shim: 447 events"
-	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through EventPipe (no USDT provider)"
+	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through the tracepoint shim (no USDT provider)"
 	# asked for by EBPF_TPSHIM_DEBUG: one line, once
 	run grep -c "tracepoint shim" "$T/app.out.err"
 	assert_output 1

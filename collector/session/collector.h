@@ -22,6 +22,7 @@
 #include "selection.h"
 #include "usdt_generic.h"
 #include "clr_events.h"
+#include "tpshim.h"
 #include "pipeline.h"
 #include "host.h"
 #include "fleet.h"
@@ -144,6 +145,8 @@ struct collector {
 	uint64_t cpu_mark[2], wall_mark[2];
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
+	/* stock .NET through the tracepoint shim, preferred to EventPipe */
+	struct tpshim_source tps;
 	struct host host;		/* --all */
 	struct fleet fleet;		/* --metrics, --clickhouse */
 };

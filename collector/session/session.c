@@ -44,6 +44,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
+#include "tracepoint_read.h"
 #include "collector_event.h"
 #include "session.h"
 #include "event_table.h"
@@ -423,6 +424,14 @@ static int build_selection(struct collector *c)
 	return 0;
 }
 
+/* Does pid hold the tracepoint shim with tracepoints in it? */
+static bool offers_shim(pid_t pid)
+{
+	struct tpshim_view v;
+
+	return !tpshim__find(pid, &v) && !v.table.refused && v.table.count;
+}
+
 /* Is every target stock .NET, traced through EventPipe alone?  Then no
  * probe, kernel event or --usdt writes into the BPF ring buffer, and the
  * default 32 MiB (mapped twice: 64 MiB of the collector's RSS) is kept
@@ -436,7 +445,7 @@ static bool eventpipe_only(const struct collector *c)
 	    !ep_targets__all_dotnet(env.pids, env.nr_pids))
 		return false;
 	for (i = 0; i < env.nr_pids; i++)
-		if (pid_runtime_probes(env.pids[i]) != 0)
+		if (pid_runtime_probes(env.pids[i]) != 0 || offers_shim(env.pids[i]))
 			return false;
 	return true;
 }
@@ -510,6 +519,15 @@ static int setup_bpf(struct collector *c)
 			pr_warn("cannot add pid %u to the target map: %s\n", tgid, strerror(-err));
 			return err;
 		}
+	}
+	for (i = 0; i < env.nr_pids; i++) {	/* stock .NET through its tracepoints */
+		if (!offers_shim(env.pids[i]))
+			continue;
+		err = tpshim_source__load(&c->tps, bpf_map__fd(c->clr.skel->maps.rb),
+					  CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
+		if (err)
+			return err;
+		break;
 	}
 	err = pipeline__open_ring(&c->pipe, bpf_map__fd(c->clr.skel->maps.rb));
 	if (err) {
@@ -599,6 +617,16 @@ static int attach_all(struct collector *c, const char *cmd_path)
 		}
 		total += n;
 		c->ep_candidate[i] = c->clr.ours_found == ours;	/* stock .NET? */
+		if (c->ep_candidate[i] && c->tps.skel) {
+			/* its own tracepoints first, EventPipe otherwise */
+			n = tpshim_source__attach_pid(&c->tps, env.pids[i]);
+			if (n < 0 && n != -ENOENT)
+				return EXIT_FAIL;
+			if (n >= 0) {
+				c->ep_candidate[i] = false;
+				total += n;
+			}
+		}
 	}
 	if (total)
 		return EXIT_OK;
