@@ -19,6 +19,10 @@ version, as TraceEvent does).
       in file order must lie after the previous marker (the app writes a
       byte to /dev/null right before each marker); prints
       "<markers> <preceded by their write> <timestamps non-decreasing>"
+  dotnet_trace.py fields DUMP.json PID ID
+      the decoded fields of each Microsoft-Windows-DotNETRuntime event ID of
+      the process, one JSON object a line in file order, with its version
+      (comparing the fields two paths recorded of one workload)
   dotnet_trace.py hot DUMP.json PID METHOD
       CPU samples of the process's thread running METHOD, between its first
       and last sample with METHOD on the stack: "<leaf managed == METHOD>
@@ -63,6 +67,12 @@ def cmd_counts(events, pid):
                     if e['id'] == 143 and e['tid'] != 0x7fffffff})
     print('methods', ' '.join(n for n in names if n.startswith('EvtApp')))
     print('markers', sum(e.get('provider') == 'EvtApp-Marker' for e in ev))
+
+
+def cmd_fields(events, pid, eid):
+    for e in mine(events, pid):
+        if e.get('provider') == RT and e['id'] == eid:
+            print(json.dumps({'v': e.get('version'), **e['fields']}, sort_keys=True))
 
 
 def cmd_hist(events, pid):
@@ -137,6 +147,8 @@ def main():
         cmd_order(events, pid)
     elif cmd == 'hot':
         cmd_hot(events, pid, sys.argv[4])
+    elif cmd == 'fields':
+        cmd_fields(events, pid, int(sys.argv[4]))
     else:
         sys.exit(f'unknown command {cmd}')
 

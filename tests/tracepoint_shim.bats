@@ -250,6 +250,75 @@ states_are() {
 	wait_until 30 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
 }
 
+# fields_of TRACE ID PID: the decoded fields of each DotNETRuntime event ID
+# of PID in TRACE, one JSON line each (tests/dotnet_trace.py fields)
+fields_of() {
+	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$1" >"$1.json" || flunk "dump $1"
+	python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" fields "$1.json" "$3" "$2"
+}
+
+@test "tracepoint shim: ebpf-collect -p records through the shim the GC and exception events EventPipe records of the same workload, field for field" {
+	need
+	require_shared
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local prov=Microsoft-Windows-DotNETRuntime:0x8001:4 col shim_pid ep_pid
+	# five induced GCs and three exceptions (EvtAppTestException,
+	# "evtapp 0".."evtapp 2") once tracing runs, through the shim ...
+	app_with_shim "$TPSHIM_DIR" --gcs 5 --exceptions 3
+	shim_pid=$APP_PID
+	bg "$T/shim.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/shim.nettrace" --providers "$prov"
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/shim.out.err" 60 || flunk "$(cat "$T/shim.out.err")"
+	grep -q "^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" \
+		"$T/shim.out.err" || flunk "$(cat "$T/shim.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=3 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/shim.out.err")"
+	grep -q "EventPipe" "$T/shim.out.err" && flunk "EventPipe used: $(cat "$T/shim.out.err")"
+	kill -KILL "$APP_PID"
+	wait "$APP_PID" 2>/dev/null || true
+	# ... and the same app, started plainly, through EventPipe
+	rm -f "$T/go"
+	bg "$T/app.out" dotnet "$APP" --wait "$T/go" --gcs 5 --exceptions 3 --linger
+	APP_PID=$LAST_PID
+	ep_pid=$APP_PID
+	wait_for_grep READY "$T/app.out" 60 || flunk "app did not start: $(cat "$T/app.out"*)"
+	bg "$T/ep.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/ep.nettrace" --providers "$prov"
+	col=$LAST_PID
+	wait_for_grep "EventPipe session over" "$T/ep.out.err" 60 || flunk "$(cat "$T/ep.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/ep.out.err")"
+	local shim ep
+	# ExceptionThrown_V1 (80): the same three, type, message, HRESULT,
+	# flags and all
+	shim=$(fields_of "$T/shim.nettrace" 80 "$shim_pid")
+	ep=$(fields_of "$T/ep.nettrace" 80 "$ep_pid")
+	(($(wc -l <<<"$shim") == 3)) || flunk "shim: $shim"
+	for i in 0 1 2; do
+		grep -q "\"ExceptionMessage\": \"evtapp $i\", \"ExceptionType\": \"EvtAppTestException\"" \
+			<<<"$shim" || flunk "shim: $shim"
+	done
+	assert_equal "$shim" "$ep"
+	# GCEnd_V1 (2): the five GCs, Count 1..5
+	shim=$(fields_of "$T/shim.nettrace" 2 "$shim_pid")
+	ep=$(fields_of "$T/ep.nettrace" 2 "$ep_pid")
+	(($(grep -c '"Depth": 2' <<<"$shim") == 5)) || flunk "shim: $shim"
+	assert_equal "$shim" "$ep"
+	# GCStart_V2 (1): EventPipe's five but the first, which the GC decided
+	# to fire (or not) before it read DotNETRuntime:GCStart's raised state
+	# (usdt/README.md, "The tracepoint shim")
+	shim=$(fields_of "$T/shim.nettrace" 1 "$shim_pid")
+	ep=$(fields_of "$T/ep.nettrace" 1 "$ep_pid")
+	(($(wc -l <<<"$ep") == 5)) || flunk "EventPipe: $ep"
+	(($(wc -l <<<"$shim") == 4)) || flunk "shim: $shim"
+	assert_equal "$shim" "$(grep -v '"Count": 1,' <<<"$ep")"
+}
+
 # gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained
 # .NET V app registers COUNT tracepoints (per provider as given), the 64-bit
 # argument of GCStart_V2's signature spelled U64, and its five induced GCs
