@@ -319,6 +319,47 @@ fields_of() {
 	assert_equal "$shim" "$(grep -v '"Count": 1,' <<<"$ep")"
 }
 
+@test "tracepoint shim: ebpf-collect --tracepoint-shim -- dotnet app.dll traces it from its start through the shim, the same events as EventPipe from its start" {
+	need
+	require_shared
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local prov=Microsoft-Windows-DotNETRuntime:0x8001:4 shim ep id
+	run "$EBPF_COLLECT" --tracepoint-shim --providers "$prov" -o "$T/shim.nettrace" \
+		-- dotnet "$APP" --gcs 3 --exceptions 2
+	assert_success
+	local child
+	child=$(sed -n 's/^ebpf-collect: pid \([0-9]*\): traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled$/\1/p' <<<"$output")
+	[[ -n $child ]] || flunk "$output"
+	assert_line "READY $child"
+	[[ $output != *"EventPipe session"* ]] || flunk "EventPipe used: $output"
+	assert_line "COUNTS gen0=0 gen1=0 gen2=3 exceptions=2 contentions=0"
+	run "$EBPF_COLLECT" --providers "$prov" -o "$T/ep.nettrace" -- dotnet "$APP" --gcs 3 --exceptions 2
+	assert_success
+	local epchild
+	epchild=$(sed -n 's/^READY //p' <<<"$output")
+	[[ -n $epchild ]] || flunk "$output"
+	grep -q "^ebpf-collect: pid $epchild: EventPipe session (CollectTracing3): " <<<"$output" ||
+		flunk "$output"
+	# from its start both see every GC: GCStart_V2 (1) and GCEnd_V1 (2)
+	# Count 1..3, and the two exceptions, field for field
+	for id in 1 2 80; do
+		shim=$(fields_of "$T/shim.nettrace" "$id" "$child")
+		ep=$(fields_of "$T/ep.nettrace" "$id" "$epchild")
+		[[ -n $shim ]] || flunk "no event $id through the shim"
+		assert_equal "$shim" "$ep"
+	done
+	(($(fields_of "$T/shim.nettrace" 1 "$child" | grep -c '"Reason": 1,') == 3)) || flunk "induced GCs"
+	grep -q '"ExceptionMessage": "evtapp 1", "ExceptionType": "EvtAppTestException"' <<<"$shim" ||
+		flunk "$shim"
+	# for -- dotnet CMD only, and for a .NET host only: one line, exit 64
+	run "$EBPF_COLLECT" --tracepoint-shim -p $$
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output "ebpf-collect: --tracepoint-shim starts -- CMD ready for the shim (a -p process started with it is traced through it anyway)"
+	run "$EBPF_COLLECT" --tracepoint-shim -o "$T/x.nettrace" -- /bin/true
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output "ebpf-collect: --tracepoint-shim: /bin/true is not a .NET host (dotnet or an apphost)"
+}
+
 # gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained
 # .NET V app registers COUNT tracepoints (per provider as given), the 64-bit
 # argument of GCStart_V2's signature spelled U64, and its five induced GCs

@@ -76,6 +76,7 @@ struct env {
 	bool kstack;
 	bool no_ustack;
 	bool stack_helper;
+	bool tpshim;		/* --tracepoint-shim: -- dotnet started ready for the shim */
 	int batched;			/* enum batch_mode (batch.h) */
 	bool quiet;
 	bool no_symbols;

@@ -157,13 +157,18 @@ static void rescan(struct collector *c)
 	}
 }
 
-/* -- dotnet: a runtime with USDT probes needs no session (ep_targets) */
+/* -- dotnet: a runtime with USDT probes needs no session (ep_targets), nor
+ * one started ready for the tracepoint shim (--tracepoint-shim): its
+ * tracepoints were registered when libcoreclr.so was loaded, before its
+ * runtime waits on the diagnostic port */
 static bool child_has_usdt(void *ctx, pid_t pid)
 {
 	struct collector *c = ctx;
 
 	clr_source__attach_pid(&c->clr, pid, false);
-	return c->clr.ours_found > 0;
+	if (c->clr.ours_found > 0)
+		return true;
+	return c->tps.skel && tpshim_source__attach_pid(&c->tps, pid) > 0;
 }
 
 static int poll_loop(struct collector *c)
@@ -296,6 +301,28 @@ static bool is_dotnet_host(const char *cmd)
 
 static bool cmd_is_dotnet;	/* is_dotnet_host(the -- CMD), set before the fork */
 static char cmd_port[PATH_MAX];	/* its diagnostic port (ep_targets__listen_child) */
+static char cmd_tpshim_dir[PATH_MAX];	/* --tracepoint-shim: the shim's directory */
+
+/* The tracepoint shim's directory, beside the collector's own binary (the
+ * build writes it to .output/tpshim).  0, or -ENOENT with the directory
+ * looked in, in dir. */
+static int find_tpshim_dir(char *dir, size_t n)
+{
+	char exe[PATH_MAX], lib[PATH_MAX + 64];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (len <= 0)
+		return -errno;
+	exe[len] = 0;
+	slash = strrchr(exe, '/');
+	if (slash)
+		*slash = 0;
+	if ((size_t)snprintf(dir, n, "%.*s/tpshim", (int)(n - 8), exe) >= n)
+		return -ENAMETOOLONG;
+	snprintf(lib, sizeof(lib), "%.*s/" TPABI_LIB_NAME, PATH_MAX, dir);
+	return access(lib, R_OK) ? -ENOENT : 0;
+}
 
 /* Fork the command; it waits on *release_fd before exec. */
 static pid_t spawn_held(char **cmd, int *release_fd)
@@ -329,6 +356,19 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 			snprintf(ports, sizeof(ports), "%s,suspend%s%s", cmd_port,
 				 own && *own ? ";" : "", own && *own ? own : "");
 			setenv("DOTNET_DiagnosticPorts", ports, 1);
+		}
+		/* ready for the tracepoint shim (usdt/README.md): found first on
+		 * the loader's path, the runtime's events fired, no EventSource
+		 * listened to by the runtime's own logger */
+		if (cmd_is_dotnet && cmd_tpshim_dir[0]) {
+			const char *lp = getenv("LD_LIBRARY_PATH");
+			char path[PATH_MAX * 2];
+
+			snprintf(path, sizeof(path), "%s%s%s", cmd_tpshim_dir, lp && *lp ? ":" : "",
+				 lp && *lp ? lp : "");
+			setenv("LD_LIBRARY_PATH", path, 1);
+			setenv("DOTNET_EnableEventLog", "1", 1);
+			setenv("DOTNET_EventSourceFilter", "EbpfCollectNoSuchSource", 0);
 		}
 		/* its perf map from its start: EnablePerfMap to a runtime that
 		 * waits to be resumed kills .NET 8 and 9 (ep_perfmap.h) */
@@ -520,8 +560,8 @@ static int setup_bpf(struct collector *c)
 			return err;
 		}
 	}
-	for (i = 0; i < env.nr_pids; i++) {	/* stock .NET through its tracepoints */
-		if (!offers_shim(env.pids[i]))
+	for (i = 0; i < (env.tpshim ? 1 : env.nr_pids); i++) {	/* stock .NET through its tracepoints */
+		if (!env.tpshim && !offers_shim(env.pids[i]))
 			continue;
 		err = tpshim_source__load(&c->tps, bpf_map__fd(c->clr.skel->maps.rb),
 					  CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
@@ -752,6 +792,15 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
 		return EXIT_USAGE;
 	}
 	cmd_is_dotnet = is_dotnet_host(*cmd_path);
+	if (env.tpshim && !cmd_is_dotnet) {
+		pr_warn("--tracepoint-shim: %s is not a .NET host (dotnet or an apphost)\n",
+			env.cmd[0]);
+		return EXIT_USAGE;
+	}
+	if (env.tpshim && find_tpshim_dir(cmd_tpshim_dir, sizeof(cmd_tpshim_dir))) {
+		pr_warn("--tracepoint-shim: no %s in %s\n", TPABI_LIB_NAME, cmd_tpshim_dir);
+		return EXIT_FAIL;
+	}
 	if (cmd_is_dotnet && ep_targets__listen_child(&c->ept, cmd_port, sizeof(cmd_port)))
 		return EXIT_FAIL;
 	c->child = spawn_held(env.cmd, release_fd);
