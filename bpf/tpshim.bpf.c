@@ -4,9 +4,11 @@
  * shim's one probe function (bpf/tpshim_event.h, usdt/README.md "The
  * tracepoint shim").
  *
- * The uprobe sits on the function's first instruction, so the registers
- * are the caller's arguments and the stack pointer points at the return
- * address into libcoreclr.so.  The program never decodes a field: it
+ * The uprobe sits on the function's first instruction (on the return of
+ * the probe for signatures with a double, after it stored the SSE
+ * registers below the stack pointer), so the integer registers are the
+ * caller's arguments and the stack pointer points at the return address
+ * into libcoreclr.so.  The program never decodes a field: it
  * copies the argument words and what the spec of (tgid, index) says they
  * point at, with the stacks, into the ring every program shares
  * (ce_maps.bpf.h).  The record is built in per-CPU scratch and handed over
@@ -125,6 +127,9 @@ int tpshim_event(struct pt_regs *ctx)
 	if (spec->nargs > TPS_REG_ARGS)
 		bpf_probe_read_user(&e->args[TPS_REG_ARGS], (TPS_MAX_ARGS - TPS_REG_ARGS) * 8,
 				    (const void *)(PT_REGS_SP(ctx) + 8));
+	if (spec->nfp)	/* the shim's probe for doubles spilled them */
+		bpf_probe_read_user(e->fp, sizeof(e->fp),
+				    (const void *)(PT_REGS_SP(ctx) - sizeof(e->fp)));
 	frames = (__u64 *)(e + 1);
 	if (targ_ustack)
 		nu = user_stack(ctx, frames, &e->flags);

@@ -21,6 +21,10 @@
 
 #define TPS_MAX_ARGS		9	/* arguments after data (.NET 10's largest) */
 #define TPS_REG_ARGS		5	/* of them in registers */
+#define TPS_FP_ARGS		4	/* doubles, spilled below the stack pointer by
+					 * the shim's probe for them (usdt/tracepoint_abi.h,
+					 * TPSHIM_PROBE_FP_SYM): xmm0 at sp - 32, ..., xmm3
+					 * at sp - 8 */
 #define TPS_STR_MAX		1024	/* bytes of one string, its NUL included */
 #define TPS_DATA_MAX		8192	/* bytes of a serialized payload (__data__); the
 					 * strings of one event take at most
@@ -37,21 +41,23 @@
 /* per traced (tgid, index): what to copy.  HASH `tps_specs`, key
  * ((__u64)tgid << 32) | index; a tracepoint without one is not recorded */
 struct tps_spec {
-	__u16 str_mask;		/* bit k: argument k is a NUL-terminated string */
+	__u16 str_mask;		/* bit k: integer argument k is a NUL-terminated string */
 	__u8 buf_arg;		/* the argument that points at a buffer, or TPS_NO_ARG */
 	__u8 len_arg;		/* the argument that is its length */
-	__u8 nargs;
-	__u8 pad[3];
+	__u8 nargs;		/* integer arguments */
+	__u8 nfp;		/* doubles */
+	__u8 pad[2];
 };
 
-/* CE_REC_TPSHIM: 136 bytes, then ustack_depth and kstack_depth u64 frames,
+/* CE_REC_TPSHIM: 168 bytes, then ustack_depth and kstack_depth u64 frames,
  * then data_len bytes (each copied argument in argument order, its length
  * in copied[k]), zero-padded to 8 */
 struct tps_event {
 	struct ce_header hdr;
 	__u32 index;		/* the tracepoint's index in the shim's table */
 	__u32 cpu;
-	__u64 args[TPS_MAX_ARGS];
+	__u64 args[TPS_MAX_ARGS];	/* the integer arguments, in order */
+	__u64 fp[TPS_FP_ARGS];		/* the doubles' bits, when the spec has any */
 	__u16 ustack_depth;
 	__u16 kstack_depth;
 	__u16 data_len;		/* at most TPS_MAX_ARGS * TPS_STR_MAX */

@@ -208,11 +208,14 @@ states_are() {
 	run "$CTL" probes "$APP_PID"
 	assert_success
 	# one line per tracepoint: INDEX NAME FUNC DATA, FUNC the table's
-	# probe_site, DATA the index
+	# probe_site, or its probe for doubles for the 4 signatures with a
+	# double (5 doubles), DATA the index
 	(($(wc -l <<<"$output") == 447)) || flunk "$output"
 	local bad
-	bad=$(awk '$3 != "site" || $4 != $1' <<<"$output")
+	bad=$(awk '($3 != "site" && $3 != "fpsite") || $4 != $1' <<<"$output")
 	[[ -z $bad ]] || flunk "probes not the shim's: $bad"
+	(($(grep -c ' fpsite ' <<<"$output") == 4)) || flunk "$output"
+	grep -q '^[0-9]* DotNETRuntime:ContentionStop_V1 fpsite ' <<<"$output" || flunk "$output"
 }
 
 @test "tracepoint shim: tracepoints held through the kernel (uprobe ref_ctr), every state 0 again once the holder is SIGKILLed" {
@@ -257,23 +260,28 @@ fields_of() {
 	python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" fields "$1.json" "$3" "$2"
 }
 
-@test "tracepoint shim: ebpf-collect -p records through the shim the GC and exception events EventPipe records of the same workload, field for field" {
+@test "tracepoint shim: ebpf-collect -p records through the shim the GC, exception, contention and method events EventPipe records of the same workload" {
 	need
 	require_shared
 	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
-	local prov=Microsoft-Windows-DotNETRuntime:0x8001:4 col shim_pid ep_pid
-	# five induced GCs and three exceptions (EvtAppTestException,
-	# "evtapp 0".."evtapp 2") once tracing runs, through the shim ...
-	app_with_shim "$TPSHIM_DIR" --gcs 5 --exceptions 3
+	# GC, Loader, JIT, Contention, Exception at Verbose; the CLR manifest
+	# as the table, which has the versions the runtime fires
+	# (MethodLoadVerbose_V1; its ContentionStart_V1 takes V2's calls)
+	local prov=Microsoft-Windows-DotNETRuntime:0xC019:5 col shim_pid ep_pid
+	# five induced GCs, three exceptions (EvtAppTestException, "evtapp
+	# 0".."evtapp 2") and three contended locks once tracing runs,
+	# through the shim ...
+	app_with_shim "$TPSHIM_DIR" --gcs 5 --exceptions 3 --contentions 3
 	shim_pid=$APP_PID
-	bg "$T/shim.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/shim.nettrace" --providers "$prov"
+	bg "$T/shim.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/shim.nettrace" --providers "$prov" \
+		--manifest "$MANIFEST_REAL"
 	col=$LAST_PID
 	wait_for_grep "Ctrl-C" "$T/shim.out.err" 60 || flunk "$(cat "$T/shim.out.err")"
 	grep -q "^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" \
 		"$T/shim.out.err" || flunk "$(cat "$T/shim.out.err")"
 	touch "$T/go"
 	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
-	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=3 contentions=0" "$T/app.out" ||
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=3 contentions=3" "$T/app.out" ||
 		flunk "$(cat "$T/app.out")"
 	kill -INT "$col"
 	wait "$col" || flunk "collector status $?: $(cat "$T/shim.out.err")"
@@ -282,11 +290,12 @@ fields_of() {
 	wait "$APP_PID" 2>/dev/null || true
 	# ... and the same app, started plainly, through EventPipe
 	rm -f "$T/go"
-	bg "$T/app.out" dotnet "$APP" --wait "$T/go" --gcs 5 --exceptions 3 --linger
+	bg "$T/app.out" dotnet "$APP" --wait "$T/go" --gcs 5 --exceptions 3 --contentions 3 --linger
 	APP_PID=$LAST_PID
 	ep_pid=$APP_PID
 	wait_for_grep READY "$T/app.out" 60 || flunk "app did not start: $(cat "$T/app.out"*)"
-	bg "$T/ep.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/ep.nettrace" --providers "$prov"
+	bg "$T/ep.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/ep.nettrace" --providers "$prov" \
+		--manifest "$MANIFEST_REAL"
 	col=$LAST_PID
 	wait_for_grep "EventPipe session over" "$T/ep.out.err" 60 || flunk "$(cat "$T/ep.out.err")"
 	touch "$T/go"
@@ -317,6 +326,23 @@ fields_of() {
 	(($(wc -l <<<"$ep") == 5)) || flunk "EventPipe: $ep"
 	(($(wc -l <<<"$shim") == 4)) || flunk "shim: $shim"
 	assert_equal "$shim" "$(grep -v '"Count": 1,' <<<"$ep")"
+	# the counts of both (tests/dotnet_trace.py counts): the same but
+	# that first GCStart; contention and the methods JIT-compiled for
+	# the workload (MethodLoadVerbose) included
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" counts "$T/shim.nettrace.json" "$shim_pid"
+	assert_success
+	shim=$output
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" counts "$T/ep.nettrace.json" "$ep_pid"
+	assert_success
+	ep=$output
+	assert_equal "$shim" "$(sed -e 's/^gcstart 5$/gcstart 4/' -e 's/^induced 5$/induced 4/' <<<"$ep")"
+	assert_line "contention_start 3"
+	assert_line "contention_stop 3"
+	assert_line "methods EvtAppContend EvtAppInduceGcs EvtAppManyEvents EvtAppMarkers EvtAppThrowOne"
+	# ContentionStop_V1's DurationNs, a double, through the probe for
+	# doubles: nanoseconds a lock was waited for, as EventPipe's are
+	shim=$(fields_of "$T/shim.nettrace" 91 "$shim_pid")
+	(($(grep -cE '"DurationNs": [1-9][0-9]{3,}(\.[0-9]+)?,' <<<"$shim") == 3)) || flunk "shim: $shim"
 }
 
 @test "tracepoint shim: ebpf-collect --tracepoint-shim -- dotnet app.dll traces it from its start through the shim, the same events as EventPipe from its start" {
@@ -328,7 +354,7 @@ fields_of() {
 		-- dotnet "$APP" --gcs 3 --exceptions 2
 	assert_success
 	local child
-	child=$(sed -n 's/^ebpf-collect: pid \([0-9]*\): traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled$/\1/p' <<<"$output")
+	child=$(sed -n 's/^ebpf-collect: pid \([0-9]*\): traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled.*/\1/p' <<<"$output")
 	[[ -n $child ]] || flunk "$output"
 	assert_line "READY $child"
 	[[ $output != *"EventPipe session"* ]] || flunk "EventPipe used: $output"

@@ -34,6 +34,8 @@ static struct tpabi_probe probe_arrays[TPSHIM_CAPACITY][2];
 
 static void demo_probe(void *data, unsigned long first);
 EXPORT void ebpf_collect_tpshim_probe(void);
+void ebpf_collect_tpshim_probe_fp(void);
+extern const char ebpf_collect_tpshim_probe_fp_site[];
 
 /* not static const: the table must sit in the writable mapping, where a
  * tracer looks for it and writes nothing but a tracepoint's probes */
@@ -54,6 +56,29 @@ EXPORT __attribute__((noinline, noipa)) void ebpf_collect_tpshim_probe(void)
 {
 	__asm__ volatile("" ::: "memory");
 }
+
+/*
+ * The probe of the tracepoints with a double argument: a double arrives in
+ * an SSE register, which a uprobe program cannot read, so this one stores
+ * xmm0..xmm3 in the red zone below the stack pointer (the x86-64 ABI's
+ * 128 bytes a leaf function may use) and returns; the uprobe sits on the
+ * return (ebpf_collect_tpshim_probe_fp_site), where the integer registers
+ * and the stack are still the caller's.  Assembly, so that no compiler
+ * moves the stores or the return.
+ */
+__asm__(
+	"	.text\n"
+	"	.globl ebpf_collect_tpshim_probe_fp\n"
+	"	.type ebpf_collect_tpshim_probe_fp, @function\n"
+	"ebpf_collect_tpshim_probe_fp:\n"
+	"	movsd %xmm0, -32(%rsp)\n"
+	"	movsd %xmm1, -24(%rsp)\n"
+	"	movsd %xmm2, -16(%rsp)\n"
+	"	movsd %xmm3, -8(%rsp)\n"
+	"	.globl ebpf_collect_tpshim_probe_fp_site\n"
+	"ebpf_collect_tpshim_probe_fp_site:\n"
+	"	ret\n"
+	"	.size ebpf_collect_tpshim_probe_fp, .-ebpf_collect_tpshim_probe_fp\n");
 
 /* The demonstration probe: called by a call site as (data, args...), of
  * which it reads the first integer argument (the next register after
@@ -158,6 +183,7 @@ __attribute__((constructor)) static void shim_init(void)
 	ebpf_collect_tpshim.entries = (uint64_t)(uintptr_t)entries;
 	ebpf_collect_tpshim.probe_site = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe;
 	ebpf_collect_tpshim.probe_arrays = (uint64_t)(uintptr_t)probe_arrays;
+	ebpf_collect_tpshim.probe_site_fp = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe_fp_site;
 	if (real_lttng(path, sizeof(path))) {
 		ebpf_collect_tpshim.refused = 1;
 		debug_once("standing down, a real LTTng-UST is at", path);
@@ -186,7 +212,9 @@ EXPORT int tracepoint_register_lib(struct tpabi_tracepoint *const *tps, int coun
 		/* its state is 0 (a tracer raises it), so no call site reads
 		 * probes before the write is complete */
 		probe_arrays[t->count][0] = (struct tpabi_probe){
-			ebpf_collect_tpshim_probe, (void *)(uintptr_t)t->count };
+			tps[i]->signature && strstr(tps[i]->signature, "double") ?
+				ebpf_collect_tpshim_probe_fp : ebpf_collect_tpshim_probe,
+			(void *)(uintptr_t)t->count };
 		__atomic_store_n(&tps[i]->probes, probe_arrays[t->count], __ATOMIC_RELEASE);
 		__atomic_store_n(&t->count, t->count + 1, __ATOMIC_RELEASE);
 	}

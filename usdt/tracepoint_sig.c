@@ -24,6 +24,7 @@ static const struct {
 	{ "const size_t", TPSIG_U64 },
 	{ "const char*", TPSIG_STR },
 	{ "const char *", TPSIG_STR },
+	{ "const double", TPSIG_F64 },
 };
 
 /* the next comma-separated item of *p, trimmed, into buf */
@@ -64,11 +65,12 @@ int tpsig_parse(const char *sig, struct tpsig *out)
 				kind = types[i].kind;
 		if (!kind)
 			return -EINVAL;
-		if (out->n >= TPSIG_MAX_ARGS)
+		if (out->n >= TPSIG_MAX_ARGS || (kind == TPSIG_F64 && out->n_fp >= TPSIG_MAX_FP))
 			return -E2BIG;
 		if (kind == TPSIG_STR && !strcmp(name, "__data__") && out->n == 1 &&
 		    out->kind[0] == TPSIG_U32)
 			out->serialized = 1;
+		out->slot[out->n] = kind == TPSIG_F64 ? out->n_fp++ : out->n_int++;
 		out->kind[out->n++] = kind;
 	}
 	if (out->serialized && out->n != 2)
@@ -85,15 +87,16 @@ static int kind_fits(enum tpsig_kind k, int t)
 	case ECT_UINT32: case ECT_INT32: case ECT_BOOLEAN: return k == TPSIG_U32;
 	case ECT_UINT64: case ECT_INT64: case ECT_POINTER: return k == TPSIG_U64;
 	case ECT_UNICODE: case ECT_ANSI: return k == TPSIG_STR;
+	case ECT_DOUBLE: return k == TPSIG_F64;
 	default: return 0;
 	}
 }
 
-int tpsig_match(const struct tpsig *s, const struct ect_event *ev)
+int tpsig_match(const struct tpsig *s, const struct ect_event *ev, bool prefix)
 {
 	if (s->serialized)
-		return 0;
-	if (s->n != ev->n_fields)
+		return prefix ? -EINVAL : 0;	/* its length says nothing of the fields */
+	if (prefix ? s->n < ev->n_fields : s->n != ev->n_fields)
 		return -EINVAL;
 	for (uint16_t i = 0; i < ev->n_fields; i++)
 		if (ev->fields[i].count_kind != ECT_COUNT_NONE ||
@@ -103,8 +106,8 @@ int tpsig_match(const struct tpsig *s, const struct ect_event *ev)
 }
 
 long tpsig_payload(const struct tpsig *s, const struct ect_event *ev, const uint64_t *args,
-		   const uint8_t *data, size_t data_len, const uint16_t *copied, uint8_t *out,
-		   size_t cap)
+		   const uint64_t *fp, const uint8_t *data, size_t data_len,
+		   const uint16_t *copied, uint8_t *out, size_t cap)
 {
 	size_t at = 0, len = 0;
 
@@ -120,9 +123,10 @@ long tpsig_payload(const struct tpsig *s, const struct ect_event *ev, const uint
 	}
 	for (uint8_t k = 0; k < s->n && k < ev->n_fields; k++) {
 		int t = ev->fields[k].intype;
+		uint8_t slot = s->slot[k];
 
 		if (s->kind[k] == TPSIG_STR) {
-			size_t n = copied[k];
+			size_t n = copied[slot];
 
 			if (!n || at + n > data_len || data[at + n - 1])
 				return -EINVAL;
@@ -139,7 +143,7 @@ long tpsig_payload(const struct tpsig *s, const struct ect_event *ev, const uint
 			at += n;
 		} else {
 			size_t w = ect_intype_size(t);
-			uint64_t v = args[k];
+			uint64_t v = s->kind[k] == TPSIG_F64 ? fp[slot] : args[slot];
 
 			if (len + w > cap)
 				return -E2BIG;

@@ -20,6 +20,7 @@
 #ifndef USDT_TRACEPOINT_SIG_H
 #define USDT_TRACEPOINT_SIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,32 +34,41 @@ enum tpsig_kind {
 	TPSIG_U32,	/* unsigned int, signed int, BOOL */
 	TPSIG_U64,	/* uint64_t, unsigned long, int64_t, size_t */
 	TPSIG_STR,	/* const char*: UTF-8, NUL-terminated */
+	TPSIG_F64,	/* double: in an SSE register (TPSIG_MAX_FP of them) */
 };
+
+#define TPSIG_MAX_FP	4	/* the doubles the shim's probe spills (tracepoint_abi.h) */
 
 struct tpsig {
 	uint8_t n;			/* arguments after data */
 	uint8_t serialized;		/* 1: (length, __data__): the payload as it is */
+	uint8_t n_int, n_fp;		/* of them in integer registers/stack, in SSE registers */
 	uint8_t kind[TPSIG_MAX_ARGS];	/* enum tpsig_kind */
+	uint8_t slot[TPSIG_MAX_ARGS];	/* its place among the integer arguments, or
+					 * among the doubles for TPSIG_F64 */
 };
 
 /* Parse a signature.  0; -EINVAL for a type this reader does not take
- * (double arrives in an SSE register, which a uprobe program cannot read;
- * size_t* points at data of unknown length), -E2BIG past TPSIG_MAX_ARGS. */
+ * (size_t* points at data of unknown length), -E2BIG past TPSIG_MAX_ARGS
+ * arguments or TPSIG_MAX_FP doubles. */
 int tpsig_parse(const char *sig, struct tpsig *out);
 
 /* Do the arguments carry ev's template field by field (or serialized)?
- * 0, or -EINVAL: a count or a type that does not match. */
-int tpsig_match(const struct tpsig *s, const struct ect_event *ev);
+ * prefix: the arguments may go on past the template's fields (a newer
+ * version of the event, which only appends; tpsig_payload then writes the
+ * template's).  0, or -EINVAL: a count or a type that does not match. */
+int tpsig_match(const struct tpsig *s, const struct ect_event *ev, bool prefix);
 
 /*
- * ev's payload from one call: args[k] the argument words, data the bytes
- * copied for the string and buffer arguments in argument order, copied[k]
- * the bytes of argument k in data (a string's NUL included).  Writes at
+ * ev's payload from one call: args[k] the integer argument words and
+ * fp[k] the doubles' bits, each by its slot, data the bytes copied for the
+ * string and buffer arguments in argument order, copied[k] the bytes of
+ * integer argument k in data (a string's NUL included).  Writes at
  * most cap bytes to out.  The payload's length, or -EINVAL when the copied
  * bytes do not fit the arguments, -E2BIG past cap.
  */
 long tpsig_payload(const struct tpsig *s, const struct ect_event *ev, const uint64_t *args,
-		   const uint8_t *data, size_t data_len, const uint16_t *copied, uint8_t *out,
-		   size_t cap);
+		   const uint64_t *fp, const uint8_t *data, size_t data_len,
+		   const uint16_t *copied, uint8_t *out, size_t cap);
 
 #endif /* USDT_TRACEPOINT_SIG_H */

@@ -24,7 +24,9 @@
 #include "tracepoint_read.h"
 #include "tracepoint_sig.h"
 
-_Static_assert(sizeof(struct tps_event) == 136, "tps_event layout");
+_Static_assert(sizeof(struct tps_event) == 168, "tps_event layout");
+_Static_assert(TPS_FP_ARGS * 8 == TPSHIM_FP_SPILL && TPS_FP_ARGS == TPSIG_MAX_FP, "doubles");
+_Static_assert(TPS_MAX_ARGS == TPSIG_MAX_ARGS, "arguments");
 _Static_assert(sizeof(struct tps_spec) == 8, "tps_spec layout");
 
 #define NO_EVENT UINT32_MAX
@@ -37,7 +39,8 @@ struct tps_proc {
 	int *holds;		/* the kernel's holds of the enabled states */
 	uint32_t nr_holds;
 	uint32_t unreadable;	/* selected, but their signature is not read */
-	struct bpf_link *link;
+	uint32_t newer;		/* of a newer version than the table's: cut to it */
+	struct bpf_link *link, *link_fp;	/* the probe, the probe for doubles */
 	struct tpshim_lib lib;
 };
 
@@ -97,7 +100,8 @@ static int mapped_at(pid_t pid, uint64_t addr, char *path, size_t size, uint64_t
 /* The spec the program copies by, for one tracepoint's signature */
 static struct tps_spec spec_of(const struct tpsig *sig)
 {
-	struct tps_spec sp = { .buf_arg = TPS_NO_ARG, .len_arg = TPS_NO_ARG, .nargs = sig->n };
+	struct tps_spec sp = { .buf_arg = TPS_NO_ARG, .len_arg = TPS_NO_ARG, .nargs = sig->n_int,
+			       .nfp = sig->n_fp };
 
 	if (sig->serialized) {
 		sp.len_arg = 0;
@@ -106,7 +110,7 @@ static struct tps_spec spec_of(const struct tpsig *sig)
 	}
 	for (uint8_t k = 0; k < sig->n; k++)
 		if (sig->kind[k] == TPSIG_STR)
-			sp.str_mask |= 1u << k;
+			sp.str_mask |= 1u << sig->slot[k];
 	return sp;
 }
 
@@ -121,11 +125,21 @@ static size_t base_len(const char *symbol)
 	return n;
 }
 
-/* Is another version of prov:symbol, one the table has, selected?  The
- * runtime asks an older version's state whether an event's keyword is
- * on: the GC fires GCStart_V2 only while DotNETRuntime:GCStart is
- * raised, which the table (the newest versions) does not list. */
-static bool version_selected(const struct tpshim_source *s, const char *prov, const char *symbol)
+/* The version a symbol's suffix says ("GCStart_V2": 2, "GCStart": 0) */
+static unsigned int version_of(const char *symbol)
+{
+	size_t n = base_len(symbol);
+
+	return symbol[n] ? (unsigned int)atoi(symbol + n + 2) : 0;
+}
+
+/* The table's event of another version of prov:symbol, or NULL.  The
+ * runtime asks an older version's state whether an event's keyword is on
+ * (the GC fires GCStart_V2 only while DotNETRuntime:GCStart is raised),
+ * and a newer version than the table's only appends fields (.NET 8's
+ * ContentionStart_V2 beside a table with ContentionStart_V1). */
+static const struct ect_event *other_version(const struct tpshim_source *s, const char *prov,
+					     const char *symbol)
 {
 	size_t n = base_len(symbol);
 
@@ -133,10 +147,10 @@ static bool version_selected(const struct tpshim_source *s, const char *prov, co
 		const struct ect_event *ev = &s->table->events[i];
 
 		if (base_len(ev->symbol) == n && !strncmp(ev->symbol, symbol, n) &&
-		    !strcmp(ev->provider->usdt_name, prov) && selection__matches(s->sel, ev))
-			return true;
+		    !strcmp(ev->provider->usdt_name, prov))
+			return ev;
 	}
-	return false;
+	return NULL;
 }
 
 /* Tracepoint tp's state held through the kernel, in pid's library of it */
@@ -173,6 +187,7 @@ static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct 
 	struct tps_spec sp;
 	char prov[128];
 	const char *colon;
+	bool newer = false;
 	uint64_t key;
 	int err;
 
@@ -185,11 +200,22 @@ static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct 
 	memcpy(prov, tp.name, colon - tp.name);
 	prov[colon - tp.name] = 0;
 	ev = ect_find_symbol(s->table, prov, colon + 1);
-	if (!ev)	/* raised for its keyword only: its calls are not recorded */
-		return version_selected(s, prov, colon + 1) ? hold(p, &tp) : 0;
+	if (!ev) {
+		ev = other_version(s, prov, colon + 1);
+		if (!ev || !selection__matches(s->sel, ev))
+			return 0;
+		/* an older version: raised for its keyword only, its calls
+		 * are not recorded */
+		if (version_of(colon + 1) < ev->version)
+			return hold(p, &tp);
+		/* a newer one: recorded as the table's version, the fields
+		 * it appends cut (counted) */
+		newer = true;
+	}
 	if (!selection__matches(s->sel, ev))
 		return 0;
-	if (tpsig_parse(tp.signature, &p->sigs[i]) || tpsig_match(&p->sigs[i], ev)) {
+	if (tpsig_parse(tp.signature, &p->sigs[i]) ||
+	    tpsig_match(&p->sigs[i], ev, newer)) {
 		pr_debug("pid %d: %s: signature not read (%s)\n", p->pid, tp.name, tp.signature);
 		p->unreadable++;
 		return 0;
@@ -203,6 +229,7 @@ static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct 
 	if (err)
 		return err;
 	p->table_idx[i] = ev - s->table->events;
+	p->newer += newer;
 	return 0;
 }
 
@@ -245,6 +272,17 @@ int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid)
 		pr_warn("pid %d: cannot attach the tracepoint shim's probe: %s\n", pid, strerror(-err));
 		return err;
 	}
+	err = mapped_at(pid, v.table.probe_site_fp, path, sizeof(path), &off);
+	if (!err) {
+		p->link_fp = bpf_program__attach_uprobe_opts(s->skel->progs.tpshim_event, pid, path,
+							     off, &uo);
+		err = p->link_fp ? 0 : -errno;
+	}
+	if (err) {
+		pr_warn("pid %d: cannot attach the tracepoint shim's probe for doubles: %s\n", pid,
+			strerror(-err));
+		return err;
+	}
 	for (uint32_t i = 0; i < p->n; i++) {
 		err = enable_one(s, p, &v, i);
 		if (err)
@@ -283,7 +321,8 @@ void tpshim_source__detach(struct tpshim_source *s)
 	}
 	for (size_t i = 0; i < s->nr_procs; i++) {
 		bpf_link__destroy(s->procs[i].link);
-		s->procs[i].link = NULL;
+		bpf_link__destroy(s->procs[i].link_fp);
+		s->procs[i].link = s->procs[i].link_fp = NULL;
 	}
 }
 
@@ -291,7 +330,9 @@ void tpshim_source__print_summary(const struct tpshim_source *s, FILE *f)
 {
 	for (size_t i = 0; i < s->nr_procs; i++)
 		fprintf(f, "pid %d: traced through the tracepoint shim (%u selected tracepoints "
-			"not readable by their signature)\n", s->procs[i].pid, s->procs[i].unreadable);
+			"not readable by their signature, %u of a newer version than the event "
+			"table recorded as its version)\n", s->procs[i].pid, s->procs[i].unreadable,
+			s->procs[i].newer);
 	if (s->nr_procs && s->unreadable)
 		fprintf(f, "tracepoint shim: %" PRIu64 " calls could not be rebuilt as their event\n",
 			s->unreadable);
@@ -344,7 +385,7 @@ static int tpshim_arrive(void *ctx, struct pipeline *pl, const void *rec, size_t
 		return 0;
 	}
 	n = tpsig_payload(&p->sigs[t->index], &s->table->events[p->table_idx[t->index]],
-			  (const uint64_t *)t->args,
+			  (const uint64_t *)t->args, (const uint64_t *)t->fp,
 			  data, t->data_len, t->copied, payload, sizeof(payload));
 	if (n < 0) {
 		s->unreadable++;

@@ -18,7 +18,8 @@
  *                                 calls and the first argument of the last
  *   tpshim_ctl probes PID        INDEX NAME FUNC DATA per tracepoint: its
  *                                 probes[0], FUNC "site" when it is the
- *                                 shim's probe site
+ *                                 shim's probe, "fpsite" its probe for
+ *                                 signatures with a double
  *   tpshim_ctl hold PID NAME...  raises each NAME's state through the kernel
  *                                 (collector/sources/tpshim_enable.h), as
  *                                 the collector does, prints "HELD n" and
@@ -158,6 +159,10 @@ int main(int argc, char **argv)
 				continue;
 			if (tp.probe_func == v.table.probe_site)
 				printf("%u %s site %llu\n", i, tp.name,
+				       (unsigned long long)tp.probe_data);
+			else if (tp.probe_func && tp.probe_func < v.table.probe_site_fp &&
+				 v.table.probe_site_fp - tp.probe_func <= TPSHIM_FP_SPILL)
+				printf("%u %s fpsite %llu\n", i, tp.name,
 				       (unsigned long long)tp.probe_data);
 			else
 				printf("%u %s %#llx %llu\n", i, tp.name,
