@@ -418,3 +418,47 @@ gc_through_shim() {
 @test "tracepoint shim: a self-contained .NET 9 app registers 444 tracepoints and fires GCStart_V2" {
 	gc_through_shim 9 444 209 185 50 "const uint64_t"
 }
+
+# traced_sc V: the self-contained .NET V app started ready for the shim
+# and traced by ebpf-collect -p through it (3 induced GCs, 2 exceptions, 2
+# contended locks): exact counts of the workload's events, every GCStart
+# but the first (as the .NET 10 test above, which compares with EventPipe)
+traced_sc() {
+	need
+	require_shared
+	build_sc "$1" || flunk "self-contained net$1.0 app not built ($OUTPUT/tests/dotnet/build-net$1.log)"
+	APP_CMD=$OUTPUT/tests/dotnet/evtapp-net$1/evtapp
+	app_with_shim "$TPSHIM_DIR" --gcs 3 --exceptions 2 --contentions 2
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0xC019:5 --manifest "$MANIFEST_REAL"
+	local col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/c.out.err" 60 || flunk "$(cat "$T/c.out.err")"
+	grep -q "^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: " "$T/c.out.err" ||
+		flunk "$(cat "$T/c.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=3 exceptions=2 contentions=2" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/c.out.err")"
+	fields_of "$T/t.nettrace" 80 "$APP_PID" >"$T/exc"
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" counts "$T/t.nettrace.json" "$APP_PID"
+	assert_success
+	assert_line "exceptions EvtAppTestException=2"
+	assert_line "gcstart 2"
+	assert_line "gcend 3"
+	assert_line "induced 2"
+	assert_line "contention_start 2"
+	assert_line "contention_stop 2"
+	assert_line "methods EvtAppContend EvtAppInduceGcs EvtAppManyEvents EvtAppMarkers EvtAppThrowOne"
+	grep -q '"ExceptionMessage": "evtapp 1", "ExceptionType": "EvtAppTestException"' "$T/exc" ||
+		flunk "$(cat "$T/exc")"
+}
+
+@test "tracepoint shim: a self-contained .NET 8 app traced by ebpf-collect -p through the shim: exact GC, exception, contention and method events" {
+	traced_sc 8
+}
+
+@test "tracepoint shim: a self-contained .NET 9 app traced by ebpf-collect -p through the shim: exact GC, exception, contention and method events" {
+	traced_sc 9
+}
