@@ -4,9 +4,9 @@
  * shim's one probe function (bpf/tpshim_event.h, usdt/README.md "The
  * tracepoint shim").
  *
- * The uprobe sits on the function's first instruction (on the return of
- * the probe for signatures with a double, after it stored the SSE
- * registers below the stack pointer), so the integer registers are the
+ * The uprobe sits on the function's first instruction, a 5-byte nop (on
+ * the same nop of the probe for signatures with a double, after it stored
+ * the SSE registers below the stack pointer), so the integer registers are the
  * caller's arguments and the stack pointer points at the return address
  * into libcoreclr.so.  The program never decodes a field: it
  * copies the argument words and what the spec of (tgid, index) says they
@@ -129,7 +129,7 @@ int tpshim_event(struct pt_regs *ctx)
 				    (const void *)(PT_REGS_SP(ctx) + 8));
 	if (spec->nfp)	/* the shim's probe for doubles spilled them */
 		bpf_probe_read_user(e->fp, sizeof(e->fp),
-				    (const void *)(PT_REGS_SP(ctx) - sizeof(e->fp)));
+				    (const void *)(PT_REGS_SP(ctx) - TPS_FP_BELOW));
 	frames = (__u64 *)(e + 1);
 	if (targ_ustack)
 		nu = user_stack(ctx, frames, &e->flags);

@@ -23,8 +23,8 @@
 #define TPS_REG_ARGS		5	/* of them in registers */
 #define TPS_FP_ARGS		4	/* doubles, spilled below the stack pointer by
 					 * the shim's probe for them (usdt/tracepoint_abi.h,
-					 * TPSHIM_PROBE_FP_SYM): xmm0 at sp - 32, ..., xmm3
-					 * at sp - 8 */
+					 * TPSHIM_PROBE_FP_SYM) */
+#define TPS_FP_BELOW		64	/* xmm0 at sp - 64, ..., xmm3 at sp - 40 */
 #define TPS_STR_MAX		1024	/* bytes of one string, its NUL included */
 #define TPS_DATA_MAX		8192	/* bytes of a serialized payload (__data__); the
 					 * strings of one event take at most

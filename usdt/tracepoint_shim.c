@@ -33,7 +33,7 @@ static struct {
 static struct tpabi_probe probe_arrays[TPSHIM_CAPACITY][2];
 
 static void demo_probe(void *data, unsigned long first);
-EXPORT void ebpf_collect_tpshim_probe(void);
+void ebpf_collect_tpshim_probe(void);
 void ebpf_collect_tpshim_probe_fp(void);
 extern const char ebpf_collect_tpshim_probe_fp_site[];
 
@@ -45,38 +45,44 @@ EXPORT struct tpshim_table ebpf_collect_tpshim = {
 };
 
 /*
- * The probe of every tracepoint, called as (data = the tracepoint's index,
- * the event's arguments...) but declared without them: it reads none, and
- * a variadic or longer prototype would make the compiler spill registers
- * on entry.  It only returns; a tracer's uprobe on its first instruction
- * reads the arguments where the caller put them.  noipa keeps the
- * compiler from folding it away or assuming anything of its callers.
+ * The probes, in assembly so that no compiler changes a byte of them.
+ *
+ * ebpf_collect_tpshim_probe, of every tracepoint without a double, is
+ * called as (data = the tracepoint's index, the event's arguments...): a
+ * 5-byte nop, then the return.  A tracer's uprobe sits on the nop, which
+ * the kernel turns into a call to its uprobe trampoline on the first hit
+ * (architecture decision 12): about half an int3 trap's cost, and no
+ * single step of the instruction, which a `ret` at the site would take.
+ *
+ * ebpf_collect_tpshim_probe_fp, of the tracepoints with a double: a
+ * double arrives in an SSE register, which a uprobe program cannot read,
+ * so it first stores xmm0..xmm3 in the red zone below the stack pointer
+ * (the x86-64 ABI's 128 bytes a leaf function may use), under the 32 bytes
+ * the kernel's uprobe trampoline pushes there, then has the same nop,
+ * labelled ebpf_collect_tpshim_probe_fp_site.
  */
-EXPORT __attribute__((noinline, noipa)) void ebpf_collect_tpshim_probe(void)
-{
-	__asm__ volatile("" ::: "memory");
-}
-
-/*
- * The probe of the tracepoints with a double argument: a double arrives in
- * an SSE register, which a uprobe program cannot read, so this one stores
- * xmm0..xmm3 in the red zone below the stack pointer (the x86-64 ABI's
- * 128 bytes a leaf function may use) and returns; the uprobe sits on the
- * return (ebpf_collect_tpshim_probe_fp_site), where the integer registers
- * and the stack are still the caller's.  Assembly, so that no compiler
- * moves the stores or the return.
- */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 __asm__(
 	"	.text\n"
+	"	.p2align 4\n"
+	"	.globl ebpf_collect_tpshim_probe\n"
+	"	.type ebpf_collect_tpshim_probe, @function\n"
+	"ebpf_collect_tpshim_probe:\n"
+	"	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"	/* nopl 0x0(%rax,%rax,1) */
+	"	ret\n"
+	"	.size ebpf_collect_tpshim_probe, .-ebpf_collect_tpshim_probe\n"
+	"	.p2align 4\n"
 	"	.globl ebpf_collect_tpshim_probe_fp\n"
 	"	.type ebpf_collect_tpshim_probe_fp, @function\n"
 	"ebpf_collect_tpshim_probe_fp:\n"
-	"	movsd %xmm0, -32(%rsp)\n"
-	"	movsd %xmm1, -24(%rsp)\n"
-	"	movsd %xmm2, -16(%rsp)\n"
-	"	movsd %xmm3, -8(%rsp)\n"
+	"	movsd %xmm0, -" STR(TPSHIM_FP_BELOW) "(%rsp)\n"
+	"	movsd %xmm1, -" STR(TPSHIM_FP_BELOW) "+8(%rsp)\n"
+	"	movsd %xmm2, -" STR(TPSHIM_FP_BELOW) "+16(%rsp)\n"
+	"	movsd %xmm3, -" STR(TPSHIM_FP_BELOW) "+24(%rsp)\n"
 	"	.globl ebpf_collect_tpshim_probe_fp_site\n"
 	"ebpf_collect_tpshim_probe_fp_site:\n"
+	"	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"	/* nopl 0x0(%rax,%rax,1) */
 	"	ret\n"
 	"	.size ebpf_collect_tpshim_probe_fp, .-ebpf_collect_tpshim_probe_fp\n");
 

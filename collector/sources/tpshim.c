@@ -25,7 +25,7 @@
 #include "tracepoint_sig.h"
 
 _Static_assert(sizeof(struct tps_event) == 168, "tps_event layout");
-_Static_assert(TPS_FP_ARGS * 8 == TPSHIM_FP_SPILL && TPS_FP_ARGS == TPSIG_MAX_FP, "doubles");
+_Static_assert(TPS_FP_BELOW == TPSHIM_FP_BELOW && TPS_FP_ARGS == TPSIG_MAX_FP, "doubles");
 _Static_assert(TPS_MAX_ARGS == TPSIG_MAX_ARGS, "arguments");
 _Static_assert(sizeof(struct tps_spec) == 8, "tps_spec layout");
 

@@ -161,7 +161,7 @@ int main(int argc, char **argv)
 				printf("%u %s site %llu\n", i, tp.name,
 				       (unsigned long long)tp.probe_data);
 			else if (tp.probe_func && tp.probe_func < v.table.probe_site_fp &&
-				 v.table.probe_site_fp - tp.probe_func <= TPSHIM_FP_SPILL)
+				 v.table.probe_site_fp - tp.probe_func == 4 * 6)	/* 4 movsd */
 				printf("%u %s fpsite %llu\n", i, tp.name,
 				       (unsigned long long)tp.probe_data);
 			else
