@@ -92,10 +92,11 @@ static int kind_fits(enum tpsig_kind k, int t)
 	}
 }
 
-int tpsig_match(const struct tpsig *s, const struct ect_event *ev, bool prefix)
+int tpsig_match(struct tpsig *s, const struct ect_event *ev, bool prefix)
 {
+	s->cut = prefix;
 	if (s->serialized)
-		return prefix ? -EINVAL : 0;	/* its length says nothing of the fields */
+		return 0;
 	if (prefix ? s->n < ev->n_fields : s->n != ev->n_fields)
 		return -EINVAL;
 	for (uint16_t i = 0; i < ev->n_fields; i++)
@@ -114,12 +115,18 @@ long tpsig_payload(const struct tpsig *s, const struct ect_event *ev, const uint
 	if (s->serialized) {
 		/* (length, __data__): the buffer is the payload; copied[1]
 		 * short of length means the program cut it */
+		long n = copied[1];
+
 		if (copied[1] != args[0] || copied[1] > data_len)
 			return -EINVAL;
-		if (copied[1] > cap)
+		if (s->cut)	/* a newer version's: the table version's layout first */
+			n = ect_payload_size(ev, data, copied[1]);
+		if (n < 0)
+			return -EINVAL;
+		if ((size_t)n > cap)
 			return -E2BIG;
-		memcpy(out, data, copied[1]);
-		return copied[1];
+		memcpy(out, data, n);
+		return n;
 	}
 	for (uint8_t k = 0; k < s->n && k < ev->n_fields; k++) {
 		int t = ev->fields[k].intype;

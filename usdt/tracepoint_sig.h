@@ -43,6 +43,7 @@ struct tpsig {
 	uint8_t n;			/* arguments after data */
 	uint8_t serialized;		/* 1: (length, __data__): the payload as it is */
 	uint8_t n_int, n_fp;		/* of them in integer registers/stack, in SSE registers */
+	uint8_t cut;			/* tpsig_match(prefix): a newer version, cut to ev's */
 	uint8_t kind[TPSIG_MAX_ARGS];	/* enum tpsig_kind */
 	uint8_t slot[TPSIG_MAX_ARGS];	/* its place among the integer arguments, or
 					 * among the doubles for TPSIG_F64 */
@@ -54,10 +55,11 @@ struct tpsig {
 int tpsig_parse(const char *sig, struct tpsig *out);
 
 /* Do the arguments carry ev's template field by field (or serialized)?
- * prefix: the arguments may go on past the template's fields (a newer
- * version of the event, which only appends; tpsig_payload then writes the
- * template's).  0, or -EINVAL: a count or a type that does not match. */
-int tpsig_match(const struct tpsig *s, const struct ect_event *ev, bool prefix);
+ * prefix: the event is a newer version than ev, whose fields come first
+ * (later versions only append): the arguments may go on past them, a
+ * serialized payload past ev's layout, and tpsig_payload writes ev's.
+ * 0, or -EINVAL: a count or a type that does not match. */
+int tpsig_match(struct tpsig *s, const struct ect_event *ev, bool prefix);
 
 /*
  * ev's payload from one call: args[k] the integer argument words and
