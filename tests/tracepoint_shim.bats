@@ -401,6 +401,31 @@ SHIM_UNNAMED="methods JIT-compiled before a -p trace through the shim have no me
 	assert_output "ebpf-collect: --tracepoint-shim: /bin/true is not a .NET host (dotnet or an apphost)"
 }
 
+@test "tracepoint shim: ebpf-collect SIGKILLed while tracing through the shim leaves every state 0, the app unharmed" {
+	need
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	app_with_shim "$TPSHIM_DIR" --gcs 3 --exceptions 2
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/k.nettrace"
+	local col=$LAST_PID n
+	wait_for_grep "Ctrl-C" "$T/c.out.err" 60 || flunk "$(cat "$T/c.out.err")"
+	n=$(sed -n "s/^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: \([0-9]*\) tracepoints enabled.*/\1/p" \
+		"$T/c.out.err")
+	((n > 0)) || flunk "$(cat "$T/c.out.err")"
+	# as many states raised as the collector enabled (the default profile)
+	run "$CTL" list "$APP_PID"
+	(($(grep -cP '\t[1-9][0-9]*$' <<<"$output") == n)) || flunk "$n enabled: $output"
+	kill -KILL "$col"
+	wait "$col" 2>/dev/null || true
+	# the kernel lowers each as the dead collector's descriptors close
+	wait_until 120 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=3 exceptions=2 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	# a trace cut by SIGKILL has no names (they are written at the end)
+	[[ ! -e $T/k.nettrace ]] || trace_note "$T/k.nettrace" unnamed "the collector was killed, so it wrote no names (they come at the end)"
+}
+
 # gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained
 # .NET V app registers COUNT tracepoints (per provider as given), the 64-bit
 # argument of GCStart_V2's signature spelled U64, and its five induced GCs
