@@ -260,9 +260,10 @@ fields_of() {
 	python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" fields "$1.json" "$3" "$2"
 }
 
-# SHIM_UNNAMED: why a -p trace through the shim is below the suite's named
-# frame floor (tests/traceevent.bats)
-SHIM_UNNAMED="methods JIT-compiled before a -p trace through the shim have no method events (no rundown through it, no perf map), and .NET's native frames no symbol on this machine"
+# STRIPPED: why a trace through the shim is below the suite's named frame
+# floor (tests/traceevent.bats): its stacks are the BPF program's, native
+# frames included
+STRIPPED="native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 
 @test "tracepoint shim: ebpf-collect -p records through the shim the GC, exception, contention and method events EventPipe records of the same workload" {
 	need
@@ -290,7 +291,7 @@ SHIM_UNNAMED="methods JIT-compiled before a -p trace through the shim have no me
 		flunk "$(cat "$T/app.out")"
 	kill -INT "$col"
 	wait "$col" || flunk "collector status $?: $(cat "$T/shim.out.err")"
-	trace_note "$T/shim.nettrace" unnamed "$SHIM_UNNAMED"
+	trace_note "$T/shim.nettrace" stripped "$STRIPPED"
 	grep -q "EventPipe" "$T/shim.out.err" && flunk "EventPipe used: $(cat "$T/shim.out.err")"
 	kill -KILL "$APP_PID"
 	wait "$APP_PID" 2>/dev/null || true
@@ -367,7 +368,7 @@ SHIM_UNNAMED="methods JIT-compiled before a -p trace through the shim have no me
 	run "$EBPF_COLLECT" --tracepoint-shim --providers "$prov" -o "$T/shim.nettrace" \
 		-- dotnet "$APP" --gcs 3 --exceptions 2
 	assert_success
-	trace_note "$T/shim.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
+	trace_note "$T/shim.nettrace" stripped "$STRIPPED"
 	local child
 	child=$(sed -n 's/^ebpf-collect: pid \([0-9]*\): traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled.*/\1/p' <<<"$output")
 	[[ -n $child ]] || flunk "$output"
@@ -481,7 +482,7 @@ traced_sc() {
 		flunk "$(cat "$T/app.out")"
 	kill -INT "$col"
 	wait "$col" || flunk "collector status $?: $(cat "$T/c.out.err")"
-	trace_note "$T/t.nettrace" unnamed "$SHIM_UNNAMED"
+	trace_note "$T/t.nettrace" stripped "$STRIPPED"
 	fields_of "$T/t.nettrace" 80 "$APP_PID" >"$T/exc"
 	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" counts "$T/t.nettrace.json" "$APP_PID"
 	assert_success

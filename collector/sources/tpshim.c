@@ -12,6 +12,8 @@
 #include <bpf/libbpf.h>
 #include "tpshim.skel.h"
 #include "collector_event.h"
+#include "dotnet_ipc.h"
+#include "ep_perfmap.h"
 #include "tpshim_event.h"
 #include "event_table.h"
 #include "grow.h"
@@ -42,6 +44,11 @@ struct tps_proc {
 	uint32_t newer;		/* of a newer version than the table's: cut to it */
 	struct bpf_link *link, *link_fp;	/* the probe, the probe for doubles */
 	struct tpshim_lib lib;
+	/* its perf map while traced, which names the JIT frames of methods
+	 * compiled before the trace (no rundown comes through the shim) */
+	struct dn_socket sock;
+	bool has_sock, pm_off;	/* found; DisablePerfMap sent */
+	struct ep_perfmap pm;
 };
 
 int tpshim_source__load(struct tpshim_source *s, int rb_fd, uint64_t wakeup_bytes,
@@ -253,6 +260,7 @@ int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid)
 	memset(p, 0, sizeof(*p));
 	p->pid = pid;
 	p->lib.fd = -1;
+	ep_perfmap__init(&p->pm);
 	p->n = v.table.count < TPSHIM_CAPACITY ? v.table.count : TPSHIM_CAPACITY;
 	p->table_idx = calloc(p->n, sizeof(*p->table_idx));
 	p->sigs = calloc(p->n, sizeof(*p->sigs));
@@ -288,6 +296,12 @@ int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid)
 		if (err)
 			return err;
 	}
+	/* EnablePerfMap over its diagnostics socket, as the EventPipe path
+	 * does (a command the collector started has it on from its start) */
+	if (!dn_find_socket(pid, &p->sock)) {
+		p->has_sock = true;
+		ep_perfmap__enable(&p->pm, &p->sock, true, NULL);
+	}
 	pr_info("pid %d: traced through the tracepoint shim: %u tracepoints enabled%s\n", pid,
 		p->nr_holds, p->unreadable ? ", some selected ones not readable (-v names them)" : "");
 	return p->nr_holds;
@@ -320,6 +334,9 @@ void tpshim_source__detach(struct tpshim_source *s)
 		p->nr_holds = 0;
 	}
 	for (size_t i = 0; i < s->nr_procs; i++) {
+		if (s->procs[i].has_sock && !s->procs[i].pm_off)
+			ep_perfmap__disable(&s->procs[i].pm, &s->procs[i].sock, NULL);
+		s->procs[i].pm_off = true;
 		bpf_link__destroy(s->procs[i].link);
 		bpf_link__destroy(s->procs[i].link_fp);
 		s->procs[i].link = s->procs[i].link_fp = NULL;
@@ -346,6 +363,8 @@ void tpshim_source__free(struct tpshim_source *s)
 		free(s->procs[i].sigs);
 		free(s->procs[i].holds);
 		tpshim_lib__close(&s->procs[i].lib);
+		if (s->procs[i].has_sock)	/* the trace is written: its files go */
+			ep_perfmap__remove(&s->procs[i].pm, s->procs[i].sock.nspid);
 	}
 	free(s->procs);
 	s->procs = NULL;
