@@ -358,6 +358,16 @@ STRIPPED="native frames of .NET's stripped host and runtime (libcoreclr.so, libc
 	assert_success
 	assert_line "Microsoft-Windows-DotNETRuntime/Exception/Start 3"
 	assert_line "Microsoft-Windows-DotNETRuntime/Contention/Stop 3"
+	# the app's JIT frames named in TraceLog (Main, compiled before the
+	# trace, from the perf map the collector turned on and removed once
+	# the trace was written; the workload's, compiled during it, from
+	# their method-load events too)
+	[[ ! -e /tmp/perf-$shim_pid.map ]] || flunk "perf map left: /tmp/perf-$shim_pid.map"
+	tracecheck --json --min-named 0 --frames "$T/shim.nettrace" >"$T/frames.json" ||
+		flunk "TraceCheck --frames failed"
+	for m in Main EvtAppThrowOne EvtAppInduceGcs EvtAppContend; do
+		grep -q "!Program.$m(" "$T/frames.json" || flunk "no named frame of $m"
+	done
 }
 
 @test "tracepoint shim: ebpf-collect --tracepoint-shim -- dotnet app.dll traces it from its start through the shim, the same events as EventPipe from its start" {
