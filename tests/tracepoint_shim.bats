@@ -249,7 +249,17 @@ states_are() {
 	run "$CTL" list "$APP_PID"
 	(($(grep -cP '\t1$' <<<"$output") == 2)) || flunk "$output"
 	grep -qP '^DotNETRuntime:GCStart_V2\t.*\t1$' <<<"$output" || flunk "$output"
+	# a third on one of them shares the kernel's counter: the state stays
+	# up while either holds it
+	bg "$T/hold3.out" "$CTL" hold "$APP_PID" DotNETRuntime:GCStart_V2
+	local third=$LAST_PID
+	wait_for_grep "HELD 1" "$T/hold3.out" 30 || flunk "not held: $(cat "$T/hold3.out"*)"
 	kill -KILL "$holder"
+	wait_until 30 eval '"$CTL" list "$APP_PID" | grep -qP "^DotNETRuntime:GCStart\t.*\t0$"' ||
+		flunk "GCStart not lowered: $("$CTL" list "$APP_PID")"
+	run "$CTL" list "$APP_PID"
+	grep -qP '^DotNETRuntime:GCStart_V2\t.*\t1$' <<<"$output" || flunk "lowered with a holder left: $output"
+	kill -KILL "$third"
 	wait_until 30 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
 }
 
