@@ -85,6 +85,13 @@ app_with_shim() {
 	assert_success
 	assert_line "pid $APP_PID: tracepoint shim: 447 events"
 	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through the tracepoint shim (no USDT provider)"
+	# an EventSource in --providers: only EventPipe serves it, so
+	# EventPipe traces the process
+	run "$EBPF_COLLECT" -d 1 -p "$APP_PID" -o "$T/es.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8000:4,EbpfCollectTestSource
+	assert_success
+	assert_line "ebpf-collect: pid $APP_PID offers the tracepoint shim, but --providers names EbpfCollectTestSource, which only EventPipe serves: EventPipe traces it"
+	assert_output_contains "EventPipe session over"
 	# asked for by EBPF_TPSHIM_DEBUG: one line, once
 	run grep -c "tracepoint shim" "$T/app.out.err"
 	assert_output 1
@@ -420,6 +427,10 @@ STRIPPED="native frames of .NET's stripped host and runtime (libcoreclr.so, libc
 	run "$EBPF_COLLECT" --tracepoint-shim -o "$T/x.nettrace" -- /bin/true
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
 	assert_output "ebpf-collect: --tracepoint-shim: /bin/true is not a .NET host (dotnet or an apphost)"
+	run "$EBPF_COLLECT" --tracepoint-shim --providers EbpfCollectTestSource -o "$T/x.nettrace" \
+		-- dotnet "$APP"
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output "ebpf-collect: --tracepoint-shim traces the runtime's own events; --providers names EbpfCollectTestSource, which only EventPipe serves"
 }
 
 @test "tracepoint shim: ebpf-collect SIGKILLed while tracing through the shim leaves every state 0, the app unharmed" {

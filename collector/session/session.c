@@ -560,9 +560,17 @@ static int setup_bpf(struct collector *c)
 			return err;
 		}
 	}
-	for (i = 0; i < (env.tpshim ? 1 : env.nr_pids); i++) {	/* stock .NET through its tracepoints */
+	/* stock .NET through its tracepoints, unless --providers names an
+	 * EventSource, which only EventPipe serves */
+	for (i = 0; i < (env.tpshim ? 1 : env.nr_pids); i++) {
 		if (!env.tpshim && !offers_shim(env.pids[i]))
 			continue;
+		if (env.nr_ep_extra) {
+			pr_info("pid %d offers the tracepoint shim, but --providers names %s, "
+				"which only EventPipe serves: EventPipe traces it\n", env.pids[i],
+				env.ep_extra[0]);
+			continue;
+		}
 		err = tpshim_source__load(&c->tps, bpf_map__fd(c->clr.skel->maps.rb),
 					  CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
 		if (err)
@@ -662,7 +670,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			n = tpshim_source__attach_pid(&c->tps, env.pids[i]);
 			if (n < 0 && n != -ENOENT)
 				return EXIT_FAIL;
-			if (n >= 0) {
+			if (n > 0) {	/* none selected: EventPipe's providers */
 				c->ep_candidate[i] = false;
 				total += n;
 			}
@@ -795,6 +803,11 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
 	if (env.tpshim && !cmd_is_dotnet) {
 		pr_warn("--tracepoint-shim: %s is not a .NET host (dotnet or an apphost)\n",
 			env.cmd[0]);
+		return EXIT_USAGE;
+	}
+	if (env.tpshim && env.nr_ep_extra) {
+		pr_warn("--tracepoint-shim traces the runtime's own events; --providers names %s, "
+			"which only EventPipe serves\n", env.ep_extra[0]);
 		return EXIT_USAGE;
 	}
 	if (env.tpshim && find_tpshim_dir(cmd_tpshim_dir, sizeof(cmd_tpshim_dir))) {

@@ -298,7 +298,7 @@ int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid)
 	}
 	/* EnablePerfMap over its diagnostics socket, as the EventPipe path
 	 * does (a command the collector started has it on from its start) */
-	if (!dn_find_socket(pid, &p->sock)) {
+	if (p->nr_holds && !dn_find_socket(pid, &p->sock)) {
 		p->has_sock = true;
 		ep_perfmap__enable(&p->pm, &p->sock, true, NULL);
 	}
