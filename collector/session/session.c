@@ -303,25 +303,38 @@ static bool cmd_is_dotnet;	/* is_dotnet_host(the -- CMD), set before the fork */
 static char cmd_port[PATH_MAX];	/* its diagnostic port (ep_targets__listen_child) */
 static char cmd_tpshim_dir[PATH_MAX];	/* --tracepoint-shim: the shim's directory */
 
-/* The tracepoint shim's directory, beside the collector's own binary (the
- * build writes it to .output/tpshim).  0, or -ENOENT with the directory
- * looked in, in dir. */
+/* Where the Debian package installs the tracepoint shim */
+#define TPSHIM_INSTALLED_DIR	"/usr/lib/ebpf-collect/tpshim"
+
+/* Does dir hold the tracepoint shim? */
+static bool has_tpshim(const char *dir)
+{
+	char lib[PATH_MAX + 64];
+
+	snprintf(lib, sizeof(lib), "%.*s/" TPABI_LIB_NAME, PATH_MAX, dir);
+	return !access(lib, R_OK);
+}
+
+/* The tracepoint shim's directory: beside the collector's own binary (the
+ * build writes it to .output/tpshim), else where the package installs it.
+ * 0, or -ENOENT with the last directory looked in, in dir. */
 static int find_tpshim_dir(char *dir, size_t n)
 {
-	char exe[PATH_MAX], lib[PATH_MAX + 64];
+	char exe[PATH_MAX];
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	char *slash;
 
-	if (len <= 0)
-		return -errno;
-	exe[len] = 0;
-	slash = strrchr(exe, '/');
-	if (slash)
-		*slash = 0;
-	if ((size_t)snprintf(dir, n, "%.*s/tpshim", (int)(n - 8), exe) >= n)
-		return -ENAMETOOLONG;
-	snprintf(lib, sizeof(lib), "%.*s/" TPABI_LIB_NAME, PATH_MAX, dir);
-	return access(lib, R_OK) ? -ENOENT : 0;
+	if (len > 0) {
+		exe[len] = 0;
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		if ((size_t)snprintf(dir, n, "%.*s/tpshim", (int)(n - 8), exe) < n &&
+		    has_tpshim(dir))
+			return 0;
+	}
+	snprintf(dir, n, "%s", TPSHIM_INSTALLED_DIR);
+	return has_tpshim(dir) ? 0 : -ENOENT;
 }
 
 /* Fork the command; it waits on *release_fd before exec. */
@@ -811,7 +824,8 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
 		return EXIT_USAGE;
 	}
 	if (env.tpshim && find_tpshim_dir(cmd_tpshim_dir, sizeof(cmd_tpshim_dir))) {
-		pr_warn("--tracepoint-shim: no %s in %s\n", TPABI_LIB_NAME, cmd_tpshim_dir);
+		pr_warn("--tracepoint-shim: no %s beside the collector's binary (tpshim/) nor in "
+			"%s\n", TPABI_LIB_NAME, TPSHIM_INSTALLED_DIR);
 		return EXIT_FAIL;
 	}
 	if (cmd_is_dotnet && ep_targets__listen_child(&c->ept, cmd_port, sizeof(cmd_port)))
