@@ -64,3 +64,10 @@ $(OUTPUT)/usdt_generic.skel.h: $(OUTPUT)/bpf/usdt_generic.bpf.o | $(OUTPUT)
 
 $(OUTPUT)/bpf/usdt_generic.bpf.o: bpf/usdt_generic_event.h
 
+# tpshim__find and tpshim__tracepoint are usdt/tracepoint_read.h's
+$(OUTPUT)/tpshim.skel.h: $(OUTPUT)/bpf/tpshim.bpf.o | $(OUTPUT)
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name tpshim_bpf > $@
+
+$(OUTPUT)/bpf/tpshim.bpf.o: bpf/tpshim_event.h
+

@@ -12,9 +12,11 @@ COLLECTOR_SRCS += collector/daemon.c collector/daemon_config.c	# ebpf-collect da
 # file, --all, its side of the pipeline
 COLLECTOR_SRCS += $(addprefix collector/session/,env.c preflight.c session.c stop.c losses.c output.c host.c wiring.c)
 # event sources: CLR USDT (+ batched, the pause word), generic USDT, kernel,
-# mappings, stock .NET over EventPipe, and the selection they share
+# mappings, stock .NET over EventPipe or its tracepoints, and the selection
+# they share
 COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c tracer_pause.c usdt_notes.c \
-		  selection.c mmap_events.c dotnet_ipc.c eventpipe.c ep_perfmap.c ep_port.c ep_targets.c)
+		  selection.c mmap_events.c dotnet_ipc.c eventpipe.c ep_perfmap.c ep_port.c ep_targets.c \
+		  tpshim_enable.c tpshim.c)
 # the pipeline: its interface and dispatcher, ring, reorder window, recorder,
 # flight recorder, triggers, rotation, the collector's own events
 COLLECTOR_SRCS += $(addprefix collector/pipeline/,pipeline.c dispatch.c ring.c reorder.c recorder.c \
@@ -86,3 +88,6 @@ usdt-generic-skel: $(OUTPUT)/usdt_generic.skel.h
 UG_OBJS := $(OUTPUT)/obj/collector/sources/usdt_generic.o $(OUTPUT)/obj/collector/sources/usdt_generic_spec.o $(OUTPUT)/obj/collector/sources/usdt_notes.o
 
 $(OUTPUT)/ebpf-collect: $(OUTPUT)/obj/collector/sources/usdt_generic.o $(OUTPUT)/obj/collector/sources/usdt_generic_spec.o
+
+# stock .NET through its own tracepoints
+$(OUTPUT)/obj/collector/sources/tpshim.o: $(OUTPUT)/tpshim.skel.h

@@ -497,6 +497,9 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_STACK_HELPER:
 		env.stack_helper = true;
 		break;
+	case OPT_TPSHIM:
+		env.tpshim = true;
+		break;
 	case OPT_USDT_CHILDREN:
 		env.usdt_children = true;
 		break;
@@ -608,6 +611,11 @@ static int parse_cmdline(int argc, char **argv)
 	}
 	if (env.nr_pids && env.cmd) {
 		pr_warn("use either -p PID or -- CMD, not both\n");
+		return -EINVAL;
+	}
+	if (env.tpshim && !env.cmd) {
+		pr_warn("--tracepoint-shim starts -- CMD ready for the shim (a -p process "
+			"started with it is traced through it anyway)\n");
 		return -EINVAL;
 	}
 	if (env.flight && env.rotate_bytes) {

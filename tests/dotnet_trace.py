@@ -19,6 +19,18 @@ version, as TraceEvent does).
       in file order must lie after the previous marker (the app writes a
       byte to /dev/null right before each marker); prints
       "<markers> <preceded by their write> <timestamps non-decreasing>"
+  dotnet_trace.py fields DUMP.json PID ID
+      the decoded fields of each Microsoft-Windows-DotNETRuntime event ID of
+      the process, one JSON object a line in file order, with its version
+      (comparing the fields two paths recorded of one workload)
+  dotnet_trace.py tracecheck-pair TC.jsonl 0
+      two traces of one workload as the TraceEvent checker read them
+      (TraceCheck --json --no-tracelog A B): A decoded every payload and
+      knew every event, and has B's count of each GC, exception and
+      contention kind but one GC/Start fewer (method loads differ: an
+      EventPipe session JIT-compiles the runtime's own code for itself,
+      which `counts` leaves out by name); prints
+      "KIND COUNT" per kind (the PID argument is unused)
   dotnet_trace.py hot DUMP.json PID METHOD
       CPU samples of the process's thread running METHOD, between its first
       and last sample with METHOD on the stack: "<leaf managed == METHOD>
@@ -63,6 +75,12 @@ def cmd_counts(events, pid):
                     if e['id'] == 143 and e['tid'] != 0x7fffffff})
     print('methods', ' '.join(n for n in names if n.startswith('EvtApp')))
     print('markers', sum(e.get('provider') == 'EvtApp-Marker' for e in ev))
+
+
+def cmd_fields(events, pid, eid):
+    for e in mine(events, pid):
+        if e.get('provider') == RT and e['id'] == eid:
+            print(json.dumps({'v': e.get('version'), **e['fields']}, sort_keys=True))
 
 
 def cmd_hist(events, pid):
@@ -126,8 +144,27 @@ def cmd_hot(events, pid, method):
     print(leaf, len(window), native, kernel_named)
 
 
+def cmd_tracecheck_pair(path):
+    a, b = [json.loads(line) for line in open(path)]
+    if a['bad_payloads'] or a['unhandled']:
+        sys.exit(f'undecoded payloads or unknown events: {a}')
+    for k in ('Exception/Start', 'ExceptionCatch/Start', 'GC/Stop', 'Contention/Start',
+              'Contention/Stop', 'GC/HeapStats'):
+        k = RT + '/' + k
+        n = a['by_event'].get(k, 0)
+        print(k, n)
+        if not n or n != b['by_event'].get(k):
+            sys.exit(f'{k}: {n} against {b["by_event"].get(k)}')
+    k = RT + '/GC/Start'
+    if a['by_event'].get(k, 0) + 1 != b['by_event'].get(k):
+        sys.exit(f'{k}: {a["by_event"].get(k)} against {b["by_event"].get(k)}')
+
+
 def main():
     cmd, path, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    if cmd == 'tracecheck-pair':
+        cmd_tracecheck_pair(path)
+        return
     events = load(path)
     if cmd == 'counts':
         cmd_counts(events, pid)
@@ -137,6 +174,8 @@ def main():
         cmd_order(events, pid)
     elif cmd == 'hot':
         cmd_hot(events, pid, sys.argv[4])
+    elif cmd == 'fields':
+        cmd_fields(events, pid, int(sys.argv[4]))
     else:
         sys.exit(f'unknown command {cmd}')
 

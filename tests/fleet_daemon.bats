@@ -385,7 +385,7 @@ refused_reload() {
 	done
 }
 
-@test "make deb: the package installs the binary, the man page, the unit and the config; removes cleanly" {
+@test "make deb: the package installs the binary, the man page, the unit, the config and the tracepoint shim; removes cleanly" {
 	require_root
 	require_cmd dpkg-buildpackage dh
 	local ver
@@ -417,7 +417,8 @@ refused_reload() {
 	assert_equal "$got" "ebpf-collect $ver"
 	local f
 	for f in /usr/bin/ebpf-collect /usr/share/man/man8/ebpf-collect.8.gz \
-		/lib/systemd/system/ebpf-collect.service /etc/ebpf-collect/daemon.conf; do
+		/lib/systemd/system/ebpf-collect.service /etc/ebpf-collect/daemon.conf \
+		/usr/lib/ebpf-collect/tpshim/liblttng-ust-tracepoint.so.0; do
 		grep -qx "$f" "$T/files" || flunk "the package does not install $f"
 	done
 }

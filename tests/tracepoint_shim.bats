@@ -78,13 +78,20 @@ app_with_shim() {
 	(($(grep -c $'\t0$' <<<"$output") == 447)) || flunk "a state is not 0: $output"
 	assert_line "DotNETRuntime:GCStart_V2	const unsigned int, Count, const unsigned int, Depth, const unsigned int, Reason, const unsigned int, Type, const unsigned short, ClrInstanceID, const uint64_t, ClientSequenceNumber	0"
 	assert_line "DotNETRuntime:ExceptionThrown_V1	const char*, ExceptionType, const char*, ExceptionMessage, const size_t, ExceptionEIP, const unsigned int, ExceptionHRESULT, const unsigned short, ExceptionFlags, const unsigned short, ClrInstanceID	0"
-	# ebpf-collect -l -p says the process offers the shim, and that
-	# its events still come over EventPipe
+	# ebpf-collect -l -p says the process offers the shim, which is the
+	# path a session takes
 	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
 	run "$EBPF_COLLECT" -l -p "$APP_PID"
 	assert_success
 	assert_line "pid $APP_PID: tracepoint shim: 447 events"
-	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through EventPipe (no USDT provider)"
+	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through the tracepoint shim (no USDT provider)"
+	# an EventSource in --providers: only EventPipe serves it, so
+	# EventPipe traces the process
+	run "$EBPF_COLLECT" -d 1 -p "$APP_PID" -o "$T/es.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8000:4,EbpfCollectTestSource
+	assert_success
+	assert_line "ebpf-collect: pid $APP_PID offers the tracepoint shim, but --providers names EbpfCollectTestSource, which only EventPipe serves: EventPipe traces it"
+	assert_output_contains "EventPipe session over"
 	# asked for by EBPF_TPSHIM_DEBUG: one line, once
 	run grep -c "tracepoint shim" "$T/app.out.err"
 	assert_output 1
@@ -190,6 +197,267 @@ five_gcs_seen() {
 	assert_output "tpshim_ctl: process $$: no tracepoint shim"
 }
 
+# states_are V: every tracepoint of $APP_PID's shim has state V (0: none
+# raised; "nonzero": all raised)
+states_are() {
+	local out
+	out=$("$CTL" list "$APP_PID") || return 1
+	if [[ $1 == nonzero ]]; then
+		(($(grep -cP '\t[1-9][0-9]*$' <<<"$out") == $(grep -c $'\t' <<<"$out")))
+	else
+		(($(grep -cP '\t0$' <<<"$out") == $(grep -c $'\t' <<<"$out")))
+	fi
+}
+
+@test "tracepoint shim: every tracepoint's probes are the shim's probe with its index as data" {
+	need
+	app_with_shim "$TPSHIM_DIR"
+	run "$CTL" probes "$APP_PID"
+	assert_success
+	# one line per tracepoint: INDEX NAME FUNC DATA, FUNC the table's
+	# probe_site, or its probe for doubles for the 4 signatures with a
+	# double (5 doubles), DATA the index
+	(($(wc -l <<<"$output") == 447)) || flunk "$output"
+	local bad
+	bad=$(awk '($3 != "site" && $3 != "fpsite") || $4 != $1' <<<"$output")
+	[[ -z $bad ]] || flunk "probes not the shim's: $bad"
+	(($(grep -c ' fpsite ' <<<"$output") == 4)) || flunk "$output"
+	grep -q '^[0-9]* DotNETRuntime:ContentionStop_V1 fpsite ' <<<"$output" || flunk "$output"
+}
+
+@test "tracepoint shim: tracepoints held through the kernel (uprobe ref_ctr), every state 0 again once the holder is SIGKILLed" {
+	need
+	app_with_shim "$TPSHIM_DIR" --gcs 5
+	run "$CTL" list "$APP_PID"
+	local all
+	all=$(grep $'\t' <<<"$output" | cut -f1)
+	(($(wc -l <<<"$all") == 447)) || flunk "$output"
+	# every one of the 447: each has its own dead instruction of
+	# libcoreclr.so (a lazy-binding half of a .plt stub, or padding)
+	# shellcheck disable=SC2086
+	bg "$T/hold.out" "$CTL" hold "$APP_PID" $all
+	local holder=$LAST_PID
+	wait_for_grep "HELD 447" "$T/hold.out" 60 || flunk "not held: $(cat "$T/hold.out"*)"
+	states_are nonzero || flunk "not every state raised: $("$CTL" list "$APP_PID")"
+	# the events fire: GCs and exceptions run with everything enabled
+	# (the probe only returns)
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=0 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -KILL "$holder"
+	# the kernel takes each uprobe down as the dead holder's descriptors
+	# close, one grace period each (about 25 s for 447 on this VM)
+	wait_until 120 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
+	# and a second holder raises them again: nothing was left behind
+	bg "$T/hold2.out" "$CTL" hold "$APP_PID" DotNETRuntime:GCStart_V2 DotNETRuntime:GCStart
+	holder=$LAST_PID
+	wait_for_grep "HELD 2" "$T/hold2.out" 30 || flunk "not held: $(cat "$T/hold2.out"*)"
+	run "$CTL" list "$APP_PID"
+	(($(grep -cP '\t1$' <<<"$output") == 2)) || flunk "$output"
+	grep -qP '^DotNETRuntime:GCStart_V2\t.*\t1$' <<<"$output" || flunk "$output"
+	# a third on one of them shares the kernel's counter: the state stays
+	# up while either holds it
+	bg "$T/hold3.out" "$CTL" hold "$APP_PID" DotNETRuntime:GCStart_V2
+	local third=$LAST_PID
+	wait_for_grep "HELD 1" "$T/hold3.out" 30 || flunk "not held: $(cat "$T/hold3.out"*)"
+	kill -KILL "$holder"
+	wait_until 30 eval '"$CTL" list "$APP_PID" | grep -qP "^DotNETRuntime:GCStart\t.*\t0$"' ||
+		flunk "GCStart not lowered: $("$CTL" list "$APP_PID")"
+	run "$CTL" list "$APP_PID"
+	grep -qP '^DotNETRuntime:GCStart_V2\t.*\t1$' <<<"$output" || flunk "lowered with a holder left: $output"
+	kill -KILL "$third"
+	wait_until 30 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
+}
+
+# fields_of TRACE ID PID: the decoded fields of each DotNETRuntime event ID
+# of PID in TRACE, one JSON line each (tests/dotnet_trace.py fields)
+fields_of() {
+	"$EBPF_COLLECT" dump --json --manifest "$MANIFEST_REAL" "$1" >"$1.json" || flunk "dump $1"
+	python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" fields "$1.json" "$3" "$2"
+}
+
+# STRIPPED: why a trace through the shim is below the suite's named frame
+# floor (tests/traceevent.bats): its stacks are the BPF program's, native
+# frames included
+STRIPPED="native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
+
+@test "tracepoint shim: ebpf-collect -p records through the shim the GC, exception, contention and method events EventPipe records of the same workload" {
+	need
+	require_shared
+	require_tracecheck
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	# GC, Loader, JIT, Contention, Exception at Verbose; the CLR manifest
+	# as the table, which has the versions the runtime fires
+	# (MethodLoadVerbose_V1; its ContentionStart_V1 takes V2's calls)
+	local prov=Microsoft-Windows-DotNETRuntime:0xC019:5 col shim_pid ep_pid
+	# five induced GCs, three exceptions (EvtAppTestException, "evtapp
+	# 0".."evtapp 2") and three contended locks once tracing runs,
+	# through the shim ...
+	app_with_shim "$TPSHIM_DIR" --gcs 5 --exceptions 3 --contentions 3
+	shim_pid=$APP_PID
+	bg "$T/shim.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/shim.nettrace" --providers "$prov" \
+		--manifest "$MANIFEST_REAL"
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/shim.out.err" 60 || flunk "$(cat "$T/shim.out.err")"
+	grep -q "^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" \
+		"$T/shim.out.err" || flunk "$(cat "$T/shim.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=3 contentions=3" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/shim.out.err")"
+	trace_note "$T/shim.nettrace" stripped "$STRIPPED"
+	grep -q "EventPipe" "$T/shim.out.err" && flunk "EventPipe used: $(cat "$T/shim.out.err")"
+	kill -KILL "$APP_PID"
+	wait "$APP_PID" 2>/dev/null || true
+	# ... and the same app, started plainly, through EventPipe
+	rm -f "$T/go"
+	bg "$T/app.out" dotnet "$APP" --wait "$T/go" --gcs 5 --exceptions 3 --contentions 3 --linger
+	APP_PID=$LAST_PID
+	ep_pid=$APP_PID
+	wait_for_grep READY "$T/app.out" 60 || flunk "app did not start: $(cat "$T/app.out"*)"
+	bg "$T/ep.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/ep.nettrace" --providers "$prov" \
+		--manifest "$MANIFEST_REAL"
+	col=$LAST_PID
+	wait_for_grep "EventPipe session over" "$T/ep.out.err" 60 || flunk "$(cat "$T/ep.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/ep.out.err")"
+	local shim ep
+	# ExceptionThrown_V1 (80): the same three, type, message, HRESULT,
+	# flags and all
+	shim=$(fields_of "$T/shim.nettrace" 80 "$shim_pid")
+	ep=$(fields_of "$T/ep.nettrace" 80 "$ep_pid")
+	(($(wc -l <<<"$shim") == 3)) || flunk "shim: $shim"
+	for i in 0 1 2; do
+		grep -q "\"ExceptionMessage\": \"evtapp $i\", \"ExceptionType\": \"EvtAppTestException\"" \
+			<<<"$shim" || flunk "shim: $shim"
+	done
+	assert_equal "$shim" "$ep"
+	# GCEnd_V1 (2): the five GCs, Count 1..5
+	shim=$(fields_of "$T/shim.nettrace" 2 "$shim_pid")
+	ep=$(fields_of "$T/ep.nettrace" 2 "$ep_pid")
+	(($(grep -c '"Depth": 2' <<<"$shim") == 5)) || flunk "shim: $shim"
+	assert_equal "$shim" "$ep"
+	# GCStart_V2 (1): EventPipe's five but the first, which the GC decided
+	# to fire (or not) before it read DotNETRuntime:GCStart's raised state
+	# (usdt/README.md, "The tracepoint shim")
+	shim=$(fields_of "$T/shim.nettrace" 1 "$shim_pid")
+	ep=$(fields_of "$T/ep.nettrace" 1 "$ep_pid")
+	(($(wc -l <<<"$ep") == 5)) || flunk "EventPipe: $ep"
+	(($(wc -l <<<"$shim") == 4)) || flunk "shim: $shim"
+	assert_equal "$shim" "$(grep -v '"Count": 1,' <<<"$ep")"
+	# the counts of both (tests/dotnet_trace.py counts): the same but
+	# that first GCStart; contention and the methods JIT-compiled for
+	# the workload (MethodLoadVerbose) included
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" counts "$T/shim.nettrace.json" "$shim_pid"
+	assert_success
+	shim=$output
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" counts "$T/ep.nettrace.json" "$ep_pid"
+	assert_success
+	ep=$output
+	assert_equal "$shim" "$(sed -e 's/^gcstart 5$/gcstart 4/' -e 's/^induced 5$/induced 4/' <<<"$ep")"
+	assert_line "contention_start 3"
+	assert_line "contention_stop 3"
+	assert_line "methods EvtAppContend EvtAppInduceGcs EvtAppManyEvents EvtAppMarkers EvtAppThrowOne"
+	# ContentionStop_V1's DurationNs, a double, through the probe for
+	# doubles: nanoseconds a lock was waited for, as EventPipe's are
+	shim=$(fields_of "$T/shim.nettrace" 91 "$shim_pid")
+	(($(grep -cE '"DurationNs": [1-9][0-9]{3,}(\.[0-9]+)?,' <<<"$shim") == 3)) || flunk "shim: $shim"
+	# and TraceEvent reads both alike: every payload decoded, no event
+	# unknown, the same count of each kind but that first GC/Start
+	tracecheck --json --no-tracelog "$T/shim.nettrace" "$T/ep.nettrace" >"$T/tc.jsonl" ||
+		flunk "TraceCheck: $(cat "$T/tc.jsonl")"
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" tracecheck-pair "$T/tc.jsonl" 0
+	assert_success
+	assert_line "Microsoft-Windows-DotNETRuntime/Exception/Start 3"
+	assert_line "Microsoft-Windows-DotNETRuntime/Contention/Stop 3"
+	# the app's JIT frames named in TraceLog (Main, compiled before the
+	# trace, from the perf map the collector turned on and removed once
+	# the trace was written; the workload's, compiled during it, from
+	# their method-load events too)
+	[[ ! -e /tmp/perf-$shim_pid.map ]] || flunk "perf map left: /tmp/perf-$shim_pid.map"
+	tracecheck --json --min-named 0 --frames "$T/shim.nettrace" >"$T/frames.json" ||
+		flunk "TraceCheck --frames failed"
+	for m in Main EvtAppThrowOne EvtAppInduceGcs EvtAppContend; do
+		grep -q "!Program.$m(" "$T/frames.json" || flunk "no named frame of $m"
+	done
+}
+
+@test "tracepoint shim: ebpf-collect --tracepoint-shim -- dotnet app.dll traces it from its start through the shim, the same events as EventPipe from its start" {
+	need
+	require_shared
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local prov=Microsoft-Windows-DotNETRuntime:0x8001:4 shim ep id
+	run "$EBPF_COLLECT" --tracepoint-shim --providers "$prov" -o "$T/shim.nettrace" \
+		-- dotnet "$APP" --gcs 3 --exceptions 2
+	assert_success
+	trace_note "$T/shim.nettrace" stripped "$STRIPPED"
+	local child
+	child=$(sed -n 's/^ebpf-collect: pid \([0-9]*\): traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled.*/\1/p' <<<"$output")
+	[[ -n $child ]] || flunk "$output"
+	assert_line "READY $child"
+	[[ $output != *"EventPipe session"* ]] || flunk "EventPipe used: $output"
+	assert_line "COUNTS gen0=0 gen1=0 gen2=3 exceptions=2 contentions=0"
+	run "$EBPF_COLLECT" --providers "$prov" -o "$T/ep.nettrace" -- dotnet "$APP" --gcs 3 --exceptions 2
+	assert_success
+	local epchild
+	epchild=$(sed -n 's/^READY //p' <<<"$output")
+	[[ -n $epchild ]] || flunk "$output"
+	grep -q "^ebpf-collect: pid $epchild: EventPipe session (CollectTracing3): " <<<"$output" ||
+		flunk "$output"
+	# from its start both see every GC: GCStart_V2 (1) and GCEnd_V1 (2)
+	# Count 1..3, and the two exceptions, field for field
+	for id in 1 2 80; do
+		shim=$(fields_of "$T/shim.nettrace" "$id" "$child")
+		ep=$(fields_of "$T/ep.nettrace" "$id" "$epchild")
+		[[ -n $shim ]] || flunk "no event $id through the shim"
+		assert_equal "$shim" "$ep"
+	done
+	(($(fields_of "$T/shim.nettrace" 1 "$child" | grep -c '"Reason": 1,') == 3)) || flunk "induced GCs"
+	grep -q '"ExceptionMessage": "evtapp 1", "ExceptionType": "EvtAppTestException"' <<<"$shim" ||
+		flunk "$shim"
+	# for -- dotnet CMD only, and for a .NET host only: one line, exit 64
+	run "$EBPF_COLLECT" --tracepoint-shim -p $$
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output "ebpf-collect: --tracepoint-shim starts -- CMD ready for the shim (a -p process started with it is traced through it anyway)"
+	run "$EBPF_COLLECT" --tracepoint-shim -o "$T/x.nettrace" -- /bin/true
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output "ebpf-collect: --tracepoint-shim: /bin/true is not a .NET host (dotnet or an apphost)"
+	run "$EBPF_COLLECT" --tracepoint-shim --providers EbpfCollectTestSource -o "$T/x.nettrace" \
+		-- dotnet "$APP"
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output "ebpf-collect: --tracepoint-shim traces the runtime's own events; --providers names EbpfCollectTestSource, which only EventPipe serves"
+}
+
+@test "tracepoint shim: ebpf-collect SIGKILLed while tracing through the shim leaves every state 0, the app unharmed" {
+	need
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	app_with_shim "$TPSHIM_DIR" --gcs 3 --exceptions 2
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/k.nettrace"
+	local col=$LAST_PID n
+	wait_for_grep "Ctrl-C" "$T/c.out.err" 60 || flunk "$(cat "$T/c.out.err")"
+	n=$(sed -n "s/^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: \([0-9]*\) tracepoints enabled.*/\1/p" \
+		"$T/c.out.err")
+	((n > 0)) || flunk "$(cat "$T/c.out.err")"
+	# as many states raised as the collector enabled (the default profile)
+	run "$CTL" list "$APP_PID"
+	(($(grep -cP '\t[1-9][0-9]*$' <<<"$output") == n)) || flunk "$n enabled: $output"
+	kill -KILL "$col"
+	wait "$col" 2>/dev/null || true
+	# the kernel lowers each as the dead collector's descriptors close
+	wait_until 120 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=3 exceptions=2 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	# a trace cut by SIGKILL has no names (they are written at the end)
+	[[ ! -e $T/k.nettrace ]] || trace_note "$T/k.nettrace" unnamed "the collector was killed, so it wrote no names (they come at the end)"
+}
+
 # gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained
 # .NET V app registers COUNT tracepoints (per provider as given), the 64-bit
 # argument of GCStart_V2's signature spelled U64, and its five induced GCs
@@ -221,4 +489,49 @@ gc_through_shim() {
 
 @test "tracepoint shim: a self-contained .NET 9 app registers 444 tracepoints and fires GCStart_V2" {
 	gc_through_shim 9 444 209 185 50 "const uint64_t"
+}
+
+# traced_sc V: the self-contained .NET V app started ready for the shim
+# and traced by ebpf-collect -p through it (3 induced GCs, 2 exceptions, 2
+# contended locks): exact counts of the workload's events, every GCStart
+# but the first (as the .NET 10 test above, which compares with EventPipe)
+traced_sc() {
+	need
+	require_shared
+	build_sc "$1" || flunk "self-contained net$1.0 app not built ($OUTPUT/tests/dotnet/build-net$1.log)"
+	APP_CMD=$OUTPUT/tests/dotnet/evtapp-net$1/evtapp
+	app_with_shim "$TPSHIM_DIR" --gcs 3 --exceptions 2 --contentions 2
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0xC019:5 --manifest "$MANIFEST_REAL"
+	local col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/c.out.err" 60 || flunk "$(cat "$T/c.out.err")"
+	grep -q "^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: " "$T/c.out.err" ||
+		flunk "$(cat "$T/c.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=3 exceptions=2 contentions=2" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/c.out.err")"
+	trace_note "$T/t.nettrace" stripped "$STRIPPED"
+	fields_of "$T/t.nettrace" 80 "$APP_PID" >"$T/exc"
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" counts "$T/t.nettrace.json" "$APP_PID"
+	assert_success
+	assert_line "exceptions EvtAppTestException=2"
+	assert_line "gcstart 2"
+	assert_line "gcend 3"
+	assert_line "induced 2"
+	assert_line "contention_start 2"
+	assert_line "contention_stop 2"
+	assert_line "methods EvtAppContend EvtAppInduceGcs EvtAppManyEvents EvtAppMarkers EvtAppThrowOne"
+	grep -q '"ExceptionMessage": "evtapp 1", "ExceptionType": "EvtAppTestException"' "$T/exc" ||
+		flunk "$(cat "$T/exc")"
+}
+
+@test "tracepoint shim: a self-contained .NET 8 app traced by ebpf-collect -p through the shim: exact GC, exception, contention and method events" {
+	traced_sc 8
+}
+
+@test "tracepoint shim: a self-contained .NET 9 app traced by ebpf-collect -p through the shim: exact GC, exception, contention and method events" {
+	traced_sc 9
 }

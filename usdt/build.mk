@@ -77,8 +77,10 @@ $(OUTPUT)/obj/usdt/usdt-gen-batch.o: ALL_CFLAGS += -I$(OUTPUT)/obj/usdt
 # LD_LIBRARY_PATH.
 TPSHIM_DIR      := $(OUTPUT)/tpshim
 TPSHIM_LIB      := $(TPSHIM_DIR)/liblttng-ust-tracepoint.so.0
-# its table read from outside the process (tracepoint_read.h)
-TPSHIM_READ_OBJS := $(OUTPUT)/obj/usdt/tracepoint_read.o
+# its table read from outside the process (tracepoint_read.h), and its
+# tracepoints' signatures read and their payloads rebuilt (tracepoint_sig.h)
+TPSHIM_READ_OBJS := $(OUTPUT)/obj/usdt/tracepoint_read.o $(OUTPUT)/obj/usdt/tracepoint_sig.o \
+		    $(OUTPUT)/obj/usdt/event_decode.o
 
 $(TPSHIM_LIB): usdt/tracepoint_shim.c usdt/tracepoint_abi.h
 	$(call msg,LIB,$@)

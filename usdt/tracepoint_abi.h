@@ -51,9 +51,19 @@ _Static_assert(__builtin_offsetof(struct tpabi_tracepoint, signature) == 32, "si
  * TPSHIM_MAGIC bytes in the shim's writable mapping: a reader needs no
  * symbol table and the address is the process's own.
  */
-#define TPSHIM_MAGIC		"ebpf-collect:tp1"	/* 16 bytes, no NUL */
+#define TPSHIM_MAGIC		"ebpf-collect:tp4"	/* 16 bytes, no NUL; tp1 had no probe_site,
+						 * tp2 no probe_site_fp, tp3 sites at a ret */
 #define TPSHIM_MAGIC_LEN	16
 #define TPSHIM_CAPACITY		8192	/* tracepoints; more are counted in dropped */
+/* the shim's probe function, whose first instruction, a 5-byte nop, is
+ * the uprobe site of every tracepoint without a double */
+#define TPSHIM_PROBE_SYM	"ebpf_collect_tpshim_probe"
+/* the probe of the tracepoints whose signature has a double: it stores
+ * xmm0..xmm3 in order from TPSHIM_FP_BELOW bytes below the stack pointer
+ * (xmm0 at rsp - 64, xmm3 at rsp - 40: under what the kernel's uprobe
+ * trampoline pushes) and reaches its site, a 5-byte nop, then returns */
+#define TPSHIM_PROBE_FP_SYM	"ebpf_collect_tpshim_probe_fp"
+#define TPSHIM_FP_BELOW		64
 
 /* probe_hits and probe_last are the demonstration probe's (probe[0]):
  * a tracer that points a tracepoint's probes at probe and raises its
@@ -71,6 +81,16 @@ struct tpshim_table {
 	uint64_t probe_hits;
 	uint64_t probe_last;
 	struct tpabi_probe probe[2];
+	/* the address of TPSHIM_PROBE_SYM: every listed tracepoint's probes
+	 * point at an array of its own whose one entry is {that function,
+	 * data = the tracepoint's index in entries}, so a uprobe there knows
+	 * which event fired from its first argument; its state stays 0 until
+	 * a tracer raises it */
+	uint64_t probe_site;
+	uint64_t probe_arrays;	/* those arrays: entry i's is at
+				 * probe_arrays + i * 2 * sizeof(struct tpabi_probe) */
+	uint64_t probe_site_fp;	/* the nop of TPSHIM_PROBE_FP_SYM, whose
+				 * tracepoints' arrays hold that function */
 };
 
 #endif /* USDT_TRACEPOINT_ABI_H */

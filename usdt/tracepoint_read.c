@@ -111,6 +111,15 @@ int tpshim__tracepoint(const struct tpshim_view *v, uint32_t i, struct tpshim_tp
 	tp->addr = addr;
 	tp->state = raw.state;
 	tp->probes = (uint64_t)(uintptr_t)raw.probes;
+	if (tp->probes) {
+		struct tpabi_probe p;
+
+		err = proc_mem_rw(v->pid, tp->probes, &p, sizeof(p), false);
+		if (err)
+			return err;
+		tp->probe_func = (uint64_t)(uintptr_t)p.func;
+		tp->probe_data = (uint64_t)(uintptr_t)p.data;
+	}
 	err = read_str(v->pid, (uint64_t)(uintptr_t)raw.name, tp->name, sizeof(tp->name));
 	if (!err && raw.signature)
 		err = read_str(v->pid, (uint64_t)(uintptr_t)raw.signature, tp->signature,

@@ -24,6 +24,7 @@ struct tpshim_tp {
 	uint64_t addr;			/* struct tpabi_tracepoint's address */
 	int state;
 	uint64_t probes;
+	uint64_t probe_func, probe_data;	/* probes[0], when probes is set */
 	char name[256];
 	char signature[2048];		/* cut at the size, NUL-terminated */
 };

@@ -29,7 +29,13 @@ static struct {
 	uint32_t first, n;
 } libs[MAX_LIBS];
 
+/* each listed tracepoint's probes: {the probe, data = its index}, {NULL} */
+static struct tpabi_probe probe_arrays[TPSHIM_CAPACITY][2];
+
 static void demo_probe(void *data, unsigned long first);
+void ebpf_collect_tpshim_probe(void);
+void ebpf_collect_tpshim_probe_fp(void);
+extern const char ebpf_collect_tpshim_probe_fp_site[];
 
 /* not static const: the table must sit in the writable mapping, where a
  * tracer looks for it and writes nothing but a tracepoint's probes */
@@ -37,6 +43,48 @@ EXPORT struct tpshim_table ebpf_collect_tpshim = {
 	.magic = TPSHIM_MAGIC,
 	.probe = { { (void (*)(void))demo_probe, &ebpf_collect_tpshim }, { 0, 0 } },
 };
+
+/*
+ * The probes, in assembly so that no compiler changes a byte of them.
+ *
+ * ebpf_collect_tpshim_probe, of every tracepoint without a double, is
+ * called as (data = the tracepoint's index, the event's arguments...): a
+ * 5-byte nop, then the return.  A tracer's uprobe sits on the nop, which
+ * the kernel turns into a call to its uprobe trampoline on the first hit
+ * (architecture decision 12): about half an int3 trap's cost, and no
+ * single step of the instruction, which a `ret` at the site would take.
+ *
+ * ebpf_collect_tpshim_probe_fp, of the tracepoints with a double: a
+ * double arrives in an SSE register, which a uprobe program cannot read,
+ * so it first stores xmm0..xmm3 in the red zone below the stack pointer
+ * (the x86-64 ABI's 128 bytes a leaf function may use), under the 32 bytes
+ * the kernel's uprobe trampoline pushes there, then has the same nop,
+ * labelled ebpf_collect_tpshim_probe_fp_site.
+ */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+__asm__(
+	"	.text\n"
+	"	.p2align 4\n"
+	"	.globl ebpf_collect_tpshim_probe\n"
+	"	.type ebpf_collect_tpshim_probe, @function\n"
+	"ebpf_collect_tpshim_probe:\n"
+	"	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"	/* nopl 0x0(%rax,%rax,1) */
+	"	ret\n"
+	"	.size ebpf_collect_tpshim_probe, .-ebpf_collect_tpshim_probe\n"
+	"	.p2align 4\n"
+	"	.globl ebpf_collect_tpshim_probe_fp\n"
+	"	.type ebpf_collect_tpshim_probe_fp, @function\n"
+	"ebpf_collect_tpshim_probe_fp:\n"
+	"	movsd %xmm0, -" STR(TPSHIM_FP_BELOW) "(%rsp)\n"
+	"	movsd %xmm1, -" STR(TPSHIM_FP_BELOW) "+8(%rsp)\n"
+	"	movsd %xmm2, -" STR(TPSHIM_FP_BELOW) "+16(%rsp)\n"
+	"	movsd %xmm3, -" STR(TPSHIM_FP_BELOW) "+24(%rsp)\n"
+	"	.globl ebpf_collect_tpshim_probe_fp_site\n"
+	"ebpf_collect_tpshim_probe_fp_site:\n"
+	"	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"	/* nopl 0x0(%rax,%rax,1) */
+	"	ret\n"
+	"	.size ebpf_collect_tpshim_probe_fp, .-ebpf_collect_tpshim_probe_fp\n");
 
 /* The demonstration probe: called by a call site as (data, args...), of
  * which it reads the first integer argument (the next register after
@@ -139,6 +187,9 @@ __attribute__((constructor)) static void shim_init(void)
 	char path[4096];
 
 	ebpf_collect_tpshim.entries = (uint64_t)(uintptr_t)entries;
+	ebpf_collect_tpshim.probe_site = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe;
+	ebpf_collect_tpshim.probe_arrays = (uint64_t)(uintptr_t)probe_arrays;
+	ebpf_collect_tpshim.probe_site_fp = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe_fp_site;
 	if (real_lttng(path, sizeof(path))) {
 		ebpf_collect_tpshim.refused = 1;
 		debug_once("standing down, a real LTTng-UST is at", path);
@@ -164,6 +215,13 @@ EXPORT int tracepoint_register_lib(struct tpabi_tracepoint *const *tps, int coun
 			continue;
 		}
 		entries[t->count] = (uint64_t)(uintptr_t)tps[i];
+		/* its state is 0 (a tracer raises it), so no call site reads
+		 * probes before the write is complete */
+		probe_arrays[t->count][0] = (struct tpabi_probe){
+			tps[i]->signature && strstr(tps[i]->signature, "double") ?
+				ebpf_collect_tpshim_probe_fp : ebpf_collect_tpshim_probe,
+			(void *)(uintptr_t)t->count };
+		__atomic_store_n(&tps[i]->probes, probe_arrays[t->count], __ATOMIC_RELEASE);
 		__atomic_store_n(&t->count, t->count + 1, __ATOMIC_RELEASE);
 	}
 	if (t->libs < MAX_LIBS)

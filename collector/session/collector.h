@@ -22,6 +22,7 @@
 #include "selection.h"
 #include "usdt_generic.h"
 #include "clr_events.h"
+#include "tpshim.h"
 #include "pipeline.h"
 #include "host.h"
 #include "fleet.h"
@@ -75,6 +76,7 @@ struct env {
 	bool kstack;
 	bool no_ustack;
 	bool stack_helper;
+	bool tpshim;		/* --tracepoint-shim: -- dotnet started ready for the shim */
 	int batched;			/* enum batch_mode (batch.h) */
 	bool quiet;
 	bool no_symbols;
@@ -146,6 +148,8 @@ struct collector {
 	uint64_t cpu_mark[2], wall_mark[2];
 	struct ep_targets ept;		/* stock .NET targets: EventPipe sessions */
 	bool ep_candidate[MAX_PIDS];	/* no runtime USDT probes found */
+	/* stock .NET through the tracepoint shim, preferred to EventPipe */
+	struct tpshim_source tps;
 	struct host host;		/* --all */
 	struct fleet fleet;		/* --metrics, --clickhouse */
 };

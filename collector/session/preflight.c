@@ -195,20 +195,22 @@ int pid_runtime_probes(pid_t pid)
 }
 
 /* The tracepoint shim a stock CoreCLR loaded (usdt/README.md, "The
- * tracepoint shim"): the runtime's tracepoints it holds, which no session
- * traces yet.  1 when the process has it, 0 otherwise. */
+ * tracepoint shim"): the runtime's tracepoints it holds, which a session
+ * traces in preference to EventPipe.  1 when the process has it with
+ * tracepoints, 0 otherwise (none, or standing down). */
 static int print_tracepoint_shim(pid_t pid)
 {
 	struct tpshim_view v;
 
 	if (tpshim__find(pid, &v))
 		return 0;
-	if (v.table.refused)
+	if (v.table.refused) {
 		printf("pid %d: tracepoint shim standing down (a real LTTng-UST 2.12 is there)\n",
 		       pid);
-	else
-		printf("pid %d: tracepoint shim: %u events\n", pid, v.table.count);
-	return 1;
+		return 0;
+	}
+	printf("pid %d: tracepoint shim: %u events\n", pid, v.table.count);
+	return v.table.count > 0;
 }
 
 int list_probes(void)
@@ -270,6 +272,9 @@ int list_probes(void)
 	shim = print_tracepoint_shim(env.pids[0]);
 	if (ours)
 		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
+	else if (shim)
+		printf("pid %d: traced through the tracepoint shim (no USDT provider)\n",
+		       env.pids[0]);
 	else if (dotnet == 1)
 		printf("pid %d: traced through EventPipe (no USDT provider)\n", env.pids[0]);
 	return total || dotnet == 1 || shim ? EXIT_OK : EXIT_NO_PROBES;

@@ -44,6 +44,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
+#include "tracepoint_read.h"
 #include "collector_event.h"
 #include "session.h"
 #include "event_table.h"
@@ -156,13 +157,18 @@ static void rescan(struct collector *c)
 	}
 }
 
-/* -- dotnet: a runtime with USDT probes needs no session (ep_targets) */
+/* -- dotnet: a runtime with USDT probes needs no session (ep_targets), nor
+ * one started ready for the tracepoint shim (--tracepoint-shim): its
+ * tracepoints were registered when libcoreclr.so was loaded, before its
+ * runtime waits on the diagnostic port */
 static bool child_has_usdt(void *ctx, pid_t pid)
 {
 	struct collector *c = ctx;
 
 	clr_source__attach_pid(&c->clr, pid, false);
-	return c->clr.ours_found > 0;
+	if (c->clr.ours_found > 0)
+		return true;
+	return c->tps.skel && tpshim_source__attach_pid(&c->tps, pid) > 0;
 }
 
 static int poll_loop(struct collector *c)
@@ -295,6 +301,41 @@ static bool is_dotnet_host(const char *cmd)
 
 static bool cmd_is_dotnet;	/* is_dotnet_host(the -- CMD), set before the fork */
 static char cmd_port[PATH_MAX];	/* its diagnostic port (ep_targets__listen_child) */
+static char cmd_tpshim_dir[PATH_MAX];	/* --tracepoint-shim: the shim's directory */
+
+/* Where the Debian package installs the tracepoint shim */
+#define TPSHIM_INSTALLED_DIR	"/usr/lib/ebpf-collect/tpshim"
+
+/* Does dir hold the tracepoint shim? */
+static bool has_tpshim(const char *dir)
+{
+	char lib[PATH_MAX + 64];
+
+	snprintf(lib, sizeof(lib), "%.*s/" TPABI_LIB_NAME, PATH_MAX, dir);
+	return !access(lib, R_OK);
+}
+
+/* The tracepoint shim's directory: beside the collector's own binary (the
+ * build writes it to .output/tpshim), else where the package installs it.
+ * 0, or -ENOENT with the last directory looked in, in dir. */
+static int find_tpshim_dir(char *dir, size_t n)
+{
+	char exe[PATH_MAX];
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (len > 0) {
+		exe[len] = 0;
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = 0;
+		if ((size_t)snprintf(dir, n, "%.*s/tpshim", (int)(n - 8), exe) < n &&
+		    has_tpshim(dir))
+			return 0;
+	}
+	snprintf(dir, n, "%s", TPSHIM_INSTALLED_DIR);
+	return has_tpshim(dir) ? 0 : -ENOENT;
+}
 
 /* Fork the command; it waits on *release_fd before exec. */
 static pid_t spawn_held(char **cmd, int *release_fd)
@@ -328,6 +369,19 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 			snprintf(ports, sizeof(ports), "%s,suspend%s%s", cmd_port,
 				 own && *own ? ";" : "", own && *own ? own : "");
 			setenv("DOTNET_DiagnosticPorts", ports, 1);
+		}
+		/* ready for the tracepoint shim (usdt/README.md): found first on
+		 * the loader's path, the runtime's events fired, no EventSource
+		 * listened to by the runtime's own logger */
+		if (cmd_is_dotnet && cmd_tpshim_dir[0]) {
+			const char *lp = getenv("LD_LIBRARY_PATH");
+			char path[PATH_MAX * 2];
+
+			snprintf(path, sizeof(path), "%s%s%s", cmd_tpshim_dir, lp && *lp ? ":" : "",
+				 lp && *lp ? lp : "");
+			setenv("LD_LIBRARY_PATH", path, 1);
+			setenv("DOTNET_EnableEventLog", "1", 1);
+			setenv("DOTNET_EventSourceFilter", "EbpfCollectNoSuchSource", 0);
 		}
 		/* its perf map from its start: EnablePerfMap to a runtime that
 		 * waits to be resumed kills .NET 8 and 9 (ep_perfmap.h) */
@@ -423,6 +477,14 @@ static int build_selection(struct collector *c)
 	return 0;
 }
 
+/* Does pid hold the tracepoint shim with tracepoints in it? */
+static bool offers_shim(pid_t pid)
+{
+	struct tpshim_view v;
+
+	return !tpshim__find(pid, &v) && !v.table.refused && v.table.count;
+}
+
 /* Is every target stock .NET, traced through EventPipe alone?  Then no
  * probe, kernel event or --usdt writes into the BPF ring buffer, and the
  * default 32 MiB (mapped twice: 64 MiB of the collector's RSS) is kept
@@ -436,7 +498,7 @@ static bool eventpipe_only(const struct collector *c)
 	    !ep_targets__all_dotnet(env.pids, env.nr_pids))
 		return false;
 	for (i = 0; i < env.nr_pids; i++)
-		if (pid_runtime_probes(env.pids[i]) != 0)
+		if (pid_runtime_probes(env.pids[i]) != 0 || offers_shim(env.pids[i]))
 			return false;
 	return true;
 }
@@ -512,6 +574,23 @@ static int setup_bpf(struct collector *c)
 			pr_warn("cannot add pid %u to the target map: %s\n", tgid, strerror(-err));
 			return err;
 		}
+	}
+	/* stock .NET through its tracepoints, unless --providers names an
+	 * EventSource, which only EventPipe serves */
+	for (i = 0; i < (env.tpshim ? 1 : env.nr_pids); i++) {
+		if (!env.tpshim && !offers_shim(env.pids[i]))
+			continue;
+		if (env.nr_ep_extra) {
+			pr_info("pid %d offers the tracepoint shim, but --providers names %s, "
+				"which only EventPipe serves: EventPipe traces it\n", env.pids[i],
+				env.ep_extra[0]);
+			continue;
+		}
+		err = tpshim_source__load(&c->tps, bpf_map__fd(c->clr.skel->maps.rb),
+					  CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
+		if (err)
+			return err;
+		break;
 	}
 	err = pipeline__open_ring(&c->pipe, bpf_map__fd(c->clr.skel->maps.rb));
 	if (err) {
@@ -601,6 +680,16 @@ static int attach_all(struct collector *c, const char *cmd_path)
 		}
 		total += n;
 		c->ep_candidate[i] = c->clr.ours_found == ours;	/* stock .NET? */
+		if (c->ep_candidate[i] && c->tps.skel) {
+			/* its own tracepoints first, EventPipe otherwise */
+			n = tpshim_source__attach_pid(&c->tps, env.pids[i]);
+			if (n < 0 && n != -ENOENT)
+				return EXIT_FAIL;
+			if (n > 0) {	/* none selected: EventPipe's providers */
+				c->ep_candidate[i] = false;
+				total += n;
+			}
+		}
 	}
 	if (total)
 		return EXIT_OK;
@@ -726,6 +815,21 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
 		return EXIT_USAGE;
 	}
 	cmd_is_dotnet = is_dotnet_host(*cmd_path);
+	if (env.tpshim && !cmd_is_dotnet) {
+		pr_warn("--tracepoint-shim: %s is not a .NET host (dotnet or an apphost)\n",
+			env.cmd[0]);
+		return EXIT_USAGE;
+	}
+	if (env.tpshim && env.nr_ep_extra) {
+		pr_warn("--tracepoint-shim traces the runtime's own events; --providers names %s, "
+			"which only EventPipe serves\n", env.ep_extra[0]);
+		return EXIT_USAGE;
+	}
+	if (env.tpshim && find_tpshim_dir(cmd_tpshim_dir, sizeof(cmd_tpshim_dir))) {
+		pr_warn("--tracepoint-shim: no %s beside the collector's binary (tpshim/) nor in "
+			"%s\n", TPABI_LIB_NAME, TPSHIM_INSTALLED_DIR);
+		return EXIT_FAIL;
+	}
 	if (cmd_is_dotnet && ep_targets__listen_child(&c->ept, cmd_port, sizeof(cmd_port)))
 		return EXIT_FAIL;
 	c->child = spawn_held(env.cmd, release_fd);

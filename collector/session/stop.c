@@ -329,6 +329,7 @@ static void print_summary(struct collector *c, uint64_t bytes)
 	usdt_generic__print_summary(c->ug, stderr);	/* --usdt */
 	kernel_events__print_summary(c->ke, stderr);
 	ep_targets__print_summary(&c->ept, stderr);
+	tpshim_source__print_summary(&c->tps, stderr);
 	recorder__print_summary(&c->pipe.rec, c->totals.filter_drops);
 	host__print_summary(c);
 	if (c->pipe.bad_records || reorder__late(c->pipe.ro))
@@ -502,6 +503,12 @@ static void detach_links(struct collector *c)
 	usdt_generic__detach(c->ug);	/* --usdt: same trick */
 	close_fds_parallel(fds, n);
 	free(fds);
+	/* the tracepoint shim: every state lowered (each close of a hold
+	 * waits for a grace period, so side by side), then the probe off */
+	n = tpshim_source__take_holds(&c->tps, &fds);
+	close_fds_parallel(fds, n);
+	free(fds);
+	tpshim_source__detach(&c->tps);
 }
 
 void collector__free(struct collector *c)
@@ -515,6 +522,7 @@ void collector__free(struct collector *c)
 	usdt_generic__free(c->ug);
 	kernel_events__destroy(c->ke);
 	ep_targets__free(&c->ept);
+	tpshim_source__free(&c->tps);
 	mmap_events__free(c->mm);
 	symbolize__free(c->pipe.sym);
 	clr_events__destroy(c->clr.skel);

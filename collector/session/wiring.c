@@ -13,7 +13,7 @@
 /* ------------------------------------------------------------ sources */
 
 /* The sources of every session: the runtime's events and its batched
- * runs, EventPipe sessions.  The others come with their options (--usdt,
+ * runs, EventPipe sessions, stock .NET through the tracepoint shim.  The others come with their options (--usdt,
  * --kernel, the mappings for frame names).  EXIT_OK or EXIT_FAIL. */
 int init_sources(struct collector *c, volatile sig_atomic_t *stop)
 {
@@ -24,9 +24,14 @@ int init_sources(struct collector *c, volatile sig_atomic_t *stop)
 	c->clr.table = c->table;
 	c->clr.sel = &c->sel;
 	c->clr.rec = &c->pipe.rec;
+	c->tps.table = c->table;
+	c->tps.sel = &c->sel;
+	c->tps.ustack = !env.no_ustack;
+	c->tps.kstack = env.kstack;
 	if (pipeline__add_source(&c->pipe, &clr_source_ops, &c->clr, "CLR events") ||
 	    pipeline__add_source(&c->pipe, &batch_source_ops, &c->clr, "batched CLR events") ||
-	    pipeline__add_source(&c->pipe, &ep_targets_source_ops, &c->ept, "EventPipe"))
+	    pipeline__add_source(&c->pipe, &ep_targets_source_ops, &c->ept, "EventPipe") ||
+	    pipeline__add_source(&c->pipe, &tpshim_source_ops, &c->tps, "tracepoint shim"))
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

@@ -72,10 +72,13 @@ $(OUTPUT)/tests/httpload: $(OUTPUT)/obj/tests/progs/httpload.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $^ -o $@
 
-# tpshim_ctl: the tracepoint shim's table of a process, and its demonstration
-# probe set on one tracepoint from outside (tests/tracepoint_shim.bats)
+# tpshim_ctl: the tracepoint shim's table of a process, its demonstration
+# probe set on one tracepoint from outside, and tracepoints held raised
+# through the kernel as the collector holds them (tests/tracepoint_shim.bats)
 ALL_TARGETS += $(OUTPUT)/tests/tpshim_ctl
-$(OUTPUT)/tests/tpshim_ctl: $(OUTPUT)/obj/tests/progs/tpshim_ctl.o $(TPSHIM_READ_OBJS) $(COMMON_LIB) | $(OUTPUT)/tests
+$(OUTPUT)/tests/tpshim_ctl: $(OUTPUT)/obj/tests/progs/tpshim_ctl.o $(TPSHIM_READ_OBJS) \
+		$(OUTPUT)/obj/collector/sources/tpshim_enable.o $(OUTPUT)/obj/collector/sources/tracer_pause.o \
+		$(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 

@@ -186,3 +186,11 @@ $(OUTPUT)/tests/test_tracepoint_shim: $(OUTPUT)/obj/tests/unit/test_tracepoint_s
 				      $(TPSHIM_READ_OBJS) $(TPSHIM_LIB) $(COMMON_LIB) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(ALL_LDFLAGS) -ldl $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+# a tracepoint's signature read and its manifest payload rebuilt
+UNIT_TESTS += $(OUTPUT)/tests/test_tracepoint_sig
+$(OUTPUT)/tests/test_tracepoint_sig: $(OUTPUT)/obj/tests/unit/test_tracepoint_sig.o \
+				     $(OUTPUT)/obj/usdt/tracepoint_sig.o $(OUTPUT)/obj/gen/clretw_events.o \
+				     $(OUTPUT)/obj/usdt/event_decode.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@

@@ -65,6 +65,21 @@ static void test_register(void)
 	ASSERT_OK(tpshim__tracepoint(&v, 4, &tp), "entry 4");
 	ASSERT_STREQ(tp.name, "Other:B2", "name 4");
 	ASSERT_EQ(tpshim__tracepoint(&v, 5, &tp), -ENOENT, "past the count");
+	/* every listed tracepoint's probes: its own array, {the shim's probe,
+	 * data = its index}, then the NULL that ends it */
+	ASSERT_NEQ(v.table.probe_site, 0, "probe site");
+	ASSERT_EQ(v.table.probe_site, (uint64_t)(uintptr_t)dlsym(shim, TPSHIM_PROBE_SYM),
+		  "the exported probe");
+	for (uint32_t i = 0; i < 5; i++) {
+		ASSERT_OK(tpshim__tracepoint(&v, i, &tp), "entry");
+		ASSERT_EQ(tp.probes, v.table.probe_arrays + i * 2 * sizeof(struct tpabi_probe),
+			  "its own array");
+		ASSERT_EQ(tp.probe_func, v.table.probe_site, "the probe");
+		ASSERT_EQ(tp.probe_data, i, "data: the index");
+		ASSERT_EQ(((struct tpabi_probe *)(uintptr_t)tp.probes)[1].func, NULL, "one entry");
+	}
+	/* a call site calls it as func(data, args...): it only returns */
+	((void (*)(void *, int, const char *))(uintptr_t)tp.probe_func)((void *)4, 1, "x");
 }
 
 /* the call site's sequence: state, then every probe as func(data, args) */

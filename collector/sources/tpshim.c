@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * tpshim.c - stock .NET through its own tracepoints (tpshim.h).
+ */
+#define LOG_PREFIX "ebpf-collect: "
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include "tpshim.skel.h"
+#include "collector_event.h"
+#include "dotnet_ipc.h"
+#include "ep_perfmap.h"
+#include "tpshim_event.h"
+#include "event_table.h"
+#include "grow.h"
+#include "log.h"
+#include "pipeline.h"
+#include "reorder.h"
+#include "selection.h"
+#include "tpshim.h"
+#include "tpshim_enable.h"
+#include "tracepoint_read.h"
+#include "tracepoint_sig.h"
+
+_Static_assert(sizeof(struct tps_event) == 168, "tps_event layout");
+_Static_assert(TPS_FP_BELOW == TPSHIM_FP_BELOW && TPS_FP_ARGS == TPSIG_MAX_FP, "doubles");
+_Static_assert(TPS_MAX_ARGS == TPSIG_MAX_ARGS, "arguments");
+_Static_assert(sizeof(struct tps_spec) == 8, "tps_spec layout");
+
+#define NO_EVENT UINT32_MAX
+
+struct tps_proc {
+	pid_t pid;
+	uint32_t n;		/* the shim's tracepoints */
+	uint32_t *table_idx;	/* per shim index: the event table's, NO_EVENT */
+	struct tpsig *sigs;	/* per shim index */
+	int *holds;		/* the kernel's holds of the enabled states */
+	uint32_t nr_holds;
+	uint32_t unreadable;	/* selected, but their signature is not read */
+	uint32_t newer;		/* of a newer version than the table's: cut to it */
+	struct bpf_link *link, *link_fp;	/* the probe, the probe for doubles */
+	struct tpshim_lib lib;
+	/* its perf map while traced, which names the JIT frames of methods
+	 * compiled before the trace (no rundown comes through the shim) */
+	struct dn_socket sock;
+	bool has_sock, pm_off;	/* found; DisablePerfMap sent */
+	struct ep_perfmap pm;
+};
+
+int tpshim_source__load(struct tpshim_source *s, int rb_fd, uint64_t wakeup_bytes,
+			uint64_t backstop_bytes)
+{
+	int err;
+
+	s->skel = tpshim_bpf__open();
+	if (!s->skel) {
+		err = -errno;
+		pr_warn("cannot open the tracepoint shim's BPF object: %s\n", strerror(-err));
+		return err;
+	}
+	s->skel->rodata->targ_ustack = s->ustack;
+	s->skel->rodata->targ_kstack = s->kstack;
+	s->skel->rodata->targ_wakeup_bytes = wakeup_bytes;
+	s->skel->rodata->targ_backstop_bytes = backstop_bytes;
+	err = bpf_map__reuse_fd(s->skel->maps.rb, rb_fd);
+	if (!err)
+		err = tpshim_bpf__load(s->skel);
+	if (err) {
+		pr_warn("cannot load the tracepoint shim's BPF program: %s\n", strerror(-err));
+		tpshim_bpf__destroy(s->skel);
+		s->skel = NULL;
+	}
+	return err;
+}
+
+/* "/proc/PID/map_files/START-END" of the mapping holding addr, and the file
+ * offset of addr in it */
+static int mapped_at(pid_t pid, uint64_t addr, char *path, size_t size, uint64_t *off)
+{
+	char line[4096];
+	int err = -ENOENT;
+	FILE *f;
+
+	snprintf(path, size, "/proc/%d/maps", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		uint64_t start, end, pgoff;
+
+		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64, &start, &end, &pgoff) != 3 ||
+		    addr < start || addr >= end)
+			continue;
+		snprintf(path, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)pid, start, end);
+		*off = pgoff + (addr - start);
+		err = 0;
+		break;
+	}
+	fclose(f);
+	return err;
+}
+
+/* The spec the program copies by, for one tracepoint's signature */
+static struct tps_spec spec_of(const struct tpsig *sig)
+{
+	struct tps_spec sp = { .buf_arg = TPS_NO_ARG, .len_arg = TPS_NO_ARG, .nargs = sig->n_int,
+			       .nfp = sig->n_fp };
+
+	if (sig->serialized) {
+		sp.len_arg = 0;
+		sp.buf_arg = 1;
+		return sp;
+	}
+	for (uint8_t k = 0; k < sig->n; k++)
+		if (sig->kind[k] == TPSIG_STR)
+			sp.str_mask |= 1u << sig->slot[k];
+	return sp;
+}
+
+/* The length of symbol without a version suffix ("GCStart_V2": 7) */
+static size_t base_len(const char *symbol)
+{
+	const char *v = strrchr(symbol, '_');
+	size_t n = strlen(symbol);
+
+	if (v && v[1] == 'V' && v[2] && strspn(v + 2, "0123456789") == strlen(v + 2))
+		return v - symbol;
+	return n;
+}
+
+/* The version a symbol's suffix says ("GCStart_V2": 2, "GCStart": 0) */
+static unsigned int version_of(const char *symbol)
+{
+	size_t n = base_len(symbol);
+
+	return symbol[n] ? (unsigned int)atoi(symbol + n + 2) : 0;
+}
+
+/* The table's event of another version of prov:symbol, or NULL.  The
+ * runtime asks an older version's state whether an event's keyword is on
+ * (the GC fires GCStart_V2 only while DotNETRuntime:GCStart is raised),
+ * and a newer version than the table's only appends fields (.NET 8's
+ * ContentionStart_V2 beside a table with ContentionStart_V1). */
+static const struct ect_event *other_version(const struct tpshim_source *s, const char *prov,
+					     const char *symbol)
+{
+	size_t n = base_len(symbol);
+
+	for (uint32_t i = 0; i < s->table->n_events; i++) {
+		const struct ect_event *ev = &s->table->events[i];
+
+		if (base_len(ev->symbol) == n && !strncmp(ev->symbol, symbol, n) &&
+		    !strcmp(ev->provider->usdt_name, prov))
+			return ev;
+	}
+	return NULL;
+}
+
+/* Tracepoint tp's state held through the kernel, in pid's library of it */
+static int hold(struct tps_proc *p, const struct tpshim_tp *tp)
+{
+	int err, fd;
+
+	if (!tpshim_lib__has(&p->lib, tp->addr)) {
+		tpshim_lib__close(&p->lib);
+		err = tpshim_lib__open(p->pid, tp->addr, &p->lib);
+		if (err) {
+			pr_warn("pid %d: the library of tracepoint %s: %s\n", p->pid, tp->name,
+				strerror(-err));
+			return err;
+		}
+	}
+	fd = tpshim_lib__hold(p->pid, &p->lib, tp->addr);
+	if (fd < 0) {
+		pr_warn("pid %d: cannot enable tracepoint %s through the kernel: %s\n", p->pid,
+			tp->name, strerror(-fd));
+		return fd;
+	}
+	p->holds[p->nr_holds++] = fd;
+	return 0;
+}
+
+/* Tracepoint i of the shim: its event and signature, and, when selected
+ * and readable, its spec given to the program and its state held. */
+static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct tpshim_view *v,
+		      uint32_t i)
+{
+	const struct ect_event *ev;
+	struct tpshim_tp tp;
+	struct tps_spec sp;
+	char prov[128];
+	const char *colon;
+	bool newer = false;
+	uint64_t key;
+	int err;
+
+	p->table_idx[i] = NO_EVENT;
+	if (tpshim__tracepoint(v, i, &tp))
+		return 0;	/* its library went away */
+	colon = strchr(tp.name, ':');
+	if (!colon || (size_t)(colon - tp.name) >= sizeof(prov))
+		return 0;
+	memcpy(prov, tp.name, colon - tp.name);
+	prov[colon - tp.name] = 0;
+	ev = ect_find_symbol(s->table, prov, colon + 1);
+	if (!ev) {
+		ev = other_version(s, prov, colon + 1);
+		if (!ev || !selection__matches(s->sel, ev))
+			return 0;
+		/* an older version: raised for its keyword only, its calls
+		 * are not recorded */
+		if (version_of(colon + 1) < ev->version)
+			return hold(p, &tp);
+		/* a newer one: recorded as the table's version, the fields
+		 * it appends cut (counted) */
+		newer = true;
+	}
+	if (!selection__matches(s->sel, ev))
+		return 0;
+	if (tpsig_parse(tp.signature, &p->sigs[i]) ||
+	    tpsig_match(&p->sigs[i], ev, newer)) {
+		pr_debug("pid %d: %s: signature not read (%s)\n", p->pid, tp.name, tp.signature);
+		p->unreadable++;
+		return 0;
+	}
+	sp = spec_of(&p->sigs[i]);
+	key = ((uint64_t)p->pid << 32) | i;
+	err = bpf_map__update_elem(s->skel->maps.tps_specs, &key, sizeof(key), &sp, sizeof(sp), 0);
+	if (err)
+		return err;
+	err = hold(p, &tp);
+	if (err)
+		return err;
+	p->table_idx[i] = ev - s->table->events;
+	p->newer += newer;
+	return 0;
+}
+
+int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid)
+{
+	struct bpf_uprobe_opts uo = { .sz = sizeof(uo) };
+	struct tpshim_view v;
+	struct tps_proc *p;
+	char path[96];
+	uint64_t off;
+	int err;
+
+	err = tpshim__find(pid, &v);
+	if (err)
+		return err == -ESRCH ? err : -ENOENT;
+	if (v.table.refused || !v.table.count)
+		return -ENOENT;
+	if (GROW(s->procs, s->cap_procs, s->nr_procs + 1))
+		return -ENOMEM;
+	p = &s->procs[s->nr_procs];
+	memset(p, 0, sizeof(*p));
+	p->pid = pid;
+	p->lib.fd = -1;
+	ep_perfmap__init(&p->pm);
+	p->n = v.table.count < TPSHIM_CAPACITY ? v.table.count : TPSHIM_CAPACITY;
+	p->table_idx = calloc(p->n, sizeof(*p->table_idx));
+	p->sigs = calloc(p->n, sizeof(*p->sigs));
+	p->holds = calloc(p->n, sizeof(*p->holds));
+	s->nr_procs++;
+	if (!p->table_idx || !p->sigs || !p->holds)
+		return -ENOMEM;
+	/* the probe first, so no call of a state raised below is missed */
+	err = mapped_at(pid, v.table.probe_site, path, sizeof(path), &off);
+	if (err) {
+		pr_warn("pid %d: the tracepoint shim's probe: %s\n", pid, strerror(-err));
+		return err;
+	}
+	p->link = bpf_program__attach_uprobe_opts(s->skel->progs.tpshim_event, pid, path, off, &uo);
+	if (!p->link) {
+		err = -errno;
+		pr_warn("pid %d: cannot attach the tracepoint shim's probe: %s\n", pid, strerror(-err));
+		return err;
+	}
+	err = mapped_at(pid, v.table.probe_site_fp, path, sizeof(path), &off);
+	if (!err) {
+		p->link_fp = bpf_program__attach_uprobe_opts(s->skel->progs.tpshim_event, pid, path,
+							     off, &uo);
+		err = p->link_fp ? 0 : -errno;
+	}
+	if (err) {
+		pr_warn("pid %d: cannot attach the tracepoint shim's probe for doubles: %s\n", pid,
+			strerror(-err));
+		return err;
+	}
+	for (uint32_t i = 0; i < p->n; i++) {
+		err = enable_one(s, p, &v, i);
+		if (err)
+			return err;
+	}
+	/* EnablePerfMap over its diagnostics socket, as the EventPipe path
+	 * does (a command the collector started has it on from its start) */
+	if (p->nr_holds && !dn_find_socket(pid, &p->sock)) {
+		p->has_sock = true;
+		ep_perfmap__enable(&p->pm, &p->sock, true, NULL);
+	}
+	pr_info("pid %d: traced through the tracepoint shim: %u tracepoints enabled%s\n", pid,
+		p->nr_holds, p->unreadable ? ", some selected ones not readable (-v names them)" : "");
+	return p->nr_holds;
+}
+
+size_t tpshim_source__take_holds(struct tpshim_source *s, int **fds)
+{
+	size_t n = 0, cap = 0;
+
+	*fds = NULL;
+	for (size_t i = 0; i < s->nr_procs; i++) {
+		struct tps_proc *p = &s->procs[i];
+
+		if (GROW(*fds, cap, n + p->nr_holds + 1))
+			return n;	/* the rest are closed by detach */
+		for (uint32_t h = 0; h < p->nr_holds; h++)
+			(*fds)[n++] = p->holds[h];
+		p->nr_holds = 0;
+	}
+	return n;
+}
+
+void tpshim_source__detach(struct tpshim_source *s)
+{
+	for (size_t i = 0; i < s->nr_procs; i++) {
+		struct tps_proc *p = &s->procs[i];
+
+		for (uint32_t h = 0; h < p->nr_holds; h++)
+			close(p->holds[h]);
+		p->nr_holds = 0;
+	}
+	for (size_t i = 0; i < s->nr_procs; i++) {
+		if (s->procs[i].has_sock && !s->procs[i].pm_off)
+			ep_perfmap__disable(&s->procs[i].pm, &s->procs[i].sock, NULL);
+		s->procs[i].pm_off = true;
+		bpf_link__destroy(s->procs[i].link);
+		bpf_link__destroy(s->procs[i].link_fp);
+		s->procs[i].link = s->procs[i].link_fp = NULL;
+	}
+}
+
+void tpshim_source__print_summary(const struct tpshim_source *s, FILE *f)
+{
+	for (size_t i = 0; i < s->nr_procs; i++)
+		fprintf(f, "pid %d: traced through the tracepoint shim (%u selected tracepoints "
+			"not readable by their signature, %u of a newer version than the event "
+			"table recorded as its version)\n", s->procs[i].pid, s->procs[i].unreadable,
+			s->procs[i].newer);
+	if (s->nr_procs && s->unreadable)
+		fprintf(f, "tracepoint shim: %" PRIu64 " calls could not be rebuilt as their event\n",
+			s->unreadable);
+}
+
+void tpshim_source__free(struct tpshim_source *s)
+{
+	tpshim_source__detach(s);
+	for (size_t i = 0; i < s->nr_procs; i++) {
+		free(s->procs[i].table_idx);
+		free(s->procs[i].sigs);
+		free(s->procs[i].holds);
+		tpshim_lib__close(&s->procs[i].lib);
+		if (s->procs[i].has_sock)	/* the trace is written: its files go */
+			ep_perfmap__remove(&s->procs[i].pm, s->procs[i].sock.nspid);
+	}
+	free(s->procs);
+	s->procs = NULL;
+	s->nr_procs = 0;
+	tpshim_bpf__destroy(s->skel);
+	s->skel = NULL;
+}
+
+static struct tps_proc *proc_of(struct tpshim_source *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->nr_procs; i++)
+		if (s->procs[i].pid == pid)
+			return &s->procs[i];
+	return NULL;
+}
+
+/* One call as it leaves the ring: the runtime event it is, into the window. */
+static int tpshim_arrive(void *ctx, struct pipeline *pl, const void *rec, size_t len)
+{
+	static uint8_t payload[CE_MAX_PAYLOAD];
+	struct tpshim_source *s = ctx;
+	const struct tps_event *t = rec;
+	const uint64_t *frames = (const uint64_t *)(t + 1);
+	uint32_t nf = t->ustack_depth + t->kstack_depth;
+	const uint8_t *data = (const uint8_t *)(frames + nf);
+	struct ce_clr_event *e;
+	struct tps_proc *p;
+	long n;
+
+	if (len < sizeof(*t) || len < sizeof(*t) + nf * 8ull + t->data_len) {
+		pl->bad_records++;
+		return 0;
+	}
+	p = proc_of(s, t->hdr.pid);
+	if (!p || t->index >= p->n || p->table_idx[t->index] == NO_EVENT) {
+		pl->bad_records++;
+		return 0;
+	}
+	n = tpsig_payload(&p->sigs[t->index], &s->table->events[p->table_idx[t->index]],
+			  (const uint64_t *)t->args, (const uint64_t *)t->fp,
+			  data, t->data_len, t->copied, payload, sizeof(payload));
+	if (n < 0) {
+		s->unreadable++;
+		return 0;
+	}
+	e = reorder__alloc(pl->ro, t->hdr.timestamp, sizeof(*e) + nf * 8 + n);
+	if (!e)
+		return -ENOMEM;
+	memset(e, 0, sizeof(*e));
+	e->hdr = t->hdr;
+	e->hdr.type = CE_REC_CLR_EVENT;
+	e->hdr.size = sizeof(*e) + nf * 8 + n;
+	e->cookie = p->table_idx[t->index];
+	e->cpu = t->cpu;
+	if (t->flags & TPS_F_USTACK_TRUNCATED)
+		e->flags |= CE_F_USTACK_TRUNCATED;
+	e->ustack_depth = t->ustack_depth;
+	e->kstack_depth = t->kstack_depth;
+	e->payload_len = e->payload_orig_len = n;
+	memcpy(e + 1, frames, nf * 8);
+	memcpy((uint8_t *)(e + 1) + nf * 8, payload, n);
+	s->events++;
+	return 0;
+}
+
+const struct pipeline_source_ops tpshim_source_ops = {
+	.first_type = CE_REC_TPSHIM,
+	.last_type = CE_REC_TPSHIM,
+	.arrive = tpshim_arrive,
+};

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
+/*
+ * tpshim.h - stock .NET through its own tracepoints as a source: a process
+ * that loaded the tracepoint shim (usdt/README.md "The tracepoint shim")
+ * has its selected tracepoints enabled through the kernel
+ * (tpshim_enable.h), the shim's probe function traced by
+ * bpf/tpshim.bpf.c, and each call rebuilt as the manifest event it is
+ * (usdt/tracepoint_sig.h) and handed on as a runtime event record
+ * (CE_REC_CLR_EVENT), written as a USDT probe's is (clr_events.c).
+ */
+#ifndef EBPF_COLLECT_TPSHIM_SOURCE_H
+#define EBPF_COLLECT_TPSHIM_SOURCE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+struct ect_table;
+struct selection;
+struct tps_proc;
+struct tpshim_bpf;
+struct pipeline_source_ops;
+
+struct tpshim_source {
+	/* given by the session */
+	const struct ect_table *table;
+	const struct selection *sel;
+	bool ustack, kstack;
+	/* the source's own */
+	struct tpshim_bpf *skel;
+	struct tps_proc *procs;
+	size_t nr_procs, cap_procs;
+	uint64_t events, unreadable;	/* calls rebuilt; calls that could not be */
+};
+
+/* Load the program writing into the ring rb_fd.  0 or -errno (one line said). */
+int tpshim_source__load(struct tpshim_source *s, int rb_fd, uint64_t wakeup_bytes,
+			uint64_t backstop_bytes);
+
+/* Trace pid through its shim: its selected tracepoints enabled, the probe
+ * attached.  The tracepoints enabled (0: none selected), -ENOENT when pid
+ * has no shim (or it stands down), -errno (one line said). */
+int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid);
+
+/* The descriptors that hold the tracepoints' states up, handed to the
+ * caller to close (each close waits for a grace period: the caller closes
+ * them side by side); *fds is the caller's to free.  How many. */
+size_t tpshim_source__take_holds(struct tpshim_source *s, int **fds);
+
+/* Lower every tracepoint still held (the holds closed), then detach the probe. */
+void tpshim_source__detach(struct tpshim_source *s);
+
+/* One line per process traced through the shim. */
+void tpshim_source__print_summary(const struct tpshim_source *s, FILE *f);
+
+void tpshim_source__free(struct tpshim_source *s);
+
+/* The pipeline's source of CE_REC_TPSHIM (pipeline.h): each record
+ * arrives as the CE_REC_CLR_EVENT it stands for. */
+extern const struct pipeline_source_ops tpshim_source_ops;
+
+#endif
