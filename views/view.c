@@ -14,6 +14,8 @@
  *
  * Frame names: "Module!Namespace.Name(args)" for methods whose module is
  * known (module basename, ".dll" dropped), else "Namespace.Name(args)";
+ * functions of the kernel image by their bare name, kernel-side code of
+ * other modules ("[bpf]") with its module, as TraceLog shows them;
  * "[unknown]" when no event covers the address.  Kinds: kernel for
  * addresses >= 0xffff800000000000, JIT when MethodFlags has Jitted, else
  * native.
@@ -492,7 +494,10 @@ uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts, const struct ra
 		else
 			kind = SYM_KIND_NATIVE;
 	}
-	if (mod && kind != SYM_KIND_KERNEL)
+	/* TraceLog names a frame "module!method": kernel code keeps perf's bare
+	 * names, but code of another kernel-side module ([bpf], kernel modules)
+	 * says whose it is, as TraceLog does */
+	if (mod && (kind != SYM_KIND_KERNEL || strcmp(mod->path, "[kernel.kallsyms]")))
 		snprintf(name, sizeof(name), "%s!%s", mod->name, e->name);
 	else
 		snprintf(name, sizeof(name), "%s", e->name);
