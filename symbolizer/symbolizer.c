@@ -618,9 +618,7 @@ static int symbolizer__native(struct symbolizer *s, const struct proc_map *m, ui
 	}
 	if (!d->syms || elf_syms__addr_to_vaddr(d->syms, addr, m->start, m->offset, &vaddr))
 		return -ENOENT;
-	es = elf_syms__find(d->syms, vaddr);
-	if (!es)
-		return -ENOENT;
+	es = elf_syms__find_module(d->syms, vaddr);
 	si->name = es->name;
 	si->start = es->start - vaddr + addr;
 	si->size = es->size;
