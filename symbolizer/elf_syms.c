@@ -67,6 +67,7 @@ struct elf_syms {
 	size_t n, cap;
 	struct strpool *names;
 	char *debug_file;
+	char *debug_link;		/* the .gnu_debuglink name, or NULL */
 	char build_id[41 * 2];
 };
 
@@ -529,6 +530,9 @@ static int elf_syms__find_debug(struct elf_syms *es, Elf *elf, const char *path,
 		if (data && data->d_size > 1 && memchr(data->d_buf, '\0', data->d_size)) {
 			const char *link = data->d_buf;
 
+			if (!es->debug_link)
+				es->debug_link = strdup(link);
+
 			if (!path_cat(cand[n], sizeof(cand[0]), "/usr/lib/debug", dir, "/", link))
 				n++;
 			if (!path_cat(cand[n], sizeof(cand[0]), dir, "/.debug/", link, NULL))
@@ -638,6 +642,7 @@ void elf_syms__free(struct elf_syms *es)
 	free(es->syms);
 	free(es->tmp);
 	free(es->debug_file);
+	free(es->debug_link);
 	strpool__free(es->names);
 	free(es);
 }
@@ -717,4 +722,26 @@ const char *elf_syms__debug_file(const struct elf_syms *es)
 const char *elf_syms__build_id(const struct elf_syms *es)
 {
 	return es->build_id;
+}
+
+const char *elf_syms__debug_link(const struct elf_syms *es)
+{
+	return es->debug_link;
+}
+
+int elf_syms__segment(const struct elf_syms *es, uint64_t file_off, uint64_t *p_vaddr,
+		      uint64_t *p_offset)
+{
+	size_t i;
+
+	for (i = 0; i < es->n_loads; i++) {
+		const struct elf_load *l = &es->loads[i];
+
+		if (file_off >= l->offset && file_off < l->offset + l->memsz) {
+			*p_vaddr = l->vaddr;
+			*p_offset = l->offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

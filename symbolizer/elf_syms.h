@@ -42,5 +42,10 @@ const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr);
 const struct elf_sym *elf_syms__find_module(struct elf_syms *es, uint64_t vaddr);
 const char *elf_syms__debug_file(const struct elf_syms *es);	/* or NULL */
 const char *elf_syms__build_id(const struct elf_syms *es);	/* hex or "" */
+const char *elf_syms__debug_link(const struct elf_syms *es);	/* or NULL */
+/* The PT_LOAD header holding file offset file_off: its p_vaddr and
+ * p_offset.  -ENOENT when none does. */
+int elf_syms__segment(const struct elf_syms *es, uint64_t file_off, uint64_t *p_vaddr,
+		      uint64_t *p_offset);
 
 #endif

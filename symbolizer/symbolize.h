@@ -69,6 +69,8 @@ struct symbolize_stats {
 	uint64_t methods_written;	/* MethodDCEndVerbose events */
 	uint64_t early_writes;		/* of which written mid-trace (range reuse) */
 	uint64_t modules_written;	/* ModuleDCEnd events */
+	uint64_t mappings_written;	/* Universal.System ProcessMapping events */
+	uint64_t mappings_meta_written;	/* ProcessMappingMetadata (build ids) */
 	uint64_t method_events;		/* runtime method events fed to the symbolizer */
 };
 

@@ -625,6 +625,37 @@ static int symbolizer__native(struct symbolizer *s, const struct proc_map *m, ui
 	return 0;
 }
 
+int symbolizer__mapping(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym_mapping *out)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+	const struct proc_map *m = p ? proc_maps__find(&p->maps, addr) : NULL;
+	struct dso *d;
+
+	if (!m || proc_map__is_anon(m) || m->path[0] != '/')
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->start = m->start;
+	out->end = m->end;
+	out->offset = m->offset;
+	out->path = m->path;
+	out->build_id = "";
+	if (m->dso < 0)
+		return 0;
+	d = &s->dsos[m->dso];
+	if (!d->loaded) {	/* an address no frame named yet: load it now */
+		struct sym_info si;
+
+		symbolizer__native(s, m, addr, &si);
+	}
+	if (!d->syms)
+		return 0;
+	out->elf = true;
+	out->build_id = elf_syms__build_id(d->syms);
+	out->debug_link = elf_syms__debug_link(d->syms);
+	elf_syms__segment(d->syms, m->offset, &out->p_vaddr, &out->p_offset);
+	return 0;
+}
+
 /* Symbols of our own vDSO (a copy in a memfd for libelf): every process of
  * this kernel maps the same image. */
 static struct elf_syms *symbolizer__vdso(struct symbolizer *s)

@@ -473,11 +473,11 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 	"$EBPF_COLLECT" convert "$t" --format folded --tiers -o "$T/ft.txt" || flunk "--tiers failed"
 	run diff <(sed -E 's/\)\[[A-Za-z0-9]+\]/)/g' "$T/ft.txt") "$T/f.txt"
 	assert_success
-	# every sample frame whose address is in an ELF file mapping of the app
-	# has its module in TraceLog, the stripped runtime's frames too (module
-	# and function start, from the unwind table); the app lingers, so its
-	# maps are those of the trace.  ReadyToRun code in a PE image is named
-	# by the runtime's method events, or not at all (printed)
+	# every sample frame whose address is in a file mapping of the app has
+	# its module in TraceLog: the stripped runtime's frames by module and
+	# function start (from the unwind table), any other by the mapping's
+	# ProcessMapping event (ReadyToRun code no method event names); the app
+	# lingers, so its maps are those of the trace
 	require_tracecheck
 	cp "/proc/$APP_PID/maps" "$T/maps"
 	tracecheck --min-named 0 --sample-stacks "$T/t.tl" "$t" >/dev/null || flunk "tracecheck failed"
@@ -504,11 +504,11 @@ for line in open(sys.argv[1]):
             for lo, hi, path in maps:
                 if lo <= a < hi:
                     (bad if elf(path) else pe)[path] += 1
-print("libcoreclr.so frames named by function start: %d; in an ELF mapping without a module: %s; "
-      "in a ReadyToRun image no method event covers: %s" % (runtime, dict(bad), dict(pe)))
-sys.exit(1 if bad or not runtime else 0)
+print("libcoreclr.so frames named by function start: %d; without a module, in an ELF "
+      "mapping: %s, in a PE image: %s" % (runtime, dict(bad), dict(pe)))
+sys.exit(1 if bad or pe or not runtime else 0)
 PY
-	echo "$output"
+	echo "# $output" >&3
 	assert_success
 }
 

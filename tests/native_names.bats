@@ -90,3 +90,36 @@ PY
 	done < <(func_starts)
 	[[ $output != *'[unknown]'* ]] || flunk "report: an unnamed frame: $output"
 }
+
+@test "native names: TraceLog sees every mapping a stack touched with its ELF build id (Universal.System)" {
+	need
+	trace_prog maps
+	tracecheck --json --module-files --min-named 0 "$T/maps.nettrace" >"$T/maps.json" ||
+		flunk "tracecheck: $(cat "$T/maps.json")"
+	local lib_id prog_id libc libc_id
+	lib_id=$(readelf -n "$LIB" | awk '/Build ID/ {print $3}')
+	prog_id=$(readelf -n "$PROG" | awk '/Build ID/ {print $3}')
+	libc=$(awk '$6 ~ /\/libc\.so\.6$/ {print $6; exit}' /proc/self/maps)
+	libc=$(readlink -f "$libc")
+	libc_id=$(readelf -n "$libc" | awk '/Build ID/ {print $3}')
+	[[ -n $lib_id && -n $prog_id && -n $libc_id ]] || flunk "no build ids: '$lib_id' '$prog_id' '$libc_id'"
+	run python3 - "$T/maps.json" "$(readlink -f "$LIB")=$lib_id" "$(readlink -f "$PROG")=$prog_id" \
+		"$libc=$libc_id" <<'PY'
+import json, os, sys
+j = json.load(open(sys.argv[1]))
+files = j["tracelog"]["module_files"]
+by_path = {}
+for f in files:
+    if f["build_id"]:
+        by_path.setdefault(os.path.realpath(f["path"]), set()).add(f["build_id"])
+print(json.dumps(by_path, default=sorted))
+for want in sys.argv[2:]:
+    path, bid = want.split("=")
+    assert by_path.get(path) == {bid}, (path, bid, by_path.get(path))
+ev = j["by_event"]
+assert ev.get("Universal.System/ProcessMapping", 0) >= 3, ev
+assert ev.get("Universal.System/ProcessMappingMetadata", 0) >= 3, ev
+PY
+	echo "$output"
+	assert_success
+}

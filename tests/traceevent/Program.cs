@@ -23,6 +23,10 @@
 //   --expect-lost N    fail unless EventsLost == N
 //   --top N            unnamed (and, with --frames, named) frames listed (10)
 //   --frames           also list every named frame "module!method" with counts
+//   --module-files     list (--json: "module_files") every module file
+//                      TraceLog knows: path, ELF build id (from the
+//                      Universal.System ProcessMappingMetadata events),
+//                      image size
 //   --sample-stacks OUT  write each CPU sample's (Thread/Sample) stack as
 //                      TraceLog names it, root first, one line per sample:
 //                      frames "MODULE!METHOD" or "MODULE!?0xADDR" (no method;
@@ -51,7 +55,7 @@ namespace TraceCheck;
 
 sealed class Options
 {
-	public bool Json, Frames, NoTraceLog, Names;
+	public bool Json, Frames, NoTraceLog, Names, ModuleFiles;
 	public string? Show, SampleStacks;
 	public double MinNamed = 0.99;
 	public long? ExpectLost;
@@ -67,6 +71,7 @@ sealed class Options
 			switch (a) {
 			case "--json": o.Json = true; break;
 			case "--frames": o.Frames = true; break;
+			case "--module-files": o.ModuleFiles = true; break;
 			case "--no-tracelog": o.NoTraceLog = true; break;
 			case "--names": o.Names = o.NoTraceLog = true; break;
 			case "--show":
@@ -118,6 +123,7 @@ sealed class StackResult
 {
 	public long Events, EventsWithStack, Frames, Named;
 	public List<KeyValuePair<string, long>> TopUnnamed = new(), NamedFrames = new();
+	public JsonArray ModuleFiles = new();
 	public double Ratio => Frames == 0 ? 1.0 : (double)Named / Frames;
 }
 
@@ -202,7 +208,13 @@ static class Stacks
 			using var log = new TraceLog(etlx);
 			if (sampleStacks != null)
 				WriteSamples(log, sampleStacks);
-			return Count(log, top, listNamed);
+			var res = Count(log, top, listNamed);
+			foreach (var mf in log.ModuleFiles)
+				res.ModuleFiles.Add(new JsonObject {
+					["path"] = mf.FilePath, ["name"] = mf.Name,
+					["build_id"] = mf.ElfInfo?.BuildId, ["image_size"] = mf.ImageSize,
+				});
+			return res;
 		} finally {
 			Directory.Delete(dir, true);
 		}
@@ -300,7 +312,7 @@ static class Program
 			return Timing.Serve();
 		var o = Options.Parse(args);
 		if (o == null) {
-			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--sample-stacks OUT] [--no-tracelog] [--names] [--show KEY] FILE...");
+			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--module-files] [--sample-stacks OUT] [--no-tracelog] [--names] [--show KEY] FILE...");
 			return 64;
 		}
 		int failed = 0;
@@ -370,7 +382,7 @@ static class Program
 		if (rd != null)
 			AddRead(j, rd);
 		if (st != null)
-			AddStacks(j, st, o.Frames);
+			AddStacks(j, st, o.Frames, o.ModuleFiles);
 		Console.WriteLine(j.ToJsonString(new JsonSerializerOptions { WriteIndented = false }));
 	}
 
@@ -395,7 +407,7 @@ static class Program
 			j["shown"] = rd.Shown;
 	}
 
-	static void AddStacks(JsonObject j, StackResult st, bool frames)
+	static void AddStacks(JsonObject j, StackResult st, bool frames, bool moduleFiles)
 	{
 		j["tracelog"] = new JsonObject {
 			["events"] = st.Events,
@@ -407,5 +419,7 @@ static class Program
 		};
 		if (frames)
 			j["tracelog"]!["named_frames"] = Counts(st.NamedFrames);
+		if (moduleFiles)
+			j["tracelog"]!["module_files"] = st.ModuleFiles;
 	}
 }
