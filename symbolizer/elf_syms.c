@@ -11,7 +11,12 @@
  *
  * Symbols: .symtab when present (all functions), else .dynsym; when the
  * file was stripped we first look for its separate debug file (build-id,
- * then .gnu_debuglink), whose .symtab has the same link-time addresses.
+ * then .gnu_debuglink, then the symbol stores and cache of symbol_store.c),
+ * whose .symtab has the same link-time addresses; failing those, the
+ * MiniDebugInfo some distributions embed (.gnu_debugdata: an xz-compressed
+ * ELF whose .symtab holds the functions .dynsym lacks), with .dynsym.  A
+ * debug file the network gives at the end of a trace is added later
+ * (elf_syms__add_debug).
  * Only STT_FUNC / STT_GNU_IFUNC symbols count.  Several names at one
  * address: the global one wins over weak over local.  Names go into one
  * string pool; the array holds 24 bytes per symbol.
@@ -29,6 +34,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +43,7 @@
 #include "elf_syms.h"
 #include "grow.h"
 #include "strpool.h"
+#include "symbol_store.h"
 
 #define LOG_PREFIX "symbolizer: "
 #include "log.h"
@@ -68,6 +75,7 @@ struct elf_syms {
 	struct strpool *names;
 	char *debug_file;
 	char *debug_link;		/* the .gnu_debuglink name, or NULL */
+	bool full;			/* a .symtab: every function has its name */
 	char build_id[41 * 2];
 };
 
@@ -585,6 +593,93 @@ static int elf_syms__load_debug(struct elf_syms *es, Elf *elf, const char *path,
 	return err;
 }
 
+/* The functions of .gnu_debugdata (MiniDebugInfo), if the file has it. */
+static int elf_syms__read_minidebug(struct elf_syms *es, Elf *elf)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_find_section(elf, ".gnu_debugdata", &sh);
+	Elf_Data *data;
+	uint64_t memlimit = 256 << 20;
+	size_t in_pos = 0, out_pos = 0, cap;
+	uint8_t *out;
+	Elf *mini;
+	int err = -ENOENT;
+
+	if (!scn || sh.sh_type == SHT_NOBITS || !(data = elf_getdata(scn, NULL)) || !data->d_buf)
+		return -ENOENT;
+	cap = data->d_size * 8 + 65536;
+	for (;;) {
+		lzma_ret r;
+
+		out = malloc(cap);
+		if (!out)
+			return -ENOMEM;
+		in_pos = out_pos = 0;
+		r = lzma_stream_buffer_decode(&memlimit, 0, NULL, data->d_buf, &in_pos, data->d_size,
+					      out, &out_pos, cap);
+		if (r == LZMA_OK)
+			break;
+		free(out);
+		if (r != LZMA_BUF_ERROR || cap > (64u << 20))
+			return -ENOENT;	/* damaged, or too large to be symbols */
+		cap *= 4;
+	}
+	mini = elf_memory((char *)out, out_pos);
+	if (mini) {
+		err = elf_syms__read_type(es, mini, SHT_SYMTAB);
+		elf_end(mini);
+	}
+	free(out);
+	return err;
+}
+
+/* A debug file's .symtab: 0, or -ENOENT when it has none (or is no ELF). */
+static int elf_syms__read_debug_fd(struct elf_syms *es, int fd, const char *found)
+{
+	struct elf_file df;
+	int err;
+
+	if (elf_file__open_fd(&df, fd))
+		return -ENOENT;
+	err = elf_syms__read_type(es, df.elf, SHT_SYMTAB);
+	if (!err) {
+		free(es->debug_file);
+		es->debug_file = strdup(found);
+	}
+	elf_file__close(&df);
+	return err;
+}
+
+int elf_syms__add_debug(struct elf_syms *es, int fd, const char *found)
+{
+	size_t i, n = es->n;
+	int err;
+
+	/* start again from the symbols we have (they keep the best name at
+	 * each address; the debug file's are as good) */
+	es->tmp = calloc(n ? n : 1, sizeof(*es->tmp));
+	if (!es->tmp)
+		return -ENOMEM;
+	es->cap = n ? n : 1;
+	for (i = 0; i < n; i++) {
+		es->tmp[i].s = es->syms[i];
+		es->tmp[i].bind = STB_GLOBAL;
+	}
+	err = elf_syms__read_debug_fd(es, fd, found);
+	if (err && err != -ENOENT)
+		return err;
+	free(es->syms);
+	es->syms = NULL;
+	err = elf_syms__finish(es) ? -ENOMEM : err;
+	es->full = !err;
+	return err;
+}
+
+bool elf_syms__full(const struct elf_syms *es)
+{
+	return es->full;
+}
+
 struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root)
 {
 	struct elf_syms *es = calloc(1, sizeof(*es));
@@ -614,8 +709,29 @@ struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root
 	err = elf_syms__read_type(es, elf, SHT_SYMTAB);
 	if (err == -ENOENT)
 		err = elf_syms__load_debug(es, elf, path, debug_root);
-	if (err == -ENOENT)
+	if (err == -ENOENT && es->build_id[0]) {
+		char found[4096];
+		int dfd = symbol_store__find_local(es->build_id, found, sizeof(found));
+
+		if (dfd >= 0) {
+			err = elf_syms__read_debug_fd(es, dfd, found);
+			close(dfd);
+			if (!err)
+				pr_debug("%s: symbols from %s\n", path, found);
+		}
+	}
+	es->full = !err;
+	if (err == -ENOENT) {
+		int mini = elf_syms__read_minidebug(es, elf);
+
+		if (mini && mini != -ENOENT) {
+			err = mini;
+			goto cleanup;
+		}
 		err = elf_syms__read_type(es, elf, SHT_DYNSYM);
+		if (!mini && err == -ENOENT)
+			err = 0;
+	}
 	if (err == -ENOENT)
 		err = 0;	/* no symbols at all: every address stays [unknown] */
 	if (err)

@@ -43,6 +43,12 @@ const struct elf_sym *elf_syms__find_module(struct elf_syms *es, uint64_t vaddr)
 const char *elf_syms__debug_file(const struct elf_syms *es);	/* or NULL */
 const char *elf_syms__build_id(const struct elf_syms *es);	/* hex or "" */
 const char *elf_syms__debug_link(const struct elf_syms *es);	/* or NULL */
+/* Whether a .symtab (the file's or a debug file's) named its functions;
+ * else only .dynsym, MiniDebugInfo and the unwind table did. */
+bool elf_syms__full(const struct elf_syms *es);
+/* Add the .symtab of a debug file found later (fd, not closed; found: its
+ * name).  0, -ENOENT when it has none, or -ENOMEM. */
+int elf_syms__add_debug(struct elf_syms *es, int fd, const char *found);
 /* The PT_LOAD header holding file offset file_off: its p_vaddr and
  * p_offset.  -ENOENT when none does. */
 int elf_syms__segment(const struct elf_syms *es, uint64_t file_off, uint64_t *p_vaddr,

@@ -89,6 +89,7 @@
 #include "grow.h"
 #include "hash.h"
 #include "symbolizer.h"
+#include "symbol_store.h"
 #include "u64_map.h"
 
 #define PSEUDO_MODULE_ID	0xebc0000000000000ULL	/* views/view.c: native/kernel */
@@ -1265,6 +1266,29 @@ void symbolize__new_file(struct symbolize *sz)
 	u64_map__free(&sz->mapmeta_ids);
 }
 
+/* Native ranges still pending, named again after the symbol stores' network
+ * gave debug files (a stripped file's "FILE+0xSTART" becomes the function's
+ * name; ranges written before keep theirs). */
+static int sz_rename_pending(struct symbolize *sz, uint64_t ts)
+{
+	struct sym_info si;
+	size_t i;
+
+	for (i = 0; i < sz->n_pend; i++) {
+		struct sz_range *r = &sz->r[sz->pend[i]];
+
+		if (r->kind != SYM_KIND_NATIVE ||
+		    symbolizer__resolve(sz->sym, (pid_t)r->pid, r->start, ts, &si) || !si.name ||
+		    !strcmp(si.name, r->name))
+			continue;
+		r->name = intern(sz, si.name);
+		if (!r->name)
+			return -ENOMEM;
+		sz->st.renamed++;
+	}
+	return 0;
+}
+
 int symbolize__finish(struct symbolize *sz, uint64_t ts)
 {
 	size_t i;
@@ -1276,6 +1300,12 @@ int symbolize__finish(struct symbolize *sz, uint64_t ts)
 	err = sz_write_deferred(sz, ts, SYMBOLIZE_TID);
 	if (err)
 		return err;
+	/* the end of the trace: the one time the network may be asked */
+	if (symbolizer__fetch_symbols(sz->sym, mono_ms() + SYMBOL_STORE_TOTAL_MS) > 0) {
+		err = sz_rename_pending(sz, ts);
+		if (err)
+			return err;
+	}
 	while (sz->n_pend) {
 		uint32_t ri = sz->pend[0];
 

@@ -71,6 +71,7 @@ struct symbolize_stats {
 	uint64_t modules_written;	/* ModuleDCEnd events */
 	uint64_t mappings_written;	/* Universal.System ProcessMapping events */
 	uint64_t mappings_meta_written;	/* ProcessMappingMetadata (build ids) */
+	uint64_t renamed;		/* native ranges named by a fetched debug file */
 	uint64_t method_events;		/* runtime method events fed to the symbolizer */
 };
 

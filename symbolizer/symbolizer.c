@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "symbolizer.h"
+#include "symbol_store.h"
 #include "clock.h"
 #include "grow.h"
 #include "proc_env.h"
@@ -654,6 +655,32 @@ int symbolizer__mapping(struct symbolizer *s, pid_t pid, uint64_t addr, struct s
 	out->debug_link = elf_syms__debug_link(d->syms);
 	elf_syms__segment(d->syms, m->offset, &out->p_vaddr, &out->p_offset);
 	return 0;
+}
+
+int symbolizer__fetch_symbols(struct symbolizer *s, uint64_t deadline_ms)
+{
+	char found[4096];
+	size_t i;
+	int n = 0, fd;
+
+	if (!symbol_store__has_network())
+		return 0;
+	for (i = 0; i < s->n_dsos; i++) {
+		struct dso *d = &s->dsos[i];
+		const char *id = d->syms ? elf_syms__build_id(d->syms) : "";
+
+		if (!id[0] || elf_syms__full(d->syms) || mono_ms_left(deadline_ms) <= 0)
+			continue;
+		fd = symbol_store__fetch(id, deadline_ms, found, sizeof(found));
+		if (fd < 0)
+			continue;
+		if (!elf_syms__add_debug(d->syms, fd, found)) {
+			pr_info("%s: symbols from %s\n", d->path, found);
+			n++;
+		}
+		close(fd);
+	}
+	return n;
 }
 
 /* Symbols of our own vDSO (a copy in a memfd for libelf): every process of

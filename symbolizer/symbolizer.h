@@ -132,6 +132,13 @@ struct sym_mapping {
  * -ENOENT when addr is in no file mapping of pid. */
 int symbolizer__mapping(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym_mapping *out);
 
+/* Ask the symbol stores' network sources (symbol_store.h) for the debug
+ * files of the stripped files whose symbols were loaded, until deadline_ms
+ * (a mono_ms() time); what they give names later lookups.  Returns how many
+ * files got symbols.  Never call it while records flow: a server may take
+ * SYMBOL_STORE_SERVER_MS. */
+int symbolizer__fetch_symbols(struct symbolizer *s, uint64_t deadline_ms);
+
 /* Whether addr can be code of process pid at time ts: inside one of its
  * executable mappings or a runtime method's range.  A frame-pointer walk
  * through a function without a frame pointer yields "return addresses"

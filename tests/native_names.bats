@@ -15,9 +15,16 @@ setup_file() {
 
 setup() {
 	T=$BATS_TEST_TMPDIR
+	# the symbol cache of these tests is theirs, not the machine's
+	export XDG_CACHE_HOME=$T/cache
+	unset DEBUGINFOD_URLS
 	LIB=$OUTPUT/tests/libstriplib.so
 	PROG=$OUTPUT/tests/striplib_prog
 	DEBUG=$OUTPUT/tests/striplib-debug/libstriplib.debug
+}
+
+teardown() {
+	kill_bg
 }
 
 need() {
@@ -34,6 +41,44 @@ func_starts() {
 	nm "$DEBUG" | while read -r addr type name; do
 		[[ $type == t && $name == striplib_spin_* ]] && printf '0x%x %s\n' "0x$addr" "$name"
 	done
+}
+
+# plt_names: "libstriplib.so+0xSTART" of the PLT stubs (.plt, .plt.got): code
+# with an unwind-table entry and no symbol in any file, which a sample in
+# the call to clock_gettime may land in
+plt_names() {
+	readelf -SW "$LIB" | awk '$2 == ".plt" || $2 == ".plt.got" {print $4}' |
+		while read -r a; do printf 'libstriplib.so+0x%x\n' "0x$a"; done | paste -sd,
+}
+
+# named_by_debug_file NAME: every frame of libstriplib.so in TraceLog's
+# stacks ($T/NAME.tl) and our report is named as the debug file names it
+named_by_debug_file() {
+	python3 - "$T/$1.tl" "$(plt_names)" <<'PY' || flunk "$1: TraceLog's names"
+import collections, sys
+plt = set(sys.argv[2].split(","))
+seen, other = collections.Counter(), collections.Counter()
+for line in open(sys.argv[1]):
+    for f in line.rstrip("\n").split("\t"):
+        mod, _, name = f.partition("!")
+        name = name.lstrip(".")
+        if mod == "libstriplib.so" and name not in plt:
+            (seen if name.startswith("striplib_") else other)[name] += 1
+print(dict(seen), dict(other))
+assert not other, other
+want = {"striplib_run", "striplib_spin_a", "striplib_spin_b", "striplib_spin_c"}
+assert set(seen) == want and min(seen.values()) >= 50, seen
+PY
+	run "$EBPF_COLLECT" report "$T/$1.nettrace"
+	assert_success
+	local f
+	for f in a b c; do
+		assert_output_contains "libstriplib.so!striplib_spin_$f"
+	done
+	local plt
+	plt=$(plt_names)
+	! grep -v -F -e "${plt//,/$'\n'}" <<<"$output" | grep -q 'libstriplib.so+0x' ||
+		flunk "$1: a frame without its name: $output"
 }
 
 # trace_prog NAME: 1.5 s of CPU samples of striplib_prog into $T/NAME.nettrace,
@@ -58,9 +103,10 @@ trace_prog() {
 	assert_success
 	# every frame in the library: its export, or one of the three static
 	# functions at its start address; each of them has samples
-	python3 - "$T/strip.tl" <(func_starts) <<'PY' || flunk "names in TraceLog"
+	python3 - "$T/strip.tl" <(func_starts) "$(plt_names)" <<'PY' || flunk "names in TraceLog"
 import collections, sys
 starts = dict(l.split() for l in open(sys.argv[2]))
+plt = set(sys.argv[3].split(","))
 assert len(starts) == 3, starts
 seen, other = collections.Counter(), collections.Counter()
 for line in open(sys.argv[1]):
@@ -71,7 +117,7 @@ for line in open(sys.argv[1]):
         if mod != "libstriplib.so":
             continue
         name = name.lstrip(".")
-        if name == "striplib_run":
+        if name == "striplib_run" or name in plt:
             continue
         off = name.rpartition("+")[2]
         if not name.startswith("libstriplib.so+0x") or off not in starts:
@@ -122,4 +168,74 @@ assert ev.get("Universal.System/ProcessMappingMetadata", 0) >= 3, ev
 PY
 	echo "$output"
 	assert_success
+}
+
+@test "native names: a local SSQP symbol store (--symbols DIR) names the stripped library's functions" {
+	need
+	local id
+	id=$(readelf -n "$LIB" | awk '/Build ID/ {print $3}')
+	mkdir -p "$T/store/_.debug/elf-buildid-sym-$id"
+	cp "$DEBUG" "$T/store/_.debug/elf-buildid-sym-$id/_.debug"
+	trace_prog store --symbols "$T/store"
+	named_by_debug_file store
+	# an unusable --symbols item is refused before anything is traced
+	run "$EBPF_COLLECT" -o "$T/x.nettrace" --symbols "relative/store" -- true
+	[[ $status -eq 64 ]] || flunk "status $status: $output"
+	assert_output_contains "--symbols: 'relative/store' is neither an absolute directory nor an http(s):// URL"
+	[[ ! -e $T/x.nettrace ]] || flunk "a trace was written"
+}
+
+@test "native names: debuginfod on loopback names them at the end of the trace, then the cache without it" {
+	need
+	require_cmd debuginfod curl
+	local port di
+	port=$(free_port)
+	mkdir -p "$T/di"
+	cp "$DEBUG" "$T/di/"
+	bg "$T/debuginfod.log" debuginfod -p "$port" -F "$T/di" -d "$T/di.sqlite" -t 1
+	di=$LAST_PID
+	# it serves a build id once its scan has indexed the file
+	wait_until 60 bash -c "curl -sf --max-time 2 http://127.0.0.1:$port/metrics |
+		grep -q '^scanned_files_total{source=\"file\"} [1-9]'" ||
+		flunk "debuginfod did not scan $T/di: $(cat "$T/debuginfod.log.err")"
+	export DEBUGINFOD_URLS=http://127.0.0.1:$port
+	trace_prog di
+	named_by_debug_file di
+	local id
+	id=$(readelf -n "$LIB" | awk '/Build ID/ {print $3}')
+	[[ -s $XDG_CACHE_HOME/ebpf-collect/symbols/$id.debug ]] || flunk "not in the cache"
+	# the server gone (and its client's own cache too): ours names them
+	kill "$di"
+	wait "$di" 2>/dev/null || true
+	rm -rf "$XDG_CACHE_HOME/debuginfod_client"
+	trace_prog cached
+	named_by_debug_file cached
+}
+
+@test "native names: a symbol server that never answers delays the end of a trace by at most its 5 s" {
+	need
+	local port t0 t1
+	port=$(free_port)
+	# accepts connections and never answers
+	bg "$T/silent.log" python3 -c 'import socket, sys, time
+s = socket.socket()
+s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(("127.0.0.1", int(sys.argv[1])))
+s.listen(16)
+print("listening", flush=True)
+held = []
+while True:
+    held.append(s.accept()[0])' "$port"
+	wait_for_grep listening "$T/silent.log" 10 || flunk "the silent server did not start"
+	t0=$(date +%s%N)
+	trace_prog silent --symbols "http://127.0.0.1:$port"
+	t1=$(date +%s%N)
+	echo "# collector with a silent server: $(((t1 - t0) / 1000000)) ms (1.5 s traced)" >&3
+	# 1.5 s of tracing, at most 5 s for the server, the rest start and stop
+	(((t1 - t0) / 1000000 < 1500 + 5000 + 4000)) || flunk "took $(((t1 - t0) / 1000000)) ms"
+	# the trace is whole, its frames named as without the server
+	run python3 "$BATS_TEST_DIRNAME/sample_names.py" "$T/silent.tl" "$T/silent.folded" \
+		--modules libstriplib.so
+	assert_success
+	grep -q 'libstriplib.so!libstriplib.so+0x' "$T/silent.folded" || flunk "no library frame"
 }
