@@ -212,6 +212,23 @@ PY
 	named_by_debug_file cached
 }
 
+@test "native names: MiniDebugInfo (.gnu_debugdata) names the functions .dynsym lacks" {
+	need
+	require_cmd xz objcopy nm comm
+	# the library as distributions that embed MiniDebugInfo ship it: the
+	# functions .dynsym lacks, in an xz-compressed ELF of their own
+	mkdir -p "$T/mini"
+	cp "$PROG" "$T/mini/"
+	nm -D --format=posix --defined-only "$LIB" | awk '{print $1}' | sort >"$T/dyn"
+	nm --format=posix --defined-only "$DEBUG" | awk '$2 ~ /^[Tt]$/ {print $1}' | sort >"$T/funcs"
+	comm -13 "$T/dyn" "$T/funcs" >"$T/keep"
+	objcopy -S --keep-symbols="$T/keep" "$DEBUG" "$T/mini.elf"
+	xz -k "$T/mini.elf"
+	objcopy --add-section .gnu_debugdata="$T/mini.elf.xz" "$LIB" "$T/mini/libstriplib.so"
+	PROG=$T/mini/striplib_prog trace_prog mini
+	named_by_debug_file mini
+}
+
 @test "native names: a symbol server that never answers delays the end of a trace by at most its 5 s" {
 	need
 	local port t0 t1
