@@ -256,3 +256,28 @@ while True:
 	assert_success
 	grep -q 'libstriplib.so!libstriplib.so+0x' "$T/silent.folded" || flunk "no library frame"
 }
+
+@test "native names: symbolize TRACE DIR names an existing trace's frames once a store has the debug file" {
+	need
+	local id out
+	trace_prog before
+	grep -q 'libstriplib.so!libstriplib.so+0x' "$T/before.folded" || flunk "named before the store"
+	id=$(readelf -n "$LIB" | awk '/Build ID/ {print $3}')
+	mkdir -p "$T/store/_.debug/elf-buildid-sym-$id"
+	cp "$DEBUG" "$T/store/_.debug/elf-buildid-sym-$id/_.debug"
+	run --separate-stderr "$EBPF_COLLECT" symbolize "$T/before.nettrace" "$T/out" --symbols "$T/store"
+	assert_success
+	[[ $output == "1 files in $T/out; 3 native ranges named, 0 left as FILE+0xSTART" ]] || flunk "$output"
+	out=$(echo "$T"/out/*.nettrace)
+	[[ -f $out ]] || flunk "no file in $T/out"
+	cp "$out" "$T/after.nettrace"
+	tracecheck --min-named 0 --sample-stacks "$T/after.tl" "$T/after.nettrace" >/dev/null ||
+		flunk "tracecheck failed on the re-named trace"
+	named_by_debug_file after
+	# the same samples, stack for stack, as the trace it came from
+	"$EBPF_COLLECT" convert "$T/after.nettrace" --format folded --kind-suffix -o "$T/after.folded"
+	[[ $(awk '{n += $NF} END {print n}' "$T/after.folded") == \
+	   $(awk '{n += $NF} END {print n}' "$T/before.folded") ]] || flunk "sample counts differ"
+	run "$EBPF_COLLECT" symbolize "$T/before.nettrace"
+	[[ $status -eq 64 ]] || flunk "usage: status $status"
+}
