@@ -343,6 +343,8 @@ static int eh_cie_enc(const struct eh_cursor *frame, uint64_t off)
 	if (c.err || end > c.len || eh_uint(&c, 4) != 0)
 		return -1;
 	version = (uint8_t)eh_uint(&c, 1);
+	if (c.err || c.off >= end)
+		return -1;	/* a CIE too short for its augmentation string */
 	aug = (const char *)c.p + c.off;
 	if (!memchr(aug, 0, end - c.off))
 		return -1;
@@ -620,7 +622,7 @@ static int elf_syms__read_minidebug(struct elf_syms *es, Elf *elf)
 		if (r == LZMA_OK)
 			break;
 		free(out);
-		if (r != LZMA_BUF_ERROR || cap > (64u << 20))
+		if (r != LZMA_BUF_ERROR || cap > (16u << 20))
 			return -ENOENT;	/* damaged, or too large to be symbols */
 		cap *= 4;
 	}
