@@ -185,6 +185,21 @@ PY
 	[[ ! -e $T/x.nettrace ]] || flunk "a trace was written"
 }
 
+@test "native names: an SSQP symbol server (--symbols URL) names them at the end of the trace" {
+	need
+	local id port
+	id=$(readelf -n "$LIB" | awk '/Build ID/ {print $3}')
+	mkdir -p "$T/www/_.debug/elf-buildid-sym-$id"
+	cp "$DEBUG" "$T/www/_.debug/elf-buildid-sym-$id/_.debug"
+	port=$(free_port)
+	bg "$T/http.log" python3 -m http.server --bind 127.0.0.1 --directory "$T/www" "$port"
+	wait_until 20 curl -sf -o /dev/null "http://127.0.0.1:$port/_.debug/elf-buildid-sym-$id/_.debug" ||
+		flunk "the HTTP server did not start: $(cat "$T/http.log.err")"
+	trace_prog url --symbols "http://127.0.0.1:$port"
+	named_by_debug_file url
+	[[ -s $XDG_CACHE_HOME/ebpf-collect/symbols/$id.debug ]] || flunk "not in the cache"
+}
+
 @test "native names: debuginfod on loopback names them at the end of the trace, then the cache without it" {
 	need
 	require_cmd debuginfod curl
