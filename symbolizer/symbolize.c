@@ -1289,6 +1289,14 @@ static int sz_rename_pending(struct symbolize *sz, uint64_t ts)
 	return 0;
 }
 
+int symbolize__fetch_symbols(struct symbolize *sz, uint64_t ts)
+{
+	if (!sz->w ||
+	    symbolizer__fetch_symbols(sz->sym, mono_ms() + SYMBOL_STORE_TOTAL_MS) <= 0)
+		return 0;
+	return sz_rename_pending(sz, ts);
+}
+
 int symbolize__finish(struct symbolize *sz, uint64_t ts)
 {
 	size_t i;
@@ -1300,12 +1308,6 @@ int symbolize__finish(struct symbolize *sz, uint64_t ts)
 	err = sz_write_deferred(sz, ts, SYMBOLIZE_TID);
 	if (err)
 		return err;
-	/* the end of the trace: the one time the network may be asked */
-	if (symbolizer__fetch_symbols(sz->sym, mono_ms() + SYMBOL_STORE_TOTAL_MS) > 0) {
-		err = sz_rename_pending(sz, ts);
-		if (err)
-			return err;
-	}
 	while (sz->n_pend) {
 		uint32_t ri = sz->pend[0];
 
