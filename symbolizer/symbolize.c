@@ -744,46 +744,19 @@ static int sz_pend_insert(struct symbolize *sz, size_t ri)
  * TraceEvent 4 reads the Universal.System provider's ProcessMapping (id 3)
  * and ProcessMappingMetadata (id 5) events (docs/nettrace-format.md,
  * section 11): a mapping gives every address inside it its module, the
- * metadata the ELF build id that symbol servers index files by.  Their
- * payloads are LEB128 integers and strings of a 16-bit byte count and
- * UTF-8.  One mapping event per file mapping a frame touched, written on
+ * metadata the ELF build id that symbol servers index files by.  One mapping event per file mapping a frame touched, written on
  * first use, before the record, so that TraceLog has the module when it
  * meets the address; one metadata event per build id, before the first
- * mapping that names it.
+ * mapping that names it.  Their payloads are rundown.c's.
  */
-static void wr_leb(uint8_t *b, size_t *len, uint64_t v)
-{
-	do {
-		uint8_t c = v & 0x7f;
-
-		v >>= 7;
-		if (*len < ENC_CAP)
-			b[*len] = c | (v ? 0x80 : 0);
-		(*len)++;
-	} while (v);
-}
-
-static void wr_str8(uint8_t *b, size_t *len, const char *str)
-{
-	size_t n = str ? strlen(str) : 0;
-
-	if (n > 4096)
-		n = 4096;
-	if (*len + 2 + n <= ENC_CAP) {
-		b[*len] = (uint8_t)n;
-		b[*len + 1] = (uint8_t)(n >> 8);
-		memcpy(b + *len + 2, str ? str : "", n);
-	}
-	*len += 2 + n;
-}
-
 static int sz_define_mapping(struct symbolize *sz)
 {
 	static const struct nt_event_desc mapping = {
-		"Universal.System", 3, "ProcessMapping", 0, 0, 4, 0, NULL, 0,
+		UNIVERSAL_SYSTEM_PROVIDER, UNIVERSAL_EV_MAPPING, "ProcessMapping", 0, 0, 4, 0, NULL, 0,
 	};
 	static const struct nt_event_desc meta = {
-		"Universal.System", 5, "ProcessMappingMetadata", 0, 0, 4, 0, NULL, 0,
+		UNIVERSAL_SYSTEM_PROVIDER, UNIVERSAL_EV_MAPPING_META, "ProcessMappingMetadata", 0, 0,
+		4, 0, NULL, 0,
 	};
 	int err;
 
@@ -803,8 +776,9 @@ static int sz_mapping_meta(struct symbolize *sz, const struct sym_mapping *m, ui
 			   uint64_t ts, uint64_t tid, uint64_t *id)
 {
 	char json[512];
+	struct sym_mapping_meta_rec rec = { .symbol_json = json, .version_json = "" };
 	struct u64_map_ent *e;
-	size_t len = 0;
+	long len;
 	int err;
 
 	*id = 0;
@@ -822,10 +796,11 @@ static int sz_mapping_meta(struct symbolize *sz, const struct sym_mapping *m, ui
 		 "\"p_vaddr\":\"0x%llx\",\"p_offset\":\"0x%llx\"}",
 		 m->build_id, m->debug_link && !strpbrk(m->debug_link, "\"\\") ? m->debug_link : "",
 		 (unsigned long long)m->p_vaddr, (unsigned long long)m->p_offset);
-	wr_leb(sz->enc, &len, *id);
-	wr_str8(sz->enc, &len, json);
-	wr_str8(sz->enc, &len, "");	/* VersionMetadata */
-	err = sz_write(sz, sz->meta_mapmeta, pid, ts, tid, (long)len);
+	rec.id = *id;
+	len = sym_encode_mapping_meta(sz->enc, sizeof(sz->enc), &rec);
+	if (len > (long)sizeof(sz->enc))
+		return 0;
+	err = sz_write(sz, sz->meta_mapmeta, pid, ts, tid, len);
 	if (!err)
 		sz->st.mappings_meta_written++;
 	return err;
@@ -836,9 +811,10 @@ static int sz_note_mapping(struct symbolize *sz, pid_t pid, uint64_t addr, uint6
 			   uint64_t tid)
 {
 	struct sym_mapping m;
+	struct sym_mapping_rec rec;
 	struct u64_map_ent *e;
 	uint64_t meta_id;
-	size_t len = 0;
+	long len;
 	int err;
 
 	if (addr >= SYM_KERNEL_START || symbolizer__mapping(sz->sym, pid, addr, &m))
@@ -854,15 +830,12 @@ static int sz_note_mapping(struct symbolize *sz, pid_t pid, uint64_t addr, uint6
 	if (err)
 		return err;
 	e->val = ++sz->n_mappings;
-	wr_leb(sz->enc, &len, e->val);
-	wr_leb(sz->enc, &len, m.start);
-	wr_leb(sz->enc, &len, m.end);
-	wr_leb(sz->enc, &len, m.offset);
-	wr_str8(sz->enc, &len, m.path);
-	wr_leb(sz->enc, &len, meta_id);
-	if (len > ENC_CAP)
+	rec = (struct sym_mapping_rec){ .id = e->val, .start = m.start, .end = m.end,
+					.offset = m.offset, .path = m.path, .meta_id = meta_id };
+	len = sym_encode_mapping(sz->enc, sizeof(sz->enc), &rec);
+	if (len > (long)sizeof(sz->enc))
 		return 0;
-	err = sz_write(sz, sz->meta_mapping, (uint32_t)pid, ts, tid, (long)len);
+	err = sz_write(sz, sz->meta_mapping, (uint32_t)pid, ts, tid, len);
 	if (!err)
 		sz->st.mappings_written++;
 	return err;

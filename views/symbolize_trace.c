@@ -49,86 +49,40 @@ struct st_state {
 	uint8_t enc[16384];
 };
 
-static uint64_t leb(const uint8_t *p, size_t len, size_t *off)
-{
-	uint64_t v = 0;
-	unsigned int shift = 0;
-
-	while (*off < len) {
-		uint8_t b = p[(*off)++];
-
-		if (shift < 64)
-			v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80))
-			break;
-	}
-	return v;
-}
-
-/* A string of a uint16 byte count and UTF-8, malloc'd; NULL if short. */
-static char *str8(const uint8_t *p, size_t len, size_t *off)
-{
-	size_t n;
-	char *s;
-
-	if (*off + 2 > len)
-		return NULL;
-	n = p[*off] | (size_t)p[*off + 1] << 8;
-	if (*off + 2 + n > len)
-		return NULL;
-	s = strndup((const char *)p + *off + 2, n);
-	*off += 2 + n;
-	return s;
-}
-
 static int is_universal(const struct nt_read_event *ev, uint32_t id)
 {
-	return ev->meta->event_id == id && view_streq_ci(ev->meta->provider, "Universal.System");
+	return ev->meta->event_id == id && view_streq_ci(ev->meta->provider,
+							 UNIVERSAL_SYSTEM_PROVIDER);
 }
 
 /* First pass: the build id of every mapped file's basename. */
 static void st_note(struct st_state *s, const struct nt_read_event *ev)
 {
-	size_t off = 0;
+	char strs[8192], id[128];
+	struct sym_mapping_meta_rec mm;
+	struct sym_mapping_rec m;
+	const char *base;
+	int i;
 
-	if (is_universal(ev, 5)) {
-		uint64_t id = leb(ev->payload, ev->payload_size, &off);
-		char *json = str8(ev->payload, ev->payload_size, &off), *b, *e;
-
-		if (json && id < MAX_FILES && !s->meta_ids[id] &&
-		    (b = strstr(json, "\"build_id\":\"")) && (e = strchr(b + 12, '"'))) {
-			*e = '\0';
-			s->meta_ids[id] = strdup(b + 12);
-		}
-		free(json);
-	} else if (is_universal(ev, 3)) {
-		char *path, *base;
-		uint64_t meta;
-		int i;
-
-		leb(ev->payload, ev->payload_size, &off);	/* Id */
-		leb(ev->payload, ev->payload_size, &off);	/* StartAddress */
-		leb(ev->payload, ev->payload_size, &off);	/* EndAddress */
-		leb(ev->payload, ev->payload_size, &off);	/* FileOffset */
-		path = str8(ev->payload, ev->payload_size, &off);
-		meta = leb(ev->payload, ev->payload_size, &off);
-		if (!path || meta >= MAX_FILES || !s->meta_ids[meta] || s->n >= MAX_FILES) {
-			free(path);
-			return;
-		}
-		base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-		for (i = 0; i < s->n; i++)
-			if (!strcmp(s->files[i].base, base) &&
-			    !strcmp(s->files[i].build_id, s->meta_ids[meta]))
-				break;
-		if (i == s->n) {
-			s->files[s->n].base = strdup(base);
-			s->files[s->n].build_id = strdup(s->meta_ids[meta]);
-			s->n++;
-		}
-		free(path);
+	if (is_universal(ev, UNIVERSAL_EV_MAPPING_META)) {
+		if (!sym_decode_mapping_meta(ev->payload, ev->payload_size, &mm, strs, sizeof(strs)) &&
+		    mm.id < MAX_FILES && !s->meta_ids[mm.id] &&
+		    sym_mapping_build_id(mm.symbol_json, id, sizeof(id))[0])
+			s->meta_ids[mm.id] = strdup(id);
+		return;
 	}
+	if (!is_universal(ev, UNIVERSAL_EV_MAPPING) ||
+	    sym_decode_mapping(ev->payload, ev->payload_size, &m, strs, sizeof(strs)) ||
+	    m.meta_id >= MAX_FILES || !s->meta_ids[m.meta_id] || s->n >= MAX_FILES)
+		return;
+	base = strrchr(m.path, '/') ? strrchr(m.path, '/') + 1 : m.path;
+	for (i = 0; i < s->n; i++)
+		if (!strcmp(s->files[i].base, base) &&
+		    !strcmp(s->files[i].build_id, s->meta_ids[m.meta_id]))
+			return;
+	s->files[s->n].base = strdup(base);
+	s->files[s->n].build_id = strdup(s->meta_ids[m.meta_id]);
+	s->n++;
 }
 
 /* The debug file's symbols of files[i], found on first use. */
