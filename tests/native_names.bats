@@ -168,6 +168,15 @@ assert ev.get("Universal.System/ProcessMappingMetadata", 0) >= 3, ev
 PY
 	echo "$output"
 	assert_success
+	# our pprof's mappings carry them too, as go tool pprof reads them
+	require_cmd go
+	"$EBPF_COLLECT" convert "$T/maps.nettrace" --format pprof -o "$T/maps.pb.gz" || flunk "pprof"
+	run go tool pprof -raw "$T/maps.pb.gz"
+	assert_success
+	grep -qE "^[0-9]+: 0x[0-9a-f/x]+ $(readlink -f "$LIB") $lib_id " <<<"$output" ||
+		flunk "no mapping of $LIB with $lib_id: $(sed -n '/^Mappings/,$p' <<<"$output")"
+	grep -qE "^[0-9]+: 0x[0-9a-f/x]+ $(readlink -f "$PROG") $prog_id " <<<"$output" ||
+		flunk "no mapping of $PROG with $prog_id"
 }
 
 @test "native names: a local SSQP symbol store (--symbols DIR) names the stripped library's functions" {
