@@ -44,6 +44,7 @@
 #include "symbolize.h"		/* frame names in the trace */
 #include "mmap_events.h"	/* mappings of short-lived processes */
 #include "symbolizer.h"
+#include "symbol_store.h"	/* --symbols */
 #include "ep_targets.h"		/* stock .NET: EventPipe over IPC */
 
 #include "series.h"
@@ -521,6 +522,13 @@ static error_t parse_arg(int key, char *arg, struct argp_state *state)
 	case OPT_NO_SYMBOLS:
 		env.no_symbols = true;
 		break;
+	case OPT_SYMBOLS: {
+		char why[512];
+
+		if (symbol_store__configure(arg, why, sizeof(why)))
+			argp_error(state, "%s", why);
+		break;
+	}
 	case OPT_COUNT_ONLY:
 		env.count_only = true;
 		break;

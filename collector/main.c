@@ -33,7 +33,7 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[1], "fleet"))
 			return fleet_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "symbolize"))
-			return symbolize_main(argc - 1, argv + 1);
+			return symbolize_main(argc - 1, argv + 1, &own_split_opts);
 		if (!strcmp(argv[1], "daemon"))
 			return daemon_main(argc - 1, argv + 1);
 		if (!strcmp(argv[1], "collect"))

@@ -105,6 +105,11 @@ static const struct collect_opt rows[] = {
 	{ "list", 'l', NULL, 0, "List the USDT probes of -p PID or of BINARY" },
 	{ "no-symbols", OPT_NO_SYMBOLS, NULL, 0,
 	  "Do not write method/module events naming the stack frames" },
+	{ "symbols", OPT_SYMBOLS, "LIST", 0,
+	  "Debug files of stripped native code by build id also from these symbol stores: "
+	  "absolute directories and http(s):// URLs (SSQP layout), comma-separated; the "
+	  "network is asked at the end of the trace only (and debuginfod when "
+	  "DEBUGINFOD_URLS is set)" },
 	{ "quiet", 'q', NULL, 0, "No progress or summary on stderr" },
 	{ "verbose", 'v', NULL, 0, "More diagnostics (repeat for libbpf debug)" },
 	{ NULL, 'h', NULL, OPTF_HIDDEN, "Show the full help" },

@@ -415,6 +415,12 @@ struct nt_split_opts {
 			    int *selected);
 	/* The files' lost marker (nt_writer__set_lost_marker), or NULL. */
 	const struct nt_event_desc *lost_marker;
+	/* A payload to write instead of ev's: 1 with *payload and *len set
+	 * (valid until the next call), 0 to copy the event as it is.  NULL:
+	 * every event is copied (an offline re-naming rewrites its names). */
+	int (*rewrite)(const struct nt_read_event *ev, const uint8_t **payload, uint32_t *len,
+		       void *arg);
+	void *rewrite_arg;
 };
 
 /* Files written, or -1 with a one-line reason in err.  opts may be NULL. */

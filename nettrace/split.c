@@ -154,7 +154,7 @@ static int define(struct part *p, const struct nt_metadata *m, uint32_t *id)
 	return 0;
 }
 
-static int copy_event(struct part *p, const struct nt_read_event *ev)
+static int copy_event(const struct splitter *s, struct part *p, const struct nt_read_event *ev)
 {
 	struct nt_event ne = {
 		.timestamp = ev->timestamp, .thread_id = ev->thread_id,
@@ -167,6 +167,19 @@ static int copy_event(struct part *p, const struct nt_read_event *ev)
 	};
 	int err = define(p, ev->meta, &ne.metadata_id);
 
+	const uint8_t *payload;
+	uint32_t len;
+
+	if (s->opts.rewrite) {
+		int rc = s->opts.rewrite(ev, &payload, &len, s->opts.rewrite_arg);
+
+		if (rc < 0)
+			return rc;
+		if (rc) {
+			ne.payload = payload;
+			ne.payload_size = len;
+		}
+	}
 	if (!err && ev->lost_before)
 		err = nt_writer__note_lost(p->w, ev->capture_thread_id, ev->lost_before);
 	if (!err)
@@ -261,7 +274,7 @@ static int route(struct splitter *s, const struct nt_read_event *ev, char *err, 
 
 	if (!ev->pid) {
 		for (i = 0; i < s->n; i++)
-			if ((rc = copy_event(p = &s->parts[i], ev)))
+			if ((rc = copy_event(s, p = &s->parts[i], ev)))
 				goto fail;
 		return 0;
 	}
@@ -270,7 +283,7 @@ static int route(struct splitter *s, const struct nt_read_event *ev, char *err, 
 	p = part_for(s, ev->pid, err, errlen);
 	if (!p)
 		return -1;
-	rc = copy_event(p, ev);
+	rc = copy_event(s, p, ev);
 	if (!rc)
 		return 0;
 fail:

@@ -24,6 +24,8 @@ PKGS=(make gcc g++ clang llvm libelf-dev zlib1g-dev libexpat1-dev systemtap-sdt-
       protobuf-c-compiler libprotobuf-c-dev	# convert --format pprof: profile.proto's C
       golang-go	# go tool pprof reads convert --format pprof (tests/convert_formats.bats)
       libdw-dev	# --call-graph dwarf: symbolizer/unwind.c unwinds by CFI with libdw
+      liblzma-dev libdebuginfod-dev	# symbols by build id: MiniDebugInfo, debuginfod clients
+      debuginfod	# tests/native_names.bats serves a debug file on loopback
       stress-ng)	# TEST_STRESS=1 tests/run: the suite beside a CPU load
 BPO_PKGS=(libbpf-dev bpftool)
 

@@ -11,15 +11,30 @@
  *
  * Symbols: .symtab when present (all functions), else .dynsym; when the
  * file was stripped we first look for its separate debug file (build-id,
- * then .gnu_debuglink), whose .symtab has the same link-time addresses.
+ * then .gnu_debuglink, then the symbol stores and cache of symbol_store.c),
+ * whose .symtab has the same link-time addresses; failing those, the
+ * MiniDebugInfo some distributions embed (.gnu_debugdata: an xz-compressed
+ * ELF whose .symtab holds the functions .dynsym lacks), with .dynsym.  A
+ * debug file the network gives at the end of a trace is added later
+ * (elf_syms__add_debug).
  * Only STT_FUNC / STT_GNU_IFUNC symbols count.  Several names at one
  * address: the global one wins over weak over local.  Names go into one
  * string pool; the array holds 24 bytes per symbol.
+ *
+ * Functions without a symbol (a stripped file's static functions, all of
+ * a file stripped to its .dynsym) still have their extent in the unwind
+ * tables every x86-64 object carries: .eh_frame_hdr lists each FDE's
+ * initial location, sorted, and the FDE gives the length.  Such an address
+ * is named "file+0xSTART", the function's start as an ELF virtual
+ * address, so that every sample in one function is one frame (and one
+ * range in the trace), as perf names unsymbolized code.  An address in no
+ * FDE either is "file+0xADDR" alone, so it keeps at least its module.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <lzma.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +43,7 @@
 #include "elf_syms.h"
 #include "grow.h"
 #include "strpool.h"
+#include "symbol_store.h"
 
 #define LOG_PREFIX "symbolizer: "
 #include "log.h"
@@ -48,11 +64,18 @@ struct elf_sym_tmp {
 struct elf_syms {
 	struct elf_load *loads;
 	size_t n_loads;
+	struct elf_sym *fdes;		/* from .eh_frame: name set on first use */
+	size_t n_fdes;
+	struct elf_sym lone;		/* an address in no FDE: the last one asked */
+	char lone_name[256];
+	char *base;			/* the file's basename, for those names */
 	struct elf_sym *syms;
 	struct elf_sym_tmp *tmp;	/* while loading: with binding, for dedup */
 	size_t n, cap;
 	struct strpool *names;
 	char *debug_file;
+	char *debug_link;		/* the .gnu_debuglink name, or NULL */
+	bool full;			/* a .symtab: every function has its name */
 	char build_id[41 * 2];
 };
 
@@ -222,6 +245,249 @@ static void elf_syms__read_build_id(struct elf_syms *es, Elf *elf)
 	}
 }
 
+/* ------------------------------------------------ unwind-table extents */
+
+/* DWARF pointer encodings (DW_EH_PE_*) of .eh_frame and .eh_frame_hdr */
+#define PE_OMIT		0xff
+#define PE_FORMAT	0x0f
+#define PE_APP		0x70
+#define PE_PCREL	0x10
+#define PE_DATAREL	0x30
+
+struct eh_cursor {
+	const uint8_t *p;
+	size_t len, off;
+	uint64_t base;		/* vaddr of p[0] */
+	uint64_t datarel;	/* vaddr DW_EH_PE_datarel is relative to */
+	int err;
+};
+
+static uint64_t eh_uint(struct eh_cursor *c, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (c->off + n > c->len) {
+		c->err = 1;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		v |= (uint64_t)c->p[c->off + i] << (8 * i);
+	c->off += n;
+	return v;
+}
+
+static uint64_t eh_leb(struct eh_cursor *c, int is_signed)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	uint8_t b;
+
+	do {
+		if (c->off >= c->len) {
+			c->err = 1;
+			return 0;
+		}
+		b = c->p[c->off++];
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	if (is_signed && shift < 64 && (b & 0x40))
+		v |= ~0ULL << shift;
+	return v;
+}
+
+/* A value encoded as enc says; with_app 0: the format alone (FDE lengths) */
+static uint64_t eh_ptr(struct eh_cursor *c, uint8_t enc, int with_app)
+{
+	uint64_t at = c->base + c->off, v;
+
+	switch (enc & PE_FORMAT) {
+	case 0x00: v = eh_uint(c, 8); break;
+	case 0x01: v = eh_leb(c, 0); break;
+	case 0x02: v = eh_uint(c, 2); break;
+	case 0x03: v = eh_uint(c, 4); break;
+	case 0x04: v = eh_uint(c, 8); break;
+	case 0x09: v = eh_leb(c, 1); break;
+	case 0x0a: v = (uint64_t)(int64_t)(int16_t)eh_uint(c, 2); break;
+	case 0x0b: v = (uint64_t)(int64_t)(int32_t)eh_uint(c, 4); break;
+	case 0x0c: v = eh_uint(c, 8); break;
+	default: c->err = 1; return 0;
+	}
+	if (!with_app)
+		return v;
+	switch (enc & PE_APP) {
+	case 0: return v;
+	case PE_PCREL: return v + at;
+	case PE_DATAREL: return v + c->datarel;
+	default: c->err = 1; return 0;	/* text/func-relative: not in .eh_frame */
+	}
+}
+
+/* The FDE pointer encoding of the CIE at offset off of .eh_frame ('R' of
+ * its augmentation; absolute 8 bytes without one); -1 when unreadable. */
+static int eh_cie_enc(const struct eh_cursor *frame, uint64_t off)
+{
+	struct eh_cursor c = *frame;
+	const char *aug;
+	uint8_t version;
+	uint64_t len;
+	size_t end, i;
+
+	c.off = (size_t)off;
+	len = eh_uint(&c, 4);
+	if (len == 0xffffffffULL)
+		return -1;	/* 64-bit DWARF: not made by x86-64 toolchains */
+	end = c.off + (size_t)len;
+	if (c.err || end > c.len || eh_uint(&c, 4) != 0)
+		return -1;
+	version = (uint8_t)eh_uint(&c, 1);
+	if (c.err || c.off >= end)
+		return -1;	/* a CIE too short for its augmentation string */
+	aug = (const char *)c.p + c.off;
+	if (!memchr(aug, 0, end - c.off))
+		return -1;
+	c.off += strlen(aug) + 1;
+	if (version >= 4)
+		c.off += 2;	/* address and segment sizes */
+	eh_leb(&c, 0);		/* code alignment */
+	eh_leb(&c, 1);		/* data alignment */
+	if (version == 1)
+		eh_uint(&c, 1);	/* return address register */
+	else
+		eh_leb(&c, 0);
+	if (aug[0] != 'z')
+		return 0;
+	eh_leb(&c, 0);		/* augmentation data length */
+	for (i = 1; aug[i] && !c.err; i++) {
+		uint8_t e;
+
+		switch (aug[i]) {
+		case 'R':
+			return (int)eh_uint(&c, 1);
+		case 'L':
+			eh_uint(&c, 1);
+			break;
+		case 'P':
+			e = (uint8_t)eh_uint(&c, 1);
+			eh_ptr(&c, e & 0x7f, 0);
+			break;
+		case 'S': case 'B': case 'G':
+			break;
+		default:
+			return -1;	/* unknown: its data cannot be skipped */
+		}
+	}
+	return c.err ? -1 : 0;
+}
+
+/* The extent of the FDE at vaddr fde_at: 0 and its [start, start + size),
+ * or -1. */
+static int eh_fde_extent(const struct eh_cursor *frame, uint64_t fde_at, uint64_t *start,
+			 uint64_t *size)
+{
+	struct eh_cursor c = *frame;
+	uint64_t len, cie_ptr, id_at;
+	int enc;
+
+	if (fde_at < frame->base || fde_at - frame->base >= frame->len)
+		return -1;
+	c.off = (size_t)(fde_at - frame->base);
+	len = eh_uint(&c, 4);
+	if (len == 0xffffffffULL || c.err)
+		return -1;
+	id_at = c.off;
+	cie_ptr = eh_uint(&c, 4);
+	if (c.err || !cie_ptr || cie_ptr > id_at)
+		return -1;
+	enc = eh_cie_enc(frame, id_at - cie_ptr);
+	if (enc < 0 || enc == PE_OMIT)
+		return -1;
+	*start = eh_ptr(&c, (uint8_t)enc, 1);
+	*size = eh_ptr(&c, (uint8_t)enc, 0);
+	return c.err || !*size ? -1 : 0;
+}
+
+static int fde_cmp(const void *a, const void *b)
+{
+	const struct elf_sym *x = a, *y = b;
+
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+/* Every FDE's extent, through the sorted table of .eh_frame_hdr. */
+static int elf_syms__read_fdes(struct elf_syms *es, Elf *elf)
+{
+	GElf_Shdr hsh, fsh;
+	Elf_Scn *hscn = elf_find_section(elf, ".eh_frame_hdr", &hsh);
+	Elf_Scn *fscn = elf_find_section(elf, ".eh_frame", &fsh);
+	Elf_Data *hd, *fd;
+	struct eh_cursor h, f;
+	uint8_t ptr_enc, cnt_enc, tab_enc;
+	uint64_t count, i, n = 0;
+
+	if (!hscn || !fscn || hsh.sh_type == SHT_NOBITS || fsh.sh_type == SHT_NOBITS ||
+	    !(hd = elf_getdata(hscn, NULL)) || !(fd = elf_getdata(fscn, NULL)) || !hd->d_buf ||
+	    !fd->d_buf)
+		return 0;	/* no unwind table: nothing to add */
+	h = (struct eh_cursor){ hd->d_buf, hd->d_size, 0, hsh.sh_addr, hsh.sh_addr, 0 };
+	f = (struct eh_cursor){ fd->d_buf, fd->d_size, 0, fsh.sh_addr, hsh.sh_addr, 0 };
+	if (eh_uint(&h, 1) != 1)
+		return 0;
+	ptr_enc = (uint8_t)eh_uint(&h, 1);
+	cnt_enc = (uint8_t)eh_uint(&h, 1);
+	tab_enc = (uint8_t)eh_uint(&h, 1);
+	if (h.err || ptr_enc == PE_OMIT || cnt_enc == PE_OMIT || tab_enc == PE_OMIT)
+		return 0;
+	eh_ptr(&h, ptr_enc, 1);
+	count = eh_ptr(&h, cnt_enc, 1);
+	if (h.err || count > h.len)	/* each entry takes bytes of the table */
+		return 0;
+	es->fdes = calloc(count ? count : 1, sizeof(*es->fdes));
+	if (!es->fdes)
+		return -ENOMEM;
+	for (i = 0; i < count && !h.err; i++) {
+		uint64_t loc = eh_ptr(&h, tab_enc, 1), at = eh_ptr(&h, tab_enc, 1);
+		uint64_t start, size;
+
+		if (h.err || eh_fde_extent(&f, at, &start, &size))
+			continue;
+		es->fdes[n].start = start;
+		es->fdes[n].size = size;
+		n++;
+		(void)loc;	/* the FDE's own initial location is the one used */
+	}
+	qsort(es->fdes, n, sizeof(*es->fdes), fde_cmp);
+	es->n_fdes = n;
+	return 0;
+}
+
+/* The FDE whose extent holds vaddr, named on first use; NULL if none. */
+static const struct elf_sym *elf_syms__find_fde(const struct elf_syms *es, uint64_t vaddr)
+{
+	size_t lo = 0, hi = es->n_fdes;
+	struct elf_sym *s;
+	char name[512];
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (es->fdes[mid].start <= vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || vaddr >= es->fdes[lo - 1].start + es->fdes[lo - 1].size)
+		return NULL;
+	s = &es->fdes[lo - 1];
+	if (!s->name) {
+		snprintf(name, sizeof(name), "%s+0x%llx", es->base, (unsigned long long)s->start);
+		s->name = strpool__add(es->names, name, strlen(name));
+	}
+	return s->name ? s : NULL;
+}
+
 /* dst = a b c d (NULLs skipped); -ENAMETOOLONG when it does not fit */
 static int path_cat(char *dst, size_t cap, const char *a, const char *b, const char *c,
 		    const char *d)
@@ -273,6 +539,9 @@ static int elf_syms__find_debug(struct elf_syms *es, Elf *elf, const char *path,
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) & 2047, path);
 		if (data && data->d_size > 1 && memchr(data->d_buf, '\0', data->d_size)) {
 			const char *link = data->d_buf;
+
+			if (!es->debug_link)
+				es->debug_link = strdup(link);
 
 			if (!path_cat(cand[n], sizeof(cand[0]), "/usr/lib/debug", dir, "/", link))
 				n++;
@@ -326,6 +595,93 @@ static int elf_syms__load_debug(struct elf_syms *es, Elf *elf, const char *path,
 	return err;
 }
 
+/* The functions of .gnu_debugdata (MiniDebugInfo), if the file has it. */
+static int elf_syms__read_minidebug(struct elf_syms *es, Elf *elf)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn = elf_find_section(elf, ".gnu_debugdata", &sh);
+	Elf_Data *data;
+	uint64_t memlimit = 256 << 20;
+	size_t in_pos = 0, out_pos = 0, cap;
+	uint8_t *out;
+	Elf *mini;
+	int err = -ENOENT;
+
+	if (!scn || sh.sh_type == SHT_NOBITS || !(data = elf_getdata(scn, NULL)) || !data->d_buf)
+		return -ENOENT;
+	cap = data->d_size * 8 + 65536;
+	for (;;) {
+		lzma_ret r;
+
+		out = malloc(cap);
+		if (!out)
+			return -ENOMEM;
+		in_pos = out_pos = 0;
+		r = lzma_stream_buffer_decode(&memlimit, 0, NULL, data->d_buf, &in_pos, data->d_size,
+					      out, &out_pos, cap);
+		if (r == LZMA_OK)
+			break;
+		free(out);
+		if (r != LZMA_BUF_ERROR || cap > (16u << 20))
+			return -ENOENT;	/* damaged, or too large to be symbols */
+		cap *= 4;
+	}
+	mini = elf_memory((char *)out, out_pos);
+	if (mini) {
+		err = elf_syms__read_type(es, mini, SHT_SYMTAB);
+		elf_end(mini);
+	}
+	free(out);
+	return err;
+}
+
+/* A debug file's .symtab: 0, or -ENOENT when it has none (or is no ELF). */
+static int elf_syms__read_debug_fd(struct elf_syms *es, int fd, const char *found)
+{
+	struct elf_file df;
+	int err;
+
+	if (elf_file__open_fd(&df, fd))
+		return -ENOENT;
+	err = elf_syms__read_type(es, df.elf, SHT_SYMTAB);
+	if (!err) {
+		free(es->debug_file);
+		es->debug_file = strdup(found);
+	}
+	elf_file__close(&df);
+	return err;
+}
+
+int elf_syms__add_debug(struct elf_syms *es, int fd, const char *found)
+{
+	size_t i, n = es->n;
+	int err;
+
+	/* start again from the symbols we have (they keep the best name at
+	 * each address; the debug file's are as good) */
+	es->tmp = calloc(n ? n : 1, sizeof(*es->tmp));
+	if (!es->tmp)
+		return -ENOMEM;
+	es->cap = n ? n : 1;
+	for (i = 0; i < n; i++) {
+		es->tmp[i].s = es->syms[i];
+		es->tmp[i].bind = STB_GLOBAL;
+	}
+	err = elf_syms__read_debug_fd(es, fd, found);
+	if (err && err != -ENOENT)
+		return err;
+	free(es->syms);
+	es->syms = NULL;
+	err = elf_syms__finish(es) ? -ENOMEM : err;
+	es->full = !err;
+	return err;
+}
+
+bool elf_syms__full(const struct elf_syms *es)
+{
+	return es->full;
+}
+
 struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root)
 {
 	struct elf_syms *es = calloc(1, sizeof(*es));
@@ -348,11 +704,36 @@ struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root
 	if (err)
 		goto cleanup;
 	elf_syms__read_build_id(es, elf);
+	es->base = strdup(path && strrchr(path, '/') ? strrchr(path, '/') + 1 : path ? path : "?");
+	err = es->base ? elf_syms__read_fdes(es, elf) : -ENOMEM;
+	if (err)
+		goto cleanup;
 	err = elf_syms__read_type(es, elf, SHT_SYMTAB);
 	if (err == -ENOENT)
 		err = elf_syms__load_debug(es, elf, path, debug_root);
-	if (err == -ENOENT)
+	if (err == -ENOENT && es->build_id[0]) {
+		char found[4096];
+		int dfd = symbol_store__find_local(es->build_id, found, sizeof(found));
+
+		if (dfd >= 0) {
+			err = elf_syms__read_debug_fd(es, dfd, found);
+			close(dfd);
+			if (!err)
+				pr_debug("%s: symbols from %s\n", path, found);
+		}
+	}
+	es->full = !err;
+	if (err == -ENOENT) {
+		int mini = elf_syms__read_minidebug(es, elf);
+
+		if (mini && mini != -ENOENT) {
+			err = mini;
+			goto cleanup;
+		}
 		err = elf_syms__read_type(es, elf, SHT_DYNSYM);
+		if (!mini && err == -ENOENT)
+			err = 0;
+	}
 	if (err == -ENOENT)
 		err = 0;	/* no symbols at all: every address stays [unknown] */
 	if (err)
@@ -374,9 +755,12 @@ void elf_syms__free(struct elf_syms *es)
 	if (!es)
 		return;
 	free(es->loads);
+	free(es->fdes);
+	free(es->base);
 	free(es->syms);
 	free(es->tmp);
 	free(es->debug_file);
+	free(es->debug_link);
 	strpool__free(es->names);
 	free(es);
 }
@@ -398,7 +782,7 @@ int elf_syms__addr_to_vaddr(const struct elf_syms *es, uint64_t addr, uint64_t m
 	return -ENOENT;
 }
 
-const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr)
+static const struct elf_sym *elf_syms__find_sym(const struct elf_syms *es, uint64_t vaddr)
 {
 	size_t lo = 0, hi = es->n;
 	const struct elf_sym *s;
@@ -421,6 +805,33 @@ const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr)
 	return lo < es->n ? s : NULL;
 }
 
+const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr)
+{
+	const struct elf_sym *s = elf_syms__find_sym(es, vaddr);
+	const struct elf_sym *f;
+
+	if (s && s->size)
+		return s;
+	/* a symbol of size 0 reaches only as far as the next function the
+	 * unwind table knows: a stripped file's .dynsym leaves gaps */
+	f = elf_syms__find_fde(es, vaddr);
+	if (s && (!f || f->start <= s->start))
+		return s;
+	return f;
+}
+
+const struct elf_sym *elf_syms__find_module(struct elf_syms *es, uint64_t vaddr)
+{
+	const struct elf_sym *s = elf_syms__find(es, vaddr);
+
+	if (s)
+		return s;
+	snprintf(es->lone_name, sizeof(es->lone_name), "%s+0x%llx", es->base,
+		 (unsigned long long)vaddr);
+	es->lone = (struct elf_sym){ vaddr, 1, es->lone_name };
+	return &es->lone;
+}
+
 const char *elf_syms__debug_file(const struct elf_syms *es)
 {
 	return es->debug_file;
@@ -429,4 +840,26 @@ const char *elf_syms__debug_file(const struct elf_syms *es)
 const char *elf_syms__build_id(const struct elf_syms *es)
 {
 	return es->build_id;
+}
+
+const char *elf_syms__debug_link(const struct elf_syms *es)
+{
+	return es->debug_link;
+}
+
+int elf_syms__segment(const struct elf_syms *es, uint64_t file_off, uint64_t *p_vaddr,
+		      uint64_t *p_offset)
+{
+	size_t i;
+
+	for (i = 0; i < es->n_loads; i++) {
+		const struct elf_load *l = &es->loads[i];
+
+		if (file_off >= l->offset && file_off < l->offset + l->memsz) {
+			*p_vaddr = l->vaddr;
+			*p_offset = l->offset;
+			return 0;
+		}
+	}
+	return -ENOENT;
 }

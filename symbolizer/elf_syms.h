@@ -33,9 +33,25 @@ void elf_syms__free(struct elf_syms *es);
  * when no PT_LOAD covers the file offset. */
 int elf_syms__addr_to_vaddr(const struct elf_syms *es, uint64_t addr, uint64_t map_start,
 			    uint64_t map_offset, uint64_t *vaddr);
-/* Largest start <= vaddr < start + size (size 0: until the next symbol). */
+/* Largest start <= vaddr < start + size (size 0: until the next symbol or
+ * the next function of the unwind table); else the unwind table's function
+ * holding vaddr, named "file+0xSTART"; NULL when neither knows it. */
 const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr);
+/* elf_syms__find, else vaddr alone as "file+0xVADDR" (size 1; valid until
+ * the next call): an address of a file mapping always has its module. */
+const struct elf_sym *elf_syms__find_module(struct elf_syms *es, uint64_t vaddr);
 const char *elf_syms__debug_file(const struct elf_syms *es);	/* or NULL */
 const char *elf_syms__build_id(const struct elf_syms *es);	/* hex or "" */
+const char *elf_syms__debug_link(const struct elf_syms *es);	/* or NULL */
+/* Whether a .symtab (the file's or a debug file's) named its functions;
+ * else only .dynsym, MiniDebugInfo and the unwind table did. */
+bool elf_syms__full(const struct elf_syms *es);
+/* Add the .symtab of a debug file found later (fd, not closed; found: its
+ * name).  0, -ENOENT when it has none, or -ENOMEM. */
+int elf_syms__add_debug(struct elf_syms *es, int fd, const char *found);
+/* The PT_LOAD header holding file offset file_off: its p_vaddr and
+ * p_offset.  -ENOENT when none does. */
+int elf_syms__segment(const struct elf_syms *es, uint64_t file_off, uint64_t *p_vaddr,
+		      uint64_t *p_offset);
 
 #endif

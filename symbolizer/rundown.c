@@ -191,3 +191,127 @@ int sym_decode_module(const void *p, size_t len, int domain, struct sym_module_r
 		m->clr_instance = (uint16_t)rb_uint(&b, 2);
 	return 0;
 }
+
+/* -------------------------------- Universal.System mappings and build ids */
+
+static void wb_leb(struct wbuf *b, uint64_t v)
+{
+	do {
+		uint8_t c = v & 0x7f;
+
+		v >>= 7;
+		if (v)
+			c |= 0x80;
+		wb_put(b, &c, 1);
+	} while (v);
+}
+
+/* A string as a uint16 byte count and UTF-8 (at most 65535 bytes) */
+static void wb_str8(struct wbuf *b, const char *s)
+{
+	size_t n = s ? strlen(s) : 0;
+
+	if (n > 65535)
+		n = 65535;
+	wb_u16(b, (uint16_t)n);
+	wb_put(b, s ? s : "", n);
+}
+
+long sym_encode_mapping(void *buf, size_t cap, const struct sym_mapping_rec *m)
+{
+	struct wbuf b = { buf, cap, 0 };
+
+	wb_leb(&b, m->id);
+	wb_leb(&b, m->start);
+	wb_leb(&b, m->end);
+	wb_leb(&b, m->offset);
+	wb_str8(&b, m->path);
+	wb_leb(&b, m->meta_id);
+	return (long)b.len;
+}
+
+long sym_encode_mapping_meta(void *buf, size_t cap, const struct sym_mapping_meta_rec *m)
+{
+	struct wbuf b = { buf, cap, 0 };
+
+	wb_leb(&b, m->id);
+	wb_str8(&b, m->symbol_json);
+	wb_str8(&b, m->version_json);
+	return (long)b.len;
+}
+
+static uint64_t rb_leb(struct rbuf *b)
+{
+	uint64_t v = 0;
+	unsigned int shift = 0;
+	uint8_t c;
+
+	do {
+		if (b->off >= b->len || shift > 63) {
+			b->err = -EINVAL;
+			return 0;
+		}
+		c = b->p[b->off++];
+		v |= (uint64_t)(c & 0x7f) << shift;
+		shift += 7;
+	} while (c & 0x80);
+	return v;
+}
+
+static const char *rb_str8(struct rbuf *b)
+{
+	char *dst = b->str + b->stroff;
+	size_t n = (size_t)rb_uint(b, 2);
+
+	if (b->err || b->off + n > b->len || b->stroff + n + 1 > b->strcap) {
+		b->err = -EINVAL;
+		return "";
+	}
+	memcpy(dst, b->p + b->off, n);
+	dst[n] = '\0';
+	b->off += n;
+	b->stroff += n + 1;
+	return dst;
+}
+
+int sym_decode_mapping(const void *p, size_t len, struct sym_mapping_rec *m, char *strbuf,
+		       size_t strcap)
+{
+	struct rbuf b = { p, len, 0, strbuf, strcap, 0, 0 };
+
+	memset(m, 0, sizeof(*m));
+	m->id = rb_leb(&b);
+	m->start = rb_leb(&b);
+	m->end = rb_leb(&b);
+	m->offset = rb_leb(&b);
+	m->path = rb_str8(&b);
+	m->meta_id = rb_leb(&b);
+	return b.err;
+}
+
+int sym_decode_mapping_meta(const void *p, size_t len, struct sym_mapping_meta_rec *m,
+			    char *strbuf, size_t strcap)
+{
+	struct rbuf b = { p, len, 0, strbuf, strcap, 0, 0 };
+
+	memset(m, 0, sizeof(*m));
+	m->id = rb_leb(&b);
+	m->symbol_json = rb_str8(&b);
+	m->version_json = b.off < len ? rb_str8(&b) : "";
+	return b.err;
+}
+
+const char *sym_mapping_build_id(const char *json, char *buf, size_t len)
+{
+	const char *b = json ? strstr(json, "\"build_id\":\"") : NULL;
+	size_t n;
+
+	buf[0] = '\0';
+	if (!b)
+		return buf;
+	b += 12;
+	n = strspn(b, "0123456789abcdefABCDEF");
+	if (b[n] == '"' && n < len)
+		snprintf(buf, len, "%.*s", (int)n, b);
+	return buf;
+}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
  * rundown.h - the rundown-style method and module events that carry
- * frame names into a trace (docs/nettrace-format.md section 11): their ids
- * and payload encoders and decoders.  Which ones a trace carries, and when,
+ * frame names into a trace (docs/nettrace-format.md section 11), and the
+ * mapping events that carry their files' build ids: their ids and payload
+ * encoders and decoders.  Which ones a trace carries, and when,
  * is symbolize.h's.
  */
 #ifndef EBPF_COLLECT_RUNDOWN_H
@@ -49,5 +50,35 @@ int sym_decode_method(const void *p, size_t len, struct sym_method_rec *m,
 /* ModuleLoad/ModuleDCEnd (any version) and DomainModuleDCEnd (domain=1). */
 int sym_decode_module(const void *p, size_t len, int domain, struct sym_module_rec *m,
 		      char *strbuf, size_t strcap);
+
+/* TraceEvent's Universal.System provider: the file mappings and their build
+ * ids (docs/nettrace-format.md section 11, "Mappings and build ids").
+ * Integers are LEB128, strings a uint16 byte count and UTF-8. */
+#define UNIVERSAL_SYSTEM_PROVIDER	"Universal.System"
+#define UNIVERSAL_EV_MAPPING		3	/* ProcessMapping */
+#define UNIVERSAL_EV_MAPPING_META	5	/* ProcessMappingMetadata */
+
+struct sym_mapping_rec {
+	uint64_t id, start, end, offset, meta_id;
+	const char *path;		/* UTF-8 */
+};
+
+struct sym_mapping_meta_rec {
+	uint64_t id;
+	const char *symbol_json, *version_json;	/* UTF-8 */
+};
+
+/* Encoders: the byte size (which may exceed cap: then nothing useful was
+ * written).  Decoders: strings copied NUL-terminated into strbuf; 0 or
+ * -EINVAL. */
+long sym_encode_mapping(void *buf, size_t cap, const struct sym_mapping_rec *m);
+long sym_encode_mapping_meta(void *buf, size_t cap, const struct sym_mapping_meta_rec *m);
+int sym_decode_mapping(const void *p, size_t len, struct sym_mapping_rec *m, char *strbuf,
+		       size_t strcap);
+int sym_decode_mapping_meta(const void *p, size_t len, struct sym_mapping_meta_rec *m,
+			    char *strbuf, size_t strcap);
+/* The "build_id" of ProcessMappingMetadata's SymbolMetadata JSON, as
+ * written by sym_encode_mapping_meta's callers, into buf ("" if none). */
+const char *sym_mapping_build_id(const char *json, char *buf, size_t len);
 
 #endif

@@ -89,6 +89,7 @@
 #include "grow.h"
 #include "hash.h"
 #include "symbolizer.h"
+#include "symbol_store.h"
 #include "u64_map.h"
 
 #define PSEUDO_MODULE_ID	0xebc0000000000000ULL	/* views/view.c: native/kernel */
@@ -182,6 +183,10 @@ struct symbolize {
 	struct u64_map un_idx;		/* hash of (pid, address) -> index + 1 */
 	pid_t last_noted;		/* the runtime process of the last event, noted */
 	uint32_t meta_method, meta_module;
+	uint32_t meta_mapping, meta_mapmeta;	/* Universal.System's, 0 until used */
+	struct u64_map maps_seen;	/* hash of (pid, mapping start) -> its id */
+	struct u64_map mapmeta_ids;	/* hash of the build id -> metadata id */
+	uint64_t n_mappings, n_mapmeta;
 	bool per_process;		/* V6: ranges and modules per process */
 	uint64_t last_refresh;
 	unsigned int ticks;
@@ -267,6 +272,8 @@ void symbolize__free(struct symbolize *sz)
 	free(sz->m);
 	free(sz->un);
 	u64_map__free(&sz->un_idx);
+	u64_map__free(&sz->maps_seen);
+	u64_map__free(&sz->mapmeta_ids);
 	free(sz->m_slots);
 	free(sz->mods);
 	free(sz->pids);
@@ -380,11 +387,12 @@ void symbolize__print_summary(const struct symbolize *sz, FILE *f)
 			 (unsigned long long)by_rt);
 	fprintf(f, "ebpf-collect: symbols: %llu frames (%llu JIT, %llu native, %llu kernel%s), "
 		"%llu without a name; %llu method events (%llu before a reused range) and "
-		"%llu module events written\n",
+		"%llu module events written; %llu file mappings (%llu build ids)\n",
 		(unsigned long long)st->frames, (unsigned long long)st->frames_jit,
 		(unsigned long long)st->frames_native, (unsigned long long)st->frames_kernel, rt,
 		(unsigned long long)(st->unresolved - by_rt), (unsigned long long)st->methods_written,
-		(unsigned long long)st->early_writes, (unsigned long long)st->modules_written);
+		(unsigned long long)st->early_writes, (unsigned long long)st->modules_written,
+		(unsigned long long)st->mappings_written, (unsigned long long)st->mappings_meta_written);
 }
 
 /* ------------------------------------------------------------ targets */
@@ -730,6 +738,109 @@ static int sz_pend_insert(struct symbolize *sz, size_t ri)
 	return 0;
 }
 
+/* ------------------------------------------- mappings (Universal.System) */
+
+/*
+ * TraceEvent 4 reads the Universal.System provider's ProcessMapping (id 3)
+ * and ProcessMappingMetadata (id 5) events (docs/nettrace-format.md,
+ * section 11): a mapping gives every address inside it its module, the
+ * metadata the ELF build id that symbol servers index files by.  One mapping event per file mapping a frame touched, written on
+ * first use, before the record, so that TraceLog has the module when it
+ * meets the address; one metadata event per build id, before the first
+ * mapping that names it.  Their payloads are rundown.c's.
+ */
+static int sz_define_mapping(struct symbolize *sz)
+{
+	static const struct nt_event_desc mapping = {
+		UNIVERSAL_SYSTEM_PROVIDER, UNIVERSAL_EV_MAPPING, "ProcessMapping", 0, 0, 4, 0, NULL, 0,
+	};
+	static const struct nt_event_desc meta = {
+		UNIVERSAL_SYSTEM_PROVIDER, UNIVERSAL_EV_MAPPING_META, "ProcessMappingMetadata", 0, 0,
+		4, 0, NULL, 0,
+	};
+	int err;
+
+	if (sz->meta_mapping)
+		return 0;
+	err = nt_writer__define(sz->w, &meta, &sz->meta_mapmeta);
+	if (!err)
+		err = nt_writer__define(sz->w, &mapping, &sz->meta_mapping);
+	if (err)
+		sz->meta_mapping = 0;
+	return err;
+}
+
+/* The metadata id of m's build id, its event written when new; 0 for a
+ * file without one. */
+static int sz_mapping_meta(struct symbolize *sz, const struct sym_mapping *m, uint32_t pid,
+			   uint64_t ts, uint64_t tid, uint64_t *id)
+{
+	char json[512];
+	struct sym_mapping_meta_rec rec = { .symbol_json = json, .version_json = "" };
+	struct u64_map_ent *e;
+	long len;
+	int err;
+
+	*id = 0;
+	if (!m->elf || !m->build_id[0])
+		return 0;
+	if (u64_map__get(&sz->mapmeta_ids, hash_str(m->build_id), &e))
+		return -ENOMEM;
+	if (e->val) {
+		*id = e->val;
+		return 0;
+	}
+	e->val = *id = ++sz->n_mapmeta;
+	snprintf(json, sizeof(json),
+		 "{\"type\":\"ELF\",\"build_id\":\"%s\",\"debug_link\":\"%s\","
+		 "\"p_vaddr\":\"0x%llx\",\"p_offset\":\"0x%llx\"}",
+		 m->build_id, m->debug_link && !strpbrk(m->debug_link, "\"\\") ? m->debug_link : "",
+		 (unsigned long long)m->p_vaddr, (unsigned long long)m->p_offset);
+	rec.id = *id;
+	len = sym_encode_mapping_meta(sz->enc, sizeof(sz->enc), &rec);
+	if (len > (long)sizeof(sz->enc))
+		return 0;
+	err = sz_write(sz, sz->meta_mapmeta, pid, ts, tid, len);
+	if (!err)
+		sz->st.mappings_meta_written++;
+	return err;
+}
+
+/* Note the file mapping of pid holding addr: its events on first use. */
+static int sz_note_mapping(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts,
+			   uint64_t tid)
+{
+	struct sym_mapping m;
+	struct sym_mapping_rec rec;
+	struct u64_map_ent *e;
+	uint64_t meta_id;
+	long len;
+	int err;
+
+	if (addr >= SYM_KERNEL_START || symbolizer__mapping(sz->sym, pid, addr, &m))
+		return 0;
+	if (u64_map__get(&sz->maps_seen, hash_mix(sz->per_process ? (uint32_t)pid : 0, m.start),
+			 &e))
+		return -ENOMEM;
+	if (e->val)
+		return 0;
+	err = sz_define_mapping(sz);
+	if (!err)
+		err = sz_mapping_meta(sz, &m, (uint32_t)pid, ts, tid, &meta_id);
+	if (err)
+		return err;
+	e->val = ++sz->n_mappings;
+	rec = (struct sym_mapping_rec){ .id = e->val, .start = m.start, .end = m.end,
+					.offset = m.offset, .path = m.path, .meta_id = meta_id };
+	len = sym_encode_mapping(sz->enc, sizeof(sz->enc), &rec);
+	if (len > (long)sizeof(sz->enc))
+		return 0;
+	err = sz_write(sz, sz->meta_mapping, (uint32_t)pid, ts, tid, len);
+	if (!err)
+		sz->st.mappings_written++;
+	return err;
+}
+
 /* -------------------------------------------------------------- ranges */
 
 /* Fill a new range's written fields from what the symbolizer said. */
@@ -829,9 +940,13 @@ static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_in
 /* Resolve one frame (addr: the call's address; raw: the stack's, which is
  * what TraceLog matches): its range's index, or -ENOENT when it has no
  * name. */
-static long sz_frame(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t raw, uint64_t ts)
+static long sz_frame(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t raw, uint64_t ts,
+		     uint64_t tid)
 {
 	struct sym_info si;
+	size_t n_r = sz->n_r;
+	long ri;
+	int err;
 
 	sz->st.frames++;
 	if (symbolizer__resolve(sz->sym, pid, addr, ts, &si) || !si.name) {
@@ -846,6 +961,10 @@ static long sz_frame(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ra
 				return -ENOENT;
 			sz->un[sz->n_un] = (struct sz_unnamed){ (uint32_t)pid, raw, 0 };
 			e->val = ++sz->n_un;
+			/* TraceLog still gives it the module of its mapping */
+			err = sz_note_mapping(sz, pid, addr, ts, tid);
+			if (err)
+				return err;
 		}
 		sz->un[e->val - 1].n++;
 		return -ENOENT;
@@ -856,7 +975,13 @@ static long sz_frame(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ra
 		sz->st.frames_kernel++;
 	else
 		sz->st.frames_native++;
-	return sz_range_get(sz, (uint32_t)pid, &si);
+	ri = sz_range_get(sz, (uint32_t)pid, &si);
+	if (ri >= 0 && sz->n_r > n_r && si.kind == SYM_KIND_NATIVE) {	/* a new range */
+		err = sz_note_mapping(sz, pid, addr, ts, tid);
+		if (err)
+			return err;
+	}
+	return ri;
 }
 
 /* Ranges whose DCEnd must follow the last event (see symbolize__stack). */
@@ -964,7 +1089,7 @@ static int sz_stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 		if (!ip)
 			continue;
 		/* a return address: name the call before it */
-		ri = sz_frame(sz, pid, exact ? ip : ip - 1, ip, ts);
+		ri = sz_frame(sz, pid, exact ? ip : ip - 1, ip, ts, tid);
 		if (ri == -ENOENT) {
 			unres[n_unres++] = ip;
 			continue;
@@ -1107,8 +1232,42 @@ void symbolize__new_file(struct symbolize *sz)
 	/* After symbolize__finish nothing is pending; every range is written
 	 * again into the new file when a frame refers to it.  Modules stay
 	 * "used": a range written again names its module, which must then have
-	 * its module event in this file too (an unused one costs one event). */
-	(void)sz;
+	 * its module event in this file too (an unused one costs one event).
+	 * Mappings and build ids are written again on their first use in the
+	 * new file. */
+	u64_map__free(&sz->maps_seen);
+	u64_map__free(&sz->mapmeta_ids);
+}
+
+/* Native ranges still pending, named again after the symbol stores' network
+ * gave debug files (a stripped file's "FILE+0xSTART" becomes the function's
+ * name; ranges written before keep theirs). */
+static int sz_rename_pending(struct symbolize *sz, uint64_t ts)
+{
+	struct sym_info si;
+	size_t i;
+
+	for (i = 0; i < sz->n_pend; i++) {
+		struct sz_range *r = &sz->r[sz->pend[i]];
+
+		if (r->kind != SYM_KIND_NATIVE ||
+		    symbolizer__resolve(sz->sym, (pid_t)r->pid, r->start, ts, &si) || !si.name ||
+		    !strcmp(si.name, r->name))
+			continue;
+		r->name = intern(sz, si.name);
+		if (!r->name)
+			return -ENOMEM;
+		sz->st.renamed++;
+	}
+	return 0;
+}
+
+int symbolize__fetch_symbols(struct symbolize *sz, uint64_t ts)
+{
+	if (!sz->w ||
+	    symbolizer__fetch_symbols(sz->sym, mono_ms() + SYMBOL_STORE_TOTAL_MS) <= 0)
+		return 0;
+	return sz_rename_pending(sz, ts);
 }
 
 int symbolize__finish(struct symbolize *sz, uint64_t ts)

@@ -18,6 +18,9 @@
  *                                            (kernel events)
  *   symbolize__tick(sz, now, watermark);     every poll (mapping snapshots,
  *                                            perf-map growth, horizon)
+ *   symbolize__fetch_symbols(sz, ts);        at the end of the trace only
+ *                                            (never at a rotation: it may
+ *                                            wait on symbol servers)
  *   symbolize__finish(sz, ts);               after the last event, before
  *                                            the writer is closed
  *   symbolize__free(sz);
@@ -69,6 +72,9 @@ struct symbolize_stats {
 	uint64_t methods_written;	/* MethodDCEndVerbose events */
 	uint64_t early_writes;		/* of which written mid-trace (range reuse) */
 	uint64_t modules_written;	/* ModuleDCEnd events */
+	uint64_t mappings_written;	/* Universal.System ProcessMapping events */
+	uint64_t mappings_meta_written;	/* ProcessMappingMetadata (build ids) */
+	uint64_t renamed;		/* native ranges named by a fetched debug file */
 	uint64_t method_events;		/* runtime method events fed to the symbolizer */
 };
 
@@ -142,6 +148,13 @@ bool symbolize__is_code(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t
 /* A new file of the same writer (nt_writer__next_file) after
  * symbolize__finish: its frames are named again in it. */
 void symbolize__new_file(struct symbolize *sz);
+
+/* The debug files of the stripped files the stacks touched, from the
+ * network symbol stores (symbolizer__fetch_symbols: SYMBOL_STORE_TOTAL_MS at
+ * most), and the native ranges not written yet named by them.  Call it at
+ * the end of a trace, before symbolize__finish, while no record waits.
+ * 0 or -ENOMEM. */
+int symbolize__fetch_symbols(struct symbolize *sz, uint64_t ts);
 
 /* Write the method events still pending and one ModuleDCEnd per module, at
  * ts (after every other event).  0 or -errno. */

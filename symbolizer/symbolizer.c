@@ -42,6 +42,7 @@
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include "symbolizer.h"
+#include "symbol_store.h"
 #include "clock.h"
 #include "grow.h"
 #include "proc_env.h"
@@ -625,13 +626,68 @@ static int symbolizer__native(struct symbolizer *s, const struct proc_map *m, ui
 	}
 	if (!d->syms || elf_syms__addr_to_vaddr(d->syms, addr, m->start, m->offset, &vaddr))
 		return -ENOENT;
-	es = elf_syms__find(d->syms, vaddr);
-	if (!es)
-		return -ENOENT;
+	es = elf_syms__find_module(d->syms, vaddr);
 	si->name = es->name;
 	si->start = es->start - vaddr + addr;
 	si->size = es->size;
 	return 0;
+}
+
+int symbolizer__mapping(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym_mapping *out)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+	const struct proc_map *m = p ? proc_maps__find(&p->maps, addr) : NULL;
+	struct dso *d;
+
+	if (!m || proc_map__is_anon(m) || m->path[0] != '/')
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->start = m->start;
+	out->end = m->end;
+	out->offset = m->offset;
+	out->path = m->path;
+	out->build_id = "";
+	if (m->dso < 0)
+		return 0;
+	d = &s->dsos[m->dso];
+	if (!d->loaded) {	/* an address no frame named yet: load it now */
+		struct sym_info si;
+
+		symbolizer__native(s, m, addr, &si);
+	}
+	if (!d->syms)
+		return 0;
+	out->elf = true;
+	out->build_id = elf_syms__build_id(d->syms);
+	out->debug_link = elf_syms__debug_link(d->syms);
+	elf_syms__segment(d->syms, m->offset, &out->p_vaddr, &out->p_offset);
+	return 0;
+}
+
+int symbolizer__fetch_symbols(struct symbolizer *s, uint64_t deadline_ms)
+{
+	char found[4096];
+	size_t i;
+	int n = 0, fd;
+
+	if (!symbol_store__has_network())
+		return 0;
+	for (i = 0; i < s->n_dsos; i++) {
+		struct dso *d = &s->dsos[i];
+		const char *id = d->syms ? elf_syms__build_id(d->syms) : "";
+
+		if (!id[0] || elf_syms__full(d->syms) || mono_ms_left(deadline_ms) <= 0)
+			continue;
+		fd = symbol_store__fetch(id, deadline_ms, found, sizeof(found));
+		if (fd < 0)
+			continue;
+		if (!elf_syms__add_debug(d->syms, fd, found)) {
+			pr_info("%s: symbols from %s\n", d->path, found);
+			n++;
+		}
+		close(fd);
+	}
+	return n;
 }
 
 /* Symbols of our own vDSO (a copy in a memfd for libelf): every process of

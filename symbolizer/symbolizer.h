@@ -117,6 +117,28 @@ void symbolizer__set_horizon(struct symbolizer *s, uint64_t ts);
 int symbolizer__resolve(struct symbolizer *s, pid_t pid, uint64_t addr, uint64_t ts,
 			struct sym_info *si);
 
+/* The file mapping of process pid that holds addr, as the trace's
+ * ProcessMapping and ProcessMappingMetadata events describe it. */
+struct sym_mapping {
+	uint64_t start, end, offset;
+	const char *path;	/* the file's path in the process */
+	const char *build_id;	/* hex, "" unknown (or not ELF) */
+	const char *debug_link;	/* .gnu_debuglink name, or NULL */
+	uint64_t p_vaddr, p_offset;	/* the PT_LOAD header mapped there */
+	bool elf;
+};
+
+/* 0 and *out (valid while the process's mappings are not re-read), or
+ * -ENOENT when addr is in no file mapping of pid. */
+int symbolizer__mapping(struct symbolizer *s, pid_t pid, uint64_t addr, struct sym_mapping *out);
+
+/* Ask the symbol stores' network sources (symbol_store.h) for the debug
+ * files of the stripped files whose symbols were loaded, until deadline_ms
+ * (a mono_ms() time); what they give names later lookups.  Returns how many
+ * files got symbols.  Never call it while records flow: a server may take
+ * SYMBOL_STORE_SERVER_MS. */
+int symbolizer__fetch_symbols(struct symbolizer *s, uint64_t deadline_ms);
+
 /* Whether addr can be code of process pid at time ts: inside one of its
  * executable mappings or a runtime method's range.  A frame-pointer walk
  * through a function without a frame pointer yields "return addresses"

@@ -473,6 +473,43 @@ DOTNET_TRACE=/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace
 	"$EBPF_COLLECT" convert "$t" --format folded --tiers -o "$T/ft.txt" || flunk "--tiers failed"
 	run diff <(sed -E 's/\)\[[A-Za-z0-9]+\]/)/g' "$T/ft.txt") "$T/f.txt"
 	assert_success
+	# every sample frame whose address is in a file mapping of the app has
+	# its module in TraceLog: the stripped runtime's frames by module and
+	# function start (from the unwind table), any other by the mapping's
+	# ProcessMapping event (ReadyToRun code no method event names); the app
+	# lingers, so its maps are those of the trace
+	require_tracecheck
+	cp "/proc/$APP_PID/maps" "$T/maps"
+	tracecheck --min-named 0 --sample-stacks "$T/t.tl" "$t" >/dev/null || flunk "tracecheck failed"
+	run python3 - "$T/t.tl" "$T/maps" <<'PY'
+import collections, sys
+maps = []
+for l in open(sys.argv[2]):
+    f = l.split()
+    if len(f) >= 6 and f[5].startswith("/"):
+        lo, hi = (int(x, 16) for x in f[0].split("-"))
+        maps.append((lo, hi, f[5]))
+def elf(path):
+    try:
+        return open(path, "rb").read(4) == b"\x7fELF"
+    except OSError:
+        return False
+bad, pe, runtime = collections.Counter(), collections.Counter(), 0
+for line in open(sys.argv[1]):
+    for fr in line.rstrip("\n").split("\t"):
+        mod, _, name = fr.partition("!")
+        runtime += mod == "libcoreclr.so" and name.startswith(".libcoreclr.so+0x")
+        if mod == "?" and name.startswith("?0x"):
+            a = int(name[3:], 16)
+            for lo, hi, path in maps:
+                if lo <= a < hi:
+                    (bad if elf(path) else pe)[path] += 1
+print("libcoreclr.so frames named by function start: %d; without a module, in an ELF "
+      "mapping: %s, in a PE image: %s" % (runtime, dict(bad), dict(pe)))
+sys.exit(1 if bad or pe or not runtime else 0)
+PY
+	echo "# $output" >&3
+	assert_success
 }
 
 @test "dotnet: report summarises JIT, GCs by generation and reason, heap, contention, thread pool, allocations, exceptions" {

@@ -241,6 +241,24 @@ kernel_frames() {
 	assert_success
 	(($(named_frame "$T/k.nettrace" '[kernel.kallsyms]!.do_syscall_64') > 0)) ||
 		flunk "no kernel syscall frame"
+	# our views name every sample's kernel frames as TraceLog does
+	tracecheck --min-named 0 --sample-stacks "$T/k.tl" "$T/k.nettrace" >/dev/null ||
+		flunk "tracecheck --sample-stacks failed"
+	"$EBPF_COLLECT" convert "$T/k.nettrace" --format folded --kind-suffix -o "$T/k.folded" ||
+		flunk "convert failed"
+	run python3 "$BATS_TEST_DIRNAME/sample_names.py" "$T/k.tl" "$T/k.folded"
+	echo "$output"
+	assert_success
+	local cmp=${lines[0]} tl_unknown
+	python3 -c 'import json, sys; j = json.loads(sys.argv[1])
+assert j["samples_ours"] == j["samples_tracelog"] > 0, j
+assert j["kernel_frames_ours"] == j["kernel_frames_tracelog"] > 0, j
+assert j["kernel_unknown_ours"] == j["kernel_unknown_tracelog"], j' "$cmp" || flunk "$cmp"
+	tl_unknown=$(python3 -c 'import json, sys; print(json.loads(sys.argv[1])["kernel_unknown_tracelog"])' "$cmp")
+	run "$EBPF_COLLECT" report "$T/k.nettrace"
+	assert_success
+	((tl_unknown > 0)) || ! grep -q '\[kernel.kallsyms\]!\[unknown\]' <<<"$output" ||
+		flunk "report: an unnamed kernel frame TraceLog names"
 }
 
 @test "traceevent: every trace the suite wrote converts, lost == ours, >= 99 % of frames named" {

@@ -8,7 +8,7 @@
 #   $(OUTPUT)/nettrace-dump     `ebpf-collect dump` alone
 
 VIEWS_SRCS := $(addprefix views/,dump.c view.c report.c convert.c folded.c \
-	      speedscope.c flamegraph.c pprof.c chromium.c symbolize_cmd.c split.c fleet.c)
+	      speedscope.c flamegraph.c pprof.c chromium.c symbolize_cmd.c symbolize_trace.c split.c fleet.c)
 VIEWS_OBJS := $(patsubst %.c,$(OUTPUT)/obj/%.o,$(VIEWS_SRCS))
 
 # convert --format pprof: the profile message (views/profile.proto) as C by

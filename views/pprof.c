@@ -19,7 +19,8 @@
  * caller's is its return address less one, the address named), in the
  * mapping of its method's module: a mapping per process and module, its
  * range the methods of the module the stacks touched, its file the
- * module's path.  The trace carries no build ids, so mappings have none.
+ * module's path, its build id the one the trace's mapping events give the
+ * file (none for JIT code and kernel modules).
  * Samples with the same locations and labels are one sample; labels: pid,
  * tid and comm (the thread's name, else the process's, when the trace's
  * kernel process events give it).
@@ -380,6 +381,8 @@ static int pprof__write(struct pprof *pp, FILE *out)
 		maps[i].memory_start = pp->maps[i].start;
 		maps[i].memory_limit = pp->maps[i].limit;
 		maps[i].filename = pprof__str(pp, pp->maps[i].file);
+		if (view__build_id(v, pp->maps[i].file))
+			maps[i].build_id = pprof__str(pp, view__build_id(v, pp->maps[i].file));
 		maps[i].has_functions = 1;
 		map_ptrs[i] = &maps[i];
 	}

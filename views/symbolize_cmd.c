@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 /*
- * `symbolize`: name addresses of a live process (or replay method events).
+ * `symbolize`: name addresses of a live process (or replay method events);
+ * with a trace file, name its frames again (symbolize_trace.c).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -9,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include "views.h"
 #define LOG_PREFIX "symbolize: "
 #include "log.h"
@@ -244,13 +246,38 @@ static int symbolize_all(struct symbolizer *s, const struct symbolize_args *a, i
 	return err;
 }
 
-int symbolize_main(int argc, char **argv)
+/* `symbolize TRACE DIR [--symbols LIST]`: TRACE is an existing file */
+static int symbolize_trace_args(int argc, char **argv, const struct nt_split_opts *opts)
+{
+	const char *symbols = NULL;
+
+	if (argc == 5 && !strcmp(argv[3], "--symbols"))
+		symbols = argv[4];
+	else if (argc == 4 && !strncmp(argv[3], "--symbols=", 10))
+		symbols = argv[3] + 10;
+	else if (argc != 3 || argv[2][0] == '-') {
+		fprintf(stderr, "Usage: ebpf-collect symbolize TRACE DIR [--symbols LIST]\n"
+			"TRACE's native frames that had no symbol (FILE+0xSTART) named from the\n"
+			"debug files of their build ids, into DIR as split writes it (one V5 file\n"
+			"per process).  LIST: as the collector's --symbols.\n"
+			"Exit: 0 ok, 1 failure, 64 usage.\n");
+		return EXIT_USAGE;
+	}
+	return symbolize_trace_main(argv[1], argv[2], symbols, opts);
+}
+
+int symbolize_main(int argc, char **argv, const struct nt_split_opts *opts)
 {
 	struct symbolize_args a = { 0 };
 	struct symbolizer_stats st;
 	struct symbolizer *s;
 	struct outfile out;
-	int rc, err = symbolize_parse(argc, argv, &a);
+	struct stat sb;
+	int rc, err;
+
+	if (argc >= 2 && argv[1][0] != '-' && !stat(argv[1], &sb) && S_ISREG(sb.st_mode))
+		return symbolize_trace_args(argc, argv, opts);
+	err = symbolize_parse(argc, argv, &a);
 
 	if (err)
 		return err < 0 ? EXIT_OK : err;

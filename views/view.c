@@ -12,8 +12,13 @@
  * Payloads are parsed by their manifest layout here; no generated event
  * table is needed.
  *
+ * The Universal.System mapping events give files their ELF build ids
+ * (view__build_id: pprof's mappings).
+ *
  * Frame names: "Module!Namespace.Name(args)" for methods whose module is
  * known (module basename, ".dll" dropped), else "Namespace.Name(args)";
+ * functions of the kernel image by their bare name, kernel-side code of
+ * other modules ("[bpf]") with its module, as TraceLog shows them;
  * "[unknown]" when no event covers the address.  Kinds: kernel for
  * addresses >= 0xffff800000000000, JIT when MethodFlags has Jitted, else
  * native.
@@ -62,6 +67,8 @@ void view__free(struct view *v)
 	free(v->threads);
 	u64_map__free(&v->proc_comm);
 	u64_map__free(&v->thread_comm);
+	u64_map__free(&v->meta_build_id);
+	u64_map__free(&v->path_build_id);
 }
 
 int view__init(struct view *v)
@@ -245,6 +252,42 @@ static int view_field_u32(const struct nt_read_event *ev, const char *name, uint
 	return 0;
 }
 
+/* The Universal.System mapping events: which file has which build id. */
+static int view__mapping_event(struct view *v, const struct nt_read_event *ev)
+{
+	struct sym_mapping_meta_rec mm;
+	struct sym_mapping_rec m;
+	struct u64_map_ent *e;
+	const struct u64_map_ent *b;
+	char strs[8192], id[128];
+
+	if (ev->meta->event_id == UNIVERSAL_EV_MAPPING_META) {
+		if (sym_decode_mapping_meta(ev->payload, ev->payload_size, &mm, strs, sizeof(strs)) ||
+		    !sym_mapping_build_id(mm.symbol_json, id, sizeof(id))[0])
+			return 0;
+		if (u64_map__get(&v->meta_build_id, mm.id, &e))
+			return -ENOMEM;
+		e->val = (uint64_t)(uintptr_t)strpool__add(v->pool, id, strlen(id));
+		return e->val ? 0 : -ENOMEM;
+	}
+	if (ev->meta->event_id != UNIVERSAL_EV_MAPPING ||
+	    sym_decode_mapping(ev->payload, ev->payload_size, &m, strs, sizeof(strs)) ||
+	    !(b = u64_map__find(&v->meta_build_id, m.meta_id)))
+		return 0;
+	if (u64_map__get(&v->path_build_id, hash_str(m.path), &e))
+		return -ENOMEM;
+	e->val = b->val;
+	return 0;
+}
+
+const char *view__build_id(const struct view *v, const char *path)
+{
+	const struct u64_map_ent *e = path ? u64_map__find(&v->path_build_id, hash_str(path)) :
+				      NULL;
+
+	return e ? (const char *)(uintptr_t)e->val : NULL;
+}
+
 /* Name id (pid or tid) in map from the event's string field `field`. */
 static int view__note_comm(struct view *v, struct u64_map *map, const struct nt_read_event *ev,
 			   const char *id_field, const char *field)
@@ -366,6 +409,8 @@ int view__pass1(struct view *v, const char *path)
 			err = view__module_event(v, &ev, 0);
 		else if (is_rundown(m, CLR_EV_MODULE_LOAD))	/* DomainModuleDCEnd */
 			err = view__module_event(v, &ev, 1);
+		else if (view_streq_ci(m->provider, UNIVERSAL_SYSTEM_PROVIDER))
+			err = view__mapping_event(v, &ev);
 		else
 			err = view__process_event(v, &ev);
 		if (err)
@@ -492,7 +537,10 @@ uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts, const struct ra
 		else
 			kind = SYM_KIND_NATIVE;
 	}
-	if (mod && kind != SYM_KIND_KERNEL)
+	/* TraceLog names a frame "module!method": kernel code keeps perf's bare
+	 * names, but code of another kernel-side module ([bpf], kernel modules)
+	 * says whose it is, as TraceLog does */
+	if (mod && (kind != SYM_KIND_KERNEL || strcmp(mod->path, "[kernel.kallsyms]")))
 		snprintf(name, sizeof(name), "%s!%s", mod->name, e->name);
 	else
 		snprintf(name, sizeof(name), "%s", e->name);

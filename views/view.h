@@ -77,6 +77,10 @@ struct view {
 	/* names of processes (pid) and threads (tid) from the kernel's
 	 * process events: const char * in strpool */
 	struct u64_map proc_comm, thread_comm;
+	/* ELF build ids of the trace's Universal.System events: the metadata
+	 * id -> build id, and a hash of a mapped file's path -> its build id
+	 * (const char * in strpool) */
+	struct u64_map meta_build_id, path_build_id;
 	const char *select_desc;
 	int kind_suffix;
 	int tiers;		/* --tiers: a method's code version tier after its name */
@@ -110,6 +114,8 @@ uint64_t view_frame_address(const struct nt_read_event *ev, uint32_t i);
  * NULL) the method range that names it, NULL when none does. */
 uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts, const struct range_entry **range);
 const struct vmodule *view__module(const struct view *v, uint64_t id);
+/* The ELF build id (hex) the trace gives the file at path, or NULL. */
+const char *view__build_id(const struct view *v, const char *path);
 /* The name (comm) of thread tid, else of process pid, the trace's kernel
  * process events give; NULL when they give none (or tid 0: the process's). */
 const char *view__comm(const struct view *v, uint64_t pid, uint64_t tid);

@@ -383,7 +383,10 @@ int finish_file(struct collector *c)
 		return c->pipe.rec.no_file;
 	}
 	file_loss(c, &loss);
-	err = c->pipe.sym ? symbolize__finish(c->pipe.sym, last + 1) : 0;
+	/* the end of the trace: the one time symbol servers may be asked */
+	err = c->pipe.sym ? symbolize__fetch_symbols(c->pipe.sym, last + 1) : 0;
+	if (!err && c->pipe.sym)
+		err = symbolize__finish(c->pipe.sym, last + 1);
 	if (!err)
 		err = nt_writer__flush(c->pipe.w);
 	bytes = nt_writer__bytes(c->pipe.w);

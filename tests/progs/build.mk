@@ -89,3 +89,21 @@ ALL_TARGETS += $(OUTPUT)/tests/unwind_native
 $(OUTPUT)/tests/unwind_native: tests/progs/unwind_native.c | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -O2 -fomit-frame-pointer $(ALL_LDFLAGS) $< -lm -o $@
+
+# striplib_prog and libstriplib.so: a library stripped of every symbol but
+# its one export (tests/native_names.bats), its debug file kept aside in
+# striplib-debug/ where no debug-file search looks
+ALL_TARGETS += $(OUTPUT)/tests/striplib_prog
+$(OUTPUT)/tests/libstriplib.so: tests/progs/striplib.c | $(OUTPUT)/tests
+	$(call msg,LIB,$@)
+	$(Q)mkdir -p $(OUTPUT)/tests/striplib-debug
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 -fPIC -shared -Wl,--build-id $(ALL_LDFLAGS) $< -o $@.full
+	$(Q)objcopy --only-keep-debug $@.full $(OUTPUT)/tests/striplib-debug/libstriplib.debug
+	$(Q)strip --strip-all $@.full -o $@
+	$(Q)rm -f $@.full
+
+$(OUTPUT)/tests/striplib_prog: $(OUTPUT)/obj/tests/progs/striplib_main.o $(OUTPUT)/tests/libstriplib.so \
+			       | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(OUTPUT)/obj/tests/progs/striplib_main.o \
+		-L$(OUTPUT)/tests -lstriplib -Wl,-rpath,'$$ORIGIN' -o $@

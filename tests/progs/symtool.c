@@ -16,6 +16,6 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "convert"))
 		return convert_main(argc - 1, argv + 1);
 	if (argc > 1 && !strcmp(argv[1], "symbolize"))
-		return symbolize_main(argc - 1, argv + 1);
-	return symbolize_main(argc, argv);
+		return symbolize_main(argc - 1, argv + 1, NULL);
+	return symbolize_main(argc, argv, NULL);
 }

@@ -23,6 +23,14 @@
 //   --expect-lost N    fail unless EventsLost == N
 //   --top N            unnamed (and, with --frames, named) frames listed (10)
 //   --frames           also list every named frame "module!method" with counts
+//   --module-files     list (--json: "module_files") every module file
+//                      TraceLog knows: path, ELF build id (from the
+//                      Universal.System ProcessMappingMetadata events),
+//                      image size
+//   --sample-stacks OUT  write each CPU sample's (Thread/Sample) stack as
+//                      TraceLog names it, root first, one line per sample:
+//                      frames "MODULE!METHOD" or "MODULE!?0xADDR" (no method;
+//                      MODULE "?" without one) joined by TAB
 //   --no-tracelog      step 1 only
 //   --show KEY         list (--json: "shown") the first 50 events KEY
 //                      ("Provider/EventName") with process, thread,
@@ -47,8 +55,8 @@ namespace TraceCheck;
 
 sealed class Options
 {
-	public bool Json, Frames, NoTraceLog, Names;
-	public string? Show;
+	public bool Json, Frames, NoTraceLog, Names, ModuleFiles;
+	public string? Show, SampleStacks;
 	public double MinNamed = 0.99;
 	public long? ExpectLost;
 	public int Top = 10;
@@ -63,6 +71,7 @@ sealed class Options
 			switch (a) {
 			case "--json": o.Json = true; break;
 			case "--frames": o.Frames = true; break;
+			case "--module-files": o.ModuleFiles = true; break;
 			case "--no-tracelog": o.NoTraceLog = true; break;
 			case "--names": o.Names = o.NoTraceLog = true; break;
 			case "--show":
@@ -77,6 +86,10 @@ sealed class Options
 				if (!long.TryParse(Next(), out long l))
 					return null;
 				o.ExpectLost = l;
+				break;
+			case "--sample-stacks":
+				if ((o.SampleStacks = Next()) == null)
+					return null;
 				break;
 			case "--top":
 				if (!int.TryParse(Next(), out o.Top))
@@ -110,6 +123,7 @@ sealed class StackResult
 {
 	public long Events, EventsWithStack, Frames, Named;
 	public List<KeyValuePair<string, long>> TopUnnamed = new(), NamedFrames = new();
+	public JsonArray ModuleFiles = new();
 	public double Ratio => Frames == 0 ? 1.0 : (double)Named / Frames;
 }
 
@@ -180,7 +194,7 @@ static class Reader
 
 static class Stacks
 {
-	public static StackResult Walk(string file, int top, bool listNamed)
+	public static StackResult Walk(string file, int top, bool listNamed, string? sampleStacks)
 	{
 		string dir = Path.Combine(Path.GetTempPath(), "tracecheck-" + Guid.NewGuid().ToString("N"));
 		Directory.CreateDirectory(dir);
@@ -192,9 +206,44 @@ static class Stacks
 			};
 			TraceLog.CreateFromEventPipeDataFile(file, etlx, opts);
 			using var log = new TraceLog(etlx);
-			return Count(log, top, listNamed);
+			if (sampleStacks != null)
+				WriteSamples(log, sampleStacks);
+			var res = Count(log, top, listNamed);
+			foreach (var mf in log.ModuleFiles)
+				res.ModuleFiles.Add(new JsonObject {
+					["path"] = mf.FilePath, ["name"] = mf.Name,
+					["build_id"] = mf.ElfInfo?.BuildId, ["image_size"] = mf.ImageSize,
+				});
+			return res;
 		} finally {
 			Directory.Delete(dir, true);
+		}
+	}
+
+	// A frame as --sample-stacks writes it.
+	static string FrameName(TraceLog log, CallStackIndex i)
+	{
+		var code = log.CodeAddresses;
+		var ca = log.CallStacks.CodeAddressIndex(i);
+		var mi = code.MethodIndex(ca);
+		string mod = code.ModuleFile(ca)?.Name ?? "?";
+		if (mi != MethodIndex.Invalid && code.Methods.FullMethodName(mi).Length > 0)
+			return mod + "!" + code.Methods.FullMethodName(mi);
+		return $"{mod}!?0x{code.Address(ca):x}";
+	}
+
+	static void WriteSamples(TraceLog log, string path)
+	{
+		using var w = new StreamWriter(path);
+		var frames = new List<string>();
+		foreach (var e in log.Events) {
+			if (e.ProviderName != "Microsoft-DotNETCore-SampleProfiler" || e.EventName != "Thread/Sample")
+				continue;
+			frames.Clear();
+			for (var i = e.CallStackIndex(); i != CallStackIndex.Invalid; i = log.CallStacks.Caller(i))
+				frames.Add(FrameName(log, i));
+			frames.Reverse();
+			w.WriteLine(string.Join("\t", frames));
 		}
 	}
 
@@ -263,7 +312,7 @@ static class Program
 			return Timing.Serve();
 		var o = Options.Parse(args);
 		if (o == null) {
-			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--no-tracelog] [--names] [--show KEY] FILE...");
+			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--module-files] [--sample-stacks OUT] [--no-tracelog] [--names] [--show KEY] FILE...");
 			return 64;
 		}
 		int failed = 0;
@@ -280,7 +329,7 @@ static class Program
 		try {
 			rd = Reader.Read(file, o.Show);
 			if (!o.NoTraceLog)
-				st = Stacks.Walk(file, o.Top, o.Frames);
+				st = Stacks.Walk(file, o.Top, o.Frames, o.SampleStacks);
 		} catch (Exception ex) {
 			error = $"{(rd == null ? "EventPipeEventSource" : "TraceLog")}: {ex.GetType().Name}: {ex.Message}";
 			if (Environment.GetEnvironmentVariable("TRACECHECK_TRACE") != null)
@@ -333,7 +382,7 @@ static class Program
 		if (rd != null)
 			AddRead(j, rd);
 		if (st != null)
-			AddStacks(j, st, o.Frames);
+			AddStacks(j, st, o.Frames, o.ModuleFiles);
 		Console.WriteLine(j.ToJsonString(new JsonSerializerOptions { WriteIndented = false }));
 	}
 
@@ -358,7 +407,7 @@ static class Program
 			j["shown"] = rd.Shown;
 	}
 
-	static void AddStacks(JsonObject j, StackResult st, bool frames)
+	static void AddStacks(JsonObject j, StackResult st, bool frames, bool moduleFiles)
 	{
 		j["tracelog"] = new JsonObject {
 			["events"] = st.Events,
@@ -370,5 +419,7 @@ static class Program
 		};
 		if (frames)
 			j["tracelog"]!["named_frames"] = Counts(st.NamedFrames);
+		if (moduleFiles)
+			j["tracelog"]!["module_files"] = st.ModuleFiles;
 	}
 }

@@ -31,6 +31,7 @@ struct rec {
 static char path[64];
 static struct rec recs[MAX_EV];
 static int n_recs;
+static int n_mappings, n_mapmeta;	/* Universal.System events, not in recs */
 static uint32_t test_meta;
 
 static struct nt_writer *open_trace(void)
@@ -88,11 +89,18 @@ static int read_back(void)
 	struct nt_read_event ev;
 	int rc;
 
-	n_recs = 0;
+	n_recs = n_mappings = n_mapmeta = 0;
 	if (!r)
 		return -errno;
 	while ((rc = nt_reader__next(r, &ev)) == 1 && n_recs < MAX_EV) {
-		struct rec *x = &recs[n_recs++];
+		struct rec *x;
+
+		if (!strcmp(ev.meta->provider, "Universal.System")) {
+			n_mappings += ev.meta->event_id == 3;
+			n_mapmeta += ev.meta->event_id == 5;
+			continue;
+		}
+		x = &recs[n_recs++];
 
 		memset(x, 0, sizeof(*x));
 		snprintf(x->provider, sizeof(x->provider), "%s", ev.meta->provider);
@@ -323,6 +331,8 @@ static void test_native(void)
 	ASSERT_STREQ(recs[1].m.name, "test_symbolize_marker", "function name");
 	ASSERT_EQ(recs[1].m.start, s1[0], "function start");
 	ASSERT_STREQ(recs[2].mod.il_path, exe, "module = the executable");
+	ASSERT_EQ(n_mappings, 1, "the executable's mapping");
+	ASSERT_EQ(n_mapmeta, 1, "its build id");
 out:
 	symbolize__free(sz);
 	nt_writer__abort(w);
@@ -393,6 +403,7 @@ static void test_perf_map_and_modules(void)
 	ASSERT_EQ(fn[0]->m.module_id, exe_mod->mod.module_id, "module of a function");
 	ASSERT_EQ(fn[1]->m.module_id, exe_mod->mod.module_id, "the same for the other");
 	ASSERT_EQ(n_recs, 2 + 3 + 2, "3 method and 2 module events: Hot once");
+	ASSERT_EQ(n_mappings, 1, "one mapping: both functions are in the executable's");
 out:
 	symbolize__free(sz);
 	nt_writer__abort(w);
