@@ -223,6 +223,62 @@ static Elf_Scn *elf_find_section(Elf *elf, const char *want, GElf_Shdr *sh)
 	return NULL;
 }
 
+/*
+ * x86-64 PLT stubs as NAME@plt, as perf names them: no symbol table covers
+ * them, and a sample or a return address in a stub would otherwise take the
+ * name of the section's first function.  Stub i of .rela.plt is the i-th
+ * 16-byte entry of .plt.sec when the file has one (IBT), else of .plt after
+ * its 16-byte header.  Other machines: nothing.
+ */
+#define PLT_ENTRY	16
+static int elf_syms__read_plt(struct elf_syms *es, Elf *elf)
+{
+	GElf_Shdr rsh, psh, dsh;
+	GElf_Ehdr eh;
+	Elf_Scn *rela, *plt, *dyn;
+	Elf_Data *rdata, *ddata;
+	uint64_t first;
+	char name[256];
+	size_t i, cnt;
+	int err;
+
+	if (!gelf_getehdr(elf, &eh) || eh.e_machine != EM_X86_64)
+		return 0;
+	rela = elf_find_section(elf, ".rela.plt", &rsh);
+	plt = elf_find_section(elf, ".plt.sec", &psh);
+	first = psh.sh_addr;
+	if (!plt) {
+		plt = elf_find_section(elf, ".plt", &psh);
+		first = psh.sh_addr + PLT_ENTRY;
+	}
+	if (!rela || !plt || rsh.sh_type != SHT_RELA || !rsh.sh_entsize ||
+	    !(dyn = elf_getscn(elf, rsh.sh_link)) || !gelf_getshdr(dyn, &dsh) ||
+	    !(rdata = elf_getdata(rela, NULL)) || !(ddata = elf_getdata(dyn, NULL)))
+		return 0;
+	cnt = rsh.sh_size / rsh.sh_entsize;
+	for (i = 0; i < cnt; i++) {
+		uint64_t at = first + i * PLT_ENTRY;
+		const char *sym_name;
+		GElf_Rela r;
+		GElf_Sym sym;
+
+		if (at + PLT_ENTRY > psh.sh_addr + psh.sh_size)
+			break;
+		if (!gelf_getrela(rdata, (int)i, &r) ||
+		    GELF_R_TYPE(r.r_info) != R_X86_64_JUMP_SLOT ||
+		    !gelf_getsym(ddata, (int)GELF_R_SYM(r.r_info), &sym))
+			continue;
+		sym_name = elf_strptr(elf, dsh.sh_link, sym.st_name);
+		if (!sym_name || !*sym_name)
+			continue;
+		snprintf(name, sizeof(name), "%s@plt", sym_name);
+		err = elf_syms__push(es, at, PLT_ENTRY, name, STB_LOCAL);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 static void elf_syms__read_build_id(struct elf_syms *es, Elf *elf)
 {
 	GElf_Shdr sh;
@@ -736,6 +792,8 @@ struct elf_syms *elf_syms__load(int fd, const char *path, const char *debug_root
 	}
 	if (err == -ENOENT)
 		err = 0;	/* no symbols at all: every address stays [unknown] */
+	if (!err)
+		err = elf_syms__read_plt(es, elf);
 	if (err)
 		goto cleanup;
 	err = elf_syms__finish(es);
