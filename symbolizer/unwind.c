@@ -23,7 +23,10 @@
  * takes over from there with the registers the chain gives (ip, sp = bp +
  * 16, bp).  That restart looks the CFI up at the return address itself
  * rather than the call before it, which differs only when the call is the
- * last instruction of a function.
+ * last instruction of a function.  The JIT and ReadyToRun code keep an rbp
+ * frame only where a method needs one: the return addresses of frameless
+ * methods' callers lie between a frame's sp and the next bp of the chain,
+ * and a scan of those words finds them (scan_frameless).
  *
  * Registers: only ip, sp and bp are known at the start (struct
  * ke_ustack_copy); CFI of ordinary code needs no other to find the caller,
