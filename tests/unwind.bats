@@ -324,9 +324,11 @@ chain_stats() {
 }
 
 # Facts behind the test below: the x64 JIT gives a method an rbp frame only
-# when it needs one; at tier 1, EvtAppChainA and EvtAppChainB (a call and an
-# add, 14 bytes each) and Random.Next's tier-1 code have none.  The
-# frame-pointer chain then skips the caller of each: before the stack scan
+# when it needs one; at tier 1, EvtAppChainA and EvtAppChainB (push rax, a
+# call, an add, 14 bytes each) and Random's CompatSeedImpl.Next have none
+# (Random.Next(int) jumps to CompatSeedImpl.Next, a tail call: no stack
+# holds it below that).  The frame-pointer chain then skips the caller of
+# each: before the stack scan
 # of symbolizer/unwind.c, 0 of 4343 samples below EvtAppChainC had the
 # whole chain (EvtAppChainA was in none; EvtAppChainC in none of those in
 # Random's code), where the runtime's sampler walks it by its own unwind
