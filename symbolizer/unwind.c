@@ -23,7 +23,10 @@
  * takes over from there with the registers the chain gives (ip, sp = bp +
  * 16, bp).  That restart looks the CFI up at the return address itself
  * rather than the call before it, which differs only when the call is the
- * last instruction of a function.
+ * last instruction of a function.  The JIT and ReadyToRun code keep an rbp
+ * frame only where a method needs one: the return addresses of frameless
+ * methods' callers lie between a frame's sp and the next bp of the chain,
+ * and a scan of those words finds them (scan_frameless).
  *
  * Registers: only ip, sp and bp are known at the start (struct
  * ke_ustack_copy); CFI of ordinary code needs no other to find the caller,
@@ -41,6 +44,7 @@
 #include "elf_file.h"
 #include "hash.h"
 #include "proc_maps.h"
+#include "proc_mem.h"
 #include "symbolizer.h"
 #include "unwind.h"
 
@@ -74,6 +78,7 @@ struct uw_sample {
 	const struct proc_maps *pm;
 	Dwfl *dwfl;
 	struct unwinder *u;
+	pid_t pid;
 };
 
 struct unwinder {
@@ -367,6 +372,75 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return DWARF_CB_OK;
 }
 
+/*
+ * Managed code without a frame of its own: the JIT and ReadyToRun's
+ * compiler (crossgen) give a method an rbp frame only when it needs one
+ * (a small method calling another, a leaf, a method before its prologue
+ * pushed rbp or after its epilogue popped it), and the unwind info that
+ * describes such frames is the runtime's, in its memory or the PE image.
+ * A frameless method's caller keeps its return address on the stack
+ * between the callee's stack pointer and the next frame the chain knows;
+ * the chain skips it.  Every word of [lo, hi) that is an address in
+ * executable memory outside every ELF module (JIT code, a ReadyToRun
+ * image's code) is taken as such a return address, innermost first.
+ */
+/*
+ * Whether the instruction that ends at ret in pid's code is a call (the
+ * code is read from the live process: the copy has no code).  x86-64 calls
+ * end where they return to: E8 rel32, or FF /2 through a register or
+ * memory operand (a REX prefix before it changes nothing of its length).
+ */
+static bool after_call(pid_t pid, uint64_t ret)
+{
+	uint8_t b[7];	/* b[7 - k] is the byte at ret - k */
+	int k;
+
+	if (ret < sizeof(b) || proc_mem_rw(pid, ret - sizeof(b), b, sizeof(b), false))
+		return false;
+	if (b[2] == 0xe8)
+		return true;
+	for (k = 2; k <= 7; k++) {
+		uint8_t modrm = b[8 - k], mod = modrm >> 6, rm = modrm & 7;
+		int len = 2;
+
+		if (b[7 - k] != 0xff || ((modrm >> 3) & 7) != 2)
+			continue;
+		if (mod != 3 && rm == 4) {
+			if (k < 3)
+				continue;
+			len++;
+			if (mod == 0 && (b[9 - k] & 7) == 5)
+				len += 4;
+		}
+		if (mod == 1)
+			len += 1;
+		else if (mod == 2 || (mod == 0 && rm == 5))
+			len += 4;
+		if (len == k)
+			return true;
+	}
+	return false;
+}
+
+static void scan_frameless(struct uw_sample *s, uint64_t lo, uint64_t hi)
+{
+	const struct proc_map *m;
+	uint64_t a, w;
+
+	for (a = lo; a + 8 <= hi && s->n < s->max; a += 8) {
+		if (!copy_read(s, a, &w) || w < 4096 ||
+		    !(m = proc_maps__find(s->pm, w - 1)) || !(m->prot & 4 /* PROT_EXEC */) ||
+		    in_module(s->dwfl, w - 1))
+			continue;
+		/* equal to the frame's own pc: a P/Invoke stub's record of
+		 * its call into native code (the runtime's InlinedCallFrame) */
+		if ((s->n && w == s->out[s->n - 1]) || !after_call(s->pid, w))
+			continue;
+		s->out[s->n++] = w;
+		s->u->st.fp_frames++;
+	}
+}
+
 uint32_t unwinder__unwind(struct unwinder *u, pid_t pid, const struct proc_maps *pm,
 			  const struct unwind_regs *r, const void *stack, size_t size,
 			  uint64_t *out, uint32_t max)
@@ -389,6 +463,7 @@ uint32_t unwinder__unwind(struct unwinder *u, pid_t pid, const struct proc_maps 
 	s->dwfl = p->dwfl;
 	s->pm = pm;
 	s->u = u;
+	s->pid = pid;
 	for (;;) {
 		if (in_module(p->dwfl, first ? s->start.ip : s->start.ip - 1)) {
 			s->handoff = false;
@@ -411,6 +486,9 @@ uint32_t unwinder__unwind(struct unwinder *u, pid_t pid, const struct proc_maps 
 			if (s->n >= max || s->fp_bp < s->fp_sp || (s->fp_bp & 7) ||
 			    !copy_read(s, s->fp_bp + 8, &ret) || !copy_read(s, s->fp_bp, &next) ||
 			    !ret)
+				goto done;
+			scan_frameless(s, s->fp_sp, s->fp_bp);
+			if (s->n >= max)
 				goto done;
 			out[s->n++] = ret;
 			u->st.fp_frames++;

@@ -3,7 +3,7 @@
 //   dotnet evtapp.dll [--wait GOFILE] [--exceptions N] [--gcs G]
 //                     [--contentions C] [--hot-ms MS] [--marker-syscalls K]
 //                     [--events E] [--bench N] [--async-ms MS]
-//                     [--async-fill-ms MS] [--linger]
+//                     [--async-fill-ms MS] [--chain-ms MS] [--linger]
 //
 // Prints "READY <pid>" and, with --wait, polls for GOFILE before the
 // workload; prints "DONE" after it, and before that the runtime's own
@@ -28,6 +28,11 @@
 // allocator does not reach, and code with calls reaches only where a call
 // returns; a loop without calls it can stop anywhere, so on this one its
 // view and a CPU sampler's can be compared (tests/unwind.bats).
+// --chain-ms MS runs 4 threads in a managed call chain 3 deep for MS ms:
+// EvtAppChainWorker -> EvtAppChainA -> EvtAppChainB -> EvtAppChainC, whose
+// time is a loop without calls and Random.Next calls (ReadyToRun code of
+// System.Private.CoreLib): every sample below EvtAppChainC must carry the
+// whole chain (tests/unwind.bats).
 using System;
 using System.Diagnostics.Tracing;
 using System.IO;
@@ -159,6 +164,46 @@ static class Program
         }
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int EvtAppChainC(Random rnd, byte[] b)
+    {
+        int s = 0;
+        for (int i = 0; i < b.Length; i++)
+            s = s * 31 + b[i];
+        for (int i = 0; i < 64; i++)
+            s += rnd.Next(100);
+        return s;
+    }
+
+    // the + 1: a call in tail position could become a jump
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int EvtAppChainB(Random rnd, byte[] b) => EvtAppChainC(rnd, b) + 1;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static int EvtAppChainA(Random rnd, byte[] b) => EvtAppChainB(rnd, b) + 1;
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void EvtAppChainWorker(int id, long until)
+    {
+        var rnd = new Random(id);
+        var buf = new byte[FillBytes];
+        while (Ns(1) < until)
+            sink += EvtAppChainA(rnd, buf);
+    }
+
+    static void EvtAppChain(long ms)
+    {
+        long until = Ns(1) + ms * 1000000;
+        var threads = new Thread[4];
+        for (int i = 0; i < threads.Length; i++) {
+            int id = i;
+            threads[i] = new Thread(() => EvtAppChainWorker(id, until));
+            threads[i].Start();
+        }
+        foreach (var t in threads)
+            t.Join();
+    }
+
     static void EvtAppAsync(long ms, bool fill)
     {
         long until = Ns(1) + ms * 1000000;
@@ -232,7 +277,7 @@ static class Program
     {
         string go = null;
         int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0;
-        long hot = 0, asyncMs = 0, fillMs = 0;
+        long hot = 0, asyncMs = 0, fillMs = 0, chainMs = 0;
         bool linger = false;
         for (int i = 0; i < args.Length; i++) {
             switch (args[i]) {
@@ -246,6 +291,7 @@ static class Program
             case "--bench": bench = int.Parse(args[++i]); break;
             case "--async-ms": asyncMs = long.Parse(args[++i]); break;
             case "--async-fill-ms": fillMs = long.Parse(args[++i]); break;
+            case "--chain-ms": chainMs = long.Parse(args[++i]); break;
             case "--linger": linger = true; break;
             default: Console.Error.WriteLine("evtapp: unknown argument " + args[i]); return 64;
             }
@@ -266,6 +312,8 @@ static class Program
             EvtAppAsync(asyncMs, false);
         if (fillMs > 0)
             EvtAppAsync(fillMs, true);
+        if (chainMs > 0)
+            EvtAppChain(chainMs);
         EvtAppMarkers(k);
         EvtAppManyEvents(e);
         if (bench > 0)
