@@ -23,14 +23,15 @@ version, as TraceEvent does).
       the decoded fields of each Microsoft-Windows-DotNETRuntime event ID of
       the process, one JSON object a line in file order, with its version
       (comparing the fields two paths recorded of one workload)
-  dotnet_trace.py tracecheck-pair TC.jsonl 0
+  dotnet_trace.py tracecheck-pair TC.jsonl EXTRA
       two traces of one workload as the TraceEvent checker read them
       (TraceCheck --json --no-tracelog A B): A decoded every payload and
-      knew every event, and has B's count of each GC, exception and
-      contention kind but one GC/Start fewer (method loads differ: an
-      EventPipe session JIT-compiles the runtime's own code for itself,
-      which `counts` leaves out by name); prints
-      "KIND COUNT" per kind (the PID argument is unused)
+      knew every event, and has B's count of each GC and exception kind
+      but one GC/Start fewer, and of each contention kind EXTRA fewer (B's
+      process counted that many more contended locks) (method loads
+      differ: an EventPipe session JIT-compiles the runtime's own code for
+      itself, which `counts` leaves out by name); prints "KIND COUNT" per
+      kind
   dotnet_trace.py hot DUMP.json PID METHOD
       CPU samples of the process's thread running METHOD, between its first
       and last sample with METHOD on the stack: "<leaf managed == METHOD>
@@ -144,16 +145,17 @@ def cmd_hot(events, pid, method):
     print(leaf, len(window), native, kernel_named)
 
 
-def cmd_tracecheck_pair(path):
+def cmd_tracecheck_pair(path, extra):
     a, b = [json.loads(line) for line in open(path)]
     if a['bad_payloads'] or a['unhandled']:
         sys.exit(f'undecoded payloads or unknown events: {a}')
     for k in ('Exception/Start', 'ExceptionCatch/Start', 'GC/Stop', 'Contention/Start',
               'Contention/Stop', 'GC/HeapStats'):
+        more = extra if k.startswith('Contention/') else 0
         k = RT + '/' + k
         n = a['by_event'].get(k, 0)
         print(k, n)
-        if not n or n != b['by_event'].get(k):
+        if not n or n + more != b['by_event'].get(k):
             sys.exit(f'{k}: {n} against {b["by_event"].get(k)}')
     k = RT + '/GC/Start'
     if a['by_event'].get(k, 0) + 1 != b['by_event'].get(k):
@@ -163,7 +165,7 @@ def cmd_tracecheck_pair(path):
 def main():
     cmd, path, pid = sys.argv[1], sys.argv[2], int(sys.argv[3])
     if cmd == 'tracecheck-pair':
-        cmd_tracecheck_pair(path)
+        cmd_tracecheck_pair(path, pid)
         return
     events = load(path)
     if cmd == 'counts':

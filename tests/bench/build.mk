@@ -158,3 +158,11 @@ BENCH_TARGETS += $(OUTPUT)/bench_dotnet_cost
 $(OUTPUT)/bench_dotnet_cost: tests/bench/bench_dotnet_cost.sh $(OUTPUT)/tests/httpload | $(OUTPUT)
 	$(call msg,INSTALL,$@)
 	$(Q)install -m 755 $< $@
+
+# `make bench`: a stock .NET app's cost per runtime event through the
+# tracepoint shim beside EventPipe (ours, dotnet-trace's), and the cost of
+# being started ready for the shim (tests/bench/bench_tpshim.sh)
+BENCH_TARGETS += $(OUTPUT)/bench_tpshim
+$(OUTPUT)/bench_tpshim: tests/bench/bench_tpshim.sh $(TPSHIM_LIB) | $(OUTPUT)
+	$(call msg,INSTALL,$@)
+	$(Q)install -m 755 $< $@

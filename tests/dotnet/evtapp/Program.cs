@@ -3,7 +3,7 @@
 //   dotnet evtapp.dll [--wait GOFILE] [--exceptions N] [--gcs G]
 //                     [--contentions C] [--hot-ms MS] [--marker-syscalls K]
 //                     [--events E] [--bench N] [--async-ms MS]
-//                     [--async-fill-ms MS] [--chain-ms MS] [--linger]
+//                     [--async-fill-ms MS] [--chain-ms MS] [--rounds R] [--linger]
 //
 // Prints "READY <pid>" and, with --wait, polls for GOFILE before the
 // workload; prints "DONE" after it, and before that the runtime's own
@@ -15,6 +15,10 @@
 // --bench N fires N marker events and prints one JSON line: the calling
 // thread's CPU time per event (ns) and the wall time
 // (tests/bench/bench_eventpipe.sh).
+// --rounds R throws the N exceptions R times: round 0 after GOFILE, round
+// K after GOFILE.K appears, each followed by "ROUND K NS", the throwing
+// thread's CPU ns per throw (tests/tracepoint_shim.bats: the same process's
+// cost before tracing, traced, and after its tracer was killed).
 // --async-ms MS runs 4 async workers for MS ms, each looping over
 // allocations (EvtAppAllocate: arrays the runtime clears), Random.Next
 // spins, a lock and a rare exception, then Task.Yield: the worker loop of
@@ -276,7 +280,7 @@ static class Program
     static int Main(string[] args)
     {
         string go = null;
-        int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0;
+        int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0, rounds = 0;
         long hot = 0, asyncMs = 0, fillMs = 0, chainMs = 0;
         bool linger = false;
         for (int i = 0; i < args.Length; i++) {
@@ -292,6 +296,7 @@ static class Program
             case "--async-ms": asyncMs = long.Parse(args[++i]); break;
             case "--async-fill-ms": fillMs = long.Parse(args[++i]); break;
             case "--chain-ms": chainMs = long.Parse(args[++i]); break;
+            case "--rounds": rounds = int.Parse(args[++i]); break;
             case "--linger": linger = true; break;
             default: Console.Error.WriteLine("evtapp: unknown argument " + args[i]); return 64;
             }
@@ -302,8 +307,19 @@ static class Program
             Thread.Sleep(10);
         AppDomain.CurrentDomain.FirstChanceException += (o, a) => Interlocked.Increment(ref thrown);
         long[] c0 = GcCounts();
-        for (int i = 0; i < n; i++)
-            EvtAppThrowOne(i);
+        for (int r = 0; r < Math.Max(rounds, 1); r++) {
+            while (r > 0 && !File.Exists(go + "." + r))
+                Thread.Sleep(10);
+            // without --rounds no clock call: its P/Invoke stub would be
+            // JIT-compiled inside the workload other suites count events of
+            long t0 = rounds > 0 ? Ns(3) : 0;
+            for (int i = 0; i < n; i++)
+                EvtAppThrowOne(i);
+            if (rounds > 0) {
+                Console.WriteLine("ROUND " + r + " " + ((double)(Ns(3) - t0) / n).ToString("F1"));
+                Console.Out.Flush();
+            }
+        }
         EvtAppInduceGcs(g);
         EvtAppContend(c);
         if (hot > 0)
