@@ -328,9 +328,10 @@ EOF2
 	local pct
 	pct=$(awk '{print int($2)}' <<<"$top")
 	[[ $pct -ge 50 ]] || flunk "hot method has only $pct% of the samples: $top"
-	# one file: samples, the rundown events that name the JIT code, hotspot
+	# one file: samples, the rundown events that name the JIT code, the
+	# mappings and build ids of the files the stacks touched, hotspot
 	run -0 events "$T/hot.nettrace" "sorted(set(e['provider'] for e in ev))"
-	assert_output "['Microsoft-DotNETCore-SampleProfiler', 'Microsoft-Windows-DotNETRuntimeRundown', 'hotspot']"
+	assert_output "['Microsoft-DotNETCore-SampleProfiler', 'Microsoft-Windows-DotNETRuntimeRundown', 'Universal.System', 'hotspot']"
 	run -0 events "$T/hot.nettrace" "sum(1 for e in ev if e['event'] == 'thread__start' and e['fields']['thread_name'] == 'Reference Handler')"
 	assert_output 1
 }

@@ -135,11 +135,6 @@ static void sleep_ns(uint64_t ns)
 
 static void worker0_duties(struct rt_thread *t)
 {
-	if (t->iterations_done == TIER_UP_AT) {
-		rt_coop_leave();	/* background JIT work: don't hold up a GC */
-		loader__tier_up();
-		rt_coop_enter();
-	}
 	if (t->iterations_done % TP_ADJUST_EVERY == 0) {
 		double secs = (double)(mono_ns() - run_start_ns) / 1e9;
 		double tput = secs > 0 ? (double)atomic_load(&ops_done) / secs : 0;
@@ -155,7 +150,14 @@ int64_t rt_helper_tp_dequeue(void)
 
 	if (t->op_start_ns) {
 		t->iterations_done++;
-		atomic_fetch_add(&ops_done, 1);
+		/* the process's operations, whichever worker did them: one
+		 * worker the scheduler starves must not keep the others in
+		 * tier 0 */
+		if (atomic_fetch_add(&ops_done, 1) + 1 == TIER_UP_AT) {
+			rt_coop_leave();	/* background JIT work: don't hold up a GC */
+			loader__tier_up();
+			rt_coop_enter();
+		}
 		if (t->index == 0)
 			worker0_duties(t);
 	}

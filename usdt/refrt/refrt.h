@@ -251,7 +251,7 @@ int loader__init(struct refrt *r);	/* app domain, CoreLib + RefApp, start-up JIT
 void loader__rundown(bool start);
 int loader__rundown_watch_start(void);
 void loader__rundown_watch_stop(void);
-void loader__tier_up(void);		/* worker 0, fixed iteration */
+void loader__tier_up(void);		/* once, at the process's 30th operation */
 int64_t loader__plugin_churn(uint64_t iter);	/* worker 0 */
 void loader__summary_rundowns(FILE *f);
 
