@@ -47,6 +47,7 @@ static void symbolize_usage(FILE *f)
 	fprintf(f,
 		"Usage: ebpf-collect symbolize -p PID [options] [ADDR[@TS]...]\n"
 		"       ebpf-collect symbolize --perf-map FILE [options] [ADDR[@TS]...]\n"
+		"       ebpf-collect symbolize TRACE DIR [--symbols LIST]   (a trace's frames named again)\n"
 		"Name code addresses of a live process (or offline, from a perf-map file\n"
 		"and method events), one line each:\n"
 		"  ADDR KIND NAME [MODULE]     KIND: jit, native, kernel, unknown\n"
