@@ -597,12 +597,14 @@ else
 fi
 sym=$(comp bench_symbolizer)
 if [[ -n $sym ]]; then
-	# the range table against the plain sorted search: it stays only if it
-	# beats it by 2x on both loads
+	# the range table against the plain sorted search: a cleverer index
+	# had to beat it 2x on both loads and did not, so the table is that
+	# plain structure now (docs/perf-map-format.md); about 1x, and below
+	# 0.8x a regression of what the product adds to it
 	for load in "lookup at a time:fresh map, at a time" "total:JIT churn, total"; do
 		r=$(awk -v k="range table / plain, ${load%%:*}" 'index($0, k) {sub(/x$/, "", $NF); print $NF; exit}' <<<"$sym")
-		summary_row "range table / plain: ${load#*:}" "${r:--}x" ">= 2x" \
-			"$(awk -v v="${r:--}" 'BEGIN {print (v == "-") ? "not measured" : ((v + 0 >= 2) ? "met" : "MISSED")}')"
+		summary_row "range table / plain: ${load#*:}" "${r:--}x" "~1x (is plain)" \
+			"$(awk -v v="${r:--}" 'BEGIN {print (v == "-") ? "not measured" : ((v + 0 >= 0.8) ? "met" : "REGRESSED")}')"
 	done
 fi
 nt=$(comp bench_nettrace)
