@@ -168,9 +168,13 @@ EOF
 @test "error: a zombie pid (exited, not reaped) exits 2 saying it has exited" {
 	require_root
 	local zombie i
-	# the shell forks a child that exits at once, then becomes a sleep
-	# that never waits for it
-	bg "$T/parent.out" bash -c 'sleep 0 & exec sleep 30'
+	# the shell forks a child, then becomes a sleep that never waits for
+	# it; the child exits only once the exec is done (a child that exited
+	# before it would be reaped by bash itself)
+	mkfifo "$T/go"
+	bg "$T/parent.out" bash -c 'read -r _ <"$1" & exec sleep 30' sh "$T/go"
+	wait_for_exec "$LAST_PID" "$(command -v sleep)" || flunk "the parent never became sleep"
+	echo go >"$T/go"
 	for ((i = 0; i < 200; i++)); do
 		zombie=$(ps -o pid=,stat= --ppid "$LAST_PID" | awk '$2 ~ /^Z/ {print $1; exit}')
 		[[ -n $zombie ]] && break
