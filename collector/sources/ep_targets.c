@@ -393,10 +393,7 @@ int ep_targets__stop(struct ep_targets *t, struct reorder *ro)
 					no_stream = true;
 			} else if (rc) {
 				pr_warn("%s\n", msg);
-				/* --all: as while polling, anybody's process
-				 * does not decide the exit */
-				if (!t->all)
-					t->cut = true;
+				t->cut = true;
 			} else if (eventpipe__exited(t->ep[i])) {
 				pr_info("pid %d exited during the trace; its EventPipe stream ended "
 					"with it\n", eventpipe__pid(t->ep[i]));
