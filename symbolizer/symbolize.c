@@ -145,6 +145,8 @@ struct sz_pid {
 	bool added;			/* known to the symbolizer */
 	bool gone;
 	bool target;			/* symbolize__add_pid (else: seen in a record) */
+	bool reported;			/* the kernel reports its new mappings */
+	bool synced;			/* snapshotted since the reports began */
 };
 
 #define SZ_HINTS	4096	/* a power of 2 */
@@ -190,6 +192,7 @@ struct symbolize {
 	bool per_process;		/* V6: ranges and modules per process */
 	uint64_t last_refresh;
 	unsigned int ticks;
+	bool reports_lost;		/* symbolize__mapping_reports_lost */
 	char self_exe[PATH_MAX];
 	struct symbolize_stats st;
 	uint8_t enc[ENC_CAP];
@@ -441,7 +444,12 @@ static void sz_pid__update(struct symbolize *sz, struct sz_pid *p, uint64_t now)
 		p->gone = true;
 		return;
 	}
+	if (p->reported && p->synced && !sz->reports_lost) {
+		symbolizer__refresh_perf_map(sz->sym, p->pid, now);
+		return;
+	}
 	symbolizer__refresh(sz->sym, p->pid, now);
+	p->synced = p->reported;
 }
 
 int symbolize__add_pid(struct symbolize *sz, pid_t pid)
@@ -468,6 +476,19 @@ void symbolize__tick(struct symbolize *sz, uint64_t now, uint64_t watermark)
 	for (i = 0; i < sz->n_pids; i++)
 		if (sz->pids[i].target || sz->ticks % 10 == 0)
 			sz_pid__update(sz, &sz->pids[i], now);
+}
+
+void symbolize__mappings_reported(struct symbolize *sz, pid_t pid)
+{
+	struct sz_pid *p = sz_pid(sz, pid, true);
+
+	if (p)
+		p->reported = true;
+}
+
+void symbolize__mapping_reports_lost(struct symbolize *sz)
+{
+	sz->reports_lost = true;
 }
 
 /* A record of a process we were not told about (a child the runtime

@@ -33,7 +33,11 @@
  * source): when it is first seen (symbolize__add_pid for a target -- a held
  * child from its first tick after exec --, its first record or lookup for
  * any other); at symbolize__exec; and at symbolize__tick while it lives,
- * every 100 ms for targets and every second for the others.  In between,
+ * every 100 ms for targets and every second for the others -- the
+ * mappings only until the kernel reports them as they are made
+ * (symbolize__mappings_reported): from then on one more snapshot, to cover
+ * what was mapped before the reports began, and the perf map alone.  In
+ * between,
  * a lookup that misses re-reads what may have grown (symbolizer.c): an
  * address in no known mapping re-reads the mappings (at most every 10 ms),
  * JIT code no perf-map line covers reads the lines appended since.
@@ -96,6 +100,14 @@ int symbolize__add_pid(struct symbolize *sz, pid_t pid);
  * perf maps' growth (rate-limited inside), and promise that no record older
  * than watermark (the reorder buffer's) comes any more. */
 void symbolize__tick(struct symbolize *sz, uint64_t now, uint64_t watermark);
+
+/* The kernel now reports pid's new executable mappings (and its children's)
+ * as they are made, passed in by symbolizer__add_mapping before any record
+ * that uses them (the collector's mmap_events.c): symbolize__tick stops
+ * re-reading pid's /proc maps.  symbolize__mapping_reports_lost: the reports
+ * lost some; every process is snapshotted as before from now on. */
+void symbolize__mappings_reported(struct symbolize *sz, pid_t pid);
+void symbolize__mapping_reports_lost(struct symbolize *sz);
 
 /*
  * A CLR event of provider/id at ts from pid/tid (capture thread tid), with

@@ -424,6 +424,19 @@ int symbolizer__add_pid(struct symbolizer *s, pid_t pid)
 	return sym_proc__init(s, p);
 }
 
+int symbolizer__refresh_perf_map(struct symbolizer *s, pid_t pid, uint64_t now)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+
+	if (!p)
+		return symbolizer__add_pid(s, pid);
+	if (!p->pm && !p->gone)
+		sym_proc__find_perf_map(s, p);
+	if (p->pm)
+		sym_proc__read_map(s, p, now);
+	return 0;
+}
+
 int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now)
 {
 	struct sym_proc *p = symbolizer__proc(s, pid, 0);
@@ -431,11 +444,7 @@ int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now)
 	if (!p)
 		return symbolizer__add_pid(s, pid);
 	sym_proc__snapshot(s, p);
-	if (!p->pm && !p->gone)
-		sym_proc__find_perf_map(s, p);
-	if (p->pm)
-		sym_proc__read_map(s, p, now);
-	return 0;
+	return symbolizer__refresh_perf_map(s, pid, now);
 }
 
 static struct sym_proc *symbolizer__proc_auto(struct symbolizer *s, pid_t pid)

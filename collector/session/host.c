@@ -222,8 +222,8 @@ static void add_target(struct collector *c, pid_t pid, const char *how)
 	c->pid_alive[slot] = true;
 	if (c->pipe.sym)
 		symbolize__add_pid(c->pipe.sym, pid);
-	if (c->mm)
-		mmap_events__add_pid(c->mm, pid);
+	if (c->mm && !mmap_events__add_pid(c->mm, pid) && c->pipe.sym)
+		symbolize__mappings_reported(c->pipe.sym, pid);
 	if (c->ug)
 		usdt_generic__add_target(c->ug, pid);
 	c->host.found++;

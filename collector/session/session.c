@@ -862,7 +862,12 @@ static int start_symbols(struct collector *c)
 		pid_t p = c->child > 0 ? c->child : env.pids[i];
 
 		symbolize__add_pid(c->pipe.sym, p);
-		if (c->mm && (err = mmap_events__add_pid(c->mm, p)))
+		if (!c->mm)
+			continue;
+		err = mmap_events__add_pid(c->mm, p);
+		if (!err)
+			symbolize__mappings_reported(c->pipe.sym, p);
+		else if (err < 0)
 			pr_debug("pid %d: no mapping records (perf_event_open: %s); "
 				 "/proc snapshots only\n", p, strerror(-err));
 	}

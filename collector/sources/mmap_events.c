@@ -3,13 +3,15 @@
  * mmap_events.c - executable mappings of the targets as the kernel makes
  * them, from perf MMAP2 records (what `perf record` uses to name frames).
  *
- * The symbolizer reads /proc/PID/maps when it first sees a process and then
- * every 100 ms.  A process that execs and exits in between -- a command
- * traced with `-- CMD` that runs for a millisecond, a short child of the
- * target -- left nothing to read, and its native frames stayed unnamed.
- * The kernel reports every PROT_EXEC mapping as it is made, with the file's
- * device, inode and path, so nothing depends on the process still being
- * there when the collector looks.
+ * The symbolizer reads /proc/PID/maps when it first sees a process.  A
+ * process that execs and exits before the next read -- a command traced
+ * with `-- CMD` that runs for a millisecond, a short child of the target --
+ * left nothing to read, and its native frames stayed unnamed.  The kernel
+ * reports every PROT_EXEC mapping as it is made, with the file's device,
+ * inode and path, so nothing depends on the process still being there when
+ * the collector looks; and a target whose threads all report needs no
+ * periodic re-read (symbolize__mappings_reported), which was most of the
+ * collector's own CPU time while it sampled at 999 Hz.
  *
  * One PERF_COUNT_SW_DUMMY event per CPU and thread of a target (attr.mmap +
  * mmap2: exec mappings only; inherit: the threads and children it creates
@@ -26,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +60,7 @@ struct mmap_events {
 	int *fds;			/* every event, redirected ones too */
 	size_t n_fds, cap_fds;
 	uint64_t lost;
+	bool lost_told;			/* symbolize__mapping_reports_lost called */
 	uint8_t *tmp;			/* a record that wraps around the ring */
 	size_t tmp_cap;
 };
@@ -175,6 +179,7 @@ int mmap_events__add_pid(struct mmap_events *me, pid_t pid)
 {
 	char path[64];
 	struct dirent *d;
+	bool partial;
 	DIR *dir;
 	int err;
 
@@ -183,18 +188,23 @@ int mmap_events__add_pid(struct mmap_events *me, pid_t pid)
 		return err;
 	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
 	dir = opendir(path);
+	partial = !dir;
 	while (dir && (d = readdir(dir))) {
 		pid_t tid = (pid_t)strtol(d->d_name, NULL, 10);
 
 		if (tid <= 0 || tid == pid)
 			continue;
 		err = mm_add_tid(me, tid);
+		if (err && err != -ESRCH)	/* a thread that exited maps nothing */
+			partial = true;
 		if (err == -ENOMEM || err == -EMFILE)
 			break;
 	}
 	if (dir)
 		closedir(dir);
-	return err == -ENOMEM ? err : 0;
+	if (err == -ENOMEM)
+		return err;
+	return partial ? 1 : 0;
 }
 
 /* One record at ring offset off into a contiguous buffer (copied when it
@@ -341,9 +351,20 @@ static int on_mapping(void *ctx, pid_t pid, uint64_t ts, const struct proc_map *
 	       -ENOMEM : 0;
 }
 
+int mmap_events__drain(struct mmap_events *me, struct symbolize *sz)
+{
+	if (read_mappings(me, on_mapping, sz) < 0)
+		return -ENOMEM;
+	if (me && me->lost && !me->lost_told) {	/* snapshots cover the rest */
+		symbolize__mapping_reports_lost(sz);
+		me->lost_told = true;
+	}
+	return 0;
+}
+
 static int pipeline_poll(void *ctx, struct pipeline *p)
 {
-	return read_mappings(ctx, on_mapping, p->sym) < 0 ? -ENOMEM : 0;
+	return mmap_events__drain(ctx, p->sym);
 }
 
 const struct pipeline_source_ops mmap_events_source_ops = {

@@ -46,7 +46,7 @@ ALL_TARGETS += $(OUTPUT)/tests/usdt_demo $(OUTPUT)/tests/usdt_demo_hook
 # collector.  See tests/progs/kernel_events_test.c.
 ALL_TARGETS += $(OUTPUT)/tests/kevtest
 $(OUTPUT)/tests/kevtest: $(OUTPUT)/obj/tests/progs/kernel_events_test.o $(KERNEL_EVENTS_OBJS) \
-		$(OUTPUT)/obj/collector/pipeline/reorder.o $(OWN_EVENTS_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		$(OUTPUT)/obj/collector/pipeline/reorder.o $(OUTPUT)/obj/collector/sources/mmap_events.o $(OWN_EVENTS_OBJS) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		$(EVENT_TABLE_OBJS) | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \

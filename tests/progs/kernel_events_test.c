@@ -9,9 +9,9 @@
  * ring buffer (created here, shared with the kernel-event skeleton through
  * bpf_map__reuse_fd as the collector's is), the reorder buffer, the
  * collector's symbolize naming every frame (symbolizer/symbolize.h), and
- * the nettrace writer.  Used by the bench (tests/bench/bench_sampling.sh)
- * and for development; tests/kernel.bats drives the real CLI.  Exit: 0 ok,
- * 1 failure, 64 usage.
+ * the nettrace writer, the kernel's mapping records (mmap_events.c).  Used
+ * by the bench (tests/bench/bench_sampling.sh) and for development;
+ * tests/kernel.bats drives the real CLI.  Exit: 0 ok, 1 failure, 64 usage.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +27,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "kernel_events.h"
+#include "mmap_events.h"
 #include "nettrace.h"
 #include "own_events.h"
 #include "reorder.h"
@@ -42,6 +43,7 @@ struct kevtest {
 	struct ke_sink sink;
 	struct reorder *ro;
 	struct ring_buffer *rb;
+	struct mmap_events *mm;
 	uint64_t last_ts;
 	int fatal;
 };
@@ -257,8 +259,12 @@ int main(int argc, char **argv)
 	k.sink.sz = symbolize__new(k.sink.w, NULL);
 	if (!k.sink.sz)
 		goto cleanup;
-	for (i = 0; i < nr_pids; i++)
+	k.mm = mmap_events__new();	/* as the collector: mappings as made */
+	for (i = 0; i < nr_pids; i++) {
 		symbolize__add_pid(k.sink.sz, pids[i]);
+		if (k.mm && !mmap_events__add_pid(k.mm, pids[i]))
+			symbolize__mappings_reported(k.sink.sz, pids[i]);
+	}
 	k.rb = ring_buffer__new(rb_fd, on_record, &k, NULL);
 	if (!k.rb || kernel_events__attach(k.ke))
 		goto cleanup;
@@ -282,7 +288,9 @@ int main(int argc, char **argv)
 			break;
 		}
 		now = now_ns();
-		err = reorder__pop_before(k.ro, now - WINDOW_NS, emit, &k);
+		err = mmap_events__drain(k.mm, k.sink.sz);
+		if (!err)
+			err = reorder__pop_before(k.ro, now - WINDOW_NS, emit, &k);
 		if (err) {
 			fprintf(stderr, "kevtest: cannot write %s: %s\n", out, strerror(-err));
 			break;
@@ -308,6 +316,8 @@ int main(int argc, char **argv)
 	if (err >= 0 && ring_buffer__consume(k.rb) < 0 && k.fatal)
 		err = k.fatal;
 	if (err >= 0)
+		err = mmap_events__drain(k.mm, k.sink.sz);
+	if (err >= 0)
 		err = reorder__pop_before(k.ro, UINT64_MAX, emit, &k);
 	if (err < 0)
 		fprintf(stderr, "kevtest: %s: %s\n", out, strerror(-err));
@@ -327,6 +337,7 @@ cleanup:
 		nt_writer__abort(k.sink.w);
 	reorder__free(k.ro);
 	symbolize__free(k.sink.sz);
+	mmap_events__free(k.mm);
 	if (rb_fd >= 0)
 		close(rb_fd);
 	return ret;

@@ -10,6 +10,8 @@
  * not be mapped; kallsyms is a file we write).
  */
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <signal.h>
 #include <unistd.h>
 #include "nettrace.h"
 #include "symbolize.h"
@@ -413,6 +415,89 @@ out:
 	}
 }
 
+/* The periodic /proc snapshots of a target: one per tick (100 ms) while
+ * only they tell its new mappings; one more, then none, once the kernel
+ * reports them (symbolize__mappings_reported); every tick again after the
+ * reports lost some. */
+static uint64_t snapshots_of(struct symbolize *sz)
+{
+	struct symbolizer_stats st;
+
+	symbolizer__stats(symbolize__symbolizer(sz), &st);
+	return st.snapshots;
+}
+
+/* sleep(1) started and exec'd (its /proc/PID/exe no longer ours), or -1 */
+static pid_t spawn_sleeper(void)
+{
+	char self[256], exe[256], fn[64];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	pid_t pid;
+	int i;
+
+	if (n <= 0)
+		return -1;
+	self[n] = '\0';
+	pid = fork();
+	if (pid == 0) {
+		execlp("sleep", "sleep", "60", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(fn, sizeof(fn), "/proc/%d/exe", (int)pid);
+	for (i = 0; pid > 0 && i < 5000; i++) {	/* up to 5 s on a busy machine */
+		n = readlink(fn, exe, sizeof(exe) - 1);
+		if (n > 0 && (exe[n] = '\0', strcmp(exe, self)))
+			return pid;
+		usleep(1000);
+	}
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	return -1;
+}
+
+static void test_mapping_reports(void)
+{
+	struct symbolize_opts o = { .no_perf_map = 1, .no_kernel = 1 };
+	const uint64_t tick = 200000000ULL;	/* past the 100 ms refresh period */
+	struct nt_writer *w = open_trace();
+	struct symbolize *sz = NULL;
+	uint64_t t = tick, n0;
+	pid_t child = -1;
+	int i;
+
+	/* another program: our own process is the collector's image, which
+	 * symbolize takes for a child that has not exec'd yet */
+	child = spawn_sleeper();
+	if (!ASSERT_OK_PTR(w, "writer") || !ASSERT_GE(child, 1, "sleep"))
+		goto out;
+	sz = symbolize__new(w, &o);
+	if (!ASSERT_OK_PTR(sz, "new") || !ASSERT_OK(symbolize__add_pid(sz, child), "add"))
+		goto out;
+	n0 = snapshots_of(sz);
+	ASSERT_EQ(n0, 1, "the first read at add");
+	for (i = 0; i < 3; i++)
+		symbolize__tick(sz, t += tick, 0);
+	ASSERT_EQ(snapshots_of(sz), n0 + 3, "a snapshot per tick without reports");
+	symbolize__mappings_reported(sz, child);
+	for (i = 0; i < 10; i++)
+		symbolize__tick(sz, t += tick, 0);
+	ASSERT_EQ(snapshots_of(sz), n0 + 4, "one more when the reports begin, then none");
+	symbolize__mapping_reports_lost(sz);
+	for (i = 0; i < 2; i++)
+		symbolize__tick(sz, t += tick, 0);
+	ASSERT_EQ(snapshots_of(sz), n0 + 6, "a snapshot per tick after a lost report");
+	ASSERT_OK(symbolize__finish(sz, t), "finish");
+out:
+	symbolize__free(sz);
+	nt_writer__abort(w);
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+}
+
 int main(void)
 {
 	RUN(test_reused_range);
@@ -420,5 +505,6 @@ int main(void)
 	RUN(test_conflict_in_one_record);
 	RUN(test_native);
 	RUN(test_perf_map_and_modules);
+	RUN(test_mapping_reports);
 	return test_summary();
 }
