@@ -171,6 +171,13 @@ struct symbolize {
 	size_t n_mods, cap_mods;
 	struct sz_pid *pids;
 	size_t n_pids, cap_pids;
+	/* pid -> index + 1 in pids: every record looks its pid up, and under
+	 * --all a host that starts ten processes a second has seen 36,000 of
+	 * them after an hour */
+	struct u64_map pid_idx;
+	/* hash of (pid, module id) -> index + 1 in mods of the first runtime
+	 * module with that hash: every managed frame looks its module up */
+	struct u64_map mod_idx;
 	/* the last range each (pid, symbol) was found to be, by the name's
 	 * address: a stack repeats its frames, and hashing a long name costs
 	 * more than the lookup that found it; a hit still compares the name */
@@ -280,6 +287,8 @@ void symbolize__free(struct symbolize *sz)
 	free(sz->m_slots);
 	free(sz->mods);
 	free(sz->pids);
+	u64_map__free(&sz->pid_idx);
+	u64_map__free(&sz->mod_idx);
 	free(sz);
 }
 
@@ -402,14 +411,15 @@ void symbolize__print_summary(const struct symbolize *sz, FILE *f)
 
 static struct sz_pid *sz_pid(struct symbolize *sz, pid_t pid, bool create)
 {
-	size_t i;
+	struct u64_map_ent *e = u64_map__find(&sz->pid_idx, (uint64_t)(uint32_t)pid);
 
-	for (i = 0; i < sz->n_pids; i++)
-		if (sz->pids[i].pid == pid)
-			return &sz->pids[i];
+	if (e)
+		return &sz->pids[e->val - 1];
 	if (!create || grow_array((void **)&sz->pids, &sz->cap_pids, sz->n_pids + 1,
-			    sizeof(*sz->pids)))
+				  sizeof(*sz->pids)) ||
+	    u64_map__get(&sz->pid_idx, (uint64_t)(uint32_t)pid, &e))
 		return NULL;
+	e->val = sz->n_pids + 1;
 	sz->pids[sz->n_pids] = (struct sz_pid){ .pid = pid };
 	return &sz->pids[sz->n_pids++];
 }
@@ -534,14 +544,29 @@ bool symbolize__is_code(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t
 static struct sz_module *sz_module_runtime(struct symbolize *sz, uint32_t pid, uint64_t id,
 					   bool create)
 {
+	uint64_t key = hash_mix(hash64(pid), id);
+	struct u64_map_ent *e = u64_map__find(&sz->mod_idx, key);
 	size_t i;
 
-	for (i = 0; i < sz->n_mods; i++)
-		if (!sz->mods[i].pseudo && sz->mods[i].pid == pid && sz->mods[i].module_id == id)
-			return &sz->mods[i];
+	if (e) {
+		struct sz_module *m = &sz->mods[e->val - 1];
+
+		if (!m->pseudo && m->pid == pid && m->module_id == id)
+			return m;
+		/* two (pid, id) of one hash: the first keeps the slot */
+		for (i = 0; i < sz->n_mods; i++)
+			if (!sz->mods[i].pseudo && sz->mods[i].pid == pid &&
+			    sz->mods[i].module_id == id)
+				return &sz->mods[i];
+	}
 	if (!create || grow_array((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1,
-			    sizeof(*sz->mods)))
+				  sizeof(*sz->mods)))
 		return NULL;
+	if (!e) {
+		if (u64_map__get(&sz->mod_idx, key, &e))
+			return NULL;
+		e->val = sz->n_mods + 1;
+	}
 	sz->mods[sz->n_mods] = (struct sz_module){ .pid = pid, .module_id = id };
 	return &sz->mods[sz->n_mods++];
 }
