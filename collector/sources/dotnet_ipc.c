@@ -94,9 +94,13 @@ static bool socket_listens(const char *path)
  * listing in any case.  A host where many processes start looks at each a
  * few times in its first seconds; without this every look read the whole
  * of /tmp (29 % of the node daemon's CPU beside 10 execs/s and a /tmp of
- * 1,700 files).  A socket made within that time is found at the next look.
+ * 1,700 files).  A socket named by its process's start time is found by one
+ * stat first (exact_socket), so a listing serves only the others (a runtime
+ * in another time namespace sees another start time; one without a
+ * socket), and may be a second old: a socket made within that time is
+ * found at the next look.
  */
-#define DIR_CACHE_MIN_NS	(100ULL * 1000 * 1000)
+#define DIR_CACHE_MIN_NS	(1000ULL * 1000 * 1000)
 
 static struct {
 	pthread_mutex_t mu;
@@ -167,6 +171,23 @@ out:
 	return err;
 }
 
+/* The socket the runtime names by its start time (prefix, then the time):
+ * found by one stat, without listing a /tmp that may hold thousands of
+ * files.  true when it is there. */
+static bool exact_socket(const char *dir, const char *prefix, unsigned long long st,
+			 struct dn_socket *s)
+{
+	char path[PATH_MAX + 128];
+	struct stat sb;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s%llu-socket", dir, prefix, st) >=
+	    sizeof(s->path) || stat(path, &sb) || !S_ISSOCK(sb.st_mode))
+		return false;
+	memcpy(s->path, path, strlen(path) + 1);	/* fits: checked above */
+	s->uid = sb.st_uid;
+	return true;
+}
+
 int dn_find_socket(pid_t pid, struct dn_socket *s)
 {
 	char dir[PATH_MAX], tmp[PATH_MAX / 2], prefix[64];
@@ -185,6 +206,8 @@ int dn_find_socket(pid_t pid, struct dn_socket *s)
 	target_tmpdir(pid, tmp, sizeof(tmp));
 	snprintf(dir, sizeof(dir), "/proc/%d/root%s", pid, tmp);
 	snprintf(prefix, sizeof(prefix), "dotnet-diagnostic-%d-", s->nspid);
+	if (st && exact_socket(dir, prefix, st, s))
+		return 0;
 	err = diag_names(dir, &names, &len);
 	if (err)
 		return err == -ENOENT ? -ENOENT : err;
