@@ -434,9 +434,11 @@ void tpshim_source__free(struct tpshim_source *s)
 	s->skel = NULL;
 }
 
+/* The latest process of that pid: under --all an exited one stays, for
+ * its calls still in the ring, and its pid may be another's since */
 static struct tps_proc *proc_of(struct tpshim_source *s, pid_t pid)
 {
-	for (size_t i = 0; i < s->nr_procs; i++)
+	for (size_t i = s->nr_procs; i-- > 0;)
 		if (s->procs[i].pid == pid)
 			return &s->procs[i];
 	return NULL;
