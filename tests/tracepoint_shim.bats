@@ -704,3 +704,42 @@ perf_fds() {
 		(($(grep -c . <<<"$f") == gcs)) || flunk "$name ($pid) GCs: $f"
 	done
 }
+
+@test "tracepoint shim: --all --dotnet-port enables a waiting runtime's tracepoints and resumes it: every exception and GC from its first managed method, its tracepoints released at its exit" {
+	need
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	require_shared
+	local port=$T/port.sock prov=Microsoft-Windows-DotNETRuntime:0x8001:4 col err pid n
+	bg "$T/col.out" "$EBPF_COLLECT" --all --comm 'tpall-*' --dotnet-port "$port" \
+		-o "$T/p.nettrace" --providers "$prov"
+	col=$LAST_PID
+	err=$T/col.out.err
+	wait_for_grep "Ctrl-C" "$err" 120 || flunk "$(cat "$err")"
+	# no --wait: it throws and collects as soon as Main runs
+	ln -sf "$(command -v dotnet)" "$T/tpall-p"
+	LD_LIBRARY_PATH=$TPSHIM_DIR DOTNET_EnableEventLog=1 \
+		DOTNET_EventSourceFilter=EbpfCollectNoSuchSource \
+		DOTNET_DiagnosticPorts=$port,suspend timeout 60 "$T/tpall-p" "$APP" \
+		--exceptions 300 --gcs 3 >"$T/app.out" 2>&1 || flunk "app failed: $(cat "$T/app.out")"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=3 exceptions=300 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	pid=$(sed -n 's/^READY //p' "$T/app.out")
+	[[ -n $pid ]] || flunk "$(cat "$T/app.out")"
+	grep -qF -- "ebpf-collect: --all: tracing pid $pid (tracepoint shim)" "$err" || flunk "$(cat "$err")"
+	grep -q "pid $pid: .*EventPipe session" "$err" && flunk "EventPipe for $pid: $(cat "$err")"
+	n=$(sed -n "s/^ebpf-collect: pid $pid: traced through the tracepoint shim: \([0-9]*\) tracepoints enabled.*/\1/p" "$err")
+	((n > 0)) || flunk "$(cat "$err")"
+	wait_for_grep "--all: pid $pid exited: its $n tracepoints released" "$err" 30 ||
+		flunk "$(cat "$err")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$err")"
+	grep -qF -- "ebpf-collect: --all: 1 processes traced (0 runtime provider, 0 --usdt provider, 1 tracepoint shim, 0 EventPipe)" \
+		"$err" || flunk "$(cat "$err")"
+	trace_note "$T/p.nettrace" stripped "$STRIPPED"
+	# enabled before its first managed method: every exception, and every
+	# GC's start too (the first GC read GCStart's state already raised)
+	(($(fields_of "$T/p.nettrace" 80 "$pid" | grep -c '"ExceptionType": "EvtAppTestException"') == 300)) ||
+		flunk "exceptions"
+	(($(fields_of "$T/p.nettrace" 1 "$pid" | grep -c '"Reason": 1,') == 3)) || flunk "GC starts"
+	(($(fields_of "$T/p.nettrace" 2 "$pid" | grep -c '"Depth": 2') == 3)) || flunk "GC ends"
+}
