@@ -7,6 +7,8 @@
 # directory on LD_LIBRARY_PATH, DOTNET_EnableEventLog=1 and an
 # EventSourceFilter that matches nothing, as a service would be.  Its table
 # is read from outside by tests/progs/tpshim_ctl (usdt/tracepoint_read.c).
+# The --all test is host-wide: run the suite under the shared lock,
+# flock /tmp/ebpf-hostwide.lock tests/run tests/tracepoint_shim.bats.
 
 load test_helper
 load dotnet_app
@@ -30,6 +32,7 @@ teardown() {
 	if [[ -n $APP_PID ]]; then
 		{ kill -KILL "$APP_PID" && wait "$APP_PID"; } 2>/dev/null
 	fi
+	kill_bg	# the --all test's collector and apps
 	return 0
 }
 
@@ -588,4 +591,155 @@ sc_vs_eventpipe() {
 
 @test "tracepoint shim: a self-contained .NET 9 app through the shim: the GC, exception, contention and method events EventPipe records, event by event" {
 	sc_vs_eventpipe 9
+}
+
+# all_app NAME SHIM APP-ARGS...: the app waiting for $T/go.NAME, run as
+# $T/tpall-NAME (a link to dotnet: its comm, which --comm selects, so that
+# --all leaves other .NET processes of the host alone), ready for the shim
+# when SHIM is 1; its pid in PID_NAME once it printed READY
+all_app() {
+	local name=$1 shim=$2 lp=
+	shift 2
+	ln -sf "$(command -v dotnet)" "$T/tpall-$name"
+	local e=(env)
+	((shim)) && e+=(LD_LIBRARY_PATH="$TPSHIM_DIR" DOTNET_EnableEventLog=1
+		DOTNET_EventSourceFilter=EbpfCollectNoSuchSource)
+	bg "$T/$name.out" "${e[@]}" "$T/tpall-$name" "$APP" --wait "$T/go.$name" "$@" --linger
+	printf -v "PID_$name" %s "$LAST_PID"
+	wait_for_grep READY "$T/$name.out" 60 || flunk "$name did not start: $(cat "$T/$name.out"*)"
+}
+
+# all_run NAME GCS EXCEPTIONS: app NAME's workload run and its own counts checked
+all_run() {
+	touch "$T/go.$1"
+	wait_for_grep DONE "$T/$1.out" 60 || flunk "$1 did not finish: $(cat "$T/$1.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=$2 exceptions=$3 contentions=0" "$T/$1.out" ||
+		flunk "$1: $(cat "$T/$1.out")"
+}
+
+# perf_fds PID: how many perf events PID holds open
+perf_fds() {
+	find "/proc/$1/fd" -lname 'anon_inode:\[perf_event\]' 2>/dev/null | wc -l
+}
+
+@test "tracepoint shim: --all traces each .NET process through the shim when it offers it, at the start and later, EventPipe the others, each exactly once" {
+	need
+	require_shared
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local prov=Microsoft-Windows-DotNETRuntime:0x8001:4 col err n ln
+	# two apps ready for the shim and one plain, running before the collector
+	all_app a 1 --gcs 2 --exceptions 3
+	all_app b 1 --gcs 3 --exceptions 1
+	all_app c 0 --gcs 4 --exceptions 2
+	bg "$T/col.out" "$EBPF_COLLECT" --all --comm 'tpall-*' -o "$T/all.nettrace" \
+		--providers "$prov" --manifest "$MANIFEST_REAL"
+	col=$LAST_PID
+	err=$T/col.out.err
+	wait_for_grep "Ctrl-C" "$err" 120 || flunk "$(cat "$err")"
+	for ln in "--all: tracing pid $PID_a (tracepoint shim)" \
+		"--all: tracing pid $PID_b (tracepoint shim)" \
+		"--all: tracing pid $PID_c (EventPipe)" \
+		"--all: 3 processes traced (0 runtime provider, 0 --usdt provider, 2 tracepoint shim, 1 EventPipe); new ones are added as they exec"; do
+		grep -qF -- "ebpf-collect: $ln" "$err" || flunk "no '$ln': $(cat "$err")"
+	done
+	# one way each: no EventPipe session for the shim's processes, no
+	# shim for the plain one
+	for ln in "$PID_a" "$PID_b"; do
+		grep -q "^ebpf-collect: pid $ln: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" \
+			"$err" || flunk "$(cat "$err")"
+		grep -q "pid $ln: EventPipe" "$err" && flunk "EventPipe for $ln: $(cat "$err")"
+	done
+	grep -q "pid $PID_c: traced through the tracepoint shim" "$err" && flunk "$(cat "$err")"
+	wait_for_grep "pid $PID_c: no USDT provider: EventPipe session over" "$err" 60 ||
+		flunk "$(cat "$err")"
+	grep -q "^ebpf-collect: tracing 2 .NET processes through the tracepoint shim and 1 .NET process over EventPipe (1 provider); writing " \
+		"$err" || flunk "$(cat "$err")"
+	all_run a 2 3
+	all_run b 3 1
+	all_run c 4 2
+	# one started after the collector: found at its exec, through the shim
+	all_app d 1 --gcs 1 --exceptions 4
+	wait_for_grep "--all: tracing pid $PID_d (tracepoint shim)" "$err" 60 || flunk "$(cat "$err")"
+	n=$(sed -n "s/^ebpf-collect: pid $PID_d: traced through the tracepoint shim: \([0-9]*\) tracepoints enabled.*/\1/p" "$err")
+	((n > 0)) || flunk "$(cat "$err")"
+	all_run d 1 4
+	# b exits: its tracepoints released at once (its probe and holds
+	# closed, not kept until the collector stops)
+	local before after
+	before=$(perf_fds "$col")
+	kill -TERM "$PID_b"
+	n=$(sed -n "s/^ebpf-collect: pid $PID_b: traced through the tracepoint shim: \([0-9]*\) tracepoints enabled.*/\1/p" "$err")
+	wait_for_grep "--all: pid $PID_b exited: its $n tracepoints released" "$err" 30 ||
+		flunk "$(cat "$err")"
+	wait_until 30 eval '(($(perf_fds "$col") <= before - n))' ||
+		flunk "perf events: $before with b, $(perf_fds "$col") after ($n holds)"
+	# a is still running: its states raised while traced, every one 0 once
+	# the collector stopped
+	APP_PID=$PID_a
+	run "$CTL" list "$PID_a"
+	n=$(sed -n "s/^ebpf-collect: pid $PID_a: traced through the tracepoint shim: \([0-9]*\) tracepoints enabled.*/\1/p" "$err")
+	(($(grep -cP '\t[1-9][0-9]*$' <<<"$output") == n)) || flunk "$n enabled: $output"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$err")"
+	grep -qF -- "ebpf-collect: --all: 4 processes traced (0 runtime provider, 0 --usdt provider, 3 tracepoint shim, 1 EventPipe)" \
+		"$err" || flunk "$(cat "$err")"
+	grep -qF -- "ebpf-collect: --all: 1 processes traced through the tracepoint shim exited, their tracepoints released" \
+		"$err" || flunk "$(cat "$err")"
+	wait_until 120 states_are 0 || flunk "a state still raised: $("$CTL" list "$PID_a")"
+	trace_note "$T/all.nettrace" stripped "$STRIPPED"
+	# per process, exactly what each app did: ExceptionThrown_V1 (80) and
+	# GCEnd_V1 (2) of its induced gen2 GCs, once each (two paths would
+	# count them twice)
+	local name gcs exc
+	for name in a:2:3 b:3:1 c:4:2 d:1:4; do
+		IFS=: read -r name gcs exc <<<"$name"
+		local pid_var=PID_$name
+		local pid=${!pid_var} f
+		f=$(fields_of "$T/all.nettrace" 80 "$pid")
+		(($(grep -c '"ExceptionType": "EvtAppTestException"' <<<"$f") == exc)) ||
+			flunk "$name ($pid) exceptions: $f"
+		(($(grep -c . <<<"$f") == exc)) || flunk "$name ($pid) exceptions: $f"
+		f=$(fields_of "$T/all.nettrace" 2 "$pid")
+		(($(grep -c '"Depth": 2' <<<"$f") == gcs)) || flunk "$name ($pid) GCs: $f"
+		(($(grep -c . <<<"$f") == gcs)) || flunk "$name ($pid) GCs: $f"
+	done
+}
+
+@test "tracepoint shim: --all --dotnet-port enables a waiting runtime's tracepoints and resumes it: every exception and GC from its first managed method, its tracepoints released at its exit" {
+	need
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	require_shared
+	local port=$T/port.sock prov=Microsoft-Windows-DotNETRuntime:0x8001:4 col err pid n
+	bg "$T/col.out" "$EBPF_COLLECT" --all --comm 'tpall-*' --dotnet-port "$port" \
+		-o "$T/p.nettrace" --providers "$prov"
+	col=$LAST_PID
+	err=$T/col.out.err
+	wait_for_grep "Ctrl-C" "$err" 120 || flunk "$(cat "$err")"
+	# no --wait: it throws and collects as soon as Main runs
+	ln -sf "$(command -v dotnet)" "$T/tpall-p"
+	LD_LIBRARY_PATH=$TPSHIM_DIR DOTNET_EnableEventLog=1 \
+		DOTNET_EventSourceFilter=EbpfCollectNoSuchSource \
+		DOTNET_DiagnosticPorts=$port,suspend timeout 60 "$T/tpall-p" "$APP" \
+		--exceptions 300 --gcs 3 >"$T/app.out" 2>&1 || flunk "app failed: $(cat "$T/app.out")"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=3 exceptions=300 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	pid=$(sed -n 's/^READY //p' "$T/app.out")
+	[[ -n $pid ]] || flunk "$(cat "$T/app.out")"
+	grep -qF -- "ebpf-collect: --all: tracing pid $pid (tracepoint shim)" "$err" || flunk "$(cat "$err")"
+	grep -q "pid $pid: .*EventPipe session" "$err" && flunk "EventPipe for $pid: $(cat "$err")"
+	n=$(sed -n "s/^ebpf-collect: pid $pid: traced through the tracepoint shim: \([0-9]*\) tracepoints enabled.*/\1/p" "$err")
+	((n > 0)) || flunk "$(cat "$err")"
+	wait_for_grep "--all: pid $pid exited: its $n tracepoints released" "$err" 30 ||
+		flunk "$(cat "$err")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$err")"
+	grep -qF -- "ebpf-collect: --all: 1 processes traced (0 runtime provider, 0 --usdt provider, 1 tracepoint shim, 0 EventPipe)" \
+		"$err" || flunk "$(cat "$err")"
+	trace_note "$T/p.nettrace" stripped "$STRIPPED"
+	# enabled before its first managed method: every exception, and every
+	# GC's start too (the first GC read GCStart's state already raised)
+	(($(fields_of "$T/p.nettrace" 80 "$pid" | grep -c '"ExceptionType": "EvtAppTestException"') == 300)) ||
+		flunk "exceptions"
+	(($(fields_of "$T/p.nettrace" 1 "$pid" | grep -c '"Reason": 1,') == 3)) || flunk "GC starts"
+	(($(fields_of "$T/p.nettrace" 2 "$pid" | grep -c '"Depth": 2') == 3)) || flunk "GC ends"
 }

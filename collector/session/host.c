@@ -5,6 +5,10 @@
  * attached (the runtime provider pauses itself while they go in), the
  * symbolizer and the mapping records follow it, and it gets a slot among
  * the targets for its EventPipe session when it has no USDT provider.
+ * Stock .NET that offers the tracepoint shim is traced through it, as -p
+ * does, and EventPipe is asked only when it does not (or nothing of the
+ * selection is among its tracepoints): never both, which would count each
+ * event twice.
  * Which files have which providers is remembered per file (device, inode),
  * so a library every process maps is read once.
  */
@@ -15,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <pthread.h>
 #include <bpf/libbpf.h>
 #include "clr_events.skel.h"
 #include "clock.h"
@@ -26,7 +31,10 @@
 #include "kernel_events.h"
 #include "mmap_events.h"
 #include "proc_info.h"
+#include "proc_maps.h"
 #include "symbolize.h"
+#include "thread.h"
+#include "tpshim.h"
 #include "usdt_notes.h"
 #include "collector.h"
 
@@ -38,6 +46,15 @@
  * costs each a few looks, not one per poll). */
 #define PENDING_NS	(5000ULL * 1000 * 1000)
 #define PENDING_GAP_NS	(100ULL * 1000 * 1000)
+/* How often the targets are looked at for exits (a shim target's holds) */
+#define EXIT_CHECK_NS	(1000ULL * 1000 * 1000)
+
+static const char *const via_name[HOST_NR_VIA] = {
+	[HOST_VIA_PROVIDER] = "runtime provider",
+	[HOST_VIA_USDT] = "--usdt provider",
+	[HOST_VIA_SHIM] = "tracepoint shim",
+	[HOST_VIA_EVENTPIPE] = "EventPipe",
+};
 
 int host__init(struct collector *c)
 {
@@ -214,7 +231,7 @@ static int set_target_map(struct collector *c, pid_t pid, bool on)
 }
 
 /* pid is a target from now on, in slot env.nr_pids. */
-static void add_target(struct collector *c, pid_t pid, const char *how)
+static void add_target(struct collector *c, pid_t pid, enum host_via via)
 {
 	int slot = env.nr_pids++;
 
@@ -227,7 +244,8 @@ static void add_target(struct collector *c, pid_t pid, const char *how)
 	if (c->ug)
 		usdt_generic__add_target(c->ug, pid);
 	c->host.found++;
-	pr_info("--all: tracing pid %d (%s)\n", pid, how);
+	c->host.via[via]++;
+	pr_info("--all: tracing pid %d (%s)\n", pid, via_name[via]);
 }
 
 /*
@@ -263,13 +281,21 @@ static int consider(struct collector *c, pid_t pid, bool final)
 			return n < 0 ? n : g;
 	}
 	if (n > 0 || g > 0) {
-		add_target(c, pid, n > 0 ? "runtime provider" : "--usdt provider");
+		add_target(c, pid, n > 0 ? HOST_VIA_PROVIDER : HOST_VIA_USDT);
+		mark_seen(&c->host, pid);
+		return 1;
+	}
+	/* stock .NET: its own tracepoints when it offers the shim (a failed
+	 * attach leaves nothing of it held: EventPipe then) */
+	if (c->tps.skel && tpshim_source__attach_pid(&c->tps, pid) > 0) {
+		set_target_map(c, pid, true);
+		add_target(c, pid, HOST_VIA_SHIM);
 		mark_seen(&c->host, pid);
 		return 1;
 	}
 	if (ep_targets__attach_one(&c->ept, slot, pid) == EXIT_OK) {
 		set_target_map(c, pid, true);
-		add_target(c, pid, "EventPipe");
+		add_target(c, pid, HOST_VIA_EVENTPIPE);
 		mark_seen(&c->host, pid);
 		return 1;
 	}
@@ -280,8 +306,22 @@ static int consider(struct collector *c, pid_t pid, bool final)
 	return 0;
 }
 
+/* "1 runtime provider, 0 --usdt provider, 2 tracepoint shim, 1 EventPipe" */
+static const char *via_counts(const struct host *h, char *buf, size_t size)
+{
+	size_t off = 0;
+	int i;
+
+	buf[0] = 0;
+	for (i = 0; i < HOST_NR_VIA && off < size; i++)
+		off += snprintf(buf + off, size - off, "%s%llu %s", i ? ", " : "",
+				(unsigned long long)h->via[i], via_name[i]);
+	return buf;
+}
+
 int host__scan(struct collector *c)
 {
+	char buf[160];
 	DIR *d = opendir("/proc");
 	struct dirent *de;
 	int err = 0;
@@ -304,8 +344,8 @@ int host__scan(struct collector *c)
 		pr_warn("--all: %s\n", strerror(-err));
 		return EXIT_FAIL;
 	}
-	pr_info("--all: %llu processes traced; new ones are added as they exec\n",
-		(unsigned long long)c->host.found);
+	pr_info("--all: %llu processes traced (%s); new ones are added as they exec\n",
+		(unsigned long long)c->host.found, via_counts(&c->host, buf, sizeof(buf)));
 	return EXIT_OK;
 }
 
@@ -347,6 +387,62 @@ void host__note_exec(struct collector *c, pid_t pid)
 	};
 }
 
+struct closer {
+	int *fds;
+	size_t n;
+};
+
+static void *close_holds(void *arg)
+{
+	struct closer *cl = arg;
+
+	for (size_t i = 0; i < cl->n; i++)
+		close(cl->fds[i]);
+	free(cl->fds);
+	free(cl);
+	return NULL;
+}
+
+/* A shim target exited: its probe off, its holds closed by a thread of
+ * their own (each close waits for a grace period, tens of ms: the main
+ * loop goes on reading the ring meanwhile). */
+static void release_exited(struct collector *c, pid_t pid)
+{
+	struct closer *cl;
+	pthread_t th;
+	int *fds;
+	size_t n = tpshim_source__release_pid(&c->tps, pid, &fds);
+
+	if (!n)
+		return;
+	c->host.exited++;
+	pr_info("--all: pid %d exited: its %zu tracepoints released\n", (int)pid, n);
+	cl = malloc(sizeof(*cl));
+	if (cl) {
+		*cl = (struct closer){ fds, n };
+		if (!thread_start_nosig(&th, close_holds, cl)) {
+			pthread_detach(th);
+			return;
+		}
+		free(cl);
+	}
+	for (size_t i = 0; i < n; i++)
+		close(fds[i]);
+	free(fds);
+}
+
+static void check_exits(struct collector *c)
+{
+	int i;
+
+	for (i = 0; i < env.nr_pids; i++)
+		if (c->pid_alive[i] && proc__exited(env.pids[i])) {
+			c->pid_alive[i] = false;
+			if (c->tps.skel)
+				release_exited(c, env.pids[i]);
+		}
+}
+
 int host__tick(struct collector *c, uint64_t now)
 {
 	struct host *h = &c->host;
@@ -356,6 +452,10 @@ int host__tick(struct collector *c, uint64_t now)
 
 	/* --dotnet-port: a runtime that waits there before its first managed
 	 * method; ep_targets__poll resumes it once its session runs */
+	if (now >= h->next_exit_check) {
+		h->next_exit_check = now + EXIT_CHECK_NS;
+		check_exits(c);
+	}
 	while ((pid = ep_port__next(&c->ept.port)) > 0) {
 		for (i = 0; i < (size_t)env.nr_pids && env.pids[i] != pid; i++)
 			;
@@ -396,10 +496,15 @@ int host__tick(struct collector *c, uint64_t now)
 void host__print_summary(const struct collector *c)
 {
 	const struct host *h = &c->host;
+	char buf[160];
 
 	if (!h->on)
 		return;
-	pr_warn("--all: %llu processes traced, %llu execs seen%s\n",
-		(unsigned long long)h->found, (unsigned long long)h->execs,
+	pr_warn("--all: %llu processes traced (%s), %llu execs seen%s\n",
+		(unsigned long long)h->found, via_counts(h, buf, sizeof(buf)),
+		(unsigned long long)h->execs,
 		h->full ? "; more than the target limit were left out" : "");
+	if (h->exited)
+		pr_warn("--all: %llu processes traced through the tracepoint shim exited, their "
+			"tracepoints released\n", (unsigned long long)h->exited);
 }

@@ -2,8 +2,10 @@
 /*
  * host.h - --all: every process of the host that carries the runtime
  * provider (any generated manifest's providers in the event table), a
- * --usdt provider asked for, or a .NET diagnostics socket (EventPipe),
- * traced like a -p target: those running at the start, and those that exec
+ * --usdt provider asked for, the tracepoint shim (stock .NET started ready
+ * for it, preferred as -p prefers it) or a .NET diagnostics socket
+ * (EventPipe, for stock .NET without the shim), each traced one way only,
+ * like a -p target: those running at the start, and those that exec
  * later (the Linux-Kernel-Process Exec event, host-wide, makes the collector
  * look within the next poll, and again for a few seconds while a runtime
  * maps its libraries and opens its socket).  --comm, --cgroup, --container
@@ -33,6 +35,15 @@ struct host_pending {
 	uint64_t gap;		/* doubling from one poll */
 };
 
+/* How a target is traced, for the start and stop lines */
+enum host_via {
+	HOST_VIA_PROVIDER,	/* the runtime provider's USDT probes */
+	HOST_VIA_USDT,		/* a --usdt provider only */
+	HOST_VIA_SHIM,		/* its own tracepoints, through the tracepoint shim */
+	HOST_VIA_EVENTPIPE,	/* an EventPipe session */
+	HOST_NR_VIA,
+};
+
 struct host {
 	bool on;			/* --all */
 	pid_t *seen;			/* processes looked at and settled */
@@ -44,6 +55,9 @@ struct host {
 	char **ug_providers;		/* --usdt providers */
 	int n_ug;
 	uint64_t execs, found, full;	/* exec events seen, targets found, over MAX_PIDS */
+	uint64_t via[HOST_NR_VIA];	/* targets found, by how they are traced */
+	uint64_t exited;		/* shim targets that exited, their holds released */
+	uint64_t next_exit_check;	/* when the targets are looked at for exits */
 	uint64_t select_full;		/* sample selections the kernel map refused */
 };
 
@@ -62,7 +76,8 @@ bool host__selected(const struct collector *c, pid_t pid);
 /* An Exec event of pid (the pipeline's exec hook, before reordering). */
 void host__note_exec(struct collector *c, pid_t pid);
 
-/* Every poll: look at the processes exec'd lately.  0 or -errno. */
+/* Every poll: look at the processes exec'd lately, and (once a second)
+ * release the tracepoints of shim targets that exited.  0 or -errno. */
 int host__tick(struct collector *c, uint64_t now);
 
 void host__print_summary(const struct collector *c);

@@ -576,8 +576,19 @@ static int setup_bpf(struct collector *c)
 		}
 	}
 	/* stock .NET through its tracepoints, unless --providers names an
-	 * EventSource, which only EventPipe serves */
-	for (i = 0; i < (env.tpshim ? 1 : env.nr_pids); i++) {
+	 * EventSource, which only EventPipe serves; --all: for every process
+	 * that offers them, now or later (host.c) */
+	if (c->host.on && env.nr_ep_extra) {
+		pr_info("--all: --providers names %s, which only EventPipe serves: processes "
+			"that offer the tracepoint shim are traced through EventPipe\n",
+			env.ep_extra[0]);
+	} else if (c->host.on) {
+		err = tpshim_source__load(&c->tps, bpf_map__fd(c->clr.skel->maps.rb),
+					  CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
+		if (err)
+			return err;
+	}
+	for (i = 0; !c->host.on && i < (env.tpshim ? 1 : env.nr_pids); i++) {
 		if (!env.tpshim && !offers_shim(env.pids[i]))
 			continue;
 		if (env.nr_ep_extra) {
@@ -919,13 +930,17 @@ static void release_command(int *release_fd)
 static int trace(struct collector *c)
 {
 	unsigned long long probes = c->clr.nr_links + usdt_generic__nr_links(c->ug);
-	int ret, err, off, eps = ep_targets__count(&c->ept);
+	int ret, err, off, eps = ep_targets__count(&c->ept), shims = (int)c->tps.nr_procs;
 	char what[PATH_MAX];
 
-	/* what is traced: USDT probes, EventPipe sessions (stock .NET, which
-	 * has no probe: "0 probes" said nothing of them), or both */
-	off = probes || (!eps && !c->ept.wait_child) ?
+	/* what is traced: USDT probes, processes through the tracepoint shim
+	 * and EventPipe sessions (stock .NET, which has no probe: "0 probes"
+	 * said nothing of them), or some of each */
+	off = probes || (!eps && !c->ept.wait_child && !shims) ?
 	      snprintf(what, sizeof(what), "%llu probes", probes) : 0;
+	if (shims)
+		off += snprintf(what + off, sizeof(what) - off, "%s%d .NET process%s through the "
+				"tracepoint shim", off ? " and " : "", shims, shims == 1 ? "" : "es");
 	if (c->ept.wait_child)
 		snprintf(what + off, sizeof(what) - off, "%sthe .NET runtime of %s over EventPipe "
 			 "from its start (%d provider%s)", off ? " and " : "", env.cmd[0],

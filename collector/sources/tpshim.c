@@ -240,7 +240,38 @@ static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct 
 	return 0;
 }
 
+/* The last process added, taken out again: its holds closed (each waits
+ * for a grace period: a failed attach or one with nothing selected, which
+ * holds few), its probes detached. */
+static void drop_last(struct tpshim_source *s)
+{
+	struct tps_proc *p = &s->procs[--s->nr_procs];
+
+	for (uint32_t h = 0; h < p->nr_holds; h++)
+		close(p->holds[h]);
+	bpf_link__destroy(p->link);
+	bpf_link__destroy(p->link_fp);
+	free(p->table_idx);
+	free(p->sigs);
+	free(p->holds);
+	tpshim_lib__close(&p->lib);
+}
+
+static int attach_pid(struct tpshim_source *s, pid_t pid);
+
 int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid)
+{
+	size_t before = s->nr_procs;
+	int n = attach_pid(s, pid);
+
+	/* traced through the shim with something enabled, or not at all:
+	 * the caller's fallback (EventPipe) must not trace it twice */
+	if (n <= 0 && s->nr_procs > before)
+		drop_last(s);
+	return n;
+}
+
+static int attach_pid(struct tpshim_source *s, pid_t pid)
 {
 	struct bpf_uprobe_opts uo = { .sz = sizeof(uo) };
 	struct tpshim_view v;
@@ -305,6 +336,36 @@ int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid)
 	pr_info("pid %d: traced through the tracepoint shim: %u tracepoints enabled%s\n", pid,
 		p->nr_holds, p->unreadable ? ", some selected ones not readable (-v names them)" : "");
 	return p->nr_holds;
+}
+
+size_t tpshim_source__release_pid(struct tpshim_source *s, pid_t pid, int **fds)
+{
+	struct tps_proc *p = NULL;
+	size_t n;
+
+	*fds = NULL;
+	for (size_t i = s->nr_procs; i-- > 0;)	/* the latest of a reused pid */
+		if (s->procs[i].pid == pid && s->procs[i].link) {
+			p = &s->procs[i];
+			break;
+		}
+	if (!p)
+		return 0;
+	n = p->nr_holds;
+	*fds = n ? malloc(n * sizeof(**fds)) : NULL;
+	if (*fds) {
+		memcpy(*fds, p->holds, n * sizeof(**fds));
+	} else {
+		for (uint32_t h = 0; h < p->nr_holds; h++)
+			close(p->holds[h]);
+		n = 0;
+	}
+	p->nr_holds = 0;
+	p->pm_off = true;	/* an exited process takes no DisablePerfMap */
+	bpf_link__destroy(p->link);
+	bpf_link__destroy(p->link_fp);
+	p->link = p->link_fp = NULL;
+	return n;
 }
 
 size_t tpshim_source__take_holds(struct tpshim_source *s, int **fds)
@@ -373,9 +434,11 @@ void tpshim_source__free(struct tpshim_source *s)
 	s->skel = NULL;
 }
 
+/* The latest process of that pid: under --all an exited one stays, for
+ * its calls still in the ring, and its pid may be another's since */
 static struct tps_proc *proc_of(struct tpshim_source *s, pid_t pid)
 {
-	for (size_t i = 0; i < s->nr_procs; i++)
+	for (size_t i = s->nr_procs; i-- > 0;)
 		if (s->procs[i].pid == pid)
 			return &s->procs[i];
 	return NULL;

@@ -40,8 +40,16 @@ int tpshim_source__load(struct tpshim_source *s, int rb_fd, uint64_t wakeup_byte
 
 /* Trace pid through its shim: its selected tracepoints enabled, the probe
  * attached.  The tracepoints enabled (0: none selected), -ENOENT when pid
- * has no shim (or it stands down), -errno (one line said). */
+ * has no shim (or it stands down), -errno (one line said).  Unless some
+ * are enabled nothing of pid is left held or attached, so that EventPipe
+ * can take it without counting an event twice. */
 int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid);
+
+/* pid exited: its probe detached and the descriptors that held its
+ * tracepoints handed to the caller to close (a grace period each, so off
+ * the main loop); *fds is the caller's to free.  How many (0: pid is not
+ * traced through the shim).  Its calls still in the ring are rebuilt. */
+size_t tpshim_source__release_pid(struct tpshim_source *s, pid_t pid, int **fds);
 
 /* The descriptors that hold the tracepoints' states up, handed to the
  * caller to close (each close waits for a grace period: the caller closes
