@@ -224,15 +224,19 @@ static void test_process_gone(void)
 }
 
 /* What the collector gives the unwinder: a method loaded or unloaded, a
- * mapping the kernel reported, change the process's code generation */
+ * mapping the kernel reported, perf-map lines read change the process's
+ * code generation */
 static void test_symbolizer_code_gen(void)
 {
 	struct symbolizer_opts o = { .no_kernel = 1 };
 	struct symbolizer *s = symbolizer__new(&o);
 	struct proc_map m = { .start = 0x10000000, .end = 0x10001000,
 			      .prot = PROT_READ | PROT_EXEC, .path = "", .dso = -1 };
+	const char *line = "10000200 40 N\n";
+	char path[] = "/tmp/test_unwind_map-XXXXXX";
 	uint64_t g0, g1, g2;
 	pid_t me = getpid();
+	int fd;
 
 	if (!ASSERT_OK_PTR(s, "symbolizer"))
 		return;
@@ -248,6 +252,17 @@ static void test_symbolizer_code_gen(void)
 	ASSERT_TRUE(g2 != g1 && g2 != g0, "a method unloaded");
 	ASSERT_OK(symbolizer__add_mapping(s, me, &m), "mapping");
 	ASSERT_TRUE(symbolizer__code_gen(s, me) != g2, "a mapping reported");
+	g2 = symbolizer__code_gen(s, me);
+	fd = mkstemp(path);
+	if (ASSERT_TRUE(fd >= 0, "perf map file") &&
+	    ASSERT_EQ(write(fd, line, strlen(line)), (long)strlen(line), "perf map line")) {
+		ASSERT_OK(symbolizer__set_perf_map(s, me, path), "perf map");
+		ASSERT_TRUE(symbolizer__code_gen(s, me) != g2, "perf-map lines read");
+	}
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
 	symbolizer__free(s);
 }
 
