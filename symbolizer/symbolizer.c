@@ -82,6 +82,9 @@ struct sym_proc {
 	int n_images;
 	struct range_table *methods;	/* runtime method events */
 	size_t n_methods;		/* entries added to it */
+	/* bumped whenever the code known at an address may have changed
+	 * (symbolizer__code_gen): the unwinder's cached reads of code */
+	uint64_t code_gen;
 	char **refused;			/* files already warned about */
 	int n_refused;
 };
@@ -292,9 +295,10 @@ static long sym_proc__read_map(struct symbolizer *s, struct sym_proc *p, uint64_
 {
 	long n = perf_map__refresh(p->pm, now);
 
-	if (n > 0)
+	if (n > 0) {
 		s->st.perf_map_entries += (uint64_t)n;
-	else if (n == -E2BIG)
+		p->code_gen++;
+	} else if (n == -E2BIG)
 		sym_proc__refuse(s, p, perf_map__path(p->pm), perf_map__refused(p->pm));
 	return n;
 }
@@ -471,6 +475,7 @@ int symbolizer__add_mapping(struct symbolizer *s, pid_t pid, const struct proc_m
 	if (!p)
 		return -ENOMEM;
 	p->jit_lo = p->jit_hi = 0;
+	p->code_gen++;
 	err = proc_maps__add(&p->maps, m);
 	if (err)
 		return err;
@@ -498,6 +503,7 @@ int symbolizer__set_perf_map(struct symbolizer *s, pid_t pid, const char *path)
 	}
 	s->st.perf_map_entries += (uint64_t)n;
 	p->jit_lo = p->jit_hi = 0;
+	p->code_gen++;
 	perf_map__free(p->pm);
 	p->pm = pm;
 	return 0;
@@ -508,6 +514,13 @@ const struct proc_maps *symbolizer__maps(struct symbolizer *s, pid_t pid)
 	struct sym_proc *p = symbolizer__proc(s, pid, 0);
 
 	return p ? &p->maps : NULL;
+}
+
+uint64_t symbolizer__code_gen(struct symbolizer *s, pid_t pid)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+
+	return p ? p->code_gen : 0;
 }
 
 struct perf_map *symbolizer__perf_map(struct symbolizer *s, pid_t pid)
@@ -548,6 +561,7 @@ int symbolizer__method_load(struct symbolizer *s, pid_t pid, uint64_t start, uin
 	if (idx < 0)
 		return (int)idx;
 	p->n_methods++;
+	p->code_gen++;
 	e = range_table__entry(p->methods, (size_t)idx);
 	e->module_id = module_id;
 	e->flags = flags;
@@ -565,6 +579,7 @@ int symbolizer__method_unload(struct symbolizer *s, pid_t pid, uint64_t start,
 	if (!p)
 		return -ENOMEM;
 	s->st.method_events++;
+	p->code_gen++;
 	if (p->pm)
 		range_table__unload(perf_map__table(p->pm), start, ts);
 	if (range_table__unload(p->methods, start, ts) >= 0)

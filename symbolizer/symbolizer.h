@@ -158,6 +158,15 @@ int symbolizer__set_perf_map(struct symbolizer *s, pid_t pid, const char *path);
  * left them: what the offline unwinder (unwind.h) takes for its modules. */
 const struct proc_maps *symbolizer__maps(struct symbolizer *s, pid_t pid);
 
+/* A number that changes whenever the code of pid at some address may have
+ * changed in what the symbolizer was told: a method loaded or unloaded (a
+ * collectible assembly's code freed, its memory handed to new methods), new
+ * perf-map lines read, a mapping the kernel reported.  What is cached of
+ * the process's code bytes (the unwinder's) holds while it stays the same;
+ * mappings that the snapshots change are the cache's own check (unwind.c).
+ * 0 for an untracked pid. */
+uint64_t symbolizer__code_gen(struct symbolizer *s, pid_t pid);
+
 /* The perf map in use for pid (NULL if none) and its path. */
 struct perf_map *symbolizer__perf_map(struct symbolizer *s, pid_t pid);
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *st);

@@ -26,7 +26,11 @@
  * last instruction of a function.  The JIT and ReadyToRun code keep an rbp
  * frame only where a method needs one: the return addresses of frameless
  * methods' callers lie between a frame's sp and the next bp of the chain,
- * and a scan of those words finds them (scan_frameless).
+ * and a scan of those words finds them (scan_frameless).  Whether a word
+ * follows a call is read from the live process's code; the answers are
+ * kept per process (UW_CALLS of them, by return address) while the
+ * symbolizer's code generation and the mappings stay the same, since the
+ * same return addresses come back in sample after sample (call_before).
  *
  * Registers: only ip, sp and bp are known at the start (struct
  * ke_ustack_copy); CFI of ordinary code needs no other to find the caller,
@@ -52,15 +56,26 @@
 #include "log.h"
 
 #define UW_PROCS	64
+#define UW_CALLS	512	/* cached after_call answers per process (8 KiB) */
 #define UW_REG_BP	6	/* DWARF register numbers of x86-64 */
 #define UW_REG_SP	7
 #define UW_REG_RA	16	/* the return address column: the pc */
+
+/* One answer of after_call: ret 0 is an empty slot (no candidate is
+ * below 4096); gen_ok is the code generation it was read at, shifted left
+ * once, with the answer in bit 0. */
+struct uw_call {
+	uint64_t ret;
+	uint64_t gen_ok;
+};
 
 struct uw_proc {
 	pid_t pid;
 	Dwfl *dwfl;		/* NULL: no module (then the chain alone) */
 	uint64_t fingerprint;
 	uint64_t used;		/* unwinder's clock of the last use */
+	struct uw_call *calls;	/* UW_CALLS slots by return address, NULL until
+				 * the first scan; dropped with the Dwfl */
 };
 
 /* the stack being unwound, the callbacks' argument */
@@ -78,6 +93,8 @@ struct uw_sample {
 	const struct proc_maps *pm;
 	Dwfl *dwfl;
 	struct unwinder *u;
+	struct uw_proc *proc;
+	uint64_t code_gen;		/* symbolizer__code_gen of the process */
 	pid_t pid;
 };
 
@@ -101,6 +118,7 @@ static void uw_proc__clear(struct uw_proc *p)
 {
 	if (p->dwfl)
 		dwfl_end(p->dwfl);
+	free(p->calls);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -422,6 +440,41 @@ static bool after_call(pid_t pid, uint64_t ret)
 	return false;
 }
 
+/*
+ * after_call's answer for ret, from the process's cache while the code it
+ * was read from is known to be the same: the symbolizer's code generation
+ * (symbolizer__code_gen) is the one it was read at -- no method loaded or
+ * unloaded since, which is how memory freed by an unload and handed to new
+ * code shows, no perf-map line read, no mapping reported -- and the
+ * mappings are (proc_for drops the cache with the Dwfl when their
+ * fingerprint changes: an exec, a mapping replaced).  Each read is a
+ * process_vm_readv of a few microseconds, for every candidate of every
+ * stack.  A process already gone keeps the answers read while it lived.
+ * One slot per hash of ret: a new address evicts the one it lands on.
+ */
+static bool call_before(struct uw_sample *s, uint64_t ret)
+{
+	struct uw_proc *p = s->proc;
+	uint64_t gen = s->code_gen & (UINT64_MAX >> 1);
+	struct uw_call *c;
+	bool ok;
+
+	if (!p->calls)
+		p->calls = calloc(UW_CALLS, sizeof(*p->calls));
+	c = p->calls ? &p->calls[hash64(ret) & (UW_CALLS - 1)] : NULL;
+	if (c && c->ret == ret && c->gen_ok >> 1 == gen) {
+		s->u->st.code_cached++;
+		return c->gen_ok & 1;
+	}
+	s->u->st.code_reads++;
+	ok = after_call(s->pid, ret);
+	if (c) {	/* no memory for the slots: every answer read */
+		c->ret = ret;
+		c->gen_ok = gen << 1 | ok;
+	}
+	return ok;
+}
+
 static void scan_frameless(struct uw_sample *s, uint64_t lo, uint64_t hi)
 {
 	const struct proc_map *m;
@@ -434,7 +487,7 @@ static void scan_frameless(struct uw_sample *s, uint64_t lo, uint64_t hi)
 			continue;
 		/* equal to the frame's own pc: a P/Invoke stub's record of
 		 * its call into native code (the runtime's InlinedCallFrame) */
-		if ((s->n && w == s->out[s->n - 1]) || !after_call(s->pid, w))
+		if ((s->n && w == s->out[s->n - 1]) || !call_before(s, w))
 			continue;
 		s->out[s->n++] = w;
 		s->u->st.fp_frames++;
@@ -442,7 +495,7 @@ static void scan_frameless(struct uw_sample *s, uint64_t lo, uint64_t hi)
 }
 
 uint32_t unwinder__unwind(struct unwinder *u, pid_t pid, const struct proc_maps *pm,
-			  const struct unwind_regs *r, const void *stack, size_t size,
+			  uint64_t code_gen, const struct unwind_regs *r, const void *stack, size_t size,
 			  uint64_t *out, uint32_t max)
 {
 	uint64_t t0 = mono_ns(), ret, next;
@@ -463,6 +516,8 @@ uint32_t unwinder__unwind(struct unwinder *u, pid_t pid, const struct proc_maps 
 	s->dwfl = p->dwfl;
 	s->pm = pm;
 	s->u = u;
+	s->proc = p;
+	s->code_gen = code_gen;
 	s->pid = pid;
 	for (;;) {
 		if (in_module(p->dwfl, first ? s->start.ip : s->start.ip - 1)) {

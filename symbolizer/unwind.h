@@ -32,6 +32,8 @@ struct unwind_stats {
 	uint64_t cfi_frames;	/* of which reached by CFI */
 	uint64_t fp_frames;	/* of which reached by the frame-pointer chain */
 	uint64_t rebuilds;	/* per-process module sets built (first sight, new mappings) */
+	uint64_t code_reads;	/* JIT code bytes read from the process (the frameless scan) */
+	uint64_t code_cached;	/* the scan's answers taken from the cache instead */
 	uint64_t ns;		/* time spent unwinding, module sets included */
 };
 
@@ -42,13 +44,15 @@ void unwinder__free(struct unwinder *u);
 
 /*
  * Unwind one stack of process pid, whose executable mappings are pm (the
- * symbolizer's, symbolizer__maps): r, and size bytes copied from r->sp
- * upwards.  Writes at most max frames, leaf first, into out; returns their
- * number (at least 1 when r->ip is set).  The libdwfl module set of pid is
- * kept between calls and built again when pm changes.
+ * symbolizer's, symbolizer__maps) and whose code generation is code_gen
+ * (symbolizer__code_gen): r, and size bytes copied from r->sp upwards.
+ * Writes at most max frames, leaf first, into out; returns their number (at
+ * least 1 when r->ip is set).  The libdwfl module set of pid is kept
+ * between calls and built again when pm changes; what was read of pid's
+ * JIT code is kept while pm and code_gen stay the same.
  */
 uint32_t unwinder__unwind(struct unwinder *u, pid_t pid, const struct proc_maps *pm,
-			  const struct unwind_regs *r, const void *stack, size_t size,
+			  uint64_t code_gen, const struct unwind_regs *r, const void *stack, size_t size,
 			  uint64_t *out, uint32_t max);
 
 void unwinder__stats(const struct unwinder *u, struct unwind_stats *st);

@@ -448,10 +448,12 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 		unwinder__stats(ke->unwinder, &us);
 		fprintf(f, "kernel-events: --call-graph dwarf: %llu stacks unwound, %llu frames "
 			"(%llu by CFI, %llu by frame pointers), %.1f us per stack, %llu module "
-			"sets built; user stack copies: %llu unreadable, %llu cut at the stack's "
-			"end\n", (unsigned long long)us.stacks, (unsigned long long)us.frames,
+			"sets built, JIT code read %llu times (%llu answers cached); user stack "
+			"copies: %llu unreadable, %llu cut at the stack's end\n",
+			(unsigned long long)us.stacks, (unsigned long long)us.frames,
 			(unsigned long long)us.cfi_frames, (unsigned long long)us.fp_frames,
 			us.stacks ? us.ns / 1e3 / us.stacks : 0.0, (unsigned long long)us.rebuilds,
+			(unsigned long long)us.code_reads, (unsigned long long)us.code_cached,
 			(unsigned long long)c.ustack_copy_errors,
 			(unsigned long long)c.ustack_copy_short);
 	}
@@ -740,8 +742,9 @@ static int unwind_sample(struct kernel_events *ke, const struct ke_sink *sink,
 	r.ip = c->ip;
 	r.sp = c->sp;
 	r.bp = c->bp;
-	ud = unwinder__unwind(ke->unwinder, e->hdr.pid, pm, &r, c + 1, c->size,
-			      ke->frame_buf + kd, CE_MAX_STACK_DEPTH);
+	ud = unwinder__unwind(ke->unwinder, e->hdr.pid, pm,
+			      symbolizer__code_gen(symbolize__symbolizer(sz), e->hdr.pid), &r,
+			      c + 1, c->size, ke->frame_buf + kd, CE_MAX_STACK_DEPTH);
 	return kd + ud;
 }
 

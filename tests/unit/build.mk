@@ -23,7 +23,12 @@ $(OUTPUT)/tests/test_views: $(OUTPUT)/obj/tests/unit/test_views.o \
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(VIEWS_LDLIBS) $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 
-UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views
+$(OUTPUT)/tests/test_unwind: $(OUTPUT)/obj/tests/unit/test_unwind.o $(SYMBOLIZER_LIB) \
+			     $(NETTRACE_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views $(OUTPUT)/tests/test_unwind
 
 # tests/unit/test.h's ASSERT_STREQ formats into a 512-byte buffer; gcc's
 # truncation warning fires for any char[] argument larger than that.
