@@ -24,6 +24,7 @@
 #include "clr_events.skel.h"
 #include "clock.h"
 #include "grow.h"
+#include "hash.h"
 #include "exit_codes.h"
 #include "dotnet_ipc.h"
 #include "event_table.h"
@@ -32,14 +33,17 @@
 #include "mmap_events.h"
 #include "proc_info.h"
 #include "proc_maps.h"
+#include "proc_stat.h"
 #include "symbolize.h"
 #include "thread.h"
+#include "tracepoint_abi.h"
 #include "tpshim.h"
 #include "usdt_notes.h"
 #include "collector.h"
 
 #define HOST_F_OURS	1	/* the runtime provider */
 #define HOST_F_UG	2	/* a --usdt provider */
+#define HOST_F_SHIM	4	/* the tracepoint shim's library (its file name) */
 /* A process that exec'd is looked at again this long: a runtime maps its
  * libraries and opens its diagnostics socket after the exec.  At once, then
  * after 100 ms, 200 ms, 400 ms ... (a host that starts many short programs
@@ -89,6 +93,7 @@ void host__free(struct collector *c)
 	free(h->seen);
 	free(h->pend);
 	free(h->files);
+	u64_map__free(&h->file_idx);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -133,15 +138,26 @@ static uint8_t file_flags(struct collector *c, const struct mapped_file *f)
 	uint8_t flags = 0;
 	size_t i;
 
-	for (i = 0; i < h->n_files; i++)
+	uint64_t key = hash_mix(hash64(f->dev), f->ino);
+	struct u64_map_ent *e = u64_map__find(&h->file_idx, key);
+	const char *base = strrchr(f->path, '/');
+
+	if (e && h->files[e->val - 1].dev == f->dev && h->files[e->val - 1].ino == f->ino)
+		return h->files[e->val - 1].flags;
+	for (i = 0; e && i < h->n_files; i++)	/* two files of one hash */
 		if (h->files[i].dev == f->dev && h->files[i].ino == f->ino)
 			return h->files[i].flags;
 	if (!usdt_notes__load(f->open_path, &notes)) {
 		flags = notes_flags(c, &notes);
 		usdt_notes__free(&notes);
 	}
-	if (!GROW(h->files, h->cap_files, h->n_files + 1))
+	if (!strcmp(base ? base + 1 : f->path, TPABI_LIB_NAME))
+		flags |= HOST_F_SHIM;
+	if (!GROW(h->files, h->cap_files, h->n_files + 1)) {
 		h->files[h->n_files++] = (struct host_file){ f->dev, f->ino, flags };
+		if (!e && !u64_map__get(&h->file_idx, key, &e))
+			e->val = h->n_files;
+	}
 	return flags;
 }
 
@@ -250,9 +266,11 @@ static void add_target(struct collector *c, pid_t pid, enum host_via via)
 
 /*
  * Make pid a target if it has what we trace.  1 it is (or was already),
- * 0 not (yet), -errno.  final: it will not be looked at again.
+ * 0 not (yet), -errno.  final: it will not be looked at again.  *files:
+ * the HOST_F_* of its mapped files, read now, or (files_known) as the
+ * caller knows them from an earlier call.
  */
-static int consider(struct collector *c, pid_t pid, bool final)
+static int consider(struct collector *c, pid_t pid, bool final, int *files, bool files_known)
 {
 	int flags, n = 0, g = 0, slot = env.nr_pids;
 
@@ -267,13 +285,13 @@ static int consider(struct collector *c, pid_t pid, bool final)
 		mark_seen(&c->host, pid);
 		return 0;
 	}
-	flags = process_flags(c, pid);
+	flags = files_known ? *files : (*files = process_flags(c, pid));
 	if (flags < 0) {
 		if (flags == -ESRCH || final)
 			mark_seen(&c->host, pid);
 		return flags == -ESRCH || flags == -EACCES ? 0 : flags;
 	}
-	if (flags) {
+	if (flags & (HOST_F_OURS | HOST_F_UG)) {
 		set_target_map(c, pid, true);	/* before the probes: their first events */
 		n = flags & HOST_F_OURS ? clr_source__attach_pid(&c->clr, pid, false) : 0;
 		g = flags & HOST_F_UG ? usdt_generic__attach_pid(c->ug, pid) : 0;
@@ -287,7 +305,7 @@ static int consider(struct collector *c, pid_t pid, bool final)
 	}
 	/* stock .NET: its own tracepoints when it offers the shim (a failed
 	 * attach leaves nothing of it held: EventPipe then) */
-	if (c->tps.skel && tpshim_source__attach_pid(&c->tps, pid) > 0) {
+	if (c->tps.skel && (flags & HOST_F_SHIM) && tpshim_source__attach_pid(&c->tps, pid) > 0) {
 		set_target_map(c, pid, true);
 		add_target(c, pid, HOST_VIA_SHIM);
 		mark_seen(&c->host, pid);
@@ -299,7 +317,7 @@ static int consider(struct collector *c, pid_t pid, bool final)
 		mark_seen(&c->host, pid);
 		return 1;
 	}
-	if (flags)
+	if (flags & (HOST_F_OURS | HOST_F_UG))
 		set_target_map(c, pid, false);
 	if (final)
 		mark_seen(&c->host, pid);
@@ -324,7 +342,7 @@ int host__scan(struct collector *c)
 	char buf[160];
 	DIR *d = opendir("/proc");
 	struct dirent *de;
-	int err = 0;
+	int err = 0, files;
 
 	if (!d) {
 		pr_warn("--all: cannot read /proc: %s\n", strerror(errno));
@@ -336,7 +354,7 @@ int host__scan(struct collector *c)
 
 		if (*end || pid <= 0)
 			continue;
-		err = consider(c, (pid_t)pid, true);
+		err = consider(c, (pid_t)pid, true, &files, false);
 		err = err < 0 && err != -ENOENT ? err : 0;
 	}
 	closedir(d);
@@ -383,7 +401,7 @@ void host__note_exec(struct collector *c, pid_t pid)
 	if (GROW(h->pend, h->cap_pend, h->n_pend + 1))
 		return;
 	h->pend[h->n_pend++] = (struct host_pending){
-		.pid = pid, .until = mono_ns() + PENDING_NS, .gap = PENDING_GAP_NS,
+		.pid = pid, .until = mono_ns() + PENDING_NS, .gap = PENDING_GAP_NS, .files = -1,
 	};
 }
 
@@ -446,9 +464,11 @@ static void check_exits(struct collector *c)
 int host__tick(struct collector *c, uint64_t now)
 {
 	struct host *h = &c->host;
+	uint64_t size;
 	size_t i = 0;
+	bool same;
 	pid_t pid;
-	int rc;
+	int rc, files;
 
 	/* --dotnet-port: a runtime that waits there before its first managed
 	 * method; ep_targets__poll resumes it once its session runs */
@@ -466,7 +486,7 @@ int host__tick(struct collector *c, uint64_t now)
 				h->seen[i] = h->seen[--h->n_seen];
 				break;
 			}
-		rc = consider(c, pid, true);
+		rc = consider(c, pid, true, &files, false);
 		if (rc < 0 && rc != -ENOENT)
 			return rc;
 	}
@@ -482,7 +502,13 @@ int host__tick(struct collector *c, uint64_t now)
 		}
 		p->next = now + p->gap;
 		p->gap *= 2;
-		rc = consider(c, p->pid, last);
+		/* its files read again only if its size moved: nothing was
+		 * mapped or unmapped since a look that found no provider and no
+		 * shim (every exec of a busy host is looked at a few times) */
+		size = proc_stat_field(p->pid, 23);	/* vsize */
+		same = !last && size && size == p->size && p->files == 0;
+		p->size = size;
+		rc = consider(c, p->pid, last, &p->files, same);
 		if (rc < 0 && rc != -ENOENT)
 			return rc;
 		if (rc == 1 || last)

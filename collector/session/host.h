@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include "u64_map.h"
 
 struct collector;
 
@@ -33,6 +34,8 @@ struct host_pending {
 	uint64_t until;		/* look again until then */
 	uint64_t next;		/* ... next at this time */
 	uint64_t gap;		/* doubling from one poll */
+	uint64_t size;		/* its vsize at the last look, 0 unknown */
+	int files;		/* HOST_F_* of its files at the last look, -1 none */
 };
 
 /* How a target is traced, for the start and stop lines */
@@ -52,6 +55,7 @@ struct host {
 	size_t n_pend, cap_pend;
 	struct host_file *files;	/* per file: which providers its notes have */
 	size_t n_files, cap_files;
+	struct u64_map file_idx;	/* hash of (device, inode) -> index + 1 */
 	char **ug_providers;		/* --usdt providers */
 	int n_ug;
 	uint64_t execs, found, full;	/* exec events seen, targets found, over MAX_PIDS */
