@@ -159,4 +159,15 @@ assert sp["offcpu"], "no OffCpu"
 assert tcs["universal"]["cpu"] == {} and tcs["universal"]["cswitch"] == {}
 assert not any(k.startswith("Universal.Events/") for k in tcs["by_event"])
 EOF
+	# our views take the cpu events as the samples when there are no thread
+	# samples (as in dotnet-trace collect-linux's traces): each once
+	n=$(python3 -c 'import json,sys; print(sum(json.load(open(sys.argv[1]))["cpu"].values()))' \
+		"$T/uni.json")
+	run "$EBPF_COLLECT" report "$T/uni.nettrace"
+	assert_success
+	assert_output_contains "Top methods by CPU samples ($n samples, Universal.Events cpu)"
+	assert_output_contains "RefApp!RefApp.Workload.HotLoop(int32)"
+	run "$EBPF_COLLECT" convert "$T/uni.nettrace" --format folded -o "$T/uni.folded"
+	assert_success
+	assert_equal "$(awk '{ s += $NF } END { print s }' "$T/uni.folded")" "$n"
 }
