@@ -110,8 +110,9 @@ assert u["cpu_value"] == total == ours["values"]["cpu"]
 assert u["cswitch_value"] == ours["values"]["offcpu"] == ours["values"]["cswitch"]
 # a cswitch per switch-in with its switch-out in the trace: per thread at
 # most its switch-outs (the last one may have no switch-in before the stop,
-# and now and then the sched_switch program misses a preempted thread's
-# switch-in: two switch-outs in a row, both PrevState 0), and nearly all
+# and now and then a preempted thread's trace has two switch-outs in a row,
+# both PrevState 0, with no OffCpu between: a switch-in BPF did not match
+# to its switch-out), and nearly all
 for t, n in ours["cswitch"].items():
     assert n <= ours["switch"].get(t, 0), (t, n, ours["switch"].get(t))
 sw, cs = sum(ours["switch"].values()), sum(ours["cswitch"].values())
