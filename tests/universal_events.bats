@@ -39,20 +39,13 @@ collect() {
 
 # counts DUMP: per "pid/tid" counts of our own reading of the file, one JSON
 # object: profiler (SampleProfiler samples), cpu / cswitch (Universal.Events,
-# with their LEB128 Values summed), offcpu (OffCpu, DurationNs summed),
+# with their Values, as dump decodes the LEB128 payload, summed), offcpu (OffCpu, DurationNs summed),
 # switch (SchedSwitch: a traced thread leaving the CPU)
 counts() {
 	python3 - "$1" <<'EOF'
 import collections, json, sys
 c = collections.defaultdict(lambda: collections.Counter())
 val = collections.Counter()
-def leb(h):
-    b = bytes.fromhex(h); v = s = 0
-    for x in b:
-        v |= (x & 0x7f) << s; s += 7
-        if not x & 0x80:
-            break
-    return v
 for line in open(sys.argv[1]):
     e = json.loads(line)
     if e.get("type") != "event":
@@ -63,7 +56,7 @@ for line in open(sys.argv[1]):
         c["profiler"][t] += 1
     elif p == "Universal.Events":
         c[n][t] += 1
-        val[n] += leb(e["payload_hex"])
+        val[n] += e["fields"]["Value"]
         assert e["stack"], f"{n} without a stack"
     elif p == "Linux-Kernel-Sched" and n == "OffCpu":
         c["offcpu"][t] += 1
