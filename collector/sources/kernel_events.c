@@ -137,7 +137,7 @@ static const struct nt_field_desc ke_fields_exit[] = {
 #define PROV_SCHED	"Linux-Kernel-Sched"
 #define PROV_SYSCALLS	"Linux-Kernel-Syscalls"
 #define PROV_PROCESS	"Linux-Kernel-Process"
-/* TraceEvent 4's universal events (docs/nettrace-format.md section 12): no
+/* TraceEvent 4's universal events (docs/nettrace-format.md section 10): no
  * stable ids, TraceEvent knows them by provider and name; the payload is
  * one LEB128 Value, which V5 metadata has no type for, so like
  * Universal.System's events they are described without fields */
