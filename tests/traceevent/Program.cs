@@ -34,7 +34,8 @@
 //   --universal        (--json: "universal") TraceLog's reading of the
 //                      Universal.Events cpu and cswitch events: per-thread
 //                      counts, top leaf frames of the cpu stacks, CPU and
-//                      Thread Time as PerfView computes them (Universal.cs)
+//                      Thread Time as PerfView computes them (Universal.cs);
+//                      without --json, "  cpu|cswitch|top_frames KEY N" lines
 //   --no-tracelog      step 1 only
 //   --show KEY         list (--json: "shown") the first 50 events KEY
 //                      ("Provider/EventName") with process, thread,
@@ -380,6 +381,10 @@ static class Program
 			if (st != null)
 				s += $" frames {st.Frames} named {st.Named} ({100 * st.Ratio:f3} %)";
 			Console.WriteLine($"{(causes.Count == 0 ? "ok" : "FAIL")} {file}: {s}");
+			if (st?.Universal is JsonObject u)
+				foreach (var key in new[] { "cpu", "cswitch", "top_frames" })
+					foreach (var kv in u[key]!.AsObject())
+						Console.WriteLine($"  {key} {kv.Key} {kv.Value}");
 			return;
 		}
 		var j = new JsonObject {
