@@ -6,7 +6,8 @@
 # the real TraceEvent 4.0: TraceCheck --universal reads them through
 # TraceLog, with TraceEvent's own parser and ThreadTimeStackComputer
 # (PerfView's CPU and Thread Time views), and its counts must be exactly
-# what our own `ebpf-collect dump` and `report` count in the same file.
+# what our own `ebpf-collect dump` and `report` count in the same file, in
+# V5, V6 and a V6 trace split into V5 files.
 
 load test_helper
 
@@ -164,4 +165,30 @@ EOF
 	run "$EBPF_COLLECT" convert "$T/uni.nettrace" --format folded -o "$T/uni.folded"
 	assert_success
 	assert_equal "$(awk '{ s += $NF } END { print s }' "$T/uni.folded")" "$n"
+}
+
+@test "universal events: a V6 trace and its split V5 file read as ours in TraceLog, thread by thread" {
+	need_bpf
+	require_tracecheck
+	collect v6 --format v6
+	counts "$T/v6.dump" >"$T/v6.json"
+	run "$EBPF_COLLECT" split "$T/v6.nettrace" "$T/parts"
+	assert_success
+	local part
+	part=$(echo "$T"/parts/v6.*.refrt.nettrace)
+	[[ -f $part ]] || flunk "no refrt file: $(ls "$T/parts")"
+	tracecheck --json --universal "$T/v6.nettrace" >"$T/tc-v6.json" ||
+		flunk "TraceCheck failed: $(cat "$T/tc-v6.json")"
+	tracecheck --json --universal "$part" >"$T/tc-part.json" ||
+		flunk "TraceCheck failed: $(cat "$T/tc-part.json")"
+	python3 - "$T/v6.json" "$T/tc-v6.json" "$T/tc-part.json" <<'EOF'
+import json, sys
+ours, v6, part = (json.load(open(f)) for f in sys.argv[1:4])
+for name, tc in (("v6", v6), ("split", part)):
+    u = tc["universal"]
+    assert u["cpu"] == ours["cpu"], (name, u["cpu"], ours["cpu"])
+    assert u["cswitch"] == ours["cswitch"] == ours["offcpu"], (name, u["cswitch"], ours["offcpu"])
+    assert u["cswitch_value"] == ours["values"]["cswitch"], name
+    assert next(iter(u["top_frames"])) == "refapp!RefApp.Workload.HotLoop(int32)", (name, u["top_frames"])
+EOF
 }
