@@ -449,6 +449,11 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid --call-graph '%s' (fp or dwarf)", arg);
 		env.call_graph_dwarf = !strcmp(arg, "dwarf");
 		break;
+	case OPT_SAMPLE_EVENTS:
+		if (kernel_events__parse_sample_events(arg, &env.sample_events))
+			argp_error(state, "invalid --sample-events '%s' (sampleprofiler, universal "
+				   "or both)", arg);
+		break;
 	case OPT_STACK_SIZE: {
 		unsigned long v;
 		char *end;

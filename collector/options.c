@@ -46,6 +46,10 @@ static const struct collect_opt rows[] = {
 	{ "call-graph", OPT_CALL_GRAPH, "fp|dwarf", 0,
 	  "User stacks of CPU samples: fp walks frame pointers in the kernel (default); dwarf "
 	  "copies the top of the stack and unwinds it by the files' CFI, like perf" },
+	{ "sample-events", OPT_SAMPLE_EVENTS, "KIND", 0,
+	  "What CPU samples (and, with sched, switch-ins) become: sampleprofiler (EventPipe's "
+	  "thread samples), universal (TraceEvent 4's Universal.Events cpu and cswitch: "
+	  "PerfView's CPU and Thread Time views) or both (default)" },
 	{ "stack-size", OPT_STACK_SIZE, "BYTES", 0,
 	  "With --call-graph dwarf: user stack bytes copied per sample (default 8192; 8-32768)" },
 	{ "all-processes", OPT_ALL_PROCESSES, NULL, 0,

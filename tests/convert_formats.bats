@@ -203,12 +203,16 @@ assert got == want, (got, want)
 assert len(x) == sum(want.values())
 gcs = sorted((e['pid'], e['args']['Count']) for e in x if e['cat'] == 'GC')
 assert len(set(gcs)) == len(gcs), 'a GC written twice'
-# instant events: every event but CPU samples and the rundown provider's
-# code-naming ones (ids 141-158)
+# instant events: every event but CPU samples, the Universal.Events cpu
+# events (the same samples again) and the rundown provider's code-naming
+# ones (ids 141-158)
 skip = ('Microsoft-DotNETCore-SampleProfiler', 'Microsoft-Windows-DotNETRuntimeRundown')
 code_named = lambda e: e['provider'] == skip[1] and 141 <= e['id'] <= 158
+universal = [e for e in ev if e['provider'] == 'Universal.Events']
+assert len(universal) == sum(1 for e in ev if e['provider'] == skip[0]), len(universal)
 inst = [e for e in d['traceEvents'] if e['ph'] == 'i']
-assert len(inst) == sum(1 for e in ev if e['provider'] != skip[0] and not code_named(e)), len(inst)
+assert len(inst) == sum(1 for e in ev if e['provider'] not in (skip[0], 'Universal.Events')
+                        and not code_named(e)), len(inst)
 assert sum(1 for e in inst if e['name'] == 'GC/Start') == sum(1 for e in ev if clr(e, 1))
 # samples: every CPU sample with a stack, its leaf frame named as report names it
 cpu = [e for e in ev if e['provider'] == skip[0] and e['stack']]

@@ -5,8 +5,9 @@
  *
  * Payloads are decoded, in this order of preference, with the manifest event
  * table (the built-in one, or --manifest's), with the file's own
- * self-describing metadata, with the one built-in layout TraceEvent also
- * hard-codes (SampleProfiler ThreadSample: int32 Type), or printed as hex.
+ * self-describing metadata, with the built-in layouts TraceEvent also
+ * hard-codes (SampleProfiler ThreadSample: int32 Type; Universal.Events
+ * cpu and cswitch: LEB128 Value), or printed as hex.
  */
 #include <argp.h>
 #include <errno.h>
@@ -29,6 +30,7 @@
 
 
 #define SAMPLE_PROFILER "Microsoft-DotNETCore-SampleProfiler"
+#define UNIVERSAL_EVENTS "Universal.Events"
 
 static const char dump_doc[] =
 "Print the events of a .nettrace file (NetTrace V4/V5 as the .NET runtime\n"
@@ -142,9 +144,19 @@ static const struct ect_event *ev_manifest(const struct nt_metadata *m)
 	return m->manifest;
 }
 
+/* A Universal.Events payload: one LEB128 Value, the whole payload */
+static int universal_value(const struct nt_read_event *ev, uint64_t *v)
+{
+	const uint8_t *end = ev->payload + ev->payload_size;
+
+	return !strcmp(ev->meta->provider, UNIVERSAL_EVENTS) && ev->payload_size &&
+	       nt_get_varint(ev->payload, end, 10, v) == ev->payload_size;
+}
+
 static void print_fields(FILE *out, const struct nt_read_event *ev, int json)
 {
 	const struct nt_metadata *m = ev->meta;
+	uint64_t v;
 
 	if (ev_manifest(m)) {
 		fputs(json ? ",\"fields\":" : " ", out);
@@ -156,6 +168,8 @@ static void print_fields(FILE *out, const struct nt_read_event *ev, int json)
 		   ev->payload_size == 4) {
 		fprintf(out, "%s{\"Type\":%d}", json ? ",\"fields\":" : " ",
 			(int32_t)nt_get_u32(ev->payload));
+	} else if (universal_value(ev, &v)) {
+		fprintf(out, "%s{\"Value\":%" PRIu64 "}", json ? ",\"fields\":" : " ", v);
 	} else if (!ev->payload_size) {
 		fputs(json ? ",\"fields\":{}" : " {}", out);
 	} else {

@@ -183,7 +183,7 @@ static int pprof__values(struct pprof *pp, const struct nt_read_event *ev, int64
 		if (!view__selected(v, ev))
 			return 0;
 		vals[COL_COUNT] = 1;
-	} else if (view_is_cpu_sample(ev->meta)) {
+	} else if (view__is_sample(v, ev->meta)) {
 		/* one without a stack still counts, as in report's total */
 		vals[COL_COUNT] = 1;
 		vals[COL_CPU_NS] = v->info.sampling_interval_ns;

@@ -507,7 +507,7 @@ static int report__process(struct report *rp, const struct nt_read_event *ev)
 	info = report__process_info(rp, ev);
 	if (info)
 		return info < 0 ? info : 0;
-	slot = u64map__slot(view_is_cpu_sample(ev->meta) ? &rp->proc_samples : &rp->proc_events,
+	slot = u64map__slot(view__is_sample(rp->v, ev->meta) ? &rp->proc_samples : &rp->proc_events,
 			    key);
 	if (!slot)
 		return -ENOMEM;
@@ -532,7 +532,7 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 	if (report__process(rp, ev))
 		return -ENOMEM;
 
-	if (view_is_cpu_sample(ev->meta)) {
+	if (view__is_sample(v, ev->meta)) {
 		rp->cpu_total++;
 		if (view_payload_u32(ev, 0) == 2)
 			rp->cpu_managed++;
@@ -547,7 +547,9 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 		return -ENOMEM;
 	if (report__offcpu(rp, ev))
 		return -ENOMEM;
-	if (!ev->stack_depth)
+	/* the samples and switch-ins again, as the thread samples and OffCpu
+	 * above when the trace has both (--sample-events) */
+	if (!ev->stack_depth || view_streq_ci(ev->meta->provider, UNIVERSAL_EVENTS))
 		return 0;
 	manifest_event_name(ev->meta, MANIFEST_NAME_TRACEEVENT, name, sizeof(name));
 	et = report__etype(rp, name);
@@ -623,8 +625,13 @@ static void report__cpu(struct report *rp, int top)
 			}
 		}
 	}
-	fprintf(rp->out, "\nTop methods by CPU samples (%" PRIu64 " samples: %" PRIu64 " managed, %" PRIu64
-	       " external)\n", rp->cpu_total, rp->cpu_managed, rp->cpu_external);
+	if (v->universal_samples)	/* a cpu event does not say which */
+		fprintf(rp->out, "\nTop methods by CPU samples (%" PRIu64 " samples, Universal.Events "
+			"cpu)\n", rp->cpu_total);
+	else
+		fprintf(rp->out, "\nTop methods by CPU samples (%" PRIu64 " samples: %" PRIu64
+			" managed, %" PRIu64 " external)\n", rp->cpu_total, rp->cpu_managed,
+			rp->cpu_external);
 	if (!total) {
 		fprintf(rp->out, "  (no samples with stacks)\n");
 		return;

@@ -108,9 +108,20 @@ static int is_rundown(const struct nt_metadata *m, uint32_t id)
 	return m->event_id == id && view_streq_ci(m->provider, CLR_RUNDOWN_PROVIDER);
 }
 
-int view_is_cpu_sample(const struct nt_metadata *m)
+static int is_profiler_sample(const struct nt_metadata *m)
 {
 	return m->event_id == 0 && view_streq_ci(m->provider, SAMPLE_PROFILER);
+}
+
+/* TraceEvent knows the universal events by name, not id */
+static int is_universal_cpu(const struct nt_metadata *m)
+{
+	return view_streq_ci(m->provider, UNIVERSAL_EVENTS) && !strcmp(m->name, "cpu");
+}
+
+int view__is_sample(const struct view *v, const struct nt_metadata *m)
+{
+	return v->universal_samples ? is_universal_cpu(m) : is_profiler_sample(m);
 }
 
 /* ------------------------------------------------- pass 1: name tables */
@@ -385,7 +396,7 @@ int view__pass1(struct view *v, const char *path)
 {
 	struct nt_reader *r = view__open(v, path);
 	struct nt_read_event ev;
-	int rc, err = 0;
+	int rc, err = 0, universal = 0;
 
 	if (!r)
 		return -errno;
@@ -394,8 +405,10 @@ int view__pass1(struct view *v, const char *path)
 
 		if (!v->events++ || ev.timestamp < v->start_ts)
 			v->start_ts = ev.timestamp;
-		if (view_is_cpu_sample(m))
+		if (is_profiler_sample(m))
 			v->cpu_samples = 1;
+		else if (!universal && is_universal_cpu(m))
+			universal = 1;
 		if (view_is_clr(m, CLR_EV_METHOD_LOAD_VERBOSE))
 			err = view__method_event(v, &ev, 'l');
 		else if (view_is_clr(m, CLR_EV_METHOD_UNLOAD_VERBOSE))
@@ -421,6 +434,8 @@ int view__pass1(struct view *v, const char *path)
 		snprintf(v->errmsg, sizeof(v->errmsg), "%s", nt_reader__error(r));
 	}
 	v->lost = nt_reader__lost(r);
+	if (!v->cpu_samples && universal)
+		v->cpu_samples = v->universal_samples = 1;
 	nt_reader__close(r);
 	return err;
 }
@@ -633,7 +648,7 @@ int view__selected(const struct view *v, const struct nt_read_event *ev)
 		return name_matches(name, v->event_filter);
 	}
 	if (v->cpu_samples)
-		return view_is_cpu_sample(ev->meta);
+		return view__is_sample(v, ev->meta);
 	return 1;
 }
 
@@ -681,7 +696,8 @@ int view__load_names(struct view *v, const char *path, const char *event)
 	if (err)
 		return err;
 	v->event_filter = event;
-	v->select_desc = event ? event : v->cpu_samples ? "CPU samples (ThreadSample)" :
+	v->select_desc = event ? event : v->universal_samples ? "CPU samples (Universal.Events cpu)" :
+			 v->cpu_samples ? "CPU samples (ThreadSample)" :
 			 "all events with stacks";
 	return 0;
 }

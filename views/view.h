@@ -17,6 +17,7 @@
 #include "u64_map.h"
 
 #define SAMPLE_PROFILER		"Microsoft-DotNETCore-SampleProfiler"
+#define UNIVERSAL_EVENTS	"Universal.Events"	/* cpu: a CPU sample */
 #define PSEUDO_ID_MASK		0xffff000000000000ULL
 #define PSEUDO_MODULE_PREFIX	0xebc0000000000000ULL
 
@@ -71,7 +72,12 @@ struct view {
 	size_t n_threads, cap_threads;
 	/* what is selected */
 	const char *event_filter;
-	int cpu_samples;	/* the input has SampleProfiler events */
+	int cpu_samples;	/* the input has CPU samples: SampleProfiler
+				 * thread samples or Universal.Events cpu */
+	/* its samples are the cpu events: it has no thread samples (written
+	 * with --sample-events universal, or by dotnet-trace collect-linux);
+	 * with both, the thread samples, so a sample counts once */
+	int universal_samples;
 	uint64_t selected, first_ts, last_ts, events, lost;
 	uint64_t start_ts;	/* the trace's earliest event */
 	/* names of processes (pid) and threads (tid) from the kernel's
@@ -92,7 +98,8 @@ struct view {
 int view_parse_u64(const char *s, uint64_t *out);
 int view_streq_ci(const char *a, const char *b);
 int view_is_clr(const struct nt_metadata *m, uint32_t id);
-int view_is_cpu_sample(const struct nt_metadata *m);
+/* ev's metadata is of the view's CPU samples (after view__pass1) */
+int view__is_sample(const struct view *v, const struct nt_metadata *m);
 int view__init(struct view *v);
 void view__free(struct view *v);
 struct nt_reader *view__open(struct view *v, const char *path);

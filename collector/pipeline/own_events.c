@@ -97,15 +97,22 @@ size_t process_info__payload(uint8_t *buf, uint32_t pid, int selected,
 	return p.len;
 }
 
+/* TraceEvent knows Universal.Events by name (docs/nettrace-format.md
+ * section 10): cpu is a CPU sample, cswitch a switch-in, OffCpu again */
+static int universal_event(const struct nt_metadata *m, const char *name)
+{
+	return !strcmp(m->provider, "Universal.Events") && !strcmp(m->name, name);
+}
+
 static int kernel_event(const struct nt_metadata *m)
 {
-	return !strncmp(m->provider, "Linux-Kernel-", 13);
+	return !strncmp(m->provider, "Linux-Kernel-", 13) || universal_event(m, "cswitch");
 }
 
 /* A CPU sample, or a name the collector wrote for a frame of one. */
 static int sample_or_name(const struct nt_read_event *ev)
 {
-	return ev->thread_id == SYMBOLIZE_TID ||
+	return ev->thread_id == SYMBOLIZE_TID || universal_event(ev->meta, "cpu") ||
 	       (ev->meta->event_id == 0 &&
 		!strcmp(ev->meta->provider, "Microsoft-DotNETCore-SampleProfiler"));
 }

@@ -62,8 +62,9 @@ size_t process_info__payload(uint8_t *buf, uint32_t pid, int selected,
 			     const struct proc_info *pi);
 
 /* nt_split_by_process of the collector's traces: the kernel events
- * (Linux-Kernel-*, recorded host-wide with --all) give no process a file of
- * its own; CPU samples and the names of their frames give one to the
+ * (Linux-Kernel-* and Universal.Events cswitch, recorded host-wide with
+ * --all) give no process a file of its own; CPU samples (SampleProfiler's
+ * and Universal.Events cpu) and the names of their frames give one to the
  * processes their ProcessInfo says were selected (or to every process,
  * with all_processes, own_split_opts_all); files are named by ProcessInfo's
  * Comm; the files' lost marker is own_events_lost. */

@@ -545,6 +545,7 @@ static int setup_bpf(struct collector *c)
 		struct kernel_events_opts ko = {
 			.groups = env.kernel_groups,
 			.sample_hz = env.sample_hz,
+			.sample_events = env.sample_events,
 			.ustack_copy = !env.call_graph_dwarf ? 0 :
 				       env.stack_size ? env.stack_size : KE_USTACK_COPY_DEFAULT,
 			.all_processes = env.all_processes,

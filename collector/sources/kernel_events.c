@@ -57,6 +57,7 @@
 #define LOG_PREFIX "kernel-events: "
 #include "log.h"
 #include "nettrace.h"
+#include "nettrace_bytes.h"
 #include "symbolizer.h"
 #include "unwind.h"
 
@@ -86,6 +87,8 @@ enum ke_kind {
 	KIND_FORK,
 	KIND_EXEC,
 	KIND_EXIT,
+	KIND_UCPU,
+	KIND_UCSWITCH,
 	NR_KINDS,
 };
 
@@ -134,6 +137,11 @@ static const struct nt_field_desc ke_fields_exit[] = {
 #define PROV_SCHED	"Linux-Kernel-Sched"
 #define PROV_SYSCALLS	"Linux-Kernel-Syscalls"
 #define PROV_PROCESS	"Linux-Kernel-Process"
+/* TraceEvent 4's universal events (docs/nettrace-format.md section 10): no
+ * stable ids, TraceEvent knows them by provider and name; the payload is
+ * one LEB128 Value, which V5 metadata has no type for, so like
+ * Universal.System's events they are described without fields */
+#define PROV_UNIVERSAL	"Universal.Events"
 
 static const struct nt_event_desc ke_descs[NR_KINDS] = {
 	[KIND_SAMPLE] = { .provider = PROV_SAMPLE, .event_id = 0, .name = "", .keywords = 0,
@@ -145,10 +153,15 @@ static const struct nt_event_desc ke_descs[NR_KINDS] = {
 	[KIND_FORK] = DESC(PROV_PROCESS, 1, "Fork", KE_GROUP_PROC, ke_fields_fork),
 	[KIND_EXEC] = DESC(PROV_PROCESS, 2, "Exec", KE_GROUP_PROC, ke_fields_exec),
 	[KIND_EXIT] = DESC(PROV_PROCESS, 3, "Exit", KE_GROUP_PROC, ke_fields_exit),
+	[KIND_UCPU] = { .provider = PROV_UNIVERSAL, .event_id = 1, .name = "cpu", .keywords = 0,
+			.version = 0, .level = 4 },
+	[KIND_UCSWITCH] = { .provider = PROV_UNIVERSAL, .event_id = 2, .name = "cswitch",
+			    .keywords = 0, .version = 0, .level = 4 },
 };
 
 static const char *const ke_kind_names[NR_KINDS] = {
 	"CpuSample", "SchedSwitch", "SchedWakeup", "OffCpu", "Syscall", "Fork", "Exec", "Exit",
+	"cpu", "cswitch",
 };
 
 
@@ -169,7 +182,7 @@ struct kernel_events {
 	int ncpu;
 	uint32_t meta[NR_KINDS];
 	uint64_t written[NR_KINDS];
-	uint64_t managed_samples, bad_records, offcpu_ns, offcpu_with_stack;
+	uint64_t samples, managed_samples, bad_records, offcpu_ns, offcpu_with_stack;
 	bool wrote;			/* the record being emitted was written */
 	uint64_t cut_frames, cut_stacks;	/* user frames outside the process's code */
 	struct pending_stack *pend;	/* open addressing by tid */
@@ -205,6 +218,8 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 	if (!ke)
 		return NULL;
 	ke->opts = *opts;
+	if (!ke->opts.sample_events)
+		ke->opts.sample_events = KE_SAMPLES_DEFAULT;
 	ke->ncpu = libbpf_num_possible_cpus();
 	if (ke->ncpu <= 0) {
 		err = ke->ncpu ? ke->ncpu : -EINVAL;
@@ -421,11 +436,11 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 		if (ke->written[i])
 			fprintf(f, "%-21s %-44s %10llu\n", ke_descs[i].provider, ke_kind_names[i],
 				(unsigned long long)ke->written[i]);
-	if (ke->written[KIND_SAMPLE])
+	if (ke->samples)
 		fprintf(f, "kernel-events: %llu CPU samples (%llu managed, %llu external) at "
-			"%u Hz\n", (unsigned long long)ke->written[KIND_SAMPLE],
+			"%u Hz\n", (unsigned long long)ke->samples,
 			(unsigned long long)ke->managed_samples,
-			(unsigned long long)(ke->written[KIND_SAMPLE] - ke->managed_samples),
+			(unsigned long long)(ke->samples - ke->managed_samples),
 			ke->opts.sample_hz);
 	if (ke->written[KIND_OFFCPU])
 		fprintf(f, "kernel-events: off-CPU %.3f s in %llu intervals (%llu with a "
@@ -438,7 +453,7 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 		(unsigned long long)c.rb_drops, (unsigned long long)c.nested_drops,
 		(unsigned long long)c.kstack_truncated, (unsigned long long)c.ustack_truncated,
 		(unsigned long long)c.stack_errors, (unsigned long long)c.followed);
-	if (ke->written[KIND_SAMPLE] || ke->written[KIND_SWITCH] || ke->written[KIND_WAKEUP])
+	if (ke->samples || ke->written[KIND_SWITCH] || ke->written[KIND_WAKEUP])
 		fprintf(f, "kernel-events: %llu user frames outside the process's code cut from "
 			"%llu stacks\n", (unsigned long long)ke->cut_frames,
 			(unsigned long long)ke->cut_stacks);
@@ -703,6 +718,21 @@ static int write_ev(struct kernel_events *ke, const struct ke_sink *sink, enum k
 	return err;
 }
 
+/*
+ * A Universal.Events event: its payload the LEB128 Value alone.  TraceEvent
+ * takes the process, thread and CPU from the event's header and the stack
+ * from its stack id, as for any event.
+ */
+static int write_universal(struct kernel_events *ke, const struct ke_sink *sink,
+			   enum ke_kind kind, const struct ce_header *h, uint32_t cpu,
+			   uint64_t value, const uint64_t *stack, uint32_t depth)
+{
+	struct pbuf p = { .n = 0 };
+
+	p.n = (uint32_t)(nt_emit_varint(p.b, value) - p.b);
+	return write_ev(ke, sink, kind, h, cpu, &p, stack, depth);
+}
+
 static bool stack_ok(size_t len, size_t fixed, uint32_t kd, uint32_t ud)
 {
 	return kd <= CE_MAX_STACK_DEPTH && ud <= CE_MAX_STACK_DEPTH &&
@@ -772,10 +802,25 @@ static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size
 		return err;
 	kind = depth > e->kstack_depth ? leaf_kind(ke, sink, &e->hdr, frames, e->kstack_depth) :
 	       SYM_KIND_UNKNOWN;
-	/* EventPipe: 2 = Managed (leaf user frame in JIT code), 1 = External */
-	put_i32(&p, kind == SYM_KIND_JIT ? 2 : 1);
-	ke->managed_samples += kind == SYM_KIND_JIT && !sink->again;
-	return write_ev(ke, sink, KIND_SAMPLE, &e->hdr, e->cpu, &p, frames, depth);
+	if (ke->opts.sample_events & KE_SAMPLES_PROFILER) {
+		/* EventPipe: 2 = Managed (leaf user frame in JIT code), 1 = External */
+		put_i32(&p, kind == SYM_KIND_JIT ? 2 : 1);
+		err = write_ev(ke, sink, KIND_SAMPLE, &e->hdr, e->cpu, &p, frames, depth);
+		if (err)
+			return err;
+	}
+	if (ke->opts.sample_events & KE_SAMPLES_UNIVERSAL) {
+		/* Value, the sample's weight: one sample (TraceEvent's CPU
+		 * time per sample is the trace's sampling interval) */
+		err = write_universal(ke, sink, KIND_UCPU, &e->hdr, e->cpu, 1, frames, depth);
+		if (err)
+			return err;
+	}
+	if (!sink->again) {
+		ke->samples++;
+		ke->managed_samples += kind == SYM_KIND_JIT;
+	}
+	return 0;
 }
 
 /*
@@ -882,6 +927,12 @@ static int emit_offcpu(struct kernel_events *ke, const struct ke_offcpu *e,
 	put_u32(&p, e->waker_tid);
 	put_bool(&p, ps != NULL);
 	err = write_ev(ke, sink, KIND_OFFCPU, &e->hdr, e->cpu, &p, ke->frame_buf, depth);
+	/* the same switch-in as TraceEvent's cswitch: the thread switched in,
+	 * on e->cpu, Value how long it was off the CPU (in the trace's ticks,
+	 * ns), its stack where it blocked */
+	if (!err && (ke->opts.sample_events & KE_SAMPLES_UNIVERSAL))
+		err = write_universal(ke, sink, KIND_UCSWITCH, &e->hdr, e->cpu, e->duration_ns,
+				      ke->frame_buf, depth);
 	if (!err && !sink->again) {
 		ke->offcpu_ns += e->duration_ns;
 		ke->offcpu_with_stack += ps != NULL;
@@ -1088,6 +1139,19 @@ int kernel_events__parse_hz(const char *arg, unsigned int *hz)
 	if (errno || *end || v < 1 || v > KE_MAX_HZ)
 		return -EINVAL;
 	*hz = v;
+	return 0;
+}
+
+int kernel_events__parse_sample_events(const char *arg, unsigned int *mask)
+{
+	if (!strcmp(arg, "both"))
+		*mask = KE_SAMPLES_PROFILER | KE_SAMPLES_UNIVERSAL;
+	else if (!strcmp(arg, "universal"))
+		*mask = KE_SAMPLES_UNIVERSAL;
+	else if (!strcmp(arg, "sampleprofiler"))
+		*mask = KE_SAMPLES_PROFILER;
+	else
+		return -EINVAL;
 	return 0;
 }
 

@@ -17,6 +17,10 @@
  *       payload 2 = Managed (leaf user frame is JIT code) / 1 = External,
  *       exactly as EventPipe writes thread samples; ThreadId =
  *       CaptureThreadId = the sampled thread; stack = kernel then user frames.
+ *   Universal.Events        1 cpu (the same sample: Value 1, same stack),
+ *                           2 cswitch (a traced thread switched in: Value
+ *                           = ns off the CPU, stack = where it blocked);
+ *                           LEB128 payload, no fields (--sample-events)
  *   Linux-Kernel-Sched      1 SchedSwitch (stack: where a traced prev
  *                           blocks), 2 SchedWakeup (stack: where a traced
  *                           waker woke it), 3 OffCpu (the blocking stack)
@@ -40,6 +44,18 @@
 #define KE_DEFAULT_HZ		999
 #define KE_MAX_HZ		10000
 
+/*
+ * --sample-events: a CPU sample becomes the SampleProfiler thread sample
+ * (what every TraceEvent and our views read), TraceEvent 4's
+ * Universal.Events cpu (PerfView's CPU view, TraceLog's CPU time; with
+ * Universal.System events in the file PerfView offers only the universal
+ * views), or both; with the sched group, a traced thread's switch-in
+ * (OffCpu) also becomes Universal.Events cswitch (Thread Time).
+ */
+#define KE_SAMPLES_PROFILER	1u
+#define KE_SAMPLES_UNIVERSAL	2u
+#define KE_SAMPLES_DEFAULT	(KE_SAMPLES_PROFILER | KE_SAMPLES_UNIVERSAL)
+
 struct nt_writer;
 struct symbolize;
 struct pipeline_source_ops;
@@ -50,6 +66,8 @@ struct kernel_events_opts {
 	int all_processes;		/* else only targets (and their children) */
 	int sample_select;		/* samples only of kernel_events__select'ed
 					 * processes (and their children) */
+	unsigned int sample_events;	/* KE_SAMPLES_*: what CPU samples and
+					 * switch-ins become; 0: KE_SAMPLES_DEFAULT */
 	int no_kstack;			/* no kernel stacks on samples / switches */
 	unsigned int ustack_copy;	/* --call-graph dwarf: user stack bytes each
 					 * sample copies (unwound here); 0: the
@@ -83,6 +101,9 @@ struct kernel_events;
  * -EINVAL with a message in err. */
 int kernel_events__parse_groups(const char *spec, unsigned int *groups, char *err,
 				size_t err_len);
+/* "sampleprofiler", "universal" or "both" -> KE_SAMPLES_* bits.  0 or
+ * -EINVAL. */
+int kernel_events__parse_sample_events(const char *arg, unsigned int *mask);
 /* "--cpu-sampling[=HZ]" argument (NULL = default).  0 or -EINVAL. */
 int kernel_events__parse_hz(const char *arg, unsigned int *hz);
 

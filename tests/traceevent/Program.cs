@@ -31,6 +31,11 @@
 //                      TraceLog names it, root first, one line per sample:
 //                      frames "MODULE!METHOD" or "MODULE!?0xADDR" (no method;
 //                      MODULE "?" without one) joined by TAB
+//   --universal        (--json: "universal") TraceLog's reading of the
+//                      Universal.Events cpu and cswitch events: per-thread
+//                      counts, top leaf frames of the cpu stacks, CPU and
+//                      Thread Time as PerfView computes them (Universal.cs);
+//                      without --json, "  cpu|cswitch|top_frames KEY N" lines
 //   --no-tracelog      step 1 only
 //   --show KEY         list (--json: "shown") the first 50 events KEY
 //                      ("Provider/EventName") with process, thread,
@@ -55,7 +60,7 @@ namespace TraceCheck;
 
 sealed class Options
 {
-	public bool Json, Frames, NoTraceLog, Names, ModuleFiles;
+	public bool Json, Frames, NoTraceLog, Names, ModuleFiles, Universal;
 	public string? Show, SampleStacks;
 	public double MinNamed = 0.99;
 	public long? ExpectLost;
@@ -72,6 +77,7 @@ sealed class Options
 			case "--json": o.Json = true; break;
 			case "--frames": o.Frames = true; break;
 			case "--module-files": o.ModuleFiles = true; break;
+			case "--universal": o.Universal = true; break;
 			case "--no-tracelog": o.NoTraceLog = true; break;
 			case "--names": o.Names = o.NoTraceLog = true; break;
 			case "--show":
@@ -124,6 +130,7 @@ sealed class StackResult
 	public long Events, EventsWithStack, Frames, Named;
 	public List<KeyValuePair<string, long>> TopUnnamed = new(), NamedFrames = new();
 	public JsonArray ModuleFiles = new();
+	public JsonObject? Universal;
 	public double Ratio => Frames == 0 ? 1.0 : (double)Named / Frames;
 }
 
@@ -194,7 +201,8 @@ static class Reader
 
 static class Stacks
 {
-	public static StackResult Walk(string file, int top, bool listNamed, string? sampleStacks)
+	public static StackResult Walk(string file, int top, bool listNamed, string? sampleStacks,
+				       bool universal)
 	{
 		string dir = Path.Combine(Path.GetTempPath(), "tracecheck-" + Guid.NewGuid().ToString("N"));
 		Directory.CreateDirectory(dir);
@@ -209,6 +217,8 @@ static class Stacks
 			if (sampleStacks != null)
 				WriteSamples(log, sampleStacks);
 			var res = Count(log, top, listNamed);
+			if (universal)
+				res.Universal = TraceCheck.Universal.Check(log, top);
 			foreach (var mf in log.ModuleFiles)
 				res.ModuleFiles.Add(new JsonObject {
 					["path"] = mf.FilePath, ["name"] = mf.Name,
@@ -312,7 +322,7 @@ static class Program
 			return Timing.Serve();
 		var o = Options.Parse(args);
 		if (o == null) {
-			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--module-files] [--sample-stacks OUT] [--no-tracelog] [--names] [--show KEY] FILE...");
+			Console.Error.WriteLine("usage: TraceCheck [--json] [--min-named R] [--expect-lost N] [--top N] [--frames] [--module-files] [--universal] [--sample-stacks OUT] [--no-tracelog] [--names] [--show KEY] FILE...");
 			return 64;
 		}
 		int failed = 0;
@@ -329,7 +339,7 @@ static class Program
 		try {
 			rd = Reader.Read(file, o.Show);
 			if (!o.NoTraceLog)
-				st = Stacks.Walk(file, o.Top, o.Frames, o.SampleStacks);
+				st = Stacks.Walk(file, o.Top, o.Frames, o.SampleStacks, o.Universal);
 		} catch (Exception ex) {
 			error = $"{(rd == null ? "EventPipeEventSource" : "TraceLog")}: {ex.GetType().Name}: {ex.Message}";
 			if (Environment.GetEnvironmentVariable("TRACECHECK_TRACE") != null)
@@ -371,6 +381,10 @@ static class Program
 			if (st != null)
 				s += $" frames {st.Frames} named {st.Named} ({100 * st.Ratio:f3} %)";
 			Console.WriteLine($"{(causes.Count == 0 ? "ok" : "FAIL")} {file}: {s}");
+			if (st?.Universal is JsonObject u)
+				foreach (var key in new[] { "cpu", "cswitch", "top_frames" })
+					foreach (var kv in u[key]!.AsObject())
+						Console.WriteLine($"  {key} {kv.Key} {kv.Value}");
 			return;
 		}
 		var j = new JsonObject {
@@ -421,5 +435,7 @@ static class Program
 			j["tracelog"]!["named_frames"] = Counts(st.NamedFrames);
 		if (moduleFiles)
 			j["tracelog"]!["module_files"] = st.ModuleFiles;
+		if (st.Universal != null)
+			j["universal"] = st.Universal;
 	}
 }

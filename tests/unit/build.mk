@@ -169,6 +169,13 @@ $(OUTPUT)/tests/test_pipeline: $(OUTPUT)/obj/tests/unit/test_pipeline.o $(PIPELI
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		-lbpf -lelf -lz $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+# unit test of splitting the collector's traces: tests/unit/test_own_events.c
+UNIT_TESTS += $(OUTPUT)/tests/test_own_events
+$(OUTPUT)/tests/test_own_events: $(OUTPUT)/obj/tests/unit/test_own_events.o \
+		$(OUTPUT)/obj/collector/pipeline/own_events.o $(NETTRACE_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(NETTRACE_LIB) $(COMMON_LIB) \
+		$(COMMON_LDLIBS) -o $@
 # unit test of the runtime series' labels and bounds: tests/unit/test_metrics_agg.c
 UNIT_TESTS += $(OUTPUT)/tests/test_metrics_agg
 $(OUTPUT)/tests/test_metrics_agg: $(OUTPUT)/obj/tests/unit/test_metrics_agg.o \

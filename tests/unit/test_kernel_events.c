@@ -139,7 +139,8 @@ static int write_trace(const char *path, uint64_t *bad)
 	    !ASSERT_EQ(kernel_events__emit(ke, &sc, sizeof(sc) - 8, &sink), 0, "short"))
 		goto out;
 	*bad = kernel_events__bad_records(ke);
-	ASSERT_EQ(kernel_events__written(ke), 6, "events written");
+	/* six kinds, and the switch-in once more as Universal.Events cswitch */
+	ASSERT_EQ(kernel_events__written(ke), 7, "events written");
 	err = nt_writer__close(sink.w, NULL, 20000);
 	sink.w = NULL;
 out:
@@ -156,6 +157,7 @@ static void test_emit(void)
 		"\"NextTid\":7,\"NextComm\":\"other\",\"NextPrio\":100,\"Cpu\":1} 4",
 		"Linux-Kernel-Sched/OffCpu {\"Pid\":4240,\"Tid\":4242,\"DurationNs\":5000,"
 		"\"PrevState\":1,\"WakerPid\":4240,\"WakerTid\":4243,\"HasStack\":true} 4",
+		"Universal.Events/cswitch {\"_extra\":2} 4",
 		"Linux-Kernel-Syscalls/Syscall {\"Id\":0,\"Name\":\"read\",\"Ret\":-11,"
 		"\"DurationNs\":300,\"Arg0\":3,\"Arg1\":0,\"Arg2\":0,\"Arg3\":0,\"Arg4\":0,"
 		"\"Arg5\":6,\"NoReturn\":false} 0",
@@ -193,7 +195,7 @@ static void test_emit(void)
 		fclose(f);
 		snprintf(line, sizeof(line), "%s", buf);
 		free(buf);
-		if (i < 6)
+		if (i < 7)
 			ASSERT_STREQ(line, want[i], "event");
 		ASSERT_EQ(ev.thread_id, TID, "thread");
 		ASSERT_EQ(ev.capture_thread_id, TID, "capture thread");
@@ -201,10 +203,17 @@ static void test_emit(void)
 			ASSERT_EQ(ev.stack[0], 0xffffffff81000010ULL, "offcpu stack leaf");
 			ASSERT_EQ(ev.stack[3], 0x402000, "offcpu stack root");
 		}
+		if (i == 2) {	/* cswitch: Value = 5000 ns off the CPU, LEB128 */
+			ASSERT_EQ(ev.payload_size, 2, "cswitch payload size");
+			ASSERT_EQ(ev.payload[0], 0x88, "cswitch value low byte");
+			ASSERT_EQ(ev.payload[1], 0x27, "cswitch value high byte");
+			ASSERT_EQ(ev.stack[0], 0xffffffff81000010ULL, "cswitch stack leaf");
+			ASSERT_EQ(ev.meta->event_id, 2, "cswitch id");
+		}
 		i++;
 	}
 	ASSERT_EQ(rc, 0, "clean end");
-	ASSERT_EQ(i, 6, "events read");
+	ASSERT_EQ(i, 7, "events read");
 out:
 	nt_reader__close(r);
 	unlink(path);
