@@ -23,6 +23,16 @@ version, as TraceEvent does).
       the decoded fields of each Microsoft-Windows-DotNETRuntime event ID of
       the process, one JSON object a line in file order, with its version
       (comparing the fields two paths recorded of one workload)
+  dotnet_trace.py mixed DUMP.json PID
+      evtapp --mixed M traced through the tracepoint shim with EventPipe
+      beside it (tests/tracepoint_shim.bats): its ExceptionThrown_V1 and
+      EvtApp-Marker events, which came by which path (a BPF record has the
+      CPU it fired on, an EventPipe event none: 0xffffffff), and their
+      order; prints "exceptions <N> <messages 'evtapp 0'.. in order> <by
+      BPF>", "markers <N> <Index 0.. in order> <over EventPipe>",
+      "alternate <exception i before marker i before exception i+1, in file
+      order and by timestamp>" (of M) and "monotonic <the file's timestamps
+      non-decreasing>"
   dotnet_trace.py tracecheck-pair TC.jsonl EXTRA
       two traces of one workload as the TraceEvent checker read them
       (TraceCheck --json --no-tracelog A B): A decoded every payload and
@@ -118,6 +128,29 @@ def cmd_order(events, pid):
     print(len(marks), good, int(mono))
 
 
+def cmd_mixed(events, pid):
+    ev = mine(events, pid)
+    exc = [e for e in ev if e.get('provider') == RT and e['id'] == 80]
+    marks = [e for e in ev if e.get('provider') == 'EvtApp-Marker']
+    no_cpu = 0xffffffff
+    print('exceptions', len(exc),
+          int([e['fields']['ExceptionMessage'] for e in exc] ==
+              [f'evtapp {i}' for i in range(len(exc))]),
+          sum(e['cpu'] != no_cpu for e in exc))
+    print('markers', len(marks),
+          int([e['fields']['Index'] for e in marks] == list(range(len(marks)))),
+          sum(e['cpu'] == no_cpu for e in marks))
+    # exception i, marker i, exception i + 1: in the file and in time
+    pos = {id(e): k for k, e in enumerate(ev)}
+    seq = [e for pair in zip(exc, marks) for e in pair]
+    good = sum(1 for k in range(0, len(seq), 2)
+               if all(pos[id(a)] < pos[id(b)] and a['timestamp'] < b['timestamp']
+                      for a, b in zip(seq[k:k + 3], seq[k + 1:k + 3])))
+    print('alternate', good)
+    ts = [e['timestamp'] for e in events if e.get('type') == 'event']
+    print('monotonic', int(all(a <= b for a, b in zip(ts, ts[1:]))))
+
+
 def cmd_hot(events, pid, method):
     names = Names(events)
     samples = [e for e in mine(events, pid)
@@ -176,6 +209,8 @@ def main():
         cmd_order(events, pid)
     elif cmd == 'hot':
         cmd_hot(events, pid, sys.argv[4])
+    elif cmd == 'mixed':
+        cmd_mixed(events, pid)
     elif cmd == 'fields':
         cmd_fields(events, pid, int(sys.argv[4]))
     else:

@@ -82,19 +82,21 @@ app_with_shim() {
 	assert_line "DotNETRuntime:GCStart_V2	const unsigned int, Count, const unsigned int, Depth, const unsigned int, Reason, const unsigned int, Type, const unsigned short, ClrInstanceID, const uint64_t, ClientSequenceNumber	0"
 	assert_line "DotNETRuntime:ExceptionThrown_V1	const char*, ExceptionType, const char*, ExceptionMessage, const size_t, ExceptionEIP, const unsigned int, ExceptionHRESULT, const unsigned short, ExceptionFlags, const unsigned short, ClrInstanceID	0"
 	# ebpf-collect -l -p says the process offers the shim, which is the
-	# path a session takes
+	# path a session takes, and what of the selection EventPipe takes
+	# beside it: the runtime's events only, none; the default profile, the
+	# runtime's sampler; an EventSource, that one
 	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
-	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	run "$EBPF_COLLECT" -l -p "$APP_PID" --providers Microsoft-Windows-DotNETRuntime:0x8000:4
 	assert_success
 	assert_line "pid $APP_PID: tracepoint shim: 447 events"
 	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through the tracepoint shim (no USDT provider)"
-	# an EventSource in --providers: only EventPipe serves it, so
-	# EventPipe traces the process
-	run "$EBPF_COLLECT" -d 1 -p "$APP_PID" -o "$T/es.nettrace" \
+	run "$EBPF_COLLECT" -l -p "$APP_PID"
+	assert_success
+	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through the tracepoint shim (no USDT provider), with an EventPipe session beside it for Microsoft-DotNETCore-SampleProfiler"
+	run "$EBPF_COLLECT" -l -p "$APP_PID" \
 		--providers Microsoft-Windows-DotNETRuntime:0x8000:4,EbpfCollectTestSource
 	assert_success
-	assert_line "ebpf-collect: pid $APP_PID offers the tracepoint shim, but --providers names EbpfCollectTestSource, which only EventPipe serves: EventPipe traces it"
-	assert_output_contains "EventPipe session over"
+	assert_equal "${lines[${#lines[@]} - 1]}" "pid $APP_PID: traced through the tracepoint shim (no USDT provider), with an EventPipe session beside it for EbpfCollectTestSource"
 	# asked for by EBPF_TPSHIM_DEBUG: one line, once
 	run grep -c "tracepoint shim" "$T/app.out.err"
 	assert_output 1
@@ -474,10 +476,104 @@ shim_vs_eventpipe() {
 	run "$EBPF_COLLECT" --tracepoint-shim -o "$T/x.nettrace" -- /bin/true
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
 	assert_output "ebpf-collect: --tracepoint-shim: /bin/true is not a .NET host (dotnet or an apphost)"
-	run "$EBPF_COLLECT" --tracepoint-shim --providers EbpfCollectTestSource -o "$T/x.nettrace" \
-		-- dotnet "$APP"
-	[[ $status -eq 64 ]] || flunk "status $status: $output"
-	assert_output "ebpf-collect: --tracepoint-shim traces the runtime's own events; --providers names EbpfCollectTestSource, which only EventPipe serves"
+}
+
+# mixed_pid TRACE PID M: in TRACE, evtapp --mixed M (and --gcs 3) of PID
+# through the shim with EventPipe beside it: its M exceptions through the
+# shim, field for field, and its M EvtApp-Marker events over EventPipe,
+# Index decoded, each exactly once, alternating in the file as the app
+# fired them and by their timestamps; its three GCs once each (GCEnd_V1)
+mixed_pid() {
+	local f
+	f=$(fields_of "$1" 80 "$2")	# dumps $1.json
+	(($(grep -c '"ExceptionType": "EvtAppTestException"' <<<"$f") == $3)) || flunk "exceptions: $f"
+	grep -q '"ExceptionMessage": "evtapp 0", "ExceptionType": "EvtAppTestException"' <<<"$f" ||
+		flunk "$f"
+	f=$(fields_of "$1" 2 "$2")
+	(($(grep -c '"Depth": 2' <<<"$f") == 3 && $(grep -c . <<<"$f") == 3)) || flunk "GCs: $f"
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" mixed "$1.json" "$2"
+	assert_success
+	assert_output "exceptions $3 1 $3
+markers $3 1 $3
+alternate $3
+monotonic 1"
+}
+
+# mixed_checks TRACE PID M: mixed_pid, and TraceEvent reads every event of
+# both paths and names the frames
+mixed_checks() {
+	mixed_pid "$@"
+	tracecheck --json --min-named 0.99 --frames "$1" >"$1.tc" || flunk "TraceCheck: $(cat "$1.tc")"
+	# the methods of the workload named in TraceLog (from the rundown the
+	# session beside the shim brings, and the perf map)
+	for f in EvtAppMixed EvtAppThrowOne Main; do
+		grep -q "!Program.$f(" "$1.tc" || flunk "no named frame of $f"
+	done
+	run python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["by_event"]
+print(d["bad_payloads"], d["unhandled"], d["lost"], e.get("EvtApp-Marker/Marker"),
+      e.get("Microsoft-Windows-DotNETRuntime/Exception/Start"),
+      e.get("Microsoft-Windows-DotNETRuntime/GC/Stop"))' "$1.tc"
+	assert_output "0 0 0 $3 $3 3"
+}
+
+@test "tracepoint shim: -p with an EventSource in --providers: the runtime's events through the shim, the EventSource's over an EventPipe session beside it, in one trace, each once, in time order" {
+	need
+	require_shared
+	require_tracecheck
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local prov=Microsoft-Windows-DotNETRuntime:0x8001:4,EvtApp-Marker col err n
+	# 25 times an exception then a marker, then three induced GCs
+	app_with_shim "$TPSHIM_DIR" --mixed 25 --gcs 3
+	bg "$T/col.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/m.nettrace" --providers "$prov"
+	col=$LAST_PID
+	err=$T/col.out.err
+	wait_for_grep "Ctrl-C" "$err" 60 || flunk "$(cat "$err")"
+	n=$(sed -n "s/^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: \([0-9]*\) tracepoints enabled.*/\1/p" "$err")
+	((n > 0)) || flunk "$(cat "$err")"
+	grep -q "^ebpf-collect: pid $APP_PID: EventPipe session beside the tracepoint shim over .* (CollectTracing3): EvtApp-Marker$" \
+		"$err" || flunk "$(cat "$err")"
+	grep -q "^ebpf-collect: tracing 1 .NET process through the tracepoint shim (1 with an EventPipe session beside it for EvtApp-Marker); writing " \
+		"$err" || flunk "$(cat "$err")"
+	# the session enables none of the runtime's tracepoints' providers:
+	# exactly the shim's n states are raised, the rundown's left down
+	# (EventPipe's rundown would call them too)
+	run "$CTL" list "$APP_PID"
+	(($(grep -cP '\t[1-9][0-9]*$' <<<"$output") == n)) || flunk "$n enabled: $output"
+	grep -P '^DotNETRuntimeRundown:.*\t[1-9][0-9]*$' <<<"$output" && flunk "a rundown tracepoint raised"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=3 exceptions=25 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$err")"
+	grep -q "^ebpf-collect: pid $APP_PID: EventPipe session (CollectTracing3): " "$err" ||
+		flunk "$(cat "$err")"
+	[[ ! -e /tmp/perf-$APP_PID.map ]] || flunk "perf map left: /tmp/perf-$APP_PID.map"
+	mixed_checks "$T/m.nettrace" "$APP_PID" 25
+}
+
+@test "tracepoint shim: --tracepoint-shim -- dotnet app.dll with an EventSource in --providers: the shim and EventPipe beside it from its start, each event once, in time order" {
+	need
+	require_shared
+	require_tracecheck
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	run "$EBPF_COLLECT" --tracepoint-shim -o "$T/c.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8001:4,EvtApp-Marker \
+		-- dotnet "$APP" --mixed 10 --gcs 3
+	assert_success
+	local child
+	child=$(sed -n 's/^READY //p' <<<"$output")
+	[[ -n $child ]] || flunk "$output"
+	assert_line "ebpf-collect: tracing the .NET runtime of dotnet through the tracepoint shim from its start, with an EventPipe session beside it for EvtApp-Marker; writing $T/c.nettrace; Ctrl-C to stop"
+	grep -q "^ebpf-collect: pid $child: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" <<<"$output" ||
+		flunk "$output"
+	grep -q "^ebpf-collect: pid $child: EventPipe session beside the tracepoint shim over .*: EvtApp-Marker$" <<<"$output" ||
+		flunk "$output"
+	assert_line "COUNTS gen0=0 gen1=0 gen2=3 exceptions=10 contentions=0"
+	mixed_checks "$T/c.nettrace" "$child" 10
 }
 
 # round K VAR: the app's exception round K (after $T/go, or $T/go.K); the
@@ -703,6 +799,60 @@ perf_fds() {
 		(($(grep -c '"Depth": 2' <<<"$f") == gcs)) || flunk "$name ($pid) GCs: $f"
 		(($(grep -c . <<<"$f") == gcs)) || flunk "$name ($pid) GCs: $f"
 	done
+}
+
+@test "tracepoint shim: --all with an EventSource in --providers: each process that offers the shim through it with EventPipe beside it, at the start and later, EventPipe alone the others, each event once" {
+	need
+	require_shared
+	require_tracecheck
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local prov=Microsoft-Windows-DotNETRuntime:0x8001:4,EvtApp-Marker col err ln f
+	all_app s 1 --mixed 10 --gcs 3
+	all_app p 0 --mixed 5 --gcs 3
+	bg "$T/col.out" "$EBPF_COLLECT" --all --comm 'tpall-*' -o "$T/all.nettrace" \
+		--providers "$prov"
+	col=$LAST_PID
+	err=$T/col.out.err
+	wait_for_grep "Ctrl-C" "$err" 120 || flunk "$(cat "$err")"
+	for ln in "--all: tracing pid $PID_s (tracepoint shim)" "--all: tracing pid $PID_p (EventPipe)"; do
+		grep -qF -- "ebpf-collect: $ln" "$err" || flunk "no '$ln': $(cat "$err")"
+	done
+	wait_for_grep "pid $PID_s: EventPipe session beside the tracepoint shim over .*: EvtApp-Marker" \
+		"$err" 60 || flunk "$(cat "$err")"
+	wait_for_grep "pid $PID_p: no USDT provider: EventPipe session over" "$err" 60 ||
+		flunk "$(cat "$err")"
+	grep -q "pid $PID_p: traced through the tracepoint shim" "$err" && flunk "$(cat "$err")"
+	all_run s 3 10
+	all_run p 3 5
+	# one started after the collector, found at its exec: the same two ways
+	all_app l 1 --mixed 7 --gcs 3
+	wait_for_grep "--all: tracing pid $PID_l (tracepoint shim)" "$err" 60 || flunk "$(cat "$err")"
+	wait_for_grep "pid $PID_l: EventPipe session beside the tracepoint shim over .*: EvtApp-Marker" \
+		"$err" 60 || flunk "$(cat "$err")"
+	all_run l 3 7
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$err")"
+	grep -qF -- "ebpf-collect: --all: 3 processes traced (0 runtime provider, 0 --usdt provider, 2 tracepoint shim, 1 EventPipe)" \
+		"$err" || flunk "$(cat "$err")"
+	trace_note "$T/all.nettrace" stripped "$STRIPPED"
+	mixed_pid "$T/all.nettrace" "$PID_s" 10
+	mixed_pid "$T/all.nettrace" "$PID_l" 7
+	# the plain one: all of it over EventPipe, once
+	f=$(fields_of "$T/all.nettrace" 80 "$PID_p")
+	(($(grep -c '"ExceptionType": "EvtAppTestException"' <<<"$f") == 5)) || flunk "p: $f"
+	(($(grep -c . <<<"$f") == 5)) || flunk "p: $f"
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" counts "$T/all.nettrace.json" "$PID_p"
+	assert_line "markers 5"
+	# TraceEvent: every payload of the three decoded, each event once
+	tracecheck --json --min-named 0 "$T/all.nettrace" >"$T/all.tc" || flunk "TraceCheck: $(cat "$T/all.tc")"
+	run python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["by_event"]
+print(d["bad_payloads"], d["unhandled"], d["lost"], e.get("EvtApp-Marker/Marker"),
+      e.get("Microsoft-Windows-DotNETRuntime/Exception/Start"),
+      e.get("Microsoft-Windows-DotNETRuntime/GC/Stop"))' "$T/all.tc"
+	assert_output "0 0 0 22 22 9"
 }
 
 @test "tracepoint shim: --all --dotnet-port enables a waiting runtime's tracepoints and resumes it: every exception and GC from its first managed method, its tracepoints released at its exit" {

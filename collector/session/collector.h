@@ -160,7 +160,9 @@ int libbpf_print_fn(enum libbpf_print_level level, const char *fmt, va_list args
 int check_privileges(void);
 int check_kernel(void);
 int check_pids(void);
-int list_probes(void);
+/* -l; c: the session's selection and sessions' providers, which say what
+ * a process offering the tracepoint shim gets beside it */
+int list_probes(const struct collector *c);
 int pid_runtime_probes(pid_t pid);
 
 /* stop.c: the end of a trace */

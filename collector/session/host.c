@@ -6,9 +6,11 @@
  * symbolizer and the mapping records follow it, and it gets a slot among
  * the targets for its EventPipe session when it has no USDT provider.
  * Stock .NET that offers the tracepoint shim is traced through it, as -p
- * does, and EventPipe is asked only when it does not (or nothing of the
- * selection is among its tracepoints): never both, which would count each
- * event twice.
+ * does, with an EventPipe session beside it for the providers only
+ * EventPipe serves (none of the runtime's: ep_targets.h), and over
+ * EventPipe alone only when it does not offer the shim (or nothing of the
+ * selection is among its tracepoints): never the runtime's events both
+ * ways, which would count each twice.
  * Which files have which providers is remembered per file (device, inode),
  * so a library every process maps is read once.
  */
@@ -307,6 +309,12 @@ static int consider(struct collector *c, pid_t pid, bool final, int *files, bool
 	 * attach leaves nothing of it held: EventPipe then) */
 	if (c->tps.skel && (flags & HOST_F_SHIM) && tpshim_source__attach_pid(&c->tps, pid) > 0) {
 		set_target_map(c, pid, true);
+		/* what only EventPipe serves, in a session beside the shim */
+		c->ept.beside_shim[slot] = c->ept.cfg_shim.n > 0;
+		if (c->ept.beside_shim[slot] &&
+		    ep_targets__attach_one(&c->ept, slot, pid) == EXIT_NO_PROBES)
+			pr_info("--all: pid %d: no .NET diagnostics socket: traced through the "
+				"tracepoint shim only\n", pid);
 		add_target(c, pid, HOST_VIA_SHIM);
 		mark_seen(&c->host, pid);
 		return 1;

@@ -213,8 +213,9 @@ static int print_tracepoint_shim(pid_t pid)
 	return v.table.count > 0;
 }
 
-int list_probes(void)
+int list_probes(const struct collector *c)
 {
+	char names[512];
 	struct mapped_file_list files = {};
 	struct usdt_note_list notes, *all = NULL;
 	size_t i, total = 0, ours = 0;
@@ -272,6 +273,10 @@ int list_probes(void)
 	shim = print_tracepoint_shim(env.pids[0]);
 	if (ours)
 		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
+	else if (shim && c->ept.cfg_shim.n)	/* what only EventPipe serves */
+		printf("pid %d: traced through the tracepoint shim (no USDT provider), with an "
+		       "EventPipe session beside it for %s\n", env.pids[0],
+		       ep_targets__beside_names(&c->ept, names, sizeof(names)));
 	else if (shim)
 		printf("pid %d: traced through the tracepoint shim (no USDT provider)\n",
 		       env.pids[0]);

@@ -168,7 +168,11 @@ static bool child_has_usdt(void *ctx, pid_t pid)
 	clr_source__attach_pid(&c->clr, pid, false);
 	if (c->clr.ours_found > 0)
 		return true;
-	return c->tps.skel && tpshim_source__attach_pid(&c->tps, pid) > 0;
+	if (!c->tps.skel || tpshim_source__attach_pid(&c->tps, pid) <= 0)
+		return false;
+	/* the providers only EventPipe serves, beside the shim */
+	c->ept.beside_shim[0] = c->ept.cfg_shim.n > 0;
+	return true;
 }
 
 static int poll_loop(struct collector *c)
@@ -576,14 +580,12 @@ static int setup_bpf(struct collector *c)
 			return err;
 		}
 	}
-	/* stock .NET through its tracepoints, unless --providers names an
-	 * EventSource, which only EventPipe serves; --all: for every process
+	/* stock .NET through its tracepoints, with an EventPipe session
+	 * beside them for the providers only EventPipe serves (the rundown's
+	 * tracepoints then left down: tpshim.h); --all: for every process
 	 * that offers them, now or later (host.c) */
-	if (c->host.on && env.nr_ep_extra) {
-		pr_info("--all: --providers names %s, which only EventPipe serves: processes "
-			"that offer the tracepoint shim are traced through EventPipe\n",
-			env.ep_extra[0]);
-	} else if (c->host.on) {
+	c->tps.no_rundown = c->ept.cfg_shim.n > 0;
+	if (c->host.on) {
 		err = tpshim_source__load(&c->tps, bpf_map__fd(c->clr.skel->maps.rb),
 					  CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
 		if (err)
@@ -592,12 +594,6 @@ static int setup_bpf(struct collector *c)
 	for (i = 0; !c->host.on && i < (env.tpshim ? 1 : env.nr_pids); i++) {
 		if (!env.tpshim && !offers_shim(env.pids[i]))
 			continue;
-		if (env.nr_ep_extra) {
-			pr_info("pid %d offers the tracepoint shim, but --providers names %s, "
-				"which only EventPipe serves: EventPipe traces it\n", env.pids[i],
-				env.ep_extra[0]);
-			continue;
-		}
 		err = tpshim_source__load(&c->tps, bpf_map__fd(c->clr.skel->maps.rb),
 					  CE_WAKEUP_BYTES(rb_bytes), CE_BACKSTOP_BYTES(rb_bytes));
 		if (err)
@@ -698,7 +694,8 @@ static int attach_all(struct collector *c, const char *cmd_path)
 			if (n < 0 && n != -ENOENT)
 				return EXIT_FAIL;
 			if (n > 0) {	/* none selected: EventPipe's providers */
-				c->ep_candidate[i] = false;
+				/* EventPipe beside it for what only it serves */
+				c->ep_candidate[i] = c->ept.beside_shim[i] = c->ept.cfg_shim.n > 0;
 				total += n;
 			}
 		}
@@ -729,9 +726,9 @@ static int attach_all(struct collector *c, const char *cmd_path)
 
 /* ------------------------------------------------------------------ main */
 
-/* Options, the event table, the selection and every check before anything
- * is started.  EXIT_OK or the exit code. */
-static int prepare(struct collector *c)
+/* The event table, the selection and the EventPipe sessions' providers.
+ * EXIT_OK or EXIT_USAGE. */
+static int select_events(struct collector *c)
 {
 	if (env.manifest) {
 		char merr[512];
@@ -744,6 +741,15 @@ static int prepare(struct collector *c)
 	if (build_selection(c) ||
 	    ep_targets__config(&c->ept, &c->sel, env.ep_extra, env.nr_ep_extra, env.sample_hz,
 			       env.quiet))
+		return EXIT_USAGE;
+	return EXIT_OK;
+}
+
+/* Options, the event table, the selection and every check before anything
+ * is started.  EXIT_OK or the exit code. */
+static int prepare(struct collector *c)
+{
+	if (select_events(c))
 		return EXIT_USAGE;
 	if (check_privileges())
 		return EXIT_NO_PRIV;
@@ -830,11 +836,6 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
 	if (env.tpshim && !cmd_is_dotnet) {
 		pr_warn("--tracepoint-shim: %s is not a .NET host (dotnet or an apphost)\n",
 			env.cmd[0]);
-		return EXIT_USAGE;
-	}
-	if (env.tpshim && env.nr_ep_extra) {
-		pr_warn("--tracepoint-shim traces the runtime's own events; --providers names %s, "
-			"which only EventPipe serves\n", env.ep_extra[0]);
 		return EXIT_USAGE;
 	}
 	if (env.tpshim && find_tpshim_dir(cmd_tpshim_dir, sizeof(cmd_tpshim_dir))) {
@@ -932,7 +933,8 @@ static int trace(struct collector *c)
 {
 	unsigned long long probes = c->clr.nr_links + usdt_generic__nr_links(c->ug);
 	int ret, err, off, eps = ep_targets__count(&c->ept), shims = (int)c->tps.nr_procs;
-	char what[PATH_MAX];
+	int beside = ep_targets__count_beside(&c->ept);
+	char what[PATH_MAX], names[512];
 
 	/* what is traced: USDT probes, processes through the tracepoint shim
 	 * and EventPipe sessions (stock .NET, which has no probe: "0 probes"
@@ -942,7 +944,20 @@ static int trace(struct collector *c)
 	if (shims)
 		off += snprintf(what + off, sizeof(what) - off, "%s%d .NET process%s through the "
 				"tracepoint shim", off ? " and " : "", shims, shims == 1 ? "" : "es");
-	if (c->ept.wait_child)
+	if (beside)	/* in the same trace: what only EventPipe serves */
+		off += snprintf(what + off, sizeof(what) - off, " (%d with an EventPipe session "
+				"beside it for %s)", beside,
+				ep_targets__beside_names(&c->ept, names, sizeof(names)));
+	eps -= beside;
+	if (c->ept.wait_child && env.tpshim && c->ept.cfg_shim.n)
+		snprintf(what + off, sizeof(what) - off, "%sthe .NET runtime of %s through the "
+			 "tracepoint shim from its start, with an EventPipe session beside it for "
+			 "%s", off ? " and " : "", env.cmd[0],
+			 ep_targets__beside_names(&c->ept, names, sizeof(names)));
+	else if (c->ept.wait_child && env.tpshim)
+		snprintf(what + off, sizeof(what) - off, "%sthe .NET runtime of %s through the "
+			 "tracepoint shim from its start", off ? " and " : "", env.cmd[0]);
+	else if (c->ept.wait_child)
 		snprintf(what + off, sizeof(what) - off, "%sthe .NET runtime of %s over EventPipe "
 			 "from its start (%d provider%s)", off ? " and " : "", env.cmd[0],
 			 c->ept.cfg.n, c->ept.cfg.n == 1 ? "" : "s");
@@ -1030,8 +1045,12 @@ int session__main(void)
 
 	libbpf_set_print(libbpf_print_fn);
 	raise_nofile();
-	if (env.list)
-		return list_probes();
+	if (env.list) {	/* with the selection: what a session would take */
+		ret = env.list_path ? EXIT_OK : select_events(&c);
+		if (!ret)
+			ret = list_probes(&c);
+		goto free_table;
+	}
 	ret = prepare(&c);
 	if (ret)
 		goto free_table;

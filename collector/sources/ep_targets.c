@@ -62,12 +62,30 @@ bool ep_targets__all_dotnet(const pid_t *pids, int n)
 int ep_targets__config(struct ep_targets *t, const struct selection *sel, char *const *extra,
 		       int n_extra, bool cpu_sampling, bool quiet)
 {
+	/* beside the shim: the EventPipe-only providers of a profile, of
+	 * --providers, and the rundown, which names what the shim's stacks
+	 * touched; the shim leaves the rundown's tracepoints down (tpshim.h) */
+	struct selection none = { .eventpipe = sel->eventpipe };
+
 	t->quiet = quiet;
-	if (eventpipe__config(&t->cfg, sel, extra, n_extra, cpu_sampling, 256)) {
+	if (eventpipe__config(&t->cfg, sel, extra, n_extra, cpu_sampling, 256) ||
+	    eventpipe__config(&t->cfg_shim, &none, extra, n_extra, cpu_sampling, 256)) {
 		pr_warn("too many providers for one EventPipe session (max %d)\n", EP_MAX_PROVIDERS);
 		return EXIT_USAGE;
 	}
+	t->cfg_shim.shim_perfmap = true;
 	return EXIT_OK;
+}
+
+const char *ep_targets__beside_names(const struct ep_targets *t, char *buf, size_t n)
+{
+	size_t off = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < t->cfg_shim.n && off < n; i++)
+		off += snprintf(buf + off, n - off, "%s%s", i ? ", " : "",
+				t->cfg_shim.provs[i].name);
+	return buf;
 }
 
 /* The exit code of a session that failed to start. */
@@ -101,8 +119,8 @@ static int start(struct ep_targets *t, int i, pid_t pid, bool child)
 		     strerror(-rc));
 		return rc == -EACCES ? EXIT_NO_PRIV : EXIT_FAIL;
 	}
-	t->ep[i] = eventpipe__start(&s, &t->cfg, child || ep_port__waiting(&t->port, pid), err,
-				    sizeof(err));
+	t->ep[i] = eventpipe__start(&s, t->beside_shim[i] ? &t->cfg_shim : &t->cfg,
+				    child || ep_port__waiting(&t->port, pid), err, sizeof(err));
 	if (!t->ep[i]) {
 		pr_warn("%s\n", err);
 		return EXIT_FAIL;
@@ -129,7 +147,15 @@ static int settle(struct ep_targets *t, int i)
 	case EP_RUNNING:
 		break;
 	}
-	if (!t->running[i]) {
+	if (!t->running[i] && t->beside_shim[i]) {
+		char names[512];
+
+		t->running[i] = true;
+		pr_info("pid %d: EventPipe session beside the tracepoint shim over %s "
+			"(CollectTracing%d): %s\n", eventpipe__pid(t->ep[i]),
+			eventpipe__path(t->ep[i]), eventpipe__version(t->ep[i]),
+			ep_targets__beside_names(t, names, sizeof(names)));
+	} else if (!t->running[i]) {
 		t->running[i] = true;
 		pr_info("pid %d: no USDT provider: EventPipe session over %s (CollectTracing%d%s)\n",
 			eventpipe__pid(t->ep[i]), eventpipe__path(t->ep[i]),
@@ -230,7 +256,7 @@ static int child_tick(struct ep_targets *t, bool (*has_usdt)(void *ctx, pid_t pi
 		return -ENOENT;
 	}
 	t->wait_child = false;
-	rc = has_usdt(ctx, t->child) ? EXIT_OK : start(t, 0, t->child, true);
+	rc = !has_usdt(ctx, t->child) || t->beside_shim[0] ? start(t, 0, t->child, true) : EXIT_OK;
 	if (rc == EXIT_OK)
 		return 0;
 	t->fail = rc;
@@ -334,6 +360,15 @@ int ep_targets__count(const struct ep_targets *t)
 
 	for (int i = 0; i < EP_TARGETS_MAX; i++)
 		n += t->ep[i] != NULL;
+	return n;
+}
+
+int ep_targets__count_beside(const struct ep_targets *t)
+{
+	int n = 0;
+
+	for (int i = 0; i < EP_TARGETS_MAX; i++)
+		n += t->ep[i] && t->beside_shim[i];
 	return n;
 }
 

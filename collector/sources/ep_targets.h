@@ -30,6 +30,13 @@ struct pipeline_source_ops;
 struct ep_targets {
 	struct eventpipe *ep[EP_TARGETS_MAX];	/* by the target's -p slot */
 	struct ep_config cfg;
+	/* a process traced through the tracepoint shim, which carries the
+	 * runtime's providers, gets a session beside it for the providers
+	 * only EventPipe serves (EventSources, SampleProfiler): cfg_shim,
+	 * none of the event table's, so no event comes both ways (no
+	 * session when it has none) */
+	struct ep_config cfg_shim;
+	bool beside_shim[EP_TARGETS_MAX];	/* the slot's session is such a one */
 	bool quiet;
 	pid_t child;		/* -- dotnet: waits for its session */
 	bool wait_child;
@@ -52,7 +59,8 @@ int ep_targets__split_providers(const struct ect_table *t, const char *spec, cha
 /* Does every pid have a .NET diagnostics socket? */
 bool ep_targets__all_dotnet(const pid_t *pids, int n);
 
-/* The sessions' providers (eventpipe__config).  0 or EXIT_USAGE. */
+/* The sessions' providers (eventpipe__config), and those of a session
+ * beside the tracepoint shim.  0 or EXIT_USAGE. */
 int ep_targets__config(struct ep_targets *t, const struct selection *sel, char *const *extra,
 		       int n_extra, bool cpu_sampling, bool quiet);
 
@@ -68,8 +76,9 @@ int ep_targets__attach(struct ep_targets *t, const pid_t *pids, const bool *cand
 int ep_targets__listen_child(struct ep_targets *t, char *path, size_t n);
 
 /* -- dotnet: wait (poll) for the child's runtime on the port; then start
- * its session unless has_usdt(ctx, child), and resume it once the session
- * runs (or failed). */
+ * its session unless has_usdt(ctx, child) (a session beside the shim when
+ * has_usdt set beside_shim[0]), and resume it once the session runs (or
+ * failed). */
 void ep_targets__wait_child(struct ep_targets *t, pid_t child);
 
 /* --all: a session for a process found after the start (slot = its index
@@ -94,9 +103,14 @@ int ep_targets__listen(struct ep_targets *t, const char *path);
 int ep_targets__poll(struct ep_targets *t, struct reorder *ro,
 		     bool (*has_usdt)(void *ctx, pid_t pid), void *ctx);
 
-/* Sessions running (records may come up to ~100 ms late)?  How many? */
+/* Sessions running (records may come up to ~100 ms late)?  How many, and
+ * how many of them beside the tracepoint shim? */
 bool ep_targets__active(const struct ep_targets *t);
 int ep_targets__count(const struct ep_targets *t);
+int ep_targets__count_beside(const struct ep_targets *t);
+
+/* The providers of a session beside the shim, "A, B" into buf. */
+const char *ep_targets__beside_names(const struct ep_targets *t, char *buf, size_t n);
 
 /* StopTracing to every session at once; rundown and the rest of every
  * stream into ro, for at most EP_STOP_TIMEOUT_MS in all, or until one more

@@ -246,7 +246,8 @@ static void *session_thread(void *arg)
 		set_state(ep, EP_FAILED);
 		return NULL;
 	}
-	ep_perfmap__enable(&ep->perfmap, &ep->sock, !ep->suspended, &ep->cancel);
+	if (!ep->cfg->shim_perfmap)
+		ep_perfmap__enable(&ep->perfmap, &ep->sock, !ep->suspended, &ep->cancel);
 	set_state(ep, EP_RUNNING);
 	buf = malloc(EP_READ_CHUNK);
 	err = buf ? 0 : ENOMEM;

@@ -43,6 +43,9 @@ struct ep_config {
 	int n;
 	int rundown;		/* request the rundown at stop */
 	uint32_t buffer_mb;	/* the runtime's session buffer */
+	/* beside the tracepoint shim, which has the runtime's perf map
+	 * turned on and off (tpshim.c): EnablePerfMap is not sent twice */
+	bool shim_perfmap;
 };
 
 /* Why a session could not start (the exit codes of ebpf-collect). */

@@ -206,6 +206,8 @@ static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct 
 		return 0;
 	memcpy(prov, tp.name, colon - tp.name);
 	prov[colon - tp.name] = 0;
+	if (s->no_rundown && strstr(prov, "Rundown"))
+		return 0;
 	ev = ect_find_symbol(s->table, prov, colon + 1);
 	if (!ev) {
 		ev = other_version(s, prov, colon + 1);

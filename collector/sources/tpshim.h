@@ -27,6 +27,10 @@ struct tpshim_source {
 	const struct ect_table *table;
 	const struct selection *sel;
 	bool ustack, kstack;
+	/* an EventPipe session runs beside it (ep_targets.h: cfg_shim) with
+	 * the rundown, whose events the runtime also hands to raised
+	 * tracepoints: the rundown's are left down, so each comes once */
+	bool no_rundown;
 	/* the source's own */
 	struct tpshim_bpf *skel;
 	struct tps_proc *procs;

@@ -3,7 +3,8 @@
 //   dotnet evtapp.dll [--wait GOFILE] [--exceptions N] [--gcs G]
 //                     [--contentions C] [--hot-ms MS] [--marker-syscalls K]
 //                     [--events E] [--bench N] [--async-ms MS]
-//                     [--async-fill-ms MS] [--chain-ms MS] [--rounds R] [--linger]
+//                     [--async-fill-ms MS] [--chain-ms MS] [--rounds R] [--mixed M]
+//                     [--linger]
 //
 // Prints "READY <pid>" and, with --wait, polls for GOFILE before the
 // workload; prints "DONE" after it, and before that the runtime's own
@@ -19,6 +20,11 @@
 // K after GOFILE.K appears, each followed by "ROUND K NS", the throwing
 // thread's CPU ns per throw (tests/tracepoint_shim.bats: the same process's
 // cost before tracing, traced, and after its tracer was killed).
+// --mixed M throws exception i ("evtapp i") and then writes EvtApp-Marker
+// event i, for i in 0..M-1, on one thread: a runtime event and an
+// EventSource event alternate, so a trace that merges two paths (the
+// tracepoint shim and EventPipe, tests/tracepoint_shim.bats) must have
+// them in that order by their timestamps.
 // --async-ms MS runs 4 async workers for MS ms, each looping over
 // allocations (EvtAppAllocate: arrays the runtime clears), Random.Next
 // spins, a lock and a rare exception, then Task.Yield: the worker loop of
@@ -253,6 +259,15 @@ static class Program
             MarkerSource.Log.Marker(i);
     }
 
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    static void EvtAppMixed(int m)
+    {
+        for (int i = 0; i < m; i++) {
+            EvtAppThrowOne(i);
+            MarkerSource.Log.Marker(i);
+        }
+    }
+
     [StructLayout(LayoutKind.Sequential)]
     struct Timespec { public long Sec; public long Nsec; }
 
@@ -280,7 +295,7 @@ static class Program
     static int Main(string[] args)
     {
         string go = null;
-        int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0, rounds = 0;
+        int n = 0, g = 0, c = 0, k = 0, e = 0, bench = 0, rounds = 0, mixed = 0;
         long hot = 0, asyncMs = 0, fillMs = 0, chainMs = 0;
         bool linger = false;
         for (int i = 0; i < args.Length; i++) {
@@ -297,6 +312,7 @@ static class Program
             case "--async-fill-ms": fillMs = long.Parse(args[++i]); break;
             case "--chain-ms": chainMs = long.Parse(args[++i]); break;
             case "--rounds": rounds = int.Parse(args[++i]); break;
+            case "--mixed": mixed = int.Parse(args[++i]); break;
             case "--linger": linger = true; break;
             default: Console.Error.WriteLine("evtapp: unknown argument " + args[i]); return 64;
             }
@@ -320,6 +336,8 @@ static class Program
                 Console.Out.Flush();
             }
         }
+        if (mixed > 0)	// not JIT-compiled otherwise: suites list the workload's methods
+            EvtAppMixed(mixed);
         EvtAppInduceGcs(g);
         EvtAppContend(c);
         if (hot > 0)
