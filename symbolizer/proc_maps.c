@@ -8,6 +8,7 @@
  * still attributed to its file.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,18 +192,53 @@ cleanup:
 	return err;
 }
 
+/* The part of o outside [start, end) on one side (left: below start), as a
+ * mapping of its own (path copied, DSO kept); false when there is none or
+ * out of memory (*err). */
+static bool map_piece(const struct proc_map *o, uint64_t start, uint64_t end, bool left,
+		      struct proc_map *out, int *err)
+{
+	if (left ? o->start >= start : o->end <= end)
+		return false;
+	*out = *o;
+	if (left) {
+		out->end = start;
+	} else {
+		out->start = end;
+		out->offset += end - o->start;
+	}
+	out->path = strdup(o->path);
+	if (!out->path)
+		*err = -ENOMEM;
+	return out->path != NULL;
+}
+
 int proc_maps__add(struct proc_maps *pm, const struct proc_map *m)
 {
-	struct proc_map fresh = *m;
-	int err;
+	struct proc_map fresh[3];
+	const struct proc_map *o;
+	size_t n = 1, i;
+	int err = 0;
 
-	fresh.dso = -1;
-	fresh.path = strdup(m->path ? m->path : "");
-	if (!fresh.path)
+	fresh[0] = *m;
+	fresh[0].dso = -1;
+	fresh[0].path = strdup(m->path ? m->path : "");
+	if (!fresh[0].path)
 		return -ENOMEM;
-	err = proc_maps__merge(pm, &fresh, 1);
+	/* The kernel reports the range it changed (an mprotect reports the
+	 * part it split off): the rest of a mapping it overlaps is still
+	 * mapped.  Mappings never overlap, so at most two are cut. */
+	o = proc_maps__find(pm, m->start);
+	if (o && map_piece(o, m->start, m->end, true, &fresh[n], &err))
+		n++;
+	o = m->end ? proc_maps__find(pm, m->end - 1) : NULL;
+	if (!err && o && map_piece(o, m->start, m->end, false, &fresh[n], &err))
+		n++;
+	if (!err)
+		err = proc_maps__merge(pm, fresh, n);
 	if (err)
-		free(fresh.path);
+		for (i = 0; i < n; i++)
+			free(fresh[i].path);
 	return err;
 }
 

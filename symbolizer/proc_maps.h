@@ -33,8 +33,9 @@ struct proc_maps {
  * (a library dlclose'd or a process gone is still symbolized).
  * Returns the number of mappings read or -errno. */
 int proc_maps__snapshot(struct proc_maps *pm, pid_t pid, int exec_only);
-/* Merge one mapping (copied, path included) the same way: it replaces the
- * old mappings it overlaps.  0 or -ENOMEM. */
+/* Merge one mapping (copied, path included), as the kernel reports a
+ * change: it replaces the parts of the old mappings it overlaps, and what
+ * lies outside it stays.  0 or -ENOMEM. */
 int proc_maps__add(struct proc_maps *pm, const struct proc_map *m);
 const struct proc_map *proc_maps__find(const struct proc_maps *pm, uint64_t addr);
 void proc_maps__clear(struct proc_maps *pm);

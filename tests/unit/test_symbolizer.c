@@ -18,6 +18,7 @@
 #include "rundown.h"
 #include "method_name.h"
 #include "symbolizer.h"
+#include "proc_maps.h"
 #include "log.h"
 #include "clock.h"
 
@@ -923,6 +924,46 @@ static void test_rundown_payloads(void)
 
 /* One name whichever source named the method: method events of older and
  * newer runtimes, .NET 10 perf map lines, with and without tiers. */
+/* A reported mapping (mprotect's split, a MAP_FIXED over part of a
+ * reservation) replaces only the range it covers: the rest of the mapping
+ * it cuts stays, at its file offset and with its DSO. */
+static void test_proc_maps_add_cuts(void)
+{
+	struct proc_maps pm = { 0 };
+	struct proc_map big = { .start = 0x10000, .end = 0x50000, .offset = 0x1000, .ino = 7,
+				.prot = PROT_READ | PROT_EXEC, .path = "/memfd:doublemapper" };
+	struct proc_map mid = big, other = { .start = 0x48000, .end = 0x60000, .ino = 0,
+					     .prot = PROT_READ | PROT_EXEC, .path = "" };
+	const struct proc_map *m;
+
+	mid.start = 0x20000;
+	mid.end = 0x30000;
+	mid.offset = 0x11000;
+	if (!ASSERT_OK(proc_maps__add(&pm, &big), "add big"))
+		goto out;
+	pm.maps[0].dso = 3;
+	if (!ASSERT_OK(proc_maps__add(&pm, &mid), "add the middle"))
+		goto out;
+	ASSERT_EQ(pm.n, 3, "left, middle, right");
+	m = proc_maps__find(&pm, 0x1ffff);
+	ASSERT_TRUE(m && m->start == 0x10000 && m->end == 0x20000 && m->dso == 3, "left kept");
+	m = proc_maps__find(&pm, 0x30000);
+	ASSERT_TRUE(m && m->start == 0x30000 && m->end == 0x50000 && m->offset == 0x21000 &&
+		    m->dso == 3, "right kept, its offset moved");
+	m = proc_maps__find(&pm, 0x2abcd);
+	ASSERT_TRUE(m && m->start == 0x20000 && m->offset == 0x11000, "the middle is the new one");
+	/* one that overlaps the right part's end and goes past it */
+	if (!ASSERT_OK(proc_maps__add(&pm, &other), "add across the end"))
+		goto out;
+	m = proc_maps__find(&pm, 0x47fff);
+	ASSERT_TRUE(m && m->start == 0x30000 && m->end == 0x48000, "right part cut short");
+	m = proc_maps__find(&pm, 0x5ffff);
+	ASSERT_TRUE(m && m->start == 0x48000 && m->ino == 0, "the new one past it");
+	ASSERT_EQ(pm.n, 4, "four mappings");
+out:
+	proc_maps__clear(&pm);
+}
+
 static void test_method_display_name(void)
 {
 	static const struct { const char *ns, *name, *sig, *want; } cases[] = {
@@ -982,6 +1023,7 @@ int main(void)
 	RUN(test_perf_map_other_owner_refused);
 	RUN(test_exited_process);
 	RUN(test_rundown_payloads);
+	RUN(test_proc_maps_add_cuts);
 	unlink(self_map);
 	rmdir(tmpdir);
 	return test_summary();
