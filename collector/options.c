@@ -30,7 +30,8 @@ static const struct collect_opt rows[] = {
 	{ "no-batched", OPT_NO_BATCHED, NULL, 0, "Every runtime event through its own probe" },
 	{ "tracepoint-shim", OPT_TPSHIM, NULL, 0,
 	  "With -- dotnet CMD: start it ready for tracing through the tracepoint shim "
-	  "(LD_LIBRARY_PATH, DOTNET_EnableEventLog=1, an EventSource filter) and trace its "
+	  "(LD_LIBRARY_PATH, DOTNET_EnableEventLog=1, an EventSource filter, the selected "
+	  "keywords as DOTNET_LTTngConfig) and trace its "
 	  "runtime's own tracepoints instead of EventPipe" },
 	{ "stack-helper", OPT_STACK_HELPER, NULL, 0,
 	  "User stacks with bpf_get_stack() instead of the BPF frame-pointer walk" },

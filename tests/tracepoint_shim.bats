@@ -5,7 +5,8 @@
 # .NET processes (the SDK's .NET 10, and .NET 8 and 9 self-contained builds
 # of the same app, tests/dotnet_app.bash's build_sc) started with the shim's
 # directory on LD_LIBRARY_PATH, DOTNET_EnableEventLog=1 and an
-# EventSourceFilter that matches nothing, as a service would be.  Its table
+# EventSourceFilter that matches nothing, as a service would be, and no
+# DOTNET_LTTngConfig (every keyword on) unless a test says.  Its table
 # is read from outside by tests/progs/tpshim_ctl (usdt/tracepoint_read.c).
 # The --all test is host-wide: run the suite under the shared lock,
 # flock /tmp/ebpf-hostwide.lock tests/run tests/tracepoint_shim.bats.
@@ -152,6 +153,35 @@ five_gcs_seen() {
 	# no keyword to turn on first: each of the seven throws calls the
 	# probe; its first argument is the type name's address (const char*)
 	run "$CTL" hits "$APP_PID"
+	[[ $output =~ ^hits\ 7\ last\ [1-9][0-9]*$ ]] || flunk "$output"
+}
+
+# exceptions_called CONFIG N: the calls of ExceptionThrown_V1's probe, its
+# state raised, while an app started ready with DOTNET_LTTngConfig=CONFIG
+# throws N exceptions
+exceptions_called() {
+	APP_CMD="env DOTNET_LTTngConfig=$1 dotnet $APP"
+	app_with_shim "$TPSHIM_DIR" --exceptions "$2"
+	run "$CTL" enable "$APP_PID" DotNETRuntime:ExceptionThrown_V1
+	assert_success
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=0 exceptions=$2 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	run "$CTL" hits "$APP_PID"
+	kill -KILL "$APP_PID"
+	wait "$APP_PID" 2>/dev/null || true
+	APP_PID=
+}
+
+@test "tracepoint shim: the runtime calls a tracepoint only if DOTNET_LTTngConfig has its keyword on, whatever its state" {
+	need
+	# the GC keyword only: ExceptionThrown_V1 (Exception and Monitoring
+	# keywords) is neither built nor called, its state raised
+	exceptions_called Microsoft-Windows-DotNETRuntime:1:4 7
+	assert_output "hits 0 last 0"
+	# the Exception keyword: every throw calls it
+	exceptions_called Microsoft-Windows-DotNETRuntime:8000:4 7
 	[[ $output =~ ^hits\ 7\ last\ [1-9][0-9]*$ ]] || flunk "$output"
 }
 
@@ -574,6 +604,42 @@ print(d["bad_payloads"], d["unhandled"], d["lost"], e.get("EvtApp-Marker/Marker"
 		flunk "$output"
 	assert_line "COUNTS gen0=0 gen1=0 gen2=3 exceptions=10 contentions=0"
 	mixed_checks "$T/c.nettrace" "$child" 10
+}
+
+# shim_started_config [VAR=VALUE]: ebpf-collect --tracepoint-shim (run
+# with VAR=VALUE in its environment) traces an app throwing 2 exceptions;
+# the app's DOTNET_LTTngConfig read while it waits in output, its pid in
+# child, the trace in $T/cfg.nettrace
+shim_started_config() {
+	local col
+	rm -f "$T/go" "$T/col.out"
+	bg "$T/col.out" env "$@" "$EBPF_COLLECT" --tracepoint-shim \
+		--providers "DotNETRuntime:0x8000:4,DotNETRuntime:0x1:5" -o "$T/cfg.nettrace" \
+		-- dotnet "$APP" --wait "$T/go" --exceptions 2
+	col=$LAST_PID
+	wait_for_grep "^READY " "$T/col.out" 60 || flunk "$(cat "$T/col.out"*)"
+	child=$(sed -n 's/^READY //p' "$T/col.out")
+	output=$(tr '\0' '\n' <"/proc/$child/environ" | grep '^DOTNET_LTTngConfig=' || true)
+	touch "$T/go"
+	wait "$col" || flunk "collector status $?: $(cat "$T/col.out"*)"
+	grep -q "^ebpf-collect: pid $child: traced through the tracepoint shim" "$T/col.out.err" ||
+		flunk "$(cat "$T/col.out"*)"
+}
+
+@test "tracepoint shim: ebpf-collect --tracepoint-shim starts the runtime with the selected keywords only (DOTNET_LTTngConfig), a user's own kept" {
+	need
+	require_shared
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local child
+	# the two requests of one provider merged into the runtime's one
+	# entry; its exceptions traced
+	shim_started_config
+	assert_output "DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:8001:5"
+	(($(fields_of "$T/cfg.nettrace" 80 "$child" | grep -c '"ExceptionType": "EvtAppTestException"') == 2)) ||
+		flunk "$(fields_of "$T/cfg.nettrace" 80 "$child")"
+	# the user's own configuration stays
+	shim_started_config DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:FFFFFFFF:5
+	assert_output "DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:FFFFFFFF:5"
 }
 
 # round K VAR: the app's exception round K (after $T/go, or $T/go.K); the

@@ -306,6 +306,7 @@ static bool is_dotnet_host(const char *cmd)
 static bool cmd_is_dotnet;	/* is_dotnet_host(the -- CMD), set before the fork */
 static char cmd_port[PATH_MAX];	/* its diagnostic port (ep_targets__listen_child) */
 static char cmd_tpshim_dir[PATH_MAX];	/* --tracepoint-shim: the shim's directory */
+static char cmd_lttng_config[2048];	/* --tracepoint-shim: the runtime's DOTNET_LTTngConfig */
 
 /* Where the Debian package installs the tracepoint shim */
 #define TPSHIM_INSTALLED_DIR	"/usr/lib/ebpf-collect/tpshim"
@@ -376,7 +377,12 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 		}
 		/* ready for the tracepoint shim (usdt/README.md): found first on
 		 * the loader's path, the runtime's events fired, no EventSource
-		 * listened to by the runtime's own logger */
+		 * listened to by the runtime's own logger, and only the selected
+		 * keywords' events built: without DOTNET_LTTngConfig the runtime
+		 * takes every keyword as on and builds every event's arguments
+		 * (a catch's method signature, a throw's type name) before its
+		 * tracepoint's state says whether anyone listens.  The user's
+		 * own configuration stays. */
 		if (cmd_is_dotnet && cmd_tpshim_dir[0]) {
 			const char *lp = getenv("LD_LIBRARY_PATH");
 			char path[PATH_MAX * 2];
@@ -386,6 +392,8 @@ static pid_t spawn_held(char **cmd, int *release_fd)
 			setenv("LD_LIBRARY_PATH", path, 1);
 			setenv("DOTNET_EnableEventLog", "1", 1);
 			setenv("DOTNET_EventSourceFilter", "EbpfCollectNoSuchSource", 0);
+			if (cmd_lttng_config[0])
+				setenv("DOTNET_LTTngConfig", cmd_lttng_config, 0);
 		}
 		/* its perf map from its start: EnablePerfMap to a runtime that
 		 * waits to be resumed kills .NET 8 and 9 (ep_perfmap.h) */
@@ -843,6 +851,10 @@ static int start_command(struct collector *c, char **cmd_path, int *release_fd)
 			"%s\n", TPABI_LIB_NAME, TPSHIM_INSTALLED_DIR);
 		return EXIT_FAIL;
 	}
+	/* too long a list (SEL_MAX_REQ providers of the runtime's four):
+	 * none, every keyword built as before */
+	if (env.tpshim)
+		selection__lttng_config(&c->sel, cmd_lttng_config, sizeof(cmd_lttng_config));
 	if (cmd_is_dotnet && ep_targets__listen_child(&c->ept, cmd_port, sizeof(cmd_port)))
 		return EXIT_FAIL;
 	c->child = spawn_held(env.cmd, release_fd);

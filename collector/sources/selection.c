@@ -222,6 +222,45 @@ int selection__matches(const struct selection *s, const struct ect_event *ev)
 	return 0;
 }
 
+int selection__lttng_config(const struct selection *s, char *buf, size_t n)
+{
+	static const char runtime[] = "Microsoft-Windows-DotNETRuntime";
+	size_t off = 0;
+	int i, j;
+
+	if (!n)
+		return -ENOSPC;
+	buf[0] = 0;
+	for (i = 0; i < s->n; i++) {
+		const struct ect_provider *p = s->req[i].prov;
+		uint64_t kw = 0;
+		uint8_t level = 0;
+		int len;
+
+		if (strncasecmp(p->name, runtime, sizeof(runtime) - 1))
+			continue;
+		for (j = 0; j < i && s->req[j].prov != p; j++)
+			;
+		if (j < i)
+			continue;	/* merged into its first request's entry */
+		for (j = i; j < s->n; j++) {
+			if (s->req[j].prov != p)
+				continue;
+			kw |= s->req[j].keywords;
+			if (s->req[j].level > level)
+				level = s->req[j].level;
+		}
+		len = snprintf(buf + off, n - off, "%s%s:%llX:%u", off ? "," : "", p->name,
+			       (unsigned long long)kw, level);
+		if (len < 0 || (size_t)len >= n - off) {
+			buf[0] = 0;
+			return -ENOSPC;
+		}
+		off += len;
+	}
+	return off ? 0 : -ENOENT;
+}
+
 const char *selection__profiles_help(void)
 {
 	static char buf[8192];

@@ -47,6 +47,14 @@ int selection__add_profile(struct selection *s, const struct ect_table *t, const
 
 int selection__matches(const struct selection *s, const struct ect_event *ev);
 
+/* The selection's requests of the runtime's own providers (those named
+ * Microsoft-Windows-DotNETRuntime*) as a .NET runtime's DOTNET_LTTngConfig,
+ * "Provider:KEYWORDS:LEVEL,..." (keywords hex without 0x): one entry per
+ * provider, its requests' keywords or-ed and their highest level, since the
+ * runtime keeps one entry per provider (the last).  0; -ENOENT when no
+ * request is for a runtime provider; -ENOSPC when n is too short (buf "") */
+int selection__lttng_config(const struct selection *s, char *buf, size_t n);
+
 /* Text for --help: one line per profile with its providers:keywords:level. */
 const char *selection__profiles_help(void);
 

@@ -11,12 +11,18 @@
 # Workload: tests/dotnet/evtapp --exceptions N (the SDK's .NET), each throw
 # firing the Exception keyword's events (ExceptionThrown_V1, catch start and
 # stop, ...), every one with a stack.  Providers for every tracer:
-# Microsoft-Windows-DotNETRuntime:0x8000:4.  Five modes, interleaved and
+# Microsoft-Windows-DotNETRuntime:0x8000:4.  Seven modes, interleaved and
 # rotated within each round so that a busy machine's drift falls on all:
 #   plain     started plainly, not traced
-#   ready     started ready for the shim (LD_LIBRARY_PATH with the shim,
-#             DOTNET_EnableEventLog=1, an EventSourceFilter that matches
-#             nothing, as a service that opts in), not traced
+#   ready     started ready for the shim to trace those keywords
+#             (LD_LIBRARY_PATH with the shim, DOTNET_EnableEventLog=1, an
+#             EventSourceFilter that matches nothing, DOTNET_LTTngConfig
+#             with the providers' keywords: what --tracepoint-shim sets),
+#             not traced
+#   ready-gc  the same, ready for the GC keyword only (0x1:4), not traced:
+#             a keyword this workload does not fire
+#   ready-all the same without DOTNET_LTTngConfig, so every keyword of
+#             every provider, not traced
 #   shim      ready, traced by ebpf-collect -p through the shim (BPF reads
 #             each event's arguments and stack in the throwing thread)
 #   ep-ours   plain, traced by ebpf-collect -p through EventPipe
@@ -24,7 +30,12 @@
 # App cost: the CPU time of every thread of the app (schedstat) from the
 # go signal to DONE; per event: (traced - the same round's untraced start
 # of that kind) / the events the trace holds.  Also the start-up to READY
-# (CPU), ready against plain: the cost of being ready for tracing.
+# (CPU), ready against plain: the cost of being ready for tracing.  The
+# runtime builds the arguments of every event whose keyword its
+# DOTNET_LTTngConfig (read once at start; unset: all) has on, before the
+# tracepoint's state says whether anyone listens (usdt/README.md): ready
+# pays for the exception events traced later, ready-gc for nothing this
+# workload fires, ready-all for all.
 #
 # Batched path: does not apply.  It is our USDT provider's in-process
 # batching (tests/bench/bench_batched.sh); the shim hands each event to one
@@ -40,7 +51,9 @@ DT=${DOTNET_TRACE:-/usr/local/lib/ebpf-collect/dotnet-tools/dotnet-trace}
 N=${N:-50000}
 ROUNDS=${ROUNDS:-5}
 PROV=Microsoft-Windows-DotNETRuntime:0x8000:4
-MODES=(plain ready shim ep-ours ep-dt)
+LTTNG=Microsoft-Windows-DotNETRuntime:8000:4	# $PROV as --tracepoint-shim passes it
+LTTNG_GC=Microsoft-Windows-DotNETRuntime:1:4
+MODES=(plain ready ready-gc ready-all shim ep-ours ep-dt)
 tmp=$(mktemp -d)
 app=
 tracer=
@@ -87,8 +100,11 @@ run() {
 	rm -f "$tmp/go"
 	case $mode in
 	plain|ep-*) dotnet "$APP" --wait "$tmp/go" --exceptions "$N" --linger >"$out.app" 2>&1 & ;;
-	*) env LD_LIBRARY_PATH="$SHIM" DOTNET_EnableEventLog=1 \
-		DOTNET_EventSourceFilter=EbpfCollectNoSuchSource \
+	*)	local lttng=(DOTNET_LTTngConfig="$LTTNG")
+		[[ $mode == ready-gc ]] && lttng=(DOTNET_LTTngConfig="$LTTNG_GC")
+		[[ $mode == ready-all ]] && lttng=()
+		env LD_LIBRARY_PATH="$SHIM" DOTNET_EnableEventLog=1 \
+		DOTNET_EventSourceFilter=EbpfCollectNoSuchSource "${lttng[@]}" \
 		dotnet "$APP" --wait "$tmp/go" --exceptions "$N" --linger >"$out.app" 2>&1 & ;;
 	esac
 	app=$!
@@ -174,10 +190,13 @@ END {
 		v["evs", r] = ev["shim", r] / n; unit["evs"] = "events per throw (shim)"
 		v["eve", r] = ev["ep-ours", r] / n; unit["eve"] = "events per throw (EventPipe)"
 		v["idle", r] = work["ready", r] / work["plain", r]; unit["idle"] = "(ready / plain)"
+		v["idle-gc", r] = work["ready-gc", r] / work["plain", r]; unit["idle-gc"] = "(ready-gc / plain)"
+		v["idle-all", r] = work["ready-all", r] / work["plain", r]; unit["idle-all"] = "(ready-all / plain)"
 		v["start", r] = start["ready", r] / start["plain", r]; unit["start"] = "(ready / plain)"
+		v["start-all", r] = start["ready-all", r] / start["plain", r]; unit["start-all"] = "(ready-all / plain)"
 	}
 	printf "tracepoint shim vs EventPipe: app CPU (all threads), %d throws a run, %d rounds of\n", n, rounds
-	printf "5 interleaved modes; median [min..max] over rounds\n"
+	printf "7 interleaved modes; median [min..max] over rounds\n"
 	summary("plain", "untraced, plain start")
 	summary("ready", "untraced, ready for the shim")
 	summary("evs", "shim: events")
@@ -186,7 +205,10 @@ END {
 	summary("ep-ours", "EventPipe (ebpf-collect -p), extra")
 	summary("ep-dt", "EventPipe (dotnet-trace), extra")
 	summary("idle", "ready, not traced: workload CPU")
+	summary("idle-gc", "ready for GC only: workload CPU")
+	summary("idle-all", "ready for all: workload CPU")
 	summary("start", "ready, not traced: start-up CPU")
+	summary("start-all", "ready for all: start-up CPU")
 	printf "ratio shim / EventPipe (ours):         %.2f\n", med["shim"] / med["ep-ours"]
 	printf "ratio shim / EventPipe (dotnet-trace): %.2f\n", med["shim"] / med["ep-dt"]
 }' "$tmp/runs"

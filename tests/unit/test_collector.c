@@ -86,6 +86,32 @@ static void test_selection_errors(void)
 	ASSERT_FALSE(selection__matches(&s, ev("MethodLoadVerbose_V2")), "but not JIT events");
 }
 
+/* --tracepoint-shim starts the runtime with the selection as its
+ * DOTNET_LTTngConfig: the runtime's providers only, one entry each */
+static void test_selection_lttng_config(void)
+{
+	struct selection s = {};
+	char err[256], buf[256];
+
+	ASSERT_OK(selection__add_spec(&s, &clretw_event_table,
+				      "DotNETRuntime:0x8000:4,DotNETRuntimeRundown:0x30178:5,"
+				      "DotNETRuntime:0x1:5", err, sizeof(err)), "spec");
+	ASSERT_OK(selection__lttng_config(&s, buf, sizeof(buf)), "config");
+	ASSERT_STREQ(buf, "Microsoft-Windows-DotNETRuntime:8001:5,"
+		     "Microsoft-Windows-DotNETRuntimeRundown:30178:5", "merged per provider");
+	ASSERT_EQ(selection__lttng_config(&s, buf, 20), -ENOSPC, "too short");
+	ASSERT_STREQ(buf, "", "nothing half written");
+
+	memset(&s, 0, sizeof(s));
+	ASSERT_OK(selection__add_spec(&s, &clretw_event_table, "DotNETRuntime", err, sizeof(err)),
+		  "name only");
+	ASSERT_OK(selection__lttng_config(&s, buf, sizeof(buf)), "all");
+	ASSERT_STREQ(buf, "Microsoft-Windows-DotNETRuntime:FFFFFFFFFFFFFFFF:5", "all keywords");
+
+	memset(&s, 0, sizeof(s));
+	ASSERT_EQ(selection__lttng_config(&s, buf, sizeof(buf)), -ENOENT, "no runtime provider");
+}
+
 static void test_profiles(void)
 {
 	static const struct { const char *profile, *event; int want; } cases[] = {
@@ -389,6 +415,7 @@ int main(void)
 {
 	RUN(test_selection_match);
 	RUN(test_selection_errors);
+	RUN(test_selection_lttng_config);
 	RUN(test_profiles);
 	RUN(test_reorder);
 	RUN(test_reorder_stress);
