@@ -7,8 +7,9 @@
 TRACE.jsonl is `ebpf-collect dump --json` of the trace; SUMMARY.json is
 refrt's summary (--summary FILE).  Counted: the runtime's events, not the
 collector's own (provider ebpf-collect, the symbol events of thread
-0x7fffffff) nor kernel events and CPU samples (the kernel's, not the
-runtime's); with --pid, only that process's.  With
+0x7fffffff, Universal.System's mappings) nor kernel events and CPU samples
+(the kernel's, not the runtime's: SampleProfiler's and Universal.Events'
+cpu and cswitch); with --pid, only that process's.  With
 --before (refrt_mem.py counts, taken before the trace began) what refrt
 fired is the summary's count less that.
 
@@ -40,6 +41,7 @@ def main():
         elif (o.get("type") == "event" and o["provider"] != "ebpf-collect"
               and o["tid"] != 0x7fffffff and not o["provider"].startswith("Linux-Kernel-")
               and o["provider"] != "Microsoft-DotNETCore-SampleProfiler"
+              and not o["provider"].startswith("Universal.")
               and (a.pid is None or o["pid"] == a.pid)):
             got[o["event"]] += 1
     differ = {k: (got.get(k, 0), fired.get(k, 0)) for k in set(got) | set(fired)

@@ -328,10 +328,13 @@ EOF2
 	local pct
 	pct=$(awk '{print int($2)}' <<<"$top")
 	[[ $pct -ge 50 ]] || flunk "hot method has only $pct% of the samples: $top"
-	# one file: samples, the rundown events that name the JIT code, the
-	# mappings and build ids of the files the stacks touched, hotspot
+	# one file: samples (as thread samples and Universal.Events cpu), the
+	# rundown events that name the JIT code, the mappings and build ids of
+	# the files the stacks touched, hotspot
 	run -0 events "$T/hot.nettrace" "sorted(set(e['provider'] for e in ev))"
-	assert_output "['Microsoft-DotNETCore-SampleProfiler', 'Microsoft-Windows-DotNETRuntimeRundown', 'Universal.System', 'hotspot']"
+	assert_output "['Microsoft-DotNETCore-SampleProfiler', 'Microsoft-Windows-DotNETRuntimeRundown', 'Universal.Events', 'Universal.System', 'hotspot']"
+	run -0 events "$T/hot.nettrace" "sum(e['event'] == 'cpu' for e in ev) == sum(e['event'] == 'ThreadSample' for e in ev)"
+	assert_output "True"
 	run -0 events "$T/hot.nettrace" "sum(1 for e in ev if e['event'] == 'thread__start' and e['fields']['thread_name'] == 'Reference Handler')"
 	assert_output 1
 }
