@@ -529,6 +529,18 @@ alternate $3
 monotonic 1"
 }
 
+# tc_mixed_counts TC: from TraceCheck's --json output, "bad unhandled lost
+# markers exceptions gc-ends" (the two paths' events and the GCs)
+tc_mixed_counts() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["by_event"]
+print(d["bad_payloads"], d["unhandled"], d["lost"], e.get("EvtApp-Marker/Marker"),
+      e.get("Microsoft-Windows-DotNETRuntime/Exception/Start"),
+      e.get("Microsoft-Windows-DotNETRuntime/GC/Stop"))' "$1"
+}
+
 # mixed_checks TRACE PID M: mixed_pid, and TraceEvent reads every event of
 # both paths and names the frames
 mixed_checks() {
@@ -539,13 +551,7 @@ mixed_checks() {
 	for f in EvtAppMixed EvtAppThrowOne Main; do
 		grep -q "!Program.$f(" "$1.tc" || flunk "no named frame of $f"
 	done
-	run python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-e = d["by_event"]
-print(d["bad_payloads"], d["unhandled"], d["lost"], e.get("EvtApp-Marker/Marker"),
-      e.get("Microsoft-Windows-DotNETRuntime/Exception/Start"),
-      e.get("Microsoft-Windows-DotNETRuntime/GC/Stop"))' "$1.tc"
+	run tc_mixed_counts "$1.tc"
 	assert_output "0 0 0 $3 $3 3"
 }
 
@@ -911,13 +917,7 @@ perf_fds() {
 	assert_line "markers 5"
 	# TraceEvent: every payload of the three decoded, each event once
 	tracecheck --json --min-named 0 "$T/all.nettrace" >"$T/all.tc" || flunk "TraceCheck: $(cat "$T/all.tc")"
-	run python3 -c '
-import json, sys
-d = json.load(open(sys.argv[1]))
-e = d["by_event"]
-print(d["bad_payloads"], d["unhandled"], d["lost"], e.get("EvtApp-Marker/Marker"),
-      e.get("Microsoft-Windows-DotNETRuntime/Exception/Start"),
-      e.get("Microsoft-Windows-DotNETRuntime/GC/Stop"))' "$T/all.tc"
+	run tc_mixed_counts "$T/all.tc"
 	assert_output "0 0 0 22 22 9"
 }
 

@@ -230,8 +230,8 @@ static class Stacks
 		}
 	}
 
-	// A frame as --sample-stacks writes it.
-	static string FrameName(TraceLog log, CallStackIndex i)
+	// A frame as --sample-stacks writes it (Universal.cs names leaves by it too).
+	internal static string FrameName(TraceLog log, CallStackIndex i)
 	{
 		var code = log.CodeAddresses;
 		var ca = log.CallStacks.CodeAddressIndex(i);

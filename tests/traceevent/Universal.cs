@@ -33,15 +33,7 @@ static class Universal
 	static string Leaf(TraceLog log, TraceEvent e)
 	{
 		var i = e.CallStackIndex();
-		if (i == CallStackIndex.Invalid)
-			return "(no stack)";
-		var code = log.CodeAddresses;
-		var ca = log.CallStacks.CodeAddressIndex(i);
-		var mi = code.MethodIndex(ca);
-		string mod = code.ModuleFile(ca)?.Name ?? "?";
-		if (mi != MethodIndex.Invalid && code.Methods.FullMethodName(mi).Length > 0)
-			return mod + "!" + code.Methods.FullMethodName(mi);
-		return $"{mod}!?0x{code.Address(ca):x}";
+		return i == CallStackIndex.Invalid ? "(no stack)" : Stacks.FrameName(log, i);
 	}
 
 	static JsonObject Counts(IEnumerable<KeyValuePair<string, long>> kvs)
