@@ -57,6 +57,10 @@ int sym_decode_module(const void *p, size_t len, int domain, struct sym_module_r
 #define UNIVERSAL_SYSTEM_PROVIDER	"Universal.System"
 #define UNIVERSAL_EV_MAPPING		3	/* ProcessMapping */
 #define UNIVERSAL_EV_MAPPING_META	5	/* ProcessMappingMetadata */
+/* ... and its Universal.Events provider: cpu (a CPU sample) and cswitch (a
+ * switch-in), known by name, a LEB128 Value (section 10); the collector's
+ * kernel events write them */
+#define UNIVERSAL_EVENTS_PROVIDER	"Universal.Events"
 
 struct sym_mapping_rec {
 	uint64_t id, start, end, offset, meta_id;

@@ -263,7 +263,7 @@ static int chromium__event(struct chromium *c, const struct nt_read_event *ev)
 	}
 	/* Universal.Events are the samples and switch-ins again (as the
 	 * thread samples and OffCpu when the trace has both): no instants */
-	if (view__is_sample(c->v, m) || view_streq_ci(m->provider, UNIVERSAL_EVENTS))
+	if (view__is_sample(c->v, m) || view_streq_ci(m->provider, UNIVERSAL_EVENTS_PROVIDER))
 		return 0;
 	chromium__instant(c, ev);
 	if (view_is_clr(m, CLR_EV_GC_START))

@@ -25,12 +25,12 @@
 #include "event_table.h"
 #include "nettrace.h"
 #include "nettrace_bytes.h"
+#include "rundown.h"
 #include "u64_map.h"
 #include "manifest_meta.h"
 
 
 #define SAMPLE_PROFILER "Microsoft-DotNETCore-SampleProfiler"
-#define UNIVERSAL_EVENTS "Universal.Events"
 
 static const char dump_doc[] =
 "Print the events of a .nettrace file (NetTrace V4/V5 as the .NET runtime\n"
@@ -149,7 +149,7 @@ static int universal_value(const struct nt_read_event *ev, uint64_t *v)
 {
 	const uint8_t *end = ev->payload + ev->payload_size;
 
-	return !strcmp(ev->meta->provider, UNIVERSAL_EVENTS) && ev->payload_size &&
+	return !strcmp(ev->meta->provider, UNIVERSAL_EVENTS_PROVIDER) && ev->payload_size &&
 	       nt_get_varint(ev->payload, end, 10, v) == ev->payload_size;
 }
 

@@ -15,6 +15,7 @@
 #include <strings.h>
 #include "views.h"
 #include "utf16.h"
+#include "rundown.h"
 #define LOG_PREFIX "report: "
 #define COMM_LEN	16	/* the kernel's comm, NUL included */
 #include "log.h"
@@ -549,7 +550,7 @@ static int report__event(struct report *rp, const struct nt_read_event *ev)
 		return -ENOMEM;
 	/* the samples and switch-ins again, as the thread samples and OffCpu
 	 * above when the trace has both (--sample-events) */
-	if (!ev->stack_depth || view_streq_ci(ev->meta->provider, UNIVERSAL_EVENTS))
+	if (!ev->stack_depth || view_streq_ci(ev->meta->provider, UNIVERSAL_EVENTS_PROVIDER))
 		return 0;
 	manifest_event_name(ev->meta, MANIFEST_NAME_TRACEEVENT, name, sizeof(name));
 	et = report__etype(rp, name);

@@ -116,7 +116,7 @@ static int is_profiler_sample(const struct nt_metadata *m)
 /* TraceEvent knows the universal events by name, not id */
 static int is_universal_cpu(const struct nt_metadata *m)
 {
-	return view_streq_ci(m->provider, UNIVERSAL_EVENTS) && !strcmp(m->name, "cpu");
+	return view_streq_ci(m->provider, UNIVERSAL_EVENTS_PROVIDER) && !strcmp(m->name, "cpu");
 }
 
 int view__is_sample(const struct view *v, const struct nt_metadata *m)

@@ -17,7 +17,6 @@
 #include "u64_map.h"
 
 #define SAMPLE_PROFILER		"Microsoft-DotNETCore-SampleProfiler"
-#define UNIVERSAL_EVENTS	"Universal.Events"	/* cpu: a CPU sample */
 #define PSEUDO_ID_MASK		0xffff000000000000ULL
 #define PSEUDO_MODULE_PREFIX	0xebc0000000000000ULL
 

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "nettrace_bytes.h"
 #include "utf16.h"
+#include "rundown.h"
 #include "symbolize.h"
 #include "own_events.h"
 
@@ -101,7 +102,7 @@ size_t process_info__payload(uint8_t *buf, uint32_t pid, int selected,
  * section 10): cpu is a CPU sample, cswitch a switch-in, OffCpu again */
 static int universal_event(const struct nt_metadata *m, const char *name)
 {
-	return !strcmp(m->provider, "Universal.Events") && !strcmp(m->name, name);
+	return !strcmp(m->provider, UNIVERSAL_EVENTS_PROVIDER) && !strcmp(m->name, name);
 }
 
 static int kernel_event(const struct nt_metadata *m)

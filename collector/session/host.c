@@ -310,8 +310,7 @@ static int consider(struct collector *c, pid_t pid, bool final, int *files, bool
 	if (c->tps.skel && (flags & HOST_F_SHIM) && tpshim_source__attach_pid(&c->tps, pid) > 0) {
 		set_target_map(c, pid, true);
 		/* what only EventPipe serves, in a session beside the shim */
-		c->ept.beside_shim[slot] = c->ept.cfg_shim.n > 0;
-		if (c->ept.beside_shim[slot] &&
+		if (ep_targets__beside_shim(&c->ept, slot) &&
 		    ep_targets__attach_one(&c->ept, slot, pid) == EXIT_NO_PROBES)
 			pr_info("--all: pid %d: no .NET diagnostics socket: traced through the "
 				"tracepoint shim only\n", pid);

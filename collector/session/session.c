@@ -171,7 +171,7 @@ static bool child_has_usdt(void *ctx, pid_t pid)
 	if (!c->tps.skel || tpshim_source__attach_pid(&c->tps, pid) <= 0)
 		return false;
 	/* the providers only EventPipe serves, beside the shim */
-	c->ept.beside_shim[0] = c->ept.cfg_shim.n > 0;
+	ep_targets__beside_shim(&c->ept, 0);
 	return true;
 }
 
@@ -703,7 +703,7 @@ static int attach_all(struct collector *c, const char *cmd_path)
 				return EXIT_FAIL;
 			if (n > 0) {	/* none selected: EventPipe's providers */
 				/* EventPipe beside it for what only it serves */
-				c->ep_candidate[i] = c->ept.beside_shim[i] = c->ept.cfg_shim.n > 0;
+				c->ep_candidate[i] = ep_targets__beside_shim(&c->ept, i);
 				total += n;
 			}
 		}

@@ -363,6 +363,12 @@ int ep_targets__count(const struct ep_targets *t)
 	return n;
 }
 
+bool ep_targets__beside_shim(struct ep_targets *t, int i)
+{
+	t->beside_shim[i] = t->cfg_shim.n > 0;
+	return t->beside_shim[i];
+}
+
 int ep_targets__count_beside(const struct ep_targets *t)
 {
 	int n = 0;

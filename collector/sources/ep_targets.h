@@ -109,6 +109,11 @@ bool ep_targets__active(const struct ep_targets *t);
 int ep_targets__count(const struct ep_targets *t);
 int ep_targets__count_beside(const struct ep_targets *t);
 
+/* Slot i's process is traced through the tracepoint shim: its session, if
+ * any, takes only what EventPipe alone serves.  Whether there is such a
+ * thing to take (true: start a session beside the shim). */
+bool ep_targets__beside_shim(struct ep_targets *t, int i);
+
 /* The providers of a session beside the shim, "A, B" into buf. */
 const char *ep_targets__beside_names(const struct ep_targets *t, char *buf, size_t n);
 

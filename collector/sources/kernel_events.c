@@ -58,6 +58,7 @@
 #include "log.h"
 #include "nettrace.h"
 #include "nettrace_bytes.h"
+#include "rundown.h"
 #include "symbolizer.h"
 #include "unwind.h"
 
@@ -141,7 +142,7 @@ static const struct nt_field_desc ke_fields_exit[] = {
  * stable ids, TraceEvent knows them by provider and name; the payload is
  * one LEB128 Value, which V5 metadata has no type for, so like
  * Universal.System's events they are described without fields */
-#define PROV_UNIVERSAL	"Universal.Events"
+#define PROV_UNIVERSAL	UNIVERSAL_EVENTS_PROVIDER
 
 static const struct nt_event_desc ke_descs[NR_KINDS] = {
 	[KIND_SAMPLE] = { .provider = PROV_SAMPLE, .event_id = 0, .name = "", .keywords = 0,
