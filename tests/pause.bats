@@ -77,6 +77,8 @@ exact_trace() {
 	require_btf
 	start_refrt
 	local point delay col
+	# noted first: a kill point that fails leaves it all the same
+	trace_note "$T/k.nettrace" unnamed "the collector was killed, so it wrote no names (they come at the end)"
 	# while attaching (the start-up takes ~0.05-0.3 s), and 1-50 ms into
 	# the stop (pause held, probes going, ring draining)
 	for point in start:0.02 start:0.06 start:0.13 start:0.3 stop:0.001 stop:0.01 stop:0.03 stop:0.05; do
@@ -93,7 +95,6 @@ exact_trace() {
 		wait_idle "after SIGKILL at $point"
 		echo "SIGKILL at $point: refrt idle again"
 	done
-	trace_note "$T/k.nettrace" unnamed "the collector was killed, so it wrote no names (they come at the end)"
 	exact_trace final
 	! grep -q "pause word" "$T/final.err" || flunk "$(cat "$T/final.err")"
 }

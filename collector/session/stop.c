@@ -11,12 +11,14 @@
 #include <limits.h>
 #include <linux/capability.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -420,7 +422,7 @@ int finish_file(struct collector *c)
  * bookkeeping, so its handles must be destroyed from one thread.  So: take
  * an extra reference (dup) to every BPF link fd of the process, let libbpf
  * destroy its handles (fast: the kernel links stay alive), then close the
- * duplicates from many threads at once, whose grace periods overlap.
+ * duplicates from many closer tasks at once, whose grace periods overlap.
  *
  * All at once the closes queue on the target's mmap lock, and while a
  * probe waits its handler is gone but its semaphore is still set; our
@@ -429,19 +431,79 @@ int finish_file(struct collector *c)
  */
 #define DETACH_THREADS 64
 
+/*
+ * The close that drops a uprobe's last reference takes the probe out of the
+ * target in the closing task, and the kernel gives up half way when that
+ * task has a SIGKILL pending: its page lookups in the target fail with
+ * EINTR, and the breakpoint and the counter it raised stay ("failed to
+ * unregister, leaking uprobe" in the kernel log).  A collector SIGKILLed
+ * during its detach would so leave event semaphores set (the runtime
+ * serializing for nobody) or, through its pause hold, a runtime's pause
+ * word up for good: a silent runtime.  A collector killed at any other
+ * moment is fine: its exit closes the rest with no signal pending.
+ *
+ * So the closes are made by closer tasks that share the collector's memory
+ * and descriptor table but are in neither its thread group nor its process
+ * group: a SIGKILL of the collector, or Ctrl-C at its terminal, does not
+ * reach them, the collector's death closes nothing they hold, and they
+ * finish their share and exit (reaped by whoever inherits them).  A closer
+ * that cannot be started has its share closed by the caller.
+ */
+#define CLOSER_STACK	(64 * 1024)
+
 struct closer {
 	int *fds;
 	size_t n, start, step;
 };
 
-static void *close_fds(void *arg)
+static void close_share(const struct closer *cl)
 {
-	struct closer *cl = arg;
-	size_t i;
-
-	for (i = cl->start; i < cl->n; i += cl->step)
+	for (size_t i = cl->start; i < cl->n; i += cl->step)
 		close(cl->fds[i]);
-	return NULL;
+}
+
+/* A closer task's body: raw system calls only (it runs with the thread
+ * pointer of the task that cloned it, so it may not touch thread-local
+ * state), every blockable signal blocked, a process group of its own. */
+static int closer_task(void *arg)
+{
+	const struct closer *cl = arg;
+	unsigned long all = ~0UL;
+
+	syscall(SYS_rt_sigprocmask, SIG_SETMASK, &all, NULL, sizeof(all));
+	syscall(SYS_setpgid, 0, 0);
+	for (size_t i = cl->start; i < cl->n; i += cl->step)
+		syscall(SYS_close, cl->fds[i]);
+	return 0;
+}
+
+/* Close n descriptors from up to DETACH_THREADS closer tasks at once (each
+ * close of a uprobe waits for a grace period; side by side they overlap),
+ * and wait for all of them. */
+static void close_fds_parallel(int *fds, size_t n)
+{
+	struct closer cl[DETACH_THREADS];
+	pid_t pid[DETACH_THREADS];
+	size_t i, nth = n < DETACH_THREADS ? n : DETACH_THREADS;
+	char *stacks;
+
+	if (!nth)
+		return;
+	stacks = mmap(NULL, nth * CLOSER_STACK, PROT_READ | PROT_WRITE,
+		      MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	for (i = 0; i < nth; i++) {
+		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
+		pid[i] = stacks == MAP_FAILED ? -1 :
+			 clone(closer_task, stacks + (i + 1) * CLOSER_STACK,
+			       CLONE_VM | CLONE_FILES | SIGCHLD, &cl[i]);
+		if (pid[i] < 0)
+			close_share(&cl[i]);
+	}
+	for (i = 0; i < nth; i++)
+		while (pid[i] > 0 && waitpid(pid[i], NULL, 0) < 0 && errno == EINTR)
+			;
+	if (stacks != MAP_FAILED)
+		munmap(stacks, nth * CLOSER_STACK);
 }
 
 /* dup() every bpf_link fd of this process; returns how many (fds malloc'd). */
@@ -475,25 +537,6 @@ static size_t dup_link_fds(int **out)
 	return n;
 }
 
-/* Close n descriptors from up to DETACH_THREADS threads at once. */
-static void close_fds_parallel(int *fds, size_t n)
-{
-	struct closer cl[DETACH_THREADS];
-	pthread_t th[DETACH_THREADS];
-	bool started[DETACH_THREADS] = {};
-	size_t i, nth = n < DETACH_THREADS ? n : DETACH_THREADS;
-
-	for (i = 0; i < nth; i++) {
-		cl[i] = (struct closer){ .fds = fds, .n = n, .start = i, .step = nth };
-		started[i] = !pthread_create(&th[i], NULL, close_fds, &cl[i]);
-		if (!started[i])
-			close_fds(&cl[i]);	/* no thread: close this share here */
-	}
-	for (i = 0; i < nth; i++)
-		if (started[i])
-			pthread_join(th[i], NULL);
-}
-
 static void detach_links(struct collector *c)
 {
 	size_t i, n;
@@ -511,7 +554,10 @@ static void detach_links(struct collector *c)
 	n = tpshim_source__take_holds(&c->tps, &fds);
 	close_fds_parallel(fds, n);
 	free(fds);
+	n = c->tps.nr_procs ? dup_link_fds(&fds) : 0;
 	tpshim_source__detach(&c->tps);
+	close_fds_parallel(fds, n);
+	free(fds);
 }
 
 void collector__free(struct collector *c)
