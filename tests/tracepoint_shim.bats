@@ -648,6 +648,70 @@ shim_started_config() {
 	assert_output "DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:FFFFFFFF:5"
 }
 
+# env_run NAME ENV-ARGS -- PROVIDERS: the app started with the shim and
+# ENV-ARGS given to env(1) before it, traced by ebpf-collect -p for
+# PROVIDERS while it throws its three exceptions and induces two GCs;
+# $T/NAME.nettrace and .out.err, the app's own counts checked
+env_run() {
+	local name=$1 col
+	shift
+	APP_CMD="env"
+	while [[ $1 != -- ]]; do APP_CMD+=" $1"; shift; done
+	APP_CMD+=" dotnet $APP"
+	app_with_shim "$TPSHIM_DIR" --exceptions 3 --gcs 2
+	bg "$T/$name.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/$name.nettrace" --providers "$2" \
+		--manifest "$MANIFEST_REAL"
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/$name.out.err" 60 || flunk "$(cat "$T/$name.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=2 exceptions=3 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/$name.out.err")"
+	cat "$T/$name.out.err"
+	trace_note "$T/$name.nettrace" stripped "$STRIPPED"
+	NAME_PID=$APP_PID
+	kill -KILL "$APP_PID"
+	wait "$APP_PID" 2>/dev/null || true
+	APP_PID=
+}
+
+@test "tracepoint shim: a process whose start-up environment keeps its runtime from calling the selected tracepoints is traced through EventPipe, with a line naming what is left out and the value that covers it" {
+	need
+	require_shared
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local exc=Microsoft-Windows-DotNETRuntime:0x8000:4 both=Microsoft-Windows-DotNETRuntime:0x8001:4
+	# without DOTNET_EnableEventLog=1 the runtime calls its tracepoints
+	# for none of these: EventPipe records the three exceptions
+	env_run noeventlog -u DOTNET_EnableEventLog -- "$exc"
+	grep -q "^ebpf-collect: pid $NAME_PID: offers the tracepoint shim, but was started without DOTNET_EnableEventLog=1, .*: traced through EventPipe$" \
+		"$T/noeventlog.out.err" || flunk "no line"
+	grep -q "EventPipe session over" "$T/noeventlog.out.err" || flunk "no EventPipe session"
+	(($(fields_of "$T/noeventlog.nettrace" 80 "$NAME_PID" | grep -c '"ExceptionType": "EvtAppTestException"') == 3)) ||
+		flunk "$(fields_of "$T/noeventlog.nettrace" 80 "$NAME_PID")"
+	# its LTTngConfig has the GC keyword only, the selection GC and
+	# Exception: EventPipe again, the three exceptions and two GCs, and
+	# the line names the value that covers the selection
+	env_run gconly DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:1:4 -- "$both"
+	grep -q "^ebpf-collect: pid $NAME_PID: offers the tracepoint shim, but its runtime calls no tracepoint for [1-9][0-9]* of the selected events (Microsoft-Windows-DotNETRuntime/Exception/[A-Za-z]* among them): DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:1:4, read at its start, leaves out their keywords or level; traced through EventPipe (DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:8001:4 covers the selection)$" \
+		"$T/gconly.out.err" || flunk "no line"
+	grep -q "EventPipe session over" "$T/gconly.out.err" || flunk "no EventPipe session"
+	(($(fields_of "$T/gconly.nettrace" 80 "$NAME_PID" | grep -c '"ExceptionType": "EvtAppTestException"') == 3)) ||
+		flunk "$(fields_of "$T/gconly.nettrace" 80 "$NAME_PID")"
+	(($(fields_of "$T/gconly.nettrace" 2 "$NAME_PID" | grep -c '"Depth": 2') == 2)) ||
+		flunk "GCEnd: $(fields_of "$T/gconly.nettrace" 2 "$NAME_PID")"
+	# that value: through the shim, both kinds
+	env_run covered DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:8001:4 -- "$both"
+	grep -q "^ebpf-collect: pid $NAME_PID: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" \
+		"$T/covered.out.err" || flunk "not through the shim"
+	! grep -q "EventPipe\|calls no tracepoint" "$T/covered.out.err" || flunk "EventPipe used"
+	(($(fields_of "$T/covered.nettrace" 80 "$NAME_PID" | grep -c '"ExceptionType": "EvtAppTestException"') == 3)) ||
+		flunk "$(fields_of "$T/covered.nettrace" 80 "$NAME_PID")"
+	(($(fields_of "$T/covered.nettrace" 2 "$NAME_PID" | grep -c '"Depth": 2') == 2)) ||
+		flunk "GCEnd: $(fields_of "$T/covered.nettrace" 2 "$NAME_PID")"
+}
+
 # round K VAR: the app's exception round K (after $T/go, or $T/go.K); the
 # throwing thread's CPU ns per throw it printed in VAR
 round() {

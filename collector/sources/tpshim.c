@@ -18,6 +18,7 @@
 #include "event_table.h"
 #include "grow.h"
 #include "log.h"
+#include "lttng_env.h"
 #include "pipeline.h"
 #include "reorder.h"
 #include "selection.h"
@@ -41,6 +42,8 @@ struct tps_proc {
 	int *holds;		/* the kernel's holds of the enabled states */
 	uint32_t nr_holds;
 	uint32_t unreadable;	/* selected, but their signature is not read */
+	uint32_t uncalled;	/* selected, but its runtime never calls them (lttng_env.h) */
+	const struct ect_event *uncalled_example;
 	uint32_t newer;		/* of a newer version than the table's: cut to it */
 	struct bpf_link *link, *link_fp;	/* the probe, the probe for doubles */
 	struct tpshim_lib lib;
@@ -187,7 +190,7 @@ static int hold(struct tps_proc *p, const struct tpshim_tp *tp)
 /* Tracepoint i of the shim: its event and signature, and, when selected
  * and readable, its spec given to the program and its state held. */
 static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct tpshim_view *v,
-		      uint32_t i)
+		      const struct lttng_env *le, uint32_t i)
 {
 	const struct ect_event *ev;
 	struct tpshim_tp tp;
@@ -214,15 +217,23 @@ static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct 
 		if (!ev || !selection__matches(s->sel, ev))
 			return 0;
 		/* an older version: raised for its keyword only, its calls
-		 * are not recorded */
+		 * are not recorded (nor raised when its runtime never calls
+		 * the table's version) */
 		if (version_of(colon + 1) < ev->version)
-			return hold(p, &tp);
+			return le && !lttng_env__calls(le, ev->provider->name, ev->level,
+						       ev->keywords) ? 0 : hold(p, &tp);
 		/* a newer one: recorded as the table's version, the fields
 		 * it appends cut (counted) */
 		newer = true;
 	}
 	if (!selection__matches(s->sel, ev))
 		return 0;
+	if (le && !lttng_env__calls(le, ev->provider->name, ev->level, ev->keywords)) {
+		/* raising it would buy nothing */
+		if (!p->uncalled++)
+			p->uncalled_example = ev;
+		return 0;
+	}
 	if (tpsig_parse(tp.signature, &p->sigs[i]) ||
 	    tpsig_match(&p->sigs[i], ev, newer)) {
 		pr_debug("pid %d: %s: signature not read (%s)\n", p->pid, tp.name, tp.signature);
@@ -277,16 +288,27 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 {
 	struct bpf_uprobe_opts uo = { .sz = sizeof(uo) };
 	struct tpshim_view v;
+	struct lttng_env le;
 	struct tps_proc *p;
-	char path[96];
+	char path[96], want[sizeof(le.config)];
 	uint64_t off;
-	int err;
+	int err, err_env;
 
 	err = tpshim__find(pid, &v);
 	if (err)
 		return err == -ESRCH ? err : -ENOENT;
 	if (v.table.refused || !v.table.count)
 		return -ENOENT;
+	/* what its runtime calls tracepoints for was settled at its start */
+	err_env = lttng_env__read(pid, &le);
+	if (err_env)
+		pr_debug("pid %d: its environment: %s\n", pid, strerror(-err_env));
+	if (!err_env && !le.event_log) {
+		pr_info("pid %d: offers the tracepoint shim, but was started without "
+			"DOTNET_EnableEventLog=1, so its runtime calls its tracepoints for no event "
+			"it checks keywords for: traced through EventPipe\n", pid);
+		return -ENOENT;
+	}
 	if (GROW(s->procs, s->cap_procs, s->nr_procs + 1))
 		return -ENOMEM;
 	p = &s->procs[s->nr_procs];
@@ -325,9 +347,22 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 		return err;
 	}
 	for (uint32_t i = 0; i < p->n; i++) {
-		err = enable_one(s, p, &v, i);
+		err = enable_one(s, p, &v, err_env ? NULL : &le, i);
 		if (err)
 			return err;
+	}
+	if (p->uncalled) {
+		/* EventPipe has them all: a complete trace before a cheaper one */
+		const struct ect_event *ex = p->uncalled_example;
+
+		if (selection__lttng_config(s->sel, want, sizeof(want)))
+			snprintf(want, sizeof(want), "%s", "(the selection's keywords)");
+		pr_info("pid %d: offers the tracepoint shim, but its runtime calls no tracepoint "
+			"for %u of the selected events (%s/%s among them): DOTNET_LTTngConfig=%s, "
+			"read at its start, leaves out their keywords or level; traced through "
+			"EventPipe (DOTNET_LTTngConfig=%s covers the selection)\n", pid, p->uncalled,
+			ex->provider->name, ex->name, le.config, want);
+		return 0;
 	}
 	/* EnablePerfMap over its diagnostics socket, as the EventPipe path
 	 * does (a command the collector started has it on from its start) */

@@ -206,3 +206,10 @@ $(OUTPUT)/tests/test_tracepoint_sig: $(OUTPUT)/obj/tests/unit/test_tracepoint_si
 				     $(OUTPUT)/obj/usdt/event_decode.o | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $^ $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+# a stock runtime's LTTng configuration, as it reads its environment
+UNIT_TESTS += $(OUTPUT)/tests/test_lttng_env
+$(OUTPUT)/tests/test_lttng_env: $(OUTPUT)/obj/tests/unit/test_lttng_env.o \
+				$(OUTPUT)/obj/collector/sources/lttng_env.o $(COMMON_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(filter %.o,$^) $(ALL_LDFLAGS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
