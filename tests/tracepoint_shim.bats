@@ -651,7 +651,8 @@ shim_started_config() {
 # env_run NAME ENV-ARGS -- PROVIDERS: the app started with the shim and
 # ENV-ARGS given to env(1) before it, traced by ebpf-collect -p for
 # PROVIDERS while it throws its three exceptions and induces two GCs;
-# $T/NAME.nettrace and .out.err, the app's own counts checked
+# $T/NAME.nettrace and .out.err, the app's own counts checked, and what
+# -l -p said of it before in $T/NAME.list
 env_run() {
 	local name=$1 col
 	shift
@@ -659,6 +660,8 @@ env_run() {
 	while [[ $1 != -- ]]; do APP_CMD+=" $1"; shift; done
 	APP_CMD+=" dotnet $APP"
 	app_with_shim "$TPSHIM_DIR" --exceptions 3 --gcs 2
+	"$EBPF_COLLECT" -l -p "$APP_PID" --providers "$2" --manifest "$MANIFEST_REAL" \
+		>"$T/$name.list" 2>&1 || flunk "-l: $(cat "$T/$name.list")"
 	bg "$T/$name.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/$name.nettrace" --providers "$2" \
 		--manifest "$MANIFEST_REAL"
 	col=$LAST_PID
@@ -688,6 +691,11 @@ env_run() {
 	grep -q "^ebpf-collect: pid $NAME_PID: offers the tracepoint shim, but was started without DOTNET_EnableEventLog=1, .*: traced through EventPipe$" \
 		"$T/noeventlog.out.err" || flunk "no line"
 	grep -q "EventPipe session over" "$T/noeventlog.out.err" || flunk "no EventPipe session"
+	# -l -p says the same before
+	grep -q "^pid $NAME_PID: offers the tracepoint shim, but was started without DOTNET_EnableEventLog=1, " \
+		"$T/noeventlog.list" || flunk "-l: $(cat "$T/noeventlog.list")"
+	grep -qx "pid $NAME_PID: traced through EventPipe (no USDT provider)" "$T/noeventlog.list" ||
+		flunk "-l: $(cat "$T/noeventlog.list")"
 	(($(fields_of "$T/noeventlog.nettrace" 80 "$NAME_PID" | grep -c '"ExceptionType": "EvtAppTestException"') == 3)) ||
 		flunk "$(fields_of "$T/noeventlog.nettrace" 80 "$NAME_PID")"
 	# its LTTngConfig has the GC keyword only, the selection GC and
@@ -697,6 +705,8 @@ env_run() {
 	grep -q "^ebpf-collect: pid $NAME_PID: offers the tracepoint shim, but its runtime calls no tracepoint for [1-9][0-9]* of the selected events (Microsoft-Windows-DotNETRuntime/Exception/[A-Za-z]* among them): DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:1:4, read at its start, leaves out their keywords or level; traced through EventPipe (DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:8001:4 covers the selection)$" \
 		"$T/gconly.out.err" || flunk "no line"
 	grep -q "EventPipe session over" "$T/gconly.out.err" || flunk "no EventPipe session"
+	grep -qx "pid $NAME_PID: traced through EventPipe (no USDT provider)" "$T/gconly.list" ||
+		flunk "-l: $(cat "$T/gconly.list")"
 	(($(fields_of "$T/gconly.nettrace" 80 "$NAME_PID" | grep -c '"ExceptionType": "EvtAppTestException"') == 3)) ||
 		flunk "$(fields_of "$T/gconly.nettrace" 80 "$NAME_PID")"
 	(($(fields_of "$T/gconly.nettrace" 2 "$NAME_PID" | grep -c '"Depth": 2') == 2)) ||
@@ -705,6 +715,8 @@ env_run() {
 	env_run covered DOTNET_LTTngConfig=Microsoft-Windows-DotNETRuntime:8001:4 -- "$both"
 	grep -q "^ebpf-collect: pid $NAME_PID: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" \
 		"$T/covered.out.err" || flunk "not through the shim"
+	grep -qx "pid $NAME_PID: traced through the tracepoint shim (no USDT provider)" \
+		"$T/covered.list" || flunk "-l: $(cat "$T/covered.list")"
 	! grep -q "EventPipe\|calls no tracepoint" "$T/covered.out.err" || flunk "EventPipe used"
 	(($(fields_of "$T/covered.nettrace" 80 "$NAME_PID" | grep -c '"ExceptionType": "EvtAppTestException"') == 3)) ||
 		flunk "$(fields_of "$T/covered.nettrace" 80 "$NAME_PID")"

@@ -198,9 +198,10 @@ int pid_runtime_probes(pid_t pid)
  * tracepoint shim"): the runtime's tracepoints it holds, which a session
  * traces in preference to EventPipe.  1 when the process has it with
  * tracepoints, 0 otherwise (none, or standing down). */
-static int print_tracepoint_shim(pid_t pid)
+static int print_tracepoint_shim(const struct collector *c, pid_t pid)
 {
 	struct tpshim_view v;
+	char why[2048];
 
 	if (tpshim__find(pid, &v))
 		return 0;
@@ -210,6 +211,12 @@ static int print_tracepoint_shim(pid_t pid)
 		return 0;
 	}
 	printf("pid %d: tracepoint shim: %u events\n", pid, v.table.count);
+	/* as a session would find it */
+	if (v.table.count && tpshim__env_refuses(c->table, &c->sel, c->ept.cfg_shim.n > 0, pid, &v,
+						 why, sizeof(why)) > 0) {
+		printf("%s\n", why);
+		return 0;
+	}
 	return v.table.count > 0;
 }
 
@@ -270,7 +277,7 @@ int list_probes(const struct collector *c)
 	}
 	free(all);
 	mapped_file_list__free(&files);
-	shim = print_tracepoint_shim(env.pids[0]);
+	shim = print_tracepoint_shim(c, env.pids[0]);
 	if (ours)
 		printf("pid %d: USDT provider (%zu runtime probes)\n", env.pids[0], ours);
 	else if (shim && c->ept.cfg_shim.n)	/* what only EventPipe serves */

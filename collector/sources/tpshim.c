@@ -42,8 +42,6 @@ struct tps_proc {
 	int *holds;		/* the kernel's holds of the enabled states */
 	uint32_t nr_holds;
 	uint32_t unreadable;	/* selected, but their signature is not read */
-	uint32_t uncalled;	/* selected, but its runtime never calls them (lttng_env.h) */
-	const struct ect_event *uncalled_example;
 	uint32_t newer;		/* of a newer version than the table's: cut to it */
 	struct bpf_link *link, *link_fp;	/* the probe, the probe for doubles */
 	struct tpshim_lib lib;
@@ -148,19 +146,48 @@ static unsigned int version_of(const char *symbol)
  * (the GC fires GCStart_V2 only while DotNETRuntime:GCStart is raised),
  * and a newer version than the table's only appends fields (.NET 8's
  * ContentionStart_V2 beside a table with ContentionStart_V1). */
-static const struct ect_event *other_version(const struct tpshim_source *s, const char *prov,
+static const struct ect_event *other_version(const struct ect_table *t, const char *prov,
 					     const char *symbol)
 {
 	size_t n = base_len(symbol);
 
-	for (uint32_t i = 0; i < s->table->n_events; i++) {
-		const struct ect_event *ev = &s->table->events[i];
+	for (uint32_t i = 0; i < t->n_events; i++) {
+		const struct ect_event *ev = &t->events[i];
 
 		if (base_len(ev->symbol) == n && !strncmp(ev->symbol, symbol, n) &&
 		    !strcmp(ev->provider->usdt_name, prov))
 			return ev;
 	}
 	return NULL;
+}
+
+/* The selected event of tracepoint tp (tpshim_source's table and
+ * selection), or NULL: *older when tp is an older version, raised for its
+ * keyword only; *newer when a newer one, recorded as the table's. */
+static const struct ect_event *tp_event(const struct ect_table *t, const struct selection *sel,
+					bool no_rundown, const struct tpshim_tp *tp, bool *older,
+					bool *newer)
+{
+	const struct ect_event *ev;
+	const char *colon = strchr(tp->name, ':');
+	char prov[128];
+
+	*older = *newer = false;
+	if (!colon || (size_t)(colon - tp->name) >= sizeof(prov))
+		return NULL;
+	memcpy(prov, tp->name, colon - tp->name);
+	prov[colon - tp->name] = 0;
+	if (no_rundown && strstr(prov, "Rundown"))
+		return NULL;
+	ev = ect_find_symbol(t, prov, colon + 1);
+	if (!ev) {
+		ev = other_version(t, prov, colon + 1);
+		if (!ev)
+			return NULL;
+		*older = version_of(colon + 1) < ev->version;
+		*newer = !*older;
+	}
+	return selection__matches(sel, ev) ? ev : NULL;
 }
 
 /* Tracepoint tp's state held through the kernel, in pid's library of it */
@@ -190,50 +217,23 @@ static int hold(struct tps_proc *p, const struct tpshim_tp *tp)
 /* Tracepoint i of the shim: its event and signature, and, when selected
  * and readable, its spec given to the program and its state held. */
 static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct tpshim_view *v,
-		      const struct lttng_env *le, uint32_t i)
+		      uint32_t i)
 {
 	const struct ect_event *ev;
 	struct tpshim_tp tp;
 	struct tps_spec sp;
-	char prov[128];
-	const char *colon;
-	bool newer = false;
+	bool older, newer;
 	uint64_t key;
 	int err;
 
 	p->table_idx[i] = NO_EVENT;
 	if (tpshim__tracepoint(v, i, &tp))
 		return 0;	/* its library went away */
-	colon = strchr(tp.name, ':');
-	if (!colon || (size_t)(colon - tp.name) >= sizeof(prov))
+	ev = tp_event(s->table, s->sel, s->no_rundown, &tp, &older, &newer);
+	if (!ev)
 		return 0;
-	memcpy(prov, tp.name, colon - tp.name);
-	prov[colon - tp.name] = 0;
-	if (s->no_rundown && strstr(prov, "Rundown"))
-		return 0;
-	ev = ect_find_symbol(s->table, prov, colon + 1);
-	if (!ev) {
-		ev = other_version(s, prov, colon + 1);
-		if (!ev || !selection__matches(s->sel, ev))
-			return 0;
-		/* an older version: raised for its keyword only, its calls
-		 * are not recorded (nor raised when its runtime never calls
-		 * the table's version) */
-		if (version_of(colon + 1) < ev->version)
-			return le && !lttng_env__calls(le, ev->provider->name, ev->level,
-						       ev->keywords) ? 0 : hold(p, &tp);
-		/* a newer one: recorded as the table's version, the fields
-		 * it appends cut (counted) */
-		newer = true;
-	}
-	if (!selection__matches(s->sel, ev))
-		return 0;
-	if (le && !lttng_env__calls(le, ev->provider->name, ev->level, ev->keywords)) {
-		/* raising it would buy nothing */
-		if (!p->uncalled++)
-			p->uncalled_example = ev;
-		return 0;
-	}
+	if (older)	/* its calls are not recorded */
+		return hold(p, &tp);
 	if (tpsig_parse(tp.signature, &p->sigs[i]) ||
 	    tpsig_match(&p->sigs[i], ev, newer)) {
 		pr_debug("pid %d: %s: signature not read (%s)\n", p->pid, tp.name, tp.signature);
@@ -270,6 +270,49 @@ static void drop_last(struct tpshim_source *s)
 	tpshim_lib__close(&p->lib);
 }
 
+int tpshim__env_refuses(const struct ect_table *t, const struct selection *sel, bool no_rundown,
+			pid_t pid, const struct tpshim_view *v, char *why, size_t n)
+{
+	const struct ect_event *ex = NULL;
+	struct lttng_env le;
+	struct tpshim_tp tp;
+	uint32_t uncalled = 0;
+	char want[sizeof(le.config)];
+	bool older, newer;
+	int err = lttng_env__read(pid, &le);
+
+	if (err)
+		return err;
+	if (!le.event_log) {
+		snprintf(why, n, "pid %d: offers the tracepoint shim, but was started without "
+			 "DOTNET_EnableEventLog=1, so its runtime calls its tracepoints for no event "
+			 "it checks keywords for: traced through EventPipe", pid);
+		return 1;
+	}
+	for (uint32_t i = 0; i < v->table.count && i < TPSHIM_CAPACITY; i++) {
+		const struct ect_event *ev;
+
+		if (tpshim__tracepoint(v, i, &tp))
+			continue;
+		ev = tp_event(t, sel, no_rundown, &tp, &older, &newer);
+		if (!ev || lttng_env__calls(&le, ev->provider->name, ev->level, ev->keywords))
+			continue;
+		if (!uncalled++)
+			ex = ev;
+	}
+	if (!uncalled)
+		return 0;
+	if (selection__lttng_config(sel, want, sizeof(want)))
+		snprintf(want, sizeof(want), "%s", "(the selection's keywords)");
+	/* EventPipe has them all: a complete trace before a cheaper one */
+	snprintf(why, n, "pid %d: offers the tracepoint shim, but its runtime calls no tracepoint "
+		 "for %u of the selected events (%s/%s among them): DOTNET_LTTngConfig=%s, read at "
+		 "its start, leaves out their keywords or level; traced through EventPipe "
+		 "(DOTNET_LTTngConfig=%s covers the selection)", pid, uncalled, ex->provider->name,
+		 ex->name, le.config, want);
+	return 1;
+}
+
 static int attach_pid(struct tpshim_source *s, pid_t pid);
 
 int tpshim_source__attach_pid(struct tpshim_source *s, pid_t pid)
@@ -288,11 +331,10 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 {
 	struct bpf_uprobe_opts uo = { .sz = sizeof(uo) };
 	struct tpshim_view v;
-	struct lttng_env le;
 	struct tps_proc *p;
-	char path[96], want[sizeof(le.config)];
+	char path[96], why[2048];
 	uint64_t off;
-	int err, err_env;
+	int err;
 
 	err = tpshim__find(pid, &v);
 	if (err)
@@ -300,13 +342,8 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 	if (v.table.refused || !v.table.count)
 		return -ENOENT;
 	/* what its runtime calls tracepoints for was settled at its start */
-	err_env = lttng_env__read(pid, &le);
-	if (err_env)
-		pr_debug("pid %d: its environment: %s\n", pid, strerror(-err_env));
-	if (!err_env && !le.event_log) {
-		pr_info("pid %d: offers the tracepoint shim, but was started without "
-			"DOTNET_EnableEventLog=1, so its runtime calls its tracepoints for no event "
-			"it checks keywords for: traced through EventPipe\n", pid);
+	if (tpshim__env_refuses(s->table, s->sel, s->no_rundown, pid, &v, why, sizeof(why)) > 0) {
+		pr_info("%s\n", why);
 		return -ENOENT;
 	}
 	if (GROW(s->procs, s->cap_procs, s->nr_procs + 1))
@@ -347,22 +384,9 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 		return err;
 	}
 	for (uint32_t i = 0; i < p->n; i++) {
-		err = enable_one(s, p, &v, err_env ? NULL : &le, i);
+		err = enable_one(s, p, &v, i);
 		if (err)
 			return err;
-	}
-	if (p->uncalled) {
-		/* EventPipe has them all: a complete trace before a cheaper one */
-		const struct ect_event *ex = p->uncalled_example;
-
-		if (selection__lttng_config(s->sel, want, sizeof(want)))
-			snprintf(want, sizeof(want), "%s", "(the selection's keywords)");
-		pr_info("pid %d: offers the tracepoint shim, but its runtime calls no tracepoint "
-			"for %u of the selected events (%s/%s among them): DOTNET_LTTngConfig=%s, "
-			"read at its start, leaves out their keywords or level; traced through "
-			"EventPipe (DOTNET_LTTngConfig=%s covers the selection)\n", pid, p->uncalled,
-			ex->provider->name, ex->name, le.config, want);
-		return 0;
 	}
 	/* EnablePerfMap over its diagnostics socket, as the EventPipe path
 	 * does (a command the collector started has it on from its start) */

@@ -19,6 +19,7 @@
 struct ect_table;
 struct selection;
 struct tps_proc;
+struct tpshim_view;
 struct tpshim_bpf;
 struct pipeline_source_ops;
 
@@ -41,6 +42,15 @@ struct tpshim_source {
 /* Load the program writing into the ring rb_fd.  0 or -errno (one line said). */
 int tpshim_source__load(struct tpshim_source *s, int rb_fd, uint64_t wakeup_bytes,
 			uint64_t backstop_bytes);
+
+/* Would pid's runtime, by its start-up environment (lttng_env.h), leave a
+ * tracepoint of its shim (v: tpshim__find's) uncalled that the selection
+ * sel of table t wants (no_rundown: the rundown's left out, as
+ * tpshim_source's)?  1 with the line that says so, and that the process
+ * goes to EventPipe, in why; 0 when it calls them all; -errno when its
+ * environment cannot be read. */
+int tpshim__env_refuses(const struct ect_table *t, const struct selection *sel, bool no_rundown,
+			pid_t pid, const struct tpshim_view *v, char *why, size_t n);
 
 /* Trace pid through its shim: its selected tracepoints enabled, the probe
  * attached.  The tracepoints enabled (0: none selected), -ENOENT when pid
