@@ -351,12 +351,14 @@ shim_vs_eventpipe() {
 	# GC, Loader, JIT, Contention, Exception at Verbose; the CLR manifest
 	# as the table, which has the versions the runtime fires
 	# (MethodLoadVerbose_V1; its ContentionStart_V1 takes V2's calls)
-	local prov=Microsoft-Windows-DotNETRuntime:0xC019:5 col shim_pid ep_pid
+	local prov=Microsoft-Windows-DotNETRuntime:0xC019:5 col shim_pid ep_pid sc
 	# five induced GCs, three exceptions (EvtAppTestException, "evtapp
 	# 0".."evtapp 2") and three contended locks once tracing runs,
 	# through the shim ...
 	app_with_shim "$TPSHIM_DIR" --gcs 5 --exceptions 3 --contentions 3
 	shim_pid=$APP_PID
+	# noted first: an assertion that fails below leaves it all the same
+	trace_note "$T/shim.nettrace" stripped "$STRIPPED"
 	bg "$T/shim.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/shim.nettrace" --providers "$prov" \
 		--manifest "$MANIFEST_REAL"
 	col=$LAST_PID
@@ -365,11 +367,11 @@ shim_vs_eventpipe() {
 		"$T/shim.out.err" || flunk "$(cat "$T/shim.out.err")"
 	touch "$T/go"
 	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
-	grep -qx "COUNTS gen0=0 gen1=0 gen2=5 exceptions=3 contentions=3" "$T/app.out" ||
-		flunk "$(cat "$T/app.out")"
+	# the process's own count of contended locks (see below)
+	sc=$(sed -n 's/^COUNTS gen0=0 gen1=0 gen2=5 exceptions=3 contentions=\([0-9]*\)$/\1/p' "$T/app.out")
+	((sc >= 3)) || flunk "$(cat "$T/app.out")"
 	kill -INT "$col"
 	wait "$col" || flunk "collector status $?: $(cat "$T/shim.out.err")"
-	trace_note "$T/shim.nettrace" stripped "$STRIPPED"
 	grep -q "EventPipe" "$T/shim.out.err" && flunk "EventPipe used: $(cat "$T/shim.out.err")"
 	cp "/proc/$APP_PID/maps" "$T/shim.maps"
 	kill -KILL "$APP_PID"
@@ -391,9 +393,10 @@ shim_vs_eventpipe() {
 	wait "$col" || flunk "collector status $?: $(cat "$T/ep.out.err")"
 	cp "/proc/$APP_PID/maps" "$T/ep.maps"
 	# the process's own count of contended locks (Monitor's, from the go
-	# to DONE): the workload's three; EventPipe on .NET 8 once recorded a
-	# fourth (not seen again in 4 runs), so each trace's contention events
-	# are held to the count of the process it traced
+	# to DONE): the workload's three, and now and then a fourth on .NET 8
+	# (seen under EventPipe, and under the shim in a full run), so each
+	# trace's contention events are held to the count of the process it
+	# traced
 	local shim ep epc
 	epc=$(sed -n 's/^COUNTS gen0=0 gen1=0 gen2=5 exceptions=3 contentions=\([0-9]*\)$/\1/p' "$T/app.out")
 	((epc >= 3)) || flunk "$(cat "$T/app.out")"
@@ -433,20 +436,22 @@ shim_vs_eventpipe() {
 	assert_success
 	ep=$output
 	assert_equal "$shim" "$(sed -e 's/^gcstart 5$/gcstart 4/' -e 's/^induced 5$/induced 4/' \
-		-e "s/^contention_start $epc\$/contention_start 3/" \
-		-e "s/^contention_stop $epc\$/contention_stop 3/" <<<"$ep")"
-	assert_line "contention_start 3"
-	assert_line "contention_stop 3"
+		-e "s/^contention_start $epc\$/contention_start $sc/" \
+		-e "s/^contention_stop $epc\$/contention_stop $sc/" <<<"$ep")"
+	assert_line "contention_start $sc"
+	assert_line "contention_stop $sc"
 	assert_line "methods EvtAppContend EvtAppInduceGcs EvtAppManyEvents EvtAppMarkers EvtAppThrowOne"
 	# ContentionStop_V1's DurationNs, a double, through the probe for
-	# doubles: nanoseconds a lock was waited for, as EventPipe's are
+	# doubles: nanoseconds a lock was waited for, as EventPipe's are (a
+	# fourth contention may be the runtime's own, waited for briefly)
 	shim=$(fields_of "$T/shim.nettrace" 91 "$shim_pid")
-	(($(grep -cE '"DurationNs": [1-9][0-9]{3,}(\.[0-9]+)?,' <<<"$shim") == 3)) || flunk "shim: $shim"
+	(($(grep -cE '"DurationNs": [1-9][0-9]*(\.[0-9]+)?,' <<<"$shim") == sc)) || flunk "shim: $shim"
+	(($(grep -cE '"DurationNs": [1-9][0-9]{3,}(\.[0-9]+)?,' <<<"$shim") >= 3)) || flunk "shim: $shim"
 	# and TraceEvent reads both alike: every payload decoded, no event
 	# unknown, the same count of each kind but that first GC/Start
 	tracecheck --json --no-tracelog "$T/shim.nettrace" "$T/ep.nettrace" >"$T/tc.jsonl" ||
 		flunk "TraceCheck: $(cat "$T/tc.jsonl")"
-	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" tracecheck-pair "$T/tc.jsonl" $((epc - 3))
+	run python3 "$BATS_TEST_DIRNAME/dotnet_trace.py" tracecheck-pair "$T/tc.jsonl" $((epc - sc))
 	assert_success
 	assert_line "Microsoft-Windows-DotNETRuntime/Exception/Start 3"
 	assert_line "Microsoft-Windows-DotNETRuntime/Contention/Stop 3"
@@ -662,6 +667,7 @@ env_run() {
 	app_with_shim "$TPSHIM_DIR" --exceptions 3 --gcs 2
 	"$EBPF_COLLECT" -l -p "$APP_PID" --providers "$2" --manifest "$MANIFEST_REAL" \
 		>"$T/$name.list" 2>&1 || flunk "-l: $(cat "$T/$name.list")"
+	trace_note "$T/$name.nettrace" stripped "$STRIPPED"
 	bg "$T/$name.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/$name.nettrace" --providers "$2" \
 		--manifest "$MANIFEST_REAL"
 	col=$LAST_PID
@@ -673,7 +679,6 @@ env_run() {
 	kill -INT "$col"
 	wait "$col" || flunk "collector status $?: $(cat "$T/$name.out.err")"
 	cat "$T/$name.out.err"
-	trace_note "$T/$name.nettrace" stripped "$STRIPPED"
 	NAME_PID=$APP_PID
 	kill -KILL "$APP_PID"
 	wait "$APP_PID" 2>/dev/null || true
