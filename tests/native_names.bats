@@ -291,7 +291,15 @@ while True:
 	cp "$DEBUG" "$T/store/_.debug/elf-buildid-sym-$id/_.debug"
 	run --separate-stderr "$EBPF_COLLECT" symbolize "$T/before.nettrace" "$T/out" --symbols "$T/store"
 	assert_success
-	[[ $output == "1 files in $T/out; 3 native ranges named, 0 left as FILE+0xSTART" ]] || flunk "$output"
+	# the library's three functions named; left as they were the other
+	# FILE+0xSTART ranges of the samples, which no debug file in the
+	# store names: the library's PLT stubs, or the dynamic loader's code a
+	# sample of the program's start lands in
+	local ranges
+	ranges=$(grep -oh '[^;]*+0x[0-9a-f]*' "$T/before.folded" | sort -u)
+	echo "# FILE+0xSTART ranges in the samples: $(paste -sd' ' <<<"$ranges")" >&3
+	[[ $output == "1 files in $T/out; 3 native ranges named, $(($(wc -l <<<"$ranges") - 3)) left as FILE+0xSTART" ]] ||
+		flunk "$output"
 	out=$(echo "$T"/out/*.nettrace)
 	[[ -f $out ]] || flunk "no file in $T/out"
 	cp "$out" "$T/after.nettrace"
