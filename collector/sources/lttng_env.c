@@ -29,38 +29,43 @@ static int clr_config(pid_t pid, const char *name, char *val, size_t len)
 	return proc_env_get(pid, var, val, len);
 }
 
+/* a component of an entry as a NUL-terminated number text ("" when empty
+ * or too long to be one) */
+static const char *num_text(const char *f, size_t len, char *buf, size_t n)
+{
+	if (len >= n)
+		len = 0;
+	memcpy(buf, f, len);
+	buf[len] = 0;
+	return buf;
+}
+
 /* one entry, [s, end): Provider[:KEYWORDS[:LEVEL[:...]]] */
 static void parse_entry(struct lttng_env *e, const char *s, const char *end)
 {
-	const char *c1 = memchr(s, ':', end - s), *c2 = NULL;
+	const char *f[3], *q = s;
+	size_t len[3], name_len, nf = 0;
 	uint64_t keywords = ALL_KEYWORDS;
 	uint32_t level = LEVEL_VERBOSE;
-	size_t name_len = (c1 ? c1 : end) - s;
 	char num[32];
 	unsigned i;
 
+	while (nf < 3) {	/* the first three ':'-separated components */
+		const char *c = memchr(q, ':', end - q);
+
+		f[nf] = q;
+		len[nf++] = (c ? c : end) - q;
+		if (!c)
+			break;
+		q = c + 1;
+	}
+	name_len = len[0];
 	if (!name_len || name_len >= sizeof(e->prov[0].name))
 		return;	/* no provider: the runtime drops the entry */
-	if (c1) {
-		c2 = memchr(c1 + 1, ':', end - c1 - 1);
-		size_t n = (c2 ? c2 : end) - (c1 + 1);
-
-		if (n && n < sizeof(num)) {
-			memcpy(num, c1 + 1, n);
-			num[n] = 0;
-			keywords = strtoull(num, NULL, 16);
-		}
-	}
-	if (c2) {
-		const char *c3 = memchr(c2 + 1, ':', end - c2 - 1);
-		size_t n = (c3 ? c3 : end) - (c2 + 1);
-
-		if (n && n < sizeof(num)) {
-			memcpy(num, c2 + 1, n);
-			num[n] = 0;
-			level = (uint32_t)atoi(num);
-		}
-	}
+	if (nf > 1 && *num_text(f[1], len[1], num, sizeof(num)))
+		keywords = strtoull(num, NULL, 16);
+	if (nf > 2 && *num_text(f[2], len[2], num, sizeof(num)))
+		level = (uint32_t)atoi(num);
 	if (name_len == 1 && *s == '*') {
 		/* only all keywords at Verbose turn everything on; any other
 		 * "*" entry names no provider and is dropped */

@@ -289,6 +289,8 @@ int tpshim__env_refuses(const struct ect_table *t, const struct selection *sel, 
 			 "it checks keywords for: traced through EventPipe", pid);
 		return 1;
 	}
+	if (le.all && !le.nr_prov)
+		return 0;	/* every event called: no need to read the table twice */
 	for (uint32_t i = 0; i < v->table.count && i < TPSHIM_CAPACITY; i++) {
 		const struct ect_event *ev;
 
