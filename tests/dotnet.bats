@@ -238,6 +238,22 @@ runtime_version() {
 	rm -f "/tmp/perf-$APP_PID.map" "/tmp/perfinfo-$APP_PID.map"
 }
 
+@test "dotnet: a perf map an earlier process of the same pid left is not taken for the target's own: removed after the trace" {
+	need
+	start_app -- --exceptions 3 --linger
+	# pids come round: a map of an earlier process, older than the target
+	echo "7f0000000000 10 stale" >"/tmp/perf-$APP_PID.map"
+	touch -d '1 hour ago' "/tmp/perf-$APP_PID.map"
+	trace_note "$T/t.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
+	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4
+	grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
+	run_workload
+	stop_collect
+	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
+	[[ ! -e /tmp/perf-$APP_PID.map && ! -e /tmp/perfinfo-$APP_PID.map ]] ||
+		flunk "perf map left behind"
+}
+
 @test "dotnet: -- dotnet app.dll is traced from its first managed method" {
 	need
 	run "$EBPF_COLLECT" -o "$T/t.nettrace" \
