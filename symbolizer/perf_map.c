@@ -36,6 +36,10 @@ struct perf_map {
 	 * in the file at pass_now, so their lines were first seen then */
 	off_t pass_end;
 	uint64_t pass_now;
+	/* the file's first bytes as read: a file written anew starts with
+	 * other code (the first lines' addresses) */
+	char head[64];
+	size_t head_len;
 	struct range_table *rt;
 	uint64_t bad_lines;
 	char refused[96];	/* why the map is no longer read ("" while it is) */
@@ -282,17 +286,43 @@ static void consume_line(void *arg, char *line, size_t len)
 	}
 }
 
+/* Whether the file was written anew since it was read (a runtime turning
+ * its map on again truncates the file): shorter than what was read, or
+ * grown with other first bytes, or with no line's end where the last line
+ * read ended. */
+static bool rewritten(const struct perf_map *pm, const struct stat *st)
+{
+	char buf[sizeof(pm->head)];
+
+	if (st->st_size < pm->offset)
+		return true;
+	if (st->st_size == pm->seen_size || !pm->offset)
+		return false;
+	if (pread(pm->fd, buf, pm->head_len, 0) != (ssize_t)pm->head_len ||
+	    memcmp(buf, pm->head, pm->head_len))
+		return true;
+	return pread(pm->fd, buf, 1, pm->offset - 1) != 1 || buf[0] != '\n';
+}
+
 long perf_map__refresh(struct perf_map *pm, uint64_t now)
 {
 	struct consume_ctx c = { .pm = pm };
 	size_t limit = PERF_MAP_PASS;
 	struct stat st;
+	off_t start;
 	int rc, cont = 0;
 
 	if (pm->refused[0])
 		return 0;
 	if (fstat(pm->fd, &st))
 		return -errno;
+	if (rewritten(pm, &st)) {
+		/* read from its start; what was read before stays, as the
+		 * versions of their time */
+		pm->offset = 0;
+		pm->seen_size = 0;
+		pm->pass_end = 0;
+	}
 	if (st.st_size == pm->seen_size || st.st_size <= pm->offset)
 		return 0;
 	c.now = now ? now : mono_ns();
@@ -303,7 +333,14 @@ long perf_map__refresh(struct perf_map *pm, uint64_t now)
 		if ((size_t)(pm->pass_end - pm->offset) < limit)
 			limit = (size_t)(pm->pass_end - pm->offset);
 	}
+	start = pm->offset;
 	rc = read_lines(pm->fd, &pm->offset, limit, consume_line, &c);
+	if (!start && pm->offset > 0) {
+		ssize_t r = pread(pm->fd, pm->head, (size_t)pm->offset < sizeof(pm->head) ?
+				  (size_t)pm->offset : sizeof(pm->head), 0);
+
+		pm->head_len = r > 0 ? (size_t)r : 0;
+	}
 	if (rc == -E2BIG) {
 		snprintf(pm->refused, sizeof(pm->refused),
 			 "has a line of more than %d KiB at offset %lld (refused)",

@@ -46,6 +46,7 @@
 #include "clock.h"
 #include "grow.h"
 #include "proc_env.h"
+#include "proc_stat.h"
 #include "strpool.h"
 #include "elf_syms.h"
 #include "kallsyms.h"
@@ -277,6 +278,7 @@ static struct perf_map *sym_proc__try_map(struct symbolizer *s, struct sym_proc 
 					  const char *path, const char *shown)
 {
 	struct perf_map *pm;
+	struct stat st;
 	char why[160];
 
 	if (sym_proc__refused_before(p, shown))
@@ -284,8 +286,16 @@ static struct perf_map *sym_proc__try_map(struct symbolizer *s, struct sym_proc 
 	pm = perf_map__open(root_fd, path, p->uids, p->n_uids, why, sizeof(why));
 	if (!pm && errno != ENOENT && errno != ENOTDIR)
 		sym_proc__refuse(s, p, shown, why);
-	if (pm)
-		perf_map__set_path(pm, shown);
+	if (!pm)
+		return NULL;
+	/* an earlier process of the same pid left it: not this one's (looked
+	 * for again later, when the runtime may have written it anew) */
+	if (!fstat(perf_map__fd(pm), &st) && proc_predates(p->pid, &st)) {
+		pr_debug("pid %d: %s predates the process; not its map\n", (int)p->pid, shown);
+		perf_map__free(pm);
+		return NULL;
+	}
+	perf_map__set_path(pm, shown);
 	return pm;
 }
 

@@ -238,20 +238,29 @@ runtime_version() {
 	rm -f "/tmp/perf-$APP_PID.map" "/tmp/perfinfo-$APP_PID.map"
 }
 
-@test "dotnet: a perf map an earlier process of the same pid left is not taken for the target's own: removed after the trace" {
+@test "dotnet: a perf map an earlier process of the same pid left is not taken for the target's own: its names unused, the target's JIT frames named, removed after the trace" {
 	need
-	start_app -- --exceptions 3 --linger
+	start_app -- --exceptions 3 --hot-ms 1000 --linger
 	# pids come round: a map of an earlier process, older than the target
-	echo "7f0000000000 10 stale" >"/tmp/perf-$APP_PID.map"
+	# and longer than the map the target writes when asked (the runtime
+	# truncates the file and writes it anew)
+	awk 'BEGIN { for (i = 0; i < 40000; i++)
+		printf "%x 40 [stale] EarlierProcessMethod%d()\n", 0x7f0000000000 + i * 64, i }' \
+		>"/tmp/perf-$APP_PID.map"
 	touch -d '1 hour ago' "/tmp/perf-$APP_PID.map"
 	trace_note "$T/t.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
-	collect --providers Microsoft-Windows-DotNETRuntime:0x10:4
+	# no JIT keyword: the JIT frames are named by the perf map alone
+	collect --providers Microsoft-Windows-DotNETRuntime:0x8000:4 --cpu-sampling
 	grep -q "perf map enabled" "$T/col.err" || flunk "$(cat "$T/col.err")"
 	run_workload
 	stop_collect
 	[[ $COL_STATUS -eq 0 ]] || flunk "collector status $COL_STATUS: $(cat "$T/col.err")"
 	[[ ! -e /tmp/perf-$APP_PID.map && ! -e /tmp/perfinfo-$APP_PID.map ]] ||
 		flunk "perf map left behind"
+	"$EBPF_COLLECT" convert "$T/t.nettrace" --format folded -o "$T/f.txt" || flunk "folded failed"
+	grep -q 'evtapp!Program.Main(string\[\]);.*evtapp!Program.EvtAppHotLoop(int64)' "$T/f.txt" ||
+		flunk "no evtapp!Program.EvtAppHotLoop(int64): $(sort -t' ' -k2 -nr "$T/f.txt" | head -3)"
+	! grep -q EarlierProcessMethod "$T/f.txt" || flunk "a name of the earlier process's map"
 }
 
 @test "dotnet: -- dotnet app.dll is traced from its first managed method" {

@@ -393,6 +393,37 @@ normalize() {
 	[[ ${output##*;} == *Program*EvtAppHotLoop\(int64\)*_\[j\] ]] || flunk "hottest stack: $output"
 }
 
+@test "fleet: a perf map an earlier process of the same pid left, longer than the target's: the agent's stacks name the target's JIT method, none of the earlier names" {
+	require_cmd dotnet
+	build_app
+	rm -f "$T/go"
+	bg "$T/app.out" dotnet "$APP" --wait "$T/go" --hot-ms 1500 --linger
+	APP_PID=$LAST_PID
+	wait_for_grep READY "$T/app.out" 30 || flunk "app did not start: $(cat "$T/app.out"*)"
+	# pids come round (CI saw this): the runtime, asked for its map,
+	# truncates the earlier file and writes its own, shorter one
+	awk 'BEGIN { for (i = 0; i < 40000; i++)
+		printf "%x 40 [stale] EarlierProcessMethod%d()\n", 0x7f0000000000 + i * 64, i }' \
+		>"/tmp/perf-$APP_PID.map"
+	touch -d '1 hour ago' "/tmp/perf-$APP_PID.map"
+	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8000:4 --cpu-sampling \
+		--clickhouse "$CH_URL/t13" --export-interval 1s --host dn2 --service svc-t13
+	COL_PID=$LAST_PID
+	wait_for_grep "EventPipe session over" "$T/c.out.err" 30 || flunk "$(cat "$T/c.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "workload did not finish: $(cat "$T/app.out"*)"
+	kill -INT "$COL_PID"
+	wait "$COL_PID" || flunk "collector failed: $(cat "$T/c.out.err")"
+	trace_note "$T/t.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
+	[[ ! -e /tmp/perf-$APP_PID.map ]] || flunk "perf map left behind"
+	run ch_q "SELECT stack FROM t13.stacks_local WHERE pid = $APP_PID GROUP BY stack
+		  ORDER BY sum(samples) DESC LIMIT 1 FORMAT TabSeparated"
+	assert_success
+	[[ ${output##*;} == *Program*EvtAppHotLoop\(int64\)*_\[j\] ]] || flunk "hottest stack: $output"
+	assert_equal "$(ch_q "SELECT count() FROM t13.stacks_local WHERE stack LIKE '%EarlierProcess%'")" 0
+}
+
 @test "fleet: errors: server unreachable, bad URL, usage" {
 	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse http://127.0.0.1:1 -o "$T/x.svg"
 	[[ $status -eq 1 ]] || flunk "status $status"

@@ -11,7 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include "ep_perfmap.h"
 #include "proc_env.h"
@@ -150,26 +149,6 @@ void ep_perfmap__reclaim(const volatile bool *cancel)
 
 /* ------------------------------------------------------------ a session */
 
-/* A file of pid's name made before pid started is an earlier process's
- * (pids come round again: 32768 of them here, beside hundreds of perf maps
- * dead processes left in /tmp), not a map the target has on: when the
- * target turns its perf map on it writes the file anew, and it is ours to
- * remove. */
-static bool made_before(const struct stat *st, pid_t pid)
-{
-	unsigned long long start = proc_stat_field(pid, 22);
-	long tck = sysconf(_SC_CLK_TCK);
-	struct timespec now, boot;
-	double proc_age, file_age;
-
-	if (!start || tck <= 0 || clock_gettime(CLOCK_REALTIME, &now) ||
-	    clock_gettime(CLOCK_BOOTTIME, &boot))
-		return false;
-	proc_age = boot.tv_sec + boot.tv_nsec / 1e9 - (double)start / tck;
-	file_age = now.tv_sec + now.tv_nsec / 1e9 - (st->st_mtim.tv_sec + st->st_mtim.tv_nsec / 1e9);
-	return file_age > proc_age + 1.0;	/* start times count in ticks */
-}
-
 void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s, bool may_send,
 			const volatile bool *cancel)
 {
@@ -192,8 +171,10 @@ void ep_perfmap__enable(struct ep_perfmap *pm, const struct dn_socket *s, bool m
 		return;
 	if (open_dir(pm, s->pid))
 		return;
+	/* a file an earlier process of the same pid left is not a map the
+	 * target has on: the target writes it anew, and it is ours to remove */
 	perfmap_name(s->nspid, "perf", path, sizeof(path));
-	pm->existed = !fstatat(pm->dirfd, path, &st, 0) && !made_before(&st, s->pid);
+	pm->existed = !fstatat(pm->dirfd, path, &st, 0) && !proc_predates(s->pid, &st);
 	marker_write(s->pid);
 	pm->on = !dn_command_wait(s->path, DN_SET_PROCESS, DN_PROC_ENABLE_PERFMAP,
 					  payload, sizeof(payload), NULL, NULL, NULL, NULL, &w,

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -116,6 +117,47 @@ static void test_perf_map_growth(void)
 		ASSERT_STREQ(e->name, "stub<1> AllocateTemporaryEntryPoints<PRECODE_STUB>", "stub");
 	ASSERT_EQ(range_table__count(perf_map__table(pm)), 4, "entries");
 	ASSERT_EQ(perf_map__bad_lines(pm), 0, "bad lines");
+	perf_map__free(pm);
+	unlink(path);
+}
+
+/* A runtime asked for its map again truncates the file and writes it
+ * anew: shorter than what was read, or grown past it, it is read from its
+ * start; what was read before stays. */
+static void test_perf_map_rewritten(void)
+{
+	char path[128];
+	struct perf_map *pm = NULL;
+	const struct range_entry *e;
+
+	snprintf(path, sizeof(path), "%s/perf-rewritten.map", tmpdir);
+	if (!ASSERT_OK(write_file(path,
+				  "1000 10 void [Old] Old::LongerNameOne()\n"
+				  "2000 10 void [Old] Old::LongerNameTwo()\n"
+				  "3000 10 void [Old] Old::LongerNameThree()\n", 0), "write"))
+		return;
+	pm = perf_map__open_trusted(path);
+	if (!ASSERT_OK_PTR(pm, "open"))
+		return;
+	ASSERT_EQ(perf_map__refresh(pm, 10), 3, "three lines");
+	/* shorter: the offset read to lies past its end */
+	ASSERT_OK(write_file(path, "5000 10 void [New] N::A()\n", 0), "shorter");
+	e = perf_map__find(pm, 0x5004, SYM_TS_NONE);
+	if (ASSERT_OK_PTR(e, "after a shorter rewrite"))
+		ASSERT_STREQ(e->name, "void [New] N::A()", "shorter's name");
+	/* longer than all read so far: the byte before the offset ends no line */
+	ASSERT_OK(write_file(path,
+			     "6000 10 void [New] N::B()\n"
+			     "7000 10 void [New] N::WithAMuchLongerNameThanBefore()\n", 0),
+		  "longer");
+	e = perf_map__find(pm, 0x7004, SYM_TS_NONE);
+	if (ASSERT_OK_PTR(e, "after a longer rewrite"))
+		ASSERT_STREQ(e->name, "void [New] N::WithAMuchLongerNameThanBefore()", "longer's");
+	e = perf_map__find(pm, 0x6004, SYM_TS_NONE);
+	if (ASSERT_OK_PTR(e, "its first line"))
+		ASSERT_STREQ(e->name, "void [New] N::B()", "first line's");
+	ASSERT_OK_PTR(perf_map__find(pm, 0x1004, SYM_TS_NONE), "read before, kept");
+	ASSERT_EQ(perf_map__bad_lines(pm), 0, "no half line read");
 	perf_map__free(pm);
 	unlink(path);
 }
@@ -688,6 +730,46 @@ static void test_kallsyms_zero(void)
 /* ------------------------------------------------------------ safety */
 
 
+/* A map older than the process is an earlier process's of the same pid:
+ * not read; once the process writes the file anew, it is. */
+static void test_perf_map_earlier_process(void)
+{
+	size_t len = 1 << 12;
+	void *code = mmap(NULL, len, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct timespec old[2];
+	struct symbolizer *s = NULL;
+	struct sym_info si;
+	char line[256];
+
+	if (!ASSERT_TRUE(code != MAP_FAILED, "mmap"))
+		return;
+	snprintf(line, sizeof(line), "%llx 80 void [Old] Earlier::Process()\n",
+		 (unsigned long long)(uintptr_t)code);
+	ASSERT_OK(write_file(self_map, line, 0), "write map");
+	clock_gettime(CLOCK_REALTIME, &old[0]);
+	old[0].tv_sec -= 3600;
+	old[1] = old[0];
+	ASSERT_OK(utimensat(AT_FDCWD, self_map, old, 0), "an hour old");
+	s = symbolizer__new(NULL);
+	ASSERT_OK(symbolizer__add_pid(s, getpid()), "add");
+	ASSERT_TRUE(symbolizer__perf_map(s, getpid()) == NULL, "not this process's map");
+	ASSERT_EQ(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 4, 0, &si),
+		  -ENOENT, "its name unused");
+	snprintf(line, sizeof(line), "%llx 80 void [New] This::Process()\n",
+		 (unsigned long long)(uintptr_t)code);
+	ASSERT_OK(write_file(self_map, line, 0), "written anew");
+	for (int i = 0; i < 100 && !symbolizer__perf_map(s, getpid()); i++) {
+		usleep(20000);	/* looked for again after 100 ms */
+		symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 4, 0, &si);
+	}
+	ASSERT_OK(symbolizer__resolve(s, getpid(), (uint64_t)(uintptr_t)code + 4, 0, &si),
+		  "resolve");
+	ASSERT_STREQ(si.name, "void [New] This::Process()", "this process's name");
+	symbolizer__free(s);
+	unlink(self_map);
+	munmap(code, len);
+}
+
 static void test_perf_map_jit_lookup(void)
 {
 	size_t len = 1 << 16;
@@ -1008,6 +1090,7 @@ int main(void)
 	RUN(test_method_display_name);
 	RUN(test_perf_map_parse_line);
 	RUN(test_perf_map_growth);
+	RUN(test_perf_map_rewritten);
 	RUN(test_perf_map_bounded);
 	RUN(test_perf_map_pass_left_lines);
 	RUN(test_perf_map_reuse_by_time);
@@ -1018,6 +1101,7 @@ int main(void)
 	RUN(test_elf_debug_files);
 	RUN(test_kallsyms);
 	RUN(test_kallsyms_zero);
+	RUN(test_perf_map_earlier_process);
 	RUN(test_perf_map_jit_lookup);
 	RUN(test_perf_map_symlink_refused);
 	RUN(test_perf_map_other_owner_refused);
