@@ -43,12 +43,17 @@ func_starts() {
 	done
 }
 
-# plt_names: "libstriplib.so+0xSTART" of the PLT stubs (.plt, .plt.got): code
-# with an unwind-table entry and no symbol in any file, which a sample in
-# the call to clock_gettime may land in
+# plt_names: the names a sample in a PLT stub (.plt, .plt.got) may get, in
+# the call to clock_gettime: "NAME@plt" for each function the library
+# imports through its .rela.plt (x86-64 stubs are named so, as perf names
+# them), and "libstriplib.so+0xSTART" of the sections (code with an
+# unwind-table entry and no symbol in any file)
 plt_names() {
-	readelf -SW "$LIB" | awk '$2 == ".plt" || $2 == ".plt.got" {print $4}' |
-		while read -r a; do printf 'libstriplib.so+0x%x\n' "0x$a"; done | paste -sd,
+	{
+		readelf -SW "$LIB" | awk '$2 == ".plt" || $2 == ".plt.got" {print $4}' |
+			while read -r a; do printf 'libstriplib.so+0x%x\n' "0x$a"; done
+		readelf -rW "$LIB" | awk '$3 == "R_X86_64_JUMP_SLOT" {sub(/@.*/, "", $5); print $5 "@plt"}'
+	} | paste -sd,
 }
 
 # named_by_debug_file NAME: every frame of libstriplib.so in TraceLog's
