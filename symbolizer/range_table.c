@@ -133,52 +133,91 @@ static int slot_cmp(const void *a, const void *b)
 	return slot_less(a, b) ? -1 : slot_less(b, a);
 }
 
-static void range_table__pmax(struct range_table *rt, size_t from)
+/* The prefix maxima from slot from on.  The slots from settled on kept
+ * their place among themselves and their old maxima: once a new maximum
+ * equals a settled slot's old one, every later one is unchanged too (each
+ * is that value or a later end), so the walk stops there; an add into the
+ * middle of a JIT heap costs the slots up to the next longer range, not
+ * the rest of the table. */
+static void range_table__pmax(struct range_table *rt, size_t from, size_t settled)
 {
 	uint64_t m = from ? rt->s[from - 1].pmax : 0;
 
 	for (size_t i = from; i < rt->n_slots; i++) {
 		uint64_t end = rt->e[rt->s[i].idx].end;
 
-		rt->s[i].pmax = m = end > m ? end : m;
+		m = end > m ? end : m;
+		if (i >= settled && rt->s[i].pmax == m)
+			break;
+		rt->s[i].pmax = m;
 	}
 }
 
-/* The entries added since the last call into the sorted slots: sorted
- * among themselves, then merged from the back, so the slots before the
- * first new one never move. */
+static inline size_t range_table__upper(const struct range_table *rt, uint64_t addr)
+{
+	size_t lo = 0, n = rt->n_slots;
+
+	/* branch free: a mispredicted comparison would throw away the loads
+	 * of the steps after it */
+	while (n > 1) {
+		size_t half = n / 2;
+
+		lo = rt->s[lo + half - 1].start <= addr ? lo + half : lo;
+		n -= half;
+	}
+	return lo + (n && rt->s[lo].start <= addr);
+}
+
+/* The entries added since the last call into the sorted slots.  One (a
+ * method event between lookups, the common case) goes after every slot at
+ * or below its start, being the latest, the slots above moved up whole;
+ * more (a perf map read) are sorted among themselves and merged from the
+ * back.  The slots before the first new one never move. */
 static int range_table__sort_new(struct range_table *rt)
 {
-	size_t t = rt->n - rt->n_sorted, a, b, k;
-	struct range_slot one, *add = &one;
+	size_t t = rt->n - rt->n_sorted, a, b, k, settled = 0;
+	struct range_slot *add;
 
 	if (!t)
 		return 0;
 	if (GROW(rt->s, rt->slot_cap, rt->n_slots + t))
 		return -ENOMEM;
-	if (t > 1 && !(add = malloc(t * sizeof(*add))))
+	if (t == 1) {
+		const struct range_entry *c = &rt->e[rt->n_sorted];
+
+		k = range_table__upper(rt, c->start);
+		memmove(&rt->s[k + 1], &rt->s[k], (rt->n_slots - k) * sizeof(*rt->s));
+		rt->s[k] = (struct range_slot){ .start = c->start, .idx = c->seq };
+		rt->n_slots++;
+		rt->n_sorted = rt->n;
+		range_table__pmax(rt, k, k + 1);
+		return 0;
+	}
+	add = malloc(t * sizeof(*add));
+	if (!add)
 		return -ENOMEM;
 	for (k = 0; k < t; k++) {
 		const struct range_entry *c = &rt->e[rt->n_sorted + k];
 
 		add[k] = (struct range_slot){ .start = c->start, .idx = c->seq };
 	}
-	if (t > 1)
-		qsort(add, t, sizeof(*add), slot_cmp);
+	qsort(add, t, sizeof(*add), slot_cmp);
 	a = rt->n_slots;
 	b = t;
 	k = a + b;
 	while (b) {
-		if (a && slot_less(&add[b - 1], &rt->s[a - 1]))
+		if (a && slot_less(&add[b - 1], &rt->s[a - 1])) {
 			rt->s[--k] = rt->s[--a];
-		else
+		} else {
 			rt->s[--k] = add[--b];
+			if (!settled)	/* the last new slot: old ones after it */
+				settled = k + 1;
+		}
 	}
-	if (add != &one)
-		free(add);
+	free(add);
 	rt->n_slots += t;
 	rt->n_sorted = rt->n;
-	range_table__pmax(rt, k);
+	range_table__pmax(rt, k, settled);
 	return 0;
 }
 
@@ -231,21 +270,6 @@ static inline void range_pick__consider(struct range_pick *p, const struct range
 }
 
 /* The number of slots starting at or before addr. */
-static inline size_t range_table__upper(const struct range_table *rt, uint64_t addr)
-{
-	size_t lo = 0, n = rt->n_slots;
-
-	/* branch free: a mispredicted comparison would throw away the loads
-	 * of the steps after it */
-	while (n > 1) {
-		size_t half = n / 2;
-
-		lo = rt->s[lo + half - 1].start <= addr ? lo + half : lo;
-		n -= half;
-	}
-	return lo + (n && rt->s[lo].start <= addr);
-}
-
 const struct range_entry *range_table__find(struct range_table *rt, uint64_t addr,
 					    uint64_t ts)
 {
@@ -297,7 +321,7 @@ long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts)
 	if (k < hi) {
 		memmove(&rt->s[k], &rt->s[hi], (rt->n_slots - hi) * sizeof(*rt->s));
 		rt->n_slots -= hi - k;
-		range_table__pmax(rt, lo);
+		range_table__pmax(rt, lo, lo);
 	}
 	return c->seq;
 }
