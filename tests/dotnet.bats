@@ -241,13 +241,7 @@ runtime_version() {
 @test "dotnet: a perf map an earlier process of the same pid left is not taken for the target's own: its names unused, the target's JIT frames named, removed after the trace" {
 	need
 	start_app -- --exceptions 3 --hot-ms 1000 --linger
-	# pids come round: a map of an earlier process, older than the target
-	# and longer than the map the target writes when asked (the runtime
-	# truncates the file and writes it anew)
-	awk 'BEGIN { for (i = 0; i < 40000; i++)
-		printf "%x 40 [stale] EarlierProcessMethod%d()\n", 0x7f0000000000 + i * 64, i }' \
-		>"/tmp/perf-$APP_PID.map"
-	touch -d '1 hour ago' "/tmp/perf-$APP_PID.map"
+	stale_perf_map "$APP_PID"
 	trace_note "$T/t.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 	# no JIT keyword: the JIT frames are named by the perf map alone
 	collect --providers Microsoft-Windows-DotNETRuntime:0x8000:4 --cpu-sampling

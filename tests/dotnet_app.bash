@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
 # The .NET test app (tests/dotnet/evtapp) for the suites that trace stock
-# .NET (tests/dotnet.bats, tests/dotnet_host.bats): where it is built, how
+# .NET (tests/dotnet.bats, tests/dotnet_host.bats and others): where it is built, how
 # (offline, no package references; once per $OUTPUT), and how its traces
 # are read (tests/dotnet_trace.py).  Loaded after test_helper.
 
@@ -88,4 +88,16 @@ evtapp_traced() {
 	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" "$@"
 	COL_PID=$LAST_PID
 	wait_for_grep "EventPipe session over" "$T/c.out.err" 30 || flunk "$(cat "$T/c.out.err")"
+}
+
+# stale_perf_map PID: at /tmp/perf-PID.map, the perf map an earlier process
+# of the same pid left (pids come round; /tmp keeps the maps of dead
+# processes): an hour old and longer than the map the target writes when
+# asked for it (the runtime truncates the file and writes it anew), its
+# 40,000 names "EarlierProcessMethodN()"
+stale_perf_map() {
+	awk 'BEGIN { for (i = 0; i < 40000; i++)
+		printf "%x 40 [stale] EarlierProcessMethod%d()\n", 0x7f0000000000 + i * 64, i }' \
+		>"/tmp/perf-$1.map"
+	touch -d '1 hour ago' "/tmp/perf-$1.map"
 }

@@ -400,12 +400,9 @@ normalize() {
 	bg "$T/app.out" dotnet "$APP" --wait "$T/go" --hot-ms 1500 --linger
 	APP_PID=$LAST_PID
 	wait_for_grep READY "$T/app.out" 30 || flunk "app did not start: $(cat "$T/app.out"*)"
-	# pids come round (CI saw this): the runtime, asked for its map,
-	# truncates the earlier file and writes its own, shorter one
-	awk 'BEGIN { for (i = 0; i < 40000; i++)
-		printf "%x 40 [stale] EarlierProcessMethod%d()\n", 0x7f0000000000 + i * 64, i }' \
-		>"/tmp/perf-$APP_PID.map"
-	touch -d '1 hour ago' "/tmp/perf-$APP_PID.map"
+	# what CI met: the runtime, asked for its map, truncates the earlier
+	# file and writes its own, shorter one
+	stale_perf_map "$APP_PID"
 	bg "$T/c.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/t.nettrace" \
 		--providers Microsoft-Windows-DotNETRuntime:0x8000:4 --cpu-sampling \
 		--clickhouse "$CH_URL/t13" --export-interval 1s --host dn2 --service svc-t13
