@@ -153,6 +153,7 @@ static void range_table__pmax(struct range_table *rt, size_t from, size_t settle
 	}
 }
 
+/* The number of slots starting at or before addr. */
 static inline size_t range_table__upper(const struct range_table *rt, uint64_t addr)
 {
 	size_t lo = 0, n = rt->n_slots;
@@ -269,7 +270,6 @@ static inline void range_pick__consider(struct range_pick *p, const struct range
 	}
 }
 
-/* The number of slots starting at or before addr. */
 const struct range_entry *range_table__find(struct range_table *rt, uint64_t addr,
 					    uint64_t ts)
 {
