@@ -93,10 +93,12 @@ evtapp_traced() {
 # stale_perf_map PID: at /tmp/perf-PID.map, the perf map an earlier process
 # of the same pid left (pids come round; /tmp keeps the maps of dead
 # processes): an hour old and longer than the map the target writes when
-# asked for it (the runtime truncates the file and writes it anew), its
-# 40,000 names "EarlierProcessMethodN()"
+# asked for it (the runtime truncates the file and writes it anew): a
+# first line whose range covers every user address, so that a frame named
+# from this file shows "EarlierProcessMethod", then 40,000 more names
 stale_perf_map() {
-	awk 'BEGIN { for (i = 0; i < 40000; i++)
+	awk 'BEGIN { print "0 7fffffffffff [stale] EarlierProcessMethodAll()"
+		for (i = 0; i < 40000; i++)
 		printf "%x 40 [stale] EarlierProcessMethod%d()\n", 0x7f0000000000 + i * 64, i }' \
 		>"/tmp/perf-$1.map"
 	touch -d '1 hour ago' "/tmp/perf-$1.map"
