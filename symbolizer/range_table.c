@@ -4,8 +4,8 @@
  * runtime's method events fill.
  *
  * The plainest structure that follows the rules of range_table.h: entries
- * stay where they were added (their index is their arrival order, seq), and
- * one sorted array of slots (start, prefix maximum of the ends, entry index)
+ * stay where they were added (seq numbers them in arrival order), and one
+ * sorted array of slots (start, prefix maximum of the ends, entry index)
  * orders them by (start, seq), so the versions at one address sit together.
  * A lookup binary-searches the last start <= addr and walks back while the
  * prefix maximum still reaches addr.  Adds are appended and enter the sorted
@@ -13,6 +13,15 @@
  * from the back, so one add costs the move of the slots after it (a
  * memmove), a perf map read of thousands one sort.  An unload searches the
  * versions at its start and drops those the horizon has passed.
+ *
+ * Memory is what is alive, not what ever was: an entry the horizon has
+ * passed (unloaded before any time a lookup may still ask for) is freed,
+ * its name with it, and its place in the entry array taken by a later add.
+ * The versions at a reused start go at that start's next unload; the rest
+ * in a sweep of the slots once as many entries were added since the last
+ * sweep as half the slots (or SWEEP_MIN), so a host whose runtimes load
+ * and unload code for days (collectible assemblies, a daemon's flight
+ * window) holds the code of the window, and a sweep costs O(1) per add.
  *
  * Why this and nothing cleverer: bench_symbolizer measured the last
  * cleverer index (a scanned unsorted tail merged at ~sqrt(n)/4, spare
@@ -26,7 +35,8 @@
 #include <string.h>
 #include "grow.h"
 #include "range_table.h"
-#include "strpool.h"
+
+#define SWEEP_MIN	1024	/* adds between two sweeps at least */
 
 struct range_slot {
 	uint64_t start;
@@ -35,102 +45,125 @@ struct range_slot {
 };
 
 struct range_table {
-	struct range_entry *e;	/* by arrival: e[i].seq == i */
+	struct range_entry *e;	/* [0, n): live (name set) or free */
 	size_t n, cap;
-	struct range_slot *s;	/* entries [0, n_sorted) by (start, seq) */
+	uint32_t *free;		/* free entries, taken by the next adds */
+	size_t n_free, cap_free;
+	uint32_t *pend;		/* added since the last sort, in arrival order */
+	size_t n_pend, cap_pend;
+	struct range_slot *s;	/* the sorted entries by (start, seq) */
 	size_t n_slots, slot_cap;
-	size_t n_sorted;
+	size_t n_live;
+	size_t adds_since_sweep;
+	uint64_t next_seq;
 	uint64_t horizon;	/* no lookup before this time */
-	uint64_t lo, hi;	/* every entry ever added lies in [lo, hi): an
-				 * address outside (a native frame beside a JIT
-				 * heap) misses without a search */
-	struct strpool *names;
+	uint64_t lo, hi;	/* every live entry lies in [lo, hi): an address
+				 * outside (a native frame beside a JIT heap)
+				 * misses without a search */
 };
 
 struct range_table *range_table__new(void)
 {
-	struct range_table *rt = calloc(1, sizeof(*rt));
-
-	if (!rt)
-		return NULL;
-	rt->names = strpool__new();
-	if (!rt->names) {
-		free(rt);
-		errno = ENOMEM;
-		return NULL;
-	}
-	return rt;
+	return calloc(1, sizeof(struct range_table));
 }
 
 void range_table__free(struct range_table *rt)
 {
 	if (!rt)
 		return;
+	for (size_t i = 0; i < rt->n; i++)
+		free((char *)rt->e[i].name);
 	free(rt->e);
+	free(rt->free);
+	free(rt->pend);
 	free(rt->s);
-	strpool__free(rt->names);
 	free(rt);
+}
+
+/* Entry i is no answer any more: its name freed, its place for a later add
+ * (room for it was made when it was added). */
+static void range_table__release(struct range_table *rt, uint32_t i)
+{
+	free((char *)rt->e[i].name);
+	memset(&rt->e[i], 0, sizeof(rt->e[i]));
+	rt->free[rt->n_free++] = i;
+	rt->n_live--;
 }
 
 long range_table__add(struct range_table *rt, uint64_t start, uint64_t size,
 		      const char *name, size_t name_len, uint64_t load_ts)
 {
 	struct range_entry *e;
+	char *copy;
+	size_t i;
 
 	if (!size || start + size < start)
 		return -EINVAL;
-	if (rt->n == rt->cap) {
+	/* room to free every entry, and to hold it until the next sort */
+	if (GROW(rt->free, rt->cap_free, rt->n_live + 1) ||
+	    GROW(rt->pend, rt->cap_pend, rt->n_pend + 1))
+		return -ENOMEM;
+	copy = malloc(name_len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, name, name_len);
+	copy[name_len] = '\0';
+	if (!rt->n_free && rt->n == rt->cap) {
 		size_t cap = rt->cap ? rt->cap * 2 : 256;
 		struct range_entry *p = aligned_alloc(64, cap * sizeof(*rt->e));
 
-		if (!p)
+		if (!p) {
+			free(copy);
 			return -ENOMEM;
+		}
 		if (rt->n)
 			memcpy(p, rt->e, rt->n * sizeof(*rt->e));
 		free(rt->e);
 		rt->e = p;
 		rt->cap = cap;
 	}
-	e = &rt->e[rt->n];
+	i = rt->n_free ? rt->free[--rt->n_free] : rt->n++;
+	e = &rt->e[i];
 	memset(e, 0, sizeof(*e));
-	e->name = strpool__add(rt->names, name, name_len);
-	if (!e->name)
-		return -ENOMEM;
+	e->name = copy;
 	e->start = start;
 	e->end = start + size;
 	e->load_ts = load_ts;
-	e->seq = (uint32_t)rt->n;
-	if (!rt->n || start < rt->lo)
+	e->seq = rt->next_seq++;
+	if (!rt->n_live || start < rt->lo)
 		rt->lo = start;
-	if (e->end > rt->hi)
+	if (!rt->n_live || e->end > rt->hi)
 		rt->hi = e->end;
-	return (long)rt->n++;
+	rt->n_live++;
+	rt->pend[rt->n_pend++] = (uint32_t)i;
+	rt->adds_since_sweep++;
+	return (long)i;
 }
 
 struct range_entry *range_table__entry(struct range_table *rt, size_t idx)
 {
-	return idx < rt->n ? &rt->e[idx] : NULL;
+	return idx < rt->n && rt->e[idx].name ? &rt->e[idx] : NULL;
 }
 
 size_t range_table__count(const struct range_table *rt)
 {
+	return rt ? rt->n_live : 0;
+}
+
+size_t range_table__extent(const struct range_table *rt)
+{
 	return rt ? rt->n : 0;
 }
 
-void range_table__set_horizon(struct range_table *rt, uint64_t ts)
+/* New slots before their merge: by start, then arrival (pmax holds the
+ * arrival rank until then). */
+static int new_slot_cmp(const void *a, const void *b)
 {
-	if (ts > rt->horizon)
-		rt->horizon = ts;
-}
+	const struct range_slot *x = a, *y = b;
 
-static inline int slot_less(const struct range_slot *a, const struct range_slot *b)
-{
-	return a->start != b->start ? a->start < b->start : a->idx < b->idx;
-}
-
-static int slot_cmp(const void *a, const void *b)
-{
-	return slot_less(a, b) ? -1 : slot_less(b, a);
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->pmax < y->pmax ? -1 : x->pmax > y->pmax;
 }
 
 /* The prefix maxima from slot from on.  The slots from settled on kept
@@ -176,7 +209,7 @@ static inline size_t range_table__upper(const struct range_table *rt, uint64_t a
  * back.  The slots before the first new one never move. */
 static int range_table__sort_new(struct range_table *rt)
 {
-	size_t t = rt->n - rt->n_sorted, a, b, k, settled = 0;
+	size_t t = rt->n_pend, a, b, k, settled = 0;
 	struct range_slot *add;
 
 	if (!t)
@@ -184,30 +217,29 @@ static int range_table__sort_new(struct range_table *rt)
 	if (GROW(rt->s, rt->slot_cap, rt->n_slots + t))
 		return -ENOMEM;
 	if (t == 1) {
-		const struct range_entry *c = &rt->e[rt->n_sorted];
+		const struct range_entry *c = &rt->e[rt->pend[0]];
 
 		k = range_table__upper(rt, c->start);
 		memmove(&rt->s[k + 1], &rt->s[k], (rt->n_slots - k) * sizeof(*rt->s));
-		rt->s[k] = (struct range_slot){ .start = c->start, .idx = c->seq };
+		rt->s[k] = (struct range_slot){ .start = c->start, .idx = rt->pend[0] };
 		rt->n_slots++;
-		rt->n_sorted = rt->n;
+		rt->n_pend = 0;
 		range_table__pmax(rt, k, k + 1);
 		return 0;
 	}
 	add = malloc(t * sizeof(*add));
 	if (!add)
 		return -ENOMEM;
-	for (k = 0; k < t; k++) {
-		const struct range_entry *c = &rt->e[rt->n_sorted + k];
-
-		add[k] = (struct range_slot){ .start = c->start, .idx = c->seq };
-	}
-	qsort(add, t, sizeof(*add), slot_cmp);
+	for (k = 0; k < t; k++)
+		add[k] = (struct range_slot){ .start = rt->e[rt->pend[k]].start, .pmax = k,
+					      .idx = rt->pend[k] };
+	qsort(add, t, sizeof(*add), new_slot_cmp);
 	a = rt->n_slots;
 	b = t;
 	k = a + b;
+	/* every new slot came after every old one: at one start, old first */
 	while (b) {
-		if (a && slot_less(&add[b - 1], &rt->s[a - 1])) {
+		if (a && add[b - 1].start < rt->s[a - 1].start) {
 			rt->s[--k] = rt->s[--a];
 		} else {
 			rt->s[--k] = add[--b];
@@ -217,7 +249,7 @@ static int range_table__sort_new(struct range_table *rt)
 	}
 	free(add);
 	rt->n_slots += t;
-	rt->n_sorted = rt->n;
+	rt->n_pend = 0;
 	range_table__pmax(rt, k, settled);
 	return 0;
 }
@@ -225,6 +257,38 @@ static int range_table__sort_new(struct range_table *rt)
 static inline int range_entry__expired(const struct range_table *rt, const struct range_entry *c)
 {
 	return rt->horizon && c->unload_ts && c->unload_ts <= rt->horizon;
+}
+
+/* Every entry the horizon has passed out of the slots and freed; the
+ * prefix maxima and [lo, hi) of what stays. */
+static void range_table__sweep(struct range_table *rt)
+{
+	size_t i, k;
+
+	rt->adds_since_sweep = 0;
+	if (range_table__sort_new(rt))
+		return;
+	for (i = k = 0; i < rt->n_slots; i++) {
+		if (range_entry__expired(rt, &rt->e[rt->s[i].idx]))
+			range_table__release(rt, rt->s[i].idx);
+		else
+			rt->s[k++] = rt->s[i];
+	}
+	if (k == rt->n_slots)
+		return;
+	rt->n_slots = k;
+	range_table__pmax(rt, 0, k);
+	rt->lo = k ? rt->s[0].start : 0;
+	rt->hi = k ? rt->s[k - 1].pmax : 0;
+}
+
+void range_table__set_horizon(struct range_table *rt, uint64_t ts)
+{
+	if (ts > rt->horizon)
+		rt->horizon = ts;
+	if (rt->horizon && rt->adds_since_sweep >= SWEEP_MIN &&
+	    rt->adds_since_sweep * 2 >= rt->n_slots)
+		range_table__sweep(rt);
 }
 
 /*
@@ -300,7 +364,7 @@ long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts)
 {
 	struct range_pick p = { .ts = ts ? ts : 1 };
 	const struct range_entry *c;
-	size_t hi, lo, i, k;
+	size_t hi, lo, i, k, idx;
 
 	if (range_table__sort_new(rt))
 		return -ENOMEM;
@@ -313,15 +377,19 @@ long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts)
 	c = p.live ? p.live : p.early;
 	if (!c)
 		return -ENOENT;
-	rt->e[c->seq].unload_ts = ts ? ts : 1;
+	idx = (size_t)(c - rt->e);
+	rt->e[idx].unload_ts = ts ? ts : 1;
 	/* versions at this start that no lookup can ask for any more */
-	for (i = k = lo; i < hi; i++)
-		if (!range_entry__expired(rt, &rt->e[rt->s[i].idx]))
+	for (i = k = lo; i < hi; i++) {
+		if (range_entry__expired(rt, &rt->e[rt->s[i].idx]))
+			range_table__release(rt, rt->s[i].idx);
+		else
 			rt->s[k++] = rt->s[i];
+	}
 	if (k < hi) {
 		memmove(&rt->s[k], &rt->s[hi], (rt->n_slots - hi) * sizeof(*rt->s));
 		rt->n_slots -= hi - k;
 		range_table__pmax(rt, lo, lo);
 	}
-	return c->seq;
+	return (long)idx;
 }

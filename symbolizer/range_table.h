@@ -33,8 +33,8 @@ struct range_entry {
 	uint64_t load_ts;
 	uint64_t unload_ts;	/* 0: not unloaded */
 	uint64_t module_id;	/* runtime ModuleID when known, else 0 */
-	const char *name;
-	uint32_t seq;
+	const char *name;	/* owned by the table */
+	uint64_t seq;		/* arrival order */
 	uint32_t flags;		/* runtime MethodFlags, or RANGE_F_* */
 } __attribute__((aligned(64)));	/* one cache line each: a lookup touches one */
 
@@ -46,17 +46,24 @@ void range_table__free(struct range_table *rt);
 /* Copies name.  Returns the entry index or -errno. */
 long range_table__add(struct range_table *rt, uint64_t start, uint64_t size,
 		      const char *name, size_t name_len, uint64_t load_ts);
+/* Entry idx, or NULL when idx is past range_table__extent or its entry was
+ * freed (see range_table__set_horizon): an index is good until the next
+ * call that takes a time. */
 struct range_entry *range_table__entry(struct range_table *rt, size_t idx);
+/* The live entries; the indices in use lie below range_table__extent. */
 size_t range_table__count(const struct range_table *rt);
+size_t range_table__extent(const struct range_table *rt);
 /* Mark the entry starting at `start` that is live at ts as unloaded at ts
  * (a search, never a rebuild).  Returns the index marked, or -ENOENT. */
 long range_table__unload(struct range_table *rt, uint64_t start, uint64_t ts);
 const struct range_entry *range_table__find(struct range_table *rt, uint64_t addr,
 					    uint64_t ts);
 /* Promise that no lookup will ask for a time before ts: entries unloaded by
- * then are no answer any more and leave the index at its next merge, so
- * heavy reuse of one address range (unload, reuse, unload ...) costs only
- * the versions still alive. */
+ * then are no answer any more; they are freed, with their names, at their
+ * start's next unload or in a sweep that runs here once enough was added,
+ * so the table holds the versions still alive, however long code churns.
+ * Pointers from find (a name) are good until the next call here, add or
+ * unload. */
 void range_table__set_horizon(struct range_table *rt, uint64_t ts);
 /* live_only: only an entry live at ts (no "earliest" / "newest ever"
  * fallbacks), so another source can be asked first. */

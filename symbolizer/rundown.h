@@ -21,6 +21,7 @@
 #define CLR_EV_METHOD_UNLOAD_VERBOSE	144	/* Rundown: MethodDCEndVerbose */
 #define CLR_EV_MODULE_LOAD		152	/* Rundown: DomainModuleDCEnd */
 #define CLR_EV_MODULE_DCSTART		153
+#define CLR_EV_MODULE_UNLOAD		153	/* the runtime's (ModuleUnload_V2) */
 #define CLR_EV_MODULE_DCEND		154
 
 struct sym_method_rec {

@@ -107,6 +107,7 @@ struct sz_range {
 	uint64_t method_id, module_id;
 	uint32_t token;
 	enum sym_kind kind;
+	uint64_t unload_ts;		/* its code's, from a method event; 0: live */
 	const char *key;		/* identity name */
 	const char *ns, *name, *sig;	/* what is written */
 	bool pending;
@@ -118,7 +119,9 @@ struct sz_method {
 	uint64_t hash;
 	uint32_t pid, token, flags;
 	uint64_t start, size, method_id, module_id;
-	const char *disp;		/* display name given to the symbolizer */
+	uint64_t unload_ts;		/* 0: not unloaded */
+	const char *disp;		/* display name given to the symbolizer; the
+					 * one allocation that holds the four */
 	const char *ns, *name, *sig;
 };
 
@@ -130,12 +133,14 @@ struct sz_unnamed {
 	uint32_t pid;
 	uint64_t addr;		/* raw, as the stack has it */
 	uint64_t n;
+	bool named;		/* a method event covered it (one since forgotten) */
 };
 
 struct sz_module {
 	uint32_t pid;
 	uint64_t module_id, assembly_id;
 	const char *path;		/* NULL: runtime module not described yet */
+	uint64_t unload_ts;		/* ModuleUnload's; 0: loaded */
 	bool pseudo;
 	bool used;			/* a written range belongs to it */
 };
@@ -157,6 +162,7 @@ struct symbolize {
 	struct strpool *pool;
 	struct sz_range *r;
 	size_t n_r, cap_r;
+	uint64_t n_ranges_made;		/* ever: pseudo method ids */
 	uint32_t *r_slots;		/* open addressing, index + 1 */
 	size_t n_r_slots;
 	uint32_t *pend;			/* pending ranges, sorted by start */
@@ -167,8 +173,11 @@ struct symbolize {
 	size_t n_m, cap_m;
 	uint32_t *m_slots;
 	size_t n_m_slots;
+	size_t m_adds;			/* since the last sz_methods_sweep */
 	struct sz_module *mods;
 	size_t n_mods, cap_mods;
+	uint64_t n_pseudo;		/* pseudo-modules ever made: their ids */
+	uint64_t horizon;		/* symbolize__tick's watermark */
 	struct sz_pid *pids;
 	size_t n_pids, cap_pids;
 	/* pid -> index + 1 in pids: every record looks its pid up, and under
@@ -279,6 +288,8 @@ void symbolize__free(struct symbolize *sz)
 	free(sz->r);
 	free(sz->r_slots);
 	free(sz->pend);
+	for (size_t i = 0; i < sz->n_m; i++)
+		free((char *)sz->m[i].disp);
 	free(sz->m);
 	free(sz->un);
 	u64_map__free(&sz->un_idx);
@@ -300,6 +311,9 @@ struct symbolizer *symbolize__symbolizer(struct symbolize *sz)
 void symbolize__stats(const struct symbolize *sz, struct symbolize_stats *st)
 {
 	*st = sz->st;
+	st->ranges_held = sz->n_r;
+	st->modules_held = sz->n_mods;
+	st->methods_held = sz->n_m;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -314,13 +328,15 @@ static size_t perf_map_reused(struct symbolizer *sym, pid_t pid)
 {
 	struct perf_map *pm = symbolizer__perf_map(sym, pid);
 	struct range_table *rt = pm ? perf_map__table(pm) : NULL;
-	size_t n = rt ? range_table__count(rt) : 0, i, dup = 0;
-	uint64_t *starts = n ? calloc(n, sizeof(*starts)) : NULL;
+	size_t ext = rt ? range_table__extent(rt) : 0, n = 0, i, dup = 0;
+	uint64_t *starts = ext ? calloc(ext, sizeof(*starts)) : NULL;
+	const struct range_entry *e;
 
 	if (!starts)
 		return 0;
-	for (i = 0; i < n; i++)
-		starts[i] = range_table__entry(rt, i)->start;
+	for (i = 0; i < ext; i++)
+		if ((e = range_table__entry(rt, i)) != NULL)
+			starts[n++] = e->start;
 	qsort(starts, n, sizeof(*starts), cmp_u64);
 	for (i = 1; i < n; i++)
 		dup += starts[i] == starts[i - 1] && (i < 2 || starts[i - 1] != starts[i - 2]);
@@ -338,41 +354,57 @@ static int cmp_method(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
+/* Whether one of the n methods in by (sorted by cmp_method) covers u's raw
+ * stack address, as TraceLog names a frame: any method event of the
+ * process whose code covers it (a return address just past a method's
+ * end, after a call that does not return, is not named). */
+static bool sz_covered(const struct sz_method **by, size_t n, const struct sz_unnamed *u)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {	/* the first method starting above u->addr */
+		size_t mid = (lo + hi) / 2;
+
+		if (by[mid]->pid < u->pid || (by[mid]->pid == u->pid && by[mid]->start <= u->addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* the methods below it (ranges may nest: re-JIT'd code) */
+	for (; lo > 0 && by[lo - 1]->pid == u->pid; lo--)
+		if (u->addr < by[lo - 1]->start + by[lo - 1]->size)
+			return true;
+	return false;
+}
+
+/* Mark the frames left unnamed that one of the n methods in by names,
+ * before those methods are forgotten.  Sorts by. */
+static void sz_mark_named(struct symbolize *sz, const struct sz_method **by, size_t n)
+{
+	qsort(by, n, sizeof(*by), cmp_method);
+	for (size_t i = 0; i < sz->n_un; i++)
+		if (!sz->un[i].named && sz_covered(by, n, &sz->un[i]))
+			sz->un[i].named = true;
+}
+
 /* Of the frames the symbolizer left unnamed, those the runtime's method
- * events in the trace name, as TraceLog does: any method event of the
- * process whose code covers the raw stack address (a return address just
- * past a method's end, after a call that does not return, is not named). */
+ * events in the trace name, the methods forgotten since included. */
 static uint64_t named_by_runtime(const struct symbolize *sz)
 {
 	const struct sz_method **by = NULL;
 	uint64_t named = 0;
 	size_t i;
 
-	if (!sz->n_un || !sz->n_m || !(by = malloc(sz->n_m * sizeof(*by))))
+	if (!sz->n_un)
 		return 0;
-	for (i = 0; i < sz->n_m; i++)
-		by[i] = &sz->m[i];
-	qsort(by, sz->n_m, sizeof(*by), cmp_method);
-	for (i = 0; i < sz->n_un; i++) {
-		const struct sz_unnamed *u = &sz->un[i];
-		size_t lo = 0, hi = sz->n_m;
-
-		while (lo < hi) {	/* the first method starting above u->addr */
-			size_t mid = (lo + hi) / 2;
-
-			if (by[mid]->pid < u->pid ||
-			    (by[mid]->pid == u->pid && by[mid]->start <= u->addr))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		/* the methods below it (ranges may nest: re-JIT'd code) */
-		for (; lo > 0 && by[lo - 1]->pid == u->pid; lo--)
-			if (u->addr < by[lo - 1]->start + by[lo - 1]->size) {
-				named += u->n;
-				break;
-			}
+	if (sz->n_m && (by = malloc(sz->n_m * sizeof(*by))) != NULL) {
+		for (i = 0; i < sz->n_m; i++)
+			by[i] = &sz->m[i];
+		qsort(by, sz->n_m, sizeof(*by), cmp_method);
 	}
+	for (i = 0; i < sz->n_un; i++)
+		if (sz->un[i].named || (by && sz_covered(by, sz->n_m, &sz->un[i])))
+			named += sz->un[i].n;
 	free(by);
 	return named;
 }
@@ -473,11 +505,16 @@ int symbolize__add_pid(struct symbolize *sz, pid_t pid)
 	return 0;
 }
 
+static void sz_methods_sweep(struct symbolize *sz, uint64_t watermark);
+
 void symbolize__tick(struct symbolize *sz, uint64_t now, uint64_t watermark)
 {
 	size_t i;
 
 	symbolizer__set_horizon(sz->sym, watermark);
+	if (watermark > sz->horizon)
+		sz->horizon = watermark;
+	sz_methods_sweep(sz, watermark);
 	if (now - sz->last_refresh < REFRESH_NS)
 		return;
 	sz->last_refresh = now;
@@ -589,7 +626,7 @@ static struct sz_module *sz_module_pseudo(struct symbolize *sz, uint32_t pid, co
 	if (grow_array((void **)&sz->mods, &sz->cap_mods, sz->n_mods + 1, sizeof(*sz->mods)))
 		return NULL;
 	sz->mods[sz->n_mods] = (struct sz_module){
-		.pid = pid, .module_id = PSEUDO_MODULE_ID + sz->n_mods + 1,
+		.pid = pid, .module_id = PSEUDO_MODULE_ID + ++sz->n_pseudo,
 		.path = intern(sz, path), .pseudo = true,
 	};
 	if (!sz->mods[sz->n_mods].path)
@@ -617,34 +654,95 @@ static struct sz_method *sz_method_find(struct symbolize *sz, uint32_t pid, uint
 	return NULL;
 }
 
+/* Remember a method event's method (once per identity); an unload (ts
+ * nonzero) marks it, so it is forgotten once no lookup can reach it, and a
+ * later load of the same identity unmarks it. */
 static int sz_method_add(struct symbolize *sz, uint32_t pid, const struct sym_method_rec *rec,
-			 const char *disp)
+			 const char *disp, uint64_t unload_ts)
 {
+	const char *part[4] = { disp, rec->ns ? rec->ns : "", rec->name ? rec->name : "",
+				rec->sig ? rec->sig : "" };
+	size_t len[4], total = 0, k;
 	struct sz_method *m;
-	size_t k;
+	char *blk;
 
-	if (sz_method_find(sz, pid, rec->start, rec->size, disp))
+	m = sz_method_find(sz, pid, rec->start, rec->size, disp);
+	if (m) {	/* loaded again (the same code at the same place) is live */
+		m->unload_ts = unload_ts;
 		return 0;
+	}
 	if (grow_array((void **)&sz->m, &sz->cap_m, sz->n_m + 1, sizeof(*sz->m)))
 		return -ENOMEM;
 	if ((sz->n_m + 1) * 2 >= sz->n_m_slots &&
 	    rehash(&sz->m_slots, &sz->n_m_slots, sz->n_m, sz->m, sizeof(*sz->m)))
 		return -ENOMEM;
+	for (k = 0; k < 4; k++)
+		total += (len[k] = strlen(part[k])) + 1;
+	blk = malloc(total);
+	if (!blk)
+		return -ENOMEM;
 	m = &sz->m[sz->n_m];
 	*m = (struct sz_method){
 		.hash = ident_hash(pid, rec->start, rec->size, disp), .pid = pid,
 		.token = rec->token, .flags = rec->flags, .start = rec->start, .size = rec->size,
-		.method_id = rec->method_id, .module_id = rec->module_id,
-		.disp = intern(sz, disp), .ns = intern(sz, rec->ns), .name = intern(sz, rec->name),
-		.sig = intern(sz, rec->sig),
+		.method_id = rec->method_id, .module_id = rec->module_id, .unload_ts = unload_ts,
 	};
-	if (!m->disp || !m->ns || !m->name || !m->sig)
-		return -ENOMEM;
+	{
+		const char **dst[4] = { &m->disp, &m->ns, &m->name, &m->sig };
+
+		for (k = 0, total = 0; k < 4; k++) {
+			memcpy(blk + total, part[k], len[k] + 1);
+			*dst[k] = blk + total;
+			total += len[k] + 1;
+		}
+	}
 	for (k = m->hash & (sz->n_m_slots - 1); sz->m_slots[k]; k = (k + 1) & (sz->n_m_slots - 1))
 		;
 	sz->m_slots[k] = (uint32_t)sz->n_m + 1;
 	sz->n_m++;
+	sz->m_adds++;
 	return 0;
+}
+
+/* Forget the methods unloaded before watermark (the symbolizer no longer
+ * answers with their code, so no range asks for them), once as many were
+ * added since the last time as half the table holds: the records of a
+ * process that loads and unloads code for days stay those of the window.
+ * The frames they named are marked first. */
+static void sz_methods_sweep(struct symbolize *sz, uint64_t watermark)
+{
+	const struct sz_method **by;
+	size_t i, k, n_ev = 0;
+
+	if (!watermark || sz->m_adds < 1024 || sz->m_adds * 2 < sz->n_m)
+		return;
+	sz->m_adds = 0;
+	by = malloc(sz->n_m * sizeof(*by));
+	if (!by)
+		return;
+	for (i = 0; i < sz->n_m; i++)
+		if (sz->m[i].unload_ts && sz->m[i].unload_ts <= watermark)
+			by[n_ev++] = &sz->m[i];
+	if (n_ev)
+		sz_mark_named(sz, by, n_ev);
+	free(by);
+	if (!n_ev)
+		return;
+	for (i = k = 0; i < sz->n_m; i++) {
+		if (sz->m[i].unload_ts && sz->m[i].unload_ts <= watermark)
+			free((char *)sz->m[i].disp);
+		else
+			sz->m[k++] = sz->m[i];
+	}
+	sz->n_m = k;
+	/* the index anew, in place (fewer than it was sized for) */
+	memset(sz->m_slots, 0, sz->n_m_slots * sizeof(*sz->m_slots));
+	for (i = 0; i < sz->n_m; i++) {
+		for (k = sz->m[i].hash & (sz->n_m_slots - 1); sz->m_slots[k];
+		     k = (k + 1) & (sz->n_m_slots - 1))
+			;
+		sz->m_slots[k] = (uint32_t)i + 1;
+	}
 }
 
 static int streq(const char *a, const char *b)
@@ -898,15 +996,15 @@ static int sz_range_describe(struct symbolize *sz, struct sz_range *r, const str
 
 	r->ns = r->sig = "";
 	r->name = r->key;
-	r->method_id = PSEUDO_METHOD_ID + sz->n_r + 1;
+	r->method_id = PSEUDO_METHOD_ID + ++sz->n_ranges_made;
 	if (si->kind == SYM_KIND_JIT) {
 		r->flags = si->flags ? si->flags : RANGE_F_JITTED;
 		if (!si->module)	/* named by a runtime method event */
 			m = sz_method_find(sz, r->pid, si->start, si->size, si->name);
-		if (m) {
-			r->ns = m->ns;
-			r->name = m->name;
-			r->sig = m->sig;
+		if (m) {	/* copies: the method may be forgotten first */
+			r->ns = intern(sz, m->ns);
+			r->name = intern(sz, m->name);
+			r->sig = intern(sz, m->sig);
 			r->method_id = m->method_id;
 			r->token = m->token;
 			r->flags = m->flags;
@@ -934,6 +1032,33 @@ static int sz_range_describe(struct symbolize *sz, struct sz_range *r, const str
 	return 0;
 }
 
+static uint64_t sz_range_hash(uint32_t key_pid, enum sym_kind kind, uint64_t start,
+			      uint64_t size, const char *name)
+{
+	return ident_hash(kind ^ ((uint64_t)key_pid << 8), start, size, name);
+}
+
+/* The JIT range a method event's method (pid, start, size, display name)
+ * was written as, if a frame touched it: NULL when none did. */
+static struct sz_range *sz_range_of_method(struct symbolize *sz, uint32_t pid, uint64_t start,
+					   uint64_t size, const char *disp)
+{
+	uint32_t key_pid = sz->per_process ? pid : 0;
+	uint64_t h = sz_range_hash(key_pid, SYM_KIND_JIT, start, size, disp);
+	size_t k;
+
+	if (!sz->n_r_slots)
+		return NULL;
+	for (k = h & (sz->n_r_slots - 1); sz->r_slots[k]; k = (k + 1) & (sz->n_r_slots - 1)) {
+		struct sz_range *r = &sz->r[sz->r_slots[k] - 1];
+
+		if (r->hash == h && r->start == start && r->size == size &&
+		    r->kind == SYM_KIND_JIT && (!key_pid || r->pid == pid) && !strcmp(r->key, disp))
+			return r;
+	}
+	return NULL;
+}
+
 /* The range for si (created when new).  Returns its index or -errno. */
 static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_info *si)
 {
@@ -953,7 +1078,7 @@ static long sz_range_get(struct symbolize *sz, uint32_t pid, const struct sym_in
 	}
 	*hint = (struct sz_range_hint){ .name = si->name, .start = si->start,
 					.size = si->size, .pid = pid, .kind = si->kind };
-	h = ident_hash(si->kind ^ ((uint64_t)key_pid << 8), si->start, si->size, si->name);
+	h = sz_range_hash(key_pid, si->kind, si->start, si->size, si->name);
 
 	if ((sz->n_r + 1) * 2 >= sz->n_r_slots &&
 	    rehash(&sz->r_slots, &sz->n_r_slots, sz->n_r, sz->r, sizeof(*sz->r)))
@@ -1005,7 +1130,7 @@ static long sz_frame(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ra
 		if (!e->val) {
 			if (GROW(sz->un, sz->cap_un, sz->n_un + 1))
 				return -ENOENT;
-			sz->un[sz->n_un] = (struct sz_unnamed){ (uint32_t)pid, raw, 0 };
+			sz->un[sz->n_un] = (struct sz_unnamed){ (uint32_t)pid, raw, 0, false };
 			e->val = ++sz->n_un;
 			/* TraceLog still gives it the module of its mapping */
 			err = sz_note_mapping(sz, pid, addr, ts, tid);
@@ -1187,14 +1312,18 @@ static int sz_method_event(struct symbolize *sz, int load, int rundown, pid_t pi
 {
 	struct sym_method_rec rec;
 	char strs[8192], disp[4096];
+	struct sz_range *r;
 	int err;
 
 	if (sym_decode_method(payload, len, &rec, strs, sizeof(strs)) || !rec.size)
 		return 0;	/* malformed: its frames stay as they are */
 	sym_method_display_name(rec.ns, rec.name, rec.sig, 0, disp, sizeof(disp));
-	err = sz_method_add(sz, (uint32_t)pid, &rec, disp);
+	err = sz_method_add(sz, (uint32_t)pid, &rec, disp, load ? 0 : ts ? ts : 1);
 	if (err)
 		return err;
+	r = sz_range_of_method(sz, (uint32_t)pid, rec.start, rec.size, disp);
+	if (r)
+		r->unload_ts = load ? 0 : ts ? ts : 1;
 	sz->st.method_events++;
 	if (load)	/* DCStart: live since before the trace (time unknown) */
 		return symbolizer__method_load(sz->sym, pid, rec.start, rec.size, disp,
@@ -1203,8 +1332,10 @@ static int sz_method_event(struct symbolize *sz, int load, int rundown, pid_t pi
 					 rec.module_id, rec.flags, ts);
 }
 
-static int sz_module_event(struct symbolize *sz, int domain, pid_t pid, const void *payload,
-			   size_t len)
+/* A module load (or rundown) describes it; its unload marks it, so it is
+ * forgotten at a new file once no range names it (sz_compact). */
+static int sz_module_event(struct symbolize *sz, int domain, int unload, pid_t pid, uint64_t ts,
+			   const void *payload, size_t len)
 {
 	struct sym_module_rec rec;
 	struct sz_module *mod;
@@ -1216,12 +1347,18 @@ static int sz_module_event(struct symbolize *sz, int domain, pid_t pid, const vo
 	path = rec.il_path && rec.il_path[0] ? rec.il_path : rec.native_path;
 	if (!path || !path[0])
 		return 0;
-	mod = sz_module_runtime(sz, (uint32_t)pid, rec.module_id, true);
+	mod = sz_module_runtime(sz, (uint32_t)pid, rec.module_id, !unload);
+	if (unload) {
+		if (mod && mod->path)
+			mod->unload_ts = ts ? ts : 1;
+		return 0;
+	}
 	if (!mod)
 		return -ENOMEM;
-	if (!mod->path) {
+	if (!mod->path || mod->unload_ts) {	/* new, or its id taken again */
 		mod->path = intern(sz, path);
 		mod->assembly_id = rec.assembly_id;
+		mod->unload_ts = 0;
 	}
 	return mod->path ? 0 : -ENOMEM;
 }
@@ -1254,9 +1391,11 @@ int symbolize__learn(struct symbolize *sz, const char *provider, uint32_t id, pi
 		return sz_method_event(sz, 0, rd, pid, ts, payload, len);
 	if ((rt && id == CLR_EV_MODULE_LOAD) ||
 	    (rd && (id == CLR_EV_MODULE_DCSTART || id == CLR_EV_MODULE_DCEND)))
-		return sz_module_event(sz, 0, pid, payload, len);
+		return sz_module_event(sz, 0, 0, pid, ts, payload, len);
+	if (rt && id == CLR_EV_MODULE_UNLOAD)
+		return sz_module_event(sz, 0, 1, pid, ts, payload, len);
 	if ((rt && id == 151) || (rd && id == CLR_EV_MODULE_LOAD))	/* DomainModule* */
-		return sz_module_event(sz, 1, pid, payload, len);
+		return sz_module_event(sz, 1, 0, pid, ts, payload, len);
 	return 0;
 }
 
@@ -1273,6 +1412,114 @@ int symbolize__clr_event(struct symbolize *sz, const char *provider, uint32_t id
 
 /* ---------------------------------------------------------------- end */
 
+/*
+ * Between two files nothing is pending: forget what no later frame can
+ * name, so a daemon whose runtimes load and unload code for days holds
+ * what is alive.  Gone: ranges of code unloaded before the horizon (the
+ * symbolizer no longer answers with it), pseudo-modules no range names,
+ * runtime modules unloaded before the horizon that no range names.  The
+ * names of what stays move to a new pool (the old one held every name ever
+ * interned); indexes are rebuilt.
+ */
+static int sz_repool(struct symbolize *sz);
+
+static int sz_compact(struct symbolize *sz)
+{
+	uint64_t *ids = NULL;
+	size_t i, k, n_ids = 0;
+
+	if (sz->n_pend || sz->n_defer || !sz->horizon)
+		return 0;
+	for (i = k = 0; i < sz->n_r; i++) {
+		if (sz->r[i].unload_ts && sz->r[i].unload_ts <= sz->horizon)
+			continue;
+		sz->r[k++] = sz->r[i];
+	}
+	sz->n_r = k;
+	/* the module ids the ranges name */
+	if (sz->n_r && !(ids = malloc(sz->n_r * sizeof(*ids))))
+		return -ENOMEM;
+	for (i = 0; i < sz->n_r; i++)
+		ids[n_ids++] = sz->r[i].module_id;
+	qsort(ids, n_ids, sizeof(*ids), cmp_u64);
+	for (i = k = 0; i < sz->n_mods; i++) {
+		const struct sz_module *md = &sz->mods[i];
+		bool named = n_ids && bsearch(&md->module_id, ids, n_ids, sizeof(*ids), cmp_u64);
+
+		if (!named && (md->pseudo || (md->unload_ts && md->unload_ts <= sz->horizon)))
+			continue;
+		sz->mods[k] = *md;
+		sz->mods[k++].used = named;
+	}
+	sz->n_mods = k;
+	free(ids);
+	/* the indexes */
+	memset(sz->hint, 0, sizeof(sz->hint));
+	free(sz->r_slots);
+	sz->r_slots = NULL;
+	sz->n_r_slots = 0;	/* rebuilt here, or by the next new range */
+	if (rehash(&sz->r_slots, &sz->n_r_slots, sz->n_r, sz->r, sizeof(*sz->r)))
+		return -ENOMEM;
+	u64_map__clear(&sz->mod_idx);
+	for (i = 0; i < sz->n_mods; i++) {
+		struct u64_map_ent *e;
+
+		if (sz->mods[i].pseudo)
+			continue;
+		if (u64_map__get(&sz->mod_idx, hash_mix(hash64(sz->mods[i].pid),
+							sz->mods[i].module_id), &e))
+			return -ENOMEM;
+		if (!e->val)	/* two of one hash: the first keeps the slot */
+			e->val = i + 1;
+	}
+	return sz_repool(sz);
+}
+
+/* The names of the ranges and modules into a new pool, the old one freed;
+ * all or nothing. */
+static int sz_repool(struct symbolize *sz)
+{
+	struct strpool *pool = strpool__new();
+	const char **v = calloc(4 * sz->n_r + sz->n_mods + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	if (!pool || !v)
+		goto nomem;
+	for (i = 0; i < sz->n_r; i++) {
+		const struct sz_range *r = &sz->r[i];
+		const char *const f[4] = { r->key, r->name, r->ns, r->sig };
+
+		for (int j = 0; j < 4; j++) {
+			/* the name is often the key itself */
+			v[n] = j == 1 && r->name == r->key ? v[n - 1] :
+			       strpool__add(pool, f[j], strlen(f[j]));
+			if (!v[n++])
+				goto nomem;
+		}
+	}
+	for (i = 0; i < sz->n_mods; i++)
+		if (sz->mods[i].path &&
+		    !(v[n++] = strpool__add(pool, sz->mods[i].path, strlen(sz->mods[i].path))))
+			goto nomem;
+	for (i = n = 0; i < sz->n_r; i++) {
+		sz->r[i].key = v[n++];
+		sz->r[i].name = v[n++];
+		sz->r[i].ns = v[n++];
+		sz->r[i].sig = v[n++];
+	}
+	for (i = 0; i < sz->n_mods; i++)
+		if (sz->mods[i].path)
+			sz->mods[i].path = v[n++];
+	free(v);
+	strpool__free(sz->pool);
+	sz->pool = pool;
+	return 0;
+nomem:
+	free(v);
+	strpool__free(pool);
+	return -ENOMEM;
+}
+
 void symbolize__new_file(struct symbolize *sz)
 {
 	/* After symbolize__finish nothing is pending; every range is written
@@ -1283,6 +1530,7 @@ void symbolize__new_file(struct symbolize *sz)
 	 * new file. */
 	u64_map__free(&sz->maps_seen);
 	u64_map__free(&sz->mapmeta_ids);
+	sz_compact(sz);		/* on failure what it did not do waits */
 }
 
 /* Native ranges still pending, named again after the symbol stores' network

@@ -198,6 +198,114 @@ out:
 	nt_writer__abort(w);
 }
 
+/* Collectible code for a long time (a plug-in host under the daemon): each
+ * round loads a module and a method at one of a few reused addresses, a
+ * stack touches it, both unload; the file rotates every 100 rounds.  What
+ * is held stays what the horizon keeps, and the last file still names its
+ * frame with the method's exact names and its module. */
+static void test_churn_bounded(void)
+{
+	struct symbolize_opts o = { .no_perf_map = 1, .no_kernel = 1 };
+	struct symbolize *sz = NULL;
+	struct nt_writer *w = open_trace();
+	struct symbolize_stats st;
+	char ns[32], file[80];
+	uint64_t most_r = 0, most_m = 0, most_mods = 0, ts = 1000;
+	int i, err = 0, files = 0, found = 0;
+	char base[sizeof(path)];
+
+	if (!ASSERT_OK_PTR(w, "writer"))
+		return;
+	memcpy(base, path, sizeof(base));
+	sz = symbolize__new(w, &o);
+	if (!ASSERT_OK_PTR(sz, "new"))
+		goto out;
+	for (i = 0; i < 3000 && !err; i++, ts += 100) {
+		uint64_t start = 0x20000 + (uint64_t)(i % 7) * 0x1000, stack[] = { start + 0x10 };
+		struct sym_module_rec mod = { .module_id = 0x700000 + (uint64_t)i * 0x100,
+					      .assembly_id = 0x800000, .il_path = file,
+					      .native_path = "" };
+		uint8_t buf[512];
+		long len;
+
+		snprintf(file, sizeof(file), "/app/plugins/Plugin%d.dll", i);
+		snprintf(ns, sizeof(ns), "Plugins.Plugin%d", i);
+		len = sym_encode_module(buf, sizeof(buf), &mod);
+		err = len < 0 ? (int)len :
+		      symbolize__clr_event(sz, CLR_PROVIDER, CLR_EV_MODULE_LOAD, getpid(), 1, ts,
+					   buf, (size_t)len, NULL, 0);
+		if (!err) {
+			struct sym_method_rec m = { .method_id = 0x900000 + (uint64_t)i,
+						    .module_id = mod.module_id, .start = start,
+						    .size = 0x200, .token = 0x06000001,
+						    .flags = 0x188, .ns = ns, .name = "Run",
+						    .sig = "void ()", .has_rejit = 1 };
+			uint8_t mb[1024];
+			long ml = sym_encode_method(mb, sizeof(mb), &m);
+
+			err = ml < 0 ? (int)ml :
+			      symbolize__clr_event(sz, CLR_PROVIDER, CLR_EV_METHOD_LOAD_VERBOSE,
+						   getpid(), 1, ts + 1, mb, (size_t)ml, NULL, 0);
+			if (!err)
+				err = frame_event(sz, w, 7, ts + 2, stack, 1);
+			if (!err && i < 2999)	/* the last one stays loaded */
+				err = symbolize__clr_event(sz, CLR_PROVIDER,
+							   CLR_EV_METHOD_UNLOAD_VERBOSE, getpid(),
+							   1, ts + 50, mb, (size_t)ml, NULL, 0);
+		}
+		if (!err && i < 2999)
+			err = symbolize__clr_event(sz, CLR_PROVIDER, CLR_EV_MODULE_UNLOAD, getpid(),
+						   1, ts + 51, buf, (size_t)len, NULL, 0);
+		/* the collector's watermark: 500 behind (a window of 5 rounds) */
+		symbolize__tick(sz, 0, ts > 500 ? ts - 500 : 0);
+		if (!err && i % 100 == 98) {	/* the last file: the last round alone */
+			char next[sizeof(path)];
+
+			err = symbolize__finish(sz, ts + 60);
+			snprintf(next, sizeof(next), "%.40s.%d", base, ++files % 1000);
+			if (!err)
+				err = nt_writer__next_file(w, next, NULL, ts + 60, NULL);
+			unlink(path);	/* only the last file is read */
+			memcpy(path, next, sizeof(path));
+			symbolize__new_file(sz);
+		}
+		symbolize__stats(sz, &st);
+		most_r = st.ranges_held > most_r ? st.ranges_held : most_r;
+		most_m = st.methods_held > most_m ? st.methods_held : most_m;
+		most_mods = st.modules_held > most_mods ? st.modules_held : most_mods;
+	}
+	ASSERT_OK(err, "3,000 rounds");
+	ASSERT_EQ(files, 30, "files");
+	fprintf(stdout, "#   held at most: %llu ranges, %llu methods, %llu modules\n",
+		(unsigned long long)most_r, (unsigned long long)most_m,
+		(unsigned long long)most_mods);
+	/* a file's rounds (100) and the window's, not 3,000 */
+	ASSERT_TRUE(most_r <= 110, "ranges held");
+	ASSERT_TRUE(most_mods <= 110, "modules held");
+	ASSERT_TRUE(most_m <= 1100, "methods held (swept every 1,024 adds)");
+	ASSERT_OK(symbolize__finish(sz, ts), "finish");
+	ASSERT_OK(nt_writer__close(w, NULL, ts), "close");
+	w = NULL;
+	if (!ASSERT_OK(read_back(), "read the last file"))
+		goto out;
+	for (i = 0; i < n_recs; i++) {
+		if (is_method(&recs[i]) && !strcmp(recs[i].m.ns, "Plugins.Plugin2999")) {
+			found++;
+			ASSERT_STREQ(recs[i].m.name, "Run", "name");
+			ASSERT_EQ(recs[i].m.method_id, 0x900000 + 2999, "MethodID");
+			ASSERT_EQ(recs[i].m.module_id, 0x700000 + 2999 * 0x100, "ModuleID");
+		}
+		if (recs[i].id == CLR_EV_MODULE_DCEND && recs[i].mod.module_id == 0x700000 + 2999 * 0x100) {
+			found++;
+			ASSERT_STREQ(recs[i].mod.il_path, "/app/plugins/Plugin2999.dll", "module path");
+		}
+	}
+	ASSERT_EQ(found, 2, "the last method and its module named in the last file");
+out:
+	symbolize__free(sz);
+	nt_writer__abort(w);
+}
+
 /* kallsyms frames; a return address at a function's end grows its extent
  * into the next function, which is written first */
 static void test_kernel_extents(void)
@@ -501,6 +609,7 @@ out:
 int main(void)
 {
 	RUN(test_reused_range);
+	RUN(test_churn_bounded);
 	RUN(test_kernel_extents);
 	RUN(test_conflict_in_one_record);
 	RUN(test_native);

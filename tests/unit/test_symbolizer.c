@@ -428,23 +428,33 @@ static void test_range_table_horizon_tail(void)
 	ASSERT_TRUE(range_table__find(rt, 0x5010, 50) == NULL, "dropped");
 	e = range_table__find(rt, 0x100310, 50);
 	ASSERT_TRUE(e && !strcmp(e->name, "m3"), "its neighbour stays");
-	ASSERT_EQ(range_table__count(rt), 3001, "entries keep their indices");
+	ASSERT_EQ(range_table__count(rt), 3001, "entries are freed only past the horizon");
+	range_table__set_horizon(rt, 31);	/* 2,000 adds since: a sweep */
+	ASSERT_EQ(range_table__count(rt), 2999, "the two unloaded before it freed");
+	ASSERT_TRUE(range_table__entry(rt, 2) == NULL, "a freed entry has no index");
+	ASSERT_EQ(range_table__add(rt, 0x5000, 0x40, "B", 1, 40) == 2 ||
+		  range_table__entry(rt, 1000) == NULL, 1, "its place is taken again");
+	e = range_table__find(rt, 0x100310, 50);
+	ASSERT_TRUE(e && !strcmp(e->name, "m3"), "the rest stays");
 	range_table__free(rt);
 }
 
-/* The lookup rules written out plainly over every entry (no horizon set,
- * so every entry ever added takes part): the model the index must match. */
+/* The lookup rules written out plainly over every live entry (those
+ * unloaded at or before the horizon take no part): the model the index must
+ * match. */
 static const struct range_entry *model_find(struct range_table *rt, uint64_t addr, uint64_t ts,
-					    int live_only)
+					    int live_only, uint64_t horizon)
 {
 	const struct range_entry *live = NULL, *early = NULL, *any = NULL;
 
-	for (size_t k = 0; k < range_table__count(rt); k++) {
+	for (size_t k = 0; k < range_table__extent(rt); k++) {
 		const struct range_entry *c = range_table__entry(rt, k);
-		uint64_t cu = c->unload_ts ? c->unload_ts : UINT64_MAX, lu;
+		uint64_t cu, lu;
 
-		if (addr < c->start || addr >= c->end)
+		if (!c || addr < c->start || addr >= c->end ||
+		    (horizon && c->unload_ts && c->unload_ts <= horizon))
 			continue;
+		cu = c->unload_ts ? c->unload_ts : UINT64_MAX;
 		if (!any || c->seq > any->seq)
 			any = c;
 		if (ts == SYM_TS_NONE || cu <= ts)
@@ -466,12 +476,26 @@ static const struct range_entry *model_find(struct range_table *rt, uint64_t add
 	return early ? early : any;
 }
 
+/* A live entry of a table that has one, picked by r. */
+static const struct range_entry *random_live(struct range_table *rt, uint64_t r)
+{
+	size_t ext = range_table__extent(rt), k = (r >> 8) % ext;
+	const struct range_entry *c;
+
+	while (!(c = range_table__entry(rt, k)))
+		k = (k + 1) % ext;
+	return c;
+}
+
 /* Random loads, unloads, overlaps and huge ranges, lookups between them
- * (unindexed tails, reindexes): every answer is the model's. */
-static void test_range_table_model(void)
+ * (unindexed tails, reindexes): every answer is the model's.  With a
+ * horizon that follows the clock 300 behind (a flight window), the same,
+ * and the table holds the window's entries, not every one ever added. */
+static void range_table_model(int with_horizon)
 {
 	struct range_table *rt = range_table__new();
-	uint64_t x = 0x2545f4914f6cdd1dULL, base = 0x7f0000000000ULL;
+	uint64_t x = 0x2545f4914f6cdd1dULL, base = 0x7f0000000000ULL, horizon = 0;
+	size_t most = 0, added = 0;
 	int i, bad = 0;
 
 	if (!ASSERT_OK_PTR(rt, "new"))
@@ -482,6 +506,11 @@ static void test_range_table_model(void)
 
 		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
 		r = x;
+		if (with_horizon && i > 300 && i % 97 == 0) {
+			horizon = (uint64_t)i - 300;
+			range_table__set_horizon(rt, horizon);
+			most = range_table__count(rt) > most ? range_table__count(rt) : most;
+		}
 		/* phases of changes and of lookups, so that lookups also meet
 		 * a fully indexed table */
 		if ((i / 500) % 2 && r % 16)
@@ -498,29 +527,47 @@ static void test_range_table_model(void)
 			}
 
 			range_table__add(rt, start, size, "m", 1, (r >> 20) % 4 ? i : 0);
+			added++;
+			if (with_horizon && (r >> 50) % 8)	/* churn: most code goes again */
+				range_table__unload(rt, random_live(rt, r)->start, i + (r >> 30) % 50);
 			continue;
 		}
 		if (r % 8 == 3 && range_table__count(rt)) {
-			const struct range_entry *c =
-				range_table__entry(rt, (r >> 8) % range_table__count(rt));
-
-			range_table__unload(rt, c->start, i + (r >> 30) % 50);
+			range_table__unload(rt, random_live(rt, r)->start, i + (r >> 30) % 50);
 			continue;
 		}
 		addr = base - 0x100 + (r >> 8) % 0x404000;
 		if (r % 13 == 0)	/* past 4 GiB into the huge ones */
 			addr = base + 0x3f8000 + (1ULL << 32) + (r >> 8) % 0x2000;
 		ts = r % 5 == 0 ? SYM_TS_NONE : (uint64_t)((r >> 32) % (i + 100));
+		if (horizon && ts != SYM_TS_NONE)
+			ts = horizon + (r >> 32) % 400;
 		live_only = (r >> 16) & 1;
 		if (range_table__find_mode(rt, addr, ts, live_only) !=
-		    model_find(rt, addr, ts, live_only)) {
+		    model_find(rt, addr, ts, live_only, horizon)) {
 			bad++;
 			fprintf(stdout, "#   addr 0x%llx ts %llu live_only %d: not the model's\n",
 				(unsigned long long)addr, (unsigned long long)ts, live_only);
 		}
 	}
 	ASSERT_EQ(bad, 0, "answers that differ from the model");
+	if (with_horizon) {
+		fprintf(stdout, "#   %zu added, at most %zu held, %zu at the end, extent %zu\n",
+			added, most, range_table__count(rt), range_table__extent(rt));
+		ASSERT_TRUE(most * 2 < added, "the table holds far fewer than were added");
+		ASSERT_TRUE(range_table__extent(rt) * 2 < added, "freed places are taken again");
+	}
 	range_table__free(rt);
+}
+
+static void test_range_table_model(void)
+{
+	range_table_model(0);
+}
+
+static void test_range_table_model_horizon(void)
+{
+	range_table_model(1);
 }
 
 /* --------------------------------------------------------- ELF, libc */
@@ -1096,6 +1143,7 @@ int main(void)
 	RUN(test_perf_map_reuse_by_time);
 	RUN(test_range_table_methods);
 	RUN(test_range_table_model);
+	RUN(test_range_table_model_horizon);
 	RUN(test_range_table_horizon_tail);
 	RUN(test_elf_self_and_libc);
 	RUN(test_elf_debug_files);
