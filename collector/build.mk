@@ -16,7 +16,7 @@ COLLECTOR_SRCS += $(addprefix collector/session/,env.c preflight.c session.c sto
 # they share
 COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c tracer_pause.c usdt_notes.c \
 		  selection.c mmap_events.c dotnet_ipc.c eventpipe.c ep_perfmap.c ep_port.c ep_targets.c \
-		  tpshim_enable.c tpshim.c lttng_env.c)
+		  tpshim_enable.c tpshim.c lttng_env.c eh_table.c)
 # the pipeline: its interface and dispatcher, ring, reorder window, recorder,
 # flight recorder, triggers, rotation, the collector's own events
 COLLECTOR_SRCS += $(addprefix collector/pipeline/,pipeline.c dispatch.c ring.c reorder.c recorder.c \
