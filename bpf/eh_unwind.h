@@ -27,8 +27,12 @@
  *
  * Every table of every file lives in one array map of rows (`eh_rows`),
  * each file's rows a run [first, first + count) that every process mapping
- * the file shares; a process's executable mappings are one value of the
- * `eh_procs` hash (by tgid), sorted by start.
+ * the file shares.  A process's executable mappings, sorted by start, are
+ * a run of EH_MAX_MAPPINGS entries of the array map `eh_maps` (its slot),
+ * which the `eh_procs` hash names by tgid.  Both searches index array maps
+ * by a key rather than a map value by an offset: the verifier then need
+ * not track the search's bounds exactly, and checks each loop once instead
+ * of every path through it.
  */
 #ifndef EBPF_COLLECT_EH_UNWIND_H
 #define EBPF_COLLECT_EH_UNWIND_H
@@ -42,10 +46,10 @@
 #define EH_RBP_SAME	0
 #define EH_RBP_AT	1
 
-/* rows of every table together (16 bytes each: 64 MiB); a file whose rows
- * no longer fit is walked by frame pointers, and counted */
-#define EH_MAX_ROWS		(1U << 22)
-#define EH_ROW_SEARCH_STEPS	23	/* binary search over EH_MAX_ROWS */
+/* rows of every table together (16 bytes each: 32 MiB, libc has 28271);
+ * a file whose rows no longer fit is walked by frame pointers, and counted */
+#define EH_MAX_ROWS		(1U << 21)
+#define EH_ROW_SEARCH_STEPS	22	/* binary search over EH_MAX_ROWS */
 #define EH_MAX_MAPPINGS		128	/* executable file mappings per process */
 #define EH_MAP_SEARCH_STEPS	8
 #define EH_MAX_PROCS		1024	/* processes with tables at once */
@@ -68,9 +72,8 @@ struct eh_mapping {
 };
 
 struct eh_proc {
-	__u32 n;		/* mappings used, sorted by start */
-	__u32 reserved;
-	struct eh_mapping maps[EH_MAX_MAPPINGS];
+	__u32 slot;		/* its mappings: eh_maps[slot * EH_MAX_MAPPINGS ...] */
+	__u32 n;		/* ... that many, sorted by start */
 };
 
 #endif /* EBPF_COLLECT_EH_UNWIND_H */

@@ -16,7 +16,7 @@ COLLECTOR_SRCS += $(addprefix collector/session/,env.c preflight.c session.c sto
 # they share
 COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c tracer_pause.c usdt_notes.c \
 		  selection.c mmap_events.c dotnet_ipc.c eventpipe.c ep_perfmap.c ep_port.c ep_targets.c \
-		  tpshim_enable.c tpshim.c lttng_env.c eh_table.c)
+		  tpshim_enable.c tpshim.c lttng_env.c)
 # the pipeline: its interface and dispatcher, ring, reorder window, recorder,
 # flight recorder, triggers, rotation, the collector's own events
 COLLECTOR_SRCS += $(addprefix collector/pipeline/,pipeline.c dispatch.c ring.c reorder.c recorder.c \
@@ -71,8 +71,9 @@ $(GEN)/syscall_names.h: | $(GEN)
 $(OUTPUT)/obj/collector/sources/kernel_events.o: $(OUTPUT)/kernel_events.skel.h
 $(OUTPUT)/obj/collector/sources/kernel_events.o: $(GEN)/syscall_names.h
 
-KERNEL_EVENTS_OBJS := $(OUTPUT)/obj/collector/sources/kernel_events.o
-KERNEL_EVENTS_LIBS := -lbpf -lelf -lz
+# with --call-graph eh's tables (eh_table.c: a file's rows, eh_procs.c: the maps)
+KERNEL_EVENTS_OBJS := $(addprefix $(OUTPUT)/obj/collector/sources/,kernel_events.o eh_table.o eh_procs.o)
+KERNEL_EVENTS_LIBS := -lbpf -ldw -lelf -lz
 
 .PHONY: kernel-events
 kernel-events: $(KERNEL_EVENTS_OBJS)

@@ -60,7 +60,7 @@ stat_of() {	# stat_of KEY FILE: the number after KEY in unwind_compare's output
 @test "unwind: --call-graph and --stack-size are validated" {
 	run "$EBPF_COLLECT" -p 1 --cpu-sampling --call-graph lbr
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
-	assert_output_contains "invalid --call-graph 'lbr' (fp or dwarf)"
+	assert_output_contains "invalid --call-graph 'lbr' (fp, dwarf or eh)"
 	run "$EBPF_COLLECT" -p 1 --cpu-sampling --call-graph dwarf --stack-size 12
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
 	assert_output_contains "invalid --stack-size '12'"
