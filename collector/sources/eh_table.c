@@ -22,6 +22,11 @@
  * sorted table; gaps are a function's alignment padding) and become one
  * EH_CFA_NONE row each.
  *
+ * Code that .eh_frame does not cover is looked up in .debug_frame when the
+ * file has one (code built with -fno-asynchronous-unwind-tables and -g,
+ * or a file whose debug sections were kept): the same rules, from the
+ * other section, into the same table.
+ *
  * Neighbouring ranges with the same rules for these three registers are
  * one row: the rules for rbx or r12 that split them in the file do not
  * matter to the walker.
@@ -177,8 +182,24 @@ none:
 	r->rbp_off = 0;
 }
 
+/* The frame state at pc from .eh_frame, else .debug_frame; 0 or -1. */
+static int frame_at(Dwarf_CFI *eh, Dwarf_CFI *dbg, uint64_t pc, Dwarf_Frame **f)
+{
+	*f = NULL;
+	if (eh && !dwarf_cfi_addrframe(eh, pc, f))
+		return 0;
+	free(*f);
+	*f = NULL;
+	if (dbg && !dwarf_cfi_addrframe(dbg, pc, f))
+		return 0;
+	free(*f);
+	*f = NULL;
+	return -1;
+}
+
 /* Rows for [lo, hi), one executable segment. */
-static int walk_segment(struct builder *b, Dwarf_CFI *cfi, uint64_t lo, uint64_t hi)
+static int walk_segment(struct builder *b, Dwarf_CFI *cfi, Dwarf_CFI *dbg, uint64_t lo,
+			uint64_t hi)
 {
 	uint64_t pc = lo;
 	int err;
@@ -189,7 +210,7 @@ static int walk_segment(struct builder *b, Dwarf_CFI *cfi, uint64_t lo, uint64_t
 		Dwarf_Addr start, end;
 		bool sig;
 
-		if (dwarf_cfi_addrframe(cfi, pc, &f)) {
+		if (frame_at(cfi, dbg, pc, &f)) {
 			r.cfa_rule = EH_CFA_NONE;
 			if (!b->t->n || !same_rule(&b->t->rows[b->t->n - 1], &r))
 				b->t->gap_rows++;
@@ -212,7 +233,8 @@ static int walk_segment(struct builder *b, Dwarf_CFI *cfi, uint64_t lo, uint64_t
 int eh_table__build(Elf *elf, struct eh_table *t)
 {
 	struct builder b = { .t = t };
-	Dwarf_CFI *cfi;
+	Dwarf_CFI *cfi, *dbg = NULL;
+	Dwarf *dw;
 	size_t i, nph;
 	int err = 0;
 
@@ -220,8 +242,14 @@ int eh_table__build(Elf *elf, struct eh_table *t)
 	if (elf_getphdrnum(elf, &nph))
 		return -ENOEXEC;
 	cfi = dwarf_getcfi_elf(elf);
-	if (!cfi)
+	dw = dwarf_begin_elf(elf, DWARF_C_READ, NULL);
+	if (dw)
+		dbg = dwarf_getcfi(dw);	/* NULL without .debug_frame */
+	if (!cfi && !dbg) {
+		if (dw)
+			dwarf_end(dw);
 		return -ENOENT;
+	}
 	for (i = 0; i < nph && !err; i++) {
 		struct eh_row end = { .cfa_rule = EH_CFA_NONE };
 		GElf_Phdr ph;
@@ -233,12 +261,15 @@ int eh_table__build(Elf *elf, struct eh_table *t)
 			err = -E2BIG;
 			break;
 		}
-		err = walk_segment(&b, cfi, ph.p_vaddr, ph.p_vaddr + ph.p_memsz);
+		err = walk_segment(&b, cfi, dbg, ph.p_vaddr, ph.p_vaddr + ph.p_memsz);
 		end.pc = (uint32_t)(ph.p_vaddr + ph.p_memsz);
 		if (!err)
 			err = push(&b, &end);
 	}
-	dwarf_cfi_end(cfi);
+	if (cfi)
+		dwarf_cfi_end(cfi);
+	if (dw)
+		dwarf_end(dw);	/* and dbg with it */
 	if (!err && !t->n)
 		err = -ENOENT;
 	if (err)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause */
 /*
- * eh_table.h - one ELF file's call frame information (.eh_frame) turned
+ * eh_table.h - one ELF file's call frame information (.eh_frame,
+ * .debug_frame) turned
  * into the sorted rows the BPF walker of --call-graph eh follows
  * (bpf/eh_unwind.h says what a row means).  See eh_table.c.
  */
@@ -20,8 +21,9 @@ struct eh_table {
 };
 
 /*
- * Build t from elf's .eh_frame over its executable PT_LOAD segments.  0,
- * -ENOENT when the file has no .eh_frame, -E2BIG when its code lies above
+ * Build t from elf's .eh_frame (and .debug_frame where .eh_frame has no
+ * FDE) over its executable PT_LOAD segments.  0, -ENOENT when the file has
+ * neither, -E2BIG when its code lies above
  * 4 GiB, -ENOMEM; t holds nothing to free on an error.
  */
 int eh_table__build(Elf *elf, struct eh_table *t);

@@ -3,8 +3,8 @@
  * test_eh_table.c - the rows collector/sources/eh_table.c builds for
  * --call-graph eh, row by row against binutils' own reading of the same
  * CFI: every row `readelf --debug-dump=frames-interp` prints for
- * tests/progs/unwind_native (built without frame pointers) and for this
- * process's libc, looked up in our table at its address, must give the
+ * tests/progs/unwind_native (built without frame pointers), for the same
+ * program with its CFI in .debug_frame, and for this process's libc, looked up in our table at its address, must give the
  * same CFA (register and offset; the PLT's expression as EH_CFA_PLT), the
  * return address at CFA - 8 (or undefined: EH_CFA_END) and the same place
  * of the caller's rbp.
@@ -145,6 +145,16 @@ static void test_unwind_native(void)
 	compare_with_readelf(path, 20);
 }
 
+/* its own functions' CFI in .debug_frame, crt's in .eh_frame */
+static void test_debug_frame(void)
+{
+	const char *out = getenv("OUTPUT");
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/tests/unwind_native_debug_frame", out ? out : ".output");
+	compare_with_readelf(path, 20);
+}
+
 static void test_libc(void)
 {
 	char line[PATH_MAX + 128], *p;
@@ -201,6 +211,7 @@ static void test_no_eh_frame(void)
 int main(void)
 {
 	RUN(test_unwind_native);
+	RUN(test_debug_frame);
 	RUN(test_libc);
 	RUN(test_no_eh_frame);
 	return test_summary();
