@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include <elfutils/libdwelf.h>
@@ -278,6 +279,18 @@ static int load_maps(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
 	return bpf_map__update_elem(ep->procs, &key, sizeof(key), &v, sizeof(v), BPF_ANY);
 }
 
+/* Whether pid runs our own program: the collector's child for -- CMD
+ * before its exec, whose mappings are ours, not the command's. */
+static bool runs_our_image(pid_t pid)
+{
+	struct stat a, b;
+	char link[64];
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	return !stat(link, &a) && !stat("/proc/self/exe", &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
 int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
 {
 	struct proc_maps own = {};
@@ -286,6 +299,8 @@ int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
 	int err;
 
 	if (!pm) {
+		if (runs_our_image(pid))	/* its first sample after the exec */
+			return 0;
 		err = proc_maps__snapshot(&own, pid, 1);
 		if (err < 0) {
 			proc_maps__clear(&own);

@@ -25,8 +25,9 @@ struct eh_procs *eh_procs__new(struct bpf_map *rows, struct bpf_map *maps,
 void eh_procs__free(struct eh_procs *ep);
 
 /*
- * Give pid's executable file mappings pm (NULL: read /proc/PID/maps now)
- * to the walker, building the tables of files not seen before.  Does
+ * Give pid's executable file mappings pm (NULL: read /proc/PID/maps now,
+ * unless pid still runs the collector's own program: a child for -- CMD
+ * before its exec) to the walker, building the tables of files not seen before.  Does
  * nothing when pm is the same as at pid's last load.  0, or -errno of the
  * map update (a file without a table is no error: its frames take the
  * frame-pointer step).
