@@ -67,6 +67,8 @@ struct eh_procs {
 	struct eh_file *files;
 	size_t n_files, cap_files;
 	struct u64_map loaded;	/* pid -> fingerprint of the mappings loaded */
+	pid_t *pending;		/* targets that ran our program: load after the exec */
+	size_t n_pending, cap_pending;
 	uint64_t build_ns, loads, truncated, no_table, full, no_slot;
 };
 
@@ -121,6 +123,7 @@ void eh_procs__free(struct eh_procs *ep)
 	if (ep->maps)
 		munmap(ep->maps, ep->maps_bytes);
 	free(ep->files);
+	free(ep->pending);
 	u64_map__free(&ep->loaded);
 	u64_map__free(&ep->slots);
 	free(ep);
@@ -299,8 +302,12 @@ int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
 	int err;
 
 	if (!pm) {
-		if (runs_our_image(pid))	/* its first sample after the exec */
+		if (runs_our_image(pid)) {	/* eh_procs__poll, after the exec */
+			if (GROW(ep->pending, ep->cap_pending, ep->n_pending + 1))
+				return -ENOMEM;
+			ep->pending[ep->n_pending++] = pid;
 			return 0;
+		}
 		err = proc_maps__snapshot(&own, pid, 1);
 		if (err < 0) {
 			proc_maps__clear(&own);
@@ -319,6 +326,27 @@ int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
 				(int)pid, strerror(-err));
 	}
 	proc_maps__clear(&own);
+	return err;
+}
+
+int eh_procs__poll(struct eh_procs *ep)
+{
+	size_t i, n = 0;
+	int err = 0;
+
+	for (i = 0; i < ep->n_pending; i++) {
+		pid_t pid = ep->pending[i];
+
+		if (proc__exited(pid))
+			continue;
+		if (runs_our_image(pid)) {
+			ep->pending[n++] = pid;
+			continue;
+		}
+		if (eh_procs__load(ep, pid, NULL) == -ENOMEM)
+			err = -ENOMEM;
+	}
+	ep->n_pending = n;
 	return err;
 }
 

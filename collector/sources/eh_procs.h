@@ -26,13 +26,20 @@ void eh_procs__free(struct eh_procs *ep);
 
 /*
  * Give pid's executable file mappings pm (NULL: read /proc/PID/maps now,
- * unless pid still runs the collector's own program: a child for -- CMD
- * before its exec) to the walker, building the tables of files not seen before.  Does
+ * unless pid still runs the collector's own program, a child for -- CMD
+ * before its exec: eh_procs__poll then loads it after the exec) to the
+ * walker, building the tables of files not seen before.  Does
  * nothing when pm is the same as at pid's last load.  0, or -errno of the
  * map update (a file without a table is no error: its frames take the
  * frame-pointer step).
  */
 int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm);
+
+/* Load the targets eh_procs__load left because they still ran the
+ * collector's program, once they have exec'ed (call it every poll of the
+ * main loop: the sooner, the fewer of their samples go by frame pointers).
+ * 0 or -ENOMEM. */
+int eh_procs__poll(struct eh_procs *ep);
 
 /* One line: files, rows, build time, processes. */
 void eh_procs__print(const struct eh_procs *ep, FILE *f);

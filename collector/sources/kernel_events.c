@@ -1127,10 +1127,21 @@ static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *r
 	return kernel_events__emit(ctx, rec, len, &sink);
 }
 
+/* every poll of the main loop: --call-graph eh's targets that have just
+ * exec'ed get their tables */
+static int pipeline_poll(void *ctx, struct pipeline *p)
+{
+	struct kernel_events *ke = ctx;
+
+	(void)p;
+	return ke->eh ? eh_procs__poll(ke->eh) : 0;
+}
+
 const struct pipeline_source_ops kernel_events_source_ops = {
 	.first_type = CE_REC_KERNEL_FIRST,
 	.last_type = CE_REC_KERNEL_LAST,
 	.emit = pipeline_emit,
+	.poll = pipeline_poll,
 };
 
 /* ----------------------------------------------------------- options */
