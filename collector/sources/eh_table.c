@@ -61,12 +61,12 @@ static int push(struct builder *b, const struct eh_row *r)
 {
 	struct eh_table *t = b->t;
 
+	if (t->n && t->rows[t->n - 1].pc == r->pc) {	/* an empty range before */
+		t->none_rows -= t->rows[t->n - 1].cfa_rule == EH_CFA_NONE;
+		t->n--;
+	}
 	if (t->n && same_rule(&t->rows[t->n - 1], r))
 		return 0;
-	if (t->n && t->rows[t->n - 1].pc == r->pc) {	/* an empty range before */
-		t->rows[t->n - 1] = *r;
-		return 0;
-	}
 	if (GROW(t->rows, b->cap, t->n + 1))
 		return -ENOMEM;
 	t->rows[t->n++] = *r;
