@@ -185,6 +185,8 @@ struct ke_counters {
 	__u64 ustack_copy_errors;	/* dwarf mode: not one byte of the user stack readable */
 	__u64 ustack_copy_short;	/* dwarf mode: copy cut where the stack ends (or a page
 					 * is not resident) */
+	__u64 eh_cfi_frames;	/* eh mode: user frames found by an .eh_frame row */
+	__u64 eh_fp_frames;	/* eh mode: ... by the frame-pointer step (no row) */
 };
 
 #endif /* EBPF_COLLECT_KERNEL_EVENT_H */

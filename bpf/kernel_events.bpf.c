@@ -53,6 +53,7 @@ const volatile __u32 targ_groups = 0;		/* KE_GROUP_* */
 const volatile __u32 targ_kstack = 1;		/* kernel stacks on samples/switches */
 const volatile __u32 targ_sample_select = 0;	/* samples only of `selected` processes */
 const volatile __u32 targ_ustack_copy = 0;	/* dwarf mode: user stack bytes per sample */
+const volatile __u32 targ_eh_unwind = 0;	/* eh mode: user stacks by .eh_frame rows */
 
 #define KE_STACK_BYTES	CE_STACK_BYTES
 #define KE_SCRATCH_BYTES (sizeof(struct ke_switch) + 2 * KE_STACK_BYTES)
@@ -155,6 +156,7 @@ struct {
 } selected SEC(".maps");
 
 #include "ce_common.bpf.h"
+#include "eh_walk.bpf.h"
 
 static __always_inline int is_target(__u32 tgid)
 {
@@ -215,20 +217,28 @@ static __always_inline __u32 get_stack(void *ctx, void *buf, __u64 flags, __u32 
 #define PF_KTHREAD	0x00200000
 
 /*
- * User stack by frame-pointer walk (ce_fp_walk) from the user registers
- * `ur` (a kernel pointer: the sample's own registers when it interrupted
- * user mode, else the task's saved entry registers).
+ * User stack by frame-pointer walk (ce_fp_walk), or with targ_eh_unwind by
+ * the .eh_frame rows (eh_walk), from the user registers `ur` (a kernel
+ * pointer: the sample's own registers when it interrupted user mode, else
+ * the task's saved entry registers) into scratch slot `slot` at byte off.
  */
-static __always_inline __u32 walk_user_stack(struct pt_regs *ur, __u64 *buf, __u32 *flags,
-					     struct ke_counters *cnt)
+static __always_inline __u32 walk_user_stack(struct pt_regs *ur, struct scratch *s, __u32 slot,
+					     __u32 off, __u32 *flags, struct ke_counters *cnt)
 {
 	__u64 ip = BPF_CORE_READ(ur, ip), sp = BPF_CORE_READ(ur, sp), fp = BPF_CORE_READ(ur, bp);
+	__u64 *buf = (__u64 *)(s->buf + off);
 	int truncated = 0;
 	__u32 n;
 
 	if (!ip || ip >= 0x800000000000ULL)
 		return 0;
-	n = ce_fp_walk(ip, sp, fp, buf, &truncated);
+	if (targ_eh_unwind) {
+		buf[0] = ip;
+		n = eh_walk(ip, sp, fp, bpf_get_current_pid_tgid() >> 32, slot, off, &truncated,
+			    cnt);
+	} else {
+		n = ce_fp_walk(ip, sp, fp, buf, &truncated);
+	}
 	if (truncated) {
 		*flags |= KE_F_USTACK_TRUNCATED;
 		__sync_fetch_and_add(&cnt->ustack_truncated, 1);
@@ -242,7 +252,7 @@ static __always_inline __u32 walk_user_stack(struct pt_regs *ur, __u64 *buf, __u
  * ur: user registers, NULL for none.  Returns the record size; kd and ud
  * get the depths.
  */
-static __always_inline __u32 add_stacks(void *ctx, struct scratch *s, __u32 fixed,
+static __always_inline __u32 add_stacks(void *ctx, struct scratch *s, __u32 slot, __u32 fixed,
 					__u64 kskip, struct pt_regs *ur, __u16 *kd, __u16 *ud,
 					__u32 *flags, struct ke_counters *cnt)
 {
@@ -257,7 +267,7 @@ static __always_inline __u32 add_stacks(void *ctx, struct scratch *s, __u32 fixe
 	if (off > sizeof(struct ke_switch) + KE_STACK_BYTES)
 		return 0;
 	if (ur)
-		u = walk_user_stack(ur, (__u64 *)(s->buf + off), flags, cnt);
+		u = walk_user_stack(ur, s, slot, off, flags, cnt);
 	if (u > CE_MAX_STACK_DEPTH)
 		u = CE_MAX_STACK_DEPTH;
 	*kd = k;
@@ -433,8 +443,8 @@ static __always_inline int handle_sample(struct bpf_perf_event_data *ctx)
 	ur = (struct pt_regs *)&ctx->regs;
 	if (!(BPF_CORE_READ(ur, cs) & 3))	/* interrupted the kernel */
 		ur = task_user_regs();
-	size = add_stacks(ctx, s, sizeof(*e), 0, ur, &e->kstack_depth, &e->ustack_depth, &flags,
-			  cnt);
+	size = add_stacks(ctx, s, SLOT_SAMPLE, sizeof(*e), 0, ur, &e->kstack_depth,
+			  &e->ustack_depth, &flags, cnt);
 	e->flags = flags;
 	fill_header(&e->hdr, KE_REC_SAMPLE, size, tgid, (__u32)id, bpf_ktime_get_ns());
 	slot_output(s, size, cnt);
@@ -477,7 +487,7 @@ static __always_inline void emit_switch(void *ctx, struct task_struct *prev,
 	bpf_probe_read_kernel_str(e->prev_comm, sizeof(e->prev_comm), prev->comm);
 	bpf_probe_read_kernel_str(e->next_comm, sizeof(e->next_comm), next->comm);
 	/* current is still prev here: its stacks are where it leaves the CPU */
-	size = add_stacks(ctx, s, sizeof(*e), SWITCH_KSKIP, task_user_regs(),
+	size = add_stacks(ctx, s, SLOT_SWITCH, sizeof(*e), SWITCH_KSKIP, task_user_regs(),
 			  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
 	flags |= KE_F_HAS_STACK;
 	e->flags = flags;
@@ -589,7 +599,7 @@ static __always_inline int handle_waking(void *ctx, struct task_struct *p)
 	e->ustack_depth = 0;
 	bpf_probe_read_kernel_str(e->wakee_comm, sizeof(e->wakee_comm), p->comm);
 	if ((__u32)id) {	/* where the waker released the wakee */
-		size = add_stacks(ctx, s, sizeof(*e), WAKING_KSKIP, task_user_regs(),
+		size = add_stacks(ctx, s, SLOT_WAKING, sizeof(*e), WAKING_KSKIP, task_user_regs(),
 				  &e->kstack_depth, &e->ustack_depth, &flags, cnt);
 		flags |= KE_F_HAS_STACK;
 	}
@@ -712,6 +722,15 @@ static __always_inline int handle_fork(struct task_struct *parent, struct task_s
 	}
 	if (cpid != ppid && targ_sample_select && bpf_map_lookup_elem(&selected, &ppid))
 		bpf_map_update_elem(&selected, &cpid, &one, BPF_ANY);
+	if (cpid != ppid && targ_eh_unwind) {	/* the same mappings, until an exec */
+		struct eh_proc *ep = bpf_map_lookup_elem(&eh_procs, &ppid);
+
+		/* the parent's slot: user space gives the child its own when it
+		 * first sees it */
+
+		if (ep)
+			bpf_map_update_elem(&eh_procs, &cpid, ep, BPF_ANY);
+	}
 	if (!(targ_groups & KE_GROUP_PROC))
 		return 0;
 	e = reserve(cnt, sizeof(*e));
@@ -738,10 +757,13 @@ static __always_inline int handle_exec(struct task_struct *p, pid_t old_pid,
 				       struct linux_binprm *bprm)
 {
 	struct ke_counters *cnt = get_counters();
+	__u32 tgid = p->tgid;
 	struct ke_exec *e;
 	long n;
 
-	if (!cnt)
+	if (targ_eh_unwind)	/* other files now: user space loads them */
+		bpf_map_delete_elem(&eh_procs, &tgid);
+	if (!cnt || !(targ_groups & KE_GROUP_PROC))
 		return 0;
 	if (!is_target(p->tgid)) {
 		__sync_fetch_and_add(&cnt->filtered, 1);
@@ -775,10 +797,13 @@ static __always_inline int handle_exit(struct task_struct *p, bool group_dead)
 
 	bpf_map_delete_elem(&offcpu, &tid);
 	bpf_map_delete_elem(&sys_start, &tid);
-	if (targ_sample_select && group_dead) {
+	if (group_dead) {
 		__u32 tgid = p->tgid;
 
-		bpf_map_delete_elem(&selected, &tgid);
+		if (targ_sample_select)
+			bpf_map_delete_elem(&selected, &tgid);
+		if (targ_eh_unwind)
+			bpf_map_delete_elem(&eh_procs, &tgid);
 	}
 	if (!cnt)
 		return 0;

@@ -445,9 +445,10 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 		env.sampling_set = true;
 		break;
 	case OPT_CALL_GRAPH:
-		if (strcmp(arg, "fp") && strcmp(arg, "dwarf"))
-			argp_error(state, "invalid --call-graph '%s' (fp or dwarf)", arg);
+		if (strcmp(arg, "fp") && strcmp(arg, "dwarf") && strcmp(arg, "eh"))
+			argp_error(state, "invalid --call-graph '%s' (fp, dwarf or eh)", arg);
 		env.call_graph_dwarf = !strcmp(arg, "dwarf");
+		env.call_graph_eh = !strcmp(arg, "eh");
 		break;
 	case OPT_SAMPLE_EVENTS:
 		if (kernel_events__parse_sample_events(arg, &env.sample_events))

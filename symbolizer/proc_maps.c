@@ -15,7 +15,10 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <gelf.h>
+#include "elf_file.h"
 #include "grow.h"
+#include "hash.h"
 #include "proc_maps.h"
 
 /* One number of a maps line, in base 16 or 10, ended by `end` (0: a space
@@ -392,4 +395,53 @@ int proc__uids(pid_t pid, uid_t *uids, int max)
 	if (max > 1 && e != r)
 		uids[n++] = e;
 	return n;
+}
+
+uint64_t proc_maps__fingerprint(const struct proc_maps *pm)
+{
+	uint64_t h = HASH_FNV_SEED;
+	size_t i;
+
+	for (i = 0; pm && i < pm->n; i++) {
+		const struct proc_map *m = &pm->maps[i];
+
+		h = hash_mix(h, m->start);
+		h = hash_mix(h, m->end);
+		h = hash_mix(h, m->offset);
+		h = hash_mix(h, m->ino);
+	}
+	return h;
+}
+
+int proc_map__elf_bias(Elf *elf, const struct proc_map *m, uint64_t *bias)
+{
+	size_t i, n;
+
+	if (elf_getphdrnum(elf, &n))
+		return -ENOEXEC;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		/* the executable segment: with lld's layout the read-only
+		 * one before it shares its first page of the file */
+		if (!gelf_getphdr(elf, i, &ph) || ph.p_type != PT_LOAD || !(ph.p_flags & PF_X))
+			continue;
+		if (m->offset < (ph.p_offset & ~0xfffULL) || m->offset >= ph.p_offset + ph.p_filesz)
+			continue;
+		*bias = m->start - (ph.p_vaddr + m->offset - ph.p_offset);
+		return 0;
+	}
+	return -ENOEXEC;
+}
+
+int proc_map__load_bias(const char *path, const struct proc_map *m, uint64_t *bias)
+{
+	struct elf_file ef;
+	int err = elf_file__open(&ef, path);
+
+	if (err)
+		return err;
+	err = proc_map__elf_bias(ef.elf, m, bias);
+	elf_file__close(&ef);
+	return err;
 }

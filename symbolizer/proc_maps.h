@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <libelf.h>
 
 /* ----------------------------------------------------- process mappings */
 
@@ -64,6 +65,20 @@ int proc_map__is_anon(const struct proc_map *m);
  * Return: 0, or -ENOENT when no candidate is the mapped file.
  */
 int proc_map__open_path(pid_t pid, const struct proc_map *m, char *buf, size_t len);
+
+/* A hash of pm's mappings (start, end, offset, inode): it changes when
+ * a mapping is added or replaced. */
+uint64_t proc_maps__fingerprint(const struct proc_maps *pm);
+
+/*
+ * The load bias of the ELF file elf (or at path) mapped executable by m:
+ * the executable PT_LOAD holding file offset m->offset was linked at
+ * p_vaddr + (m->offset - p_offset) and sits at m->start, so runtime
+ * address = file virtual address + bias.  0, -ENOEXEC when no PT_LOAD
+ * holds it, or open's error.
+ */
+int proc_map__elf_bias(Elf *elf, const struct proc_map *m, uint64_t *bias);
+int proc_map__load_bias(const char *path, const struct proc_map *m, uint64_t *bias);
 
 int proc__nspid(pid_t pid, pid_t *nspid);
 /* The process (thread group) id of a pid or thread id: 0 or -ESRCH. */

@@ -156,57 +156,6 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
-static uint64_t maps_fingerprint(const struct proc_maps *pm)
-{
-	uint64_t h = HASH_FNV_SEED;
-	size_t i;
-
-	for (i = 0; pm && i < pm->n; i++) {
-		const struct proc_map *m = &pm->maps[i];
-
-		h = hash_mix(h, m->start);
-		h = hash_mix(h, m->end);
-		h = hash_mix(h, m->offset);
-		h = hash_mix(h, m->ino);
-	}
-	return h;
-}
-
-/*
- * The load bias of the file at path mapped (executable) by m: the
- * executable PT_LOAD holding file offset m->offset was linked at p_vaddr + (m->offset - p_offset) and sits
- * at m->start.  -ENOEXEC when no PT_LOAD holds it.
- */
-static int load_bias(const char *path, const struct proc_map *m, uint64_t *bias)
-{
-	struct elf_file ef;
-	size_t i, n;
-	int err = elf_file__open(&ef, path);
-
-	if (err)
-		return err;
-	err = -ENOEXEC;
-	if (!elf_getphdrnum(ef.elf, &n)) {
-		for (i = 0; i < n; i++) {
-			GElf_Phdr ph;
-
-			/* the executable segment: with lld's layout the read-only
-			 * one before it shares its first page of the file */
-			if (!gelf_getphdr(ef.elf, i, &ph) || ph.p_type != PT_LOAD ||
-			    !(ph.p_flags & PF_X))
-				continue;
-			if (m->offset < (ph.p_offset & ~0xfffULL) ||
-			    m->offset >= ph.p_offset + ph.p_filesz)
-				continue;
-			*bias = m->start - (ph.p_vaddr + m->offset - ph.p_offset);
-			err = 0;
-			break;
-		}
-	}
-	elf_file__close(&ef);
-	return err;
-}
-
 /* A Dwfl with every ELF file pid maps executable, or NULL when none opens. */
 static Dwfl *build_dwfl(pid_t pid, const struct proc_maps *pm)
 {
@@ -230,7 +179,7 @@ static Dwfl *build_dwfl(pid_t pid, const struct proc_maps *pm)
 			       pm->maps[j].dev_minor == m->dev_minor &&
 			       !strcmp(pm->maps[j].path, m->path);
 		if (seen || proc_map__open_path(pid, m, path, sizeof(path)) ||
-		    load_bias(path, m, &bias))
+		    proc_map__load_bias(path, m, &bias))
 			continue;
 		if (dwfl_report_elf(dwfl, sym_basename(m->path), path, -1, bias, true))
 			n++;
@@ -304,7 +253,7 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 static struct uw_proc *proc_for(struct unwinder *u, pid_t pid, const struct proc_maps *pm)
 {
 	struct uw_proc *p = NULL, *lru = &u->procs[0];
-	uint64_t fp = maps_fingerprint(pm);
+	uint64_t fp = proc_maps__fingerprint(pm);
 	int i;
 
 	for (i = 0; i < UW_PROCS; i++) {

@@ -1,10 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
 #
-# CPU samples unwound without frame pointers: --call-graph dwarf against
-# perf record --call-graph dwarf on the same native program built with
-# -fomit-frame-pointer (tests/progs/unwind_native.c), and --call-graph fp
-# on it to show what the frame-pointer walk loses.  The stacks are compared
+# CPU samples unwound without frame pointers: --call-graph dwarf and eh
+# against perf record --call-graph dwarf on the same native program built
+# with -fomit-frame-pointer (tests/progs/unwind_native.c), and --call-graph
+# fp on it to show what the frame-pointer walk loses.  The stacks are compared
 # by tests/unwind_compare.py, whose comment says exactly how.  A stock .NET
 # app's async worker loop (tests/dotnet/evtapp --async-ms) shows the same on
 # runtime code and JIT code together (tests/managed_leaf.py), where the
@@ -60,7 +60,7 @@ stat_of() {	# stat_of KEY FILE: the number after KEY in unwind_compare's output
 @test "unwind: --call-graph and --stack-size are validated" {
 	run "$EBPF_COLLECT" -p 1 --cpu-sampling --call-graph lbr
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
-	assert_output_contains "invalid --call-graph 'lbr' (fp or dwarf)"
+	assert_output_contains "invalid --call-graph 'lbr' (fp, dwarf or eh)"
 	run "$EBPF_COLLECT" -p 1 --cpu-sampling --call-graph dwarf --stack-size 12
 	[[ $status -eq 64 ]] || flunk "status $status: $output"
 	assert_output_contains "invalid --stack-size '12'"
@@ -73,9 +73,12 @@ stat_of() {	# stat_of KEY FILE: the number after KEY in unwind_compare's output
 	assert_output_contains "--call-graph"
 }
 
-@test "unwind: --call-graph dwarf stacks equal perf --call-graph dwarf's for >= 99% of samples" {
-	need_bpf
-	require_cmd perf
+# perf_compare MODE: unwind_native sampled with --call-graph MODE and by
+# perf record --call-graph dwarf at once; MODE's stacks must be perf's for
+# >= 99 % of samples (tests/unwind_compare.py) and hold the program's own
+# callers, by name, under libc and libm
+perf_compare() {
+	local mode=$1
 	start_prog
 	# side by side on the same process: perf longer and faster, so that its
 	# set of stacks holds the rare ones (qsort's recursion depths) ours hit
@@ -83,14 +86,14 @@ stat_of() {	# stat_of KEY FILE: the number after KEY in unwind_compare's output
 		-o "$T/perf.data" -- sleep 6
 	local perf_pid=$LAST_PID
 	run --separate-stderr "$EBPF_COLLECT" -p "$PROG_PID" --cpu-sampling \
-		--call-graph dwarf -d 4s -o "$T/d.nettrace"
+		--call-graph "$mode" -d 4s -o "$T/$mode.nettrace"
 	assert_success
-	echo "$stderr" | grep -- "--call-graph dwarf"
+	echo "$stderr" | grep -- "--call-graph $mode"
 	wait "$perf_pid" || flunk "perf record failed: $(cat "$T/perf.out.err")"
 	perf script -i "$T/perf.data" --no-inline -F comm,tid,ip,sym,dso >"$T/perf.txt" \
 		2>"$T/perf.script.err" || flunk "perf script failed"
-	folded "$T/d.nettrace"
-	python3 "$CMP" "$T/d.nettrace.folded" "$T/perf.txt" >"$T/cmp.txt" 2>"$T/unmatched.txt"
+	folded "$T/$mode.nettrace"
+	python3 "$CMP" "$T/$mode.nettrace.folded" "$T/perf.txt" >"$T/cmp.txt" 2>"$T/unmatched.txt"
 	cat "$T/cmp.txt"
 	head -5 "$T/unmatched.txt"
 	local n reach matched perf_n
@@ -104,7 +107,7 @@ stat_of() {	# stat_of KEY FILE: the number after KEY in unwind_compare's output
 	((reach * 100 >= n * 99)) || flunk "only $reach of $n stacks reach main"
 	((matched * 100 >= n * 99)) || flunk "only $matched of $n stacks are perf's"
 	# the program's own functions, by name, in caller order under libc/libm
-	local f=$T/d.nettrace.folded
+	local f=$T/$mode.nettrace.folded
 	local top='unwind_native!main;unwind_native!driver;'
 	grep -q "${top}unwind_native!phase_copy;unwind_native!copy_blocks;libc.so.6!__mem" "$f" ||
 		flunk "no main;driver;phase_copy;copy_blocks;memset/memcpy stack"
@@ -112,6 +115,28 @@ stat_of() {	# stat_of KEY FILE: the number after KEY in unwind_compare's output
 		flunk "no main;driver;phase_math;math_series;libm stack"
 	grep -Eq "${top}unwind_native!phase_sort;unwind_native!sort_buffer[.a-z0-9]*;libc.so.6!qsort_r;(libc.so.6!msort_with_tmp[.a-z0-9]*;)+unwind_native!cmp_by_weight;unwind_native!weight;libm.so.6!" "$f" ||
 		flunk "no main;driver;phase_sort;sort_buffer;qsort_r;msort...;cmp_by_weight;weight;libm stack"
+}
+
+@test "unwind: --call-graph dwarf stacks equal perf --call-graph dwarf's for >= 99% of samples" {
+	need_bpf
+	require_cmd perf
+	perf_compare dwarf
+}
+
+# --call-graph eh walks in BPF by the files' .eh_frame rows: no stack copy,
+# no unwinding in the collector, the same stacks
+@test "unwind: --call-graph eh stacks equal perf --call-graph dwarf's for >= 99% of samples" {
+	need_bpf
+	require_cmd perf
+	perf_compare eh
+	# the frames above the leaves by rows: the program keeps no frame
+	# pointer (a leaf in code no FDE covers, as at libm+0x10020, takes the
+	# frame-pointer step)
+	local line rows fp
+	line=$(grep -E -- "--call-graph eh: [0-9]+ user frames by .eh_frame rows" <<<"$stderr")
+	read -r rows fp < <(sed -E 's/.*: ([0-9]+) user frames by .eh_frame rows, ([0-9]+) by.*/\1 \2/' <<<"$line")
+	echo "eh: $rows frames by rows, $fp by frame pointers"
+	((rows >= 1000 && fp * 100 <= rows)) || flunk "eh: $rows frames by rows, $fp by frame pointers"
 }
 
 @test "unwind: --call-graph fp loses the callers on the same program" {
@@ -171,6 +196,29 @@ leaf_stats() {
 	((dwarf_a * 100 >= dwarf_w * 50)) ||
 		flunk "dwarf: EvtAppAllocate in only $dwarf_a of $dwarf_w worker samples"
 	((fp_a * 100 <= fp_w * 10)) || flunk "fp: EvtAppAllocate in $fp_a of $fp_w worker samples"
+}
+
+# The same workers walked in BPF by .eh_frame rows: libc's and the
+# runtime's native frames by rows, JIT code by the frame-pointer step
+@test "unwind: .NET async workers: with --call-graph eh at most 5% of their samples end in the dispatcher" {
+	need_bpf
+	require_cmd dotnet
+	[[ -f $APP ]] || flunk "test app not built ($OUTPUT/tests/dotnet/build.log)"
+	bg "$T/app.out" dotnet "$APP" --async-ms 60000
+	wait_for_grep "READY $LAST_PID" "$T/app.out" 20 || flunk "evtapp did not start"
+	local app=$LAST_PID w k a
+	run --separate-stderr "$EBPF_COLLECT" -p "$app" --cpu-sampling --call-graph eh \
+		-d 3s -o "$T/eh.nettrace"
+	assert_success
+	grep -- "--call-graph eh" <<<"$stderr"
+	trace_note "$T/eh.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
+	folded "$T/eh.nettrace"
+	read -r w k a < <(leaf_stats "$T/eh.nettrace.folded")
+	echo "eh: worker samples $w, ending in the dispatcher $k, under EvtAppAllocate $a"
+	kill "$app"
+	((w >= 500)) || flunk "only $w worker samples"
+	((k * 100 <= w * 5)) || flunk "eh: $k of $w worker samples end in the dispatcher"
+	((a * 100 >= w * 50)) || flunk "eh: EvtAppAllocate in only $a of $w worker samples"
 }
 
 # three_judges FLAG: evtapp FLAG 60000 (--async-ms, --async-fill-ms) with

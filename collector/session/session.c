@@ -560,6 +560,7 @@ static int setup_bpf(struct collector *c)
 			.sample_events = env.sample_events,
 			.ustack_copy = !env.call_graph_dwarf ? 0 :
 				       env.stack_size ? env.stack_size : KE_USTACK_COPY_DEFAULT,
+			.eh_unwind = env.call_graph_eh,
 			.all_processes = env.all_processes,
 			.sample_select = env.all && (env.nr_comm || env.nr_cgroup ||
 						     env.nr_container || env.nr_pid_filter),

@@ -61,6 +61,8 @@
 #include "rundown.h"
 #include "symbolizer.h"
 #include "unwind.h"
+#include "eh_procs.h"
+#include "eh_unwind.h"
 
 _Static_assert(sizeof(struct ke_sample) == 40, "ke_sample layout (bpf/kernel_event.h)");
 _Static_assert(sizeof(struct ke_switch) == 96, "ke_switch layout");
@@ -70,7 +72,7 @@ _Static_assert(sizeof(struct ke_syscall) == 104, "ke_syscall layout");
 _Static_assert(sizeof(struct ke_fork) == 72, "ke_fork layout");
 _Static_assert(sizeof(struct ke_exec) == 304, "ke_exec layout");
 _Static_assert(sizeof(struct ke_exit) == 48, "ke_exit layout");
-_Static_assert(sizeof(struct ke_counters) == 14 * 8, "ke_counters layout");
+_Static_assert(sizeof(struct ke_counters) == 16 * 8, "ke_counters layout");
 _Static_assert(sizeof(struct ke_ustack_copy) == 32, "ke_ustack_copy layout");
 
 
@@ -190,6 +192,7 @@ struct kernel_events {
 	size_t pend_cap, pend_n;
 	struct symbolize *quiet;	/* lookups when the sink names nothing */
 	struct unwinder *unwinder;	/* --call-graph dwarf */
+	struct eh_procs *eh;		/* --call-graph eh */
 	uint64_t frame_buf[2 * CE_MAX_STACK_DEPTH];
 };
 
@@ -206,8 +209,9 @@ static void set_autoload(struct kernel_events *ke)
 	bpf_program__set_autoload(s->progs.sched_waking, sched);
 	bpf_program__set_autoload(s->progs.sys_enter, sys);
 	bpf_program__set_autoload(s->progs.sys_exit, sys);
+	/* exec also drops a process's unwind tables (--call-graph eh) */
 	bpf_program__set_autoload(s->progs.sched_process_exec,
-				  (ke->opts.groups & KE_GROUP_PROC) != 0);
+				  (ke->opts.groups & KE_GROUP_PROC) || ke->opts.eh_unwind);
 	/* fork (follows children) and exit (map cleanup) always load */
 }
 
@@ -246,6 +250,11 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 	ke->skel->rodata->targ_ustack_copy = opts->ustack_copy;
 	/* the copy buffer is indexed by CPU; one entry when nothing copies */
 	bpf_map__set_max_entries(ke->skel->maps.ustack_copy, opts->ustack_copy ? ke->ncpu : 1);
+	ke->skel->rodata->targ_eh_unwind = opts->eh_unwind;
+	bpf_map__set_max_entries(ke->skel->maps.eh_rows, opts->eh_unwind ? EH_MAX_ROWS : 1);
+	bpf_map__set_max_entries(ke->skel->maps.eh_procs, opts->eh_unwind ? EH_MAX_PROCS : 1);
+	bpf_map__set_max_entries(ke->skel->maps.eh_maps,
+				 opts->eh_unwind ? EH_MAX_PROCS * EH_MAX_MAPPINGS : 1);
 	ke->skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(opts->rb_bytes);
 	ke->skel->rodata->targ_backstop_bytes = CE_BACKSTOP_BYTES(opts->rb_bytes);
 	set_autoload(ke);
@@ -259,6 +268,12 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 		pr_warn("cannot load the kernel-event BPF programs: %s\n", strerror(-err));
 		goto cleanup;
 	}
+	if (opts->eh_unwind &&
+	    !(ke->eh = eh_procs__new(ke->skel->maps.eh_rows, ke->skel->maps.eh_maps,
+				     ke->skel->maps.eh_procs))) {
+		err = -errno;
+		goto cleanup;
+	}
 	return ke;
 cleanup:
 	kernel_events__destroy(ke);
@@ -270,11 +285,16 @@ int kernel_events__add_target(struct kernel_events *ke, pid_t tgid)
 {
 	__u32 key = tgid;
 	__u8 one = 1;
+	int err;
 
 	if (!ke->skel)
 		return -EINVAL;
-	return bpf_map__update_elem(ke->skel->maps.targets, &key, sizeof(key), &one,
-				    sizeof(one), 0);
+	err = bpf_map__update_elem(ke->skel->maps.targets, &key, sizeof(key), &one,
+				   sizeof(one), 0);
+	/* tables before the first sample; a process gone by now has none */
+	if (!err && ke->eh)
+		eh_procs__load(ke->eh, tgid, NULL);
+	return err;
 }
 
 int kernel_events__select(struct kernel_events *ke, pid_t tgid, int on)
@@ -473,6 +493,12 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 			(unsigned long long)c.ustack_copy_errors,
 			(unsigned long long)c.ustack_copy_short);
 	}
+	if (ke->eh) {
+		eh_procs__print(ke->eh, f);
+		fprintf(f, "kernel-events: --call-graph eh: %llu user frames by .eh_frame rows, "
+			"%llu by frame pointers\n", (unsigned long long)c.eh_cfi_frames,
+			(unsigned long long)c.eh_fp_frames);
+	}
 	if (ke->bad_records)
 		fprintf(f, "kernel-events: %llu malformed records skipped\n",
 			(unsigned long long)ke->bad_records);
@@ -508,6 +534,7 @@ void kernel_events__destroy(struct kernel_events *ke)
 	free(ke->pend);
 	symbolize__free(ke->quiet);
 	unwinder__free(ke->unwinder);
+	eh_procs__free(ke->eh);
 	free(ke);
 }
 
@@ -779,6 +806,22 @@ static int unwind_sample(struct kernel_events *ke, const struct ke_sink *sink,
 	return kd + ud;
 }
 
+/*
+ * --call-graph eh: the walker's view of pid's mappings follows the
+ * symbolizer's (read again by the lookups of the stack just named, told
+ * by mmap events), so a process met first by a sample (a child, --all)
+ * and a library loaded later get their tables for the samples to come.
+ */
+static void sync_eh_tables(struct kernel_events *ke, const struct ke_sink *sink, pid_t pid)
+{
+	struct symbolize *sz = lookup(ke, sink);
+	const struct proc_maps *pm;
+
+	if (!sz || !(pm = symbolizer__maps(symbolize__symbolizer(sz), pid)) || !pm->n)
+		return;
+	eh_procs__load(ke->eh, pid, pm);
+}
+
 static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size_t len,
 		       const struct ke_sink *sink)
 {
@@ -801,6 +844,8 @@ static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size
 	err = name_stack(sink, &e->hdr, frames, depth);
 	if (err)
 		return err;
+	if (ke->eh)
+		sync_eh_tables(ke, sink, e->hdr.pid);
 	kind = depth > e->kstack_depth ? leaf_kind(ke, sink, &e->hdr, frames, e->kstack_depth) :
 	       SYM_KIND_UNKNOWN;
 	if (ke->opts.sample_events & KE_SAMPLES_PROFILER) {
@@ -1082,10 +1127,21 @@ static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *r
 	return kernel_events__emit(ctx, rec, len, &sink);
 }
 
+/* every poll of the main loop: --call-graph eh's targets that have just
+ * exec'ed get their tables */
+static int pipeline_poll(void *ctx, struct pipeline *p)
+{
+	struct kernel_events *ke = ctx;
+
+	(void)p;
+	return ke->eh ? eh_procs__poll(ke->eh) : 0;
+}
+
 const struct pipeline_source_ops kernel_events_source_ops = {
 	.first_type = CE_REC_KERNEL_FIRST,
 	.last_type = CE_REC_KERNEL_LAST,
 	.emit = pipeline_emit,
+	.poll = pipeline_poll,
 };
 
 /* ----------------------------------------------------------- options */

@@ -72,6 +72,8 @@ struct kernel_events_opts {
 	unsigned int ustack_copy;	/* --call-graph dwarf: user stack bytes each
 					 * sample copies (unwound here); 0: the
 					 * BPF frame-pointer walk */
+	int eh_unwind;			/* --call-graph eh: user stacks walked in BPF
+					 * by the files' .eh_frame rows (eh_procs.c) */
 	int rb_fd;			/* the collector's ring buffer map; < 0: decode
 					 * only, no BPF (tests) */
 	uint64_t rb_bytes;		/* its size (wake-up thresholds) */

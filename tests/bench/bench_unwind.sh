@@ -5,6 +5,7 @@
 # on a native program without frame pointers (installed as
 # $OUTPUT/bench_unwind, run by `make bench`, needs root and perf).
 #
+# Short run: REPS=1 SECS=2.
 # Workload: tests/progs/unwind_native SECS (qsort through libm, memset/
 # memcpy, exp/sin; -O2 -fomit-frame-pointer), started by the tracer so it
 # is traced from its first instruction.  It prints the rounds of work it did
@@ -12,6 +13,9 @@
 # Conditions, one after the other within each round, at 99 and 999 Hz:
 #   untraced  the program alone
 #   fp        ebpf-collect --cpu-sampling=HZ --call-graph fp    (BPF walk)
+#   eh        ebpf-collect --cpu-sampling=HZ --call-graph eh    (BPF walk by
+#             .eh_frame rows; the tables are built by the collector before
+#             the program's first sample is walked by them, not per sample)
 #   dwarf     ebpf-collect --cpu-sampling=HZ --call-graph dwarf (8 KiB copy,
 #             unwound by libdw in the collector)
 #   perf      perf record -F HZ --call-graph dwarf (8 KiB copy), then
@@ -25,6 +29,7 @@
 #   bpf_us    ours: the sampling program's run time per sample written
 #             (kernel.bpf_stats_enabled: runs x ns per run, filtered runs of
 #             other processes included, / samples): the walk, or the copy
+#             (eh: the walk by rows, which replaces both copy and unwinding)
 #   unw_us    the unwinding per sample: dwarf, the collector's own count
 #             (its summary line); perf, perf script's CPU time (user + sys)
 #             per sample, where perf unwinds its copies
@@ -61,7 +66,7 @@ run_one() {	# run_one HZ MODE -> appends "slow bpf_us unw_us samples" to $tmp/HZ
 		"$PROG" "$SECS" >"$out.prog"
 		per_round "$out.prog" >>"$tmp/$hz.base"
 		return ;;
-	fp | dwarf)
+	fp | eh | dwarf)
 		"$COL" --cpu-sampling="$hz" --call-graph "$mode" -o "$tmp/t.nettrace" \
 			-- "$PROG" "$SECS" >"$out.prog" 2>"$out.err" ||
 			{ echo "bench_unwind: $mode failed" >&2; return; }
@@ -88,7 +93,7 @@ run_one() {	# run_one HZ MODE -> appends "slow bpf_us unw_us samples" to $tmp/HZ
 
 for ((r = 0; r < REPS; r++)); do
 	for hz in 99 999; do
-		for mode in untraced fp dwarf perf; do
+		for mode in untraced fp eh dwarf perf; do
 			run_one "$hz" "$mode"
 		done
 	done
@@ -101,7 +106,7 @@ med() {	# med HZ MODE COLUMN
 echo "bench_unwind: user stacks of CPU samples, $PROG ${SECS}s, median of $REPS"
 printf '%-6s %-6s %8s %8s %8s %8s\n' Hz mode 'slow%' bpf_us unw_us samples
 for hz in 99 999; do
-	for mode in fp dwarf perf; do
+	for mode in fp eh dwarf perf; do
 		[[ -s $tmp/$hz.$mode ]] || continue
 		printf '%-6s %-6s %8s %8s %8s %8s\n' "$hz" "$mode" "$(med "$hz" "$mode" 1)" \
 			"$(med "$hz" "$mode" 2)" "$(med "$hz" "$mode" 3)" "$(med "$hz" "$mode" 4)"

@@ -90,6 +90,15 @@ $(OUTPUT)/tests/unwind_native: tests/progs/unwind_native.c | $(OUTPUT)/tests
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) -O2 -fomit-frame-pointer $(ALL_LDFLAGS) $< -lm -o $@
 
+# the same program with its own functions' CFI in .debug_frame instead of
+# .eh_frame (crt's code keeps .eh_frame): tests/unit/test_eh_table.c reads
+# both into one table
+ALL_TARGETS += $(OUTPUT)/tests/unwind_native_debug_frame
+$(OUTPUT)/tests/unwind_native_debug_frame: tests/progs/unwind_native.c | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) -O2 -fomit-frame-pointer -fno-asynchronous-unwind-tables \
+		-fno-unwind-tables $(ALL_LDFLAGS) $< -lm -o $@
+
 # striplib_prog and libstriplib.so: a library stripped of every symbol but
 # its one export (tests/native_names.bats), its debug file kept aside in
 # striplib-debug/ where no debug-file search looks

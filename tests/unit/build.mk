@@ -30,6 +30,14 @@ $(OUTPUT)/tests/test_unwind: $(OUTPUT)/obj/tests/unit/test_unwind.o $(SYMBOLIZER
 
 UNIT_TESTS += $(OUTPUT)/tests/test_symbolizer $(OUTPUT)/tests/test_views $(OUTPUT)/tests/test_unwind
 
+# --call-graph eh's tables against readelf's reading of the same CFI
+$(OUTPUT)/tests/test_eh_table: $(OUTPUT)/obj/tests/unit/test_eh_table.o \
+			       $(OUTPUT)/obj/collector/sources/eh_table.o | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_LDFLAGS) $^ -ldw -lelf $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+
+UNIT_TESTS += $(OUTPUT)/tests/test_eh_table
+
 # tests/unit/test.h's ASSERT_STREQ formats into a 512-byte buffer; gcc's
 # truncation warning fires for any char[] argument larger than that.
 $(OUTPUT)/obj/tests/unit/test_symbolizer.o $(OUTPUT)/obj/tests/unit/test_views.o: \

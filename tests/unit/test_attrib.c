@@ -25,14 +25,25 @@ static pid_t start_sleep(void)
 		execve("/bin/sleep", argv, envp);
 		_exit(127);
 	}
-	/* until it runs sleep, not our copy */
+	/* until it runs sleep, not our copy, and its environment is in place:
+	 * /proc/PID/exe names the new program before execve has copied the
+	 * environment onto the new stack, when environ reads empty */
 	for (i = 0; i < 2000; i++) {
+		char env[64];
 		ssize_t n;
+		FILE *f;
 
 		snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
 		n = readlink(link, exe, sizeof(exe) - 1);
-		if (n > 0 && (exe[n] = '\0', strstr(exe, "sleep")))
-			break;
+		if (n > 0 && (exe[n] = '\0', strstr(exe, "sleep"))) {
+			snprintf(link, sizeof(link), "/proc/%d/environ", (int)pid);
+			f = fopen(link, "r");
+			n = f ? (ssize_t)fread(env, 1, sizeof(env), f) : 0;
+			if (f)
+				fclose(f);
+			if (n > 0)
+				break;
+		}
 		usleep(1000);
 	}
 	return pid;

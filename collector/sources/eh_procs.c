@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0 OR BSD-2-Clause
+/*
+ * eh_procs.c - --call-graph eh's tables, from the files a process maps to
+ * the BPF maps its samples are walked by.
+ *
+ * Files.  A file's table (eh_table.c) is built the first time a process
+ * maps it and kept for the collector's life under its GNU build id (device
+ * and inode when it has none), so every process that maps libc shares one
+ * run of rows, whatever path it sees the file by.  The runs are appended
+ * to one array map, eh_rows, written through mmap: the walker reads a row
+ * with one array lookup, and nothing is ever moved under it.  A file whose
+ * table does not fit any more is left without one (counted, told once):
+ * its frames take the frame-pointer step.
+ *
+ * Processes.  A process has a slot of EH_MAX_MAPPINGS entries in the
+ * eh_maps array (written through mmap too): its executable file mappings
+ * sorted by start, each with its load bias and its file's run; anonymous
+ * executable memory (JIT code) has no entry, so the walker's search misses
+ * and takes the frame-pointer step, which JIT code keeps.  Its eh_procs
+ * value names the slot and the count.  Both are written when the process
+ * becomes a target and again when its mappings change (a fingerprint of
+ * the symbolizer's view of them), so a library loaded later gets its table
+ * before long.  BPF copies a parent's value to a forked child (the same
+ * slot, until the child's first sample here gives it its own) and drops a
+ * value at exec and exit.  Slots of processes that have exited are taken
+ * back when none is free.  A slot is rewritten in place while the walker
+ * may read it: a sample in that moment may have one wrong frame.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <bpf/libbpf.h>
+#include <elfutils/libdwelf.h>
+#include "clock.h"
+#include "eh_procs.h"
+#include "eh_table.h"
+#include "elf_file.h"
+#include "grow.h"
+#include "proc_maps.h"
+#include "u64_map.h"
+
+#define LOG_PREFIX "eh-unwind: "
+#include "log.h"
+
+_Static_assert(sizeof(struct eh_row) == 16, "eh_row layout (bpf/eh_unwind.h)");
+_Static_assert(sizeof(struct eh_mapping) == 32, "eh_mapping layout");
+_Static_assert(sizeof(struct eh_proc) == 8, "eh_proc layout");
+
+struct eh_file {
+	char key[96];		/* "b:" build id, or "i:" device and inode */
+	uint32_t first, count;	/* count 0: no table */
+};
+
+struct eh_procs {
+	struct bpf_map *procs;
+	struct eh_mapping *maps;	/* the mmap'ed eh_maps */
+	size_t maps_bytes;
+	pid_t slot_pid[EH_MAX_PROCS];	/* 0: free */
+	struct u64_map slots;		/* pid -> its slot + 1 */
+	struct eh_row *rows;	/* the mmap'ed eh_rows */
+	size_t rows_bytes;
+	uint32_t rows_max, rows_used;
+	struct eh_file *files;
+	size_t n_files, cap_files;
+	struct u64_map loaded;	/* pid -> fingerprint of the mappings loaded */
+	pid_t *pending;		/* targets that ran our program: load after the exec */
+	size_t n_pending, cap_pending;
+	uint64_t build_ns, loads, truncated, no_table, full, no_slot;
+};
+
+/* An mmap'able array map, whole; NULL and errno on failure. */
+static void *map_array(struct bpf_map *map, size_t elem, size_t *bytes)
+{
+	void *p;
+
+	*bytes = ((size_t)bpf_map__max_entries(map) * elem + 4095) & ~4095UL;
+	p = mmap(NULL, *bytes, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(map), 0);
+	if (p != MAP_FAILED)
+		return p;
+	pr_warn("cannot map %s (%u entries): %s\n", bpf_map__name(map),
+		bpf_map__max_entries(map), strerror(errno));
+	return NULL;
+}
+
+struct eh_procs *eh_procs__new(struct bpf_map *rows, struct bpf_map *maps,
+			       struct bpf_map *procs)
+{
+	struct eh_procs *ep = calloc(1, sizeof(*ep));
+	int err;
+
+	if (!ep)
+		return NULL;
+	ep->procs = procs;
+	ep->rows_max = bpf_map__max_entries(rows);
+	if (bpf_map__max_entries(maps) < EH_MAX_PROCS * EH_MAX_MAPPINGS) {
+		pr_warn("eh_maps holds %u mappings, not %u\n", bpf_map__max_entries(maps),
+			EH_MAX_PROCS * EH_MAX_MAPPINGS);
+		free(ep);
+		errno = EINVAL;
+		return NULL;
+	}
+	ep->rows = map_array(rows, sizeof(struct eh_row), &ep->rows_bytes);
+	ep->maps = ep->rows ? map_array(maps, sizeof(struct eh_mapping), &ep->maps_bytes) : NULL;
+	if (!ep->maps) {
+		err = errno;
+		eh_procs__free(ep);
+		errno = err;
+		return NULL;
+	}
+	return ep;
+}
+
+void eh_procs__free(struct eh_procs *ep)
+{
+	if (!ep)
+		return;
+	if (ep->rows)
+		munmap(ep->rows, ep->rows_bytes);
+	if (ep->maps)
+		munmap(ep->maps, ep->maps_bytes);
+	free(ep->files);
+	free(ep->pending);
+	u64_map__free(&ep->loaded);
+	u64_map__free(&ep->slots);
+	free(ep);
+}
+
+/* The identity of the file of m opened as elf. */
+static void file_key(Elf *elf, const struct proc_map *m, char *key, size_t len)
+{
+	const void *id;
+	ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+	size_t i, o;
+
+	if (n <= 0) {
+		snprintf(key, len, "i:%u:%u:%llu", m->dev_major, m->dev_minor,
+			 (unsigned long long)m->ino);
+		return;
+	}
+	o = (size_t)snprintf(key, len, "b:");
+	for (i = 0; i < (size_t)n && o + 3 <= len; i++, o += 2)
+		snprintf(key + o, len - o, "%02x", ((const uint8_t *)id)[i]);
+}
+
+/* The file of key, its table built and in eh_rows when new; NULL: no memory. */
+static const struct eh_file *file_get(struct eh_procs *ep, Elf *elf, const char *key,
+				      const char *path)
+{
+	struct eh_table t;
+	struct eh_file *f;
+	uint64_t t0;
+	size_t i;
+	int err;
+
+	for (i = 0; i < ep->n_files; i++)
+		if (!strcmp(ep->files[i].key, key))
+			return &ep->files[i];
+	if (GROW(ep->files, ep->cap_files, ep->n_files + 1))
+		return NULL;
+	f = &ep->files[ep->n_files++];
+	memset(f, 0, sizeof(*f));
+	snprintf(f->key, sizeof(f->key), "%s", key);
+	t0 = mono_ns();
+	err = eh_table__build(elf, &t);
+	ep->build_ns += mono_ns() - t0;
+	if (err) {
+		pr_debug("%s: no unwind table: %s\n", path, strerror(-err));
+		ep->no_table++;
+		return f;
+	}
+	if (t.n > ep->rows_max - ep->rows_used) {
+		if (!ep->full++)
+			pr_warn("%s: its %u unwind rows do not fit (%u of %u used): its frames "
+				"are walked by frame pointers\n", path, t.n, ep->rows_used,
+				ep->rows_max);
+	} else {
+		memcpy(ep->rows + ep->rows_used, t.rows, t.n * sizeof(*t.rows));
+		f->first = ep->rows_used;
+		f->count = t.n;
+		ep->rows_used += t.n;
+	}
+	eh_table__free(&t);
+	return f;
+}
+
+/* m's entry in ep->val (count 0 when its file has no table). */
+static int map_entry(struct eh_procs *ep, pid_t pid, const struct proc_map *m,
+		     struct eh_mapping *out)
+{
+	const struct eh_file *f;
+	struct elf_file ef;
+	char path[4096], key[96];
+	uint64_t bias = 0;
+	int err;
+
+	if (proc_map__open_path(pid, m, path, sizeof(path)) || elf_file__open(&ef, path))
+		return -ENOENT;
+	err = proc_map__elf_bias(ef.elf, m, &bias);
+	out->bias = bias;
+	if (!err) {
+		file_key(ef.elf, m, key, sizeof(key));
+		f = file_get(ep, ef.elf, key, m->path);
+		if (!f)
+			err = -ENOMEM;
+		else {
+			out->first = f->first;
+			out->count = f->count;
+		}
+	}
+	elf_file__close(&ef);
+	out->start = m->start;
+	out->end = m->end;
+	return err;
+}
+
+/* pid's slot, a free one or one of a process gone; -ENOSPC when none. */
+static int slot_of(struct eh_procs *ep, pid_t pid, uint32_t *slot)
+{
+	struct u64_map_ent *e;
+	uint32_t i;
+	int pass;
+
+	e = u64_map__find(&ep->slots, (uint64_t)pid);
+	if (e && e->val) {
+		*slot = (uint32_t)e->val - 1;
+		return 0;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < EH_MAX_PROCS; i++) {
+			pid_t old = ep->slot_pid[i];
+
+			if (old && (!pass || !proc__exited(old)))
+				continue;
+			if (old && (e = u64_map__find(&ep->slots, (uint64_t)old)))
+				e->val = 0;
+			if (u64_map__get(&ep->slots, (uint64_t)pid, &e))
+				return -ENOMEM;
+			e->val = i + 1;
+			ep->slot_pid[i] = pid;
+			*slot = i;
+			return 0;
+		}
+	}
+	return -ENOSPC;
+}
+
+static int load_maps(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
+{
+	struct eh_proc v = {};
+	struct eh_mapping *slot;
+	__u32 key = (__u32)pid;
+	size_t i;
+	int err;
+
+	err = slot_of(ep, pid, &v.slot);
+	if (err) {
+		ep->no_slot++;
+		return err == -ENOSPC ? 0 : err;	/* its frames: frame pointers */
+	}
+	slot = ep->maps + (size_t)v.slot * EH_MAX_MAPPINGS;
+	for (i = 0; i < pm->n; i++) {
+		const struct proc_map *m = &pm->maps[i];
+		struct eh_mapping em = {};
+
+		if (proc_map__is_anon(m) || !(m->prot & PROT_EXEC))
+			continue;
+		if (v.n == EH_MAX_MAPPINGS) {
+			ep->truncated++;
+			break;
+		}
+		err = map_entry(ep, pid, m, &em);
+		if (err == -ENOMEM)
+			return err;
+		if (!err)
+			slot[v.n++] = em;
+	}
+	ep->loads++;
+	return bpf_map__update_elem(ep->procs, &key, sizeof(key), &v, sizeof(v), BPF_ANY);
+}
+
+/* Whether pid runs our own program: the collector's child for -- CMD
+ * before its exec, whose mappings are ours, not the command's. */
+static bool runs_our_image(pid_t pid)
+{
+	struct stat a, b;
+	char link[64];
+
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)pid);
+	return !stat(link, &a) && !stat("/proc/self/exe", &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
+{
+	struct proc_maps own = {};
+	struct u64_map_ent *e;
+	uint64_t fp;
+	int err;
+
+	if (!pm) {
+		if (runs_our_image(pid)) {	/* eh_procs__poll, after the exec */
+			if (GROW(ep->pending, ep->cap_pending, ep->n_pending + 1))
+				return -ENOMEM;
+			ep->pending[ep->n_pending++] = pid;
+			return 0;
+		}
+		err = proc_maps__snapshot(&own, pid, 1);
+		if (err < 0) {
+			proc_maps__clear(&own);
+			return err;
+		}
+		pm = &own;
+	}
+	fp = proc_maps__fingerprint(pm);
+	err = u64_map__get(&ep->loaded, (uint64_t)pid, &e);
+	if (!err && e->val != fp) {
+		err = load_maps(ep, pid, pm);
+		if (!err)
+			e->val = fp;
+		else
+			pr_warn("pid %d: cannot load its unwind tables into eh_procs: %s\n",
+				(int)pid, strerror(-err));
+	}
+	proc_maps__clear(&own);
+	return err;
+}
+
+int eh_procs__poll(struct eh_procs *ep)
+{
+	size_t i, n = 0;
+	int err = 0;
+
+	for (i = 0; i < ep->n_pending; i++) {
+		pid_t pid = ep->pending[i];
+
+		if (proc__exited(pid))
+			continue;
+		if (runs_our_image(pid)) {
+			ep->pending[n++] = pid;
+			continue;
+		}
+		if (eh_procs__load(ep, pid, NULL) == -ENOMEM)
+			err = -ENOMEM;
+	}
+	ep->n_pending = n;
+	return err;
+}
+
+void eh_procs__print(const struct eh_procs *ep, FILE *f)
+{
+	if (!ep)
+		return;
+	fprintf(f, "kernel-events: --call-graph eh: %zu files (%llu without a table, %llu "
+		"that did not fit), %u of %u rows, built in %.1f ms; %llu process loads (%llu "
+		"cut at %d mappings, %llu without a free slot of %d)\n", ep->n_files,
+		(unsigned long long)ep->no_table, (unsigned long long)ep->full, ep->rows_used,
+		ep->rows_max, ep->build_ns / 1e6, (unsigned long long)ep->loads,
+		(unsigned long long)ep->truncated, EH_MAX_MAPPINGS,
+		(unsigned long long)ep->no_slot, EH_MAX_PROCS);
+}
