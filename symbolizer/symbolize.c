@@ -147,6 +147,7 @@ struct sz_module {
 
 struct sz_pid {
 	pid_t pid;
+	uint64_t gone_ts;		/* CLOCK_MONOTONIC when it was found gone */
 	bool added;			/* known to the symbolizer */
 	bool gone;
 	bool target;			/* symbolize__add_pid (else: seen in a record) */
@@ -198,6 +199,7 @@ struct symbolize {
 	} hint[SZ_HINTS];
 	struct sz_unnamed *un;		/* frames without a name, by address */
 	size_t n_un, cap_un;
+	uint64_t un_named_gone;		/* frames of forgotten processes, named */
 	struct u64_map un_idx;		/* hash of (pid, address) -> index + 1 */
 	pid_t last_noted;		/* the runtime process of the last event, noted */
 	uint32_t meta_method, meta_module;
@@ -314,6 +316,7 @@ void symbolize__stats(const struct symbolize *sz, struct symbolize_stats *st)
 	st->ranges_held = sz->n_r;
 	st->modules_held = sz->n_mods;
 	st->methods_held = sz->n_m;
+	st->processes_held = sz->n_pids;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -406,7 +409,7 @@ static uint64_t named_by_runtime(const struct symbolize *sz)
 		if (sz->un[i].named || (by && sz_covered(by, sz->n_m, &sz->un[i])))
 			named += sz->un[i].n;
 	free(by);
-	return named;
+	return named + sz->un_named_gone;
 }
 
 void symbolize__print_summary(const struct symbolize *sz, FILE *f)
@@ -470,6 +473,12 @@ static bool exec_done(const struct symbolize *sz, pid_t pid)
 	return strcmp(exe, sz->self_exe) != 0;
 }
 
+static void sz_pid__gone(struct sz_pid *p)
+{
+	p->gone = true;
+	p->gone_ts = mono_ns();
+}
+
 static void sz_pid__update(struct symbolize *sz, struct sz_pid *p, uint64_t now)
 {
 	if (p->gone)
@@ -479,11 +488,11 @@ static void sz_pid__update(struct symbolize *sz, struct sz_pid *p, uint64_t now)
 			return;
 		p->added = true;
 		if (symbolizer__add_pid(sz->sym, p->pid) == -ESRCH)
-			p->gone = true;
+			sz_pid__gone(p);
 		return;
 	}
 	if (kill(p->pid, 0) && errno == ESRCH) {
-		p->gone = true;
+		sz_pid__gone(p);
 		return;
 	}
 	if (p->reported && p->synced && !sz->reports_lost) {
@@ -547,7 +556,7 @@ static void sz_note_pid(struct symbolize *sz, pid_t pid)
 	if (!p && (p = sz_pid(sz, pid, true)) != NULL) {
 		p->added = true;
 		if (symbolizer__add_pid(sz->sym, pid) == -ESRCH)
-			p->gone = true;
+			sz_pid__gone(p);
 	}
 }
 
@@ -1414,31 +1423,131 @@ int symbolize__clr_event(struct symbolize *sz, const char *provider, uint32_t id
 
 /*
  * Between two files nothing is pending: forget what no later frame can
- * name, so a daemon whose runtimes load and unload code for days holds
- * what is alive.  Gone: ranges of code unloaded before the horizon (the
- * symbolizer no longer answers with it), pseudo-modules no range names,
- * runtime modules unloaded before the horizon that no range names.  The
+ * name, so a daemon whose runtimes load and unload code for days, on a
+ * host whose processes come and go, holds what is alive.  Gone: processes
+ * found gone before the horizon (sz_forget_gone) and, in a V6 trace, their
+ * ranges; ranges of code unloaded before the horizon (the symbolizer no
+ * longer answers with it); pseudo-modules no range names; runtime modules
+ * no range names that were unloaded before the horizon or whose process
+ * is forgotten.  The
  * names of what stays move to a new pool (the old one held every name ever
  * interned); indexes are rebuilt.
  */
 static int sz_repool(struct symbolize *sz);
 
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool in_pids(const pid_t *pids, size_t n, uint32_t pid)
+{
+	pid_t p = (pid_t)pid;
+
+	return n && bsearch(&p, pids, n, sizeof(*pids), cmp_pid);
+}
+
+/* The processes found gone before the horizon (sorted, into *out): no
+ * record of theirs is to come.  Their method records, unnamed frames and
+ * entries go here (the frames their methods named counted first), the
+ * symbolizer's tables of them too; their ranges and modules in
+ * sz_compact. */
+static size_t sz_forget_gone(struct symbolize *sz, pid_t **out)
+{
+	const struct sz_method **by;
+	pid_t *gone;
+	size_t i, k, n = 0, n_ev = 0;
+
+	*out = NULL;
+	for (i = 0; i < sz->n_pids; i++)
+		n += sz->pids[i].gone && sz->pids[i].gone_ts < sz->horizon;
+	if (!n || !(gone = malloc(n * sizeof(*gone))))
+		return 0;
+	for (i = n = 0; i < sz->n_pids; i++)
+		if (sz->pids[i].gone && sz->pids[i].gone_ts < sz->horizon)
+			gone[n++] = sz->pids[i].pid;
+	qsort(gone, n, sizeof(*gone), cmp_pid);
+	/* their methods: what they named, then forgotten */
+	if (sz->n_m && (by = malloc(sz->n_m * sizeof(*by))) != NULL) {
+		for (i = 0; i < sz->n_m; i++)
+			if (in_pids(gone, n, sz->m[i].pid))
+				by[n_ev++] = &sz->m[i];
+		if (n_ev)
+			sz_mark_named(sz, by, n_ev);
+		free(by);
+	}
+	for (i = k = 0; i < sz->n_m; i++) {
+		if (in_pids(gone, n, sz->m[i].pid))
+			free((char *)sz->m[i].disp);
+		else
+			sz->m[k++] = sz->m[i];
+	}
+	if (k < sz->n_m) {
+		sz->n_m = k;
+		memset(sz->m_slots, 0, sz->n_m_slots * sizeof(*sz->m_slots));
+		for (i = 0; i < sz->n_m; i++) {
+			for (k = sz->m[i].hash & (sz->n_m_slots - 1); sz->m_slots[k];
+			     k = (k + 1) & (sz->n_m_slots - 1))
+				;
+			sz->m_slots[k] = (uint32_t)i + 1;
+		}
+	}
+	/* their unnamed frames, counted */
+	for (i = k = 0; i < sz->n_un; i++) {
+		if (!in_pids(gone, n, sz->un[i].pid))
+			sz->un[k++] = sz->un[i];
+		else if (sz->un[i].named)
+			sz->un_named_gone += sz->un[i].n;
+	}
+	sz->n_un = k;
+	u64_map__clear(&sz->un_idx);
+	for (i = 0; i < sz->n_un; i++) {
+		struct u64_map_ent *e;
+
+		if (!u64_map__get(&sz->un_idx, hash_mix(sz->un[i].pid, sz->un[i].addr), &e))
+			e->val = i + 1;
+	}
+	/* their entries */
+	for (i = k = 0; i < sz->n_pids; i++)
+		if (!in_pids(gone, n, (uint32_t)sz->pids[i].pid))
+			sz->pids[k++] = sz->pids[i];
+	sz->n_pids = k;
+	u64_map__clear(&sz->pid_idx);
+	for (i = 0; i < sz->n_pids; i++) {
+		struct u64_map_ent *e;
+
+		if (!u64_map__get(&sz->pid_idx, (uint64_t)(uint32_t)sz->pids[i].pid, &e))
+			e->val = i + 1;
+	}
+	sz->last_noted = 0;
+	symbolizer__forget_pids(sz->sym, gone, n);
+	*out = gone;
+	return n;
+}
+
 static int sz_compact(struct symbolize *sz)
 {
 	uint64_t *ids = NULL;
-	size_t i, k, n_ids = 0;
+	size_t i, k, n_ids = 0, n_gone;
+	pid_t *gone;
 
 	if (sz->n_pend || sz->n_defer || !sz->horizon)
 		return 0;
+	n_gone = sz_forget_gone(sz, &gone);
 	for (i = k = 0; i < sz->n_r; i++) {
-		if (sz->r[i].unload_ts && sz->r[i].unload_ts <= sz->horizon)
+		if ((sz->r[i].unload_ts && sz->r[i].unload_ts <= sz->horizon) ||
+		    (sz->per_process && in_pids(gone, n_gone, sz->r[i].pid)))
 			continue;
 		sz->r[k++] = sz->r[i];
 	}
 	sz->n_r = k;
 	/* the module ids the ranges name */
-	if (sz->n_r && !(ids = malloc(sz->n_r * sizeof(*ids))))
+	if (sz->n_r && !(ids = malloc(sz->n_r * sizeof(*ids)))) {
+		free(gone);
 		return -ENOMEM;
+	}
 	for (i = 0; i < sz->n_r; i++)
 		ids[n_ids++] = sz->r[i].module_id;
 	qsort(ids, n_ids, sizeof(*ids), cmp_u64);
@@ -1446,13 +1555,15 @@ static int sz_compact(struct symbolize *sz)
 		const struct sz_module *md = &sz->mods[i];
 		bool named = n_ids && bsearch(&md->module_id, ids, n_ids, sizeof(*ids), cmp_u64);
 
-		if (!named && (md->pseudo || (md->unload_ts && md->unload_ts <= sz->horizon)))
+		if (!named && (md->pseudo || (md->unload_ts && md->unload_ts <= sz->horizon) ||
+			       in_pids(gone, n_gone, md->pid)))
 			continue;
 		sz->mods[k] = *md;
 		sz->mods[k++].used = named;
 	}
 	sz->n_mods = k;
 	free(ids);
+	free(gone);
 	/* the indexes */
 	memset(sz->hint, 0, sizeof(sz->hint));
 	free(sz->r_slots);

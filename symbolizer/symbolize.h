@@ -82,7 +82,7 @@ struct symbolize_stats {
 	uint64_t method_events;		/* runtime method events fed to the symbolizer */
 	/* held now: what a long churn of code must not grow (symbolize__new_file
 	 * forgets what the horizon passed) */
-	uint64_t ranges_held, modules_held, methods_held;
+	uint64_t ranges_held, modules_held, methods_held, processes_held;
 };
 
 struct symbolize;
@@ -163,7 +163,8 @@ bool symbolize__is_code(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t
 /* A new file of the same writer (nt_writer__next_file) after
  * symbolize__finish: its frames are named again in it.  What no frame at or
  * after symbolize__tick's watermark can name (code and modules unloaded
- * before it) is forgotten here, names included. */
+ * before it, processes found gone before it) is forgotten here, names
+ * included. */
 void symbolize__new_file(struct symbolize *sz);
 
 /* The debug files of the stripped files the stacks touched, from the

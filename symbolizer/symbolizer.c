@@ -47,6 +47,7 @@
 #include "grow.h"
 #include "proc_env.h"
 #include "proc_stat.h"
+#include "u64_map.h"
 #include "strpool.h"
 #include "elf_syms.h"
 #include "kallsyms.h"
@@ -94,6 +95,8 @@ struct symbolizer {
 	struct symbolizer_opts opts;
 	struct sym_proc **procs;
 	size_t n_procs, cap_procs;
+	struct u64_map proc_idx;	/* pid -> index + 1 in procs: under --all
+					 * thousands of processes */
 	struct sym_proc *last;
 	struct dso *dsos;
 	size_t n_dsos, cap_dsos;
@@ -142,6 +145,7 @@ void symbolizer__free(struct symbolizer *s)
 	for (i = 0; i < s->n_procs; i++)
 		sym_proc__free(s->procs[i]);
 	free(s->procs);
+	u64_map__free(&s->proc_idx);
 	for (i = 0; i < s->n_dsos; i++) {
 		if (s->dsos[i].fd >= 0)
 			close(s->dsos[i].fd);
@@ -374,30 +378,64 @@ static void sym_proc__find_perf_map(struct symbolizer *s, struct sym_proc *p)
 
 static struct sym_proc *symbolizer__proc(struct symbolizer *s, pid_t pid, int create)
 {
+	struct u64_map_ent *e;
 	struct sym_proc *p;
-	size_t i;
 
 	if (s->last && s->last->pid == pid)
 		return s->last;
-	for (i = 0; i < s->n_procs; i++)
-		if (s->procs[i]->pid == pid)
-			return s->last = s->procs[i];
-	if (!create)
-		return NULL;
-	if (GROW(s->procs, s->cap_procs, s->n_procs + 1))
+	e = u64_map__find(&s->proc_idx, (uint32_t)pid);
+	if (e)
+		return s->last = s->procs[e->val - 1];
+	if (!create || GROW(s->procs, s->cap_procs, s->n_procs + 1))
 		return NULL;
 	p = calloc(1, sizeof(*p));
-	if (!p)
-		return NULL;
-	p->pid = pid;
-	p->nspid = pid;
-	p->methods = range_table__new();
-	if (!p->methods) {
+	if (p)
+		p->methods = range_table__new();
+	if (!p || !p->methods || u64_map__get(&s->proc_idx, (uint32_t)pid, &e)) {
+		if (p)
+			range_table__free(p->methods);
 		free(p);
 		return NULL;
 	}
+	p->pid = pid;
+	p->nspid = pid;
+	e->val = s->n_procs + 1;
 	s->procs[s->n_procs++] = p;
 	return s->last = p;
+}
+
+static int cmp_pid(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+void symbolizer__forget_pids(struct symbolizer *s, pid_t *pids, size_t n)
+{
+	size_t i, k;
+
+	if (!n)
+		return;
+	s->last = NULL;
+	qsort(pids, n, sizeof(*pids), cmp_pid);
+	for (i = k = 0; i < s->n_procs; i++) {
+		struct sym_proc *p = s->procs[i];
+
+		if (bsearch(&p->pid, pids, n, sizeof(*pids), cmp_pid))
+			sym_proc__free(p);
+		else
+			s->procs[k++] = p;
+	}
+	s->n_procs = k;
+	u64_map__clear(&s->proc_idx);
+	for (i = 0; i < s->n_procs; i++) {
+		struct u64_map_ent *e;
+
+		/* no room is asked for: the table was this big before */
+		if (!u64_map__get(&s->proc_idx, (uint32_t)s->procs[i]->pid, &e))
+			e->val = i + 1;
+	}
 }
 
 static int sym_proc__init(struct symbolizer *s, struct sym_proc *p)

@@ -89,6 +89,9 @@ void symbolizer__free(struct symbolizer *s);
  * ELF files and find its perf map (and perfinfo).  Idempotent.  -ESRCH if
  * the process does not exist. */
 int symbolizer__add_pid(struct symbolizer *s, pid_t pid);
+/* Forget the n processes (gone, and past any time a lookup may ask for):
+ * their mappings, perf maps and methods.  Sorts pids. */
+void symbolizer__forget_pids(struct symbolizer *s, pid_t *pids, size_t n);
 /* Re-snapshot mappings and read perf-map growth (call periodically and
  * when the process exits).  now as for perf_map__refresh. */
 int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now);

@@ -9,10 +9,12 @@
  * names.  Runs unprivileged (addresses named by method events need
  * not be mapped; kallsyms is a file we write).
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <signal.h>
 #include <unistd.h>
+#include "clock.h"
 #include "nettrace.h"
 #include "symbolize.h"
 #include "symbolizer.h"
@@ -304,6 +306,86 @@ static void test_churn_bounded(void)
 out:
 	symbolize__free(sz);
 	nt_writer__abort(w);
+}
+
+/* A process that exits (a V6 trace of many): once the horizon passed the
+ * time it was found gone, the next file forgets it, its method records,
+ * ranges and modules; a live one stays. */
+static void test_gone_forgotten(void)
+{
+	struct symbolize_opts o = { .no_perf_map = 1, .no_kernel = 1, .per_process = 1 };
+	struct sym_method_rec m = { .method_id = 0x77, .module_id = 0x5000, .start = 0x30000,
+				    .size = 0x100, .token = 0x06000001, .flags = 0x188,
+				    .ns = "Ns", .name = "Gone", .sig = "void ()", .has_rejit = 1 };
+	struct sym_module_rec mod = { .module_id = 0x5000, .assembly_id = 0x4000,
+				      .il_path = "/app/Gone.dll", .native_path = "" };
+	struct nt_writer *w = open_trace();
+	struct symbolize *sz = NULL;
+	struct symbolize_stats st;
+	uint64_t stack[] = { 0x30010 }, now;
+	uint8_t mb[512], db[512];
+	long ml = sym_encode_method(mb, sizeof(mb), &m), dl = sym_encode_module(db, sizeof(db), &mod);
+	char next[sizeof(path)];
+	pid_t child = fork();
+	char exe[PATH_MAX] = "", link[64];
+
+	if (child == 0) {	/* a process of its own (exec'd), as the host's are */
+		execlp("sleep", "sleep", "1000", (char *)NULL);
+		_exit(127);
+	}
+	snprintf(link, sizeof(link), "/proc/%d/exe", (int)child);
+	while (child > 0 && !strstr(exe, "sleep")) {
+		ssize_t n = readlink(link, exe, sizeof(exe) - 1);
+
+		exe[n > 0 ? n : 0] = '\0';
+		if (n < 0 && errno == ENOENT)
+			break;
+	}
+	if (!ASSERT_GE(child, 1, "fork") || !ASSERT_OK_PTR(w, "writer") ||
+	    !ASSERT_GE(ml, 1, "method") || !ASSERT_GE(dl, 1, "module"))
+		goto out;
+	sz = symbolize__new(w, &o);
+	if (!ASSERT_OK_PTR(sz, "new"))
+		goto out;
+	ASSERT_OK(symbolize__add_pid(sz, child), "add the child");
+	ASSERT_OK(symbolize__clr_event(sz, CLR_PROVIDER, CLR_EV_MODULE_LOAD, child, 1, 100, db,
+				       (size_t)dl, NULL, 0), "its module");
+	ASSERT_OK(symbolize__clr_event(sz, CLR_PROVIDER, CLR_EV_METHOD_LOAD_VERBOSE, child, 1,
+				       110, mb, (size_t)ml, NULL, 0), "its method");
+	ASSERT_OK(symbolize__stack(sz, child, child, 120, stack, 1), "its frame");
+	ASSERT_OK(symbolize__finish(sz, 130), "finish");
+	symbolize__stats(sz, &st);
+	ASSERT_EQ(st.ranges_held, 1, "its range");
+	ASSERT_EQ(st.methods_held, 1, "its method");
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+	child = 0;
+	/* a target is looked at on every tick; the watermark then passes */
+	now = mono_ns();
+	symbolize__tick(sz, now + 1000000000ULL, 130);
+	symbolize__tick(sz, now + 2000000000ULL, mono_ns() + 1);
+	snprintf(next, sizeof(next), "%.40s.next", path);
+	ASSERT_OK(nt_writer__next_file(w, next, NULL, 130, NULL), "next file");
+	unlink(path);
+	memcpy(path, next, sizeof(path));
+	symbolize__new_file(sz);
+	symbolize__stats(sz, &st);
+	ASSERT_EQ(st.processes_held, 0, "the process forgotten");
+	ASSERT_EQ(st.ranges_held, 0, "its range");
+	ASSERT_EQ(st.methods_held, 0, "its method");
+	ASSERT_EQ(st.modules_held, 0, "its module");
+	ASSERT_EQ(symbolize__stack(sz, getpid(), 1, mono_ns() + 2, stack, 1), 0,
+		  "another process goes on");
+	symbolize__stats(sz, &st);
+	ASSERT_EQ(st.processes_held, 1, "that one");
+out:
+	if (child > 0) {
+		kill(child, SIGKILL);
+		waitpid(child, NULL, 0);
+	}
+	symbolize__free(sz);
+	nt_writer__abort(w);
+	unlink(path);
 }
 
 /* kallsyms frames; a return address at a function's end grows its extent
@@ -610,6 +692,7 @@ int main(void)
 {
 	RUN(test_reused_range);
 	RUN(test_churn_bounded);
+	RUN(test_gone_forgotten);
 	RUN(test_kernel_extents);
 	RUN(test_conflict_in_one_record);
 	RUN(test_native);
