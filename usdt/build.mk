@@ -82,10 +82,13 @@ TPSHIM_LIB      := $(TPSHIM_DIR)/liblttng-ust-tracepoint.so.0
 TPSHIM_READ_OBJS := $(OUTPUT)/obj/usdt/tracepoint_read.o $(OUTPUT)/obj/usdt/tracepoint_sig.o \
 		    $(OUTPUT)/obj/usdt/event_decode.o
 
-$(TPSHIM_LIB): usdt/tracepoint_shim.c usdt/tracepoint_abi.h
+# (tracepoint_shim_batch.c: its batched mode, the generated providers'
+# usdt/batch_runtime.c.in compiled under the shim's names)
+TPSHIM_SRCS     := usdt/tracepoint_shim.c usdt/tracepoint_shim_batch.c
+$(TPSHIM_LIB): $(TPSHIM_SRCS) usdt/tracepoint_abi.h usdt/provider_abi.h usdt/batch_runtime.c.in
 	$(call msg,LIB,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -fvisibility=hidden \
-		-Wl,-soname,liblttng-ust-tracepoint.so.0 $(ALL_LDFLAGS) $< -o $@
+		-Wl,-soname,liblttng-ust-tracepoint.so.0 $(ALL_LDFLAGS) $(TPSHIM_SRCS) -lpthread -o $@
 
 ALL_TARGETS += $(TPSHIM_LIB) $(TPSHIM_READ_OBJS)
