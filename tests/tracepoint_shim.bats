@@ -338,8 +338,8 @@ for line in sys.stdin:
 # frames included
 STRIPPED="native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 
-# shim_vs_eventpipe: the app ($APP_CMD: the SDK's runtime or a
-# self-contained build) traced by ebpf-collect -p through the shim, then
+# shim_vs_eventpipe [ARGS...]: the app ($APP_CMD: the SDK's runtime or a
+# self-contained build) traced by ebpf-collect -p ARGS through the shim, then
 # the same app started plainly and traced through EventPipe, the same
 # workload once each tracer runs: the GC, exception, contention and method
 # events of both compared event by event, field by field, and by TraceEvent
@@ -360,7 +360,7 @@ shim_vs_eventpipe() {
 	# noted first: an assertion that fails below leaves it all the same
 	trace_note "$T/shim.nettrace" stripped "$STRIPPED"
 	bg "$T/shim.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/shim.nettrace" --providers "$prov" \
-		--manifest "$MANIFEST_REAL"
+		--manifest "$MANIFEST_REAL" "$@"
 	col=$LAST_PID
 	wait_for_grep "Ctrl-C" "$T/shim.out.err" 60 || flunk "$(cat "$T/shim.out.err")"
 	grep -q "^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" \
@@ -472,6 +472,25 @@ shim_vs_eventpipe() {
 
 @test "tracepoint shim: ebpf-collect -p records through the shim the GC, exception, contention and method events EventPipe records of the same workload" {
 	shim_vs_eventpipe
+}
+
+@test "tracepoint shim: --batched: every call from the shim's per-thread buffers, the same GC, exception, contention and method events as EventPipe, none lost" {
+	shim_vs_eventpipe --batched
+	# every selected tracepoint the collector records batched, with the
+	# stacks the shim walked; every event of the trace came in the shim's
+	# runs, none missing from a thread's sequence, none dropped whole
+	local pid n events
+	pid=$(sed -n 's/^ebpf-collect: pid \([0-9]*\): traced through the tracepoint shim: .*/\1/p' \
+		"$T/shim.out.err")
+	n=$(sed -n "s/^ebpf-collect: pid $pid: \([1-9][0-9]*\) tracepoints batched in-process in the tracepoint shim (user stacks walked by the shim)\$/\1/p" \
+		"$T/shim.out.err")
+	[[ -n $n ]] || flunk "not batched: $(cat "$T/shim.out.err")"
+	events=$(sed -n 's/^ebpf-collect: \([0-9]*\) events (.*/\1/p' "$T/shim.out.err")
+	((events > 0)) || flunk "$(cat "$T/shim.out.err")"
+	grep -qE "^pid $pid: tracepoint shim batched: $events calls in [1-9][0-9]* runs from the shim's buffers, 0 lost by sequence gaps\$" \
+		"$T/shim.out.err" || flunk "$(cat "$T/shim.out.err")"
+	grep -qx "tracepoint shim: 0 batched calls lost in runs the ring could not take" \
+		"$T/shim.out.err" || flunk "$(cat "$T/shim.out.err")"
 }
 
 @test "tracepoint shim: ebpf-collect --tracepoint-shim -- dotnet app.dll traces it from its start through the shim, the same events as EventPipe from its start" {

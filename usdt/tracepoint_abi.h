@@ -151,6 +151,10 @@ struct tpshim_table {
 	uint64_t batch_sema;
 	uint64_t batch_site;
 	uint64_t batch_specs;
+	/* the functions the probes arrays hold: TPSHIM_PROBE_SYM,
+	 * TPSHIM_PROBE_FP_SYM */
+	uint64_t probe_func;
+	uint64_t probe_func_fp;
 };
 
 #endif /* USDT_TRACEPOINT_ABI_H */

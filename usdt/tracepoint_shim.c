@@ -258,6 +258,8 @@ __attribute__((constructor)) static void shim_init(void)
 	ebpf_collect_tpshim.batch_sema = (uint64_t)(uintptr_t)&ebpf_collect_tpshim_batch_semaphore;
 	ebpf_collect_tpshim.batch_site = (uint64_t)(uintptr_t)ebpf_collect_tpshim_batch_site;
 	ebpf_collect_tpshim.batch_specs = (uint64_t)(uintptr_t)ebpf_collect_tpshim_batch_specs;
+	ebpf_collect_tpshim.probe_func = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe;
+	ebpf_collect_tpshim.probe_func_fp = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe_fp;
 	if (real_lttng(path, sizeof(path))) {
 		ebpf_collect_tpshim.refused = 1;
 		debug_once("standing down, a real LTTng-UST is at", path);

@@ -78,6 +78,7 @@ static void test_register(void)
 			  "its own array");
 		ASSERT_EQ(tp.probe_func, (uint64_t)(uintptr_t)dlsym(shim, TPSHIM_PROBE_SYM),
 			  "the probe");
+		ASSERT_EQ(tp.probe_func, v.table.probe_func, "the table's probe");
 		ASSERT_EQ(tp.probe_data, i, "data: the index");
 		ASSERT_EQ(((struct tpabi_probe *)(uintptr_t)tp.probes)[1].func, NULL, "one entry");
 	}
