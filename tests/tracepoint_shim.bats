@@ -814,6 +814,67 @@ round() {
 	[[ ! -e $T/k.nettrace ]] || trace_note "$T/k.nettrace" unnamed "the collector was killed, so it wrote no names (they come at the end)"
 }
 
+# batch_is LINE: tpshim_ctl batch of the app says LINE
+batch_is() {
+	[[ $("$CTL" batch "$APP_PID") == "$1" ]]
+}
+
+@test "tracepoint shim: --batched, the collector SIGKILLed: the batch semaphore and every state back to 0, the dead collector's mask inert, the next collector's trace whole" {
+	need
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local prov=Microsoft-Windows-DotNETRuntime:0x8000:4 n col r v
+	# 2000 throws a round: round 0 traced batched by a collector then
+	# killed, round 1 by the next one
+	app_with_shim "$TPSHIM_DIR" --exceptions 2000 --rounds 2
+	run "$CTL" batch "$APP_PID"
+	assert_output "semaphore 0 active 0 session 0 mask 0"
+	bg "$T/c1.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/k.nettrace" --providers "$prov" --batched
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/c1.out.err" 60 || flunk "$(cat "$T/c1.out.err")"
+	n=$(sed -n "s/^ebpf-collect: pid $APP_PID: \([1-9][0-9]*\) tracepoints batched in-process in the tracepoint shim (user stacks walked by the shim)\$/\1/p" \
+		"$T/c1.out.err")
+	[[ -n $n ]] || flunk "$(cat "$T/c1.out.err")"
+	# the semaphore the kernel holds up for the collector's batch site,
+	# its mask, a session
+	run "$CTL" batch "$APP_PID"
+	assert_output "semaphore 1 active 1 session 1 mask $n"
+	round 0 v
+	kill -KILL "$col"
+	wait "$col" 2>/dev/null || true
+	# the kernel lowers the semaphore and the states as the dead
+	# collector's descriptors close; the mask it wrote stays, and counts
+	# for nothing without the semaphore: every call goes to the probe
+	# site, which no uprobe holds
+	wait_until 120 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
+	wait_until 120 batch_is "semaphore 0 active 1 session 1 mask $n" ||
+		flunk "batched mode: $("$CTL" batch "$APP_PID")"
+	# the next collector: a new session, whose trace has round 1's 2000
+	# throws exactly (nothing of round 0 left in the buffers), every
+	# call from the shim's runs, none lost
+	bg "$T/c2.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/k2.nettrace" --providers "$prov" --batched
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/c2.out.err" 60 || flunk "$(cat "$T/c2.out.err")"
+	run "$CTL" batch "$APP_PID"
+	assert_output "semaphore 1 active 1 session 2 mask $n"
+	round 1 v
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=0 exceptions=4000 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/c2.out.err")"
+	grep -qE '^DotNETRuntime +ExceptionThrown_V1 +2000$' "$T/c2.out.err" ||
+		flunk "$(cat "$T/c2.out.err")"
+	local events
+	events=$(sed -n 's/^ebpf-collect: \([0-9]*\) events (.*/\1/p' "$T/c2.out.err")
+	grep -qE "^pid $APP_PID: tracepoint shim batched: $events calls in [1-9][0-9]* runs from the shim's buffers, 0 lost by sequence gaps\$" \
+		"$T/c2.out.err" || flunk "$(cat "$T/c2.out.err")"
+	grep -qx "tracepoint shim: 0 batched calls lost in runs the ring could not take" \
+		"$T/c2.out.err" || flunk "$(cat "$T/c2.out.err")"
+	# a clean stop clears the mask and lets the semaphore go
+	wait_until 120 batch_is "semaphore 0 active 0 session 2 mask 0" ||
+		flunk "batched mode: $("$CTL" batch "$APP_PID")"
+}
+
 # gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained
 # .NET V app registers COUNT tracepoints (per provider as given), the 64-bit
 # argument of GCStart_V2's signature spelled U64, and its five induced GCs
