@@ -72,8 +72,9 @@ $(OUTPUT)/obj/usdt/usdt-gen-batch.o: ALL_CFLAGS += -I$(OUTPUT)/obj/usdt
 
 # The tracepoint shim (usdt/README.md, "The tracepoint shim"): a library a
 # stock CoreCLR dlopen()s by LTTng-UST 2.12's name, built straight from its
-# one source (it exports the LTTng names only, and links nothing of ours:
-# it runs inside the traced process).  Its directory goes on the target's
+# sources (it exports the LTTng names, its table and its probe functions,
+# and links nothing of ours but usdt/batch_runtime.c.in's text: it runs
+# inside the traced process).  Its directory goes on the target's
 # LD_LIBRARY_PATH.
 TPSHIM_DIR      := $(OUTPUT)/tpshim
 TPSHIM_LIB      := $(TPSHIM_DIR)/liblttng-ust-tracepoint.so.0
