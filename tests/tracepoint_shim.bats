@@ -814,6 +814,44 @@ round() {
 	[[ ! -e $T/k.nettrace ]] || trace_note "$T/k.nettrace" unnamed "the collector was killed, so it wrote no names (they come at the end)"
 }
 
+# folded_of NAME ARGS...: the app ready for the shim throwing 3
+# exceptions, traced by ebpf-collect -p ARGS through the shim; the folded
+# stacks of its ExceptionThrown_V1 events in $T/NAME.folded
+folded_of() {
+	local name=$1 col
+	shift
+	app_with_shim "$TPSHIM_DIR" --exceptions 3
+	bg "$T/$name.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/$name.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8000:4 "$@"
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/$name.out.err" 60 || flunk "$(cat "$T/$name.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/$name.out.err")"
+	kill -KILL "$APP_PID"
+	wait "$APP_PID" 2>/dev/null || true
+	APP_PID=
+	"$EBPF_COLLECT" convert "$T/$name.nettrace" --format folded --event ExceptionThrown_V1 \
+		-o "$T/$name.folded" || flunk "convert $name"
+}
+
+@test "tracepoint shim: --batched: the stacks the shim walks are the frames the per-event probe's BPF walk takes" {
+	need
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	folded_of pe
+	folded_of ba --batched
+	grep -q "tracepoints batched in-process in the tracepoint shim (user stacks walked by the shim)" \
+		"$T/ba.out.err" || flunk "$(cat "$T/ba.out.err")"
+	# the three throws' stacks, from the call site in the runtime (none of
+	# the shim's own frames) through the app's methods to the thread's start
+	(($(awk '{ s += $NF } END { print s }' "$T/pe.folded") == 3)) || flunk "$(cat "$T/pe.folded")"
+	grep -q 'evtapp!Program.EvtAppThrowOne(int32);libcoreclr.so' "$T/ba.folded" ||
+		flunk "$(cat "$T/ba.folded")"
+	grep -q 'liblttng-ust-tracepoint' "$T/ba.folded" && flunk "a shim frame: $(cat "$T/ba.folded")"
+	assert_equal "$(cat "$T/ba.folded")" "$(cat "$T/pe.folded")"
+}
+
 # batch_is LINE: tpshim_ctl batch of the app says LINE
 batch_is() {
 	[[ $("$CTL" batch "$APP_PID") == "$1" ]]
