@@ -71,7 +71,10 @@ static size_t measure(const struct tpshim_spec *sp, struct tpshim_call *c)
 	size_t n = 0;
 
 	if (sp->buf_arg == 1 && sp->len_arg == 0) {
-		uint64_t want = c->args[0];
+		/* the length is a `const unsigned int`: never more than its 32
+		 * bits, whatever the register's upper half holds, since this
+		 * copy runs in the process, not through a faultless BPF read */
+		uint64_t want = (uint32_t)c->args[0];
 
 		if (want > TPSHIM_DATA_MAX) {
 			want = TPSHIM_DATA_MAX;
