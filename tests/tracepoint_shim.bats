@@ -857,7 +857,7 @@ batch_is() {
 	[[ $("$CTL" batch "$APP_PID") == "$1" ]]
 }
 
-@test "tracepoint shim: --batched, the collector SIGKILLed: the batch semaphore and every state back to 0, the dead collector's mask inert, the next collector's trace whole" {
+@test "tracepoint shim: --batched, the collector SIGKILLed: the batch semaphore and every state back to 0, the dead collector's mask inert and cleared by the next collector, whose trace is whole" {
 	need
 	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
 	local prov=Microsoft-Windows-DotNETRuntime:0x8000:4 n col r v
@@ -886,12 +886,15 @@ batch_is() {
 	wait_until 120 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
 	wait_until 120 batch_is "semaphore 0 active 1 session 1 mask $n" ||
 		flunk "batched mode: $("$CTL" batch "$APP_PID")"
-	# the next collector: a new session, whose trace has round 1's 2000
-	# throws exactly (nothing of round 0 left in the buffers), every
-	# call from the shim's runs, none lost
+	# the next collector clears what the dead one left, saying so
+	# (architecture decision 24), and starts a new session, whose trace
+	# has round 1's 2000 throws exactly (nothing of round 0 left in the
+	# buffers), every call from the shim's runs, none lost
 	bg "$T/c2.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/k2.nettrace" --providers "$prov" --batched
 	col=$LAST_PID
 	wait_for_grep "Ctrl-C" "$T/c2.out.err" 60 || flunk "$(cat "$T/c2.out.err")"
+	grep -qx "ebpf-collect: pid $APP_PID: the tracepoint shim's batched mode was left set by a tracer that died (session 1, $n tracepoints): cleared" \
+		"$T/c2.out.err" || flunk "$(cat "$T/c2.out.err")"
 	run "$CTL" batch "$APP_PID"
 	assert_output "semaphore 1 active 1 session 2 mask $n"
 	round 1 v

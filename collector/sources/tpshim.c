@@ -377,6 +377,10 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 			strerror(-err));
 		return err;
 	}
+	/* what a dead tracer left, whoever traces now */
+	err = tps_batch__repair(pid, &v.table);
+	if (err < 0)
+		return err;
 	if (s->batched) {
 		p->batch = tps_batch__new(pid, &v.table);
 		if (!p->batch && errno != ENOTSUP)

@@ -37,6 +37,35 @@ struct tps_batch {
 	uint64_t runs, calls, gaps, bad;
 };
 
+int tps_batch__repair(pid_t pid, const struct tpshim_table *t)
+{
+	struct batch_ctl c = { .pid = pid, .addr = t->batch_ctl, .n = TPSHIM_CAPACITY,
+			       .written = true };
+	static uint8_t mask[TPSHIM_CAPACITY];
+	struct prov_batch_ctl h;
+	unsigned short sema;
+	uint32_t set = 0;
+	int err;
+
+	if (!t->batch_ctl || !t->batch_sema)
+		return 0;	/* an older shim: no batched mode */
+	err = proc_mem_rw(pid, t->batch_sema, &sema, sizeof(sema), false);
+	if (!err)
+		err = proc_mem_rw(pid, t->batch_ctl, &h, sizeof(h), false);
+	if (!err)
+		err = proc_mem_rw(pid, t->batch_ctl + sizeof(h), mask, sizeof(mask), false);
+	if (err)
+		return err;
+	for (size_t i = 0; i < sizeof(mask); i++)
+		set += !!mask[i];
+	if (sema || (!h.active && !set))
+		return 0;	/* a live tracer's, or nothing left */
+	batch_ctl__release(&c);
+	pr_warn("pid %d: the tracepoint shim's batched mode was left set by a tracer that died "
+		"(session %u, %u tracepoints): cleared\n", pid, h.session, set);
+	return 1;
+}
+
 struct tps_batch *tps_batch__new(pid_t pid, const struct tpshim_table *t)
 {
 	struct tps_batch *b;

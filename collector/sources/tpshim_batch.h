@@ -33,6 +33,12 @@ struct pipeline_source_ops;
 
 struct tps_batch;
 
+/* Before any tracer of pid goes on: a batched mode left set (active, a
+ * mask) while its semaphore is 0 is a dead tracer's, inert but misleading
+ * (architecture decision 24): cleared, with a one-line warning.  1 when
+ * cleared, 0, -errno. */
+int tps_batch__repair(pid_t pid, const struct tpshim_table *t);
+
 /* pid's batched mode, from its shim's table t; NULL with errno (ENOTSUP:
  * its shim has none). */
 struct tps_batch *tps_batch__new(pid_t pid, const struct tpshim_table *t);
