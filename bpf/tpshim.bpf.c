@@ -49,6 +49,21 @@ struct {
 	__type(value, struct tps_scratch);
 } tps_scratch SEC(".maps");
 
+/* a whole run of the batched mode: larger than a per-CPU value may be,
+ * so an array indexed by the CPU */
+struct tps_batch_scratch {
+	__u32 busy;
+	__u32 pad;
+	__u8 buf[sizeof(struct ce_clr_batch) + CE_BATCH_MAX];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);			/* = number of possible CPUs */
+	__type(key, __u32);
+	__type(value, struct tps_batch_scratch);
+} tps_batch_scratch SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -181,6 +196,55 @@ int tpshim_event(struct pt_regs *ctx)
 	e->hdr.size = size;
 	if (size <= TPS_SCRATCH_BYTES)
 		ce_submit(s->buf, size, cnt);
+	*(volatile __u32 *)&s->busy = 0;
+	return 0;
+}
+
+/*
+ * Batched mode: a run of one thread's calls, handed over at the shim's
+ * batch site as (data, len, tid, first_seq, count), the four after data
+ * 32-bit, and copied whole as the shim wrote it (the collector splits it).
+ * A run the ring cannot take, or that finds this CPU's scratch busy, is
+ * lost whole and counted by its calls.
+ */
+SEC("uprobe")
+int tpshim_batch(struct pt_regs *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 zero = 0, len = (__u32)PT_REGS_PARM2(ctx), count = (__u32)PT_REGS_PARM5(ctx), size;
+	__u32 cpu = bpf_get_smp_processor_id();
+	struct tps_counters *cnt = bpf_map_lookup_elem(&tps_counters, &zero);
+	struct tps_batch_scratch *s;
+	struct ce_clr_batch *b;
+
+	if (!cnt)
+		return 0;
+	s = bpf_map_lookup_elem(&tps_batch_scratch, &cpu);
+	if (!s || !len || len > CE_BATCH_MAX ||
+	    __sync_val_compare_and_swap(&s->busy, 0, 1) != 0) {
+		__sync_fetch_and_add(&cnt->batch_drops, count);
+		return 0;
+	}
+	b = (struct ce_clr_batch *)s->buf;
+	b->hdr.timestamp = bpf_ktime_get_ns();
+	b->hdr.type = CE_REC_TPSHIM_BATCH;
+	b->hdr.pid = id >> 32;
+	b->hdr.tid = (__u32)PT_REGS_PARM3(ctx);
+	b->cookie = 0;
+	b->first_seq = (__u32)PT_REGS_PARM4(ctx);
+	b->count = count;
+	b->data_len = len;
+	b->flusher_tid = (__u32)id;
+	size = sizeof(*b) + len;
+	b->hdr.size = size;
+	if (bpf_probe_read_user(s->buf + sizeof(*b), len, (const void *)PT_REGS_PARM1(ctx)) ||
+	    bpf_ringbuf_output(&rb, s->buf, size, ce_wakeup_flags(size))) {
+		cnt->batch_drops += count;
+	} else {
+		cnt->batches++;
+		cnt->batch_events += count;
+		cnt->bytes += size;
+	}
 	*(volatile __u32 *)&s->busy = 0;
 	return 0;
 }

@@ -18,6 +18,10 @@
 #define EBPF_COLLECT_TPSHIM_EVENT_H
 
 #define CE_REC_TPSHIM		4
+/* a run of one thread's batched calls from the shim's buffers
+ * (usdt/tracepoint_abi.h, batched mode): struct ce_clr_batch (cookie 0),
+ * then the run as the shim wrote it */
+#define CE_REC_TPSHIM_BATCH	5
 
 #define TPS_MAX_ARGS		9	/* arguments after data (.NET 10's largest) */
 #define TPS_REG_ARGS		5	/* of them in registers */
@@ -75,6 +79,9 @@ struct tps_counters {
 	__u64 bytes;
 	__u64 unselected;	/* no spec for (tgid, index) */
 	__u64 nested_drops;	/* this CPU's scratch busy */
+	__u64 batches;		/* runs handed over */
+	__u64 batch_events;	/* calls in them */
+	__u64 batch_drops;	/* calls in runs the ring (or the scratch) could not take */
 };
 
 #endif /* EBPF_COLLECT_TPSHIM_EVENT_H */

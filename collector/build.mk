@@ -14,9 +14,9 @@ COLLECTOR_SRCS += $(addprefix collector/session/,env.c preflight.c session.c sto
 # event sources: CLR USDT (+ batched, the pause word), generic USDT, kernel,
 # mappings, stock .NET over EventPipe or its tracepoints, and the selection
 # they share
-COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c tracer_pause.c usdt_notes.c \
+COLLECTOR_SRCS += $(addprefix collector/sources/,clr_events.c batch.c batch_run.c tracer_pause.c usdt_notes.c \
 		  selection.c mmap_events.c dotnet_ipc.c eventpipe.c ep_perfmap.c ep_port.c ep_targets.c \
-		  tpshim_enable.c tpshim.c lttng_env.c)
+		  tpshim_enable.c tpshim.c tpshim_batch.c lttng_env.c)
 # the pipeline: its interface and dispatcher, ring, reorder window, recorder,
 # flight recorder, triggers, rotation, the collector's own events
 COLLECTOR_SRCS += $(addprefix collector/pipeline/,pipeline.c dispatch.c ring.c reorder.c recorder.c \

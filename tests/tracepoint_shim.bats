@@ -338,8 +338,8 @@ for line in sys.stdin:
 # frames included
 STRIPPED="native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
 
-# shim_vs_eventpipe: the app ($APP_CMD: the SDK's runtime or a
-# self-contained build) traced by ebpf-collect -p through the shim, then
+# shim_vs_eventpipe [ARGS...]: the app ($APP_CMD: the SDK's runtime or a
+# self-contained build) traced by ebpf-collect -p ARGS through the shim, then
 # the same app started plainly and traced through EventPipe, the same
 # workload once each tracer runs: the GC, exception, contention and method
 # events of both compared event by event, field by field, and by TraceEvent
@@ -360,7 +360,7 @@ shim_vs_eventpipe() {
 	# noted first: an assertion that fails below leaves it all the same
 	trace_note "$T/shim.nettrace" stripped "$STRIPPED"
 	bg "$T/shim.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/shim.nettrace" --providers "$prov" \
-		--manifest "$MANIFEST_REAL"
+		--manifest "$MANIFEST_REAL" "$@"
 	col=$LAST_PID
 	wait_for_grep "Ctrl-C" "$T/shim.out.err" 60 || flunk "$(cat "$T/shim.out.err")"
 	grep -q "^ebpf-collect: pid $APP_PID: traced through the tracepoint shim: [1-9][0-9]* tracepoints enabled" \
@@ -472,6 +472,25 @@ shim_vs_eventpipe() {
 
 @test "tracepoint shim: ebpf-collect -p records through the shim the GC, exception, contention and method events EventPipe records of the same workload" {
 	shim_vs_eventpipe
+}
+
+@test "tracepoint shim: --batched: every call from the shim's per-thread buffers, the same GC, exception, contention and method events as EventPipe, none lost" {
+	shim_vs_eventpipe --batched
+	# every selected tracepoint the collector records batched, with the
+	# stacks the shim walked; every event of the trace came in the shim's
+	# runs, none missing from a thread's sequence, none dropped whole
+	local pid n events
+	pid=$(sed -n 's/^ebpf-collect: pid \([0-9]*\): traced through the tracepoint shim: .*/\1/p' \
+		"$T/shim.out.err")
+	n=$(sed -n "s/^ebpf-collect: pid $pid: \([1-9][0-9]*\) tracepoints batched in-process in the tracepoint shim (user stacks walked by the shim)\$/\1/p" \
+		"$T/shim.out.err")
+	[[ -n $n ]] || flunk "not batched: $(cat "$T/shim.out.err")"
+	events=$(sed -n 's/^ebpf-collect: \([0-9]*\) events (.*/\1/p' "$T/shim.out.err")
+	((events > 0)) || flunk "$(cat "$T/shim.out.err")"
+	grep -qE "^pid $pid: tracepoint shim batched: $events calls in [1-9][0-9]* runs from the shim's buffers, 0 lost by sequence gaps\$" \
+		"$T/shim.out.err" || flunk "$(cat "$T/shim.out.err")"
+	grep -qx "tracepoint shim: 0 batched calls lost in runs the ring could not take" \
+		"$T/shim.out.err" || flunk "$(cat "$T/shim.out.err")"
 }
 
 @test "tracepoint shim: ebpf-collect --tracepoint-shim -- dotnet app.dll traces it from its start through the shim, the same events as EventPipe from its start" {
@@ -793,6 +812,108 @@ round() {
 		flunk "ns per throw: untraced ${b[*]}, traced $traced, after SIGKILL ${a[*]}"
 	# a trace cut by SIGKILL has no names (they are written at the end)
 	[[ ! -e $T/k.nettrace ]] || trace_note "$T/k.nettrace" unnamed "the collector was killed, so it wrote no names (they come at the end)"
+}
+
+# folded_of NAME ARGS...: the app ready for the shim throwing 3
+# exceptions, traced by ebpf-collect -p ARGS through the shim; the folded
+# stacks of its ExceptionThrown_V1 events in $T/NAME.folded
+folded_of() {
+	local name=$1 col
+	shift
+	app_with_shim "$TPSHIM_DIR" --exceptions 3
+	bg "$T/$name.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/$name.nettrace" \
+		--providers Microsoft-Windows-DotNETRuntime:0x8000:4 "$@"
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/$name.out.err" 60 || flunk "$(cat "$T/$name.out.err")"
+	touch "$T/go"
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/$name.out.err")"
+	kill -KILL "$APP_PID"
+	wait "$APP_PID" 2>/dev/null || true
+	APP_PID=
+	"$EBPF_COLLECT" convert "$T/$name.nettrace" --format folded --event ExceptionThrown_V1 \
+		-o "$T/$name.folded" || flunk "convert $name"
+}
+
+@test "tracepoint shim: --batched: the stacks the shim walks are the frames the per-event probe's BPF walk takes" {
+	need
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	folded_of pe
+	folded_of ba --batched
+	grep -q "tracepoints batched in-process in the tracepoint shim (user stacks walked by the shim)" \
+		"$T/ba.out.err" || flunk "$(cat "$T/ba.out.err")"
+	# the three throws' stacks, from the call site in the runtime (none of
+	# the shim's own frames) through the app's methods to the thread's start
+	(($(awk '{ s += $NF } END { print s }' "$T/pe.folded") == 3)) || flunk "$(cat "$T/pe.folded")"
+	grep -q 'evtapp!Program.EvtAppThrowOne(int32);libcoreclr.so' "$T/ba.folded" ||
+		flunk "$(cat "$T/ba.folded")"
+	grep -q 'liblttng-ust-tracepoint' "$T/ba.folded" && flunk "a shim frame: $(cat "$T/ba.folded")"
+	assert_equal "$(cat "$T/ba.folded")" "$(cat "$T/pe.folded")"
+}
+
+# batch_is LINE: tpshim_ctl batch of the app says LINE
+batch_is() {
+	[[ $("$CTL" batch "$APP_PID") == "$1" ]]
+}
+
+@test "tracepoint shim: --batched, the collector SIGKILLed: the batch semaphore and every state back to 0, the dead collector's mask inert and cleared by the next collector, whose trace is whole" {
+	need
+	[[ -x $EBPF_COLLECT ]] || flunk "ebpf-collect not built"
+	local prov=Microsoft-Windows-DotNETRuntime:0x8000:4 n col r v
+	# 2000 throws a round: round 0 traced batched by a collector then
+	# killed, round 1 by the next one
+	app_with_shim "$TPSHIM_DIR" --exceptions 2000 --rounds 2
+	run "$CTL" batch "$APP_PID"
+	assert_output "semaphore 0 active 0 session 0 mask 0"
+	bg "$T/c1.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/k.nettrace" --providers "$prov" --batched
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/c1.out.err" 60 || flunk "$(cat "$T/c1.out.err")"
+	n=$(sed -n "s/^ebpf-collect: pid $APP_PID: \([1-9][0-9]*\) tracepoints batched in-process in the tracepoint shim (user stacks walked by the shim)\$/\1/p" \
+		"$T/c1.out.err")
+	[[ -n $n ]] || flunk "$(cat "$T/c1.out.err")"
+	# the semaphore the kernel holds up for the collector's batch site,
+	# its mask, a session
+	run "$CTL" batch "$APP_PID"
+	assert_output "semaphore 1 active 1 session 1 mask $n"
+	round 0 v
+	kill -KILL "$col"
+	wait "$col" 2>/dev/null || true
+	# the kernel lowers the semaphore and the states as the dead
+	# collector's descriptors close; the mask it wrote stays, and counts
+	# for nothing without the semaphore: every call goes to the probe
+	# site, which no uprobe holds
+	wait_until 120 states_are 0 || flunk "a state still raised: $("$CTL" list "$APP_PID")"
+	wait_until 120 batch_is "semaphore 0 active 1 session 1 mask $n" ||
+		flunk "batched mode: $("$CTL" batch "$APP_PID")"
+	# the next collector clears what the dead one left, saying so
+	# (architecture decision 24), and starts a new session, whose trace
+	# has round 1's 2000 throws exactly (nothing of round 0 left in the
+	# buffers), every call from the shim's runs, none lost
+	bg "$T/c2.out" "$EBPF_COLLECT" -p "$APP_PID" -o "$T/k2.nettrace" --providers "$prov" --batched
+	col=$LAST_PID
+	wait_for_grep "Ctrl-C" "$T/c2.out.err" 60 || flunk "$(cat "$T/c2.out.err")"
+	grep -qx "ebpf-collect: pid $APP_PID: the tracepoint shim's batched mode was left set by a tracer that died (session 1, $n tracepoints): cleared" \
+		"$T/c2.out.err" || flunk "$(cat "$T/c2.out.err")"
+	run "$CTL" batch "$APP_PID"
+	assert_output "semaphore 1 active 1 session 2 mask $n"
+	round 1 v
+	wait_for_grep DONE "$T/app.out" 60 || flunk "app did not finish: $(cat "$T/app.out"*)"
+	grep -qx "COUNTS gen0=0 gen1=0 gen2=0 exceptions=4000 contentions=0" "$T/app.out" ||
+		flunk "$(cat "$T/app.out")"
+	kill -INT "$col"
+	wait "$col" || flunk "collector status $?: $(cat "$T/c2.out.err")"
+	grep -qE '^DotNETRuntime +ExceptionThrown_V1 +2000$' "$T/c2.out.err" ||
+		flunk "$(cat "$T/c2.out.err")"
+	local events
+	events=$(sed -n 's/^ebpf-collect: \([0-9]*\) events (.*/\1/p' "$T/c2.out.err")
+	grep -qE "^pid $APP_PID: tracepoint shim batched: $events calls in [1-9][0-9]* runs from the shim's buffers, 0 lost by sequence gaps\$" \
+		"$T/c2.out.err" || flunk "$(cat "$T/c2.out.err")"
+	grep -qx "tracepoint shim: 0 batched calls lost in runs the ring could not take" \
+		"$T/c2.out.err" || flunk "$(cat "$T/c2.out.err")"
+	# a clean stop clears the mask and lets the semaphore go
+	wait_until 120 batch_is "semaphore 0 active 0 session 2 mask 0" ||
+		flunk "batched mode: $("$CTL" batch "$APP_PID")"
 }
 
 # gc_through_shim V COUNT RUNTIME PRIVATE RUNDOWN U64: the self-contained

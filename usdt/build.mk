@@ -72,8 +72,9 @@ $(OUTPUT)/obj/usdt/usdt-gen-batch.o: ALL_CFLAGS += -I$(OUTPUT)/obj/usdt
 
 # The tracepoint shim (usdt/README.md, "The tracepoint shim"): a library a
 # stock CoreCLR dlopen()s by LTTng-UST 2.12's name, built straight from its
-# one source (it exports the LTTng names only, and links nothing of ours:
-# it runs inside the traced process).  Its directory goes on the target's
+# sources (it exports the LTTng names, its table and its probe functions,
+# and links nothing of ours but usdt/batch_runtime.c.in's text: it runs
+# inside the traced process).  Its directory goes on the target's
 # LD_LIBRARY_PATH.
 TPSHIM_DIR      := $(OUTPUT)/tpshim
 TPSHIM_LIB      := $(TPSHIM_DIR)/liblttng-ust-tracepoint.so.0
@@ -82,10 +83,13 @@ TPSHIM_LIB      := $(TPSHIM_DIR)/liblttng-ust-tracepoint.so.0
 TPSHIM_READ_OBJS := $(OUTPUT)/obj/usdt/tracepoint_read.o $(OUTPUT)/obj/usdt/tracepoint_sig.o \
 		    $(OUTPUT)/obj/usdt/event_decode.o
 
-$(TPSHIM_LIB): usdt/tracepoint_shim.c usdt/tracepoint_abi.h
+# (tracepoint_shim_batch.c: its batched mode, the generated providers'
+# usdt/batch_runtime.c.in compiled under the shim's names)
+TPSHIM_SRCS     := usdt/tracepoint_shim.c usdt/tracepoint_shim_batch.c
+$(TPSHIM_LIB): $(TPSHIM_SRCS) usdt/tracepoint_abi.h usdt/provider_abi.h usdt/batch_runtime.c.in
 	$(call msg,LIB,$@)
 	$(Q)mkdir -p $(dir $@)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -fvisibility=hidden \
-		-Wl,-soname,liblttng-ust-tracepoint.so.0 $(ALL_LDFLAGS) $< -o $@
+		-Wl,-soname,liblttng-ust-tracepoint.so.0 $(ALL_LDFLAGS) $(TPSHIM_SRCS) -lpthread -o $@
 
 ALL_TARGETS += $(TPSHIM_LIB) $(TPSHIM_READ_OBJS)

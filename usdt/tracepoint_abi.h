@@ -51,19 +51,69 @@ _Static_assert(__builtin_offsetof(struct tpabi_tracepoint, signature) == 32, "si
  * TPSHIM_MAGIC bytes in the shim's writable mapping: a reader needs no
  * symbol table and the address is the process's own.
  */
-#define TPSHIM_MAGIC		"ebpf-collect:tp4"	/* 16 bytes, no NUL; tp1 had no probe_site,
-						 * tp2 no probe_site_fp, tp3 sites at a ret */
+#define TPSHIM_MAGIC		"ebpf-collect:tp5"	/* 16 bytes, no NUL; tp1 had no probe_site,
+						 * tp2 no probe_site_fp, tp3 sites at a ret,
+						 * tp4 no batched mode */
 #define TPSHIM_MAGIC_LEN	16
 #define TPSHIM_CAPACITY		8192	/* tracepoints; more are counted in dropped */
-/* the shim's probe function, whose first instruction, a 5-byte nop, is
- * the uprobe site of every tracepoint without a double */
+/* the shim's probe function, whose 5-byte nop (probe_site: after the
+ * batched mode's test) is the uprobe site of every tracepoint without a
+ * double */
 #define TPSHIM_PROBE_SYM	"ebpf_collect_tpshim_probe"
+#define TPSHIM_PROBE_SITE_SYM	"ebpf_collect_tpshim_probe_site"	/* its nop */
 /* the probe of the tracepoints whose signature has a double: it stores
  * xmm0..xmm3 in order from TPSHIM_FP_BELOW bytes below the stack pointer
  * (xmm0 at rsp - 64, xmm3 at rsp - 40: under what the kernel's uprobe
  * trampoline pushes) and reaches its site, a 5-byte nop, then returns */
 #define TPSHIM_PROBE_FP_SYM	"ebpf_collect_tpshim_probe_fp"
 #define TPSHIM_FP_BELOW		64
+
+/*
+ * Batched mode (usdt/README.md "The tracepoint shim", batched): the shim
+ * carries the per-thread buffers of usdt/batch_runtime.c.in under the
+ * names <TPSHIM_BATCH_PREFIX>_batch_ctl and _batch_semaphore, whose mask
+ * holds a byte per tracepoint index (usdt/provider_abi.h).  Both probe
+ * functions test the semaphore, then the index's mask byte; a batched
+ * call is written into the calling thread's buffer as a struct
+ * prov_batch_rec whose payload is a struct tpshim_call and the bytes its
+ * spec (batch_specs[index], written by the tracer before the mask byte)
+ * says the arguments point at; runs go to the tracer through the batch
+ * site, called as (data, len, tid, first_seq, count), 32-bit after data.
+ */
+#define TPSHIM_BATCH_PREFIX	"ebpf_collect_tpshim"
+#define TPSHIM_MAX_ARGS		9	/* integer arguments after data */
+#define TPSHIM_REG_ARGS		5	/* of them in registers */
+#define TPSHIM_FP_ARGS		4	/* doubles */
+#define TPSHIM_STR_MAX		1024	/* bytes of one string, its NUL included */
+#define TPSHIM_DATA_MAX		8192	/* bytes of a serialized payload (__data__) */
+#define TPSHIM_NO_ARG		0xff
+#define TPSHIM_CALL_CUT		0x1	/* the buffer was cut to TPSHIM_DATA_MAX */
+#define TPSHIM_CALL_FAULT	0x2	/* the buffer's pointer was NULL */
+
+/* what to copy of a tracepoint's call (the BPF side's struct tps_spec) */
+struct tpshim_spec {
+	uint16_t str_mask;	/* bit k: integer argument k is a NUL-terminated string */
+	uint8_t buf_arg;	/* the argument that points at a buffer, or TPSHIM_NO_ARG */
+	uint8_t len_arg;	/* the argument that is its length */
+	uint8_t nargs;		/* integer arguments */
+	uint8_t nfp;		/* doubles */
+	uint8_t written;	/* 1: this spec is set (a call without one takes its probe) */
+	uint8_t pad;
+};
+
+/* a batched call: then data_len bytes, argument k's copied[k] of them in
+ * argument order (as bpf/tpshim_event.h's struct tps_event from args on) */
+struct tpshim_call {
+	uint64_t args[TPSHIM_MAX_ARGS];	/* the integer arguments, in order */
+	uint64_t fp[TPSHIM_FP_ARGS];	/* the doubles' bits */
+	uint16_t data_len;
+	uint16_t flags;			/* TPSHIM_CALL_* */
+	uint16_t copied[TPSHIM_MAX_ARGS + 1];	/* strings: NUL included */
+};
+
+_Static_assert(sizeof(struct tpshim_spec) == 8, "tpshim_spec layout");
+_Static_assert(sizeof(struct tpshim_call) == 128 &&
+	       __builtin_offsetof(struct tpshim_call, data_len) == 104, "tpshim_call layout");
 
 /* probe_hits and probe_last are the demonstration probe's (probe[0]):
  * a tracer that points a tracepoint's probes at probe and raises its
@@ -81,8 +131,9 @@ struct tpshim_table {
 	uint64_t probe_hits;
 	uint64_t probe_last;
 	struct tpabi_probe probe[2];
-	/* the address of TPSHIM_PROBE_SYM: every listed tracepoint's probes
-	 * point at an array of its own whose one entry is {that function,
+	/* the address of TPSHIM_PROBE_SITE_SYM, the nop of TPSHIM_PROBE_SYM:
+	 * every listed tracepoint's probes point at an array of its own
+	 * whose one entry is {TPSHIM_PROBE_SYM (or TPSHIM_PROBE_FP_SYM),
 	 * data = the tracepoint's index in entries}, so a uprobe there knows
 	 * which event fired from its first argument; its state stays 0 until
 	 * a tracer raises it */
@@ -91,6 +142,19 @@ struct tpshim_table {
 				 * probe_arrays + i * 2 * sizeof(struct tpabi_probe) */
 	uint64_t probe_site_fp;	/* the nop of TPSHIM_PROBE_FP_SYM, whose
 				 * tracepoints' arrays hold that function */
+	/* batched mode's addresses: the control block and its mask
+	 * (struct prov_batch_ctl, then TPSHIM_CAPACITY bytes), its semaphore
+	 * (an unsigned short; a uprobe on batch_site with it as reference
+	 * counter raises it), the run hand-over's 5-byte nop, and
+	 * TPSHIM_CAPACITY struct tpshim_spec */
+	uint64_t batch_ctl;
+	uint64_t batch_sema;
+	uint64_t batch_site;
+	uint64_t batch_specs;
+	/* the functions the probes arrays hold: TPSHIM_PROBE_SYM,
+	 * TPSHIM_PROBE_FP_SYM */
+	uint64_t probe_func;
+	uint64_t probe_func_fp;
 };
 
 #endif /* USDT_TRACEPOINT_ABI_H */

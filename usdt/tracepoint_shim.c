@@ -35,7 +35,13 @@ static struct tpabi_probe probe_arrays[TPSHIM_CAPACITY][2];
 static void demo_probe(void *data, unsigned long first);
 void ebpf_collect_tpshim_probe(void);
 void ebpf_collect_tpshim_probe_fp(void);
-extern const char ebpf_collect_tpshim_probe_fp_site[];
+extern const char ebpf_collect_tpshim_probe_site[], ebpf_collect_tpshim_probe_fp_site[];
+/* the batched mode's (tracepoint_shim_batch.c) */
+extern volatile unsigned char ebpf_collect_tpshim_batch_ctl[];
+extern unsigned short ebpf_collect_tpshim_batch_semaphore;
+extern struct tpshim_spec ebpf_collect_tpshim_batch_specs[];
+void ebpf_collect_tpshim_batch_site(const void *data, uint32_t len, uint32_t tid,
+				    uint32_t first_seq, uint32_t count);
 
 /* not static const: the table must sit in the writable mapping, where a
  * tracer looks for it and writes nothing but a tracepoint's probes */
@@ -48,27 +54,68 @@ EXPORT struct tpshim_table ebpf_collect_tpshim = {
  * The probes, in assembly so that no compiler changes a byte of them.
  *
  * ebpf_collect_tpshim_probe, of every tracepoint without a double, is
- * called as (data = the tracepoint's index, the event's arguments...): a
- * 5-byte nop, then the return.  A tracer's uprobe sits on the nop, which
- * the kernel turns into a call to its uprobe trampoline on the first hit
- * (architecture decision 12): about half an int3 trap's cost, and no
- * single step of the instruction, which a `ret` at the site would take.
+ * called as (data = the tracepoint's index, the event's arguments...).
+ * It first tests the batched mode's semaphore (raised only while a tracer
+ * holds the batch site: tracepoint_shim_batch.c) and then the index's
+ * mask byte; a batched call goes to the batched entry.  Every other call
+ * reaches ebpf_collect_tpshim_probe_site, a 5-byte nop, then the return.
+ * A tracer's uprobe sits on the nop, which the kernel turns into a call
+ * to its uprobe trampoline on the first hit (architecture decision 12):
+ * about half an int3 trap's cost, and no single step of the instruction,
+ * which a `ret` at the site would take.  Nothing before the nop moves the
+ * stack pointer: the uprobe finds the return address at it.
  *
  * ebpf_collect_tpshim_probe_fp, of the tracepoints with a double: a
  * double arrives in an SSE register, which a uprobe program cannot read,
- * so it first stores xmm0..xmm3 in the red zone below the stack pointer
- * (the x86-64 ABI's 128 bytes a leaf function may use), under the 32 bytes
- * the kernel's uprobe trampoline pushes there, then has the same nop,
- * labelled ebpf_collect_tpshim_probe_fp_site.
+ * so after the same test it stores xmm0..xmm3 in the red zone below the
+ * stack pointer (the x86-64 ABI's 128 bytes a leaf function may use),
+ * under the 32 bytes the kernel's uprobe trampoline pushes there, then
+ * has the same nop, labelled ebpf_collect_tpshim_probe_fp_site.
+ *
+ * The batched entry pushes a frame (rbp, so that the stack walk goes on
+ * through it to the call site), the six argument registers and, for the
+ * doubles, xmm0..xmm3, and calls ebpf_collect_tpshim_batch_call(regs, the
+ * caller's stack arguments, the doubles or NULL); when that returns
+ * nonzero (no room, no spec) the registers are put back and the call goes
+ * on to the probe's uprobe site.
  */
 #define STR_(x) #x
 #define STR(x) STR_(x)
+#define BATCHED_TEST(per_event)							\
+	"	cmpw $0, ebpf_collect_tpshim_batch_semaphore(%rip)\n"		\
+	"	je " per_event "\n"						\
+	"	cmpq $" STR(TPSHIM_CAPACITY) ", %rdi\n"				\
+	"	jae " per_event "\n"						\
+	"	movq ebpf_collect_tpshim_batch_ctl@GOTPCREL(%rip), %rax\n"	\
+	"	cmpb $0, 32(%rax,%rdi)\n"					\
+	"	je " per_event "\n"
+#define SAVE_ARGS							\
+	"	pushq %rbp\n"							\
+	"	movq %rsp, %rbp\n"						\
+	"	pushq %r9\n	pushq %r8\n	pushq %rcx\n"			\
+	"	pushq %rdx\n	pushq %rsi\n	pushq %rdi\n"
+#define RESTORE_ARGS							\
+	"	popq %rdi\n	popq %rsi\n	popq %rdx\n"			\
+	"	popq %rcx\n	popq %r8\n	popq %r9\n"			\
+	"	popq %rbp\n"
 __asm__(
 	"	.text\n"
 	"	.p2align 4\n"
 	"	.globl ebpf_collect_tpshim_probe\n"
 	"	.type ebpf_collect_tpshim_probe, @function\n"
 	"ebpf_collect_tpshim_probe:\n"
+	BATCHED_TEST("ebpf_collect_tpshim_probe_site")
+	SAVE_ARGS
+	"	movq %rsp, %rdi\n"		/* the six registers */
+	"	leaq 16(%rbp), %rsi\n"		/* the caller's stack arguments */
+	"	xorl %edx, %edx\n"
+	"	call ebpf_collect_tpshim_batch_call\n"
+	RESTORE_ARGS
+	"	testl %eax, %eax\n"
+	"	jnz ebpf_collect_tpshim_probe_site\n"
+	"	ret\n"
+	"	.globl ebpf_collect_tpshim_probe_site\n"
+	"ebpf_collect_tpshim_probe_site:\n"
 	"	.byte 0x0f, 0x1f, 0x44, 0x00, 0x00\n"	/* nopl 0x0(%rax,%rax,1) */
 	"	ret\n"
 	"	.size ebpf_collect_tpshim_probe, .-ebpf_collect_tpshim_probe\n"
@@ -76,6 +123,23 @@ __asm__(
 	"	.globl ebpf_collect_tpshim_probe_fp\n"
 	"	.type ebpf_collect_tpshim_probe_fp, @function\n"
 	"ebpf_collect_tpshim_probe_fp:\n"
+	BATCHED_TEST("1f")
+	SAVE_ARGS
+	"	subq $32, %rsp\n"
+	"	movsd %xmm0, (%rsp)\n	movsd %xmm1, 8(%rsp)\n"
+	"	movsd %xmm2, 16(%rsp)\n	movsd %xmm3, 24(%rsp)\n"
+	"	leaq 32(%rsp), %rdi\n"
+	"	leaq 16(%rbp), %rsi\n"
+	"	movq %rsp, %rdx\n"		/* the doubles */
+	"	call ebpf_collect_tpshim_batch_call\n"
+	"	movsd (%rsp), %xmm0\n	movsd 8(%rsp), %xmm1\n"
+	"	movsd 16(%rsp), %xmm2\n	movsd 24(%rsp), %xmm3\n"
+	"	addq $32, %rsp\n"
+	RESTORE_ARGS
+	"	testl %eax, %eax\n"
+	"	jnz 1f\n"
+	"	ret\n"
+	"1:\n"
 	"	movsd %xmm0, -" STR(TPSHIM_FP_BELOW) "(%rsp)\n"
 	"	movsd %xmm1, -" STR(TPSHIM_FP_BELOW) "+8(%rsp)\n"
 	"	movsd %xmm2, -" STR(TPSHIM_FP_BELOW) "+16(%rsp)\n"
@@ -187,9 +251,15 @@ __attribute__((constructor)) static void shim_init(void)
 	char path[4096];
 
 	ebpf_collect_tpshim.entries = (uint64_t)(uintptr_t)entries;
-	ebpf_collect_tpshim.probe_site = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe;
+	ebpf_collect_tpshim.probe_site = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe_site;
 	ebpf_collect_tpshim.probe_arrays = (uint64_t)(uintptr_t)probe_arrays;
 	ebpf_collect_tpshim.probe_site_fp = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe_fp_site;
+	ebpf_collect_tpshim.batch_ctl = (uint64_t)(uintptr_t)ebpf_collect_tpshim_batch_ctl;
+	ebpf_collect_tpshim.batch_sema = (uint64_t)(uintptr_t)&ebpf_collect_tpshim_batch_semaphore;
+	ebpf_collect_tpshim.batch_site = (uint64_t)(uintptr_t)ebpf_collect_tpshim_batch_site;
+	ebpf_collect_tpshim.batch_specs = (uint64_t)(uintptr_t)ebpf_collect_tpshim_batch_specs;
+	ebpf_collect_tpshim.probe_func = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe;
+	ebpf_collect_tpshim.probe_func_fp = (uint64_t)(uintptr_t)ebpf_collect_tpshim_probe_fp;
 	if (real_lttng(path, sizeof(path))) {
 		ebpf_collect_tpshim.refused = 1;
 		debug_once("standing down, a real LTTng-UST is at", path);

@@ -993,6 +993,7 @@ static int trace(struct collector *c)
 		pause_runtimes(c);
 		/* the runtimes' buffers out while the probe is in */
 		batch__flush(&c->clr, &c->pipe);
+		tpshim_source__flush_batched(&c->tps, &c->pipe);
 		/* EventPipe's rundown goes into the reorder buffer before the drain */
 		err = ep_targets__stop(&c->ept, c->pipe.ro);
 		stop_err = stop_and_drain(c);

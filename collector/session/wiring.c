@@ -28,10 +28,14 @@ int init_sources(struct collector *c, volatile sig_atomic_t *stop)
 	c->tps.sel = &c->sel;
 	c->tps.ustack = !env.no_ustack;
 	c->tps.kstack = env.kstack;
+	/* --batched; kernel stacks only the per-event probe gives */
+	c->tps.batched = env.batched == BATCH_ALL && !env.kstack;
 	if (pipeline__add_source(&c->pipe, &clr_source_ops, &c->clr, "CLR events") ||
 	    pipeline__add_source(&c->pipe, &batch_source_ops, &c->clr, "batched CLR events") ||
 	    pipeline__add_source(&c->pipe, &ep_targets_source_ops, &c->ept, "EventPipe") ||
-	    pipeline__add_source(&c->pipe, &tpshim_source_ops, &c->tps, "tracepoint shim"))
+	    pipeline__add_source(&c->pipe, &tpshim_source_ops, &c->tps, "tracepoint shim") ||
+	    pipeline__add_source(&c->pipe, &tpshim_batch_source_ops, &c->tps,
+				 "batched tracepoint shim calls"))
 		return EXIT_FAIL;
 	return EXIT_OK;
 }

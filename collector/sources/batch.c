@@ -24,42 +24,29 @@
 #include "pipeline.h"
 #include "clr_events.h"
 #include "batch.h"
+#include "batch_run.h"
 #include "proc_mem.h"
 
 #define CTL_HEAD	sizeof(struct prov_batch_ctl)	/* bytes before the mask */
-#define CTL_AT(field)	offsetof(struct prov_batch_ctl, field)
 #define NO_EVENT	UINT32_MAX
-#define THREAD_SLOTS	8192		/* sequence tracking, open addressing */
-/* the flusher answers within its period (PROV_BATCH_FLUSH_NS while a
- * tracer batches, PROV_BATCH_IDLE_NS before it has seen one) */
-#define FLUSH_WAIT_NS	(1000 * 1000000ULL)
-
-_Static_assert(FLUSH_WAIT_NS > PROV_BATCH_IDLE_NS, "a flusher's idle period is waited for");
 _Static_assert(CE_BATCH_MAX >= PROV_BATCH_CAP, "clr_batch copies a whole buffer");
 _Static_assert(PROV_BATCH_MAX_FRAMES <= CE_MAX_STACK_DEPTH, "a batched stack fits a record");
 
 /* One provider file in one process. */
 struct batch_file {
-	pid_t pid;
 	dev_t dev;
 	ino_t ino;
-	uint64_t ctl_off, ctl_addr;	/* file offset; address once mapped (else 0) */
-	uint32_t n_events, n_batched, n_stacks;
+	uint64_t ctl_off;		/* file offset */
+	struct batch_ctl ctl;		/* pid; addr once mapped (else 0); n events */
+	uint32_t n_batched, n_stacks;
 	uint32_t *table_idx;		/* batch index -> event table index */
 	uint8_t *mask;
-	bool written, released, asked;
-	uint32_t flush_req;
-};
-
-struct batch_thread {
-	uint64_t key;			/* pid << 32 | tid, 0 = free */
-	uint32_t next_seq;
 };
 
 struct batch {
 	struct batch_file *files;
 	size_t n, cap;
-	struct batch_thread threads[THREAD_SLOTS];
+	struct batch_seqs seqs;
 	uint64_t runs, events, gaps, bad;
 	uint64_t unanswered;		/* processes that did not hand over at the end */
 };
@@ -121,10 +108,10 @@ static int read_names(struct clr_source *c, struct batch_file *f, const char *op
 		goto out;
 	}
 	buf[size] = 0;
-	f->table_idx = calloc(f->n_events, sizeof(*f->table_idx));
-	f->mask = calloc(f->n_events, 1);
+	f->table_idx = calloc(f->ctl.n, sizeof(*f->table_idx));
+	f->mask = calloc(f->ctl.n, 1);
 	err = f->table_idx && f->mask ? 0 : -ENOMEM;
-	for (i = 0, p = buf; !err && i < f->n_events; i++) {
+	for (i = 0, p = buf; !err && i < f->ctl.n; i++) {
 		char *colon = p < buf + size ? strchr(p, ':') : NULL;
 		const struct ect_event *ev = NULL;
 
@@ -153,27 +140,10 @@ out:
 /* The mask into the process, a new session, active: once it maps the file. */
 static int write_mask(struct batch_file *f)
 {
-	struct prov_batch_ctl h;
-	int err;
-
-	if (!f->ctl_addr &&
-	    tracer_pause__resolve(f->pid, f->dev, f->ino, f->ctl_off, &f->ctl_addr))
+	if (!f->ctl.addr &&
+	    tracer_pause__resolve(f->ctl.pid, f->dev, f->ino, f->ctl_off, &f->ctl.addr))
 		return -EAGAIN;
-	err = proc_mem_rw(f->pid, f->ctl_addr, &h, sizeof(h), false);
-	if (err)
-		return err;
-	if (h.magic != PROV_BATCH_MAGIC || h.n_events != f->n_events)
-		return -EPROTO;
-	err = proc_mem_rw(f->pid, f->ctl_addr + CTL_HEAD, f->mask, f->n_events, true);
-	h.session++;
-	h.active = 1;
-	if (!err)
-		err = proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(session), &h.session, 4, true);
-	if (!err)
-		err = proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(active), &h.active, 4, true);
-	f->flush_req = h.flush_req;
-	f->written = !err;
-	return err;
+	return batch_ctl__start(&f->ctl, f->mask);
 }
 
 static int attach_probe(struct clr_source *c, pid_t pid, const char *open_path,
@@ -197,7 +167,7 @@ static int attach_probe(struct clr_source *c, pid_t pid, const char *open_path,
 int batch__attach_file(struct clr_source *c, pid_t pid, const char *path,
 		       const char *open_path, dev_t dev, ino_t ino, const char *prefix)
 {
-	struct batch_file f = { .pid = pid, .dev = dev, .ino = ino };
+	struct batch_file f = { .dev = dev, .ino = ino, .ctl.pid = pid };
 	uint64_t size = 0;
 	struct batch *b;
 	int err;
@@ -206,7 +176,7 @@ int batch__attach_file(struct clr_source *c, pid_t pid, const char *path,
 	    provider_object__find(open_path, PROV_BATCH_CTL_SUFFIX, &f.ctl_off, &size) ||
 	    size <= CTL_HEAD)
 		return 0;
-	f.n_events = (uint32_t)(size - CTL_HEAD);
+	f.ctl.n = (uint32_t)(size - CTL_HEAD);
 	b = get_batch(c);
 	if (!b)
 		return -ENOMEM;
@@ -239,36 +209,6 @@ skip:
 }
 
 /* ------------------------------------------------------------ runs */
-
-static struct batch_thread *thread_slot(struct batch *b, uint32_t pid, uint32_t tid)
-{
-	uint64_t key = (uint64_t)pid << 32 | tid | 1ULL << 63;
-	uint32_t h = (uint32_t)((key * 0x9E3779B97F4A7C15ULL) >> 51) % THREAD_SLOTS, i;
-
-	for (i = 0; i < THREAD_SLOTS; i++, h = (h + 1) % THREAD_SLOTS) {
-		struct batch_thread *t = &b->threads[h];
-
-		if (t->key == key)
-			return t;
-		if (!t->key) {
-			t->key = key;
-			return t;
-		}
-	}
-	return NULL;	/* full: sequence checks stop for new threads */
-}
-
-/* A thread's sequence numbers: a gap is a run the ring could not take. */
-static void check_seq(struct batch *b, const struct ce_clr_batch *r)
-{
-	struct batch_thread *t = thread_slot(b, r->hdr.pid, r->hdr.tid);
-
-	if (!t)
-		return;
-	if (r->first_seq > t->next_seq)
-		b->gaps += r->first_seq - t->next_seq;
-	t->next_seq = r->first_seq + r->count;
-}
 
 /* One event of a run as the per-event probe would have recorded it. */
 static int push_event(struct reorder *ro, const struct ce_clr_batch *r, uint32_t table_idx,
@@ -315,8 +255,9 @@ static int batch_split(void *ctx, struct pipeline *pl, const void *rec, size_t l
 	const uint8_t *p = (const uint8_t *)(r + 1), *end;
 	struct batch *b = c->batch;
 	const struct batch_file *f;
+	struct batch_rec be;
 	uint32_t n = 0;
-	int err = 0;
+	int err = 0, more;
 
 	if (!b || len < sizeof(*r) || len != sizeof(*r) + r->data_len || r->cookie >= b->n) {
 		pl->bad_records++;
@@ -324,39 +265,23 @@ static int batch_split(void *ctx, struct pipeline *pl, const void *rec, size_t l
 	}
 	f = &b->files[r->cookie];
 	end = p + r->data_len;
-	check_seq(b, r);
+	b->gaps += batch_seqs__check(&b->seqs, r->hdr.pid, r->hdr.tid, r->first_seq, r->count);
 	b->runs++;
 	reorder__run_begin(pl->ro);
-	while (end - p >= (long)sizeof(struct prov_batch_rec)) {
-		const struct prov_batch_rec *be = (const void *)p;
-		uint32_t ids = (be->flags & PROV_BATCH_F_ACTIVITY ? 16 : 0) +
-			       (be->flags & PROV_BATCH_F_RELATED ? 16 : 0);
-		const uint8_t *st = p + sizeof(*be) + ids;
-		uint64_t depth = 0;
-		uint32_t size, stack = 0;
-
-		if (be->flags & PROV_BATCH_F_STACK && end - st >= 8) {
-			memcpy(&depth, st, 8);
-			if ((uint32_t)depth > PROV_BATCH_MAX_FRAMES)
-				break;
-			stack = 8 + 8 * (uint32_t)depth;
-		}
-		size = (sizeof(*be) + ids + stack + be->payload_len + 7) & ~7u;
-		if (size > end - p || be->index >= f->n_events ||
-		    f->table_idx[be->index] == NO_EVENT)
+	while ((more = batch_run__next(&p, end, &be)) > 0) {
+		if (be.h->index >= f->ctl.n || f->table_idx[be.h->index] == NO_EVENT)
 			break;
-		err = push_event(pl->ro, r, f->table_idx[be->index], be, p + sizeof(*be),
-				 (const uint64_t *)(st + 8), depth, st + stack);
+		err = push_event(pl->ro, r, f->table_idx[be.h->index], be.h, be.ids, be.frames,
+				 be.depth, be.payload);
 		if (err)
 			break;
-		p += size;
 		n++;
 	}
 	reorder__run_end(pl->ro);
 	if (err)
 		return err;
 	b->events += n;
-	if (n != r->count || p != end)
+	if (n != r->count || more)
 		b->bad++;	/* the rest of a malformed run is not guessed at */
 	return 0;
 }
@@ -375,103 +300,57 @@ void batch__tick(struct clr_source *c)
 		struct batch_file *f = &c->batch->files[i];
 		int err;
 
-		if (f->written || f->released)
+		if (f->ctl.written || f->ctl.released)
 			continue;
 		err = write_mask(f);
 		if (err && err != -EAGAIN) {
-			f->released = true;	/* gone, or not ours: per-event probes go on */
-			pr_debug("pid %d: batched mode not enabled: %s\n", f->pid, strerror(-err));
+			f->ctl.released = true;	/* gone, or not ours: per-event probes go on */
+			pr_debug("pid %d: batched mode not enabled: %s\n", f->ctl.pid,
+				 strerror(-err));
 		}
 	}
 }
 
 /* Ask every process for its buffers; true while some have not answered. */
-static bool flush_pending(struct batch *b, bool ask)
+static bool flush_pending(void *ctx, bool ask)
 {
+	struct batch *b = ctx;
 	bool pending = false;
 	size_t i;
 
-	for (i = 0; i < b->n; i++) {
-		struct batch_file *f = &b->files[i];
-		struct prov_batch_ctl h;
-		uint32_t v;
-
-		if (ask)
-			f->asked = false;
-		if (!f->written || f->released || (!ask && !f->asked))
-			continue;
-		if (ask) {
-			if (proc_mem_rw(f->pid, f->ctl_addr, &h, sizeof(h), false)) {
-				f->released = true;	/* gone */
-				continue;
-			}
-			/* no flusher in this process: it never batched an event,
-			 * so it has no buffers to hand over */
-			if (h.flusher != (uint32_t)f->pid)
-				continue;
-			f->flush_req = h.flush_req + 1;
-			if (proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(flush_req), &f->flush_req, 4,
-				      true))
-				f->released = true;
-			f->asked = !f->released;
-			pending |= f->asked;
-			continue;
-		}
-		if (proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(flush_done), &v, 4, false))
-			f->released = true;	/* gone: its exit handed the buffers over */
-		else if (v != f->flush_req)
-			pending = true;
-		else
-			f->asked = false;	/* answered */
-	}
+	for (i = 0; i < b->n; i++)
+		pending |= batch_ctl__pending(&b->files[i].ctl, ask);
 	return pending;
 }
 
 int batch__flush(struct clr_source *c, struct pipeline *p)
 {
 	struct batch *b = c->batch;
-	uint64_t deadline;
 	size_t i;
-	int err = 0;
+	int err;
 
-	if (!b || !flush_pending(b, true))
+	if (!b)
 		return 0;
-	deadline = mono_ns() + FLUSH_WAIT_NS;
-	while (!err && flush_pending(b, false)) {
-		err = pipeline__step(p, 5, UINT64_MAX);	/* nothing popped yet */
-		if (mono_ns() <= deadline)
-			continue;
-		for (i = 0; i < b->n; i++)
-			if (b->files[i].asked && !b->files[i].released) {
-				b->unanswered++;
-				pr_warn("pid %d: batched events: its flusher did not hand over "
-					"the buffers within %llu ms (the process is stopped or "
-					"starved); the events still in them are missing\n",
-					b->files[i].pid, FLUSH_WAIT_NS / 1000000);
-			}
-		break;
-	}
-	return err;
+	err = batch_ctl__wait(flush_pending, b, p);
+	if (err != 1)
+		return err;
+	for (i = 0; i < b->n; i++)
+		if (b->files[i].ctl.asked && !b->files[i].ctl.released) {
+			b->unanswered++;
+			pr_warn("pid %d: batched events: its flusher did not hand over the buffers "
+				"within %llu ms (the process is stopped or starved); the events "
+				"still in them are missing\n", b->files[i].ctl.pid,
+				BATCH_FLUSH_WAIT_NS / 1000000);
+		}
+	return 0;
 }
 
 void batch__release(struct clr_source *c)
 {
 	size_t i;
 
-	for (i = 0; c->batch && i < c->batch->n; i++) {
-		struct batch_file *f = &c->batch->files[i];
-		uint32_t zero = 0;
-		uint8_t *off;
-
-		if (!f->written || f->released)
-			continue;
-		off = calloc(f->n_events, 1);
-		if (off)
-			proc_mem_rw(f->pid, f->ctl_addr + CTL_HEAD, off, f->n_events, true);
-		proc_mem_rw(f->pid, f->ctl_addr + CTL_AT(active), &zero, 4, true);
-		free(off);
-		f->released = true;
-	}
+	for (i = 0; c->batch && i < c->batch->n; i++)
+		batch_ctl__release(&c->batch->files[i].ctl);
 }
 
 bool batch__flowing(const struct clr_source *c)

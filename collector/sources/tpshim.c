@@ -19,10 +19,13 @@
 #include "grow.h"
 #include "log.h"
 #include "lttng_env.h"
+#include "proc_mem.h"
 #include "pipeline.h"
 #include "reorder.h"
 #include "selection.h"
 #include "tpshim.h"
+#include "tpshim_batch.h"
+#include "batch_run.h"
 #include "tpshim_enable.h"
 #include "tracepoint_read.h"
 #include "tracepoint_sig.h"
@@ -44,6 +47,7 @@ struct tps_proc {
 	uint32_t unreadable;	/* selected, but their signature is not read */
 	uint32_t newer;		/* of a newer version than the table's: cut to it */
 	struct bpf_link *link, *link_fp;	/* the probe, the probe for doubles */
+	struct tps_batch *batch;	/* --batched, else NULL */
 	struct tpshim_lib lib;
 	/* its perf map while traced, which names the JIT frames of methods
 	 * compiled before the trace (no rundown comes through the shim) */
@@ -67,7 +71,12 @@ int tpshim_source__load(struct tpshim_source *s, int rb_fd, uint64_t wakeup_byte
 	s->skel->rodata->targ_kstack = s->kstack;
 	s->skel->rodata->targ_wakeup_bytes = wakeup_bytes;
 	s->skel->rodata->targ_backstop_bytes = backstop_bytes;
-	err = bpf_map__reuse_fd(s->skel->maps.rb, rb_fd);
+	/* a run's scratch per CPU, when batched (else one, unused) */
+	err = s->batched ? libbpf_num_possible_cpus() : 1;
+	if (err > 0)
+		err = bpf_map__set_max_entries(s->skel->maps.tps_batch_scratch, err);
+	if (!err)
+		err = bpf_map__reuse_fd(s->skel->maps.rb, rb_fd);
 	if (!err)
 		err = tpshim_bpf__load(s->skel);
 	if (err) {
@@ -75,33 +84,6 @@ int tpshim_source__load(struct tpshim_source *s, int rb_fd, uint64_t wakeup_byte
 		tpshim_bpf__destroy(s->skel);
 		s->skel = NULL;
 	}
-	return err;
-}
-
-/* "/proc/PID/map_files/START-END" of the mapping holding addr, and the file
- * offset of addr in it */
-static int mapped_at(pid_t pid, uint64_t addr, char *path, size_t size, uint64_t *off)
-{
-	char line[4096];
-	int err = -ENOENT;
-	FILE *f;
-
-	snprintf(path, size, "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		uint64_t start, end, pgoff;
-
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %*s %" SCNx64, &start, &end, &pgoff) != 3 ||
-		    addr < start || addr >= end)
-			continue;
-		snprintf(path, size, "/proc/%d/map_files/%" PRIx64 "-%" PRIx64, (int)pid, start, end);
-		*off = pgoff + (addr - start);
-		err = 0;
-		break;
-	}
-	fclose(f);
 	return err;
 }
 
@@ -245,6 +227,15 @@ static int enable_one(struct tpshim_source *s, struct tps_proc *p, const struct 
 	err = bpf_map__update_elem(s->skel->maps.tps_specs, &key, sizeof(key), &sp, sizeof(sp), 0);
 	if (err)
 		return err;
+	if (p->batch) {
+		struct tpshim_spec bs = { .str_mask = sp.str_mask, .buf_arg = sp.buf_arg,
+					  .len_arg = sp.len_arg, .nargs = sp.nargs, .nfp = sp.nfp,
+					  .written = 1 };
+
+		err = tps_batch__add(p->batch, i, &bs, s->ustack);
+		if (err)
+			return err;
+	}
 	err = hold(p, &tp);
 	if (err)
 		return err;
@@ -262,6 +253,7 @@ static void drop_last(struct tpshim_source *s)
 
 	for (uint32_t h = 0; h < p->nr_holds; h++)
 		close(p->holds[h]);
+	tps_batch__free(p->batch);
 	bpf_link__destroy(p->link);
 	bpf_link__destroy(p->link_fp);
 	free(p->table_idx);
@@ -363,7 +355,7 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 	if (!p->table_idx || !p->sigs || !p->holds)
 		return -ENOMEM;
 	/* the probe first, so no call of a state raised below is missed */
-	err = mapped_at(pid, v.table.probe_site, path, sizeof(path), &off);
+	err = proc_mapped_at(pid, v.table.probe_site, path, sizeof(path), &off);
 	if (err) {
 		pr_warn("pid %d: the tracepoint shim's probe: %s\n", pid, strerror(-err));
 		return err;
@@ -374,7 +366,7 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 		pr_warn("pid %d: cannot attach the tracepoint shim's probe: %s\n", pid, strerror(-err));
 		return err;
 	}
-	err = mapped_at(pid, v.table.probe_site_fp, path, sizeof(path), &off);
+	err = proc_mapped_at(pid, v.table.probe_site_fp, path, sizeof(path), &off);
 	if (!err) {
 		p->link_fp = bpf_program__attach_uprobe_opts(s->skel->progs.tpshim_event, pid, path,
 							     off, &uo);
@@ -385,9 +377,26 @@ static int attach_pid(struct tpshim_source *s, pid_t pid)
 			strerror(-err));
 		return err;
 	}
+	/* what a dead tracer left, whoever traces now */
+	err = tps_batch__repair(pid, &v.table);
+	if (err < 0)
+		return err;
+	if (s->batched) {
+		p->batch = tps_batch__new(pid, &v.table);
+		if (!p->batch && errno != ENOTSUP)
+			return -errno;
+		if (!p->batch)
+			pr_warn("pid %d: its tracepoint shim has no batched mode (an older "
+				"shim): each call through its probe\n", pid);
+	}
 	for (uint32_t i = 0; i < p->n; i++) {
 		err = enable_one(s, p, &v, i);
 		if (err)
+			return err;
+	}
+	if (p->batch && p->nr_holds) {
+		err = tps_batch__start(p->batch, s->skel->progs.tpshim_batch);
+		if (err < 0)
 			return err;
 	}
 	/* EnablePerfMap over its diagnostics socket, as the EventPipe path
@@ -425,6 +434,7 @@ size_t tpshim_source__release_pid(struct tpshim_source *s, pid_t pid, int **fds)
 	}
 	p->nr_holds = 0;
 	p->pm_off = true;	/* an exited process takes no DisablePerfMap */
+	tps_batch__release(p->batch);	/* its exit handed the buffers over */
 	bpf_link__destroy(p->link);
 	bpf_link__destroy(p->link_fp);
 	p->link = p->link_fp = NULL;
@@ -461,19 +471,68 @@ void tpshim_source__detach(struct tpshim_source *s)
 		if (s->procs[i].has_sock && !s->procs[i].pm_off)
 			ep_perfmap__disable(&s->procs[i].pm, &s->procs[i].sock, NULL);
 		s->procs[i].pm_off = true;
+		tps_batch__release(s->procs[i].batch);
 		bpf_link__destroy(s->procs[i].link);
 		bpf_link__destroy(s->procs[i].link_fp);
 		s->procs[i].link = s->procs[i].link_fp = NULL;
 	}
 }
 
+/* every batched process's buffers asked for; true while some have not answered */
+static bool batch_pending(void *ctx, bool ask)
+{
+	struct tpshim_source *s = ctx;
+	bool pending = false;
+
+	for (size_t i = 0; i < s->nr_procs; i++)
+		pending |= tps_batch__pending(s->procs[i].batch, ask);
+	return pending;
+}
+
+int tpshim_source__flush_batched(struct tpshim_source *s, struct pipeline *p)
+{
+	int err = s->batched ? batch_ctl__wait(batch_pending, s, p) : 0;
+
+	if (err == 1) {
+		pr_warn("tracepoint shim: a batched process did not hand over its buffers within "
+			"%llu ms (stopped or starved); the calls still in them are missing\n",
+			BATCH_FLUSH_WAIT_NS / 1000000);
+		err = 0;
+	}
+	return err;
+}
+
+/* calls of batched runs the ring (or a busy scratch) could not take */
+static uint64_t batch_drops(const struct tpshim_source *s)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	struct tps_counters *per;
+	uint64_t n = 0;
+	uint32_t zero = 0;
+
+	if (!s->skel || ncpu <= 0)
+		return 0;
+	per = calloc(ncpu, sizeof(*per));
+	if (per && !bpf_map__lookup_elem(s->skel->maps.tps_counters, &zero, sizeof(zero), per,
+					 ncpu * sizeof(*per), 0))
+		for (int c = 0; c < ncpu; c++)
+			n += per[c].batch_drops;
+	free(per);
+	return n;
+}
+
 void tpshim_source__print_summary(const struct tpshim_source *s, FILE *f)
 {
-	for (size_t i = 0; i < s->nr_procs; i++)
+	for (size_t i = 0; i < s->nr_procs; i++) {
 		fprintf(f, "pid %d: traced through the tracepoint shim (%u selected tracepoints "
 			"not readable by their signature, %u of a newer version than the event "
 			"table recorded as its version)\n", s->procs[i].pid, s->procs[i].unreadable,
 			s->procs[i].newer);
+		tps_batch__print(s->procs[i].batch, f);
+	}
+	if (s->nr_procs && s->batched)
+		fprintf(f, "tracepoint shim: %" PRIu64 " batched calls lost in runs the ring could "
+			"not take\n", batch_drops(s));
 	if (s->nr_procs && s->unreadable)
 		fprintf(f, "tracepoint shim: %" PRIu64 " calls could not be rebuilt as their event\n",
 			s->unreadable);
@@ -483,6 +542,7 @@ void tpshim_source__free(struct tpshim_source *s)
 {
 	tpshim_source__detach(s);
 	for (size_t i = 0; i < s->nr_procs; i++) {
+		tps_batch__free(s->procs[i].batch);
 		free(s->procs[i].table_idx);
 		free(s->procs[i].sigs);
 		free(s->procs[i].holds);
@@ -507,12 +567,11 @@ static struct tps_proc *proc_of(struct tpshim_source *s, pid_t pid)
 	return NULL;
 }
 
-/* One call as it leaves the ring: the runtime event it is, into the window. */
-static int tpshim_arrive(void *ctx, struct pipeline *pl, const void *rec, size_t len)
+/* One call (t, len bytes) as its CE_REC_CLR_EVENT into the window. */
+static int rebuild(void *ctx, struct pipeline *pl, const struct tps_event *t, size_t len)
 {
 	static uint8_t payload[CE_MAX_PAYLOAD];
 	struct tpshim_source *s = ctx;
-	const struct tps_event *t = rec;
 	const uint64_t *frames = (const uint64_t *)(t + 1);
 	uint32_t nf = t->ustack_depth + t->kstack_depth;
 	const uint8_t *data = (const uint8_t *)(frames + nf);
@@ -556,8 +615,34 @@ static int tpshim_arrive(void *ctx, struct pipeline *pl, const void *rec, size_t
 	return 0;
 }
 
+/* One call as it leaves the ring: the runtime event it is, into the window. */
+static int tpshim_arrive(void *ctx, struct pipeline *pl, const void *rec, size_t len)
+{
+	return rebuild(ctx, pl, rec, len);
+}
+
 const struct pipeline_source_ops tpshim_source_ops = {
 	.first_type = CE_REC_TPSHIM,
 	.last_type = CE_REC_TPSHIM,
 	.arrive = tpshim_arrive,
+};
+
+/* A run of batched calls as it leaves the ring: each call into the window
+ * as the per-event probe's record would go (tpshim_batch.h). */
+static int tpshim_batch_arrive(void *ctx, struct pipeline *pl, const void *rec, size_t len)
+{
+	const struct ce_clr_batch *r = rec;
+	struct tps_proc *p = len >= sizeof(*r) ? proc_of(ctx, r->hdr.pid) : NULL;
+
+	if (!p || !p->batch) {
+		pl->bad_records++;
+		return 0;
+	}
+	return tps_batch__split(p->batch, pl, r, len, rebuild, ctx);
+}
+
+const struct pipeline_source_ops tpshim_batch_source_ops = {
+	.first_type = CE_REC_TPSHIM_BATCH,
+	.last_type = CE_REC_TPSHIM_BATCH,
+	.arrive = tpshim_batch_arrive,
 };

@@ -12,6 +12,7 @@
 #define EBPF_COLLECT_TPSHIM_SOURCE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -21,6 +22,7 @@ struct selection;
 struct tps_proc;
 struct tpshim_view;
 struct tpshim_bpf;
+struct pipeline;
 struct pipeline_source_ops;
 
 struct tpshim_source {
@@ -32,6 +34,9 @@ struct tpshim_source {
 	 * the rundown, whose events the runtime also hands to raised
 	 * tracepoints: the rundown's are left down, so each comes once */
 	bool no_rundown;
+	/* --batched: the selected tracepoints batched in the shim's buffers
+	 * (tpshim_batch.h) */
+	bool batched;
 	/* the source's own */
 	struct tpshim_bpf *skel;
 	struct tps_proc *procs;
@@ -73,6 +78,10 @@ size_t tpshim_source__take_holds(struct tpshim_source *s, int **fds);
 /* Lower every tracepoint still held (the holds closed), then detach the probe. */
 void tpshim_source__detach(struct tpshim_source *s);
 
+/* The end: have every batched process's buffers handed over, reading the
+ * ring (p) meanwhile; the masks are cleared by tpshim_source__detach. */
+int tpshim_source__flush_batched(struct tpshim_source *s, struct pipeline *p);
+
 /* One line per process traced through the shim. */
 void tpshim_source__print_summary(const struct tpshim_source *s, FILE *f);
 
@@ -81,5 +90,9 @@ void tpshim_source__free(struct tpshim_source *s);
 /* The pipeline's source of CE_REC_TPSHIM (pipeline.h): each record
  * arrives as the CE_REC_CLR_EVENT it stands for. */
 extern const struct pipeline_source_ops tpshim_source_ops;
+
+/* ... and of CE_REC_TPSHIM_BATCH: each call of a run of the shim's
+ * batched mode (tpshim_batch.h) the same. */
+extern const struct pipeline_source_ops tpshim_batch_source_ops;
 
 #endif

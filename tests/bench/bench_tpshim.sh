@@ -11,7 +11,7 @@
 # Workload: tests/dotnet/evtapp --exceptions N (the SDK's .NET), each throw
 # firing the Exception keyword's events (ExceptionThrown_V1, catch start and
 # stop, ...), every one with a stack.  Providers for every tracer:
-# Microsoft-Windows-DotNETRuntime:0x8000:4.  Seven modes, interleaved and
+# Microsoft-Windows-DotNETRuntime:0x8000:4.  Eight modes, interleaved and
 # rotated within each round so that a busy machine's drift falls on all:
 #   plain     started plainly, not traced
 #   ready     started ready for the shim to trace those keywords
@@ -25,6 +25,9 @@
 #             every provider, not traced
 #   shim      ready, traced by ebpf-collect -p through the shim (BPF reads
 #             each event's arguments and stack in the throwing thread)
+#   shim-b    ready, traced by ebpf-collect -p --batched through the shim's
+#             batched mode (the shim copies each event's arguments and walks
+#             its stack into the thread's buffer; BPF takes runs of them)
 #   ep-ours   plain, traced by ebpf-collect -p through EventPipe
 #   ep-dt     plain, traced by dotnet-trace collect (EventPipe)
 # App cost: the CPU time of every thread of the app (schedstat) from the
@@ -37,9 +40,8 @@
 # pays for the exception events traced later, ready-gc for nothing this
 # workload fires, ready-all for all.
 #
-# Batched path: does not apply.  It is our USDT provider's in-process
-# batching (tests/bench/bench_batched.sh); the shim hands each event to one
-# probe site as the runtime fires it and has no buffer of its own.
+# The batched path (shim-b) pays its flusher thread and its run hand-overs
+# in the app's CPU too: they are threads and work of the app.
 set -uo pipefail
 OUTPUT=${OUTPUT:-$(cd "$(dirname "$0")" && pwd)}
 ROOT=${ROOT:-$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)}
@@ -53,7 +55,7 @@ ROUNDS=${ROUNDS:-5}
 PROV=Microsoft-Windows-DotNETRuntime:0x8000:4
 LTTNG=Microsoft-Windows-DotNETRuntime:8000:4	# $PROV as --tracepoint-shim passes it
 LTTNG_GC=Microsoft-Windows-DotNETRuntime:1:4
-MODES=(plain ready ready-gc ready-all shim ep-ours ep-dt)
+MODES=(plain ready ready-gc ready-all shim shim-b ep-ours ep-dt)
 tmp=$(mktemp -d)
 app=
 tracer=
@@ -116,6 +118,8 @@ run() {
 	case $mode in
 	shim|ep-ours) env --default-signal=INT "$EC" -p "$app" -o "$out.nettrace" --providers "$PROV" \
 		>"$out.log" 2>&1 & tracer=$!; ready="Ctrl-C" ;;
+	shim-b) env --default-signal=INT "$EC" -p "$app" -o "$out.nettrace" --providers "$PROV" \
+		--batched >"$out.log" 2>&1 & tracer=$!; ready="Ctrl-C" ;;
 	ep-dt) env --default-signal=INT "$DT" collect -p "$app" -o "$out.nettrace" --providers "$PROV" \
 		</dev/null >"$out.log" 2>&1 & tracer=$!; ready="^Output File" ;;
 	esac
@@ -127,6 +131,8 @@ run() {
 	case $mode in
 	shim) grep -q "traced through the tracepoint shim" "$out.log" ||
 		{ echo "bench_tpshim: shim: not through the shim:" >&2; cat "$out.log" >&2; exit 1; } ;;
+	shim-b) grep -q "tracepoints batched in-process in the tracepoint shim" "$out.log" ||
+		{ echo "bench_tpshim: shim-b: not batched:" >&2; cat "$out.log" >&2; exit 1; } ;;
 	ep-ours) grep -q "EventPipe session" "$out.log" ||
 		{ echo "bench_tpshim: ep-ours: not through EventPipe:" >&2; cat "$out.log" >&2; exit 1; } ;;
 	esac
@@ -184,10 +190,12 @@ END {
 		v["plain", r] = work["plain", r] / n; unit["plain"] = "ns per throw"
 		v["ready", r] = work["ready", r] / n; unit["ready"] = "ns per throw"
 		v["shim", r] = (work["shim", r] - work["ready", r]) / ev["shim", r]
+		v["shim-b", r] = (work["shim-b", r] - work["ready", r]) / ev["shim-b", r]
 		v["ep-ours", r] = (work["ep-ours", r] - work["plain", r]) / ev["ep-ours", r]
 		v["ep-dt", r] = (work["ep-dt", r] - work["plain", r]) / ev["ep-dt", r]
-		unit["shim"] = unit["ep-ours"] = unit["ep-dt"] = "ns per event"
+		unit["shim"] = unit["shim-b"] = unit["ep-ours"] = unit["ep-dt"] = "ns per event"
 		v["evs", r] = ev["shim", r] / n; unit["evs"] = "events per throw (shim)"
+		v["evb", r] = ev["shim-b", r] / n; unit["evb"] = "events per throw (shim batched)"
 		v["eve", r] = ev["ep-ours", r] / n; unit["eve"] = "events per throw (EventPipe)"
 		v["idle", r] = work["ready", r] / work["plain", r]; unit["idle"] = "(ready / plain)"
 		v["idle-gc", r] = work["ready-gc", r] / work["plain", r]; unit["idle-gc"] = "(ready-gc / plain)"
@@ -196,12 +204,14 @@ END {
 		v["start-all", r] = start["ready-all", r] / start["plain", r]; unit["start-all"] = "(ready-all / plain)"
 	}
 	printf "tracepoint shim vs EventPipe: app CPU (all threads), %d throws a run, %d rounds of\n", n, rounds
-	printf "7 interleaved modes; median [min..max] over rounds\n"
+	printf "8 interleaved modes; median [min..max] over rounds\n"
 	summary("plain", "untraced, plain start")
 	summary("ready", "untraced, ready for the shim")
 	summary("evs", "shim: events")
+	summary("evb", "shim batched: events")
 	summary("eve", "EventPipe: events")
 	summary("shim", "shim (ebpf-collect -p), extra")
+	summary("shim-b", "shim batched (--batched), extra")
 	summary("ep-ours", "EventPipe (ebpf-collect -p), extra")
 	summary("ep-dt", "EventPipe (dotnet-trace), extra")
 	summary("idle", "ready, not traced: workload CPU")
@@ -211,4 +221,6 @@ END {
 	summary("start-all", "ready for all: start-up CPU")
 	printf "ratio shim / EventPipe (ours):         %.2f\n", med["shim"] / med["ep-ours"]
 	printf "ratio shim / EventPipe (dotnet-trace): %.2f\n", med["shim"] / med["ep-dt"]
+	printf "ratio shim batched / shim:             %.2f\n", med["shim-b"] / med["shim"]
+	printf "ratio shim batched / EventPipe (ours): %.2f\n", med["shim-b"] / med["ep-ours"]
 }' "$tmp/runs"

@@ -20,6 +20,9 @@
  *                                 probes[0], FUNC "site" when it is the
  *                                 shim's probe, "fpsite" its probe for
  *                                 signatures with a double
+ *   tpshim_ctl batch PID         "semaphore S active A session N mask M":
+ *                                 the batched mode's semaphore, control
+ *                                 block, and mask bytes set
  *   tpshim_ctl hold PID NAME...  raises each NAME's state through the kernel
  *                                 (collector/sources/tpshim_enable.h), as
  *                                 the collector does, prints "HELD n" and
@@ -38,6 +41,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "proc_mem.h"
+#include "provider_abi.h"
 #include "tpshim_enable.h"
 #include "tracepoint_read.h"
 
@@ -127,6 +131,27 @@ static int hold(const struct tpshim_view *v, char **names, int n)
 		pause();
 }
 
+/* "semaphore S active A session N mask M": the batched mode's semaphore,
+ * control block and how many mask bytes are set */
+static int batch_state(const struct tpshim_view *v)
+{
+	static uint8_t mask[TPSHIM_CAPACITY];
+	struct prov_batch_ctl h;
+	unsigned short sema;
+	unsigned int set = 0;
+
+	if (proc_mem_rw(v->pid, v->table.batch_sema, &sema, sizeof(sema), false) ||
+	    proc_mem_rw(v->pid, v->table.batch_ctl, &h, sizeof(h), false) ||
+	    proc_mem_rw(v->pid, v->table.batch_ctl + sizeof(h), mask, sizeof(mask), false)) {
+		fprintf(stderr, "tpshim_ctl: process %d: batched mode not readable\n", v->pid);
+		return 1;
+	}
+	for (size_t i = 0; i < sizeof(mask); i++)
+		set += !!mask[i];
+	printf("semaphore %u active %u session %u mask %u\n", sema, h.active, h.session, set);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct tpshim_view v;
@@ -134,9 +159,9 @@ int main(int argc, char **argv)
 	int err;
 
 	if (argc < 3 || (strcmp(argv[1], "list") && strcmp(argv[1], "hits") &&
-			  strcmp(argv[1], "probes") && argc < 4)) {
-		fprintf(stderr, "usage: tpshim_ctl list|hits|probes PID | enable|disable|raise PID NAME"
-			" | hold PID NAME...\n");
+			  strcmp(argv[1], "probes") && strcmp(argv[1], "batch") && argc < 4)) {
+		fprintf(stderr, "usage: tpshim_ctl list|hits|probes|batch PID | enable|disable|raise "
+			"PID NAME | hold PID NAME...\n");
 		return 1;
 	}
 	err = tpshim__find(atoi(argv[2]), &v);
@@ -157,11 +182,10 @@ int main(int argc, char **argv)
 		for (uint32_t i = 0; i < v.table.count; i++) {
 			if (tpshim__tracepoint(&v, i, &tp))
 				continue;
-			if (tp.probe_func == v.table.probe_site)
+			if (tp.probe_func == v.table.probe_func)
 				printf("%u %s site %llu\n", i, tp.name,
 				       (unsigned long long)tp.probe_data);
-			else if (tp.probe_func && tp.probe_func < v.table.probe_site_fp &&
-				 v.table.probe_site_fp - tp.probe_func == 4 * 6)	/* 4 movsd */
+			else if (tp.probe_func == v.table.probe_func_fp)
 				printf("%u %s fpsite %llu\n", i, tp.name,
 				       (unsigned long long)tp.probe_data);
 			else
@@ -176,6 +200,8 @@ int main(int argc, char **argv)
 		       (unsigned long long)v.table.probe_last);
 		return 0;
 	}
+	if (!strcmp(argv[1], "batch"))
+		return batch_state(&v);
 	if (!strcmp(argv[1], "enable"))
 		return set_probe(&v, argv[3], 1);
 	if (!strcmp(argv[1], "disable"))

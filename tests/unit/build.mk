@@ -177,6 +177,14 @@ $(OUTPUT)/tests/test_pipeline: $(OUTPUT)/obj/tests/unit/test_pipeline.o $(PIPELI
 	$(call msg,BINARY,$@)
 	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
 		-lbpf -lelf -lz $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
+# what both batched paths share: tests/unit/test_batch_run.c
+UNIT_TESTS += $(OUTPUT)/tests/test_batch_run
+$(OUTPUT)/tests/test_batch_run: $(OUTPUT)/obj/tests/unit/test_batch_run.o \
+		$(OUTPUT)/obj/collector/sources/batch_run.o $(PIPELINE_OBJS) $(EVENT_TABLE_OBJS) \
+		$(SYMBOLIZER_LIB) $(NETTRACE_LIB) | $(OUTPUT)/tests
+	$(call msg,BINARY,$@)
+	$(Q)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) $(filter %.o,$^) $(SYMBOLIZER_LIB) $(NETTRACE_LIB) \
+		-lbpf -lelf -lz $(SYMBOLIZER_LDLIBS) $(COMMON_LIB) $(COMMON_LDLIBS) -o $@
 # unit test of splitting the collector's traces: tests/unit/test_own_events.c
 UNIT_TESTS += $(OUTPUT)/tests/test_own_events
 $(OUTPUT)/tests/test_own_events: $(OUTPUT)/obj/tests/unit/test_own_events.o \

@@ -5,7 +5,8 @@
  * runtime hands them, and its table read back through /proc/self by
  * usdt/tracepoint_read.c: NULL entries skipped, each library's run
  * cleared when it unregisters and no other, the table full counted in
- * dropped, and the demonstration probe called as a call site calls it.
+ * dropped, the demonstration probe called as a call site calls it, and
+ * a batched call taken into the thread's buffer.
  */
 #include <dlfcn.h>
 #include <errno.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "provider_abi.h"
 #include "test.h"
 #include "tracepoint_read.h"
 
@@ -68,13 +70,15 @@ static void test_register(void)
 	/* every listed tracepoint's probes: its own array, {the shim's probe,
 	 * data = its index}, then the NULL that ends it */
 	ASSERT_NEQ(v.table.probe_site, 0, "probe site");
-	ASSERT_EQ(v.table.probe_site, (uint64_t)(uintptr_t)dlsym(shim, TPSHIM_PROBE_SYM),
-		  "the exported probe");
+	ASSERT_EQ(v.table.probe_site, (uint64_t)(uintptr_t)dlsym(shim, TPSHIM_PROBE_SITE_SYM),
+		  "the exported probe's site");
 	for (uint32_t i = 0; i < 5; i++) {
 		ASSERT_OK(tpshim__tracepoint(&v, i, &tp), "entry");
 		ASSERT_EQ(tp.probes, v.table.probe_arrays + i * 2 * sizeof(struct tpabi_probe),
 			  "its own array");
-		ASSERT_EQ(tp.probe_func, v.table.probe_site, "the probe");
+		ASSERT_EQ(tp.probe_func, (uint64_t)(uintptr_t)dlsym(shim, TPSHIM_PROBE_SYM),
+			  "the probe");
+		ASSERT_EQ(tp.probe_func, v.table.probe_func, "the table's probe");
 		ASSERT_EQ(tp.probe_data, i, "data: the index");
 		ASSERT_EQ(((struct tpabi_probe *)(uintptr_t)tp.probes)[1].func, NULL, "one entry");
 	}
@@ -105,6 +109,48 @@ static void test_demo_probe(void)
 		return;
 	ASSERT_EQ(v.table.probe_hits, 3, "hits");
 	ASSERT_EQ(v.table.probe_last, 43, "first argument of the last call");
+}
+
+/* batched: the semaphore raised (as the kernel raises it for a tracer's
+ * uprobe on the batch site) and index 3's mask byte set; a call without a
+ * spec goes on to the site, with one it is written into this thread's
+ * buffer, which starts the flusher thread */
+static void test_batched_call(void)
+{
+	void (*probe)(void *, uint64_t) = (void (*)(void *, uint64_t))dlsym(shim, TPSHIM_PROBE_SYM);
+	struct prov_batch_ctl h;
+	struct tpshim_view v;
+	unsigned short *sema;
+	uint8_t *mask;
+	struct tpshim_spec *specs;
+
+	NEED_SHIM();
+	if (!ASSERT_OK(find(&v), "table") || !ASSERT_OK_PTR(probe, "probe"))
+		return;
+	ASSERT_NEQ(v.table.batch_site, 0, "batch site");
+	sema = (unsigned short *)(uintptr_t)v.table.batch_sema;
+	mask = (uint8_t *)(uintptr_t)v.table.batch_ctl + sizeof(h);
+	specs = (struct tpshim_spec *)(uintptr_t)v.table.batch_specs;
+	memcpy(&h, (void *)(uintptr_t)v.table.batch_ctl, sizeof(h));
+	ASSERT_EQ(h.magic, PROV_BATCH_MAGIC, "control block");
+	ASSERT_EQ(h.n_events, TPSHIM_CAPACITY, "a mask byte per index");
+	ASSERT_EQ(*sema, 0, "semaphore down");
+	*sema = 1;
+	mask[3] = PROV_BATCH_ON | PROV_BATCH_STACK;
+	probe((void *)3, 7);	/* no spec: its probe site */
+	memcpy(&h, (void *)(uintptr_t)v.table.batch_ctl, sizeof(h));
+	ASSERT_EQ(h.flusher, 0, "no spec, nothing batched");
+	specs[3] = (struct tpshim_spec){ .buf_arg = TPSHIM_NO_ARG, .len_arg = TPSHIM_NO_ARG,
+					 .nargs = 1, .written = 1 };
+	probe((void *)3, 8);
+	/* the flusher thread says so at its start */
+	for (int i = 0; i < 5000 && !h.flusher; i++) {
+		usleep(1000);
+		memcpy(&h, (void *)(uintptr_t)v.table.batch_ctl, sizeof(h));
+	}
+	ASSERT_EQ(h.flusher, (uint32_t)getpid(), "batched: the flusher started");
+	mask[3] = 0;
+	*sema = 0;
 }
 
 static void test_unregister(void)
@@ -177,6 +223,7 @@ int main(void)
 	refused = table->refused;
 	RUN(test_register);
 	RUN(test_demo_probe);
+	RUN(test_batched_call);
 	RUN(test_unregister);
 	RUN(test_full);
 	RUN(test_no_shim);

@@ -582,13 +582,21 @@ static inline void clretw__batch_sync(void)
 	}
 }
 
+/* Frames of the provider's own between the event's function and
+ * clretw__batch_reserve that the walk leaves out (the tracepoint shim's
+ * batched entry: its C function and its assembly entry). */
+#ifndef CLRETW__BATCH_SKIP_FRAMES
+#define CLRETW__BATCH_SKIP_FRAMES 0
+#endif
+
 /* Return addresses from fp up (fp: the frame of the function that called
- * the one walking), at most PROV_BATCH_MAX_FRAMES, inside [lo, hi); the
- * depth word: count, PROV_BATCH_DEPTH_CUT if the chain went on. */
+ * the one walking), the first CLRETW__BATCH_SKIP_FRAMES left out, at most
+ * PROV_BATCH_MAX_FRAMES, inside [lo, hi); the depth word: count,
+ * PROV_BATCH_DEPTH_CUT if the chain went on. */
 static inline __attribute__((always_inline)) uint64_t
 clretw__walk(uint64_t *out, uintptr_t fp, uintptr_t lo, uintptr_t hi)
 {
-	uint32_t n = 0;
+	uint32_t n = 0, skip = CLRETW__BATCH_SKIP_FRAMES;
 
 	while (fp >= lo && fp + 16 <= hi && !(fp & 7)) {
 		const uintptr_t *f = (const uintptr_t *)fp;
@@ -597,7 +605,10 @@ clretw__walk(uint64_t *out, uintptr_t fp, uintptr_t lo, uintptr_t hi)
 			break;
 		if (n == PROV_BATCH_MAX_FRAMES)
 			return n | PROV_BATCH_DEPTH_CUT;
-		out[n++] = f[1];
+		if (skip)
+			skip--;
+		else
+			out[n++] = f[1];
 		if (f[0] <= fp)
 			break;
 		fp = f[0];
