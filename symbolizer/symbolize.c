@@ -713,6 +713,23 @@ static int sz_method_add(struct symbolize *sz, uint32_t pid, const struct sym_me
 	return 0;
 }
 
+/* The method index anew, in place, after records were dropped (fewer than
+ * it was sized for). */
+static void sz_methods_reindex(struct symbolize *sz)
+{
+	size_t i, k;
+
+	if (!sz->n_m_slots)
+		return;
+	memset(sz->m_slots, 0, sz->n_m_slots * sizeof(*sz->m_slots));
+	for (i = 0; i < sz->n_m; i++) {
+		for (k = sz->m[i].hash & (sz->n_m_slots - 1); sz->m_slots[k];
+		     k = (k + 1) & (sz->n_m_slots - 1))
+			;
+		sz->m_slots[k] = (uint32_t)i + 1;
+	}
+}
+
 /* Forget the methods unloaded before watermark (the symbolizer no longer
  * answers with their code, so no range asks for them), once as many were
  * added since the last time as half the table holds: the records of a
@@ -744,14 +761,7 @@ static void sz_methods_sweep(struct symbolize *sz, uint64_t watermark)
 			sz->m[k++] = sz->m[i];
 	}
 	sz->n_m = k;
-	/* the index anew, in place (fewer than it was sized for) */
-	memset(sz->m_slots, 0, sz->n_m_slots * sizeof(*sz->m_slots));
-	for (i = 0; i < sz->n_m; i++) {
-		for (k = sz->m[i].hash & (sz->n_m_slots - 1); sz->m_slots[k];
-		     k = (k + 1) & (sz->n_m_slots - 1))
-			;
-		sz->m_slots[k] = (uint32_t)i + 1;
-	}
+	sz_methods_reindex(sz);
 }
 
 static int streq(const char *a, const char *b)
@@ -1486,13 +1496,7 @@ static size_t sz_forget_gone(struct symbolize *sz, pid_t **out)
 	}
 	if (k < sz->n_m) {
 		sz->n_m = k;
-		memset(sz->m_slots, 0, sz->n_m_slots * sizeof(*sz->m_slots));
-		for (i = 0; i < sz->n_m; i++) {
-			for (k = sz->m[i].hash & (sz->n_m_slots - 1); sz->m_slots[k];
-			     k = (k + 1) & (sz->n_m_slots - 1))
-				;
-			sz->m_slots[k] = (uint32_t)i + 1;
-		}
+		sz_methods_reindex(sz);
 	}
 	/* their unnamed frames, counted */
 	for (i = k = 0; i < sz->n_un; i++) {
