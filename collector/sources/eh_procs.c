@@ -32,6 +32,7 @@
  * back when none is free.  A slot is rewritten in place while the walker
  * may read it: a sample in that moment may have one wrong frame.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -388,24 +389,27 @@ static void raise_waiting(struct eh_procs *ep, pid_t pid)
 			eh_builder__raise(ep->builder, files[j] - 1, 1);
 }
 
-static int load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
+/* pm NULL: read pid's mappings now, and pid is a target unless any. */
+static int load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm, bool any)
 {
 	struct proc_maps own = {};
 	struct u64_map_ent *e;
 	uint64_t fp, prio = 1;
 	int err;
 
-	if (!pm) {	/* a target's */
+	if (!pm) {
 		if (runs_our_image(pid)) {	/* eh_procs__poll, after the exec */
+			if (any)
+				return 0;	/* the collector itself */
 			if (GROW(ep->pending, ep->cap_pending, ep->n_pending + 1))
 				return -ENOMEM;
 			ep->pending[ep->n_pending++] = pid;
 			return 0;
 		}
-		if (u64_map__get(&ep->targets, (uint64_t)pid, &e))
+		if (!any && u64_map__get(&ep->targets, (uint64_t)pid, &e))
 			return -ENOMEM;
 		err = proc_maps__snapshot(&own, pid, 1);
-		if (err < 0) {
+		if (err <= 0) {	/* gone, or a kernel thread: no slot */
 			proc_maps__clear(&own);
 			return err;
 		}
@@ -432,8 +436,33 @@ static int load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
 int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
 {
 	uint64_t t0 = mono_ns();
-	int err = load(ep, pid, pm);
+	int err = load(ep, pid, pm, false);
 
+	ep->consumer_ns += mono_ns() - t0;
+	return err;
+}
+
+int eh_procs__load_all(struct eh_procs *ep)
+{
+	uint64_t t0 = mono_ns();
+	struct dirent *d;
+	DIR *dir;
+	int err = 0;
+
+	dir = opendir("/proc");
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir))) {
+		char *end;
+		long pid = strtol(d->d_name, &end, 10);
+
+		if (*end || pid <= 0 || pid == getpid())
+			continue;
+		err = load(ep, (pid_t)pid, NULL, true);
+		if (err != -ENOMEM)
+			err = 0;	/* gone meanwhile, or not readable: its samples load it */
+	}
+	closedir(dir);
 	ep->consumer_ns += mono_ns() - t0;
 	return err;
 }
@@ -479,7 +508,7 @@ int eh_procs__poll(struct eh_procs *ep)
 			ep->pending[n++] = pid;
 			continue;
 		}
-		if (load(ep, pid, NULL) == -ENOMEM)
+		if (load(ep, pid, NULL, false) == -ENOMEM)
 			err = -ENOMEM;
 	}
 	ep->n_pending = n;

@@ -37,6 +37,13 @@ void eh_procs__free(struct eh_procs *ep);
  */
 int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm);
 
+/* --all: eh_procs__load every process running now but the collector, so
+ * that their tables are under way before their first samples (the files
+ * of the sampled ones built first).  Reads every process's mappings and
+ * opens their files on this thread: call it before the trace starts.
+ * 0 or -ENOMEM. */
+int eh_procs__load_all(struct eh_procs *ep);
+
 /* Put the tables the builder finished into the maps and the slots of the
  * processes that map their files; load the targets eh_procs__load left
  * because they still ran the collector's program, once they have exec'ed.

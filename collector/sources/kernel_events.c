@@ -366,8 +366,11 @@ int kernel_events__attach(struct kernel_events *ke)
 	int err;
 
 	/* -p PID's tables before its first sample: the kernel's events are
-	 * not traced yet, nothing of theirs waits to be read */
+	 * not traced yet, nothing of theirs waits to be read; --all: every
+	 * process's files queued, built while the trace runs */
 	eh_procs__settle(ke->eh);
+	if (ke->eh && ke->opts.all_processes && eh_procs__load_all(ke->eh))
+		return -ENOMEM;
 	err = ke->skel ? kernel_events_bpf__attach(ke->skel) : -EINVAL;
 
 	if (err) {
