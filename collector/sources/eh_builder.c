@@ -9,8 +9,8 @@
  * scan, the queue holds a few hundred files at most), builds its table
  * with the mutex released, and appends the result to the finished list;
  * the consumer moves finished builds out when it polls, without waiting.
- * A build in progress is not interrupted: stopping waits for it (one
- * file's build, a second or two for the largest libraries).  Waiting for
+ * Stopping ends a build in progress within a few thousand rows
+ * (eh_table__build's stop: the largest files, a compiler's, take seconds).  Waiting for
  * the queue to empty is for the start only, before anything is sampled.
  */
 #include <errno.h>
@@ -79,7 +79,7 @@ static void *run(void *arg)
 
 		t0 = mono_ns();
 		out.file = j.file;
-		out.err = eh_table__build(j.ef.elf, &out.t);
+		out.err = eh_table__build(j.ef.elf, &out.t, &b->stop);
 		elf_file__close(&j.ef);
 
 		pthread_mutex_lock(&b->mu);
@@ -120,7 +120,7 @@ void eh_builder__free(struct eh_builder *b)
 		return;
 	if (b->started) {
 		pthread_mutex_lock(&b->mu);
-		b->stop = true;
+		__atomic_store_n(&b->stop, true, __ATOMIC_RELAXED);	/* read mid-build too */
 		pthread_cond_signal(&b->cv);
 		pthread_mutex_unlock(&b->mu);
 		pthread_join(b->th, NULL);

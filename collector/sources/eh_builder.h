@@ -28,7 +28,7 @@ struct eh_built {
 /* Start the thread (every signal blocked in it). */
 struct eh_builder *eh_builder__new(void);
 
-/* Stop the thread after the build it is in (if any), drop what is queued
+/* Stop the thread (a build in progress is cut short), drop what is queued
  * and what was not taken. */
 void eh_builder__free(struct eh_builder *b);
 

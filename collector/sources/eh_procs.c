@@ -226,6 +226,7 @@ static void file_install(struct eh_procs *ep, struct eh_built *b)
 		f->count = b->t.n;
 		f->state = EH_FILE_READY;
 		ep->rows_used += b->t.n;
+		pr_debug("%s: %u unwind rows\n", f->path, b->t.n);
 	}
 	eh_table__free(&b->t);
 }
