@@ -180,7 +180,7 @@ static int poll_loop(struct collector *c)
 	uint64_t start = mono_ns(), last_tick = start, last_scan = start, last_rec = 0;
 	uint64_t last_status = start, last_flush = start, flushed_events = 0;
 	bool tty = isatty(STDERR_FILENO) && !env.quiet;
-	int err = 0, wait_ms = 100;
+	int err = 0, wait_ms = PIPELINE_POLL_SOON_MS;	/* the sources' first poll soon */
 
 	while (!exiting) {
 		uint64_t now, window, cutoff;

@@ -44,7 +44,7 @@ int eh_builder__add(struct eh_builder *b, uint32_t file, struct elf_file *ef, ui
 void eh_builder__raise(struct eh_builder *b, uint32_t file, uint64_t more);
 
 /* Move up to max finished builds to out; their count.  Never waits for a
- * build. */
+ * build, nor for the lock; one atomic load when none is finished. */
 size_t eh_builder__take(struct eh_builder *b, struct eh_built *out, size_t max);
 
 /* Wait until every queued file is built: only before the trace starts

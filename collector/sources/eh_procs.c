@@ -69,6 +69,19 @@ struct eh_file {
 
 #define EH_TARGET_PRIO	(1ULL << 40)	/* a target's files before any other */
 
+/* A target that has just exec'ed: its dynamic loader maps its libraries in
+ * the next milliseconds, and a runtime's host dlopens more (dotnet:
+ * libhostfxr, libcoreclr, libclrjit), so its mappings are read again at
+ * every poll for EH_FRESH_NS, not only when a sample of it has passed the
+ * reorder window. */
+#define EH_FRESH_NS	1000000000ULL
+
+struct fresh {
+	pid_t pid;
+	uint64_t until;
+	uint64_t fp;	/* of the mappings read at the last poll */
+};
+
 struct eh_procs {
 	struct bpf_map *procs;
 	struct eh_mapping *maps;	/* the mmap'ed eh_maps */
@@ -88,6 +101,8 @@ struct eh_procs {
 	struct u64_map loaded;	/* pid -> fingerprint of the mappings loaded */
 	pid_t *pending;		/* targets that ran our program: load after the exec */
 	size_t n_pending, cap_pending;
+	struct fresh *fresh;	/* ... and have exec'ed lately */
+	size_t n_fresh, cap_fresh;
 	uint64_t consumer_ns, loads, truncated, no_table, full, no_slot;
 };
 
@@ -153,6 +168,7 @@ void eh_procs__free(struct eh_procs *ep)
 		munmap(ep->maps, ep->maps_bytes);
 	free(ep->files);
 	free(ep->pending);
+	free(ep->fresh);
 	u64_map__free(&ep->loaded);
 	u64_map__free(&ep->slots);
 	free(ep);
@@ -372,6 +388,31 @@ static bool runs_our_image(pid_t pid)
 	       a.st_ino == b.st_ino;
 }
 
+/* Files whose tables are being built. */
+static size_t building(const struct eh_procs *ep)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ep->n_files; i++)
+		n += ep->files[i].state == EH_FILE_BUILDING;
+	return n;
+}
+
+/* The builder's finished tables into eh_rows and the slots. */
+static void take_built(struct eh_procs *ep)
+{
+	struct eh_built b[16];
+	size_t i, n;
+
+	do {
+		n = eh_builder__take(ep->builder, b, 16);
+		for (i = 0; i < n; i++) {
+			file_install(ep, &b[i]);
+			file_publish(ep, b[i].file);
+		}
+	} while (n == 16);
+}
+
 /* A sample of pid, whose tables are loaded: the files it waits for move up
  * the builder's queue (the files with the most samples come first). */
 static void raise_waiting(struct eh_procs *ep, pid_t pid)
@@ -437,7 +478,12 @@ static int load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm, bool
 int eh_procs__load(struct eh_procs *ep, pid_t pid, const struct proc_maps *pm)
 {
 	uint64_t t0 = mono_ns();
-	int err = load(ep, pid, pm, false);
+	int err;
+
+	/* between two polls the consumer may read records for long (a new
+	 * process's symbols): finished tables go in with the samples too */
+	take_built(ep);
+	err = load(ep, pid, pm, false);
 
 	ep->consumer_ns += mono_ns() - t0;
 	return err;
@@ -468,38 +514,38 @@ int eh_procs__load_all(struct eh_procs *ep)
 	return err;
 }
 
-/* Files whose tables are being built. */
-static size_t building(const struct eh_procs *ep)
+/* The fresh targets' mappings read again, loaded when they changed. */
+static int poll_fresh(struct eh_procs *ep, uint64_t now)
 {
 	size_t i, n = 0;
+	int err = 0;
 
-	for (i = 0; i < ep->n_files; i++)
-		n += ep->files[i].state == EH_FILE_BUILDING;
-	return n;
-}
+	for (i = 0; i < ep->n_fresh; i++) {
+		struct fresh f = ep->fresh[i];
+		struct proc_maps pm = {};
 
-/* The builder's finished tables into eh_rows and the slots. */
-static void take_built(struct eh_procs *ep)
-{
-	struct eh_built b[16];
-	size_t i, n;
-
-	do {
-		n = eh_builder__take(ep->builder, b, 16);
-		for (i = 0; i < n; i++) {
-			file_install(ep, &b[i]);
-			file_publish(ep, b[i].file);
+		if (now > f.until || proc__exited(f.pid))
+			continue;
+		if (proc_maps__snapshot(&pm, f.pid, 1) > 0 && proc_maps__fingerprint(&pm) != f.fp) {
+			f.fp = proc_maps__fingerprint(&pm);
+			if (load(ep, f.pid, &pm, false) == -ENOMEM)
+				err = -ENOMEM;
 		}
-	} while (n == 16);
+		proc_maps__clear(&pm);
+		ep->fresh[n++] = f;
+	}
+	ep->n_fresh = n;
+	return err;
 }
 
 int eh_procs__poll(struct eh_procs *ep)
 {
 	uint64_t t0 = mono_ns();
 	size_t i, n = 0;
-	int err = 0;
+	int err;
 
 	take_built(ep);
+	err = poll_fresh(ep, t0);
 	for (i = 0; i < ep->n_pending; i++) {
 		pid_t pid = ep->pending[i];
 
@@ -509,14 +555,18 @@ int eh_procs__poll(struct eh_procs *ep)
 			ep->pending[n++] = pid;
 			continue;
 		}
-		if (load(ep, pid, NULL, false) == -ENOMEM)
+		if (load(ep, pid, NULL, false) == -ENOMEM ||
+		    GROW(ep->fresh, ep->cap_fresh, ep->n_fresh + 1)) {
 			err = -ENOMEM;
+			continue;
+		}
+		ep->fresh[ep->n_fresh++] = (struct fresh){ .pid = pid, .until = t0 + EH_FRESH_NS };
 	}
 	ep->n_pending = n;
 	ep->consumer_ns += mono_ns() - t0;
 	if (err)
 		return err;
-	return ep->n_pending || building(ep);
+	return ep->n_pending || ep->n_fresh || building(ep);
 }
 
 void eh_procs__settle(struct eh_procs *ep)

@@ -46,10 +46,12 @@ int eh_procs__load_all(struct eh_procs *ep);
 
 /* Put the tables the builder finished into the maps and the slots of the
  * processes that map their files; load the targets eh_procs__load left
- * because they still ran the collector's program, once they have exec'ed.
- * Never waits for a build.  Call it every poll of the main loop: the
+ * because they still ran the collector's program, once they have exec'ed,
+ * and read their mappings again at every poll for a second after (their
+ * libraries are mapped then).  Never waits for a build.  Call it every poll of the main loop: the
  * sooner, the fewer samples go by frame pointers.  0; 1 while tables are
- * being built or a target has not exec'ed yet (poll again soon); -ENOMEM. */
+ * being built or a target has not exec'ed yet or has just (poll again
+ * soon); -ENOMEM. */
 int eh_procs__poll(struct eh_procs *ep);
 
 /* Before the trace starts: wait for the tables of the targets loaded so far
