@@ -5,8 +5,10 @@
  *
  * Two lists under one mutex: the queue (files with their opened ELF
  * objects and priorities) and the finished builds.  The thread takes the
- * queued file of the highest priority (the oldest among equals: a linear
- * scan, the queue holds a few hundred files at most), builds its table
+ * queued file of the highest priority (the smallest among equals, then the
+ * oldest: a build is not preempted, and a compiler's library takes half a
+ * minute, so the many small files of a host scan go first; a linear scan,
+ * the queue holds a few hundred files at most), builds its table
  * with the mutex released, and appends the result to the finished list;
  * the consumer moves finished builds out when it polls, without waiting.
  * Stopping ends a build in progress within a few thousand rows
@@ -18,6 +20,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "clock.h"
 #include "eh_builder.h"
 #include "grow.h"
@@ -26,6 +29,7 @@
 struct job {
 	uint32_t file;
 	uint64_t prio, seq;
+	uint64_t bytes;		/* the file's size */
 	struct elf_file ef;
 };
 
@@ -50,7 +54,8 @@ static size_t next_job(const struct eh_builder *b)
 	for (i = 1; i < b->n_queue; i++) {
 		const struct job *j = &b->queue[i], *o = &b->queue[best];
 
-		if (j->prio > o->prio || (j->prio == o->prio && j->seq < o->seq))
+		if (j->prio != o->prio ? j->prio > o->prio :
+		    j->bytes != o->bytes ? j->bytes < o->bytes : j->seq < o->seq)
 			best = i;
 	}
 	return best;
@@ -150,8 +155,11 @@ int eh_builder__add(struct eh_builder *b, uint32_t file, struct elf_file *ef, ui
 		err = -ENOMEM;
 		elf_file__close(ef);
 	} else {
-		b->queue[b->n_queue++] = (struct job){ .file = file, .prio = prio,
-						       .seq = b->seq++, .ef = *ef };
+		struct stat st;
+
+		b->queue[b->n_queue++] = (struct job){
+			.file = file, .prio = prio, .seq = b->seq++, .ef = *ef,
+			.bytes = fstat(ef->fd, &st) ? UINT64_MAX : (uint64_t)st.st_size };
 		pthread_cond_signal(&b->cv);
 	}
 	pthread_mutex_unlock(&b->mu);

@@ -35,7 +35,8 @@ void eh_builder__free(struct eh_builder *b);
 /*
  * Queue file (the caller's number for it) with its opened ELF object ef,
  * which the builder then owns and closes, at priority prio (the highest
- * is built first; the oldest first among equals).  0 or -ENOMEM (ef
+ * is built first; the smallest file, then the oldest, among equals).  0 or
+ * -ENOMEM (ef
  * closed then too).
  */
 int eh_builder__add(struct eh_builder *b, uint32_t file, struct elf_file *ef, uint64_t prio);
