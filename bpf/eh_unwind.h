@@ -54,6 +54,10 @@
 #define EH_MAP_SEARCH_STEPS	8
 #define EH_MAX_PROCS		1024	/* processes with tables at once */
 
+/* an eh_mapping's first when its count is 0 because its file's table is
+ * still being built (the walker counts such samples) */
+#define EH_FIRST_BUILDING	0xffffffffU
+
 struct eh_row {
 	__u32 pc;		/* file virtual address where the row starts */
 	__s32 cfa_off;
@@ -67,7 +71,8 @@ struct eh_row {
 struct eh_mapping {
 	__u64 start, end;	/* the executable mapping [start, end) */
 	__u64 bias;		/* runtime address - file virtual address */
-	__u32 first;		/* its file's rows in eh_rows; count 0: none */
+	__u32 first;		/* its file's rows in eh_rows; count 0: none
+				 * (EH_FIRST_BUILDING: not yet) */
 	__u32 count;
 };
 

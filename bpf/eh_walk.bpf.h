@@ -68,9 +68,12 @@ struct eh_walk {
 	__u32 n;		/* frames written */
 	__u32 truncated;
 	__u32 cfi, fp;		/* frames found by a row, by the chain */
+	__u32 unready;		/* a frame met tables not loaded or not built yet */
 };
 
-/* The row of the file mapping that holds pc, copied to *row; 0 when none. */
+/* The row of the file mapping that holds pc, copied to *row: 1; 0 when
+ * none, -1 when none yet (the process's tables not loaded, or its file's
+ * table still being built). */
 static __always_inline int eh_find_row(__u32 tgid, __u64 pc, struct eh_row *row)
 {
 	struct eh_proc *p = bpf_map_lookup_elem(&eh_procs, &tgid);
@@ -79,7 +82,7 @@ static __always_inline int eh_find_row(__u32 tgid, __u64 pc, struct eh_row *row)
 	struct eh_row *r;
 
 	if (!p)
-		return 0;
+		return -1;
 	base = p->slot * EH_MAX_MAPPINGS;
 	hi = p->n;
 	if (hi > EH_MAX_MAPPINGS)
@@ -98,8 +101,10 @@ static __always_inline int eh_find_row(__u32 tgid, __u64 pc, struct eh_row *row)
 		return 0;
 	mid = base + lo - 1;
 	m = bpf_map_lookup_elem(&eh_maps, &mid);
-	if (!m || pc >= m->end || !m->count || pc - m->bias > 0xffffffffULL)
+	if (!m || pc >= m->end || pc - m->bias > 0xffffffffULL)
 		return 0;
+	if (!m->count)
+		return m->first == EH_FIRST_BUILDING ? -1 : 0;
 	key = (__u32)(pc - m->bias);
 	first = m->first;
 	lo = first;
@@ -180,11 +185,13 @@ static long eh_walk_frame(__u32 i, void *arg)
 	__u32 o;
 	int got;
 
-	if (eh_find_row(w->tgid, i ? w->ip - 1 : w->ip, &row)) {
+	got = eh_find_row(w->tgid, i ? w->ip - 1 : w->ip, &row);
+	if (got > 0) {
 		got = eh_step_cfi(w, &row);
 		if (got > 0)
 			w->cfi++;
 	} else {
+		w->unready |= got < 0;
 		got = 0;
 	}
 	if (!got) {
@@ -223,6 +230,8 @@ static __always_inline __u32 eh_walk(__u64 ip, __u64 sp, __u64 bp, __u32 tgid, _
 		*truncated = 1;
 	__sync_fetch_and_add(&cnt->eh_cfi_frames, w.cfi);
 	__sync_fetch_and_add(&cnt->eh_fp_frames, w.fp);
+	if (w.unready)
+		__sync_fetch_and_add(&cnt->eh_unready_samples, 1);
 	return w.n;
 }
 

@@ -187,6 +187,9 @@ struct ke_counters {
 					 * is not resident) */
 	__u64 eh_cfi_frames;	/* eh mode: user frames found by an .eh_frame row */
 	__u64 eh_fp_frames;	/* eh mode: ... by the frame-pointer step (no row) */
+	__u64 eh_unready_samples;	/* eh mode: samples of a process whose tables were not
+					 * loaded yet, or with a frame in a file whose table
+					 * was still being built */
 };
 
 #endif /* EBPF_COLLECT_KERNEL_EVENT_H */

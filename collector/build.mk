@@ -71,8 +71,9 @@ $(GEN)/syscall_names.h: | $(GEN)
 $(OUTPUT)/obj/collector/sources/kernel_events.o: $(OUTPUT)/kernel_events.skel.h
 $(OUTPUT)/obj/collector/sources/kernel_events.o: $(GEN)/syscall_names.h
 
-# with --call-graph eh's tables (eh_table.c: a file's rows, eh_procs.c: the maps)
-KERNEL_EVENTS_OBJS := $(addprefix $(OUTPUT)/obj/collector/sources/,kernel_events.o eh_table.o eh_procs.o)
+# with --call-graph eh's tables (eh_table.c: a file's rows, eh_builder.c: its
+# thread building them, eh_procs.c: the maps)
+KERNEL_EVENTS_OBJS := $(addprefix $(OUTPUT)/obj/collector/sources/,kernel_events.o eh_table.o eh_builder.o eh_procs.o)
 KERNEL_EVENTS_LIBS := -lbpf -ldw -lelf -lz
 
 .PHONY: kernel-events

@@ -61,7 +61,7 @@ void pipeline__remove_consumer(struct pipeline *p, void *ctx)
 
 int pipeline__poll_sources(struct pipeline *p)
 {
-	int i, err;
+	int i, err, soon = 0;
 
 	for (i = 0; i < p->nr_src; i++) {
 		if (!p->src[i].ops->poll)
@@ -69,8 +69,9 @@ int pipeline__poll_sources(struct pipeline *p)
 		err = p->src[i].ops->poll(p->src[i].ctx, p);
 		if (err < 0)
 			return err;
+		soon |= err > 0;
 	}
-	return 0;
+	return soon;
 }
 
 /* The reorder buffer's callback: every record in time order. */

@@ -100,8 +100,13 @@ struct pipeline_event {
  * A source's part.  emit keeps the one contract of every emitter: 1 when
  * the record became an event of the trace, 0 when it did not (malformed,
  * filtered or a loss note; counted where that was decided), -errno when the
- * file could not be written.  arrive and poll: 0 or -errno.
+ * file could not be written.  arrive: 0 or -errno.  poll: 0, 1 when the
+ * source waits for work of its own that is under way and wants the next
+ * poll soon (the main loop then waits PIPELINE_POLL_SOON_MS for records,
+ * not its usual 100 ms), or -errno.
  */
+#define PIPELINE_POLL_SOON_MS	10
+
 struct pipeline_source_ops {
 	uint32_t first_type, last_type;	/* CE_REC_* it arrives or emits as */
 	int (*arrive)(void *ctx, struct pipeline *p, const void *rec, size_t len);
@@ -205,7 +210,8 @@ int ring_round(struct pipeline *p, int timeout_ms);
  * now, or before the newest record read while the ring holds more. */
 uint64_t ring_pop_cutoff(const struct pipeline *p, uint64_t now, uint64_t window);
 
-/* The sources' poll beside a round of the ring.  0 or -errno. */
+/* The sources' poll beside a round of the ring.  0, 1 when one of them
+ * wants the next poll soon, or -errno. */
 int pipeline__poll_sources(struct pipeline *p);
 /* Every record older than cutoff out of the window, to the consumers and
  * the recorder.  0 or -errno. */

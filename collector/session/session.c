@@ -180,22 +180,25 @@ static int poll_loop(struct collector *c)
 	uint64_t start = mono_ns(), last_tick = start, last_scan = start, last_rec = 0;
 	uint64_t last_status = start, last_flush = start, flushed_events = 0;
 	bool tty = isatty(STDERR_FILENO) && !env.quiet;
-	int err = 0;
+	int err = 0, wait_ms = PIPELINE_POLL_SOON_MS;	/* the sources' first poll soon */
 
 	while (!exiting) {
 		uint64_t now, window, cutoff;
 
-		err = ring_round(&c->pipe, 100);
+		err = ring_round(&c->pipe, wait_ms);
 		if (err < 0) {
 			pr_warn("ring buffer poll failed: %s\n", strerror(-err));
 			break;
 		}
 		now = mono_ns();
-		if (pipeline__poll_sources(&c->pipe) < 0) {	/* mappings */
+		err = pipeline__poll_sources(&c->pipe);	/* mappings, eh tables */
+		if (err < 0) {
 			pr_warn("out of memory\n");
 			err = -ENOMEM;
 			break;
 		}
+		wait_ms = err ? PIPELINE_POLL_SOON_MS : 100;
+		err = 0;
 		err = ep_targets__poll(&c->ept, c->pipe.ro, child_has_usdt, c);	/* stock .NET */
 		if (err)
 			break;

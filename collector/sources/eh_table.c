@@ -48,7 +48,10 @@
 struct builder {
 	struct eh_table *t;
 	size_t cap;
+	const bool *stop;
 };
+
+#define STOP_EVERY	4096	/* ranges walked between two looks at *stop */
 
 static bool same_rule(const struct eh_row *a, const struct eh_row *b)
 {
@@ -201,7 +204,7 @@ static int frame_at(Dwarf_CFI *eh, Dwarf_CFI *dbg, uint64_t pc, Dwarf_Frame **f)
 static int walk_segment(struct builder *b, Dwarf_CFI *cfi, Dwarf_CFI *dbg, uint64_t lo,
 			uint64_t hi)
 {
-	uint64_t pc = lo;
+	uint64_t pc = lo, ranges = 0;
 	int err;
 
 	while (pc < hi) {
@@ -226,13 +229,16 @@ static int walk_segment(struct builder *b, Dwarf_CFI *cfi, Dwarf_CFI *dbg, uint6
 		free(f);
 		if (err)
 			return err;
+		if (b->stop && !(++ranges % STOP_EVERY) &&
+		    __atomic_load_n(b->stop, __ATOMIC_RELAXED))
+			return -ECANCELED;
 	}
 	return 0;
 }
 
-int eh_table__build(Elf *elf, struct eh_table *t)
+int eh_table__build(Elf *elf, struct eh_table *t, const bool *stop)
 {
-	struct builder b = { .t = t };
+	struct builder b = { .t = t, .stop = stop };
 	Dwarf_CFI *cfi, *dbg = NULL;
 	Dwarf *dw;
 	size_t i, nph;

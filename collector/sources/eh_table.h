@@ -9,6 +9,7 @@
 #define EBPF_COLLECT_EH_TABLE_H
 
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <linux/types.h>
 #include "eh_unwind.h"
@@ -24,9 +25,11 @@ struct eh_table {
  * Build t from elf's .eh_frame (and .debug_frame where .eh_frame has no
  * FDE) over its executable PT_LOAD segments.  0, -ENOENT when the file has
  * neither, -E2BIG when its code lies above
- * 4 GiB, -ENOMEM; t holds nothing to free on an error.
+ * 4 GiB, -ENOMEM, -ECANCELED when *stop (NULL: never) became true, which
+ * is read every few thousand rows (the largest files take seconds); t
+ * holds nothing to free on an error.
  */
-int eh_table__build(Elf *elf, struct eh_table *t);
+int eh_table__build(Elf *elf, struct eh_table *t, const bool *stop);
 void eh_table__free(struct eh_table *t);	/* NULL-safe */
 
 /* The row in effect at file virtual address pc, or NULL (before the first). */

@@ -72,7 +72,7 @@ _Static_assert(sizeof(struct ke_syscall) == 104, "ke_syscall layout");
 _Static_assert(sizeof(struct ke_fork) == 72, "ke_fork layout");
 _Static_assert(sizeof(struct ke_exec) == 304, "ke_exec layout");
 _Static_assert(sizeof(struct ke_exit) == 48, "ke_exit layout");
-_Static_assert(sizeof(struct ke_counters) == 16 * 8, "ke_counters layout");
+_Static_assert(sizeof(struct ke_counters) == 17 * 8, "ke_counters layout");
 _Static_assert(sizeof(struct ke_ustack_copy) == 32, "ke_ustack_copy layout");
 
 
@@ -363,7 +363,15 @@ static int attach_sampling(struct kernel_events *ke)
 
 int kernel_events__attach(struct kernel_events *ke)
 {
-	int err = ke->skel ? kernel_events_bpf__attach(ke->skel) : -EINVAL;
+	int err;
+
+	/* -p PID's tables before its first sample: the kernel's events are
+	 * not traced yet, nothing of theirs waits to be read; --all: every
+	 * process's files queued, built while the trace runs */
+	eh_procs__settle(ke->eh);
+	if (ke->eh && ke->opts.all_processes && eh_procs__load_all(ke->eh))
+		return -ENOMEM;
+	err = ke->skel ? kernel_events_bpf__attach(ke->skel) : -EINVAL;
 
 	if (err) {
 		pr_warn("cannot attach the kernel tracepoints (tp_btf): %s\n", strerror(-err));
@@ -496,8 +504,10 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 	if (ke->eh) {
 		eh_procs__print(ke->eh, f);
 		fprintf(f, "kernel-events: --call-graph eh: %llu user frames by .eh_frame rows, "
-			"%llu by frame pointers\n", (unsigned long long)c.eh_cfi_frames,
-			(unsigned long long)c.eh_fp_frames);
+			"%llu by frame pointers; %llu samples walked by frame pointers before "
+			"their tables were ready\n", (unsigned long long)c.eh_cfi_frames,
+			(unsigned long long)c.eh_fp_frames,
+			(unsigned long long)c.eh_unready_samples);
 	}
 	if (ke->bad_records)
 		fprintf(f, "kernel-events: %llu malformed records skipped\n",
@@ -1127,8 +1137,9 @@ static int pipeline_emit(void *ctx, const struct pipeline_sink *s, const void *r
 	return kernel_events__emit(ctx, rec, len, &sink);
 }
 
-/* every poll of the main loop: --call-graph eh's targets that have just
- * exec'ed get their tables */
+/* every poll of the main loop: --call-graph eh's finished tables go in,
+ * its targets that have just exec'ed get theirs; 1 while some are still
+ * being built (poll again soon) */
 static int pipeline_poll(void *ctx, struct pipeline *p)
 {
 	struct kernel_events *ke = ctx;

@@ -102,7 +102,7 @@ static void compare_with_readelf(const char *path, unsigned min_rows)
 	if (!ASSERT_OK(elf_file__open(&ef, path), "open"))
 		return;
 	t0 = mono_ns();
-	if (!ASSERT_OK(eh_table__build(ef.elf, &t), "build"))
+	if (!ASSERT_OK(eh_table__build(ef.elf, &t, NULL), "build"))
 		goto out;
 	printf("# %s: %u rows (%u none, %u gaps) in %.1f ms\n", path, t.n, t.none_rows,
 	       t.gap_rows, (mono_ns() - t0) / 1e6);
@@ -201,7 +201,7 @@ static void test_no_eh_frame(void)
 		elf_end(e);
 	close(fd);
 	if (ASSERT_OK(elf_file__open(&ef, tmp), "open")) {
-		ASSERT_TRUE(eh_table__build(ef.elf, &t) < 0, "no .eh_frame: an error");
+		ASSERT_TRUE(eh_table__build(ef.elf, &t, NULL) < 0, "no .eh_frame: an error");
 		ASSERT_EQ(t.n, 0, "nothing to free");
 		elf_file__close(&ef);
 	}
