@@ -27,10 +27,14 @@ struct nt_buf {
 	size_t cap;
 };
 
+/* The room is mostly there already (the writer reserves once per event):
+ * that case is decided here, inline, and only growing calls grow_array. */
 static inline int nt_buf__reserve(struct nt_buf *b, size_t extra)
 {
 	if (b->len + extra < b->len)
 		return -ENOMEM;
+	if (b->len + extra <= b->cap)
+		return 0;
 	return GROW(b->data, b->cap, b->len + extra);
 }
 

@@ -95,9 +95,12 @@ static int decode_uncompressed(const uint8_t **pp, const uint8_t *end, const uin
  * the flags leave out keep their values.  Decoded in place, with no copy of
  * the header per event (the reader's hottest loop); on an error ev is left
  * half updated and the block is not read further.  Returns 0 or -1 with a static reason in *why.
+ * Always inline: its callers pass BLOB_V5 as a constant for the blocks
+ * every V5 file is made of, and the mode's branches then fold away.
  */
-static int decode_blob(const uint8_t **pp, const uint8_t *end, const uint8_t *base,
-		       int mode, struct nt_hdr *ev, const char **why)
+static inline __attribute__((always_inline)) int
+decode_blob(const uint8_t **pp, const uint8_t *end, const uint8_t *base, int mode,
+	    struct nt_hdr *ev, const char **why)
 {
 	const uint8_t *p = *pp;
 	uint64_t v;
@@ -185,8 +188,9 @@ static int block_header(struct nt_reader *r, size_t start, size_t len, size_t *f
 
 /* Decode every blob of an Event or Metadata block and give each to fn;
  * *first and *mode say where the blobs start and how they are encoded. */
-static inline int walk_blobs(struct nt_reader *r, size_t start, size_t len, const char *what,
-		      rd_blob_fn fn, size_t *first, int *mode)
+static inline __attribute__((always_inline)) int
+walk_blobs(struct nt_reader *r, size_t start, size_t len, const char *what, rd_blob_fn fn,
+	   size_t *first, int *mode)
 {
 	const uint8_t *p, *end = r->data + start + len;
 	struct nt_hdr ev;
@@ -197,8 +201,10 @@ static inline int walk_blobs(struct nt_reader *r, size_t start, size_t len, cons
 	memset(&ev, 0, sizeof(ev));
 	for (p = r->data + *first; p < end;) {
 		size_t blob = p - r->data;
+		int bad = *mode == BLOB_V5 ? decode_blob(&p, end, r->data, BLOB_V5, &ev, &why) :
+					     decode_blob(&p, end, r->data, *mode, &ev, &why);
 
-		if (decode_blob(&p, end, r->data, *mode, &ev, &why))
+		if (bad)
 			return rd_fail(r, blob, "%s: %s", what, why);
 		if (fn(r, &ev, blob))
 			return -1;
@@ -207,7 +213,9 @@ static inline int walk_blobs(struct nt_reader *r, size_t start, size_t len, cons
 }
 
 /* The same for a V5 MetadataBlock (reader_v5.c); within this file the
- * walk over an EventBlock stays inline, with its check inlined too. */
+ * walk over an EventBlock stays inline, with its check inlined too (always
+ * inline: left to itself the compiler made the walk a function and the
+ * check an indirect call per event). */
 int rd_walk_blobs(struct nt_reader *r, size_t start, size_t len, const char *what,
 		  rd_blob_fn fn, size_t *first, int *mode)
 {
@@ -306,6 +314,19 @@ uint32_t rd_note_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq, in
 	return 0;
 }
 
+/* rd_note_sequence for an event, with its common case inline: the last
+ * event's capture thread, its next number (no gap). */
+static inline uint32_t note_event_sequence(struct nt_reader *r, uint64_t thread, uint32_t seq)
+{
+	struct u64_map_ent *e = r->buf_thread;
+
+	if (e && e->key == thread && seq == (uint32_t)e->val + 1) {
+		e->val = seq;
+		return 0;
+	}
+	return rd_note_sequence(r, thread, seq, 0);
+}
+
 /* An event's references: metadata, stack and (V6) threads are defined. */
 static int check_event_blob(struct nt_reader *r, const struct nt_hdr *ev, size_t blob)
 {
@@ -362,13 +383,23 @@ struct timespec rd_systemtime(const uint8_t *p)
 	return ts;
 }
 
-/* The stack of a validated event into r->stack_buf (the last event's is
+/* The stack of a validated event: 8-byte addresses that lie 8-byte aligned
+ * in memory are handed out where they are (they stay there as long as the
+ * payload does); others are copied into r->stack_buf (the last event's is
  * still there). */
 static void fill_stack(struct nt_reader *r, uint32_t stack_id, struct nt_read_event *ev)
 {
 	const struct rd_stack *s = &r->stacks[rd_stack_index(r, stack_id)];
-	uint32_t psize = r->info.pointer_size, n = s->bytes / psize;
+	/* (a shift, not a division per event: the header allows 4 or 8 only) */
+	uint32_t psize = r->info.pointer_size, n = s->bytes >> (psize == 8 ? 3 : 2);
 
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (psize == 8 && !((uintptr_t)(r->data + s->off) % 8)) {
+		ev->stack = n ? (const uint64_t *)(const void *)(r->data + s->off) : NULL;
+		ev->stack_depth = n;
+		return;
+	}
+#endif
 	if (stack_id != r->buf_stack_id) {
 		if (n > r->stack_cap) {
 			uint64_t *nb = realloc(r->stack_buf, n * sizeof(*nb));
@@ -440,7 +471,7 @@ static void fill_event(struct nt_reader *r, const struct nt_hdr *e, struct nt_re
 	ev->stack_depth = 0;
 	if (e->stack_id)
 		fill_stack(r, e->stack_id, ev);
-	ev->lost_before = rd_note_sequence(r, e->capture_thread_id, e->sequence, 0);
+	ev->lost_before = note_event_sequence(r, e->capture_thread_id, e->sequence);
 	ev->pid = r->info.pid;
 	if (r->v6)
 		fill_v6(r, e, ev);
@@ -458,7 +489,10 @@ int rd_next_in_block(struct nt_reader *r, struct nt_read_event *ev)
 	}
 	blob = r->blk_p - r->data;
 	/* cannot fail: the block was validated by rd_read_event_block */
-	decode_blob(&r->blk_p, r->blk_end, r->data, r->blk_mode, &r->blk_prev, &why);
+	if (r->blk_mode == BLOB_V5)
+		decode_blob(&r->blk_p, r->blk_end, r->data, BLOB_V5, &r->blk_prev, &why);
+	else
+		decode_blob(&r->blk_p, r->blk_end, r->data, r->blk_mode, &r->blk_prev, &why);
 	r->blk_prev.blob_off = blob;
 	fill_event(r, &r->blk_prev, ev);
 	return 1;

@@ -331,8 +331,8 @@ int nt_writer__write_event(struct nt_writer *w, const struct nt_event *ev)
 			return err;
 		w->thr_last = thr;
 	}
-	err = wr_queue_first(w, thr);
-	if (err)
+	/* (a thread's first event of the file only: the check stays inline) */
+	if (!(thr->val & (NT_THR_ON_DISK | NT_THR_QUEUED)) && (err = wr_queue_first(w, thr)))
 		return err;
 	if (sorted || !w->ev.count)
 		w->ev_thread = ev->capture_thread_id;
