@@ -28,6 +28,9 @@ teardown_file() {
 
 teardown() {
 	kill_bg
+	# a test that stopped the server (an outage) and failed before it
+	# started it again leaves it down: the next test gets it back
+	[[ -f $CH_DIR/pid ]] || ch_start >/dev/null 2>&1 || true
 }
 
 setup() {
