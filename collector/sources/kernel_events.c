@@ -669,12 +669,8 @@ static enum sym_kind leaf_kind(struct kernel_events *ke, const struct ke_sink *s
  * address in .rela.dyn or .rodata).  As perf does with callchains, the user
  * stack ends before the first frame that is not code of the process (an
  * executable mapping or a runtime method), and the frames cut are counted.
- * user[0] is the interrupted ip (or where the thread entered the kernel),
- * code the CPU ran, so it stays even where the process's mappings do not
- * have it (a -- CMD child sampled just before its exec, in our own code,
- * once the symbolizer knows the command's mappings): a sample keeps a
- * frame.  Callers are checked at address - 1, the call instruction.
- * Returns the user depth kept.
+ * user[0] is the interrupted ip; callers are checked at address - 1, the
+ * call instruction.  Returns the user depth kept.
  */
 static uint32_t cut_user_stack(struct kernel_events *ke, const struct ke_sink *sink,
 			       const struct ce_header *h, const uint64_t *user, uint32_t ud)
@@ -684,8 +680,8 @@ static uint32_t cut_user_stack(struct kernel_events *ke, const struct ke_sink *s
 
 	if (!sz)
 		return ud;
-	for (i = 1; i < ud; i++)
-		if (!symbolize__is_code(sz, h->pid, user[i] - 1, h->timestamp))
+	for (i = 0; i < ud; i++)
+		if (!symbolize__is_code(sz, h->pid, i ? user[i] - 1 : user[i], h->timestamp))
 			break;
 	if (i < ud && !sink->again) {
 		ke->cut_frames += ud - i;
@@ -855,6 +851,11 @@ static int emit_sample(struct kernel_events *ke, const struct ke_sample *e, size
 		return -EBADMSG;
 	}
 	depth = e->kstack_depth + cut_user_stack(ke, sink, &e->hdr, frames + e->kstack_depth, ud);
+	/* not even its leaf is the process's code: a -- CMD child sampled
+	 * just before its exec, in our own code, once the command's mappings
+	 * are known; not the command's sample (counted with the cut stacks) */
+	if (!depth && ud)
+		return 0;
 	err = name_stack(sink, &e->hdr, frames, depth);
 	if (err)
 		return err;
