@@ -28,6 +28,7 @@ teardown_file() {
 
 teardown() {
 	kill_bg
+	cg_cleanup
 	# a test that stopped the server (an outage) and failed before it
 	# started it again leaves it down: the next test gets it back
 	[[ -f $CH_DIR/pid ]] || ch_start >/dev/null 2>&1 || true
@@ -424,6 +425,63 @@ normalize() {
 	assert_equal "$(ch_q "SELECT count() FROM t13.stacks_local WHERE stack LIKE '%EarlierProcess%'")" 0
 }
 
+@test "fleet: a server that answers every request with an HTTP error: each retry is a failed insert, the spool keeps every batch" {
+	# what ClickHouse answers while it shuts down: after the error the
+	# tables are made again before the next insert, and those tries fail too
+	local port mport
+	port=$(free_port)
+	python3 -c '
+import http.server, sys
+class H(http.server.BaseHTTPRequestHandler):
+    def answer(self):
+        n = int(self.headers.get("Content-Length") or 0)
+        self.rfile.read(n)
+        body = b"Code: 210, e.displayText() = DB::Exception: shutting down\n"
+        self.send_response(500)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    do_GET = do_POST = answer
+    def log_message(self, *a):
+        pass
+http.server.HTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+' "$port" 3>&- &
+	BG_PIDS="${BG_PIDS:-} $!"
+	wait_until 10 curl -s -o /dev/null "http://127.0.0.1:$port/" || flunk "the HTTP server did not start"
+	mport=$(free_port)
+	"$REFRT" --scenario cpu --threads 1 --duration 30 >/dev/null 2>&1 3>&- &
+	BG_PIDS="$BG_PIDS $!"
+	"$EBPF_COLLECT" -p "$!" --cpu-sampling=99 --clickhouse "http://127.0.0.1:$port/e1" \
+		--export-interval 1s --host e1 --spool "$T/spool" --metrics "127.0.0.1:$mport" \
+		-o "$T/e1.nettrace" >"$T/e1.out" 2>"$T/e1.err" 3>&- &
+	local c=$!
+	echo "$c" >"$T/e1.cpid"
+	m() { metric "$T/m.txt" "ebpf_collect_export_$1"; }
+	retrying() {
+		curl -sf --max-time 2 "http://127.0.0.1:$mport/metrics" -o "$T/m.txt" &&
+			(($(m failed_batches_total) >= 3 && $(m spool_files) >= 3))
+	}
+	wait_until 30 retrying || flunk "not retrying: $(grep export "$T/m.txt"; cat "$T/e1.err")"
+	[[ $(m sent_batches_total) == 0 && $(m dropped_batches_total) == 0 ]] ||
+		flunk "$(grep export "$T/m.txt")"
+	kill -INT "$c"
+	wait_collector e1
+	# one warning for the outage, with the server's answer; every batch
+	# made is left in the spool, none sent, none dropped
+	[[ $(grep -c 'spooling batches until it is back' "$T/e1.err") == 1 ]] ||
+		flunk "not one warning: $(cat "$T/e1.err")"
+	grep -q 'HTTP 500: Code: 210, e.displayText() = DB::Exception: shutting down' "$T/e1.err" ||
+		flunk "the server's answer is not named: $(cat "$T/e1.err")"
+	local made
+	made=$(counter made_batches "$T/e1.err")
+	[[ $(counter spooled "$T/e1.err") == "$made" ]] || flunk "spooled != made: $(cat "$T/e1.err")"
+	[[ $(counter dropped_batches "$T/e1.err") == 0 ]] || flunk "dropped"
+	[[ $(ls "$T/spool" | wc -l) == "$made" ]] || flunk "spool files: $(ls "$T/spool")"
+	[[ $(grep 'clickhouse:' "$T/e1.err") =~ ([0-9]+)\ failed\ inserts\ in\ 1\ outages ]] ||
+		flunk "$(cat "$T/e1.err")"
+	((BASH_REMATCH[1] >= 3)) || flunk "failed inserts: $(cat "$T/e1.err")"
+}
+
 @test "fleet: errors: server unreachable, bad URL, usage" {
 	run --separate-stderr "$EBPF_COLLECT" fleet --clickhouse http://127.0.0.1:1 -o "$T/x.svg"
 	[[ $status -eq 1 ]] || flunk "status $status"
@@ -468,11 +526,6 @@ in_cgroup() {
 cg_cleanup() {
 	[[ -n ${CG_ROOT:-} && -d $CG_ROOT ]] || return 0
 	find "$CG_ROOT" -depth -type d -exec rmdir {} + 2>/dev/null || true
-}
-
-teardown() {
-	kill_bg
-	cg_cleanup
 }
 
 # the programs of the attribution tests, each in its container: refrt in

@@ -79,6 +79,10 @@ breaks() {	# breaks RULE TEXT...: the rule fails on $T and says each TEXT
 	house copies
 }
 
+@test "house: a test file defines each function once, none over a helper's it loads" {
+	house shell
+}
+
 @test "house: sizes are reported, never enforced" {
 	house sizes
 }
@@ -109,7 +113,7 @@ breaks() {	# breaks RULE TEXT...: the rule fails on $T and says each TEXT
 
 @test "house self-test: the fixture keeps every rule" {
 	fixture build
-	for rule in folders includes calls cycles private refs unused comments copies sizes; do
+	for rule in folders includes calls cycles private refs unused comments copies shell sizes; do
 		run python3 "$CHECK" --root "$T" "$rule"
 		echo "$rule: $output"
 		[ "$status" -eq 0 ]
@@ -222,6 +226,16 @@ breaks() {	# breaks RULE TEXT...: the rule fails on $T and says each TEXT
 	printf '# see bug %d\n' "$n" >>"$T/Makefile"
 	breaks comments 'lib/lib.c:28: names an issue number instead of the reason' \
 		'Makefile:15: names an issue number instead of the reason'
+}
+
+@test "house self-test: shell: a teardown defined twice, a helper's function defined again" {
+	fixture
+	mkdir -p "$T/tests"
+	printf 'kill_bg() {\n\ttrue\n}\n' >"$T/tests/test_helper.bash"
+	printf 'load test_helper\n\nteardown() {\n\tstart_server\n}\n\nkill_bg() {\n\tfalse\n}\n\nteardown() {\n\tkill_bg\n}\n' \
+		>"$T/tests/t.bats"
+	breaks shell 'tests/t.bats:11: defines teardown() again (first at line 3); the first one is never run' \
+		'tests/t.bats:7: defines kill_bg() again over the one of tests/test_helper.bash:1, which it loads'
 }
 
 @test "house self-test: sizes: a long file and a long function are reported, and fail nothing" {

@@ -27,6 +27,9 @@
              the `targets` BPF map and a struct's layout defined in one file;
              no function body of MIN_BODY lines or more in two files (local
              names renamed do not hide a copy)
+  shell      a bats file or a shell helper of tests/ or scripts/ defines
+             each function once, and no bats file defines again a function
+             of a helper it loads (bash keeps the last one silently)
   sizes      the longest files and functions, for reading: size is a smell,
              not a rule, so this never fails
 
@@ -624,6 +627,50 @@ def check_comments(rows):
     return bad
 
 
+# --- shell: a test's functions defined once -------------------------------------
+
+SHELL_FN = re.compile(r'^(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)', re.M)
+SHELL_LOAD = re.compile(r'^\s*load\s+([\w/.-]+)', re.M)
+
+
+def shell_functions(rel):
+    """{name: [line, ...]} of the functions a shell file defines at its top
+    level (a function defined inside a test or another function is local
+    to it and not counted)."""
+    text = read(rel)
+    out = {}
+    for m in SHELL_FN.finditer(text):
+        out.setdefault(m.group(1), []).append(text.count('\n', 0, m.start()) + 1)
+    return out
+
+
+def check_shell(rows):
+    """A bats file or a shell helper defines each function once, and a bats
+    file does not define again a function of a helper it loads: bash keeps
+    the last definition without a word, so the first one (a teardown that
+    restarts a server, a helper the other tests rely on) silently does
+    nothing."""
+    bad = []
+    files = [f for top in ('tests', 'scripts') if os.path.isdir(path(top))
+             for f in walk(top, ('.bats', '.bash', '.sh'))
+             if not (ROOT == HERE and f.startswith(FIXTURES))]
+    defs = {f: shell_functions(f) for f in files}
+    for rel in files:
+        for name, lines in sorted(defs[rel].items()):
+            if len(lines) > 1:
+                bad.append('%s:%d: defines %s() again (first at line %d); the first one '
+                           'is never run' % (rel, lines[1], name, lines[0]))
+        if not rel.endswith('.bats'):
+            continue
+        for m in SHELL_LOAD.finditer(read(rel)):
+            helper = os.path.normpath(os.path.join(os.path.dirname(rel), m.group(1) + '.bash'))
+            for name, lines in sorted(defs.get(helper, {}).items()):
+                if name in defs[rel]:
+                    bad.append('%s:%d: defines %s() again over the one of %s:%d, which it loads'
+                               % (rel, defs[rel][name][0], name, helper, lines[0]))
+    return bad
+
+
 # --- refs: files named in comments and documents ------------------------------
 
 REF = re.compile(r'(?<![\w./$@~:*<>%-])((?:\.\./)*(?:[\w.-]+/)*[\w-]+(?:\.[\w-]+)*'
@@ -906,6 +953,7 @@ RULES = {
     'unused': check_unused,
     'comments': check_comments,
     'copies': check_copies,
+    'shell': check_shell,
     'sizes': report_sizes,
 }
 

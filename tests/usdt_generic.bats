@@ -28,10 +28,7 @@ setup() {
 }
 
 teardown() {
-	local p
-	for p in ${BG_PIDS:-}; do
-		{ kill -9 "$p" && wait "$p"; } 2>/dev/null || true
-	done
+	kill_bg
 	if [[ -n ${PGDIR:-} ]]; then
 		runuser -u postgres -- "$PGBIN/pg_ctl" -D "$PGDIR/data" -m immediate stop \
 			>/dev/null 2>&1 || true
@@ -39,7 +36,7 @@ teardown() {
 	fi
 }
 
-bg() {	# bg LOG CMD...: start CMD in the background, stdout+stderr to LOG
+bg_log() {	# bg_log LOG CMD...: bg, with stdout and stderr in one LOG
 	local log=$1
 	shift
 	"$@" >"$log" 2>&1 3>&- &
@@ -84,7 +81,7 @@ EOF
 	assert_output_contains "out of range (0..11, 0-based)"
 	run -64 "$EBPF_COLLECT" -p $$ --usdt 'python:x:0=float' -o "$T/x.nettrace"
 	assert_output_contains "unknown type"
-	bg "$T/py.log" "$PY" -c 'import time; time.sleep(30)'
+	bg_log "$T/py.log" "$PY" -c 'import time; time.sleep(30)'
 	run -3 "$EBPF_COLLECT" -p "$LAST_PID" --usdt nosuchprovider -o "$T/x.nettrace" -d 1
 	assert_output_contains "no USDT probes matching --usdt in pid $LAST_PID"
 	[[ ! -e $T/x.nettrace ]] || flunk "left an output file behind"
@@ -133,10 +130,10 @@ EOF
 	[[ -x $PY ]] || flunk "needs Debian's $PY"
 	local script=$T/calls.py
 	write_py_script "$script"
-	bg "$T/py.log" "$PY" "$script" "$script" "$T/go"
+	bg_log "$T/py.log" "$PY" "$script" "$script" "$T/go"
 	local pypid=$LAST_PID
 	wait_for_file "$script.ready" 20 || flunk "python did not start: $(cat "$T/py.log")"
-	bg "$T/collect.log" "$EBPF_COLLECT" -p "$pypid" -o "$T/py.nettrace" \
+	bg_log "$T/collect.log" "$EBPF_COLLECT" -p "$pypid" -o "$T/py.nettrace" \
 		--usdt 'python:function__*' --usdt 'python:gc__*'
 	local cpid=$LAST_PID
 	wait_for_grep "Ctrl-C to stop" "$T/collect.log" 20 || flunk "$(cat "$T/collect.log")"
@@ -206,7 +203,7 @@ EOF
 	pm=$(head -1 "$PGDIR/data/postmaster.pid")
 
 	# backends are forked per connection: --usdt-children follows them
-	bg "$T/collect.log" "$EBPF_COLLECT" -p "$pm" -o "$T/pg.nettrace" --usdt-children \
+	bg_log "$T/collect.log" "$EBPF_COLLECT" -p "$pm" -o "$T/pg.nettrace" --usdt-children \
 		--usdt 'postgresql:query__start' --usdt 'postgresql:transaction__commit'
 	local cpid=$LAST_PID
 	wait_for_grep "Ctrl-C to stop" "$T/collect.log" 20 || flunk "$(cat "$T/collect.log")"
@@ -278,7 +275,7 @@ public class Sleep {
 }
 EOF
 	"$JVM/bin/javac" -d "$T/j" "$T/j/Sleep.java"
-	bg "$T/jvm.log" "$JVM/bin/java" -Xshare:auto -Xmx32m -cp "$T/j" Sleep "$T/ready"
+	bg_log "$T/jvm.log" "$JVM/bin/java" -Xshare:auto -Xmx32m -cp "$T/j" Sleep "$T/ready"
 	wait_for_file "$T/ready" 20 || true
 	[[ -e $T/ready ]] || flunk "JVM did not start: $(cat "$T/jvm.log")"
 	run -0 "$EBPF_COLLECT" -l -p "$LAST_PID"
@@ -355,12 +352,12 @@ open(sys.argv[2] + ".done", "w").write("done")
 time.sleep(60)
 EOF2
 	rm -f "$T"/a.* "$T"/b.* "$T/go"
-	bg "$T/a.log" "$PY" "$T/gcn.py" 2 "$T/a" "$T/go"
+	bg_log "$T/a.log" "$PY" "$T/gcn.py" 2 "$T/a" "$T/go"
 	PY_A=$LAST_PID
-	bg "$T/b.log" "$PY" "$T/gcn.py" 3 "$T/b" "$T/go"
+	bg_log "$T/b.log" "$PY" "$T/gcn.py" 3 "$T/b" "$T/go"
 	PY_B=$LAST_PID
 	wait_for_file "$T/a.ready" 20 && wait_for_file "$T/b.ready" 20 || flunk "python did not start"
-	bg "$T/collect.log" "$EBPF_COLLECT" -p "$PY_A" -o "$trace" --usdt python:gc__start "$@"
+	bg_log "$T/collect.log" "$EBPF_COLLECT" -p "$PY_A" -o "$trace" --usdt python:gc__start "$@"
 	local cpid=$LAST_PID
 	wait_for_grep "Ctrl-C to stop" "$T/collect.log" 20 || flunk "$(cat "$T/collect.log")"
 	touch "$T/go"

@@ -160,23 +160,25 @@ static void set_down(struct ch_sender *s, int down, const char *why)
 	s->down = down;
 }
 
-/* One INSERT; 0 or -errno with the outage noted. */
+/* One INSERT (after the tables, when they may be missing); 0 or -errno
+ * with the outage noted.  Every failed try counts as a failed insert,
+ * whichever request failed: an HTTP error while the server shuts down
+ * leaves the tables to be made again first, and those tries fail too. */
 static int send_batch(struct ch_sender *s, const struct ch_batch *b)
 {
 	char sql[256], table[200], err[512];
-	int ret;
+	int ret = 0;
 
 	if (!s->schema_ok) {
 		ret = ch_schema__create(&s->url, err, sizeof(err));
-		if (ret) {
-			set_down(s, 1, err);
-			return ret;
-		}
-		s->schema_ok = 1;
+		if (!ret)
+			s->schema_ok = 1;
 	}
-	snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT TabSeparated",
-		 ch_url__table(&s->url, b->table, table, sizeof(table)));
-	ret = post(&s->url, sql, b->body, b->len, err, sizeof(err));
+	if (!ret) {
+		snprintf(sql, sizeof(sql), "INSERT INTO %s FORMAT TabSeparated",
+			 ch_url__table(&s->url, b->table, table, sizeof(table)));
+		ret = post(&s->url, sql, b->body, b->len, err, sizeof(err));
+	}
 	pthread_mutex_lock(&s->lock);
 	if (ret) {
 		s->st.failed_inserts++;
