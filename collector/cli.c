@@ -449,6 +449,7 @@ static error_t parse_value(int key, char *arg, struct argp_state *state)
 			argp_error(state, "invalid --call-graph '%s' (fp, dwarf or eh)", arg);
 		env.call_graph_dwarf = !strcmp(arg, "dwarf");
 		env.call_graph_eh = !strcmp(arg, "eh");
+		env.call_graph_set = true;
 		break;
 	case OPT_SAMPLE_EVENTS:
 		if (kernel_events__parse_sample_events(arg, &env.sample_events))

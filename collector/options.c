@@ -45,10 +45,11 @@ static const struct collect_opt rows[] = {
 	{ "cpu-sampling", OPT_CPU_SAMPLING, "HZ", OPTF_ARG_OPTIONAL,
 	  "Sample CPU stacks at HZ (default 999; 1-10000)" },
 	{ "call-graph", OPT_CALL_GRAPH, "fp|dwarf|eh", 0,
-	  "User stacks of CPU samples: fp walks frame pointers in the kernel (default); dwarf "
-	  "copies the top of the stack and unwinds it by the files' CFI, like perf; eh walks "
-	  "it in the kernel by tables built from the files' .eh_frame (frame pointers where "
-	  "no table applies: JIT code)" },
+	  "User stacks of CPU samples: eh walks them in the kernel by tables built from the "
+	  "files' .eh_frame, frame pointers where no table applies (JIT code; the default "
+	  "with -p and -- CMD); fp walks frame pointers only (the default with --all and "
+	  "--flight-recorder); dwarf copies the top of the stack and unwinds it by the "
+	  "files' CFI, like perf" },
 	{ "sample-events", OPT_SAMPLE_EVENTS, "KIND", 0,
 	  "What CPU samples (and, with sched, switch-ins) become: sampleprofiler (EventPipe's "
 	  "thread samples), universal (TraceEvent 4's Universal.Events cpu and cswitch: "

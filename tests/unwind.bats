@@ -73,12 +73,14 @@ stat_of() {	# stat_of KEY FILE: the number after KEY in unwind_compare's output
 	assert_output_contains "--call-graph"
 }
 
-# perf_compare MODE: unwind_native sampled with --call-graph MODE and by
-# perf record --call-graph dwarf at once; MODE's stacks must be perf's for
+# perf_compare MODE: unwind_native sampled with --call-graph MODE (default:
+# no --call-graph, which is eh for a -p target) and by perf record
+# --call-graph dwarf at once; MODE's stacks must be perf's for
 # >= 99 % of samples (tests/unwind_compare.py) and hold the program's own
 # callers, by name, under libc and libm
 perf_compare() {
-	local mode=$1
+	local mode=$1 shown=$1 opt=(--call-graph "$1")
+	[[ $mode != default ]] || { shown=eh opt=(); }
 	start_prog
 	# side by side on the same process: perf longer and faster, so that its
 	# set of stacks holds the rare ones (qsort's recursion depths) ours hit
@@ -86,9 +88,9 @@ perf_compare() {
 		-o "$T/perf.data" -- sleep 6
 	local perf_pid=$LAST_PID
 	run --separate-stderr "$EBPF_COLLECT" -p "$PROG_PID" --cpu-sampling \
-		--call-graph "$mode" -d 4s -o "$T/$mode.nettrace"
+		"${opt[@]}" -d 4s -o "$T/$mode.nettrace"
 	assert_success
-	echo "$stderr" | grep -- "--call-graph $mode"
+	echo "$stderr" | grep -- "--call-graph $shown"
 	wait "$perf_pid" || flunk "perf record failed: $(cat "$T/perf.out.err")"
 	perf script -i "$T/perf.data" --no-inline -F comm,tid,ip,sym,dso >"$T/perf.txt" \
 		2>"$T/perf.script.err" || flunk "perf script failed"
@@ -124,11 +126,12 @@ perf_compare() {
 }
 
 # --call-graph eh walks in BPF by the files' .eh_frame rows: no stack copy,
-# no unwinding in the collector, the same stacks
-@test "unwind: --call-graph eh stacks equal perf --call-graph dwarf's for >= 99% of samples" {
+# no unwinding in the collector, the same stacks; it is a -p target's
+# default, so no --call-graph here
+@test "unwind: a -p target's default (--call-graph eh) stacks equal perf --call-graph dwarf's for >= 99% of samples" {
 	need_bpf
 	require_cmd perf
-	perf_compare eh
+	perf_compare default
 	# the frames above the leaves by rows: the program keeps no frame
 	# pointer (a leaf in code no FDE covers, as at libm+0x10020, takes the
 	# frame-pointer step)
@@ -180,6 +183,26 @@ perf_compare() {
 	# and tests kept the builder's thread busy with 80 to 127 files
 	((reach * 100 >= n * 50)) || flunk "only $reach of $n stacks reach main"
 	((matched * 100 >= n * 50)) || flunk "only $matched of $n stacks are perf's"
+}
+
+# eh with targets; fp host-wide and always on, where every process's
+# tables would be built (the summary has an eh line only in eh mode)
+@test "unwind: the default is eh for -p and -- CMD, fp with --all and --flight-recorder" {
+	need_bpf
+	require_cmd flock
+	run --separate-stderr "$EBPF_COLLECT" --cpu-sampling -o "$T/c.nettrace" -- "$PROG" 1
+	assert_success
+	grep -E -- "--call-graph eh: [0-9]+ user frames by .eh_frame rows" <<<"$stderr" ||
+		flunk "-- CMD is not walked by rows: $stderr"
+	start_prog
+	run --separate-stderr "$EBPF_COLLECT" -p "$PROG_PID" --cpu-sampling --flight-recorder 2s \
+		-d 1s -o "$T/f.nettrace"
+	assert_success
+	! grep -- "--call-graph eh" <<<"$stderr" || flunk "--flight-recorder walked by rows: $stderr"
+	run --separate-stderr flock /tmp/ebpf-hostwide.lock "$EBPF_COLLECT" --all --cpu-sampling \
+		-d 1s -o "$T/all.nettrace"
+	[[ $status -eq 0 || $status -eq 7 ]] || flunk "status $status: $stderr"
+	! grep -- "--call-graph eh" <<<"$stderr" || flunk "--all walked by rows: $stderr"
 }
 
 @test "unwind: --call-graph fp loses the callers on the same program" {

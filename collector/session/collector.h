@@ -89,6 +89,7 @@ struct env {
 	unsigned int sample_hz;		/* --cpu-sampling; 0 = off */
 	bool call_graph_dwarf;		/* --call-graph dwarf */
 	bool call_graph_eh;		/* --call-graph eh */
+	bool call_graph_set;		/* --call-graph given (else eh with targets) */
 	unsigned int sample_events;	/* --sample-events: KE_SAMPLES_*; 0 = default */
 	unsigned int stack_size;	/* --stack-size; 0 = KE_USTACK_COPY_DEFAULT */
 	bool kernel_set, sampling_set;	/* given explicitly: profiles do not change them */

@@ -518,6 +518,20 @@ static bool eventpipe_only(const struct collector *c)
 	return true;
 }
 
+
+/* Whether CPU samples' user stacks are walked by .eh_frame tables: asked
+ * for, or by default when the trace has its targets (-p, -- CMD): their
+ * files' tables are built first, in well under a second, and 32 MiB of rows
+ * hold them.  Host-wide (--all) and always-on (--flight-recorder: the
+ * daemon) the default stays the frame-pointer walk: there every process's
+ * files would be built, seconds of a thread's CPU at the start and on each
+ * new program, and the rows stay in kernel memory for as long as it runs. */
+static bool call_graph_eh(void)
+{
+	if (env.call_graph_set)
+		return env.call_graph_eh;
+	return env.sample_hz && !env.all && !env.flight;
+}
 static int setup_bpf(struct collector *c)
 {
 	uint64_t rb_bytes = (uint64_t)(eventpipe_only(c) ? EP_ONLY_BUFFER_MB : env.buffer_mb) << 20;
@@ -563,7 +577,7 @@ static int setup_bpf(struct collector *c)
 			.sample_events = env.sample_events,
 			.ustack_copy = !env.call_graph_dwarf ? 0 :
 				       env.stack_size ? env.stack_size : KE_USTACK_COPY_DEFAULT,
-			.eh_unwind = env.call_graph_eh,
+			.eh_unwind = call_graph_eh(),
 			.all_processes = env.all_processes,
 			.sample_select = env.all && (env.nr_comm || env.nr_cgroup ||
 						     env.nr_container || env.nr_pid_filter),
