@@ -52,6 +52,11 @@
 #define EH_ROW_SEARCH_STEPS	22	/* binary search over EH_MAX_ROWS */
 #define EH_MAX_MAPPINGS		128	/* executable file mappings per process */
 #define EH_MAP_SEARCH_STEPS	8
+/* words of a frame scanned for a frameless caller's return address before
+ * a frame-pointer step (a JIT method's frame: its spills and locals) */
+#define EH_SCAN_WORDS		64	/* a power of 2 */
+/* executable VMAs the scan keeps per process (a power of 2) */
+#define EH_XRANGES		8
 #define EH_MAX_PROCS		1024	/* processes with tables at once */
 
 /* an eh_mapping's first when its count is 0 because its file's table is
@@ -79,6 +84,15 @@ struct eh_mapping {
 struct eh_proc {
 	__u32 slot;		/* its mappings: eh_maps[slot * EH_MAX_MAPPINGS ...] */
 	__u32 n;		/* ... that many, sorted by start */
+};
+
+/* the executable VMAs a process's scans met: [lo, hi), bit k of anon set
+ * when VMA k maps no file (JIT code); next is the one to replace */
+struct eh_xcache {
+	__u64 lo[EH_XRANGES];
+	__u64 hi[EH_XRANGES];
+	__u32 anon;
+	__u32 next;
 };
 
 #endif /* EBPF_COLLECT_EH_UNWIND_H */

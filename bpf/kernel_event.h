@@ -190,6 +190,8 @@ struct ke_counters {
 	__u64 eh_unready_samples;	/* eh mode: samples of a process whose tables were not
 					 * loaded yet, or with a frame in a file whose table
 					 * was still being built */
+	__u64 eh_scan_frames;	/* eh mode: frameless methods' callers found by the scan */
+	__u64 eh_scan_cut;	/* eh mode: scans that stopped at EH_SCAN_WORDS words */
 };
 
 #endif /* EBPF_COLLECT_KERNEL_EVENT_H */

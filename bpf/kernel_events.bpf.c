@@ -761,8 +761,10 @@ static __always_inline int handle_exec(struct task_struct *p, pid_t old_pid,
 	struct ke_exec *e;
 	long n;
 
-	if (targ_eh_unwind)	/* other files now: user space loads them */
+	if (targ_eh_unwind) {	/* other files now: user space loads them */
 		bpf_map_delete_elem(&eh_procs, &tgid);
+		bpf_map_delete_elem(&eh_exec, &tgid);
+	}
 	if (!cnt || !(targ_groups & KE_GROUP_PROC))
 		return 0;
 	if (!is_target(p->tgid)) {
@@ -802,8 +804,10 @@ static __always_inline int handle_exit(struct task_struct *p, bool group_dead)
 
 		if (targ_sample_select)
 			bpf_map_delete_elem(&selected, &tgid);
-		if (targ_eh_unwind)
+		if (targ_eh_unwind) {
 			bpf_map_delete_elem(&eh_procs, &tgid);
+			bpf_map_delete_elem(&eh_exec, &tgid);
+		}
 	}
 	if (!cnt)
 		return 0;

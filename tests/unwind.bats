@@ -447,19 +447,19 @@ chain_stats() {
 # call, an add, 14 bytes each) and Random's CompatSeedImpl.Next have none
 # (Random.Next(int) jumps to CompatSeedImpl.Next, a tail call: no stack
 # holds it below that).  The frame-pointer chain then skips the caller of
-# each: before the stack scan
-# of symbolizer/unwind.c, 0 of 4343 samples below EvtAppChainC had the
+# each: before the stack scans (symbolizer/unwind.c's in dwarf mode,
+# bpf/eh_walk.bpf.h's in eh mode), 0 of 4343 samples below EvtAppChainC had the
 # whole chain (EvtAppChainA was in none; EvtAppChainC in none of those in
 # Random's code), where the runtime's sampler walks it by its own unwind
 # info and has it in every one.
 
-@test "unwind: .NET managed call chain 3 deep: --call-graph dwarf keeps every frameless caller, as the runtime's sampler does" {
+@test "unwind: .NET managed call chain 3 deep: --call-graph dwarf and the default (eh) keep every frameless caller, as the runtime's sampler does" {
 	need_bpf
 	require_cmd dotnet
 	[[ -f $APP ]] || flunk "test app not built ($OUTPUT/tests/dotnet/build.log)"
 	bg "$T/app.out" dotnet "$APP" --chain-ms 120000
-	local app=$LAST_PID round d_pid sp_pid
-	local d_n d_deep d_full d_incl sp_n sp_deep sp_full sp_incl
+	local app=$LAST_PID round d_pid e_pid sp_pid
+	local d_n d_deep d_full d_incl e_n e_deep e_full e_incl sp_n sp_deep sp_full sp_incl
 	wait_for_grep "READY $app" "$T/app.out" 20 || flunk "evtapp did not start"
 	# a loaded machine gives the threads less CPU: up to 3 windows until
 	# both have enough samples below the chain
@@ -467,29 +467,41 @@ chain_stats() {
 		bg "$T/d.out" "$EBPF_COLLECT" -p "$app" --cpu-sampling --call-graph dwarf \
 			-d 6s -o "$T/d.nettrace"
 		d_pid=$LAST_PID
+		bg "$T/e.out" "$EBPF_COLLECT" -p "$app" --cpu-sampling -d 6s -o "$T/e.nettrace"
+		e_pid=$LAST_PID
 		bg "$T/sp.out" "$EBPF_COLLECT" -p "$app" \
 			--providers Microsoft-DotNETCore-SampleProfiler -d 6s -o "$T/sp.nettrace"
 		sp_pid=$LAST_PID
 		wait "$d_pid" || flunk "--call-graph dwarf failed: $(cat "$T/d.out.err")"
+		wait "$e_pid" || flunk "the default (eh) failed: $(cat "$T/e.out.err")"
 		wait "$sp_pid" || flunk "SampleProfiler session failed: $(cat "$T/sp.out.err")"
-		trace_note "$T/d.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
+		grep -- "--call-graph eh" "$T/e.out.err"
+		local m
+		for m in d e; do
+			trace_note "$T/$m.nettrace" stripped "native frames of .NET's stripped host and runtime (libcoreclr.so, libclrjit.so, libhostfxr.so, libhostpolicy.so, dotnet) have no symbol on this machine"
+		done
 		folded "$T/d.nettrace"
+		folded "$T/e.nettrace"
 		folded "$T/sp.nettrace"
 		read -r d_n d_deep d_full d_incl < <(chain_stats "$T/d.nettrace.folded")
+		read -r e_n e_deep e_full e_incl < <(chain_stats "$T/e.nettrace.folded")
 		read -r sp_n sp_deep sp_full sp_incl < <(chain_stats "$T/sp.nettrace.folded")
 		echo "dwarf: chain samples $d_n, below EvtAppChainC $d_deep, whole chain $d_full, under EvtAppChainC $d_incl"
+		echo "eh: chain samples $e_n, below EvtAppChainC $e_deep, whole chain $e_full, under EvtAppChainC $e_incl"
 		echo "SampleProfiler: chain samples $sp_n, below EvtAppChainC $sp_deep, whole chain $sp_full, under EvtAppChainC $sp_incl"
-		((d_deep >= 1500 && sp_deep >= 1000)) && break
+		((d_deep >= 1500 && e_deep >= 1500 && sp_deep >= 1000)) && break
 	done
 	kill "$app"
-	((d_deep >= 1500 && sp_deep >= 1000)) || flunk "too few samples in 3 windows"
+	((d_deep >= 1500 && e_deep >= 1500 && sp_deep >= 1000)) || flunk "too few samples in 3 windows"
 	# the judge has the whole chain in every sample below it
 	((sp_full == sp_deep)) || flunk "SampleProfiler: whole chain in $sp_full of $sp_deep"
 	((d_full * 100 >= d_deep * 95)) || flunk "dwarf: whole chain in only $d_full of $d_deep"
+	((e_full * 100 >= e_deep * 95)) || flunk "eh: whole chain in only $e_full of $e_deep"
 	# the chain's time is nearly all EvtAppChainC's; no share is compared
 	# here: the runtime's sampler charges the worker loop itself with two
 	# thirds of its samples (measured: 3292 of 4968), where a thread comes
 	# back from its clock P/Invoke and the suspension holds it, the bias of
 	# code with calls the --async-ms tests above describe
 	((d_incl * 100 >= d_n * 90)) || flunk "dwarf: EvtAppChainC in only $d_incl of $d_n"
+	((e_incl * 100 >= e_n * 90)) || flunk "eh: EvtAppChainC in only $e_incl of $e_n"
 }

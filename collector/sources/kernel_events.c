@@ -72,7 +72,7 @@ _Static_assert(sizeof(struct ke_syscall) == 104, "ke_syscall layout");
 _Static_assert(sizeof(struct ke_fork) == 72, "ke_fork layout");
 _Static_assert(sizeof(struct ke_exec) == 304, "ke_exec layout");
 _Static_assert(sizeof(struct ke_exit) == 48, "ke_exit layout");
-_Static_assert(sizeof(struct ke_counters) == 17 * 8, "ke_counters layout");
+_Static_assert(sizeof(struct ke_counters) == 19 * 8, "ke_counters layout");
 _Static_assert(sizeof(struct ke_ustack_copy) == 32, "ke_ustack_copy layout");
 
 
@@ -253,6 +253,7 @@ struct kernel_events *kernel_events__open(const struct kernel_events_opts *opts)
 	ke->skel->rodata->targ_eh_unwind = opts->eh_unwind;
 	bpf_map__set_max_entries(ke->skel->maps.eh_rows, opts->eh_unwind ? EH_MAX_ROWS : 1);
 	bpf_map__set_max_entries(ke->skel->maps.eh_procs, opts->eh_unwind ? EH_MAX_PROCS : 1);
+	bpf_map__set_max_entries(ke->skel->maps.eh_exec, opts->eh_unwind ? EH_MAX_PROCS : 1);
 	bpf_map__set_max_entries(ke->skel->maps.eh_maps,
 				 opts->eh_unwind ? EH_MAX_PROCS * EH_MAX_MAPPINGS : 1);
 	ke->skel->rodata->targ_wakeup_bytes = CE_WAKEUP_BYTES(opts->rb_bytes);
@@ -504,9 +505,12 @@ void kernel_events__print_summary(struct kernel_events *ke, FILE *f)
 	if (ke->eh) {
 		eh_procs__print(ke->eh, f);
 		fprintf(f, "kernel-events: --call-graph eh: %llu user frames by .eh_frame rows, "
-			"%llu by frame pointers; %llu samples walked by frame pointers before "
-			"their tables were ready\n", (unsigned long long)c.eh_cfi_frames,
-			(unsigned long long)c.eh_fp_frames,
+			"%llu by frame pointers, %llu frameless callers found between them "
+			"(%llu scans cut at %d words); "
+			"%llu samples walked by frame pointers before their tables were ready\n",
+			(unsigned long long)c.eh_cfi_frames, (unsigned long long)c.eh_fp_frames,
+			(unsigned long long)c.eh_scan_frames, (unsigned long long)c.eh_scan_cut,
+			EH_SCAN_WORDS,
 			(unsigned long long)c.eh_unready_samples);
 	}
 	if (ke->bad_records)
