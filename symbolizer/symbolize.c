@@ -572,6 +572,20 @@ void symbolize__exec(struct symbolize *sz, pid_t pid)
 		symbolizer__refresh(sz->sym, pid, 0);
 }
 
+void symbolize__fork(struct symbolize *sz, pid_t parent, pid_t child)
+{
+	struct sz_pid *p;
+
+	if (sz_pid(sz, child, false) || !sz_pid(sz, parent, false) ||
+	    symbolizer__fork(sz->sym, parent, child) != 1)
+		return;
+	/* tracked as any process first seen by a record: refreshed while it
+	 * lives, forgotten once gone */
+	p = sz_pid(sz, child, true);
+	if (p)
+		p->added = true;
+}
+
 int symbolize__resolve(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts,
 		       struct sym_info *si)
 {

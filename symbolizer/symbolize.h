@@ -147,6 +147,11 @@ int symbolize__learn(struct symbolize *sz, const char *provider, uint32_t id, pi
  * again now, before its next frames. */
 void symbolize__exec(struct symbolize *sz, pid_t pid);
 
+/* parent forked child (a process): child starts with what is known of
+ * parent's mappings, read again as any process's once it is seen or
+ * execs (symbolizer__fork). */
+void symbolize__fork(struct symbolize *sz, pid_t parent, pid_t child);
+
 /*
  * One address of process pid at ts looked up the way the trace's frames
  * are (same processes, same rule for re-reading them), without naming it in

@@ -499,6 +499,32 @@ int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now)
 	return symbolizer__refresh_perf_map(s, pid, now);
 }
 
+int symbolizer__fork(struct symbolizer *s, pid_t parent, pid_t child)
+{
+	struct sym_proc *pp = symbolizer__proc(s, parent, 0), *c;
+	size_t i;
+
+	if (!pp || pp->gone || parent == child || symbolizer__proc(s, child, 0))
+		return 0;
+	c = symbolizer__proc(s, child, 1);
+	if (!c)
+		return -ENOMEM;
+	memcpy(c->uids, pp->uids, sizeof(c->uids));
+	c->n_uids = pp->n_uids;
+	c->snap_ns = pp->snap_ns;
+	for (i = 0; i < pp->maps.n; i++) {
+		const struct proc_map *m = &pp->maps.maps[i];
+		struct proc_map *added;
+
+		if (proc_maps__add(&c->maps, m))
+			return -ENOMEM;
+		added = (struct proc_map *)proc_maps__find(&c->maps, m->start);
+		if (added)
+			added->dso = m->dso;
+	}
+	return 1;
+}
+
 static struct sym_proc *symbolizer__proc_auto(struct symbolizer *s, pid_t pid)
 {
 	struct sym_proc *p = symbolizer__proc(s, pid, 0);

@@ -95,6 +95,13 @@ void symbolizer__forget_pids(struct symbolizer *s, pid_t *pids, size_t n);
 /* Re-snapshot mappings and read perf-map growth (call periodically and
  * when the process exits).  now as for perf_map__refresh. */
 int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now);
+/* child was forked by parent (a process, not a thread): until it execs it
+ * runs parent's image, so when child is not known yet and parent is, child
+ * starts with parent's mappings and uids as known now, without reading
+ * /proc (a child that exits before its first record would otherwise be
+ * named from nothing).  1 when child got parent's mappings, 0 when not
+ * (child known already, parent not known), -ENOMEM. */
+int symbolizer__fork(struct symbolizer *s, pid_t parent, pid_t child);
 /* Read perf-map growth only, for a process whose new mappings arrive by
  * symbolizer__add_mapping as the kernel makes them: a /proc/PID/maps
  * snapshot of a .NET process costs the collector 0.2-2 ms, and at ten a

@@ -42,6 +42,13 @@ need_bpf() {
 	[[ -x $PROG ]] || flunk "tests/unwind_native not built"
 }
 
+# the note of a host-wide trace (and its split files but the program's own):
+# the machine's other programs are in it, among them one that runs from a
+# sealed memfd, a deleted file TraceLog can name no frame of
+hostwide_note() {
+	trace_note "$1" unnamed "host-wide samples of the machine's other programs, one of which runs from a sealed memfd (a deleted file: no module TraceLog can name its frames by)"
+}
+
 start_prog() {	# the program, for at most 200 s; its pid in PROG_PID
 	bg "$T/prog.out" "$PROG" 200
 	PROG_PID=$LAST_PID
@@ -168,6 +175,11 @@ perf_compare() {
 	local f
 	f=$(echo "$T"/split/*."$PROG_PID".*.nettrace)
 	[[ -f $f ]] || flunk "no file of pid $PROG_PID in $(ls "$T/split")"
+	local other
+	hostwide_note "$T/all.nettrace"
+	for other in "$T"/split/*.nettrace; do
+		[[ $other == "$f" ]] || hostwide_note "$other"
+	done
 	folded "$f"
 	python3 "$CMP" "$f.folded" "$T/perf.txt" >"$T/cmp.txt" 2>"$T/unmatched.txt"
 	cat "$T/cmp.txt"
@@ -202,6 +214,7 @@ perf_compare() {
 	run --separate-stderr flock /tmp/ebpf-hostwide.lock "$EBPF_COLLECT" --all --cpu-sampling \
 		-d 1s -o "$T/all.nettrace"
 	[[ $status -eq 0 || $status -eq 7 ]] || flunk "status $status: $stderr"
+	hostwide_note "$T/all.nettrace"
 	! grep -- "--call-graph eh" <<<"$stderr" || flunk "--all walked by rows: $stderr"
 }
 

@@ -1030,7 +1030,12 @@ static int emit_syscall(struct kernel_events *ke, const struct ke_syscall *e,
 static int emit_fork(struct kernel_events *ke, const struct ke_fork *e,
 		     const struct ke_sink *sink)
 {
+	struct symbolize *sz = lookup(ke, sink);
 	struct pbuf p = { .n = 0 };
+
+	/* a child that exits before it is seen still runs its parent's code */
+	if (sz && !e->is_thread)
+		symbolize__fork(sz, e->hdr.pid, e->child_pid);
 
 	put_u32(&p, e->hdr.pid);
 	put_u32(&p, e->hdr.tid);

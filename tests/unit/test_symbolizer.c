@@ -973,6 +973,37 @@ static void test_perf_map_other_owner_refused(void)
 
 /* A process that exits before its frames are symbolized: mappings, ELF
  * files and the perf map were recorded while it lived. */
+/* A forked child that exits before its first record: named from its
+ * parent's mappings as they were at the fork, without /proc/CHILD; not
+ * when it is known already, or when its parent is not. */
+static void test_forked_child(void)
+{
+	struct symbolizer *s = symbolizer__new(NULL);
+	uint64_t addr = (uint64_t)(uintptr_t)&test_symbolizer_probe_fn + 1;
+	void *qs = dlsym(RTLD_DEFAULT, "qsort");
+	struct sym_info si;
+	int status;
+	pid_t child;
+
+	if (!ASSERT_OK_PTR(s, "new"))
+		return;
+	child = fork();
+	if (child == 0)
+		_exit(0);
+	waitpid(child, &status, 0);
+	ASSERT_TRUE(kill(child, 0) == -1 && errno == ESRCH, "gone");
+	ASSERT_EQ(symbolizer__fork(s, getpid(), child), 0, "parent not known: nothing");
+	ASSERT_OK(symbolizer__add_pid(s, getpid()), "add the parent");
+	ASSERT_EQ(symbolizer__fork(s, getpid(), child), 1, "child from its parent");
+	ASSERT_EQ(symbolizer__fork(s, getpid(), child), 0, "child known already");
+	ASSERT_OK(symbolizer__resolve(s, child, addr, SYM_TS_NONE, &si), "exe");
+	ASSERT_STREQ(si.name, "test_symbolizer_probe_fn", "the parent's function, in the child");
+	ASSERT_OK(symbolizer__resolve(s, child, (uint64_t)(uintptr_t)qs + 5, SYM_TS_NONE, &si),
+		  "libc");
+	ASSERT_STREQ(si.name, "qsort", "libc in the child");
+	symbolizer__free(s);
+}
+
 static void test_exited_process(void)
 {
 	size_t len = 1 << 16;
@@ -1154,6 +1185,7 @@ int main(void)
 	RUN(test_perf_map_symlink_refused);
 	RUN(test_perf_map_other_owner_refused);
 	RUN(test_exited_process);
+	RUN(test_forked_child);
 	RUN(test_rundown_payloads);
 	RUN(test_proc_maps_add_cuts);
 	unlink(self_map);
