@@ -1287,13 +1287,11 @@ static int sz_stack(struct symbolize *sz, pid_t pid, uint64_t tid, uint64_t ts,
 		depth = SZ_MAX_FRAMES;
 	for (i = 0; i < depth; i++) {
 		uint64_t ip = stack[i], end;
-		bool exact = i == 0 || (stack[i - 1] >= SYM_KERNEL_START && ip < SYM_KERNEL_START);
 		long ri;
 
 		if (!ip)
 			continue;
-		/* a return address: name the call before it */
-		ri = sz_frame(sz, pid, exact ? ip : ip - 1, ip, ts, tid);
+		ri = sz_frame(sz, pid, sym_frame_address(stack, i), ip, ts, tid);
 		if (ri == -ENOENT) {
 			unres[n_unres++] = ip;
 			continue;

@@ -33,8 +33,8 @@
  * symbolizer__add_pid at attach; symbolizer__refresh(pid, now) while the
  * process lives; symbolizer__set_horizon(watermark) as events leave the
  * reorder buffer in time order; symbolizer__method_load/unload for the
- * runtime's method events; for every frame symbolizer__resolve(pid, ip
- * (callers: ip - 1, the call), event time).
+ * runtime's method events; for every frame symbolizer__resolve(pid,
+ * sym_frame_address(stack, i), event time).
  */
 #ifndef EBPF_COLLECT_SYMBOLIZER_H
 #define EBPF_COLLECT_SYMBOLIZER_H
@@ -48,6 +48,22 @@
 #include "proc_maps.h"
 
 /* --------------------------------------------------------- symbolizer */
+
+/*
+ * The address that names frame i of a stack (leaf first, kernel frames
+ * >= SYM_KERNEL_START before user frames).  Frame 0 and the first user frame
+ * under kernel frames are where the thread was stopped or entered the kernel
+ * (a fault's own instruction, the one after a syscall): exact.  Every other
+ * frame is a return address and names the call before it (ip - 1).  Every
+ * reader and writer of stacks names frames by this one rule, so a range the
+ * trace's writer made for a frame is the one a view finds again.
+ */
+static inline uint64_t sym_frame_address(const uint64_t *stack, uint32_t i)
+{
+	if (!i || (stack[i - 1] >= SYM_KERNEL_START && stack[i] < SYM_KERNEL_START))
+		return stack[i];
+	return stack[i] - 1;
+}
 
 enum sym_kind {
 	SYM_KIND_UNKNOWN = 0,

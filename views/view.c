@@ -614,8 +614,7 @@ int view__add_folded(struct view *v, const char *folded, uint64_t count)
 
 uint64_t view_frame_address(const struct nt_read_event *ev, uint32_t i)
 {
-	/* callers' addresses are return addresses: name the call */
-	return i ? ev->stack[i] - 1 : ev->stack[i];
+	return sym_frame_address(ev->stack, i);
 }
 
 /* Resolve ev's stack (root first) into a stack id; UINT32_MAX on ENOMEM. */

@@ -239,9 +239,8 @@ static void name_raw(struct ch_export *x, struct symbolize *sz, const struct agg
 			continue;
 		if (n)
 			x->folded[n++] = ';';
-		/* callers' addresses are return addresses: name the call */
-		n += put_frame(sz, r->pid, i ? r->ips[i] - 1 : r->ips[i], r->ts, x->folded + n,
-			       sizeof(x->folded) - n);
+		n += put_frame(sz, r->pid, sym_frame_address(r->ips, (uint32_t)i), r->ts,
+			       x->folded + n, sizeof(x->folded) - n);
 	}
 	if (!n)
 		n = (size_t)snprintf(x->folded, sizeof(x->folded), "[no frames]");

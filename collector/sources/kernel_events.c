@@ -650,10 +650,9 @@ static int name_stack(const struct ke_sink *sink, const struct ce_header *h,
 }
 
 /*
- * The kind of code of a sample's leaf user frame, frames[i].  Under kernel
- * frames (i > 0) it is where the thread entered the kernel, most often just
- * after a syscall instruction, so it is looked up at the address before it,
- * as a return address is.
+ * The kind of code of a sample's leaf user frame, frames[i] (under kernel
+ * frames when i > 0: where the thread entered the kernel, named exactly, as
+ * sym_frame_address does).
  */
 static enum sym_kind leaf_kind(struct kernel_events *ke, const struct ke_sink *sink,
 			       const struct ce_header *h, const uint64_t *frames, uint32_t i)
@@ -663,7 +662,7 @@ static enum sym_kind leaf_kind(struct kernel_events *ke, const struct ke_sink *s
 
 	if (!sz)
 		return SYM_KIND_UNKNOWN;
-	symbolize__resolve(sz, h->pid, i ? frames[i] - 1 : frames[i], h->timestamp, &si);
+	symbolize__resolve(sz, h->pid, sym_frame_address(frames, i), h->timestamp, &si);
 	return si.kind;
 }
 
@@ -685,7 +684,7 @@ static uint32_t cut_user_stack(struct kernel_events *ke, const struct ke_sink *s
 	if (!sz)
 		return ud;
 	for (i = 0; i < ud; i++)
-		if (!symbolize__is_code(sz, h->pid, i ? user[i] - 1 : user[i], h->timestamp))
+		if (!symbolize__is_code(sz, h->pid, sym_frame_address(user, i), h->timestamp))
 			break;
 	if (i < ud && !sink->again) {
 		ke->cut_frames += ud - i;

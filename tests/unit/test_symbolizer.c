@@ -973,6 +973,25 @@ static void test_perf_map_other_owner_refused(void)
 
 /* A process that exits before its frames are symbolized: mappings, ELF
  * files and the perf map were recorded while it lived. */
+/* The one rule every reader and writer of stacks names frames by: the leaf
+ * and the first user frame under kernel frames exactly (a function's first
+ * byte there is that function's, not the one before it), return addresses
+ * at the call before them. */
+static void test_frame_address(void)
+{
+	const uint64_t k = SYM_KERNEL_START + 0x1000, u = 0x401000;
+	const uint64_t mixed[] = { k, k + 0x40, u, u + 0x20, u + 0x40 };
+	const uint64_t user[] = { u, u + 0x20 };
+
+	ASSERT_EQ(sym_frame_address(mixed, 0), k, "kernel leaf exact");
+	ASSERT_EQ(sym_frame_address(mixed, 1), k + 0x3f, "kernel caller: the call");
+	ASSERT_EQ(sym_frame_address(mixed, 2), u, "first user frame under the kernel's exact");
+	ASSERT_EQ(sym_frame_address(mixed, 3), u + 0x1f, "user caller: the call");
+	ASSERT_EQ(sym_frame_address(mixed, 4), u + 0x3f, "user caller: the call");
+	ASSERT_EQ(sym_frame_address(user, 0), u, "user leaf exact");
+	ASSERT_EQ(sym_frame_address(user, 1), u + 0x1f, "its caller: the call");
+}
+
 /* A forked child that exits before its first record: named from its
  * parent's mappings as they were at the fork, without /proc/CHILD; not
  * when it is known already, or when its parent is not. */
@@ -1186,6 +1205,7 @@ int main(void)
 	RUN(test_perf_map_other_owner_refused);
 	RUN(test_exited_process);
 	RUN(test_forked_child);
+	RUN(test_frame_address);
 	RUN(test_rundown_payloads);
 	RUN(test_proc_maps_add_cuts);
 	unlink(self_map);

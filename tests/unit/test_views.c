@@ -191,7 +191,10 @@ static int write_trace(const char *path)
 	int i;
 	const uint64_t s_work[] = { WORK + 0x10, MAIN + 0x21 };
 	const uint64_t s_qsort[] = { QSORT + 8, WORK + 0x31, MAIN + 0x21 };
-	const uint64_t s_kern[] = { SCHED + 4, QSORT + 0x41, HELPER + 0x11, MAIN + 0x21 };
+	/* the user frame under the kernel's is where the thread entered it,
+	 * here qsort's first byte: named exactly, not at the byte before
+	 * (sym_frame_address), as the collector named it when it wrote qsort */
+	const uint64_t s_kern[] = { SCHED + 4, QSORT, HELPER + 0x11, MAIN + 0x21 };
 	const uint64_t s_reused[] = { REUSED + 4, MAIN + 0x21 };
 	const uint64_t s_unknown[] = { 0x12345, MAIN + 0x21 };
 	const uint32_t gc1[] = { 1, 0, 0, 0 }, gc1e[] = { 1, 0 };
