@@ -353,19 +353,22 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
  */
 /*
  * Whether the instruction that ends at ret in pid's code is a call (the
- * code is read from the live process: the copy has no code).  x86-64 calls
- * end where they return to: E8 rel32, or FF /2 through a register or
- * memory operand (a REX prefix before it changes nothing of its length).
+ * code is read from the live process: the copy has no code): 1 or 0, -1
+ * when the code cannot be read (the process is gone).  x86-64 calls end
+ * where they return to: E8 rel32, or FF /2 through a register or memory
+ * operand (a REX prefix before it changes nothing of its length).
  */
-static bool after_call(pid_t pid, uint64_t ret)
+static int after_call(pid_t pid, uint64_t ret)
 {
 	uint8_t b[7];	/* b[7 - k] is the byte at ret - k */
 	int k;
 
-	if (ret < sizeof(b) || proc_mem_rw(pid, ret - sizeof(b), b, sizeof(b), false))
-		return false;
+	if (ret < sizeof(b))
+		return 0;
+	if (proc_mem_rw(pid, ret - sizeof(b), b, sizeof(b), false))
+		return -1;
 	if (b[2] == 0xe8)
-		return true;
+		return 1;
 	for (k = 2; k <= 7; k++) {
 		uint8_t modrm = b[8 - k], mod = modrm >> 6, rm = modrm & 7;
 		int len = 2;
@@ -384,9 +387,9 @@ static bool after_call(pid_t pid, uint64_t ret)
 		else if (mod == 2 || (mod == 0 && rm == 5))
 			len += 4;
 		if (len == k)
-			return true;
+			return 1;
 	}
-	return false;
+	return 0;
 }
 
 /*
@@ -398,15 +401,18 @@ static bool after_call(pid_t pid, uint64_t ret)
  * mappings are (proc_for drops the cache with the Dwfl when their
  * fingerprint changes: an exec, a mapping replaced).  Each read is a
  * process_vm_readv of a few microseconds, for every candidate of every
- * stack.  A process already gone keeps the answers read while it lived.
- * One slot per hash of ret: a new address evicts the one it lands on.
+ * stack.  A process already gone keeps the answers read while it lived,
+ * whatever came since (its exit's method unloads move the generation, and
+ * samples taken before the exit are often unwound after it: the last
+ * seconds of a `-- CMD` trace).  One slot per hash of ret: a new address
+ * evicts the one it lands on.
  */
 static bool call_before(struct uw_sample *s, uint64_t ret)
 {
 	struct uw_proc *p = s->proc;
 	uint64_t gen = s->code_gen & (UINT64_MAX >> 1);
 	struct uw_call *c;
-	bool ok;
+	int ok;
 
 	if (!p->calls)
 		p->calls = calloc(UW_CALLS, sizeof(*p->calls));
@@ -417,9 +423,11 @@ static bool call_before(struct uw_sample *s, uint64_t ret)
 	}
 	s->u->st.code_reads++;
 	ok = after_call(s->pid, ret);
+	if (ok < 0)	/* unreadable: what was read while it could be */
+		return c && c->ret == ret && (c->gen_ok & 1);
 	if (c) {	/* no memory for the slots: every answer read */
 		c->ret = ret;
-		c->gen_ok = gen << 1 | ok;
+		c->gen_ok = gen << 1 | (uint64_t)ok;
 	}
 	return ok;
 }

@@ -35,9 +35,26 @@
 #             per sample, where perf unwinds its copies
 # The tracers' whole CPU time is not compared: start-up (BPF load,
 # kallsyms, perf's set-up) varies by more than what sampling adds.
+#
+# Then the same three modes on stock .NET (tests/dotnet/evtapp --chain-ms:
+# 4 threads in a managed call chain Worker;A;B;C whose A and B keep no
+# frame pointer at tier 1, under dotnet's stripped runtime), when dotnet is
+# installed, per condition (median over REPS):
+#   bpf_us    as above; for eh it includes the scan for frameless JIT
+#             callers (bpf/eh_walk.bpf.h)
+#   unw_us    dwarf: the collector's unwinding per stack
+#   found     eh: frameless callers the scan found, per sample
+#   chain%    of the samples below EvtAppChainC, those with the whole chain
+#             (tests/managed_chain.py on convert --format folded): what the
+#             cost buys
+# perf is not run on it: its dwarf mode needs the runtime's perf map and
+# names no managed frame without it.
 set -uo pipefail
 OUTPUT=${OUTPUT:-$(cd "$(dirname "$0")" && pwd)}
+ROOT=${ROOT:-$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)}
 PROG=$OUTPUT/tests/unwind_native
+APP_DIR=$OUTPUT/tests/dotnet/evtapp
+APP=$APP_DIR/evtapp.dll
 COL=$OUTPUT/ebpf-collect
 REPS=${REPS:-3}
 SECS=${SECS:-4}
@@ -110,5 +127,60 @@ for hz in 99 999; do
 		[[ -s $tmp/$hz.$mode ]] || continue
 		printf '%-6s %-6s %8s %8s %8s %8s\n' "$hz" "$mode" "$(med "$hz" "$mode" 1)" \
 			"$(med "$hz" "$mode" 2)" "$(med "$hz" "$mode" 3)" "$(med "$hz" "$mode" 4)"
+	done
+done
+
+# ------------------------------------------------------------ stock .NET
+command -v dotnet >/dev/null || { echo "bench_unwind: no dotnet: the .NET rows are not run"; exit 0; }
+export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
+src=$ROOT/tests/dotnet/evtapp
+if [[ ! -f $APP || $src/Program.cs -nt $APP || $src/evtapp.csproj -nt $APP ]]; then
+	mkdir -p "$OUTPUT/tests/dotnet"
+	(
+		flock 9
+		dotnet build "$src/evtapp.csproj" -c Release -o "$APP_DIR" \
+			-p:BaseIntermediateOutputPath="$OUTPUT/tests/dotnet/obj/" >"$tmp/build.log" 2>&1
+	) 9>"$OUTPUT/tests/dotnet/.lock" || { cat "$tmp/build.log" >&2; exit 1; }
+fi
+
+run_net() {	# run_net HZ MODE -> appends "bpf_us unw_us found chain% samples" to $tmp/net.HZ.MODE
+	local hz=$1 mode=$2 out=$tmp/net n bpf unw=- found=- chain
+	"$COL" --cpu-sampling="$hz" --call-graph "$mode" -o "$tmp/n.nettrace" \
+		-- dotnet "$APP" --chain-ms $((SECS * 1000)) >"$out.prog" 2>"$out.err" ||
+		{ echo "bench_unwind: .NET $mode failed: $(tail -2 "$out.err")" >&2; return; }
+	n=$(sed -n 's/^kernel-events: \([0-9]*\) CPU samples.*/\1/p' "$out.err")
+	bpf=$(sed -n 's/.*BPF cpu_sample: \([0-9]*\) runs, \([0-9]*\) ns per run.*/\1 \2/p' \
+		"$out.err" | awk -v n="$n" '{ printf "%.2f", n ? $1 * $2 / n / 1e3 : 0 }')
+	[[ $mode == dwarf ]] &&
+		unw=$(sed -n 's/.*--call-graph dwarf: .*, \([0-9.]*\) us per stack.*/\1/p' "$out.err")
+	[[ $mode == eh ]] &&
+		found=$(sed -n 's/.*by frame pointers, \([0-9]*\) frameless callers found.*/\1/p' \
+			"$out.err" | awk -v n="$n" '{ printf "%.2f", n ? $1 / n : 0 }')
+	"$COL" convert "$tmp/n.nettrace" --format folded >"$tmp/n.folded" 2>/dev/null
+	chain=$(python3 "$ROOT/tests/managed_chain.py" "$tmp/n.folded" \
+		'Program\.EvtAppChainC\(|System\.Random[.+]' 'Program\.EvtAppChainWorker\(' \
+		'Program\.EvtAppChainA\(' 'Program\.EvtAppChainB\(' 'Program\.EvtAppChainC\(' |
+		awk '$1 == "deep" { d = $2 } $1 == "full" { f = $2 }
+			END { if (d) printf "%.1f", f * 100 / d; else print "-" }')
+	echo "${bpf:--} $unw $found $chain ${n:-0}" >>"$tmp/net.$hz.$mode"
+}
+
+for ((r = 0; r < REPS; r++)); do
+	for hz in 99 999; do
+		for mode in fp eh dwarf; do
+			run_net "$hz" "$mode"
+		done
+	done
+done
+
+echo
+echo "bench_unwind: stock .NET, dotnet evtapp.dll --chain-ms $((SECS * 1000)) (4 threads), median of $REPS"
+printf '%-6s %-6s %8s %8s %8s %8s %8s\n' Hz mode bpf_us unw_us found chain% samples
+for hz in 99 999; do
+	for mode in fp eh dwarf; do
+		[[ -s $tmp/net.$hz.$mode ]] || continue
+		printf '%-6s %-6s %8s %8s %8s %8s %8s\n' "$hz" "$mode" "$(med "net.$hz" "$mode" 1)" \
+			"$(med "net.$hz" "$mode" 2)" "$(med "net.$hz" "$mode" 3)" \
+			"$(med "net.$hz" "$mode" 4)" "$(med "net.$hz" "$mode" 5)"
 	done
 done

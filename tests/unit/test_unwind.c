@@ -187,8 +187,10 @@ static void test_bounded(void)
 	unwinder__free(u);
 }
 
-/* A process gone keeps the answers read while it lived; a new generation
- * reads, and the read fails */
+/* A process gone keeps the answers read while it lived, in a new
+ * generation too (its exit's method unloads move it, and samples taken
+ * before the exit are unwound after it); an address it never read is no
+ * return address then */
 static void test_process_gone(void)
 {
 	struct unwinder *u = unwinder__new();
@@ -201,6 +203,8 @@ static void test_process_gone(void)
 	if (!ASSERT_OK_PTR(u, "unwinder") || !ASSERT_OK(pipe(go), "pipe") ||
 	    !ASSERT_OK(pipe(ready), "pipe"))
 		return;
+	code[0x800] = 0xe8;	/* a second call site, read only once the child is gone */
+	memset(code + 0x801, 0, 4);
 	child = fork();
 	if (child == 0) {	/* the same code at the same address */
 		close(go[1]);
@@ -216,7 +220,10 @@ static void test_process_gone(void)
 	close(go[1]);
 	ASSERT_EQ(waitpid(child, NULL, 0), child, "child reaped");
 	ASSERT_EQ(unwind(u, child, 4, &c, out, 16), 3, "gone: the answer it gave");
-	ASSERT_EQ(unwind(u, child, 5, &c, out, 16), 2, "gone, a new generation: no read");
+	ASSERT_EQ(unwind(u, child, 5, &c, out, 16), 3, "gone, a new generation: the answer it gave");
+	copy_init(&c, (uint64_t)code + 0x805);
+	ASSERT_EQ(unwind(u, child, 5, &c, out, 16), 2, "gone: an address never read is no call");
+	memset(code + 0x800, 0xcc, 5);
 	close(go[0]);
 	close(ready[0]);
 	close(ready[1]);
