@@ -56,7 +56,7 @@ $(OUTPUT)/kernel_events.skel.h: $(OUTPUT)/bpf/kernel_events.bpf.o | $(OUTPUT)
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name kernel_events_bpf > $@
 
-$(OUTPUT)/bpf/kernel_events.bpf.o: bpf/kernel_event.h bpf/eh_unwind.h bpf/eh_walk.bpf.h
+$(OUTPUT)/bpf/kernel_events.bpf.o: bpf/kernel_event.h bpf/eh_unwind.h bpf/eh_walk.bpf.h bpf/x86_call.h
 
 $(OUTPUT)/usdt_generic.skel.h: $(OUTPUT)/bpf/usdt_generic.bpf.o | $(OUTPUT)
 	$(call msg,GEN-SKEL,$@)

@@ -42,6 +42,7 @@
 #define EBPF_COLLECT_EH_WALK_BPF_H
 
 #include "eh_unwind.h"
+#include "x86_call.h"
 
 
 /* every table's rows; user space sizes it (EH_MAX_ROWS at most) and
@@ -216,39 +217,14 @@ static __always_inline int eh_put(struct eh_walk *w, __u64 ip)
 	return 0;
 }
 
-/* Whether the instruction that ends at ret is a call: E8 rel32, or FF /2
- * with a register or memory operand (a REX prefix changes nothing of the
- * length).  b[7 - k] is the byte at ret - k. */
+/* Whether the instruction that ends at ret is a call (x86_call.h). */
 static __always_inline int eh_after_call(__u64 ret)
 {
-	__u8 b[8];
-	int k;
+	unsigned char b[8];
 
 	if (bpf_probe_read_user(b, 7, (const void *)(ret - 7)))
 		return 0;
-	if (b[2] == 0xe8)
-		return 1;
-	for (k = 2; k <= 7; k++) {
-		__u8 modrm = b[(8 - k) & 7], mod = modrm >> 6, rm = modrm & 7;
-		int len = 2;
-
-		if (b[(7 - k) & 7] != 0xff || ((modrm >> 3) & 7) != 2)
-			continue;
-		if (mod != 3 && rm == 4) {
-			if (k < 3)
-				continue;
-			len++;
-			if (mod == 0 && (b[(9 - k) & 7] & 7) == 5)
-				len += 4;
-		}
-		if (mod == 1)
-			len += 1;
-		else if (mod == 2 || (mod == 0 && rm == 5))
-			len += 4;
-		if (len == k)
-			return 1;
-	}
-	return 0;
+	return x86_call_ends_here(b);
 }
 
 /* Executable VMAs a process's scans met (one cache per CPU: no two

@@ -48,6 +48,7 @@
 #include "elf_file.h"
 #include "hash.h"
 #include "proc_maps.h"
+#include "x86_call.h"
 #include "proc_mem.h"
 #include "symbolizer.h"
 #include "unwind.h"
@@ -352,44 +353,19 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
  * image's code) is taken as such a return address, innermost first.
  */
 /*
- * Whether the instruction that ends at ret in pid's code is a call (the
- * code is read from the live process: the copy has no code): 1 or 0, -1
- * when the code cannot be read (the process is gone).  x86-64 calls end
- * where they return to: E8 rel32, or FF /2 through a register or memory
- * operand (a REX prefix before it changes nothing of its length).
+ * Whether the instruction that ends at ret in pid's code is a call
+ * (bpf/x86_call.h; the code is read from the live process: the copy has
+ * none): 1 or 0, -1 when the code cannot be read (the process is gone).
  */
 static int after_call(pid_t pid, uint64_t ret)
 {
-	uint8_t b[7];	/* b[7 - k] is the byte at ret - k */
-	int k;
+	unsigned char b[8];
 
-	if (ret < sizeof(b))
+	if (ret < 7)
 		return 0;
-	if (proc_mem_rw(pid, ret - sizeof(b), b, sizeof(b), false))
+	if (proc_mem_rw(pid, ret - 7, b, 7, false))
 		return -1;
-	if (b[2] == 0xe8)
-		return 1;
-	for (k = 2; k <= 7; k++) {
-		uint8_t modrm = b[8 - k], mod = modrm >> 6, rm = modrm & 7;
-		int len = 2;
-
-		if (b[7 - k] != 0xff || ((modrm >> 3) & 7) != 2)
-			continue;
-		if (mod != 3 && rm == 4) {
-			if (k < 3)
-				continue;
-			len++;
-			if (mod == 0 && (b[9 - k] & 7) == 5)
-				len += 4;
-		}
-		if (mod == 1)
-			len += 1;
-		else if (mod == 2 || (mod == 0 && rm == 5))
-			len += 4;
-		if (len == k)
-			return 1;
-	}
-	return 0;
+	return x86_call_ends_here(b);
 }
 
 /*
