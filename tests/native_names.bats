@@ -302,12 +302,8 @@ while True:
 	# FILE+0xSTART ranges of the samples, which no debug file in the
 	# store names: the library's PLT stubs, or the dynamic loader's code a
 	# sample of the program's start lands in
-	# The file's FILE+0xSTART ranges are counted from its method events:
-	# a return address that is the first byte of the next function (the
-	# loader's code that ends in a call) is named by the call's function
-	# (address - 1), while a reader that looks the raw address up, as
-	# convert does, lands in the next one, so a range can be in the file
-	# and in no folded line; every folded range is one of the file's.
+	# The file's FILE+0xSTART ranges are counted from its method events,
+	# what `symbolize` counts; every folded range must be one of them.
 	local ranges events
 	ranges=$(grep -oh '[^;]*+0x[0-9a-f]*' "$T/before.folded" | sed 's/^[^!]*!//' | sort -u)
 	events=$("$EBPF_COLLECT" dump --json "$T/before.nettrace" |

@@ -152,7 +152,7 @@ static int pprof__mapping(struct pprof *pp, uint32_t pid, const struct range_ent
 /* The location of frame i of ev's stack: its index, or -ENOMEM. */
 static long pprof__location(struct pprof *pp, const struct nt_read_event *ev, uint32_t i)
 {
-	uint64_t addr = view_frame_address(ev, i);
+	uint64_t addr = sym_frame_address(ev->stack, i);
 	const struct range_entry *r;
 	uint32_t frame = view__resolve(pp->v, addr, ev->timestamp, &r), j, map;
 	struct u64_map_ent *e;

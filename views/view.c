@@ -612,11 +612,6 @@ int view__add_folded(struct view *v, const char *folded, uint64_t count)
 	return 0;
 }
 
-uint64_t view_frame_address(const struct nt_read_event *ev, uint32_t i)
-{
-	return sym_frame_address(ev->stack, i);
-}
-
 /* Resolve ev's stack (root first) into a stack id; UINT32_MAX on ENOMEM. */
 uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev)
 {
@@ -625,7 +620,7 @@ uint32_t view__event_stack(struct view *v, const struct nt_read_event *ev)
 	for (i = ev->stack_depth; i-- > 0 && depth < 1024;) {
 		if (!ev->stack[i])
 			continue;
-		fr[depth] = view__resolve(v, view_frame_address(ev, i), ev->timestamp, NULL);
+		fr[depth] = view__resolve(v, sym_frame_address(ev->stack, i), ev->timestamp, NULL);
 		if (fr[depth] == UINT32_MAX)
 			return UINT32_MAX;
 		depth++;

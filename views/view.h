@@ -113,9 +113,6 @@ int view__load(struct view *v, const char *path, const char *event);
 int view__selected(const struct view *v, const struct nt_read_event *ev);
 /* The little-endian u32 at off of ev's payload; 0 past its end. */
 uint32_t view_payload_u32(const struct nt_read_event *ev, size_t off);
-/* The address frame i of ev's stack (leaf 0) names: a caller's is its
- * return address less one, inside the call. */
-uint64_t view_frame_address(const struct nt_read_event *ev, uint32_t i);
 /* The frame id of ip at time ts (UINT32_MAX on ENOMEM); *range (when not
  * NULL) the method range that names it, NULL when none does. */
 uint32_t view__resolve(struct view *v, uint64_t ip, uint64_t ts, const struct range_entry **range);

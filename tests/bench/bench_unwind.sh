@@ -76,8 +76,25 @@ median() {
 	sort -g | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "nan" }'
 }
 
+# our_costs ERR MODE: from ebpf-collect's summary on stderr, into the
+# caller's n (CPU samples), bpf (the sampling program's us per sample),
+# unw (dwarf: us of unwinding per stack) and found (eh: frameless callers
+# found per sample)
+our_costs() {
+	local err=$1 mode=$2
+	n=$(sed -n 's/^kernel-events: \([0-9]*\) CPU samples.*/\1/p' "$err")
+	bpf=$(sed -n 's/.*BPF cpu_sample: \([0-9]*\) runs, \([0-9]*\) ns per run.*/\1 \2/p' \
+		"$err" | awk -v n="$n" '{ printf "%.2f", n ? $1 * $2 / n / 1e3 : 0 }')
+	[[ $mode == dwarf ]] &&
+		unw=$(sed -n 's/.*--call-graph dwarf: .*, \([0-9.]*\) us per stack.*/\1/p' "$err")
+	[[ $mode == eh ]] &&
+		found=$(sed -n 's/.*by frame pointers, \([0-9]*\) frameless callers found.*/\1/p' \
+			"$err" | awk -v n="$n" '{ printf "%.2f", n ? $1 / n : 0 }')
+	return 0
+}
+
 run_one() {	# run_one HZ MODE -> appends "slow bpf_us unw_us samples" to $tmp/HZ.MODE
-	local hz=$1 mode=$2 base out=$tmp/run n bpf=- unw=-
+	local hz=$1 mode=$2 base out=$tmp/run n bpf=- unw=- found=-
 	case $mode in
 	untraced)
 		"$PROG" "$SECS" >"$out.prog"
@@ -87,11 +104,7 @@ run_one() {	# run_one HZ MODE -> appends "slow bpf_us unw_us samples" to $tmp/HZ
 		"$COL" --cpu-sampling="$hz" --call-graph "$mode" -o "$tmp/t.nettrace" \
 			-- "$PROG" "$SECS" >"$out.prog" 2>"$out.err" ||
 			{ echo "bench_unwind: $mode failed" >&2; return; }
-		n=$(sed -n 's/^kernel-events: \([0-9]*\) CPU samples.*/\1/p' "$out.err")
-		bpf=$(sed -n 's/.*BPF cpu_sample: \([0-9]*\) runs, \([0-9]*\) ns per run.*/\1 \2/p' \
-			"$out.err" | awk -v n="$n" '{ printf "%.2f", n ? $1 * $2 / n / 1e3 : 0 }')
-		[[ $mode == dwarf ]] &&
-			unw=$(sed -n 's/.*--call-graph dwarf: .*, \([0-9.]*\) us per stack.*/\1/p' "$out.err")
+		our_costs "$out.err" "$mode"
 		;;
 	perf)
 		[[ -n $PERF ]] || return
@@ -144,18 +157,11 @@ if [[ ! -f $APP || $src/Program.cs -nt $APP || $src/evtapp.csproj -nt $APP ]]; t
 fi
 
 run_net() {	# run_net HZ MODE -> appends "bpf_us unw_us found chain% samples" to $tmp/net.HZ.MODE
-	local hz=$1 mode=$2 out=$tmp/net n bpf unw=- found=- chain
+	local hz=$1 mode=$2 out=$tmp/net n bpf=- unw=- found=- chain
 	"$COL" --cpu-sampling="$hz" --call-graph "$mode" -o "$tmp/n.nettrace" \
 		-- dotnet "$APP" --chain-ms $((SECS * 1000)) >"$out.prog" 2>"$out.err" ||
 		{ echo "bench_unwind: .NET $mode failed: $(tail -2 "$out.err")" >&2; return; }
-	n=$(sed -n 's/^kernel-events: \([0-9]*\) CPU samples.*/\1/p' "$out.err")
-	bpf=$(sed -n 's/.*BPF cpu_sample: \([0-9]*\) runs, \([0-9]*\) ns per run.*/\1 \2/p' \
-		"$out.err" | awk -v n="$n" '{ printf "%.2f", n ? $1 * $2 / n / 1e3 : 0 }')
-	[[ $mode == dwarf ]] &&
-		unw=$(sed -n 's/.*--call-graph dwarf: .*, \([0-9.]*\) us per stack.*/\1/p' "$out.err")
-	[[ $mode == eh ]] &&
-		found=$(sed -n 's/.*by frame pointers, \([0-9]*\) frameless callers found.*/\1/p' \
-			"$out.err" | awk -v n="$n" '{ printf "%.2f", n ? $1 / n : 0 }')
+	our_costs "$out.err" "$mode"
 	"$COL" convert "$tmp/n.nettrace" --format folded >"$tmp/n.folded" 2>/dev/null
 	chain=$(python3 "$ROOT/tests/managed_chain.py" "$tmp/n.folded" \
 		'Program\.EvtAppChainC\(|System\.Random[.+]' 'Program\.EvtAppChainWorker\(' \

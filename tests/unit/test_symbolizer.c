@@ -971,8 +971,6 @@ static void test_perf_map_other_owner_refused(void)
 	unlink(self_map);
 }
 
-/* A process that exits before its frames are symbolized: mappings, ELF
- * files and the perf map were recorded while it lived. */
 /* The one rule every reader and writer of stacks names frames by: the leaf
  * and the first user frame under kernel frames exactly (a function's first
  * byte there is that function's, not the one before it), return addresses
@@ -1023,6 +1021,8 @@ static void test_forked_child(void)
 	symbolizer__free(s);
 }
 
+/* A process that exits before its frames are symbolized: mappings, ELF
+ * files and the perf map were recorded while it lived. */
 static void test_exited_process(void)
 {
 	size_t len = 1 << 16;
