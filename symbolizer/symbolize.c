@@ -569,7 +569,7 @@ void symbolize__exec(struct symbolize *sz, pid_t pid)
 	else if (!p->added)
 		sz_pid__update(sz, p, 0);	/* a held child: its own image now */
 	else if (!p->gone)
-		symbolizer__refresh(sz->sym, pid, 0);
+		symbolizer__exec(sz->sym, pid);
 }
 
 void symbolize__fork(struct symbolize *sz, pid_t parent, pid_t child)

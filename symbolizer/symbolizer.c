@@ -80,6 +80,7 @@ struct sym_proc {
 	uint64_t jit_lo, jit_hi;
 	struct perf_map *pm;
 	uint64_t pm_last_try;		/* monotonic ns of the last discovery */
+	uint64_t pm_backoff;		/* ns before the next periodic one */
 	struct perfinfo_image *images;
 	int n_images;
 	struct range_table *methods;	/* runtime method events */
@@ -108,6 +109,10 @@ struct symbolizer {
 };
 
 #define SNAPSHOT_MIN_NS	10000000ULL	/* 10 ms */
+/* perf map discovery: at most this often from a lookup, and from the
+ * periodic refresh after at most PM_BACKOFF_MAX_NS once none was found */
+#define PM_RETRY_NS		100000000ULL	/* 100 ms */
+#define PM_BACKOFF_MAX_NS	3200000000ULL	/* 3.2 s */
 
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 {
@@ -345,6 +350,7 @@ static void sym_proc__find_perf_map(struct symbolizer *s, struct sym_proc *p)
 	if (p->pm || s->opts.no_perf_map)
 		return;
 	p->pm_last_try = mono_ns();
+	s->st.perf_map_searches++;
 	snprintf(root, sizeof(root), "/proc/%d/root", (int)p->pid);
 	root_fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (root_fd >= 0 && !proc__perf_map_dir(p->pid, dir, sizeof(dir)) && dir[0] == '/')
@@ -366,6 +372,13 @@ static void sym_proc__find_perf_map(struct symbolizer *s, struct sym_proc *p)
 	}
 	if (root_fd >= 0)
 		close(root_fd);
+	/* most processes never write a map: the periodic search waits twice
+	 * as long each time it finds none (lookups that land in code no
+	 * mapping names still search every PM_RETRY_NS, and an exec starts
+	 * over) */
+	p->pm_backoff = p->pm ? 0 : p->pm_backoff ? p->pm_backoff * 2 : PM_RETRY_NS;
+	if (p->pm_backoff > PM_BACKOFF_MAX_NS)
+		p->pm_backoff = PM_BACKOFF_MAX_NS;
 	if (p->pm) {
 		long n = sym_proc__read_map(s, p, 0);
 
@@ -482,11 +495,20 @@ int symbolizer__refresh_perf_map(struct symbolizer *s, pid_t pid, uint64_t now)
 
 	if (!p)
 		return symbolizer__add_pid(s, pid);
-	if (!p->pm && !p->gone)
+	if (!p->pm && !p->gone && mono_ns() - p->pm_last_try >= p->pm_backoff)
 		sym_proc__find_perf_map(s, p);
 	if (p->pm)
 		sym_proc__read_map(s, p, now);
 	return 0;
+}
+
+int symbolizer__exec(struct symbolizer *s, pid_t pid)
+{
+	struct sym_proc *p = symbolizer__proc(s, pid, 0);
+
+	if (p)
+		p->pm_backoff = 0;	/* a new image: its runtime may write one */
+	return symbolizer__refresh(s, pid, 0);
 }
 
 int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now)
@@ -859,7 +881,7 @@ static const struct range_entry *sym_proc__perf_map_find(struct symbolizer *s,
 	long n;
 
 	if (!p->pm && !p->gone && !s->opts.no_perf_map &&
-	    mono_ns() - p->pm_last_try > 100000000ULL)
+	    mono_ns() - p->pm_last_try > PM_RETRY_NS)
 		sym_proc__find_perf_map(s, p);
 	if (!p->pm)
 		return NULL;

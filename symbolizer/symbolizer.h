@@ -95,6 +95,7 @@ struct symbolizer_stats {
 	uint64_t lookups;
 	uint64_t unresolved;
 	uint64_t snapshots;
+	uint64_t perf_map_searches;	/* looks for a process's perf map */
 };
 
 struct symbolizer;
@@ -111,6 +112,10 @@ void symbolizer__forget_pids(struct symbolizer *s, pid_t *pids, size_t n);
 /* Re-snapshot mappings and read perf-map growth (call periodically and
  * when the process exits).  now as for perf_map__refresh. */
 int symbolizer__refresh(struct symbolizer *s, pid_t pid, uint64_t now);
+/* pid exec'd: symbolizer__refresh, and its perf map is looked for at once
+ * and then as often as for a process just added (a process that has none
+ * is looked at less and less often: 0.1 s, 0.2 s, ... 3.2 s). */
+int symbolizer__exec(struct symbolizer *s, pid_t pid);
 /* child was forked by parent (a process, not a thread): until it execs it
  * runs parent's image, so when child is not known yet and parent is, child
  * starts with parent's mappings and uids as known now, without reading

@@ -817,6 +817,40 @@ static void test_perf_map_earlier_process(void)
 	munmap(code, len);
 }
 
+/* A process that writes no perf map is looked at less and less often by
+ * the periodic refresh (0.1 s, 0.2 s, 0.4 s ...), and at once again after
+ * an exec, whose new image may be a runtime that writes one. */
+static void test_perf_map_search_backoff(void)
+{
+	struct symbolizer *s = symbolizer__new(NULL);
+	struct symbolizer_stats st = { 0 };
+	uint64_t start, took;
+	int calls = 0;
+
+	unlink(self_map);
+	if (!ASSERT_OK(symbolizer__add_pid(s, getpid()), "add"))
+		goto out;
+	/* a collector's ticks, until the fourth search (at most 10 s) */
+	start = mono_ns();
+	while (st.perf_map_searches < 4 && mono_ns() - start < 10000000000ULL) {
+		symbolizer__refresh_perf_map(s, getpid(), 0);
+		symbolizer__stats(s, &st);
+		calls++;
+		usleep(10000);
+	}
+	took = mono_ns() - start;
+	printf("# 4 searches in %d refreshes, %.2f s\n", calls, took / 1e9);
+	ASSERT_EQ(st.perf_map_searches, 4, "searched again");
+	/* at the add, then 0.1, 0.2 and 0.4 s after each: never one a tick */
+	ASSERT_TRUE(took >= 700000000ULL, "backed off");
+	ASSERT_OK(write_file(self_map, "1000 10 After::Exec()\n", 0), "write map");
+	ASSERT_OK(symbolizer__exec(s, getpid()), "exec");
+	ASSERT_TRUE(symbolizer__perf_map(s, getpid()) != NULL, "found at the exec");
+out:
+	symbolizer__free(s);
+	unlink(self_map);
+}
+
 static void test_perf_map_jit_lookup(void)
 {
 	size_t len = 1 << 16;
@@ -1200,6 +1234,7 @@ int main(void)
 	RUN(test_kallsyms);
 	RUN(test_kallsyms_zero);
 	RUN(test_perf_map_earlier_process);
+	RUN(test_perf_map_search_backoff);
 	RUN(test_perf_map_jit_lookup);
 	RUN(test_perf_map_symlink_refused);
 	RUN(test_perf_map_other_owner_refused);
