@@ -587,7 +587,7 @@ if [[ -n $samp ]]; then
 			# above perf, paired: where the process's cost is spent (the
 			# timer's handler) plus the tracer's; and by the process's CPU
 			# time, whose swing on this VM is larger than the target
-			pair=$(awk '/^cost above perf:/ {print $4}' <<<"$samp")
+			pair=$(awk '/^cost above perf:/ && $4 ~ /^-?[0-9.]+$/ {print $4}' <<<"$samp")
 			pr=$(awk '/^direct +median/ {print $5}' <<<"$samp")
 			[[ -n $pair ]] && summary_row "  999 Hz above perf -F 999 -a, paired rounds" \
 				"$pair pp of a core $pr" "<= 0.3 pp" "$(verdict_le "$pair" 0.3 " pp")"

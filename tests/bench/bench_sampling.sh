@@ -164,6 +164,10 @@ hrtimer() {
 	local m bp i p999="" pperf="" short=(--scenario cpu --threads 1 --iterations "$ITER_H"
 		--summary /dev/null)
 	rm -f "$tmp/hr.out"
+	if ! command -v bpftrace >/dev/null; then
+		echo "- -"
+		return
+	fi
 	bpftrace -o "$tmp/hr.out" "$tmp/hrtimer.bt" 2>/dev/null &
 	bp=$!
 	for ((i = 0; i < 600; i++)); do	# attached: it says so first
@@ -191,7 +195,7 @@ hrtimer() {
 
 med() { sort -g | sed -n "$(((REPS + 1) / 2))p"; }
 stats() {	# numbers on stdin -> "median min max"
-	sort -g | awk '{a[NR]=$1} END {printf "%.2f %.2f %.2f", a[int((NR+1)/2)], a[1], a[NR]}'
+	sort -g | awk '{a[NR]=$1} END {if (NR) printf "%.2f %.2f %.2f", a[int((NR+1)/2)], a[1], a[NR]}'
 }
 
 modes=(99 999)
@@ -279,7 +283,7 @@ if [[ -n ${bpf999:-} && $bpf999 != - ]]; then
 		printf "At 999 Hz the sampling program takes %.2f %% of a core (%s ns x 999/s); perf -F 999 -a,\n", b * 999 / 1e7, b
 		printf "which runs no BPF program, costs %s %% here: the rest is the timer interrupt itself.\n", p }'
 fi
-if [[ -s $tmp/handler ]]; then
+if grep -q '[0-9]' "$tmp/handler" 2>/dev/null; then
 	echo
 	echo "The sampling timer's handler (perf_swevent_hrtimer) per sample of refrt, $ITER_H operations"
 	echo "under the bpftrace probe, one run of each per round (ns; median [min..max]):"
@@ -311,7 +315,8 @@ if [[ -s $tmp/pairs ]]; then
 		[[ $col == 3 ]] && cost=$md
 		[[ $col == 7 ]] && direct=$md
 	done
-	verdict=$(awk -v m="$direct" -v t="$PAIR_TARGET" 'BEGIN {if (m <= t) print "met";
+	verdict=$(awk -v m="$direct" -v t="$PAIR_TARGET" 'BEGIN {
+		if (m == "") print "not measured: no bpftrace"; else if (m <= t) print "met";
 		else printf "MISSED by %.2f pp", m - t}')
 	echo "cost above perf: $direct pp of a core, direct, median of $REPS rounds (target <=" \
 		"$PAIR_TARGET pp: $verdict)"
