@@ -27,7 +27,7 @@ cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
 		"lttng-tools $(dpkg-query -W -f='${Version}' lttng-tools 2>/dev/null)," \
 		"liblttng-ust $(dpkg-query -W -f='${Version}' liblttng-ust-dev 2>/dev/null)."
 	echo
-	echo "Reproduce: \`make bench\` (as root; about 10 minutes at most)."
+	echo "Reproduce: \`make bench\` (as root; about 40 minutes)."
 	echo
 	echo "Each table compares alternatives in the same run; times are medians over"
 	echo "repetitions with min and max. A target missed is marked MISSED."

@@ -156,8 +156,11 @@ print("4. --filter in the kernel (mixed scenario, 2 x 2000 operations): %d of %d
 PY
 }
 
-daemon_child() {	# the daemon's collector process
+daemon_child() {	# DAEMON_PID ERR: the daemon's collector process
 	local i c
+	# the daemon forks a child that checks the config first and exits: the
+	# trace's child is the one there once the trace says it is writing
+	wait_grep "Ctrl-C to stop" "$2" || return 1
 	for ((i = 0; i < 100; i++)); do
 		c=$(pgrep -P "$1" | head -1)
 		[[ -n $c ]] && { echo "$c"; return 0; }
@@ -166,9 +169,9 @@ daemon_child() {	# the daemon's collector process
 	return 1
 }
 
-daemon_cost() {	# SECONDS DIR -> "cpu_pct rss_mb"
+daemon_cost() {	# SECONDS ERR -> "cpu_pct rss_mb"
 	local d=$1 c c1 c2 t1 t2
-	c=$(daemon_child "$DPID") || return 1
+	c=$(daemon_child "$DPID" "$2") || return 1
 	sleep 3
 	c1=$(cpu_s "$c"); t1=$(date +%s.%N)
 	sleep "$d"
@@ -183,7 +186,7 @@ daemon() {
 	"$EC" daemon -o "$dir" --cpu-sampling=99 --clickhouse http://127.0.0.1:9 \
 		--spool "$dir/spool" --export-interval 10s 2>"$tmp/d1.err" &
 	DPID=$!; pids+=("$DPID")
-	idle=$(daemon_cost "$IDLE") || { cat "$tmp/d1.err" >&2; return 1; }
+	idle=$(daemon_cost "$IDLE" "$tmp/d1.err") || { cat "$tmp/d1.err" >&2; return 1; }
 	kill -TERM "$DPID"; wait "$DPID"
 	"$TP" -n $((RATE * (DDUR + 20))) -r "$RATE" -w 30 >/dev/null 2>&1 &
 	tp=$!; pids+=("$tp")
@@ -192,7 +195,7 @@ daemon() {
 	DPID=$!; pids+=("$DPID")
 	sleep 12	# attached, and one export interval passed
 	s0=$(du -sb "$dir/spool2" 2>/dev/null | cut -f1)
-	load=$(daemon_cost "$DDUR") || { cat "$tmp/d2.err" >&2; return 1; }
+	load=$(daemon_cost "$DDUR" "$tmp/d2.err") || { cat "$tmp/d2.err" >&2; return 1; }
 	s1=$(du -sb "$dir/spool2" 2>/dev/null | cut -f1)
 	kill -TERM "$DPID"; wait "$DPID"
 	kill -INT "$tp" 2>/dev/null; wait "$tp" 2>/dev/null

@@ -160,8 +160,13 @@ tracepoint:timer:hrtimer_expire_entry
 /args->function == kaddr("perf_swevent_hrtimer") && comm == "refrt"/ { @t[cpu] = nsecs; }
 tracepoint:timer:hrtimer_expire_exit /@t[cpu]/ { @ns[pid] = avg(nsecs - @t[cpu]); delete(@t[cpu]); }
 BT
+running() {	# PID: 1 while it runs (not exited, not a zombie), else 0
+	local st
+	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
+	[[ -n $st && $st != Z ]] && echo 1 || echo 0
+}
 hrtimer() {
-	local m bp i p999="" pperf="" short=(--scenario cpu --threads 1 --iterations "$ITER_H"
+	local m bp i j p999="" pperf="" short=(--scenario cpu --threads 1 --iterations "$ITER_H"
 		--summary /dev/null)
 	rm -f "$tmp/hr.out"
 	if ! command -v bpftrace >/dev/null; then
@@ -187,7 +192,15 @@ hrtimer() {
 		esac
 	done
 	unset DOTNET_PerfMapEnabled
-	kill -INT "$bp" 2>/dev/null
+	# bpftrace 0.17 can miss a SIGINT that lands just before it waits (no
+	# event ever wakes it here): asked again each second until it is gone
+	for ((i = 0; i < 30 && $(running "$bp"); i++)); do
+		kill -INT "$bp" 2>/dev/null
+		for ((j = 0; j < 10 && $(running "$bp"); j++)); do
+			sleep 0.1
+		done
+	done
+	kill -KILL "$bp" 2>/dev/null
 	wait "$bp" 2>/dev/null
 	awk -v a="$p999" -v b="$pperf" -F'[][]|: ' '/^@ns\[/ {v[$2] = $4}
 		END {print (a in v ? v[a] : "-"), (b in v ? v[b] : "-")}' "$tmp/hr.out"
