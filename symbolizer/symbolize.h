@@ -155,8 +155,9 @@ void symbolize__fork(struct symbolize *sz, pid_t parent, pid_t child);
 /*
  * One address of process pid at ts looked up the way the trace's frames
  * are (same processes, same rule for re-reading them), without naming it in
- * the trace: the caller passes the address to name (sym_frame_address).  Always fills *si (kind and module as far as known); 0 when
- * named, -ENOENT when not (see symbolizer__resolve).
+ * the trace: the caller passes the address to name (sym_frame_address).
+ * Always fills *si (kind and module as far as known); 0 when named,
+ * -ENOENT when not (see symbolizer__resolve).
  */
 int symbolize__resolve(struct symbolize *sz, pid_t pid, uint64_t addr, uint64_t ts,
 		       struct sym_info *si);

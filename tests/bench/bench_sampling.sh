@@ -160,13 +160,13 @@ tracepoint:timer:hrtimer_expire_entry
 /args->function == kaddr("perf_swevent_hrtimer") && comm == "refrt"/ { @t[cpu] = nsecs; }
 tracepoint:timer:hrtimer_expire_exit /@t[cpu]/ { @ns[pid] = avg(nsecs - @t[cpu]); delete(@t[cpu]); }
 BT
-running() {	# PID: 1 while it runs (not exited, not a zombie), else 0
+running() {	# PID: true while it runs (not exited, not a zombie)
 	local st
 	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null)
-	[[ -n $st && $st != Z ]] && echo 1 || echo 0
+	[[ -n $st && $st != Z ]]
 }
 hrtimer() {
-	local m bp i j p999="" pperf="" short=(--scenario cpu --threads 1 --iterations "$ITER_H"
+	local m bp i j pid p999="" pperf="" short=(--scenario cpu --threads 1 --iterations "$ITER_H"
 		--summary /dev/null)
 	rm -f "$tmp/hr.out"
 	if ! command -v bpftrace >/dev/null; then
@@ -177,26 +177,28 @@ hrtimer() {
 	bp=$!
 	for ((i = 0; i < 600; i++)); do	# attached: it says so first
 		grep -q '^Attaching' "$tmp/hr.out" 2>/dev/null && break
-		kill -0 "$bp" 2>/dev/null || break
+		running "$bp" || break
 		sleep 0.1
 	done
 	export DOTNET_PerfMapEnabled=3
 	for m in "$@"; do
 		case $m in
 		999) "$KEV" -o "$tmp/h.nettrace" --kernel none --cpu-sampling=999 -- \
-			"$REFRT" "${short[@]}" >/dev/null 2>"$tmp/h.err"
-		     p999=$(grep -o 'refrt: pid [0-9]*' "$tmp/h.err" | grep -o '[0-9]*$') ;;
+			"$REFRT" "${short[@]}" >/dev/null 2>"$tmp/h.err" ;;
 		perf) "$PERF" record -q -o "$tmp/h.data" -e cpu-clock -F 999 -a -- \
-			"$REFRT" "${short[@]}" >/dev/null 2>"$tmp/h.err"
-		     pperf=$(grep -o 'refrt: pid [0-9]*' "$tmp/h.err" | grep -o '[0-9]*$') ;;
+			"$REFRT" "${short[@]}" >/dev/null 2>"$tmp/h.err" ;;
 		esac
+		pid=$(grep -o 'refrt: pid [0-9]*' "$tmp/h.err" | grep -o '[0-9]*$')
+		if [[ $m == 999 ]]; then p999=$pid; else pperf=$pid; fi
 	done
 	unset DOTNET_PerfMapEnabled
 	# bpftrace 0.17 can miss a SIGINT that lands just before it waits (no
 	# event ever wakes it here): asked again each second until it is gone
-	for ((i = 0; i < 30 && $(running "$bp"); i++)); do
+	for ((i = 0; i < 30; i++)); do
+		running "$bp" || break
 		kill -INT "$bp" 2>/dev/null
-		for ((j = 0; j < 10 && $(running "$bp"); j++)); do
+		for ((j = 0; j < 10; j++)); do
+			running "$bp" || break
 			sleep 0.1
 		done
 	done
